@@ -1,0 +1,106 @@
+/**
+ * The single gate every IPC call passes through, in Electron and in the Chromium fallback shell
+ * alike: check the sender, find the operation, validate the payload, run the handler, validate
+ * what it returns. Handlers never see an unvalidated payload or an untrusted caller.
+ */
+import type { z } from 'zod';
+import { type ContractShape, type Handlers, lookupOperation } from '../../../shared/ipc/define';
+import type { IpcError, Result } from '../../../shared/ipc/result';
+import { DeskFailure, isConvertibleToIpcError } from '../errors';
+
+/** What the transport knows about who sent a call. */
+export interface SenderInfo {
+  /** URL of the frame that sent the call. */
+  readonly url: string;
+  /** Whether that frame is the top-level frame of our window. */
+  readonly isMainFrame: boolean;
+}
+
+export interface DispatcherOptions {
+  /** Origins our renderer is served from, e.g. "app://desk". Nothing else may call main. */
+  readonly trustedOrigins: readonly string[];
+  /** Where unexpected handler errors go (never to the renderer). */
+  readonly logError?: (operation: string, error: unknown) => void;
+}
+
+export type Dispatch = (operation: string, payload: unknown, sender: SenderInfo) => Promise<Result<unknown>>;
+
+const originOf = (url: string): string | undefined => {
+  try {
+    const parsed = new URL(url);
+    // Custom schemes such as app:// have an opaque origin ("null"); compare scheme + host instead.
+    return `${parsed.protocol}//${parsed.host}`;
+  } catch {
+    return undefined;
+  }
+};
+
+const issuesToFields = (issues: readonly z.core.$ZodIssue[]): Record<string, string> => {
+  const fields: Record<string, string> = {};
+  for (const issue of issues) {
+    const key = issue.path.map(String).join('.') || '(payload)';
+    fields[key] ??= issue.message;
+  }
+  return fields;
+};
+
+export const createDispatcher = <C extends ContractShape>(
+  contract: C,
+  handlers: Handlers<C>,
+  options: DispatcherOptions,
+): Dispatch => {
+  const trusted = new Set(options.trustedOrigins);
+
+  return async (operation, payload, sender) => {
+    // Trust boundary: only our own top-level document may call main. An iframe or a page that
+    // was navigated elsewhere is refused before anything else happens.
+    const origin = originOf(sender.url);
+    if (!sender.isMainFrame || origin === undefined || !trusted.has(origin)) {
+      return fail({ code: 'FORBIDDEN_SENDER', message: 'This caller is not allowed to use the app’s operations.' });
+    }
+
+    const definition = lookupOperation(contract, operation);
+    if (definition === undefined) {
+      return fail({ code: 'UNKNOWN_OPERATION', message: `There is no operation named “${String(operation)}”.` });
+    }
+
+    const input = definition.input.safeParse(payload);
+    if (!input.success) {
+      return fail({
+        code: 'INVALID_INPUT',
+        message: 'The request was not valid; nothing was sent.',
+        fields: issuesToFields(input.error.issues),
+      });
+    }
+
+    const [area, name] = splitName(operation);
+    const handler = (handlers as Record<string, Record<string, (i: unknown, c: unknown) => Promise<unknown>>>)[area]?.[
+      name
+    ];
+    if (handler === undefined) {
+      return fail({ code: 'UNKNOWN_OPERATION', message: `The operation “${operation}” has no handler.` });
+    }
+
+    try {
+      const raw = await handler(input.data, { operation });
+      const output = definition.output.safeParse(raw);
+      if (!output.success) {
+        options.logError?.(operation, output.error);
+        return fail({ code: 'INTERNAL', message: 'The app produced an answer it could not vouch for; see the log.' });
+      }
+      return { ok: true, value: output.data };
+    } catch (error) {
+      if (error instanceof DeskFailure) return fail(error.detail);
+      if (isConvertibleToIpcError(error)) return fail(error.toIpcError());
+      options.logError?.(operation, error);
+      return fail({ code: 'INTERNAL', message: 'Something went wrong inside the app; see the log.' });
+    }
+  };
+};
+
+const fail = (error: IpcError): Result<never> => ({ ok: false, error });
+
+const splitName = (operation: string): [string, string] => {
+  const dot = operation.indexOf('.');
+  return [operation.slice(0, dot), operation.slice(dot + 1)];
+};

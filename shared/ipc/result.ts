@@ -1,0 +1,49 @@
+/**
+ * What every IPC operation returns. Errors travel as data because Electron keeps only
+ * `message` of an error thrown across `ipcMain.handle`.
+ */
+import { z } from 'zod';
+
+/** Where an error came from, so screens can say what to do about it. */
+export const IpcErrorCode = z.enum([
+  /** The operation name is not in the contract. */
+  'UNKNOWN_OPERATION',
+  /** The payload did not match the operation's input schema. */
+  'INVALID_INPUT',
+  /** The caller is not our renderer (wrong origin or not the main frame). */
+  'FORBIDDEN_SENDER',
+  /** The platform answered with an error label (see `label`). */
+  'PLATFORM',
+  /** The platform could not be reached or did not answer in time. */
+  'NETWORK',
+  /** The outcome of a money movement is not known yet; it is being reconciled, never resent blindly. */
+  'OUTCOME_UNKNOWN',
+  /** The OS keychain is unavailable or refused access. */
+  'KEYCHAIN',
+  /** The app is locked (idle lock); unlock first. */
+  'LOCKED',
+  /** A precondition in the app failed (no profile, no key, …); `message` says which. */
+  'PRECONDITION',
+  /** A bug: the handler threw something unexpected. */
+  'INTERNAL',
+]);
+export type IpcErrorCode = z.infer<typeof IpcErrorCode>;
+
+export const IpcError = z.object({
+  code: IpcErrorCode,
+  message: z.string(),
+  /** The platform's error label (INVALID_SIGNATURE, BALANCE_NOT_ENOUGH, …) when code is PLATFORM. */
+  label: z.string().optional(),
+  /** X-Client-Request-Id of the request that failed, for support and the audit log. */
+  requestId: z.string().optional(),
+  /** Plain-language advice for the person at the screen. */
+  advice: z.string().optional(),
+  /** Per-field problems for INVALID_INPUT (path joined with dots → message). */
+  fields: z.record(z.string(), z.string()).optional(),
+});
+export type IpcError = z.infer<typeof IpcError>;
+
+export type Result<T> = { ok: true; value: T } | { ok: false; error: IpcError };
+
+export const ok = <T>(value: T): Result<T> => ({ ok: true, value });
+export const fail = (error: IpcError): Result<never> => ({ ok: false, error });
