@@ -1,10 +1,20 @@
 /**
- * The Electron-free heart of main: builds the service context and every area's handlers, and
- * the dispatcher that guards them. The Electron glue (electron/main) and the Chromium fallback
- * shell (electron/shell) both start exactly this and only differ in transport.
+ * The Electron-free heart of main: opens the journal, the keychain and the active profile's
+ * connection, builds the service context and every area's handlers, and the dispatcher that guards
+ * them. The Electron glue (electron/main) and the Chromium fallback shell (electron/shell) both
+ * start exactly this and only differ in transport.
  */
 import { contract, type DeskHandlers } from '../../shared/contract';
+import type { RequestRecord } from './api/client';
+import { HistorySync } from './history/sync';
 import { createDispatcher, type Dispatch } from './ipc/dispatcher';
+import { createAuditLog } from './journal/audit';
+import { type Db, openJournalDb } from './journal/db';
+import { createSettings, createSnapshots } from './journal/store';
+import type { KeyStore } from './keychain/keyStore';
+import { OsKeyStore } from './keychain/osKeyStore';
+import { MovementService } from './movements/service';
+import { ProfileManager, type SandboxSource } from './profiles/manager';
 import { createActivityHandlers } from './services/activity';
 import { createAppHandlers } from './services/app';
 import { createBalancesHandlers } from './services/balances';
@@ -15,6 +25,7 @@ import { createProfilesHandlers } from './services/profiles';
 import { createSubAccountsHandlers } from './services/subAccounts';
 import { createTradeHandlers } from './services/trade';
 import { createTransfersHandlers } from './services/transfers';
+import { Watchers } from './watchers/watchers';
 
 export interface CoreOptions {
   readonly dataDir: string;
@@ -23,32 +34,199 @@ export interface CoreOptions {
   readonly trustedOrigins: readonly string[];
   readonly emit: Emit;
   readonly logError?: (operation: string, error: unknown) => void;
+  /** One line per platform request (method, path, status, label, request id, ms; never secrets). */
+  readonly log?: (line: string) => void;
+  /** Default: the OS keychain. Tests pass MemoryKeyStore. */
+  readonly keyStore?: KeyStore;
+  /** Default: the embedded sandbox in dataDir/sandbox. e2e tests point at their own sandbox. */
+  readonly sandbox?: SandboxSource;
+  /** Connect the last used profile at start (default true). */
+  readonly connect?: boolean;
+  /** Request timeout, ms (default 15 000). */
+  readonly timeoutMs?: number;
+  /** Tests only: shortens every rate-limit window (the sandbox must not enforce then). */
+  readonly limiterScale?: number;
+  /** Tests only: timings of the movement journal (see MovementServiceOptions). */
+  readonly movements?: { readonly settleMs?: number; readonly backgroundMs?: number; readonly maxAttempts?: number };
+  /** How often watchers poll pending records, ms (default 10 000). 0 disables them and the 15-minute balance snapshots. */
+  readonly watchIntervalMs?: number;
 }
 
 export interface Core {
   readonly dispatch: Dispatch;
   readonly handlers: DeskHandlers;
+  readonly ctx: ServiceContext;
+  /** Internals for the shells and tests. */
+  readonly profiles: ProfileManager;
+  readonly movementService: MovementService;
+  readonly history: HistorySync;
+  readonly db: Db;
   close(): Promise<void>;
 }
 
-export const createHandlers = (ctx: ServiceContext): DeskHandlers => ({
+export const createHandlers = (ctx: ServiceContext, internals: CoreInternals): DeskHandlers => ({
   app: createAppHandlers(ctx),
-  profiles: createProfilesHandlers(ctx),
+  profiles: createProfilesHandlers(ctx, internals),
   balances: createBalancesHandlers(ctx),
   funding: createFundingHandlers(ctx),
   transfers: createTransfersHandlers(ctx),
   subAccounts: createSubAccountsHandlers(ctx),
   keys: createKeysHandlers(ctx),
   trade: createTradeHandlers(ctx),
-  activity: createActivityHandlers(ctx),
+  activity: createActivityHandlers(ctx, internals),
 });
 
+/** What the profiles and activity handlers need beyond the shared context. */
+export interface CoreInternals {
+  readonly profiles: ProfileManager;
+  readonly movementService: MovementService;
+  readonly history: HistorySync;
+  readonly keyStore: KeyStore;
+}
+
+const accountOf = (record: RequestRecord): string => {
+  const sub = /^\/sub_accounts\/(\d+)/.exec(record.path)?.[1];
+  if (sub) return sub;
+  if (record.body) {
+    try {
+      const body = JSON.parse(record.body) as Record<string, unknown>;
+      for (const field of ['sub_account', 'sub_account_from', 'receive_uid']) {
+        if (body[field] !== undefined) return String(body[field]);
+      }
+    } catch {
+      // not an object
+    }
+  }
+  return '';
+};
+
 export const createCore = async (options: CoreOptions): Promise<Core> => {
-  const ctx: ServiceContext = { emit: options.emit, dataDir: options.dataDir, shell: options.shell };
-  const handlers = createHandlers(ctx);
+  const db = openJournalDb(options.dataDir);
+  const keyStore = options.keyStore ?? new OsKeyStore();
+  let profiles: ProfileManager | undefined;
+  const activeId = () => profiles?.active()?.id ?? '';
+  const audit = createAuditLog(db, activeId);
+  const snapshots = createSnapshots(db, activeId);
+  const settings = createSettings(db);
+  const profileListeners = new Set<Parameters<ServiceContext['onProfileChange']>[0]>();
+
+  const movementService = new MovementService({
+    db,
+    profileId: () => profiles?.active()?.id,
+    platform: () => (profiles as ProfileManager).platform(),
+    onChange: (movement) => options.emit('activity.movementChanged', movement),
+    ...(options.movements ?? {}),
+    ...(options.timeoutMs && options.movements?.settleMs === undefined ? { settleMs: options.timeoutMs + 5_000 } : {}),
+    ...(options.log ? { log: options.log } : {}),
+  });
+
+  profiles = new ProfileManager({
+    db,
+    dataDir: options.dataDir,
+    keyStore,
+    sandbox: options.sandbox ?? { mode: 'embedded' },
+    ...(options.timeoutMs ? { timeoutMs: options.timeoutMs } : {}),
+    ...(options.limiterScale ? { limiterScale: options.limiterScale } : {}),
+    onStatus: (status) => options.emit('profiles.connectionChanged', status),
+    onLimiter: (limiter) => options.emit('profiles.limiterChanged', limiter),
+    onRequest: (profileId, record) => {
+      options.log?.(
+        `${record.method} ${record.path}${record.query ? `?${record.query}` : ''} → ${record.status || 'no answer'}${record.label ? ` ${record.label}` : ''} [${record.requestId}] ${record.durationMs} ms`,
+      );
+      if (record.method === 'GET') return;
+      const ok = record.status >= 200 && record.status < 300;
+      audit.record({
+        profileId,
+        action: `${record.method} ${record.path}`,
+        account: accountOf(record),
+        params: {
+          ...(record.query ? { query: record.query } : {}),
+          ...(record.body ? { body: JSON.parse(record.body) } : {}),
+        },
+        outcome: ok ? 'ok' : record.status === 0 || record.status >= 500 ? 'unknown' : 'error',
+        ...(record.label ? { label: record.label } : {}),
+        requestId: record.requestId,
+      });
+    },
+    onSwitch: (profile) => {
+      for (const listener of profileListeners) {
+        try {
+          listener(profile);
+        } catch (error) {
+          options.logError?.('onProfileChange', error);
+        }
+      }
+    },
+    unresolvedMovements: () => movementService.openCount(),
+    ...(options.log ? { log: options.log } : {}),
+  });
+  const manager = profiles;
+
+  const ctx: ServiceContext = {
+    emit: options.emit,
+    dataDir: options.dataDir,
+    shell: options.shell,
+    platform: () => manager.platform(),
+    activeProfile: () => manager.active(),
+    onProfileChange: (listener) => {
+      profileListeners.add(listener);
+      return () => profileListeners.delete(listener);
+    },
+    movements: movementService,
+    audit,
+    snapshots,
+    settings,
+    keyStore,
+  };
+
+  const history = new HistorySync({
+    db,
+    platform: () => manager.platform(),
+    profileId: () => manager.active()?.id,
+    onProgress: (progress) => options.emit('activity.historyProgress', progress),
+  });
+  const watchers = new Watchers({
+    platform: () => manager.platform(),
+    profile: () => manager.active(),
+    movements: movementService,
+    emit: options.emit,
+    intervalMs: options.watchIntervalMs ?? 10_000,
+    snapshots,
+    snapshotIntervalMs: options.watchIntervalMs === 0 ? 0 : 15 * 60_000,
+  });
+
+  ctx.onProfileChange(() => {
+    history.cancelRunning();
+    watchers.restart();
+    void movementService.reconcile().catch(() => {});
+  });
+
+  const internals: CoreInternals = { profiles: manager, movementService, history, keyStore };
+  const handlers = createHandlers(ctx, internals);
   const dispatch = createDispatcher(contract, handlers, {
     trustedOrigins: options.trustedOrigins,
     ...(options.logError ? { logError: options.logError } : {}),
   });
-  return { dispatch, handlers, close: async () => {} };
+
+  if (options.connect ?? true) await manager.start();
+
+  let closed = false;
+  return {
+    dispatch,
+    handlers,
+    ctx,
+    profiles: manager,
+    movementService,
+    history,
+    db,
+    close: async () => {
+      if (closed) return;
+      closed = true;
+      watchers.stop();
+      history.cancelRunning();
+      movementService.close();
+      await manager.close();
+      db.close();
+    },
+  };
 };

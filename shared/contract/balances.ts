@@ -1,2 +1,132 @@
-/** Operations of the `balances` area. See docs/architecture.md, "How to add an operation". */
-export const balances = {};
+/**
+ * Operations of the `balances` area: the total by account type, spot balances, the total over time
+ * (from the core's local snapshots), the consolidated matrix of main and every sub-account, and small
+ * balances with their conversion. See docs/architecture.md, "How to add an operation".
+ * Amounts are decimal strings; times are Unix seconds.
+ */
+import { z } from 'zod';
+import { operation } from '../ipc/define';
+import { CurrencyCode, DecimalText } from './funding';
+
+/** Currencies the platform can express the total in (GET /wallet/total_balance?currency=). */
+export const ValuationCurrency = z.enum(['USDT', 'BTC', 'USD', 'CNY']);
+export type ValuationCurrency = z.infer<typeof ValuationCurrency>;
+
+export const ValuedAmount = z.object({
+  amount: DecimalText,
+  currency: z.string(),
+  unrealisedPnl: DecimalText.optional(),
+  borrowed: DecimalText.optional(),
+});
+export type ValuedAmount = z.infer<typeof ValuedAmount>;
+
+export const TotalBalance = z.object({
+  total: ValuedAmount,
+  /** Per account type (spot, margin, futures, cross_margin, …), as the platform lists them. */
+  details: z.array(ValuedAmount.extend({ account: z.string() })),
+  /** When main fetched it (the platform may cache balances up to 1 minute). */
+  fetchedAt: z.number(),
+});
+export type TotalBalance = z.infer<typeof TotalBalance>;
+
+export const SpotBalance = z.object({
+  currency: z.string(),
+  available: DecimalText,
+  locked: DecimalText,
+  /** available + locked, computed exactly. */
+  total: DecimalText,
+});
+export type SpotBalance = z.infer<typeof SpotBalance>;
+
+export const TotalPoint = z.object({ time: z.number(), amount: DecimalText, currency: z.string() });
+export type TotalPoint = z.infer<typeof TotalPoint>;
+
+/** One currency amount inside a cell of the consolidated matrix. */
+export const CellAmount = z.object({
+  currency: z.string(),
+  amount: DecimalText,
+  /** Extra detail in plain words (e.g. "BTC_USDT pair", "borrowed 5"). */
+  note: z.string().optional(),
+});
+export type CellAmount = z.infer<typeof CellAmount>;
+
+export const AccountKind = z.enum(['spot', 'isolatedMargin', 'perpetual', 'crossMargin']);
+export type AccountKind = z.infer<typeof AccountKind>;
+
+export const ConsolidatedRow = z.object({
+  /** Platform user id; the main account's own id when known. */
+  uid: z.string(),
+  /** "Main account" or the sub-account's login name / remark. */
+  label: z.string(),
+  role: z.enum(['main', 'sub']),
+  /** Sub-account frozen (state 2). */
+  frozen: z.boolean().optional(),
+  cells: z.object({
+    spot: z.array(CellAmount),
+    isolatedMargin: z.array(CellAmount),
+    perpetual: z.array(CellAmount),
+    crossMargin: z.array(CellAmount),
+  }),
+  /** Per account type: why this cell could not be read (plain words), so a gap is never shown as zero. */
+  errors: z.record(z.string(), z.string()).optional(),
+});
+export type ConsolidatedRow = z.infer<typeof ConsolidatedRow>;
+
+export const SmallBalance = z.object({
+  currency: z.string(),
+  available: DecimalText,
+  estimatedBtc: DecimalText,
+  /** What converting it would give, in GT. */
+  convertibleToGt: DecimalText,
+});
+export type SmallBalance = z.infer<typeof SmallBalance>;
+
+export const SmallBalanceConversion = z.object({
+  id: z.string(),
+  currency: z.string(),
+  amount: DecimalText,
+  gtAmount: DecimalText,
+  createTime: z.number(),
+});
+export type SmallBalanceConversion = z.infer<typeof SmallBalanceConversion>;
+
+export const balances = {
+  total: operation(
+    'Total balance and its split by account type (GET /wallet/total_balance); also records a local snapshot.',
+    z.object({ currency: ValuationCurrency.default('USDT') }),
+    TotalBalance,
+  ),
+  spot: operation(
+    'Spot account balances of the active profile, non-zero first (GET /spot/accounts).',
+    z.object({}),
+    z.array(SpotBalance),
+  ),
+  totalHistory: operation(
+    'Total balance over time from the local snapshots kept by main.',
+    z.object({ currency: ValuationCurrency.default('USDT'), since: z.number().int().nonnegative().optional() }),
+    z.array(TotalPoint),
+  ),
+  consolidated: operation(
+    'Main and every sub-account: spot, isolated margin, perpetual and cross-margin balances in one matrix.',
+    z.object({}),
+    z.array(ConsolidatedRow),
+  ),
+  smallBalances: operation(
+    'Balances too small to trade and what converting them to GT would give (GET /wallet/small_balance).',
+    z.object({}),
+    z.array(SmallBalance),
+  ),
+  convertSmallBalances: operation(
+    'Convert small balances to GT (POST /wallet/small_balance): the listed currencies, or all of them.',
+    z.union([
+      z.object({ currencies: z.array(CurrencyCode).min(1, 'Choose at least one currency').max(100) }),
+      z.object({ all: z.literal(true) }),
+    ]),
+    z.object({ converted: z.array(z.string()) }),
+  ),
+  smallBalanceHistory: operation(
+    'Past small-balance conversions (GET /wallet/small_balance_history).',
+    z.object({ currency: CurrencyCode.optional() }),
+    z.array(SmallBalanceConversion),
+  ),
+};

@@ -1,2 +1,193 @@
-/** Operations of the `profiles` area. See docs/architecture.md, "How to add an operation". */
-export const profiles = {};
+/**
+ * Operations of the `profiles` area: where the app connects (the built-in sandbox, testnet, live,
+ * the futures alternative entry), the one main key of each profile, the connection check and the
+ * connection status (clock offset, rate-limit budget, last error).
+ * Secrets go in (setKey) and never come out: only a masked key id is returned.
+ */
+import { z } from 'zod';
+import { operation } from '../ipc/define';
+
+export const ProfileKind = z.enum(['sandbox', 'testnet', 'live', 'futures_alt']);
+export type ProfileKind = z.infer<typeof ProfileKind>;
+
+export const Profile = z.object({
+  id: z.string(),
+  kind: ProfileKind,
+  name: z.string(),
+  /** Base URL including /api/v4. */
+  baseUrl: z.string(),
+  /** Masked API key ("abcd…wxyz"); absent when no key is stored. */
+  keyMask: z.string().optional(),
+  /** The key's account (main user id), once connected. */
+  userId: z.number().int().optional(),
+  active: z.boolean(),
+  /** The built-in sandbox and the embedded key are managed by the app. */
+  managed: z.boolean(),
+});
+export type ProfileView = z.infer<typeof Profile>;
+
+export const LimiterBucket = z.object({
+  key: z.string(),
+  scope: z.string(),
+  limit: z.number().int(),
+  windowMs: z.number().int(),
+  used: z.number().int(),
+  queued: z.number().int(),
+  blockedUntil: z.number().optional(),
+});
+
+export const LimiterStatus = z.object({
+  /** Requests waiting for a slot across all buckets. */
+  queued: z.number().int(),
+  /** The tightest bucket's remaining budget, 0..1. */
+  headroom: z.number(),
+  buckets: z.array(LimiterBucket),
+});
+export type LimiterStatus = z.infer<typeof LimiterStatus>;
+
+export const ConnectionState = z.enum(['disconnected', 'connecting', 'connected', 'error']);
+
+export const ConnectionStatus = z.object({
+  profileId: z.string().nullable(),
+  state: ConnectionState,
+  /** Platform clock minus this computer's clock, ms. */
+  clockOffsetMs: z.number().optional(),
+  /** True when the offset is large enough to point at a wrong OS clock. */
+  clockWarning: z.boolean(),
+  /** The last error in plain words, with the platform label when there is one. */
+  lastError: z
+    .object({ message: z.string(), label: z.string().optional(), advice: z.string().optional(), at: z.number() })
+    .optional(),
+  limiter: LimiterStatus,
+  /** Unresolved money movements (being checked with the platform). */
+  unresolvedMovements: z.number().int(),
+  checkedAt: z.number().optional(),
+});
+export type ConnectionStatus = z.infer<typeof ConnectionStatus>;
+
+export const CheckName = z.enum(['reachability', 'clock', 'signature', 'ipWhitelist', 'permissions', 'environment']);
+export const CheckOutcome = z.enum(['ok', 'warning', 'failed', 'skipped']);
+
+export const PermissionLevel = z.enum(['read-write', 'read-only', 'none', 'unknown']);
+export const PermissionGroup = z.enum(['spot', 'wallet', 'withdrawal', 'subAccounts']);
+
+export const ConnectionCheck = z.object({
+  profileId: z.string(),
+  checkedAt: z.number(),
+  ok: z.boolean(),
+  checks: z.array(
+    z.object({
+      name: CheckName,
+      outcome: CheckOutcome,
+      /** What was found, in plain words. */
+      detail: z.string(),
+      advice: z.string().optional(),
+      label: z.string().optional(),
+      requestId: z.string().optional(),
+    }),
+  ),
+  permissions: z.record(PermissionGroup, PermissionLevel),
+  clockOffsetMs: z.number().optional(),
+  /** IPv4 whitelist of the key (empty: any IP). */
+  ipWhitelist: z.array(z.string()),
+  userId: z.number().int().optional(),
+});
+export type ConnectionCheck = z.infer<typeof ConnectionCheck>;
+
+const ProfileId = z.string().min(1).max(64);
+const Name = z.string().trim().min(1, 'Give the profile a name').max(60, 'At most 60 characters');
+export const BaseUrl = z
+  .string()
+  .trim()
+  .max(300)
+  .refine((v) => {
+    try {
+      const url = new URL(v);
+      return (url.protocol === 'https:' || url.protocol === 'http:') && url.search === '' && url.hash === '';
+    } catch {
+      return false;
+    }
+  }, 'Enter the address as https://host/api/v4')
+  .refine((v) => /\/api\/v4\/?$/.test(v), 'The address ends with /api/v4');
+
+/** API key and secret as typed by the person (printable ASCII, no spaces). */
+const KeyText = z
+  .string()
+  .trim()
+  .min(8, 'This is too short for an API key')
+  .max(128)
+  .regex(/^[\x21-\x7e]+$/, 'No spaces or special characters');
+
+export const profiles = {
+  list: operation('Every profile, the active one marked.', z.object({}).strict(), z.array(Profile)),
+  active: operation('The active profile.', z.object({}).strict(), Profile.nullable()),
+  switch: operation(
+    'Makes a profile active: everything (client, limiter, watchers, caches) switches; runs the connection check.',
+    z.object({ id: ProfileId }).strict(),
+    ConnectionStatus,
+  ),
+  add: operation(
+    'Adds a testnet, live or futures-alternative profile (the address is remembered).',
+    z
+      .object({
+        kind: z.enum(['testnet', 'live', 'futures_alt']),
+        name: Name,
+        /** Defaults: live and testnet use the platform's published addresses; futures_alt needs one. */
+        baseUrl: BaseUrl.optional(),
+      })
+      .strict()
+      .refine((v) => v.kind !== 'futures_alt' || v.baseUrl !== undefined, {
+        message: 'Enter the alternative entry’s address',
+        path: ['baseUrl'],
+      }),
+    Profile,
+  ),
+  update: operation(
+    'Renames a profile or changes its address.',
+    z.object({ id: ProfileId, name: Name.optional(), baseUrl: BaseUrl.optional() }).strict(),
+    Profile,
+  ),
+  remove: operation(
+    'Removes a profile and its key from the keychain (not the active one, not the built-in sandbox).',
+    z.object({ id: ProfileId }).strict(),
+    z.object({ removed: z.boolean() }),
+  ),
+  setKey: operation(
+    'Stores the profile’s main API key and secret in the OS keychain (typed once; only a masked key id comes back).',
+    z.object({ id: ProfileId, key: KeyText, secret: KeyText }).strict(),
+    Profile,
+  ),
+  removeKey: operation(
+    'Deletes the profile’s key from the OS keychain.',
+    z.object({ id: ProfileId }).strict(),
+    Profile,
+  ),
+  connectionCheck: operation(
+    'Checks the active profile now: reachability, clock offset, signature, IP whitelist, permissions per group, key environment.',
+    z.object({}).strict(),
+    ConnectionCheck,
+  ),
+  status: operation(
+    'Connection state of the active profile: clock offset, rate-limit budget and queue, last error.',
+    z.object({}).strict(),
+    ConnectionStatus,
+  ),
+  keychainStatus: operation(
+    'Whether the OS keychain works, and how to fix it when it does not.',
+    z.object({}).strict(),
+    z.object({
+      available: z.boolean(),
+      backend: z.string(),
+      problem: z.string().optional(),
+      advice: z.string().optional(),
+    }),
+  ),
+};
+
+/** Events of the profiles area (spread into shared/contract/events.ts). */
+export const profilesEvents = {
+  /** Connection state, clock offset or last error changed (also after a profile switch). */
+  'profiles.connectionChanged': ConnectionStatus,
+  /** Rate-limit budget or queue changed (at most a few times per second). */
+  'profiles.limiterChanged': LimiterStatus,
+};

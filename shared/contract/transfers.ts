@@ -1,2 +1,213 @@
-/** Operations of the `transfers` area. See docs/architecture.md, "How to add an operation". */
-export const transfers = {};
+/**
+ * Operations of the `transfers` area: moving funds between the main account's own accounts
+ * (spot, margin, futures, delivery, options), between the main account and a sub-account, and
+ * between two sub-accounts. Every transfer goes through the core's journaled money movements, so
+ * an unclear outcome is reconciled ("checking") and never resent blindly.
+ *
+ * The amount rules live here once (`amountProblem`) and are used by the form before sending and,
+ * through the schemas, by main again.
+ */
+import Decimal from 'decimal.js';
+import { z } from 'zod';
+import { operation } from '../ipc/define';
+import { SubAccountType, SubToSubAccountType, TransferAccount } from '../platform/api/wallet';
+
+/** The platform accepts at most 8 decimals on every transfer. */
+export const TRANSFER_MAX_DECIMALS = 8;
+
+const PLAIN_DECIMAL = /^\d+(\.\d+)?$/;
+
+/**
+ * What is wrong with a transfer amount, in words for the person typing it, or undefined when it is
+ * fine. `available` (decimal text) is checked only when known.
+ */
+export const amountProblem = (amount: string, available?: string): string | undefined => {
+  const text = amount.trim();
+  if (text === '') return 'Enter an amount.';
+  if (!PLAIN_DECIMAL.test(text)) return 'Use a plain number such as 12.5 (digits and one dot, no spaces or commas).';
+  const decimals = text.includes('.') ? (text.split('.')[1]?.length ?? 0) : 0;
+  if (decimals > TRANSFER_MAX_DECIMALS) {
+    return `At most ${TRANSFER_MAX_DECIMALS} decimals are allowed (this has ${decimals}).`;
+  }
+  const value = new Decimal(text);
+  if (value.lte(0)) return 'The amount must be greater than 0.';
+  if (available !== undefined && PLAIN_DECIMAL.test(available) && value.gt(available)) {
+    return `That is more than the ${available} available.`;
+  }
+  return undefined;
+};
+
+/** The amount as the platform takes it: validated decimal text. */
+export const TransferAmountText = z.string().superRefine((value, ctx) => {
+  const problem = amountProblem(value);
+  if (problem !== undefined) ctx.addIssue({ code: 'custom', message: problem });
+});
+
+const currency = z
+  .string()
+  .regex(/^[A-Z0-9_]{1,32}$/, 'Use the currency symbol in capitals, e.g. USDT')
+  .describe('currency symbol');
+const userId = z.number().int().positive();
+
+/** Which extra field a transfer between own accounts needs: the pair for margin, settle for contracts. */
+export const ownTransferNeeds = (
+  from: TransferAccount,
+  to: TransferAccount,
+): { readonly currencyPair: boolean; readonly settle: boolean } => ({
+  currencyPair: from === 'margin' || to === 'margin',
+  settle: from === 'futures' || to === 'futures' || from === 'delivery' || to === 'delivery',
+});
+
+export const OwnTransferInput = z
+  .object({
+    kind: z.literal('own'),
+    currency,
+    from: TransferAccount,
+    to: TransferAccount,
+    amount: TransferAmountText,
+    /** Required when margin is involved (the isolated-margin market, e.g. BTC_USDT). */
+    currencyPair: z
+      .string()
+      .regex(/^[A-Z0-9]+_[A-Z0-9]+$/)
+      .optional(),
+    /** Required when futures or delivery is involved (settlement currency, e.g. usdt). */
+    settle: z
+      .string()
+      .regex(/^[a-z0-9]{1,16}$/)
+      .optional(),
+  })
+  .strict()
+  .superRefine((value, ctx) => {
+    if (value.from === value.to)
+      ctx.addIssue({ code: 'custom', path: ['to'], message: 'Choose two different accounts.' });
+    const needs = ownTransferNeeds(value.from, value.to);
+    if (needs.currencyPair && value.currencyPair === undefined) {
+      ctx.addIssue({ code: 'custom', path: ['currencyPair'], message: 'Margin transfers need the market (pair).' });
+    }
+    if (needs.settle && value.settle === undefined) {
+      ctx.addIssue({ code: 'custom', path: ['settle'], message: 'Contract transfers need the settle currency.' });
+    }
+  });
+
+export const MainSubTransferInput = z
+  .object({
+    kind: z.literal('mainSub'),
+    /** to = from the main spot account into the sub-account; from = back to the main spot account. */
+    direction: z.enum(['to', 'from']),
+    subUserId: userId,
+    subAccountType: SubAccountType,
+    currency,
+    amount: TransferAmountText,
+  })
+  .strict();
+
+export const SubSubTransferInput = z
+  .object({
+    kind: z.literal('subSub'),
+    fromUserId: userId,
+    fromType: SubToSubAccountType,
+    toUserId: userId,
+    toType: SubToSubAccountType,
+    currency,
+    amount: TransferAmountText,
+  })
+  .strict()
+  .superRefine((value, ctx) => {
+    if (value.fromUserId === value.toUserId && value.fromType === value.toType) {
+      ctx.addIssue({ code: 'custom', path: ['toUserId'], message: 'Choose a different destination.' });
+    }
+  });
+
+export const TransferInput = z.discriminatedUnion('kind', [
+  OwnTransferInput,
+  MainSubTransferInput,
+  SubSubTransferInput,
+]);
+export type TransferInput = z.infer<typeof TransferInput>;
+export type TransferKind = TransferInput['kind'];
+
+/**
+ * Where a transfer stands. `checking`: the platform's answer was lost (timeout, cut connection,
+ * 5xx); the core asks the platform by client_order_id and never resends blindly.
+ */
+export const TransferState = z.enum(['done', 'checking', 'failed']);
+export type TransferState = z.infer<typeof TransferState>;
+
+export const TransferOutcome = z.object({
+  /** The journal's id of this movement (the client_order_id where the platform takes one). */
+  id: z.string(),
+  state: TransferState,
+  txId: z.string().optional(),
+  /** Plain words for failed/checking, with the platform's label when there is one. */
+  message: z.string().optional(),
+  label: z.string().optional(),
+  requestId: z.string().optional(),
+});
+export type TransferOutcome = z.infer<typeof TransferOutcome>;
+
+/** Which account funds leave from, to look up what is available there. */
+export const BalanceSource = z
+  .object({
+    /** 'main' or a sub-account's user id. */
+    owner: z.union([z.literal('main'), userId]),
+    account: TransferAccount,
+    currency,
+    currencyPair: z.string().optional(),
+    settle: z.string().optional(),
+  })
+  .strict();
+export type BalanceSource = z.infer<typeof BalanceSource>;
+
+export const TransferRecord = z.object({
+  /** Unique per row: the journal id or the platform's record key. */
+  id: z.string(),
+  /** Unix milliseconds. */
+  time: z.number(),
+  kind: z.enum(['own', 'mainSub', 'subSub']),
+  /** Plain words, e.g. "Main · spot", "Sub 1000002 · futures". */
+  from: z.string(),
+  to: z.string(),
+  currency: z.string(),
+  amount: z.string(),
+  state: z.enum(['done', 'checking', 'failed', 'pending']),
+  /** Plain words for the state, including the platform's status when it has its own. */
+  stateText: z.string(),
+  clientOrderId: z.string().optional(),
+  /** Where the row comes from: the platform's transfer records or the app's own journal. */
+  source: z.enum(['platform', 'journal']),
+});
+export type TransferRecord = z.infer<typeof TransferRecord>;
+
+export const transfers = {
+  send: operation(
+    'Moves funds (own accounts, main↔sub or sub↔sub) through the journaled money movements; amount > 0, ≤ 8 decimals.',
+    TransferInput,
+    TransferOutcome,
+  ),
+  status: operation(
+    'Where a transfer sent earlier stands; for "checking" the core reconciles through /wallet/order_status.',
+    z.object({ id: z.string().min(1).max(100) }).strict(),
+    TransferOutcome,
+  ),
+  available: operation(
+    'What can leave an account now (main or a sub-account), or null when the platform does not say.',
+    BalanceSource,
+    z.object({ available: z.string().nullable(), note: z.string().optional() }),
+  ),
+  history: operation(
+    'Transfers of a period (at most 30 days, default the last 7): sub-account transfer records plus own-account transfers from the journal.',
+    z
+      .object({
+        /** Unix seconds; default 7 days before `to`. */
+        from: z.number().int().positive().optional(),
+        /** Unix seconds; default now. */
+        to: z.number().int().positive().optional(),
+        subUserId: userId.optional(),
+      })
+      .strict()
+      .refine((v) => v.from === undefined || v.to === undefined || (v.to >= v.from && v.to - v.from <= 30 * 86400), {
+        message: 'Choose a period of at most 30 days.',
+      }),
+    z.object({ records: z.array(TransferRecord) }),
+  ),
+};

@@ -35,6 +35,19 @@ const originOf = (url: string): string | undefined => {
   }
 };
 
+/**
+ * Whether a call comes from our own renderer: its top-level frame, at one of our origins. An
+ * iframe, or a page that was navigated elsewhere, is not.
+ */
+export const createSenderCheck = (trustedOrigins: readonly string[]): ((sender: SenderInfo) => boolean) => {
+  const trusted = new Set(trustedOrigins);
+  return (sender) => {
+    if (!sender.isMainFrame) return false;
+    const origin = originOf(sender.url);
+    return origin !== undefined && trusted.has(origin);
+  };
+};
+
 const issuesToFields = (issues: readonly z.core.$ZodIssue[]): Record<string, string> => {
   const fields: Record<string, string> = {};
   for (const issue of issues) {
@@ -49,13 +62,12 @@ export const createDispatcher = <C extends ContractShape>(
   handlers: Handlers<C>,
   options: DispatcherOptions,
 ): Dispatch => {
-  const trusted = new Set(options.trustedOrigins);
+  const isTrustedSender = createSenderCheck(options.trustedOrigins);
 
   return async (operation, payload, sender) => {
     // Trust boundary: only our own top-level document may call main. An iframe or a page that
     // was navigated elsewhere is refused before anything else happens.
-    const origin = originOf(sender.url);
-    if (!sender.isMainFrame || origin === undefined || !trusted.has(origin)) {
+    if (!isTrustedSender(sender)) {
       return fail({ code: 'FORBIDDEN_SENDER', message: 'This caller is not allowed to use the app’s operations.' });
     }
 

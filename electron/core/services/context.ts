@@ -1,13 +1,37 @@
 /**
- * What every area's handlers get from the core: the active profile's platform API, the journal,
- * events to the renderer, settings. Built once in core.ts; handlers never construct these themselves.
+ * What every area's handlers get from the core: the active profile's platform API, money
+ * movements (journaled), the audit log, balance snapshots, settings, the keychain and events to
+ * the renderer. Built once in core.ts; handlers never construct these themselves.
  *
- * (Initial shape by the lead; the main-core engineer extends it — keep it the one place.)
+ * Rules for handlers:
+ * - Read the platform with `ctx.platform()`: it is the active profile's client, already signed,
+ *   rate-limited and clock-corrected. It throws DeskFailure PRECONDITION when not connected.
+ * - Move funds ONLY with `ctx.movements` (never `platform().withdrawals.create` or
+ *   `platform().wallet.transfer` directly): it journals the intent first and never sends twice.
+ * - Writes through `ctx.platform()` are audited automatically (action, account, parameters without
+ *   secrets, outcome/label, request id). Record app-local writes (settings, keys) with `ctx.audit`.
+ * - Throw the platform's ApiError as is (the dispatcher turns it into {code:'PLATFORM', label,
+ *   advice, requestId}); throw DeskFailure for app-side problems.
  */
 import type { z } from 'zod';
 import type { EventName, Events } from '../../../shared/contract';
+import type { PlatformApi } from '../api/platform';
+import type { AuditLog, BalanceSnapshots, Settings } from '../journal/types';
+import type { KeyStore } from '../keychain/keyStore';
+import type { Movements } from '../movements/types';
 
 export type Emit = <N extends EventName>(name: N, payload: z.input<Events[N]>) => void;
+
+/** The profile everything currently works against. */
+export interface ActiveProfile {
+  readonly id: string;
+  readonly name: string;
+  readonly kind: 'sandbox' | 'testnet' | 'live' | 'futures_alt';
+  /** Base URL incl. /api/v4. */
+  readonly baseUrl: string;
+  /** The user id of the key's account (main account), when known after connecting. */
+  readonly userId?: number;
+}
 
 export interface ServiceContext {
   readonly emit: Emit;
@@ -15,4 +39,16 @@ export interface ServiceContext {
   readonly dataDir: string;
   /** Which shell the core runs in. */
   readonly shell: 'electron' | 'chromium';
+  /** The active profile's platform operations; throws DeskFailure PRECONDITION when not connected. */
+  platform(): PlatformApi;
+  /** The active profile, or undefined before the first profile is ready. */
+  activeProfile(): ActiveProfile | undefined;
+  /** Calls `listener` after every profile switch (reset caches, restart feeds); returns unsubscribe. */
+  onProfileChange(listener: (profile: ActiveProfile | undefined) => void): () => void;
+  /** The only way to move funds. */
+  readonly movements: Movements;
+  readonly audit: AuditLog;
+  readonly snapshots: BalanceSnapshots;
+  readonly settings: Settings;
+  readonly keyStore: KeyStore;
 }

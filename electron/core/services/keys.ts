@@ -1,5 +1,91 @@
+/**
+ * Handlers of the `keys` area: API keys of a sub-account.
+ *
+ * The secret of a new key leaves main exactly once, in the answer to `keys.create`, because the
+ * platform shows it only at creation and the person has to copy it. Main keeps it only when the
+ * person asked for that in the form, and then only in the OS keychain (KeyStore). No operation
+ * returns it again, and it never enters the audit log or an error message.
+ */
 import type { DeskHandlers } from '../../../shared/contract';
+import { DeskFailure } from '../errors';
+import { subKeyEntry, toKeyView, toPlatformPerms } from '../subAccounts/views';
 import type { ServiceContext } from './context';
 
-/** Handlers of the `keys` area. */
-export const createKeysHandlers = (_ctx: ServiceContext): DeskHandlers['keys'] => ({});
+const MODE = { classic: 1, unified: 2 } as const;
+
+export const createKeysHandlers = (ctx: ServiceContext): DeskHandlers['keys'] => {
+  const profileId = (): string => {
+    const profile = ctx.activeProfile();
+    if (profile === undefined) throw DeskFailure.precondition('No profile is connected.', 'Choose a profile first.');
+    return profile.id;
+  };
+
+  /** Whether the keychain holds this key's secret; an unavailable keychain counts as "no". */
+  const inKeychain = async (entry: string): Promise<boolean> => {
+    try {
+      return (await ctx.keyStore.get(entry)) !== undefined;
+    } catch {
+      return false;
+    }
+  };
+
+  return {
+    list: async ({ userId }) => {
+      const profile = profileId();
+      const raw = await ctx.platform().subAccounts.listKeys(userId);
+      const now = Date.now();
+      const keys = await Promise.all(
+        raw.map(async (k) => toKeyView(k, userId, await inKeychain(subKeyEntry(profile, userId, k.key)), now)),
+      );
+      return { keys };
+    },
+
+    create: async ({ userId, name, mode, perms, ipWhitelist, keepSecretInKeychain }) => {
+      const profile = profileId();
+      const body = { mode: MODE[mode], name, perms: toPlatformPerms(perms), ip_whitelist: ipWhitelist };
+      const created = await ctx.platform().subAccounts.createKey(userId, body);
+      let secretStored = false;
+      let storeProblem: string | undefined;
+      if (keepSecretInKeychain) {
+        try {
+          await ctx.keyStore.set(subKeyEntry(profile, userId, created.key), {
+            key: created.key,
+            secret: created.secret,
+          });
+          secretStored = true;
+        } catch (error) {
+          // The reason only (never the value): e.g. "no Secret Service on this session".
+          storeProblem = `the keychain (${ctx.keyStore.backend}) refused it${error instanceof Error ? `: ${error.message}` : ''}.`;
+        }
+      }
+      const { secret, ...publicPart } = created;
+      return {
+        key: toKeyView(publicPart, userId, secretStored, Date.now()),
+        secret,
+        secretStored,
+        ...(storeProblem ? { storeProblem } : {}),
+      };
+    },
+
+    update: async ({ userId, key, name, perms, ipWhitelist }) => {
+      const profile = profileId();
+      // Both lists are always sent in full: the platform clears perms or ip_whitelist when omitted.
+      const body = { name, perms: toPlatformPerms(perms), ip_whitelist: ipWhitelist };
+      await ctx.platform().subAccounts.updateKey(userId, key, body);
+      const fresh = await ctx.platform().subAccounts.getKey(userId, key);
+      return toKeyView(fresh, userId, await inKeychain(subKeyEntry(profile, userId, key)), Date.now());
+    },
+
+    delete: async ({ userId, key }) => {
+      const profile = profileId();
+      await ctx.platform().subAccounts.deleteKey(userId, key);
+      let secretForgotten = false;
+      try {
+        secretForgotten = await ctx.keyStore.delete(subKeyEntry(profile, userId, key));
+      } catch {
+        secretForgotten = false;
+      }
+      return { deleted: true as const, secretForgotten };
+    },
+  };
+};

@@ -1,5 +1,68 @@
 import type { DeskHandlers } from '../../../shared/contract';
+import type { CoreInternals } from '../core';
+import { MemoryKeyStore } from '../keychain/keyStore';
+import { keychainAdvice, OsKeyStore } from '../keychain/osKeyStore';
 import type { ServiceContext } from './context';
 
-/** Handlers of the `profiles` area. */
-export const createProfilesHandlers = (_ctx: ServiceContext): DeskHandlers['profiles'] => ({});
+/** Handlers of the `profiles` area: secrets go in through setKey and never come back out. */
+export const createProfilesHandlers = (ctx: ServiceContext, core: CoreInternals): DeskHandlers['profiles'] => {
+  const { profiles } = core;
+  return {
+    list: async () => profiles.list(),
+    active: async () => profiles.activeView() ?? null,
+    switch: async ({ id }) => {
+      const status = await profiles.switchTo(id);
+      ctx.audit.record({
+        action: 'profiles.switch',
+        params: { id },
+        outcome: status.state === 'error' ? 'error' : 'ok',
+        profileId: id,
+      });
+      return status;
+    },
+    add: async (input) => {
+      const profile = profiles.add(input);
+      ctx.audit.record({ action: 'profiles.add', params: input, outcome: 'ok', profileId: profile.id });
+      return profile;
+    },
+    update: async (input) => {
+      const profile = await profiles.update(input);
+      ctx.audit.record({ action: 'profiles.update', params: input, outcome: 'ok', profileId: profile.id });
+      return profile;
+    },
+    remove: async ({ id }) => {
+      const removed = await profiles.remove(id);
+      ctx.audit.record({ action: 'profiles.remove', params: { id }, outcome: 'ok', profileId: id });
+      return { removed };
+    },
+    setKey: async ({ id, key, secret }) => {
+      const profile = await profiles.setKey(id, { key, secret });
+      // Only the masked key id is audited; the secret never reaches the journal.
+      ctx.audit.record({
+        action: 'profiles.setKey',
+        params: { id, key: profile.keyMask },
+        outcome: 'ok',
+        profileId: id,
+      });
+      return profile;
+    },
+    removeKey: async ({ id }) => {
+      const profile = await profiles.removeKey(id);
+      ctx.audit.record({ action: 'profiles.removeKey', params: { id }, outcome: 'ok', profileId: id });
+      return profile;
+    },
+    connectionCheck: async () => profiles.check(),
+    status: async () => profiles.status(),
+    keychainStatus: async () => {
+      const store = core.keyStore;
+      if (store instanceof MemoryKeyStore) return { available: true, backend: store.backend };
+      if (store instanceof OsKeyStore) {
+        const probe = await store.probe();
+        return probe.available
+          ? { available: true, backend: store.backend }
+          : { available: false, backend: store.backend, problem: probe.problem, advice: probe.advice };
+      }
+      return { available: true, backend: store.backend, advice: keychainAdvice() };
+    },
+  };
+};

@@ -1,5 +1,93 @@
+/**
+ * Handlers of the `subAccounts` area: list, balances, detail, create, freeze/unfreeze and unified
+ * mode, over the active profile's platform API. Writes are audited by the core, per request.
+ */
 import type { DeskHandlers } from '../../../shared/contract';
+import { toSubAccountView } from '../subAccounts/views';
 import type { ServiceContext } from './context';
 
-/** Handlers of the `subAccounts` area. */
-export const createSubAccountsHandlers = (_ctx: ServiceContext): DeskHandlers['subAccounts'] => ({});
+/** The platform's page size maximum for sub-account balances. */
+const BALANCE_PAGE = 100;
+/** Enough pages for 5 000 sub-accounts; a guard against a platform that never stops paging. */
+const MAX_PAGES = 50;
+
+export const createSubAccountsHandlers = (ctx: ServiceContext): DeskHandlers['subAccounts'] => {
+  const spotBalances = async (userId?: number) => {
+    const api = ctx.platform();
+    const rows: { userId: number; spot: Record<string, string> }[] = [];
+    for (let page = 1; page <= MAX_PAGES; page += 1) {
+      const batch = await api.wallet.subAccountBalances({
+        ...(userId === undefined ? {} : { sub_uid: String(userId) }),
+        page,
+        limit: BALANCE_PAGE,
+      });
+      for (const item of batch) rows.push({ userId: Number(item.uid), spot: { ...item.available } });
+      if (batch.length < BALANCE_PAGE) break;
+    }
+    return rows;
+  };
+
+  const view = async (userId: number) => toSubAccountView(await ctx.platform().subAccounts.get(userId));
+
+  return {
+    list: async () => {
+      // type 0: every type (regular and cross-margin); the platform's default would hide cross-margin ones.
+      const accounts = await ctx.platform().subAccounts.list({ type: '0' });
+      return { accounts: accounts.map(toSubAccountView).sort((a, b) => a.loginName.localeCompare(b.loginName)) };
+    },
+
+    balances: async ({ userId }) => ({ balances: await spotBalances(userId) }),
+
+    get: async ({ userId }) => {
+      const api = ctx.platform();
+      const [account, spot, futures, modes] = await Promise.all([
+        view(userId),
+        spotBalances(userId),
+        api.wallet.subAccountFuturesBalances({ sub_uid: String(userId) }),
+        // The mode is informative; a failure here must not hide balances.
+        api.subAccounts.unifiedMode().catch(() => undefined),
+      ]);
+      const mode = modes?.find((m) => m.user_id === userId);
+      return {
+        account,
+        spot: spot.find((row) => row.userId === userId)?.spot ?? {},
+        futures: futures
+          .filter((row) => Number(row.uid) === userId)
+          .flatMap((row) =>
+            Object.entries(row.available).map(([settle, acc]) => ({
+              settle,
+              available: acc.available ?? '0',
+              ...(acc.total !== undefined ? { total: acc.total } : {}),
+              ...(acc.unrealised_pnl !== undefined ? { unrealisedPnl: acc.unrealised_pnl } : {}),
+            })),
+          ),
+        ...(mode
+          ? { unified: { userId, isUnified: mode.is_unified ?? mode.mode !== 'classic', mode: mode.mode } }
+          : {}),
+      };
+    },
+
+    create: async ({ loginName, remark, email }) => {
+      const params = { login_name: loginName, ...(remark ? { remark } : {}), ...(email ? { email } : {}) };
+      const created = await ctx.platform().subAccounts.create(params);
+      return toSubAccountView(created);
+    },
+
+    lock: async ({ userId }) => {
+      await ctx.platform().subAccounts.lock(userId);
+      return view(userId);
+    },
+
+    unlock: async ({ userId }) => {
+      await ctx.platform().subAccounts.unlock(userId);
+      return view(userId);
+    },
+
+    unifiedMode: async () => {
+      const modes = await ctx.platform().subAccounts.unifiedMode();
+      return {
+        modes: modes.map((m) => ({ userId: m.user_id, isUnified: m.is_unified ?? m.mode !== 'classic', mode: m.mode })),
+      };
+    },
+  };
+};

@@ -1,5 +1,260 @@
+/**
+ * Handlers of the `trade` area: market data and the live feed of one pair, the order ticket and the
+ * user's orders and trades. Order placement is never retried here: each order carries a `t-` client
+ * text id, and when the answer is lost the order is looked up by that id instead of being resent.
+ */
+import type { z } from 'zod';
 import type { DeskHandlers } from '../../../shared/contract';
+import { DEFAULT_TRADE_SETTINGS, type OrderRequest, type Pair, TradeSettings } from '../../../shared/contract/trade';
+import { checkTicket, decimalsOf, newClientText } from '../../../shared/trade/ticket';
+import { isApiError } from '../api/apiError';
+import { DeskFailure } from '../errors';
+import { toMyTrade, toOrder, toPair, toTicker } from '../trade/mappers';
+import { MarketFeed } from '../trade/marketFeed';
+import { OrdersWatcher } from '../trade/ordersWatcher';
 import type { ServiceContext } from './context';
 
-/** Handlers of the `trade` area. */
-export const createTradeHandlers = (_ctx: ServiceContext): DeskHandlers['trade'] => ({});
+const SETTINGS_KEY = 'trade.settings';
+const PAIRS_TTL_MS = 60_000;
+const STP_TTL_MS = 30_000;
+
+const invalid = (fields: Record<string, string>): DeskFailure =>
+  new DeskFailure({
+    code: 'INVALID_INPUT',
+    message: Object.values(fields)[0] ?? 'The order is not valid; nothing was sent.',
+    fields,
+  });
+
+export const createTradeHandlers = (ctx: ServiceContext): DeskHandlers['trade'] => {
+  const spot = () => ctx.platform().spot;
+  const feed = new MarketFeed({ spot, emit: ctx.emit });
+  const watcher = new OrdersWatcher(spot, ctx.emit);
+
+  let pairsCache: { at: number; pairs: Map<string, Pair> } | undefined;
+  let stpCache: { at: number; groupId: number | null } | undefined;
+  ctx.onProfileChange(() => {
+    feed.stop();
+    watcher.stop();
+    pairsCache = undefined;
+    stpCache = undefined;
+  });
+
+  const loadPairs = async (): Promise<Map<string, Pair>> => {
+    if (pairsCache && Date.now() - pairsCache.at < PAIRS_TTL_MS) return pairsCache.pairs;
+    const raw = await spot().currencyPairs();
+    const pairs = new Map(raw.map((p) => [p.id, toPair(p) as Pair]));
+    pairsCache = { at: Date.now(), pairs };
+    return pairs;
+  };
+
+  const pairInfo = async (id: string): Promise<Pair> => {
+    const pair = (await loadPairs()).get(id);
+    if (!pair) throw invalid({ pair: `The platform has no pair ${id}.` });
+    return pair;
+  };
+
+  const userId = async (): Promise<number | undefined> => {
+    const known = ctx.activeProfile()?.userId;
+    if (known !== undefined) return known;
+    const fee = await ctx.platform().wallet.fee({});
+    return fee.user_id;
+  };
+
+  /**
+   * The user's STP group: from the main account's groups and their members; when that is not
+   * allowed (a sub-account key), from the stp_id the platform stamps on the user's orders.
+   */
+  const stpGroup = async (): Promise<number | null> => {
+    if (stpCache && Date.now() - stpCache.at < STP_TTL_MS) return stpCache.groupId;
+    let groupId: number | null = null;
+    try {
+      const uid = await userId();
+      const groups = await ctx.platform().account.stpGroups();
+      for (const group of groups) {
+        const members = await ctx.platform().account.stpGroupUsers(group.id);
+        if (members.some((m) => m.user_id === uid)) {
+          groupId = group.id;
+          break;
+        }
+      }
+    } catch {
+      const [latest] = await spot()
+        .listOrders({ status: 'finished', limit: 1 })
+        .catch(() => []);
+      groupId = latest?.stp_id ? latest.stp_id : null;
+    }
+    stpCache = { at: Date.now(), groupId };
+    return groupId;
+  };
+
+  const readSettings = (): z.output<typeof TradeSettings> => {
+    const parsed = TradeSettings.safeParse(ctx.settings.get(SETTINGS_KEY, DEFAULT_TRADE_SETTINGS));
+    return parsed.success ? parsed.data : DEFAULT_TRADE_SETTINGS;
+  };
+
+  const placeOrder = async (input: OrderRequest) => {
+    const pair = await pairInfo(input.pair);
+    const settings = readSettings();
+    const inStpGroup = input.stpAct === undefined ? false : (await stpGroup()) !== null;
+    const book = feed.snapshot(input.pair);
+    // The renderer checked all this already; main checks again because it is the last gate.
+    const errors = checkTicket(
+      {
+        pair: input.pair,
+        side: input.side,
+        type: input.type,
+        price: input.price ?? '',
+        amount: input.amount,
+        timeInForce: input.timeInForce,
+        ...(input.stpAct ? { stpAct: input.stpAct } : {}),
+      },
+      {
+        pair,
+        inStpGroup,
+        maxNotional: settings.maxNotional,
+        ...(book?.bids[0] ? { bestBid: book.bids[0][0] } : {}),
+        ...(book?.asks[0] ? { bestAsk: book.asks[0][0] } : {}),
+      },
+    );
+    if (Object.keys(errors).length > 0) throw invalid(errors as Record<string, string>);
+
+    const text = input.text ?? newClientText();
+    try {
+      const order = await spot().placeOrder({
+        currency_pair: input.pair,
+        side: input.side,
+        type: input.type,
+        amount: input.amount,
+        ...(input.price !== undefined ? { price: input.price } : {}),
+        time_in_force: input.timeInForce,
+        account: 'spot',
+        text,
+        ...(input.stpAct ? { stp_act: input.stpAct } : {}),
+      });
+      ctx.emit('trade.ordersChanged', { pair: input.pair, reason: 'placed' });
+      return toOrder(order, input.pair);
+    } catch (error) {
+      if (isApiError(error) && error.delivery === 'unknown') {
+        // The order may have been placed. Never resend: look it up by its client text id once.
+        const found = await spot()
+          .getOrder(text, { currency_pair: input.pair })
+          .catch(() => undefined);
+        if (found) {
+          ctx.emit('trade.ordersChanged', { pair: input.pair, reason: 'placed' });
+          return toOrder(found, input.pair);
+        }
+        throw new DeskFailure({
+          code: 'OUTCOME_UNKNOWN',
+          message: `The platform did not confirm the order ${text}. It may or may not have been placed.`,
+          advice: 'Do not place it again yet: check Open orders and Order history for this id first.',
+          ...(error.requestId ? { requestId: error.requestId } : {}),
+        });
+      }
+      throw error;
+    }
+  };
+
+  return {
+    pairs: async () => [...(await loadPairs()).values()],
+    tickers: async () => (await spot().tickers()).map(toTicker),
+    watchMarket: async ({ pair, candleInterval }) => {
+      await pairInfo(pair);
+      const state = await feed.start(pair, candleInterval);
+      watcher.start(pair);
+      return state;
+    },
+    unwatchMarket: async () => {
+      feed.stop();
+      watcher.stop();
+      return {};
+    },
+    bookSnapshot: async ({ pair }) => {
+      const book = feed.snapshot(pair);
+      if (!book) throw DeskFailure.precondition(`The live feed is not watching ${pair}.`, 'Open the pair again.');
+      return book;
+    },
+    account: async ({ pair }) => {
+      const info = await pairInfo(pair);
+      const [accounts, fee, stp] = await Promise.all([
+        spot().accounts(),
+        ctx
+          .platform()
+          .wallet.fee({ currency_pair: pair })
+          .catch(() => spot().fee(pair)),
+        stpGroup(),
+      ]);
+      const balance = (currency: string) => {
+        const a = accounts.find((x) => x.currency === currency);
+        return { currency, available: a?.available ?? '0', locked: a?.locked ?? '0' };
+      };
+      return {
+        pair,
+        base: balance(info.base),
+        quote: balance(info.quote),
+        // An unknown rate shows no fee preview rather than a made-up one.
+        makerFee: fee.maker_fee ?? '',
+        takerFee: fee.taker_fee ?? '',
+        stpGroupId: stp,
+      };
+    },
+    settings: async () => readSettings(),
+    updateSettings: async (next) => {
+      ctx.settings.set(SETTINGS_KEY, next);
+      ctx.audit.record({ action: 'trade.updateSettings', params: next, outcome: 'ok' });
+      return readSettings();
+    },
+    placeOrder,
+    openOrders: async ({ pair }) => {
+      if (pair) {
+        const orders = await spot().listOrders({ currency_pair: pair, status: 'open', limit: 100 });
+        return orders.map((o) => toOrder(o, pair));
+      }
+      const groups = await spot().openOrders({ limit: 100 });
+      return groups.flatMap((g) => g.orders.map((o) => toOrder(o, g.currency_pair)));
+    },
+    cancelOrder: async ({ pair, orderId }) => {
+      const order = await spot().cancelOrder(orderId, { currency_pair: pair });
+      ctx.emit('trade.ordersChanged', { pair, reason: 'cancelled' });
+      return toOrder(order, pair);
+    },
+    cancelAll: async ({ pair }) => {
+      // Per pair: the platform's cancel-all without a pair is not available everywhere.
+      const pairs = pair ? [pair] : (await spot().openOrders({ limit: 100 })).map((g) => g.currency_pair);
+      const cancelled: { id: string; pair: string }[] = [];
+      const failed: { id: string; pair: string; label: string; message: string }[] = [];
+      for (const p of pairs) {
+        const results = await spot().cancelAllOrders({ currency_pair: p });
+        for (const r of results) {
+          if (r.succeeded === false)
+            failed.push({ id: String(r.id), pair: p, label: r.label ?? 'CANCEL_FAIL', message: r.message ?? '' });
+          else cancelled.push({ id: String(r.id), pair: p });
+        }
+      }
+      ctx.emit('trade.ordersChanged', { ...(pair ? { pair } : {}), reason: 'cancelled' });
+      return { cancelled, failed };
+    },
+    amendOrder: async ({ pair, orderId, price, amount }) => {
+      const info = await pairInfo(pair);
+      const fields: Record<string, string> = {};
+      if (price !== undefined && decimalsOf(price) > info.precision)
+        fields.price = `Prices of ${pair} have at most ${info.precision} decimals.`;
+      if (amount !== undefined && decimalsOf(amount) > info.amountPrecision)
+        fields.amount = `Amounts of ${pair} have at most ${info.amountPrecision} decimals.`;
+      if (Object.keys(fields).length > 0) throw invalid(fields);
+      const order = await spot().amendOrder(orderId, pair, {
+        ...(price !== undefined ? { price } : {}),
+        ...(amount !== undefined ? { amount } : {}),
+      });
+      ctx.emit('trade.ordersChanged', { pair, reason: 'amended' });
+      return toOrder(order, pair);
+    },
+    orderHistory: async ({ pair, limit }) => {
+      const orders = await spot().listOrders({ status: 'finished', limit, ...(pair ? { currency_pair: pair } : {}) });
+      return orders.map((o) => toOrder(o, pair)).sort((a, b) => b.updateTimeMs - a.updateTimeMs);
+    },
+    myTrades: async ({ pair, limit }) => {
+      const trades = await spot().myTrades({ limit, ...(pair ? { currency_pair: pair } : {}) });
+      return trades.map(toMyTrade).sort((a, b) => b.createTimeMs - a.createTimeMs);
+    },
+  };
+};

@@ -1,5 +1,172 @@
+/**
+ * Handlers of the `transfers` area. Every transfer goes through `ctx.movements`, which journals a
+ * client id before sending and settles lost answers by asking the platform; a transfer whose
+ * outcome is not known yet is reported as "checking" with its journal id, never resent.
+ */
 import type { DeskHandlers } from '../../../shared/contract';
+import type { TransferInput } from '../../../shared/contract/transfers';
+import { DeskFailure } from '../errors';
+import type { Movement, MovementKind } from '../movements/types';
+import {
+  journalRecord,
+  mergeHistory,
+  outcomeOf,
+  platformRecord,
+  subAccountsOf,
+  TRANSFER_KINDS,
+} from '../transfers/records';
 import type { ServiceContext } from './context';
 
-/** Handlers of the `transfers` area. */
-export const createTransfersHandlers = (_ctx: ServiceContext): DeskHandlers['transfers'] => ({});
+const DEFAULT_WINDOW_S = 7 * 86_400;
+const PAGE = 100;
+/** 2 000 records per window is far beyond a desk's transfers; guards against endless paging. */
+const MAX_PAGES = 20;
+
+const NOT_READ =
+  'The app does not read this account’s balance; the platform checks the amount when the transfer is sent.';
+
+export const createTransfersHandlers = (ctx: ServiceContext): DeskHandlers['transfers'] => {
+  /** Sends through the journal; the movement kind and the platform body for each route. */
+  const dispatch = (input: TransferInput): { kind: MovementKind; run: () => Promise<Movement> } => {
+    switch (input.kind) {
+      case 'own':
+        return {
+          kind: 'transfer',
+          run: () =>
+            ctx.movements.transfer({
+              currency: input.currency,
+              from: input.from,
+              to: input.to,
+              amount: input.amount,
+              ...(input.currencyPair ? { currency_pair: input.currencyPair } : {}),
+              ...(input.settle ? { settle: input.settle } : {}),
+            }),
+        };
+      case 'mainSub':
+        return {
+          kind: 'subAccountTransfer',
+          run: () =>
+            ctx.movements.subAccountTransfer({
+              sub_account: String(input.subUserId),
+              sub_account_type: input.subAccountType,
+              currency: input.currency,
+              amount: input.amount,
+              direction: input.direction,
+            }),
+        };
+      case 'subSub':
+        return {
+          kind: 'subToSubTransfer',
+          run: () =>
+            ctx.movements.subToSubTransfer({
+              currency: input.currency,
+              sub_account_from: String(input.fromUserId),
+              sub_account_from_type: input.fromType,
+              sub_account_to: String(input.toUserId),
+              sub_account_to_type: input.toType,
+              amount: input.amount,
+            }),
+        };
+    }
+  };
+
+  /** Login names for history rows; the uid alone when the list cannot be read. */
+  const subNames = async (): Promise<(uid: string) => string> => {
+    const names = new Map<string, string>();
+    try {
+      for (const account of await ctx.platform().subAccounts.list({ type: '0' })) {
+        names.set(String(account.user_id), account.login_name);
+      }
+    } catch {
+      // Names are a convenience; the uid identifies the account either way.
+    }
+    return (uid) => {
+      const name = names.get(uid);
+      return name ? `${name} (UID ${uid})` : `Sub-account ${uid}`;
+    };
+  };
+
+  return {
+    send: async (input) => {
+      const { kind, run } = dispatch(input);
+      const startedAt = Date.now();
+      try {
+        return outcomeOf(await run());
+      } catch (error) {
+        if (error instanceof DeskFailure && error.detail.code === 'OUTCOME_UNKNOWN') {
+          // The journal holds the intent and keeps checking; find it so the screen can follow it.
+          const open = ctx.movements
+            .list({ kind, from: startedAt })
+            .filter((m) => m.amount === input.amount && m.currency === input.currency)
+            .sort((a, b) => b.createdAt - a.createdAt)[0];
+          if (open !== undefined) return outcomeOf(open);
+        }
+        throw error;
+      }
+    },
+
+    status: async ({ id }) => {
+      const movement = ctx.movements.get(id);
+      if (movement === undefined || !(TRANSFER_KINDS as readonly string[]).includes(movement.kind)) {
+        throw DeskFailure.precondition('This transfer is not in the journal of the active profile.');
+      }
+      return outcomeOf(movement);
+    },
+
+    available: async ({ owner, account, currency, settle }) => {
+      const api = ctx.platform();
+      if (owner === 'main') {
+        if (account !== 'spot') return { available: null, note: NOT_READ };
+        const rows = await api.spot.accounts(currency);
+        return { available: rows.find((r) => r.currency === currency)?.available ?? '0' };
+      }
+      if (account === 'spot') {
+        const rows = await api.wallet.subAccountBalances({ sub_uid: String(owner) });
+        const row = rows.find((r) => Number(r.uid) === owner);
+        return { available: row?.available[currency] ?? '0' };
+      }
+      if (account === 'futures') {
+        const settleCurrency = (settle ?? currency).toLowerCase();
+        const rows = await api.wallet.subAccountFuturesBalances({ sub_uid: String(owner), settle: settleCurrency });
+        const row = rows.find((r) => Number(r.uid) === owner);
+        const futures = row?.available[settleCurrency] ?? row?.available[settleCurrency.toUpperCase()];
+        return { available: futures?.available ?? '0' };
+      }
+      return { available: null, note: NOT_READ };
+    },
+
+    history: async ({ from, to, subUserId }) => {
+      const end = to ?? Math.floor(Date.now() / 1000);
+      const start = from ?? end - DEFAULT_WINDOW_S;
+      const api = ctx.platform();
+      const name = await subNames();
+
+      const platformRows = [];
+      for (let page = 0; page < MAX_PAGES; page += 1) {
+        const batch = await api.wallet.subAccountTransfers({
+          from: start,
+          to: end,
+          limit: PAGE,
+          offset: page * PAGE,
+          ...(subUserId === undefined ? {} : { sub_uid: String(subUserId) }),
+        });
+        platformRows.push(...batch);
+        if (batch.length < PAGE) break;
+      }
+
+      // Journal times are milliseconds: the window's last second counts in full.
+      const journalRows = TRANSFER_KINDS.flatMap((kind) =>
+        ctx.movements.list({ kind, from: start * 1000, to: end * 1000 + 999 }),
+      )
+        .filter((m) => subUserId === undefined || subAccountsOf(m).includes(String(subUserId)))
+        .flatMap((m) => journalRecord(m, name) ?? []);
+
+      return {
+        records: mergeHistory(
+          platformRows.map((r, i) => platformRecord(r, i, name)),
+          journalRows,
+        ),
+      };
+    },
+  };
+};

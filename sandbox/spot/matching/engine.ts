@@ -3,9 +3,9 @@
 // Pure and synchronous: no I/O, no clock. The spot service locks funds before calling it and settles
 // the returned fills in the same database transaction.
 
-import { BookSide, type RestingOrder, type Side } from './book.js';
+import { BookSide, type RestingOrder, type Side } from './book';
 
-export type { RestingOrder, Side } from './book.js';
+export type { RestingOrder, Side } from './book';
 
 export type OrderType = 'limit' | 'market';
 export type TimeInForce = 'gtc' | 'ioc' | 'poc' | 'fok';
@@ -13,6 +13,8 @@ export type StpAct = 'cn' | 'co' | 'cb';
 
 /** Why a taker stopped: the spot API's finish_as values this engine produces. */
 export type Outcome = 'open' | 'filled' | 'ioc' | 'poc' | 'fok' | 'stp';
+
+const minBig = (a: bigint, b: bigint): bigint => (a < b ? a : b);
 
 export interface IncomingOrder {
   id: string;
@@ -132,7 +134,15 @@ export class MatchingEngine {
   }
 
   /** Puts an order back on the book without matching (restoring persisted state). */
-  restore(order: { id: string; owner: number; side: Side; price: number; left: bigint; stpGroup: number; seq: number }) {
+  restore(order: {
+    id: string;
+    owner: number;
+    side: Side;
+    price: number;
+    left: bigint;
+    stpGroup: number;
+    seq: number;
+  }) {
     const resting: RestingOrder = { ...order, prev: null, next: null, level: null };
     (order.side === 'buy' ? this.bids : this.asks).insertBySeq(resting);
     this.orders.set(order.id, resting);
@@ -223,7 +233,7 @@ export class MatchingEngine {
     this.version++;
   }
 
-  /** Runs the taker against the opposite side; returns 'stp' when STP stopped the taker. */
+  /** Runs the taker against the opposite side; returns the outcome when something other than the book ran out stopped it. */
   private match(order: IncomingOrder, result: MatchResult): Outcome | null {
     const book = order.side === 'buy' ? this.asks : this.bids;
     const isBuy = order.side === 'buy';
@@ -261,10 +271,14 @@ export class MatchingEngine {
         let lots: bigint;
         if (quoteBudget) {
           const affordable = remaining / priceBig;
-          if (affordable === 0n) break outer; // budget left is below one lot at this price
-          lots = affordable < maker.left ? affordable : maker.left;
+          if (affordable === 0n) {
+            // The budget left buys less than one lot here: the market buy is done.
+            stopped = 'filled';
+            break outer;
+          }
+          lots = minBig(affordable, maker.left);
         } else {
-          lots = remaining < maker.left ? remaining : maker.left;
+          lots = minBig(remaining, maker.left);
         }
         const quote = lots * priceBig;
         const makerLeft = maker.left - lots;
@@ -306,10 +320,10 @@ export class MatchingEngine {
         if (quoteBudget) {
           const affordable = remaining / priceBig;
           if (affordable === 0n) return true;
-          const lots = affordable < maker.left ? affordable : maker.left;
+          const lots = minBig(affordable, maker.left);
           remaining -= lots * priceBig;
         } else {
-          remaining -= remaining < maker.left ? remaining : maker.left;
+          remaining -= minBig(remaining, maker.left);
         }
         if (remaining === 0n) return true;
       }

@@ -23,7 +23,13 @@ export const decimalString = z.union([z.string(), z.number().transform((n) => St
 export const idString = z.union([z.string(), z.number().transform((n) => String(n))]);
 
 /** An int64 id used as a number in requests (user ids). */
-export const int64 = z.union([z.number().int(), z.string().regex(/^-?\d+$/).transform((v) => Number(v))]);
+export const int64 = z.union([
+  z.number().int(),
+  z
+    .string()
+    .regex(/^-?\d+$/)
+    .transform((v) => Number(v)),
+]);
 
 /** Optional text that the platform may send as null. */
 export const optText = z

@@ -1,0 +1,177 @@
+/**
+ * Benchmark page: mounts the real OrderBook component and feeds it the way the Trade screen does
+ * (diffs from main applied with the shared book functions). The Node runner
+ * (bench/orderbook-render.ts) calls window.runBench() and reads the measurements.
+ */
+import { useEffect, useState } from 'react';
+import { flushSync } from 'react-dom';
+import { createRoot } from 'react-dom/client';
+import { OrderBook } from '../../renderer/src/screens/trade/book/OrderBook';
+import type { BookLevel } from '../../shared/contract/trade';
+import { applyBookChange, type BookSides, diffBook } from '../../shared/trade/book';
+
+interface BenchOptions {
+  updatesPerSecond: number;
+  levels: number;
+  durationMs: number;
+}
+
+export interface BenchResult {
+  /** requestAnimationFrame intervals (vsync-bound: ≈16.7 ms at 60 Hz when no frame is missed). */
+  frames: number[];
+  /** Main-thread work per frame (see below). */
+  frameWork: number[];
+  /** Script + style + layout time of each update, measured synchronously around the commit. */
+  updateCosts: number[];
+  /** React's render + commit alone, part of updateCosts. */
+  reactMs: number[];
+  longTasks: number[];
+  updates: number;
+  levelsChanged: number;
+}
+
+// A deterministic pseudo-random generator so runs are comparable.
+let seed = 42;
+const random = () => {
+  seed = (seed * 1_103_515_245 + 12_345) % 2 ** 31;
+  return seed / 2 ** 31;
+};
+
+const PRECISION = 2;
+const AMOUNT_PRECISION = 4;
+
+/** A synthetic market: a wandering mid and levels whose amounts change a little on every tick. */
+const makeMarket = (levels: number) => {
+  let mid = 6_500_000; // in cents
+  const amounts = { asks: new Map<number, string>(), bids: new Map<number, string>() };
+  const amount = () => (random() * 3).toFixed(AMOUNT_PRECISION);
+  return (): BookSides => {
+    // The mid moves by a tick on about one update in five, as in a busy but normal market.
+    if (random() < 0.2) mid += random() < 0.5 ? -1 : 1;
+    const side = (dir: 1 | -1, map: Map<number, string>): BookLevel[] => {
+      const out: BookLevel[] = [];
+      const seen = new Set<number>();
+      for (let i = 0; out.length < levels; i++) {
+        // Integer cents avoid float noise in the synthetic prices.
+        const cents = mid + dir * (i * 5 + 1);
+        if (random() < 0.03) continue; // gaps: levels appear and disappear
+        seen.add(cents);
+        if (!map.has(cents) || random() < 0.15) map.set(cents, amount());
+        out.push([(cents / 100).toFixed(PRECISION), map.get(cents)!]);
+      }
+      for (const key of map.keys()) if (!seen.has(key)) map.delete(key);
+      return out;
+    };
+    return { asks: side(1, amounts.asks), bids: side(-1, amounts.bids) };
+  };
+};
+
+let setBookFromOutside: ((updater: (b: BookSides) => BookSides) => void) | undefined;
+
+function Harness() {
+  const [book, setBook] = useState<BookSides>({ asks: [], bids: [] });
+  const [depth, setDepth] = useState(50);
+  const [step, setStep] = useState('0.01');
+  useEffect(() => {
+    setBookFromOutside = setBook;
+  }, []);
+  return (
+    <OrderBook
+      book={book}
+      base="BTC"
+      quote="USDT"
+      precision={PRECISION}
+      amountPrecision={AMOUNT_PRECISION}
+      depth={depth}
+      step={step}
+      onDepthChange={setDepth}
+      onStepChange={setStep}
+      onPickPrice={() => {}}
+      status="Live"
+    />
+  );
+}
+
+const root = createRoot(document.getElementById('root')!);
+root.render(<Harness />);
+
+declare global {
+  interface Window {
+    runBench: (options: BenchOptions) => Promise<BenchResult>;
+  }
+}
+
+window.runBench = async ({ updatesPerSecond, levels, durationMs }) => {
+  const next = makeMarket(levels);
+  const longTasks: number[] = [];
+  const observer = new PerformanceObserver((list) => {
+    for (const entry of list.getEntries()) longTasks.push(entry.duration);
+  });
+  observer.observe({ type: 'longtask', buffered: false });
+
+  const frames: number[] = [];
+  const frameWork: number[] = [];
+  const updateCosts: number[] = [];
+  const reactMs: number[] = [];
+  // Main-thread work per frame = script+layout of the updates handled since the previous frame
+  // + the frame's own rendering after requestAnimationFrame (measured with a message posted from
+  // rAF, which runs once style, layout and paint of that frame are done).
+  let workSinceFrame = 0;
+  const channel = new MessageChannel();
+  channel.port1.onmessage = (event: MessageEvent<{ at: number; script: number }>) => {
+    frameWork.push(event.data.script + (performance.now() - event.data.at));
+  };
+  let levelsChanged = 0;
+  let updates = 0;
+  let running = true;
+  let last = performance.now();
+  const onFrame = (now: number) => {
+    frames.push(now - last);
+    last = now;
+    channel.port2.postMessage({ at: performance.now(), script: workSinceFrame });
+    workSinceFrame = 0;
+    if (running) requestAnimationFrame(onFrame);
+  };
+  requestAnimationFrame(onFrame);
+
+  let current: BookSides = { asks: [], bids: [] };
+  const tick = () => {
+    const fresh = next();
+    // What main does: diff successive snapshots; what the screen does: apply the diff.
+    const change = diffBook(current, fresh);
+    current = fresh;
+    if (change === undefined) return;
+    levelsChanged += change.asks.length + change.bids.length;
+    const start = performance.now();
+    flushSync(() => setBookFromOutside?.((book) => applyBookChange(book, change)));
+    reactMs.push(performance.now() - start);
+    // Force style and layout now so their cost is counted in this update.
+    void document.body.offsetHeight;
+    const cost = performance.now() - start;
+    updateCosts.push(cost);
+    workSinceFrame += cost;
+    updates++;
+  };
+  // One second of warm-up (first mount, JIT) is not measured.
+  const warmUp = setInterval(tick, 1000 / updatesPerSecond);
+  await new Promise((resolve) => setTimeout(resolve, 1000));
+  clearInterval(warmUp);
+  frames.length = 0;
+  frameWork.length = 0;
+  updateCosts.length = 0;
+  reactMs.length = 0;
+  longTasks.length = 0;
+  updates = 0;
+  levelsChanged = 0;
+  last = performance.now();
+  const interval = setInterval(tick, 1000 / updatesPerSecond);
+  await new Promise((resolve) => setTimeout(resolve, durationMs));
+  clearInterval(interval);
+  running = false;
+  observer.disconnect();
+  // Drop the first frame: it measures from before the first rAF.
+  channel.port1.close();
+  return { reactMs, frames: frames.slice(1), frameWork, updateCosts, longTasks, updates, levelsChanged };
+};
+
+document.body.dataset.ready = 'true';

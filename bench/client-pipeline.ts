@@ -1,0 +1,145 @@
+/**
+ * Signed-request pipeline benchmark: the app's API client (limiter → sign → keep-alive → zod
+ * validation) beside the platform's official Node SDK (`gate-api`) and CCXT's `gate` client, each
+ * doing the same private request (GET /spot/accounts, signed) against the same sandbox in the same
+ * run, with the same concurrency. The sandbox runs in a child process with rate limits switched to
+ * count-only; our limiter stays in the pipeline with its windows shortened so it never waits.
+ *
+ *   npm run bench:client      # prints a table, writes bench/results/client-pipeline.json
+ *   BENCH_REQUESTS=3000 BENCH_CONCURRENCY=16 npm run bench:client
+ */
+import { spawn } from 'node:child_process';
+import fs from 'node:fs';
+import path from 'node:path';
+import { fileURLToPath } from 'node:url';
+import ccxt from 'ccxt';
+import { ApiClient as GateApiClient, SpotApi } from 'gate-api';
+import { PlatformConnection } from '../electron/core/profiles/connection';
+
+const ROOT = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..');
+const REQUESTS = Number(process.env.BENCH_REQUESTS ?? 2000);
+const CONCURRENCY = Number(process.env.BENCH_CONCURRENCY ?? 16);
+const ROUNDS = 2;
+
+interface Ready {
+  base_url: string;
+  control_url: string;
+  key: string;
+  secret: string;
+}
+
+const startSandbox = async () => {
+  const child = spawn(
+    process.execPath,
+    ['--import', 'tsx', 'sandbox/cli.ts', '--port', '0', '--memory', '--market', 'off', '--clock', 'manual'],
+    {
+      cwd: ROOT,
+      stdio: ['ignore', 'pipe', 'ignore'],
+    },
+  );
+  const line = await new Promise<string>((resolve, reject) => {
+    let buffer = '';
+    const timer = setTimeout(() => reject(new Error('sandbox did not start within 30 s')), 30_000);
+    child.stdout.on('data', (chunk: Buffer) => {
+      buffer += chunk.toString();
+      const nl = buffer.indexOf('\n');
+      if (nl >= 0) {
+        clearTimeout(timer);
+        resolve(buffer.slice(0, nl));
+      }
+    });
+    child.on('exit', (code) => reject(new Error(`sandbox exited with ${code}`)));
+  });
+  return { child, ready: JSON.parse(line) as Ready };
+};
+
+/** Runs `total` calls of `fn` with `concurrency` in flight; returns requests per second. */
+const drive = async (fn: () => Promise<unknown>, total: number, concurrency: number): Promise<number> => {
+  let next = 0;
+  const started = performance.now();
+  await Promise.all(
+    Array.from({ length: concurrency }, async () => {
+      while (next < total) {
+        next++;
+        await fn();
+      }
+    }),
+  );
+  return total / ((performance.now() - started) / 1000);
+};
+
+const main = async () => {
+  const { child, ready } = await startSandbox();
+  try {
+    await fetch(`${ready.control_url}/rate_limits`, {
+      method: 'POST',
+      headers: { 'content-type': 'application/json' },
+      body: JSON.stringify({ enforce: false }),
+    });
+
+    const ours = new PlatformConnection({
+      baseUrl: ready.base_url,
+      credentials: { key: ready.key, secret: ready.secret },
+      limiterScale: 1e-6,
+    });
+    await ours.client.syncClock();
+
+    const sdk = new GateApiClient(ready.base_url);
+    sdk.setApiKeySecret(ready.key, ready.secret);
+    const sdkSpot = new SpotApi(sdk);
+
+    const exchange = new ccxt.gate({ apiKey: ready.key, secret: ready.secret, enableRateLimit: false });
+    const urls = exchange.urls as { api: Record<string, Record<string, string>> };
+    for (const group of ['public', 'private']) {
+      for (const k of Object.keys(urls.api[group] ?? {}))
+        (urls.api[group] as Record<string, string>)[k] = ready.base_url;
+    }
+    const ccxtCall = (
+      exchange as unknown as { privateSpotGetAccounts: (p: object) => Promise<unknown> }
+    ).privateSpotGetAccounts.bind(exchange);
+
+    const clients: Record<string, () => Promise<unknown>> = {
+      'treasury-desk client': () => ours.api.spot.accounts(),
+      'gate-api (official SDK)': () => sdkSpot.listSpotAccounts(),
+      'ccxt gate': () => ccxtCall({}),
+    };
+    // Correctness first: all three must succeed on the same signed request.
+    for (const [name, fn] of Object.entries(clients)) {
+      const answer = await fn();
+      if (answer === undefined) throw new Error(`${name} returned nothing`);
+    }
+    const results: Record<string, number[]> = {};
+    for (let round = 0; round < ROUNDS; round++) {
+      for (const [name, fn] of Object.entries(clients)) {
+        await drive(fn, Math.min(200, REQUESTS), CONCURRENCY); // warm-up
+        const rate = await drive(fn, REQUESTS, CONCURRENCY);
+        results[name] = [...(results[name] ?? []), rate];
+      }
+    }
+    ours.close();
+    const best = Object.fromEntries(Object.entries(results).map(([name, rates]) => [name, Math.max(...rates)]));
+    const mine = best['treasury-desk client'] as number;
+    console.log(
+      `Signed GET /spot/accounts, ${REQUESTS} requests × ${ROUNDS} rounds, ${CONCURRENCY} in flight (best round):`,
+    );
+    for (const [name, rate] of Object.entries(best)) {
+      console.log(
+        `  ${name.padEnd(26)} ${rate.toFixed(0).padStart(6)} req/s   ours ÷ this = ${(mine / rate).toFixed(2)}`,
+      );
+    }
+    const ahead = Object.entries(best).every(([name, rate]) => name === 'treasury-desk client' || mine > rate);
+    console.log(`target (ahead of both): ${ahead ? 'met' : 'NOT met'}`);
+    fs.mkdirSync(path.join(ROOT, 'bench/results'), { recursive: true });
+    fs.writeFileSync(
+      path.join(ROOT, 'bench/results/client-pipeline.json'),
+      `${JSON.stringify({ requests: REQUESTS, concurrency: CONCURRENCY, rounds: results, best, ahead, at: new Date().toISOString() }, null, 2)}\n`,
+    );
+  } finally {
+    child.kill();
+  }
+};
+
+main().catch((error) => {
+  console.error(error);
+  process.exit(1);
+});

@@ -1,0 +1,51 @@
+import { expect, test } from './fixtures';
+
+test.describe('deposits', () => {
+  test('address, memo and QR per network, with a loud memo warning', async ({ page, app }) => {
+    await app.open('deposits');
+    await page.getByLabel('Currency').selectOption('USDT');
+    // A network without a memo: address, QR, minimum and confirmations.
+    await page.getByRole('radio', { name: /^TRX\b/ }).check();
+    await expect(page.getByTestId('deposit-address')).toHaveText(/^T[\w ]+$/);
+    await expect(page.getByTestId('memo-required-banner')).toHaveCount(0);
+    await expect(page.getByTestId('deposit-minimum')).toContainText('USDT');
+    await expect(page.getByTestId('deposit-confirmations')).toContainText('20 network confirmations');
+    await expect(page.getByTestId('qr-code')).toHaveCount(1);
+    // A memo network: the banner, the memo with its own copy button and QR.
+    await page.getByRole('radio', { name: /^TON\b/ }).check();
+    await expect(page.getByTestId('memo-required-banner')).toContainText('MEMO REQUIRED');
+    await expect(page.getByTestId('deposit-memo')).not.toBeEmpty();
+    await expect(page.getByRole('button', { name: 'Copy memo' })).toBeVisible();
+    await expect(page.getByTestId('qr-code')).toHaveCount(2);
+    // A suspended network is shown and explained, not offered.
+    await expect(page.getByTestId('deposit-chain-SOL')).toBeVisible();
+    await app.expectAccessible();
+    await app.screenshot('deposit-address');
+  });
+
+  test('an injected deposit appears and its timeline reaches Done', async ({ page, app, control, sandbox }) => {
+    const deposit = await control.post<{ id: string; status: string }>('/deposits', {
+      user_id: sandbox.userId,
+      currency: 'USDT',
+      chain: 'TRX',
+      amount: '1234.5',
+    });
+    await app.open('deposits');
+    await page.getByRole('tab', { name: 'History' }).click();
+    const row = page.locator(`[data-row-key="${deposit.id}"]`);
+    await expect(row).toContainText('1,234.5');
+    await row.getByRole('button', { name: `Details of ${deposit.id}` }).click();
+    const detail = page.getByTestId('deposit-detail');
+    const headline = detail.getByTestId('timeline-headline');
+    await expect(headline).toHaveAttribute('data-status', deposit.status);
+    await app.screenshot('deposit-in-progress');
+    await expect(async () => {
+      await control.post('/advance', { seconds: 5 });
+      await expect(headline).toHaveAttribute('data-status', 'DONE', { timeout: 2_500 });
+    }).toPass({ timeout: 30_000 });
+    await expect(headline).toContainText('Done');
+    await expect(detail.getByRole('listitem')).toHaveCount(4);
+    await app.expectAccessible();
+    await app.screenshot('deposit-done');
+  });
+});

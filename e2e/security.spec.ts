@@ -1,0 +1,151 @@
+/**
+ * The trust boundary, end to end through the real bridge and dispatcher: only our own top-level
+ * document may call main, only declared operations with valid payloads run, the app cannot be
+ * navigated away, and nothing returns key material.
+ */
+import { contract } from '../shared/contract';
+import { operationNames } from '../shared/ipc/define';
+import { expect, test } from './fixtures';
+
+type Raw = (kind: string, operation: string, payload: unknown) => Promise<{ ok: boolean; error?: { code: string } }>;
+declare global {
+  interface Window {
+    __rawDeskBridge?: Raw;
+  }
+}
+
+test.describe('window.desk', () => {
+  test('exposes exactly the contract: named operations, `on`, nothing generic', async ({ page }) => {
+    const exposed = await page.evaluate(() => {
+      const desk = window.desk as unknown as Record<string, unknown>;
+      const names: string[] = [];
+      for (const [area, ops] of Object.entries(desk)) {
+        if (typeof ops === 'function') names.push(area);
+        else for (const op of Object.keys(ops as object)) names.push(`${area}.${op}`);
+      }
+      return {
+        names,
+        frozen: Object.isFrozen(desk),
+        bindingLeft: Object.keys(window).filter((k) => /desk|bridge|invoke|ipc/i.test(k) && k !== 'desk'),
+      };
+    });
+    expect(exposed.names.sort()).toEqual([...operationNames(contract), 'on'].sort());
+    expect(exposed.frozen).toBe(true);
+    expect(exposed.bindingLeft).toEqual([]);
+  });
+
+  test('an invalid payload is refused with a typed error', async ({ app }) => {
+    const result = await app.call('app.ping', { text: 42 });
+    expect(result).toMatchObject({ ok: false, error: { code: 'INVALID_INPUT', fields: { text: expect.any(String) } } });
+    const extra = await app.call('app.ping', { text: 'hi', admin: true });
+    expect(extra).toMatchObject({ ok: false, error: { code: 'INVALID_INPUT' } });
+  });
+});
+
+test.describe('the bridge below window.desk', () => {
+  test.use({ rawBridge: true });
+
+  test('an unknown operation is refused with a typed error', async ({ page }) => {
+    const results = await page.evaluate(async () => {
+      const raw = window.__rawDeskBridge!;
+      return Promise.all([
+        raw('call', 'app.shutdown', {}),
+        raw('call', '__proto__.constructor', {}),
+        raw('call', 'app', {}),
+      ]);
+    });
+    for (const result of results) expect(result).toMatchObject({ ok: false, error: { code: 'UNKNOWN_OPERATION' } });
+  });
+
+  test('an invalid payload sent raw is refused too (validation is in main, not the page)', async ({ page }) => {
+    const result = await page.evaluate(() => window.__rawDeskBridge!('call', 'app.ping', { text: { toString: 1 } }));
+    expect(result).toMatchObject({ ok: false, error: { code: 'INVALID_INPUT' } });
+  });
+});
+
+test.describe('forged senders', () => {
+  test('a call from an iframe is refused', async ({ page }) => {
+    await page.evaluate(() => {
+      const frame = document.createElement('iframe');
+      frame.srcdoc = '<p>intruder</p>';
+      document.body.append(frame);
+      return new Promise((done) => frame.addEventListener('load', done));
+    });
+    const frame = page.frames().find((f) => f !== page.mainFrame());
+    expect(frame, 'the injected iframe').toBeDefined();
+    const result = await frame!.evaluate(() => window.desk?.app.ping({ text: 'from an iframe' }));
+    expect(result).toMatchObject({ ok: false, error: { code: 'FORBIDDEN_SENDER' } });
+  });
+
+  test('a page at another origin gets FORBIDDEN_SENDER', async ({ page }) => {
+    // Simulates a navigation the shell would refuse (the test routes it on purpose).
+    await page.route('https://elsewhere.invalid/**', (route) =>
+      route.fulfill({ status: 200, contentType: 'text/html', body: '<!doctype html><title>elsewhere</title><p>x</p>' }),
+    );
+    await page.goto('https://elsewhere.invalid/');
+    const result = await page.evaluate(() => window.desk?.app.ping({ text: 'stolen' }));
+    expect(result).toMatchObject({ ok: false, error: { code: 'FORBIDDEN_SENDER' } });
+  });
+});
+
+test.describe('navigation', () => {
+  test('a link cannot navigate the app away', async ({ page, shell }) => {
+    await page.evaluate(() => {
+      const link = document.createElement('a');
+      link.href = 'https://example.com/phish';
+      link.textContent = 'Claim your bonus';
+      link.id = 'evil-link';
+      document.querySelector('main')?.prepend(link);
+    });
+    await page.locator('#evil-link').click();
+    // The refused navigation leaves the document in place: same URL, frame still there, bridge works.
+    await expect(page.getByTestId('app-frame')).toBeVisible();
+    expect(page.url()).toBe(shell.url);
+    expect(await page.evaluate(() => window.desk?.app.ping({ text: 'still here' }))).toMatchObject({ ok: true });
+  });
+
+  test('script navigation and window.open are refused as well', async ({ page, shell }) => {
+    await page.evaluate(() => {
+      window.open('https://example.com/popup', '_blank');
+      window.location.href = 'https://example.com/away';
+    });
+    await expect(page.getByTestId('app-frame')).toBeVisible();
+    expect(page.url()).toBe(shell.url);
+    expect(shell.context.pages()).toHaveLength(1);
+  });
+
+  test('the renderer cannot reach the network', async ({ page }) => {
+    const outcome = await page.evaluate(async () => {
+      try {
+        await fetch('https://example.com/');
+        return 'reached';
+      } catch (error) {
+        return `blocked: ${(error as Error).name}`;
+      }
+    });
+    expect(outcome).toMatch(/^blocked/);
+  });
+});
+
+test.describe('secrets', () => {
+  // Operations that take no input and only read; the ones below change state and are left out.
+  const WRITES_WITHOUT_INPUT = new Set(['trade.cancelAll', 'trade.unwatchMarket', 'activity.reconcile']);
+
+  test('no operation returns key material', async ({ app, sandbox }) => {
+    const reads = operationNames(contract).filter((name) => {
+      const [area, op] = name.split('.') as [keyof typeof contract, string];
+      const definition = (contract[area] as Record<string, { input: { safeParse(v: unknown): { success: boolean } } }>)[
+        op
+      ];
+      return definition?.input.safeParse({}).success && !WRITES_WITHOUT_INPUT.has(name);
+    });
+    expect(reads.length).toBeGreaterThan(10);
+    const connected = await app.call('profiles.active', {});
+    expect(connected).toMatchObject({ ok: true, value: { keyMask: expect.any(String) } });
+    for (const name of reads) {
+      const text = JSON.stringify(await app.call(name, {}));
+      expect(text, `${name} must not return the API secret`).not.toContain(sandbox.secret);
+      expect(text, `${name} must not return the full API key`).not.toContain(sandbox.key);
+    }
+  });
+});

@@ -1,0 +1,292 @@
+/**
+ * Trade screen against a sandbox with its live market on: the book is live; a resting limit order
+ * shows in open orders and in the book; another sandbox account crosses it and the fill, the trade
+ * and the new balance show; an IOC remainder is cancelled and said so; a price far from the mid is
+ * caught by the guard; amend and cancel-all work; a self-trade inside an STP group is shown with
+ * its outcome.
+ *
+ * The simulated market moves every 250 ms. Once the test has seen the book update live, it pauses
+ * the simulation (the sandbox's in-process handle) so prices it computes from the book stay valid
+ * while it crosses orders; everything else runs through the app and signed HTTP as usual.
+ */
+import { createHash, createHmac } from 'node:crypto';
+import Decimal from 'decimal.js';
+import type { Page } from 'playwright-core';
+import { join } from 'node:path';
+import type { SandboxHandle } from '../sandbox/server';
+import { expect, test } from './zz-trade-local-fixture.tmp';
+
+test.use({ sandboxOptions: { memory: true, clock: 'real', market: 'on', seed: 7 } });
+test.setTimeout(90_000);
+
+const PAIR = 'BTC_USDT';
+
+/** A minimal signed client (spec: HMAC-SHA512 over method, path, query, body hash, timestamp). */
+const signedClient = (baseUrl: string, key: string, secret: string) => {
+  const prefix = new URL(baseUrl).pathname; // /api/v4
+  return async <T>(method: string, path: string, query = '', body?: unknown): Promise<T> => {
+    const text = body === undefined ? '' : JSON.stringify(body);
+    const timestamp = String(Math.floor(Date.now() / 1000));
+    const payload = [
+      method,
+      `${prefix}${path}`,
+      query,
+      createHash('sha512').update(text).digest('hex'),
+      timestamp,
+    ].join('\n');
+    const sign = createHmac('sha512', secret).update(payload).digest('hex');
+    const response = await fetch(`${baseUrl}${path}${query ? `?${query}` : ''}`, {
+      method,
+      headers: { KEY: key, Timestamp: timestamp, SIGN: sign, 'content-type': 'application/json' },
+      ...(body === undefined ? {} : { body: text }),
+    });
+    const answer = await response.text();
+    if (!response.ok) throw new Error(`${method} ${path} → ${response.status} ${answer}`);
+    return (answer ? JSON.parse(answer) : undefined) as T;
+  };
+};
+
+type Level = [string, string];
+const publicBook = async (sandbox: SandboxHandle): Promise<{ asks: Level[]; bids: Level[] }> =>
+  (await fetch(`${sandbox.baseUrl}/spot/order_book?currency_pair=${PAIR}&limit=100`)).json() as Promise<{
+    asks: Level[];
+    bids: Level[];
+  }>;
+
+/**
+ * Pauses the simulated market. The module is imported by the same absolute path the sandbox uses
+ * (sandbox/server.ts), so this is the very instance that registered the sandbox's simulator.
+ */
+const pauseMarket = async (sandbox: SandboxHandle) => {
+  const spot = (await import(join(import.meta.dirname, '..', 'sandbox', 'spot', 'index.ts'))) as typeof import('../sandbox/spot/index');
+  const simulator = spot.spotModuleOf(sandbox.ctx)?.simulator;
+  expect(simulator, 'the sandbox runs its simulated market').toBeDefined();
+  simulator?.stop();
+};
+
+const credit = (
+  control: { post: (p: string, b: unknown) => Promise<unknown> },
+  userId: number,
+  currency: string,
+  amount: string,
+) => control.post('/balances', { user_id: userId, account: 'spot', currency, amount });
+
+const ticket = (page: Page) => page.getByTestId('order-ticket');
+
+const fillTicket = async (page: Page, price: string, amount: string) => {
+  await ticket(page)
+    .getByLabel(/^Price/)
+    .fill(price);
+  await ticket(page)
+    .getByLabel(/^Amount/)
+    .fill(amount);
+};
+
+const openTrade = async (page: Page, app: { open: (s: 'trade') => Promise<void> }) => {
+  await app.open('trade');
+  await expect(page.getByTestId('ticker-last')).not.toHaveText('—');
+  await expect(page.getByTestId('book-bid').first()).toBeVisible();
+};
+
+test('the book is live; a resting order shows in open orders and the book; another account fills it', async ({
+  page,
+  app,
+  sandbox,
+  control,
+}) => {
+  await credit(control, sandbox.userId, 'USDT', '100000');
+  await openTrade(page, app);
+  await page.getByLabel('Levels per side').selectOption('50');
+
+  // Live: the book changes by itself (the simulated market re-quotes every 250 ms).
+  const before = await page.getByTestId('book-bids').textContent();
+  await expect.poll(() => page.getByTestId('book-bids').textContent(), { timeout: 10_000 }).not.toBe(before);
+  await expect(page.locator('.book-row[data-flash]').first()).toBeAttached();
+  await app.expectAccessible();
+  await app.screenshot('trade-live');
+
+  await pauseMarket(sandbox);
+  const book = await publicBook(sandbox);
+  const bestBid = new Decimal(book.bids[0]![0]);
+  const bestAsk = new Decimal(book.asks[0]![0]);
+  // Inside the spread: the best bid, so the crossing sell below meets this order first.
+  const price = bestBid.add('0.1');
+  expect(price.lt(bestAsk)).toBe(true);
+
+  // Clicking a level puts its price into the ticket.
+  await page.getByTestId('book-bid').first().click();
+  await expect(ticket(page).getByLabel(/^Price/)).not.toHaveValue('');
+
+  await fillTicket(page, price.toFixed(1), '0.01');
+  await expect(ticket(page).getByLabel(/^Total/)).toHaveValue(price.mul('0.01').toFixed());
+  await expect(page.getByTestId('ticket-fee')).toContainText('BTC');
+  await ticket(page).getByTestId('ticket-submit').click();
+  await expect(page.getByTestId('ticket-outcome')).toContainText('Resting on the book');
+  const text = ((await page.getByTestId('ticket-outcome').locator('code').textContent()) ?? '').trim();
+  expect(text).toMatch(/^t-/);
+
+  const row = page.getByTestId('open-order').filter({ hasText: text });
+  await expect(row).toHaveCount(1);
+  await expect(row).toContainText(price.toFixed(1));
+  // In the book: the best bid is now our price with our amount.
+  const ourLevel = page.locator(`[data-testid="book-bid"][data-price="${price.toFixed(1)}"]`);
+  await expect(ourLevel).toContainText('0.010000');
+  await app.screenshot('trade-resting-order');
+
+  // Another sandbox account crosses it with a signed IOC sell at our price.
+  const other = await control.post<{ user_id: number; key: string; secret: string }>('/users', {});
+  await credit(control, other.user_id, 'BTC', '1');
+  await ticket(page).getByRole('button', { name: 'Sell BTC' }).click();
+  const btcBefore = new Decimal(((await page.getByTestId('ticket-available').textContent()) ?? '').split(' ')[0]!);
+  const sell = signedClient(sandbox.baseUrl, other.key, other.secret);
+  const taker = await sell<{ finish_as: string }>('POST', '/spot/orders', '', {
+    currency_pair: PAIR,
+    side: 'sell',
+    type: 'limit',
+    price: price.toFixed(1),
+    amount: '0.01',
+    time_in_force: 'ioc',
+    text: 't-e2e-cross',
+  });
+  expect(taker.finish_as).toBe('filled');
+
+  // The app sees the fill by itself: open orders empty, the trade listed, the balance updated.
+  await expect(row).toHaveCount(0, { timeout: 10_000 });
+  await expect(ourLevel).toHaveCount(0, { timeout: 10_000 });
+  await page.getByRole('tab', { name: 'My trades' }).click();
+  const trade = page.getByTestId('my-trade').filter({ hasText: text });
+  await expect(trade).toHaveCount(1);
+  await expect(trade).toContainText(price.toFixed(1));
+  await expect(trade).toContainText('maker');
+  const fills = await app.call('trade.myTrades', { pair: PAIR, limit: 10 });
+  const fee = (fills.value as { text: string; fee: string }[]).find((t) => t.text === text)!.fee;
+  await expect(page.getByTestId('ticket-available')).toHaveText(`${btcBefore.add('0.01').sub(fee).toFixed()} BTC`, {
+    timeout: 10_000,
+  });
+  await page.getByRole('tab', { name: 'Order history' }).click();
+  await expect(page.getByTestId('history-order').filter({ hasText: text })).toContainText('Filled');
+  await app.screenshot('trade-filled');
+});
+
+test('an IOC remainder is cancelled and shown so; a far price trips the guard', async ({
+  page,
+  app,
+  sandbox,
+  control,
+}) => {
+  await credit(control, sandbox.userId, 'USDT', '100000');
+  await openTrade(page, app);
+  await pauseMarket(sandbox);
+  const book = await publicBook(sandbox);
+  const [askPrice, askAmount] = book.asks[0]!;
+  const mid = new Decimal(book.bids[0]![0]).add(askPrice).div(2);
+
+  // Far from the mid: the guard asks first and nothing is sent when the trader backs out.
+  const far = mid.mul('0.8').toDecimalPlaces(1).toFixed(1);
+  await fillTicket(page, far, '0.001');
+  await ticket(page).getByTestId('ticket-submit').click();
+  const confirm = page.getByTestId('ticket-confirm');
+  await expect(confirm.getByTestId('ticket-warnings')).toContainText('away from the mid');
+  await app.expectAccessible();
+  await app.screenshot('trade-price-guard');
+  await confirm.getByTestId('confirm-cancel').click();
+  await expect(page.getByTestId('open-order')).toHaveCount(0);
+
+  // IOC at the best ask for more than that level holds: the level fills, the rest is cancelled.
+  const amount = new Decimal(askAmount).add('0.002').toFixed();
+  await fillTicket(page, askPrice, amount);
+  await ticket(page).getByLabel('Time in force').selectOption('ioc');
+  await ticket(page).getByTestId('ticket-submit').click();
+  const outcome = page.getByTestId('ticket-outcome');
+  await expect(outcome).toHaveAttribute('data-finish', 'ioc');
+  await expect(outcome).toContainText(
+    `${new Decimal(askAmount).toFixed()} BTC filled; the remaining 0.002 BTC was cancelled`,
+  );
+  await app.screenshot('trade-ioc-remainder');
+});
+
+test('amend changes a resting order; cancel all empties the list', async ({ page, app, sandbox, control }) => {
+  await credit(control, sandbox.userId, 'USDT', '100000');
+  await openTrade(page, app);
+  await pauseMarket(sandbox);
+  const book = await publicBook(sandbox);
+  const low = new Decimal(book.bids[0]![0]).mul('0.97').toDecimalPlaces(1);
+
+  for (const price of [low, low.sub(10)]) {
+    await fillTicket(page, price.toFixed(1), '0.001');
+    await ticket(page).getByTestId('ticket-submit').click();
+    await expect(page.getByTestId('ticket-outcome')).toContainText('Resting on the book');
+  }
+  await expect(page.getByTestId('open-order')).toHaveCount(2);
+
+  const first = page.getByTestId('open-order').filter({ hasText: low.toFixed(1) });
+  await first.getByRole('button', { name: /Amend order/ }).click();
+  const dialog = page.getByTestId('amend-dialog');
+  await dialog.getByLabel('New price').fill(low.sub(5).toFixed(1));
+  await dialog.getByLabel('New amount').fill('0.002');
+  await app.screenshot('trade-amend');
+  await dialog.getByTestId('amend-submit').click();
+  await expect(dialog).toHaveCount(0);
+  const amended = page.getByTestId('open-order').filter({ hasText: low.sub(5).toFixed(1) });
+  await expect(amended).toHaveCount(1);
+  await expect(amended).toContainText('0.002');
+
+  await page.getByTestId('cancel-all').click();
+  await page.getByTestId('cancel-all-confirm').getByTestId('confirm-accept').click();
+  await expect(page.getByTestId('open-order')).toHaveCount(0);
+  await expect(page.getByText('No open orders')).toBeVisible();
+  await app.screenshot('trade-cancel-all');
+});
+
+test('a self-trade inside an STP group is stopped and shown with its outcome', async ({
+  page,
+  app,
+  sandbox,
+  control,
+}) => {
+  const main = signedClient(sandbox.baseUrl, sandbox.key, sandbox.secret);
+  await credit(control, sandbox.userId, 'USDT', '100000');
+  // A sub-account with its own key, both in one STP group.
+  const sub = await main<{ user_id: number }>('POST', '/sub_accounts', '', { login_name: 'stp_desk_sub' });
+  const subKey = await main<{ key: string; secret: string }>('POST', `/sub_accounts/${sub.user_id}/keys`, '', {
+    mode: 1,
+    name: 'stp',
+    perms: [{ name: 'spot', read_only: false }],
+    ip_whitelist: [],
+  });
+  const group = await main<{ id: number }>('POST', '/account/stp_groups', '', { name: 'desk-e2e' });
+  await main('POST', `/account/stp_groups/${group.id}/users`, '', [sandbox.userId, sub.user_id]);
+  await credit(control, sub.user_id, 'BTC', '1');
+
+  await openTrade(page, app);
+  await expect(ticket(page).getByLabel('Self-trade prevention')).toBeVisible();
+  await pauseMarket(sandbox);
+  const book = await publicBook(sandbox);
+  const price = new Decimal(book.asks[0]![0]).sub('0.1').toFixed(1);
+
+  // The sub-account rests a sell inside the spread; the main account's buy would meet it.
+  const subClient = signedClient(sandbox.baseUrl, subKey.key, subKey.secret);
+  const maker = await subClient<{ id: string; status: string }>('POST', '/spot/orders', '', {
+    currency_pair: PAIR,
+    side: 'sell',
+    type: 'limit',
+    price,
+    amount: '0.001',
+    text: 't-e2e-stp-maker',
+  });
+  expect(maker.status).toBe('open');
+
+  await fillTicket(page, price, '0.001');
+  await ticket(page).getByLabel('Self-trade prevention').selectOption('cn');
+  await ticket(page).getByTestId('ticket-submit').click();
+  const outcome = page.getByTestId('ticket-outcome');
+  await expect(outcome).toHaveAttribute('data-finish', 'stp');
+  await expect(outcome).toContainText('Self-trade prevention');
+  // Cancel-newest: the resting order of the sub-account stays.
+  const still = await subClient<{ status: string }>('GET', `/spot/orders/${maker.id}`, `currency_pair=${PAIR}`);
+  expect(still.status).toBe('open');
+  await page.getByRole('tab', { name: 'Order history' }).click();
+  await expect(page.getByTestId('history-order').first()).toHaveAttribute('data-finish', 'stp');
+  await app.expectAccessible();
+  await app.screenshot('trade-stp');
+});

@@ -1,0 +1,207 @@
+import type { Page } from 'playwright-core';
+import { expect, test } from './fixtures';
+import type { SandboxControl } from './fixtures/control';
+
+/** Rows of withdrawals the sandbox holds for everyone (the seed has exactly one). */
+const withdrawalRows = (sandbox: { ctx: { db: { prepare(sql: string): { get(): unknown } } } }): number =>
+  (sandbox.ctx.db.prepare('SELECT COUNT(*) AS n FROM withdrawals').get() as { n: number }).n;
+
+const fillWithdrawal = async (page: Page, o: { currency: string; chain: string; address: RegExp; amount?: string }) => {
+  const form = page.getByRole('form', { name: 'New withdrawal' });
+  await form.getByLabel('Currency').selectOption(o.currency);
+  await form.getByRole('radio', { name: new RegExp(`^${o.chain}\\b`) }).check();
+  await form.getByRole('radio', { name: o.address }).check();
+  if (o.amount !== undefined) await form.getByLabel('Amount').fill(o.amount);
+  return form;
+};
+
+/** Moves the sandbox's manual clock in small steps until the timeline shows `status`. */
+const advanceUntil = async (page: Page, control: SandboxControl, status: string, testId = 'timeline-headline') => {
+  const headline = page.getByTestId('withdrawal-tracker').getByTestId(testId);
+  await expect(async () => {
+    await control.post('/advance', { seconds: 5 });
+    await expect(headline).toHaveAttribute('data-status', status, { timeout: 2_500 });
+  }).toPass({ timeout: 25_000 });
+};
+
+test.describe('withdrawals', () => {
+  test('a withdrawal to a saved address passes review and its timeline reaches Done', async ({
+    page,
+    app,
+    control,
+    sandbox,
+  }) => {
+    await app.open('withdrawals');
+    const form = await fillWithdrawal(page, {
+      currency: 'USDT',
+      chain: 'TRX',
+      address: /OTC desk \(TRC20\)/,
+      amount: '100',
+    });
+    // Fee, limits and the net amount are shown before anything is sent.
+    await expect(form.getByTestId('withdraw-fee')).toHaveText('1 USDT');
+    await expect(form.getByTestId('withdraw-net')).toHaveText('100 USDT');
+    await expect(form.getByTestId('withdraw-debit')).toHaveText('101 USDT');
+    await expect(page.getByTestId('saved-address-explainer')).toContainText('address book');
+    await app.expectAccessible();
+    await app.screenshot('withdrawal-form');
+
+    await page.getByTestId('withdraw-review').click();
+    const sheet = page.getByTestId('review-sheet');
+    await expect(sheet).toBeVisible();
+    await expect(sheet.getByTestId('review-network')).toContainText('TRX');
+    await expect(sheet.getByTestId('review-fee')).toHaveText('1 USDT');
+    await expect(sheet.getByTestId('review-net')).toHaveText('100 USDT');
+    // The full address, in groups of four.
+    const address = (await sheet.getByTestId('review-address').innerText()).replace(/\s+/g, '');
+    expect(address).toMatch(/^T[0-9a-f]{33}$/);
+    // No threshold configured for USDT: the amount must be typed.
+    const send = sheet.getByTestId('withdraw-send');
+    await expect(send).toBeDisabled();
+    await sheet.getByLabel(/Type the amount/).fill('100');
+    await app.expectAccessible();
+    await app.screenshot('withdrawal-review');
+    const before = withdrawalRows(sandbox);
+    await send.click();
+
+    const tracker = page.getByTestId('withdrawal-tracker');
+    await expect(tracker.getByTestId('timeline-headline')).toHaveAttribute('data-status', 'REQUEST');
+    expect(withdrawalRows(sandbox)).toBe(before + 1);
+    await advanceUntil(page, control, 'DONE');
+    await expect(tracker.getByTestId('timeline-headline')).toContainText('Done');
+    await expect(tracker.locator('[data-stage="done"]')).toHaveAttribute('data-state', 'done');
+    await app.screenshot('withdrawal-done');
+  });
+
+  test('a pending withdrawal is cancelled', async ({ page, app, control }) => {
+    await app.open('withdrawals');
+    await fillWithdrawal(page, { currency: 'USDT', chain: 'TRX', address: /OTC desk \(TRC20\)/, amount: '50' });
+    await page.getByTestId('withdraw-review').click();
+    const sheet = page.getByTestId('review-sheet');
+    await sheet.getByLabel(/Type the amount/).fill('50');
+    await sheet.getByTestId('withdraw-send').click();
+
+    const tracker = page.getByTestId('withdrawal-tracker');
+    await expect(tracker.getByTestId('timeline-headline')).toHaveAttribute('data-status', 'REQUEST');
+    await tracker.getByTestId('withdrawal-cancel').click();
+    const dialog = page.getByTestId('cancel-withdrawal-dialog');
+    await app.screenshot('withdrawal-cancel-confirm');
+    await dialog.getByTestId('confirm-accept').click();
+    await expect(tracker.getByTestId('timeline-headline')).toHaveAttribute('data-status', /CANCELPEND|CANCEL/);
+    await expect(async () => {
+      await control.post('/advance', { seconds: 3 });
+      await expect(tracker.getByTestId('timeline-headline')).toHaveAttribute('data-status', 'CANCEL', {
+        timeout: 2_500,
+      });
+    }).toPass({ timeout: 20_000 });
+    await expect(tracker.getByTestId('timeline-headline')).toContainText('Cancelled');
+    await expect(tracker.getByTestId('withdrawal-cancel')).toHaveCount(0);
+  });
+
+  test('a too-large amount and a missing memo are stopped before sending', async ({ page, app, sandbox }) => {
+    const before = withdrawalRows(sandbox);
+    await app.open('withdrawals');
+    const form = await fillWithdrawal(page, {
+      currency: 'USDT',
+      chain: 'TRX',
+      address: /OTC desk \(TRC20\)/,
+      amount: '300000',
+    });
+    await expect(form.getByRole('alert').filter({ hasText: 'Not enough USDT' })).toBeVisible();
+    await page.getByTestId('withdraw-review').click();
+    await expect(page.getByTestId('withdraw-blocked')).toContainText('Not enough USDT');
+    await expect(page.getByTestId('review-sheet')).toHaveCount(0);
+
+    // TON needs a memo: the saved address brings one; without it nothing can be sent.
+    await form.getByRole('radio', { name: /^TON\b/ }).check();
+    await form.getByRole('radio', { name: /Exchange B \(TON\)/ }).check();
+    await expect(page.getByTestId('memo-warning')).toBeVisible();
+    await expect(form.getByLabel('Memo / tag')).toHaveValue('7734001');
+    await form.getByLabel('Memo / tag').fill('');
+    await form.getByLabel('Amount').fill('20');
+    await page.getByTestId('withdraw-review').click();
+    await expect(page.getByTestId('withdraw-blocked')).toContainText('needs a memo');
+    await expect(page.getByTestId('review-sheet')).toHaveCount(0);
+    await app.screenshot('withdrawal-stopped');
+
+    // Main refuses the same mistakes even if a screen let them through: nothing reaches the platform.
+    const direct = await app.call('funding.withdraw', {
+      currency: 'USDT',
+      chain: 'TON',
+      address: 'UQ000000000000000000000000000000000000000000000',
+      amount: '20',
+    });
+    expect(direct).toMatchObject({ ok: false, error: { code: 'INVALID_INPUT' } });
+    expect(withdrawalRows(sandbox)).toBe(before);
+  });
+
+  test('history filters and exports CSV with fees, chain, txid and status', async ({ page, app }) => {
+    await app.open('withdrawals');
+    await page.getByRole('tab', { name: 'History' }).click();
+    const table = page.getByTestId('withdrawals-table');
+    await expect(table.locator('tbody tr')).toHaveCount(1);
+    await expect(table).toContainText('Done');
+    await app.expectAccessible();
+    await app.screenshot('withdrawal-history');
+
+    // Capture the exact bytes offered for download (the app's window refuses file downloads in tests).
+    await page.evaluate(() => {
+      const w = window as unknown as { __csvBytes?: number[] };
+      const original = URL.createObjectURL.bind(URL);
+      URL.createObjectURL = (blob: Blob | MediaSource) => {
+        void (blob as Blob).arrayBuffer().then((buffer) => {
+          w.__csvBytes = Array.from(new Uint8Array(buffer));
+        });
+        return original(blob);
+      };
+    });
+    await page.getByTestId('withdrawals-export').click();
+    const bytes = await page.waitForFunction(() => (window as unknown as { __csvBytes?: number[] }).__csvBytes);
+    const buffer = Buffer.from((await bytes.jsonValue()) as number[]);
+    expect([...buffer.subarray(0, 3)]).toEqual([0xef, 0xbb, 0xbf]);
+    const text = buffer.toString('utf8');
+    expect(text.charCodeAt(0)).toBe(0xfeff);
+    const lines = text.slice(1).split('\r\n');
+    expect(lines.at(-1)).toBe('');
+    const header = lines[0]!.split(',');
+    expect(header[0]).toMatch(/^Time \(UTC/);
+    expect(header).toEqual(expect.arrayContaining(['Currency', 'Chain', 'Amount', 'Fee', 'Status code', 'TXID']));
+    const rows = lines.slice(1, -1).map((l) => l.split(','));
+    expect(rows).toHaveLength(1);
+    const row = Object.fromEntries(header.map((h, i) => [h, rows[0]![i]]));
+    expect(row).toMatchObject({
+      'Withdrawal ID': 'w20000001',
+      Currency: 'USDT',
+      Chain: 'TRX',
+      Amount: '1200',
+      Fee: '1',
+      'Status code': 'DONE',
+      'Block number': '61234567',
+    });
+    expect(row.TXID).toMatch(/^[0-9a-fx]{16,}$/i);
+    expect(row[header[0]!]).toMatch(/^\d{4}-\d\d-\d\dT\d\d:\d\d:\d\d(Z|[+-]\d\d:\d\d)$/);
+  });
+
+  test('UID transfer to another main account shows its states', async ({ page, app, control }) => {
+    const counterparty = await control.post<{ user_id: number }>('/users', {});
+    await app.open('withdrawals');
+    await page.getByRole('tab', { name: 'UID transfer' }).click();
+    const form = page.getByRole('form', { name: 'UID transfer' });
+    await form.getByLabel('Receiving user id').fill(String(counterparty.user_id));
+    await form.getByLabel('Currency').selectOption('USDT');
+    await form.getByLabel('Amount').fill('25');
+    await page.getByTestId('push-review').click();
+    await expect(page.getByTestId('push-review-uid')).toHaveText(String(counterparty.user_id));
+    await app.expectAccessible();
+    await page.getByTestId('push-confirm').getByTestId('confirm-accept').click();
+    const tracker = page.getByTestId('push-tracker');
+    await expect(tracker.getByTestId('timeline-headline')).toHaveAttribute('data-status', /CREATING|PENDING/);
+    await expect(async () => {
+      await control.post('/advance', { seconds: 5 });
+      await expect(tracker.getByTestId('timeline-headline')).toHaveAttribute('data-status', 'RECEIVED', {
+        timeout: 2_500,
+      });
+    }).toPass({ timeout: 25_000 });
+    await app.screenshot('uid-transfer');
+  });
+});

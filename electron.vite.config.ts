@@ -1,0 +1,44 @@
+import { resolve } from 'node:path';
+import react from '@vitejs/plugin-react';
+import { defineConfig } from 'electron-vite';
+
+// The one build set-up: Electron main, the preload and the renderer. The Chromium fallback shell
+// serves the same out/renderer, so both shells run byte-for-byte the same UI.
+// TREASURY_DESK_OUT_DIR lets the end-to-end run build into its own folder, so a test run never
+// reads a half-written out/ while someone else rebuilds.
+const outDir = resolve(import.meta.dirname, process.env.TREASURY_DESK_OUT_DIR ?? 'out');
+
+export default defineConfig({
+  main: {
+    build: {
+      outDir: resolve(outDir, 'main'),
+      externalizeDeps: true,
+      rollupOptions: { input: { index: resolve(import.meta.dirname, 'electron/main/index.ts') } },
+    },
+  },
+  preload: {
+    build: {
+      outDir: resolve(outDir, 'preload'),
+      // A sandboxed preload can only be a CommonJS script that requires nothing but 'electron':
+      // bundle everything it uses (the contract's operation names) into one file.
+      externalizeDeps: false,
+      rollupOptions: {
+        input: { index: resolve(import.meta.dirname, 'electron/preload/index.ts') },
+        external: ['electron'],
+        output: { format: 'cjs', entryFileNames: '[name].cjs' },
+      },
+    },
+  },
+  renderer: {
+    root: resolve(import.meta.dirname, 'renderer'),
+    base: './',
+    plugins: [react()],
+    build: {
+      outDir: resolve(outDir, 'renderer'),
+      emptyOutDir: true,
+      // No inline data: scripts or fonts; everything is a file the app:// protocol can serve.
+      assetsInlineLimit: 0,
+      rollupOptions: { input: { index: resolve(import.meta.dirname, 'renderer/index.html') } },
+    },
+  },
+});

@@ -1,0 +1,329 @@
+/**
+ * The signed request pipeline: limiter slot → sign with the platform's time → send over keep-alive
+ * → parse and validate the answer (zod) → typed result or ApiError. Every request carries an
+ * X-Client-Request-Id that ends up in logs, the audit log and error details.
+ *
+ * Automatic retries only where the request certainly did nothing: a REQUEST_EXPIRED (clock
+ * re-measured, once), a 429 (after the platform's reset time), and reads (GET) that were cut or
+ * got a 5xx. Writes with an unknown outcome are never resent here; the movements journal resolves
+ * them by asking the platform.
+ */
+import { randomUUID } from 'node:crypto';
+import type { IncomingHttpHeaders } from 'node:http';
+import type { z } from 'zod';
+import { PlatformErrorBody } from '../../../shared/platform/api/common';
+import { ServerTime } from '../../../shared/platform/api/spot';
+import { ApiError } from './apiError';
+import type { PlatformClock } from './clock';
+import type { RateLimiter, RateRule } from './limiter';
+import { buildQuery, sign } from './sign';
+import { type Transport, TransportError } from './transport';
+
+export type QueryParams = Readonly<Record<string, string | number | boolean | undefined>>;
+
+export interface Credentials {
+  readonly key: string;
+  readonly secret: string;
+}
+
+export interface RequestSpec<S extends z.ZodType | undefined> {
+  readonly method: 'GET' | 'POST' | 'PUT' | 'PATCH' | 'DELETE';
+  /** Path after /api/v4, e.g. "/wallet/deposits". */
+  readonly path: string;
+  readonly query?: QueryParams;
+  readonly body?: unknown;
+  /** Private operations are signed. */
+  readonly auth: boolean;
+  /** Schema of a 2xx answer; undefined for answers without body (204). */
+  readonly schema: S;
+  readonly signal?: AbortSignal;
+  readonly timeoutMs?: number;
+  /** X-Client-Request-Id to use (default: a new one). */
+  readonly requestId?: string;
+  /** Extra headers (never part of the signature). */
+  readonly headers?: Readonly<Record<string, string>>;
+}
+
+export type ResultOf<S extends z.ZodType | undefined> = S extends z.ZodType ? z.output<S> : undefined;
+
+/** One finished request, for the request log and the audit log (never contains secrets). */
+export interface RequestRecord {
+  readonly requestId: string;
+  readonly method: string;
+  readonly path: string;
+  readonly query: string;
+  /** JSON of the body as sent, with secret-like fields redacted. */
+  readonly body: string | undefined;
+  readonly status: number;
+  readonly label?: string;
+  readonly durationMs: number;
+  readonly attempt: number;
+}
+
+export interface ApiClientOptions {
+  /** e.g. "http://127.0.0.1:4010/api/v4": scheme, host, port and the /api/v4 prefix. */
+  readonly baseUrl: string;
+  readonly credentials?: () => Credentials | undefined;
+  readonly transport: Transport;
+  readonly limiter: RateLimiter;
+  readonly classify: (
+    method: string,
+    path: string,
+    query: QueryParams | undefined,
+    body: unknown,
+    isPublic: boolean,
+  ) => RateRule;
+  readonly clock: PlatformClock;
+  readonly timeoutMs?: number;
+  /** Called after every attempt (success or failure). */
+  readonly onRequest?: (record: RequestRecord) => void;
+  /** Called when the clock was re-measured because of REQUEST_EXPIRED. */
+  readonly onClockResync?: (offsetMs: number) => void;
+  /** Makes request ids (tests pin them). */
+  readonly newRequestId?: () => string;
+}
+
+/** Request ids: short, unique, recognisable as ours in the platform's logs. */
+export const newRequestId = (): string => `td-${randomUUID()}`;
+
+const MAX_429_RETRIES = 3;
+const MAX_READ_RETRIES = 2;
+const SECRET_FIELDS = /^(password|secret|passphrase|key_secret)$/i;
+
+/** JSON with secret-like fields replaced, for logs and the audit log. */
+export const redactBody = (body: unknown): string | undefined => {
+  if (body === undefined) return undefined;
+  return JSON.stringify(body, (k, v) => (SECRET_FIELDS.test(k) ? '[redacted]' : v));
+};
+
+const headerValue = (headers: IncomingHttpHeaders, suffix: string): string | undefined => {
+  for (const [name, value] of Object.entries(headers)) {
+    if (name.toLowerCase().endsWith(suffix)) return Array.isArray(value) ? value[0] : value;
+  }
+  return undefined;
+};
+
+const sleep = (ms: number, signal?: AbortSignal) =>
+  new Promise<void>((resolve, reject) => {
+    if (signal?.aborted) return reject(new Error('cancelled'));
+    const timer = setTimeout(() => {
+      signal?.removeEventListener('abort', onAbort);
+      resolve();
+    }, ms);
+    const onAbort = () => {
+      clearTimeout(timer);
+      reject(new Error('cancelled'));
+    };
+    signal?.addEventListener('abort', onAbort, { once: true });
+  });
+
+export class ApiClient {
+  readonly baseUrl: URL;
+  private readonly basePath: string;
+
+  constructor(private readonly options: ApiClientOptions) {
+    this.baseUrl = new URL(options.baseUrl);
+    this.basePath = this.baseUrl.pathname.replace(/\/+$/, '');
+  }
+
+  get clock(): PlatformClock {
+    return this.options.clock;
+  }
+
+  get limiter(): RateLimiter {
+    return this.options.limiter;
+  }
+
+  /** Whether a key is configured (private operations possible). */
+  hasCredentials(): boolean {
+    return this.options.credentials?.() !== undefined;
+  }
+
+  /** Measures the clock offset against GET /spot/time. */
+  async syncClock(signal?: AbortSignal): Promise<number> {
+    const measurement = await this.options.clock.measure(async () => {
+      const answer = await this.request({
+        method: 'GET',
+        path: '/spot/time',
+        auth: false,
+        schema: ServerTime,
+        ...(signal ? { signal } : {}),
+      });
+      return answer.server_time;
+    });
+    return measurement.offsetMs;
+  }
+
+  async request<S extends z.ZodType | undefined>(spec: RequestSpec<S>): Promise<ResultOf<S>> {
+    const requestId = spec.requestId ?? this.options.newRequestId?.() ?? newRequestId();
+    let resynced = false;
+    let throttled = 0;
+    let readRetries = 0;
+    for (let attempt = 1; ; attempt++) {
+      try {
+        return await this.attempt(spec, requestId, attempt);
+      } catch (error) {
+        if (!(error instanceof ApiError)) throw error;
+        if (error.label === 'REQUEST_EXPIRED' && !resynced && spec.auth) {
+          resynced = true;
+          const offset = await this.syncClock(spec.signal);
+          this.options.onClockResync?.(offset);
+          continue;
+        }
+        if (error.status === 429 && throttled < MAX_429_RETRIES) {
+          throttled++;
+          continue; // attempt() already blocked the bucket until the platform's reset time
+        }
+        const retriableRead =
+          spec.method === 'GET' && (error.kind === 'interrupted' || (error.kind === 'platform' && error.status >= 500));
+        if (retriableRead && readRetries < MAX_READ_RETRIES) {
+          readRetries++;
+          await sleep(100 * readRetries, spec.signal).catch(() => {
+            throw error;
+          });
+          continue;
+        }
+        throw error;
+      }
+    }
+  }
+
+  private async attempt<S extends z.ZodType | undefined>(
+    spec: RequestSpec<S>,
+    requestId: string,
+    attemptNo: number,
+  ): Promise<ResultOf<S>> {
+    const fullPath = `${this.basePath}${spec.path}`;
+    const query = buildQuery(spec.query);
+    const bodyText = spec.body === undefined ? '' : JSON.stringify(spec.body);
+    const rule = this.options.classify(spec.method, spec.path, spec.query, spec.body, !spec.auth);
+    const errorBase = { requestId, method: spec.method, path: spec.path };
+
+    try {
+      await this.options.limiter.acquire(rule, spec.signal);
+    } catch (cause) {
+      throw new ApiError({ ...errorBase, kind: 'aborted', status: 0, label: 'ABORTED', message: 'cancelled', cause });
+    }
+
+    const headers: Record<string, string> = {
+      accept: 'application/json',
+      'x-client-request-id': requestId,
+      ...spec.headers,
+    };
+    if (bodyText !== '') headers['content-type'] = 'application/json';
+    if (spec.auth) {
+      const credentials = this.options.credentials?.();
+      if (credentials === undefined) {
+        throw new ApiError({
+          ...errorBase,
+          kind: 'unreachable',
+          status: 0,
+          label: 'NO_KEY',
+          message: 'no API key is configured for this profile',
+        });
+      }
+      const timestamp = this.options.clock.timestampHeader();
+      headers.KEY = credentials.key;
+      headers.Timestamp = timestamp;
+      headers.SIGN = sign(credentials.secret, {
+        method: spec.method,
+        path: fullPath,
+        query,
+        body: bodyText,
+        timestamp,
+      });
+    }
+
+    const url = new URL(this.baseUrl.origin);
+    url.pathname = fullPath;
+    url.search = query;
+    const started = performance.now();
+    const record = (status: number, label?: string) =>
+      this.options.onRequest?.({
+        requestId,
+        method: spec.method,
+        path: spec.path,
+        query,
+        body: redactBody(spec.body),
+        status,
+        ...(label ? { label } : {}),
+        durationMs: Math.round(performance.now() - started),
+        attempt: attemptNo,
+      });
+
+    let response: Awaited<ReturnType<Transport['send']>>;
+    try {
+      response = await this.options.transport.send({
+        method: spec.method,
+        url,
+        headers,
+        ...(bodyText !== '' ? { body: bodyText } : {}),
+        timeoutMs: spec.timeoutMs ?? this.options.timeoutMs ?? 15_000,
+        ...(spec.signal ? { signal: spec.signal } : {}),
+      });
+    } catch (cause) {
+      const phase = cause instanceof TransportError ? cause.phase : 'exchange';
+      const kind = phase === 'connect' ? 'unreachable' : phase === 'aborted' ? 'aborted' : 'interrupted';
+      const label =
+        kind === 'unreachable' ? 'NETWORK_UNREACHABLE' : kind === 'aborted' ? 'ABORTED' : 'NETWORK_INTERRUPTED';
+      record(0, label);
+      throw new ApiError({ ...errorBase, kind, status: 0, label, message: (cause as Error).message, cause });
+    }
+
+    if (response.status === 429) {
+      // Pause the bucket until the platform's next window (seconds), at least a short moment.
+      const reset = Number(headerValue(response.headers, 'ratelimit-reset-timestamp'));
+      const now = Date.now();
+      const until = Number.isFinite(reset) && reset * 1000 > now ? Math.min(reset * 1000, now + 60_000) : now + 1_000;
+      this.options.limiter.block(rule, until);
+    }
+
+    if (response.status < 200 || response.status >= 300) {
+      let label =
+        response.status >= 500 ? 'SERVER_ERROR' : response.status === 429 ? 'TOO_MANY_REQUESTS' : 'BAD_REQUEST';
+      let message = `HTTP ${response.status}`;
+      try {
+        const parsed = PlatformErrorBody.safeParse(JSON.parse(response.body));
+        if (parsed.success) {
+          label = parsed.data.label;
+          message = parsed.data.message ?? parsed.data.detail ?? message;
+        }
+      } catch {
+        // Not JSON (a proxy's error page): keep the status-derived label.
+      }
+      record(response.status, label);
+      throw new ApiError({ ...errorBase, kind: 'platform', status: response.status, label, message });
+    }
+
+    record(response.status);
+    if (spec.schema === undefined) return undefined as ResultOf<S>;
+    let json: unknown;
+    try {
+      json = response.body === '' ? undefined : JSON.parse(response.body);
+    } catch (cause) {
+      throw new ApiError({
+        ...errorBase,
+        kind: 'invalid-response',
+        status: response.status,
+        label: 'INVALID_RESPONSE',
+        message: 'the answer is not JSON',
+        cause,
+      });
+    }
+    const parsed = (spec.schema as z.ZodType).safeParse(json);
+    if (!parsed.success) {
+      throw new ApiError({
+        ...errorBase,
+        kind: 'invalid-response',
+        status: response.status,
+        label: 'INVALID_RESPONSE',
+        message: parsed.error.issues
+          .slice(0, 3)
+          .map((i) => `${i.path.join('.')}: ${i.message}`)
+          .join('; '),
+        cause: parsed.error,
+      });
+    }
+    return parsed.data as ResultOf<S>;
+  }
+}

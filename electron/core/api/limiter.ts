@@ -1,0 +1,215 @@
+/**
+ * Client-side rate limiter mirroring the platform's Limits table, so normal use never meets a 429.
+ * Each bucket is a sliding window: at most `limit` requests in any `windowMs` (plus a small margin
+ * for network jitter), which also satisfies a fixed-window counter on the server. Waiters are
+ * served first come, first served. A 429 blocks the bucket until the reset time the platform names.
+ * The queue and budget are observable for the UI.
+ */
+
+export interface RateRule {
+  /** Bucket identity: requests sharing a key share a budget. */
+  readonly key: string;
+  /** Human name of the scope, for the UI. */
+  readonly scope: string;
+  readonly limit: number;
+  readonly windowMs: number;
+}
+
+export interface BucketState {
+  readonly key: string;
+  readonly scope: string;
+  readonly limit: number;
+  readonly windowMs: number;
+  /** Requests granted within the current window. */
+  readonly used: number;
+  /** Requests waiting for a slot. */
+  readonly queued: number;
+  /** When the platform asked us to pause (429), until this time (ms since epoch). */
+  readonly blockedUntil?: number;
+}
+
+export interface LimiterSnapshot {
+  readonly buckets: readonly BucketState[];
+  /** Total requests waiting across buckets. */
+  readonly queued: number;
+  /** The tightest remaining budget, as a fraction 0..1 (1 = nothing used). */
+  readonly headroom: number;
+}
+
+interface Waiter {
+  readonly resolve: () => void;
+  readonly reject: (error: Error) => void;
+  readonly signal?: AbortSignal;
+  readonly onAbort?: () => void;
+}
+
+class Bucket {
+  readonly grants: number[] = [];
+  readonly waiters: Waiter[] = [];
+  blockedUntil = 0;
+  timer: NodeJS.Timeout | undefined;
+  constructor(readonly rule: RateRule) {}
+}
+
+export interface LimiterOptions {
+  readonly now?: () => number;
+  /** Extra spacing added to every window against network jitter; default max(50 ms, 2 % of the window). */
+  readonly marginMs?: (windowMs: number) => number;
+  /** Called (at most once per tick) when queue or budget changes. */
+  readonly onChange?: () => void;
+}
+
+export class RateLimiter {
+  private readonly buckets = new Map<string, Bucket>();
+  private readonly now: () => number;
+  private readonly margin: (windowMs: number) => number;
+  private changeScheduled = false;
+
+  constructor(private readonly options: LimiterOptions = {}) {
+    this.now = options.now ?? Date.now;
+    this.margin = options.marginMs ?? ((w) => Math.max(50, Math.ceil(w * 0.02)));
+  }
+
+  /** Resolves when a request under `rule` may be sent; the slot is counted at that moment. */
+  acquire(rule: RateRule, signal?: AbortSignal): Promise<void> {
+    const bucket = this.bucket(rule);
+    if (bucket.waiters.length === 0 && this.tryGrant(bucket)) return Promise.resolve();
+    return new Promise<void>((resolve, reject) => {
+      if (signal?.aborted) {
+        reject(abortError());
+        return;
+      }
+      const waiter: Waiter = signal
+        ? {
+            resolve,
+            reject,
+            signal,
+            onAbort: () => {
+              const index = bucket.waiters.indexOf(waiter);
+              if (index >= 0) bucket.waiters.splice(index, 1);
+              reject(abortError());
+              this.changed();
+            },
+          }
+        : { resolve, reject };
+      if (waiter.onAbort) signal?.addEventListener('abort', waiter.onAbort, { once: true });
+      bucket.waiters.push(waiter);
+      this.changed();
+      this.schedule(bucket);
+    });
+  }
+
+  /** The platform answered 429: nothing more in this bucket until `untilMs`. */
+  block(rule: RateRule, untilMs: number): void {
+    const bucket = this.bucket(rule);
+    bucket.blockedUntil = Math.max(bucket.blockedUntil, untilMs);
+    this.changed();
+    this.schedule(bucket);
+  }
+
+  snapshot(): LimiterSnapshot {
+    const now = this.now();
+    const buckets: BucketState[] = [];
+    let queued = 0;
+    let headroom = 1;
+    for (const bucket of this.buckets.values()) {
+      this.prune(bucket, now);
+      const { rule } = bucket;
+      queued += bucket.waiters.length;
+      headroom = Math.min(headroom, 1 - bucket.grants.length / rule.limit);
+      buckets.push({
+        key: rule.key,
+        scope: rule.scope,
+        limit: rule.limit,
+        windowMs: rule.windowMs,
+        used: bucket.grants.length,
+        queued: bucket.waiters.length,
+        ...(bucket.blockedUntil > now ? { blockedUntil: bucket.blockedUntil } : {}),
+      });
+    }
+    return { buckets, queued, headroom: Math.max(0, headroom) };
+  }
+
+  /** Rejects every waiter (shutdown or profile switch). */
+  clear(reason = 'the connection was closed'): void {
+    for (const bucket of this.buckets.values()) {
+      clearTimeout(bucket.timer);
+      for (const waiter of bucket.waiters.splice(0)) {
+        if (waiter.onAbort) waiter.signal?.removeEventListener('abort', waiter.onAbort);
+        waiter.reject(new Error(reason));
+      }
+    }
+    this.buckets.clear();
+  }
+
+  private bucket(rule: RateRule): Bucket {
+    let bucket = this.buckets.get(rule.key);
+    if (bucket === undefined) {
+      bucket = new Bucket(rule);
+      this.buckets.set(rule.key, bucket);
+    }
+    return bucket;
+  }
+
+  private windowOf(bucket: Bucket): number {
+    return bucket.rule.windowMs + this.margin(bucket.rule.windowMs);
+  }
+
+  private prune(bucket: Bucket, now: number): void {
+    const window = this.windowOf(bucket);
+    let drop = 0;
+    while (drop < bucket.grants.length && (bucket.grants[drop] as number) <= now - window) drop++;
+    if (drop > 0) bucket.grants.splice(0, drop);
+  }
+
+  private tryGrant(bucket: Bucket): boolean {
+    const now = this.now();
+    if (bucket.blockedUntil > now) return false;
+    this.prune(bucket, now);
+    if (bucket.grants.length >= bucket.rule.limit) return false;
+    bucket.grants.push(now);
+    this.changed();
+    return true;
+  }
+
+  /** When the next slot opens in this bucket. */
+  private nextSlotAt(bucket: Bucket): number {
+    const now = this.now();
+    this.prune(bucket, now);
+    let at = now;
+    if (bucket.grants.length >= bucket.rule.limit) {
+      const oldest = bucket.grants[bucket.grants.length - bucket.rule.limit] as number;
+      at = oldest + this.windowOf(bucket) + 1;
+    }
+    return Math.max(at, bucket.blockedUntil);
+  }
+
+  private schedule(bucket: Bucket): void {
+    if (bucket.timer !== undefined || bucket.waiters.length === 0) return;
+    const delay = Math.max(0, this.nextSlotAt(bucket) - this.now());
+    bucket.timer = setTimeout(() => {
+      bucket.timer = undefined;
+      this.drain(bucket);
+    }, delay);
+  }
+
+  private drain(bucket: Bucket): void {
+    while (bucket.waiters.length > 0 && this.tryGrant(bucket)) {
+      const waiter = bucket.waiters.shift() as Waiter;
+      if (waiter.onAbort) waiter.signal?.removeEventListener('abort', waiter.onAbort);
+      waiter.resolve();
+    }
+    this.schedule(bucket);
+  }
+
+  private changed(): void {
+    if (this.options.onChange === undefined || this.changeScheduled) return;
+    this.changeScheduled = true;
+    queueMicrotask(() => {
+      this.changeScheduled = false;
+      this.options.onChange?.();
+    });
+  }
+}
+
+const abortError = (): Error => Object.assign(new Error('cancelled'), { name: 'AbortError' });

@@ -1,0 +1,399 @@
+/**
+ * The core as the shells start it, against a real sandbox: profiles, the connection check,
+ * journaled money movements, the audit log, history sync and watchers — through the IPC dispatcher.
+ */
+import fs from 'node:fs';
+import os from 'node:os';
+import path from 'node:path';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import type { EventName } from '../../shared/contract';
+import { type Core, createCore } from './core';
+import { MemoryKeyStore } from './keychain/keyStore';
+import { control, type SandboxHandle, startTestSandbox } from './testing/sandbox';
+
+const sender = { url: 'app://desk/index.html', isMainFrame: true };
+let sandbox: SandboxHandle;
+let core: Core;
+let dataDir: string;
+const events: { name: EventName; payload: unknown }[] = [];
+
+const call = async <T = unknown>(operation: string, payload: unknown = {}): Promise<T> => {
+  const result = await core.dispatch(operation, payload, sender);
+  if (!result.ok)
+    throw Object.assign(new Error(`${operation}: ${result.error.code} ${result.error.message}`), { ipc: result.error });
+  return result.value as T;
+};
+
+const nowSec = () => Math.floor(Date.now() / 1000);
+
+beforeAll(async () => {
+  sandbox = await startTestSandbox({ market: 'off' });
+  dataDir = fs.mkdtempSync(path.join(os.tmpdir(), 'td-core-'));
+  core = await createCore({
+    dataDir,
+    shell: 'chromium',
+    trustedOrigins: ['app://desk'],
+    emit: (name, payload) => events.push({ name, payload }),
+    keyStore: new MemoryKeyStore(),
+    sandbox: { mode: 'external', baseUrl: sandbox.baseUrl, key: sandbox.key, secret: sandbox.secret },
+    watchIntervalMs: 0,
+  });
+});
+
+afterAll(async () => {
+  await core?.close();
+  await sandbox?.close();
+  fs.rmSync(dataDir, { recursive: true, force: true });
+});
+
+describe('profiles', () => {
+  it('starts on the local sandbox, connected, with only a masked key', async () => {
+    const list = await call<{ id: string; active: boolean; keyMask?: string; kind: string }[]>('profiles.list');
+    expect(list).toHaveLength(1);
+    expect(list[0]).toMatchObject({ kind: 'sandbox', active: true });
+    expect(list[0]?.keyMask).toMatch(/…/);
+    expect(JSON.stringify(list)).not.toContain(sandbox.key);
+    const status = await call<{ state: string; clockOffsetMs: number; limiter: { buckets: unknown[] } }>(
+      'profiles.status',
+    );
+    expect(status.state).toBe('connected');
+    expect(typeof status.clockOffsetMs).toBe('number');
+    expect(events.some((e) => e.name === 'profiles.connectionChanged')).toBe(true);
+  });
+
+  it('the connection check classifies every aspect', async () => {
+    const check = await call<{
+      ok: boolean;
+      checks: { name: string; outcome: string }[];
+      permissions: Record<string, string>;
+    }>('profiles.connectionCheck');
+    expect(check.ok).toBe(true);
+    expect(check.checks.map((c) => c.name)).toEqual(
+      expect.arrayContaining(['reachability', 'clock', 'signature', 'ipWhitelist', 'permissions', 'environment']),
+    );
+    expect(check.permissions).toMatchObject({ spot: 'read-write', wallet: 'read-write', withdrawal: 'read-write' });
+  });
+
+  it('adds a profile, stores its key (masked), switches to it, sees the failure classified, and switches back', async () => {
+    const added = await call<{ id: string }>('profiles.add', {
+      kind: 'live',
+      name: 'Live (unreachable here)',
+      baseUrl: 'http://127.0.0.1:9/api/v4',
+    });
+    const withKey = await call<{ keyMask: string }>('profiles.setKey', {
+      id: added.id,
+      key: 'abcd1234efgh5678',
+      secret: 'SECRET-NEVER-SHOWN-123',
+    });
+    expect(withKey.keyMask).toBe('abcd…5678');
+    const status = await call<{ state: string; lastError?: { message: string } }>('profiles.switch', { id: added.id });
+    expect(status.state).toBe('error');
+    expect(status.lastError?.message).toMatch(/could not be reached/);
+    const refused = await core.dispatch('balances.total', { currency: 'USDT' }, sender);
+    expect(refused.ok).toBe(false);
+    const back = await call<{ state: string }>('profiles.switch', { id: 'local-sandbox' });
+    expect(back.state).toBe('connected');
+    expect((await call<{ removed: boolean }>('profiles.remove', { id: added.id })).removed).toBe(true);
+    expect(JSON.stringify(await call('profiles.list'))).not.toContain('SECRET-NEVER-SHOWN');
+  });
+
+  it('refuses bad input without changing anything', async () => {
+    const before = await call<unknown[]>('profiles.list');
+    const bad = await core.dispatch('profiles.add', { kind: 'futures_alt', name: 'x' }, sender);
+    expect(bad.ok).toBe(false);
+    if (!bad.ok) expect(bad.error.code).toBe('INVALID_INPUT');
+    expect(await call<unknown[]>('profiles.list')).toEqual(before);
+  });
+});
+
+describe('money movements', () => {
+  it('withdraw, push, own transfer, main↔sub and sub↔sub transfers: journaled, done, audited', async () => {
+    const { movements } = core.ctx;
+    const api = core.ctx.platform();
+    const saved = (await api.wallet.savedAddresses({ currency: 'USDT', chain: 'TRX' })).find(
+      (s) => s.verified === '1',
+    )!;
+    const other = await control<{ user_id: number }>(sandbox, '/users', {});
+    const subs = await api.subAccounts.list();
+    const w = await movements.withdraw({ currency: 'USDT', chain: 'TRX', address: saved.address, amount: '15' });
+    expect(w).toMatchObject({ state: 'done', kind: 'withdrawal', attempts: 1 });
+    expect(w.platformId).toMatch(/^w/);
+    expect(w.clientId).toMatch(/^td/);
+    const p = await movements.push({ receive_uid: other.user_id, currency: 'USDT', amount: '2' });
+    expect(p.state).toBe('done');
+    const t = await movements.transfer({ currency: 'USDT', from: 'spot', to: 'futures', amount: '4', settle: 'usdt' });
+    expect(t.state).toBe('done');
+    const s = await movements.subAccountTransfer({
+      sub_account: String(subs[0]!.user_id),
+      currency: 'USDT',
+      amount: '3',
+      direction: 'to',
+    });
+    expect(s.state).toBe('done');
+    const ss = await movements.subToSubTransfer({
+      currency: 'USDT',
+      sub_account_from: String(subs[0]!.user_id),
+      sub_account_from_type: 'spot',
+      sub_account_to: String(subs[1]!.user_id),
+      sub_account_to_type: 'spot',
+      amount: '1',
+    });
+    expect(ss.state).toBe('done');
+    const listed = await call<{ id: string; state: string }[]>('activity.movements', {});
+    expect(listed.map((m) => m.id)).toEqual(expect.arrayContaining([w.id, p.id, t.id, s.id, ss.id]));
+    const withdrawals = await api.wallet.withdrawals({ withdraw_order_id: w.clientId });
+    expect(withdrawals).toHaveLength(1);
+    expect(events.filter((e) => e.name === 'activity.movementChanged').length).toBeGreaterThanOrEqual(10);
+    const audit = await call<{ action: string; outcome: string; requestId: string }[]>('activity.auditLog', {
+      action: 'POST /withdrawals',
+    });
+    expect(audit[0]).toMatchObject({ outcome: 'ok' });
+    expect(audit[0]?.requestId).toMatch(/^td-/);
+  });
+
+  it('a refusal is failed with the platform label and advice; nothing is retried', async () => {
+    const result = await core.dispatch('transfers.transfer', {}, sender); // the screen's own operation may differ; use the service
+    void result;
+    const error = await core.ctx.movements
+      .transfer({ currency: 'USDT', from: 'spot', to: 'futures', amount: '99999999', settle: 'usdt' })
+      .catch((e: unknown) => e as { toIpcError(): { code: string; label: string; advice: string } });
+    const ipc = (error as { toIpcError(): { code: string; label: string; advice: string } }).toIpcError();
+    expect(ipc).toMatchObject({ code: 'PLATFORM', label: 'BALANCE_NOT_ENOUGH' });
+    const failed = core.ctx.movements.list({ state: 'failed' });
+    expect(failed[0]).toMatchObject({ label: 'BALANCE_NOT_ENOUGH', attempts: 1 });
+  });
+
+  it('a lost answer after the platform acted is settled by asking it, not by sending again', async () => {
+    await control(sandbox, '/advance', { seconds: 61 }); // one withdrawal per address and minute
+    await control(sandbox, '/faults', {
+      rules: [{ method: 'POST', path: '/api/v4/withdrawals', kind: 'drop_after', times: 1 }],
+    });
+    const api = core.ctx.platform();
+    const saved = (await api.wallet.savedAddresses({ currency: 'USDT', chain: 'TRX' })).find(
+      (s) => s.verified === '1',
+    )!;
+    const movement = await core.ctx.movements.withdraw({
+      currency: 'USDT',
+      chain: 'TRX',
+      address: saved.address,
+      amount: '11',
+    });
+    expect(movement).toMatchObject({ state: 'done', attempts: 1 });
+    expect(await api.wallet.withdrawals({ withdraw_order_id: movement.clientId })).toHaveLength(1);
+  });
+
+  it('a request that never arrived is sent again with the same id', async () => {
+    await control(sandbox, '/faults', {
+      rules: [{ method: 'POST', path: '/api/v4/wallet/sub_account_transfers', kind: 'drop_before', times: 1 }],
+    });
+    const subs = await core.ctx.platform().subAccounts.list();
+    const movement = await core.ctx.movements.subAccountTransfer({
+      sub_account: String(subs[0]!.user_id),
+      currency: 'USDT',
+      amount: '2',
+      direction: 'to',
+    });
+    expect(movement).toMatchObject({ state: 'done', attempts: 2 });
+    const records = await core.ctx.platform().wallet.subAccountTransfers({ sub_uid: String(subs[0]!.user_id) });
+    expect(records.filter((r) => r.client_order_id === movement.clientId)).toHaveLength(1);
+  });
+});
+
+describe('audit log', () => {
+  it('is hash-chained: verify passes, and CSV export has every entry', async () => {
+    const verify = await call<{ ok: boolean; entries: number }>('activity.verifyAudit');
+    expect(verify.ok).toBe(true);
+    expect(verify.entries).toBeGreaterThan(5);
+    const csv = await call<{ csv: string; filename: string }>('activity.exportAuditCsv', {});
+    expect(csv.filename).toMatch(/\.csv$/);
+    expect(csv.csv.split('\r\n')[0]).toContain('request_id');
+    expect(csv.csv).toContain('POST /withdrawals');
+    const movementsCsv = await call<{ csv: string }>('activity.exportMovementsCsv', {});
+    expect(movementsCsv.csv.split('\r\n').length).toBeGreaterThan(6);
+  });
+
+  it('tampering shows: editing a row (bypassing the append-only guard) breaks the chain', async () => {
+    const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'td-audit-'));
+    const { openJournalDb } = await import('./journal/db');
+    const { createAuditLog } = await import('./journal/audit');
+    const db = openJournalDb(dir);
+    const log = createAuditLog(db, () => 'p');
+    log.record({ action: 'a', outcome: 'ok' });
+    log.record({ action: 'b', outcome: 'ok', params: { secret: 'zzz', amount: '1' } });
+    log.record({ action: 'c', outcome: 'ok' });
+    expect(log.list()[1]?.params).not.toContain('zzz');
+    expect(() => db.prepare("UPDATE audit SET action = 'x' WHERE seq = 2").run()).toThrow(/append-only/);
+    db.exec('DROP TRIGGER audit_append_only_update');
+    db.prepare('UPDATE audit SET params = \'{"amount":"1000"}\' WHERE seq = 2').run();
+    expect(log.verify()).toEqual({ ok: false, brokenAtSeq: 2 });
+    db.close();
+    fs.rmSync(dir, { recursive: true, force: true });
+  });
+});
+
+describe('history sync', () => {
+  it('fetches a year in 30-day windows, caches it, and the second run fetches nothing old', async () => {
+    const from = nowSec() - 365 * 86400;
+    const first = await call<{ syncId: string; windowsTotal: number }>('activity.startHistorySync', {
+      kinds: ['deposits', 'withdrawals'],
+      from,
+      to: nowSec(),
+    });
+    expect(first.windowsTotal).toBe(2 * 13);
+    const done = await core.history.finished();
+    expect(done?.state).toBe('done');
+    expect(done?.records).toBeGreaterThanOrEqual(4);
+    const cached = await call<{ records: { id: string }[]; complete: boolean }>('activity.history', {
+      kind: 'deposits',
+      from,
+      to: nowSec(),
+    });
+    expect(cached.records.length).toBeGreaterThanOrEqual(3);
+    const second = await call<{ windowsTotal: number }>('activity.startHistorySync', {
+      kinds: ['deposits', 'withdrawals'],
+      from,
+      to: nowSec(),
+    });
+    expect(second.windowsTotal).toBeLessThanOrEqual(2 * 2); // only the still-changing recent window(s)
+    await core.history.finished();
+    expect(events.some((e) => e.name === 'activity.historyProgress')).toBe(true);
+  });
+
+  it('can be cancelled and keeps what it fetched', async () => {
+    const started = await call<{ syncId: string }>('activity.startHistorySync', {
+      kinds: ['trades'],
+      from: nowSec() - 5 * 365 * 86400,
+      to: nowSec(),
+    });
+    await call('activity.cancelHistorySync', { syncId: started.syncId });
+    const last = await core.history.finished();
+    expect(['cancelled', 'done']).toContain(last?.state);
+  });
+});
+
+describe('watchers', () => {
+  it('turn a withdrawal status change into a funding.withdrawalChanged event and follow it in the journal', async () => {
+    const { Watchers } = await import('./watchers/watchers');
+    const seen: { name: string; payload: { status: string; previousStatus?: string; clientId?: string } }[] = [];
+    const watchers = new Watchers({
+      platform: () => core.ctx.platform(),
+      profile: () => core.ctx.activeProfile(),
+      movements: core.ctx.movements,
+      emit: (name, payload) => seen.push({ name, payload: payload as never }),
+      intervalMs: 0,
+    });
+    watchers.restart();
+    await watchers.pollOnce();
+    const api = core.ctx.platform();
+    const saved = (await api.wallet.savedAddresses({ currency: 'USDT', chain: 'TRX' })).find(
+      (s) => s.verified === '1',
+    )!;
+    await control(sandbox, '/advance', { seconds: 61 }); // one withdrawal per address and minute
+    const movement = await core.ctx.movements.withdraw({
+      currency: 'USDT',
+      chain: 'TRX',
+      address: saved.address,
+      amount: '12',
+    });
+    await watchers.pollOnce();
+    await control(sandbox, '/advance', { seconds: 3600 });
+    await watchers.pollOnce();
+    const mine = seen.filter((e) => e.name === 'funding.withdrawalChanged' && e.payload.clientId === movement.clientId);
+    expect(mine.length).toBeGreaterThanOrEqual(2);
+    expect(mine.at(-1)?.payload.previousStatus).toBeDefined();
+    expect(core.ctx.movements.get(movement.id)?.platformStatus).toBe(mine.at(-1)?.payload.status);
+    watchers.stop();
+  });
+});
+
+describe('first start with the embedded sandbox', () => {
+  it('starts the built-in sandbox in the data directory, stores its key in the keychain and connects', async () => {
+    const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'td-first-'));
+    const keyStore = new MemoryKeyStore();
+    const first = await createCore({
+      dataDir: dir,
+      shell: 'chromium',
+      trustedOrigins: ['app://desk'],
+      emit: () => {},
+      keyStore,
+      sandbox: { mode: 'embedded', clock: 'manual', market: 'off' },
+      watchIntervalMs: 0,
+    });
+    try {
+      expect(first.profiles.status().state).toBe('connected');
+      expect(fs.existsSync(path.join(dir, 'sandbox', 'sandbox.sqlite'))).toBe(true);
+      expect((await keyStore.get('profile:local-sandbox'))?.secret).toBeTruthy();
+      expect((await first.ctx.platform().spot.accounts()).length).toBeGreaterThan(0);
+    } finally {
+      await first.close();
+    }
+    // Second start: same sandbox data, same key from the keychain.
+    const second = await createCore({
+      dataDir: dir,
+      shell: 'chromium',
+      trustedOrigins: ['app://desk'],
+      emit: () => {},
+      keyStore,
+      sandbox: { mode: 'embedded', clock: 'manual', market: 'off' },
+      watchIntervalMs: 0,
+    });
+    try {
+      expect(second.profiles.status().state).toBe('connected');
+    } finally {
+      await second.close();
+      fs.rmSync(dir, { recursive: true, force: true });
+    }
+  });
+});
+
+describe('sub-account to sub-account transfers', () => {
+  it('a lost answer stays unknown (never resent) until a person settles it', async () => {
+    await control(sandbox, '/faults', {
+      rules: [{ method: 'POST', path: '/api/v4/wallet/sub_account_to_sub_account', kind: 'drop_after', times: 1 }],
+    });
+    const subs = await core.ctx.platform().subAccounts.list();
+    const error = await core.ctx.movements
+      .subToSubTransfer({
+        currency: 'USDT',
+        sub_account_from: String(subs[0]!.user_id),
+        sub_account_from_type: 'spot',
+        sub_account_to: String(subs[1]!.user_id),
+        sub_account_to_type: 'spot',
+        amount: '0.5',
+      })
+      .catch((e: { detail?: { code: string } }) => e);
+    expect((error as { detail: { code: string } }).detail.code).toBe('OUTCOME_UNKNOWN');
+    const [movement] = core.ctx.movements.list({ kind: 'subToSubTransfer', state: 'unknown' });
+    expect(movement?.attempts).toBe(1);
+    await core.ctx.movements.reconcile();
+    expect(core.ctx.movements.get(movement!.id)?.attempts).toBe(1);
+    const settled = await call<{ state: string }>('activity.resolveMovement', {
+      id: movement!.id,
+      outcome: 'done',
+      note: 'both balances show the transfer',
+    });
+    expect(settled.state).toBe('done');
+  });
+});
+
+describe('balance snapshots', () => {
+  it('a total-balance snapshot is stored per profile and minute for the charts', async () => {
+    const { Watchers } = await import('./watchers/watchers');
+    const watchers = new Watchers({
+      platform: () => core.ctx.platform(),
+      profile: () => core.ctx.activeProfile(),
+      movements: core.ctx.movements,
+      emit: () => {},
+      intervalMs: 0,
+      snapshots: core.ctx.snapshots,
+      snapshotIntervalMs: 0,
+    });
+    await watchers.snapshotOnce();
+    await watchers.snapshotOnce();
+    const list = core.ctx.snapshots.list();
+    expect(list.length).toBeGreaterThanOrEqual(1);
+    expect(list.at(-1)).toMatchObject({ currency: 'USDT', profileId: 'local-sandbox' });
+    expect(Number(list.at(-1)?.total)).toBeGreaterThan(0);
+    expect(Object.keys(list.at(-1)?.byAccount ?? {})).toContain('spot');
+  });
+});

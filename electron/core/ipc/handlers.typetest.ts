@@ -1,0 +1,31 @@
+/**
+ * Type test (checked by `npm run typecheck`, never run): a handler map that misses an operation
+ * or mistypes one does not compile. If the `@ts-expect-error` lines stop being errors, tsc fails
+ * with "Unused '@ts-expect-error' directive" — so this file proves the guarantee holds.
+ */
+import type { DeskHandlers } from '../../../shared/contract';
+
+type AppHandlers = DeskHandlers['app'];
+
+const ping: AppHandlers['ping'] = async ({ text }) => ({ text, receivedAt: 0 });
+const info: AppHandlers['info'] = async () => ({ name: 'x', version: '0', shell: 'chromium', platform: 'linux' });
+
+export const complete: AppHandlers = { ping, info };
+
+// @ts-expect-error — `info` is missing: every declared operation needs a handler.
+export const missing: AppHandlers = { ping };
+
+export const mistyped: AppHandlers = {
+  info,
+  // @ts-expect-error — the output breaks the contract (`receivedAt` must be a number).
+  ping: async ({ text }) => ({ text, receivedAt: 'now' }),
+};
+
+export const wrongInput: AppHandlers = {
+  info,
+  // @ts-expect-error — the input has no `message`; only what the schema declares reaches a handler.
+  ping: async ({ message }) => ({ text: message, receivedAt: 0 }),
+};
+
+// @ts-expect-error — a whole area missing from the full map fails too.
+export const noApp: DeskHandlers = { ...({} as Omit<DeskHandlers, 'app'>) };

@@ -1,0 +1,106 @@
+/**
+ * The app's local database (SQLite via better-sqlite3, WAL): money-movement intents, the audit
+ * log, balance snapshots, settings, profiles and the history cache. synchronous=FULL because an
+ * intent must be on disk before its request leaves: a crash right after sending must find it.
+ */
+import fs from 'node:fs';
+import path from 'node:path';
+import Database from 'better-sqlite3';
+
+export type Db = Database.Database;
+
+const SCHEMA = `
+CREATE TABLE IF NOT EXISTS intents (
+  id TEXT PRIMARY KEY,
+  profile_id TEXT NOT NULL,
+  kind TEXT NOT NULL,
+  state TEXT NOT NULL,
+  client_id TEXT NOT NULL,
+  platform_id TEXT,
+  platform_status TEXT,
+  currency TEXT NOT NULL,
+  amount TEXT NOT NULL,
+  params TEXT NOT NULL,
+  label TEXT,
+  message TEXT,
+  request_id TEXT,
+  attempts INTEGER NOT NULL DEFAULT 0,
+  created_at INTEGER NOT NULL,
+  updated_at INTEGER NOT NULL,
+  sent_at INTEGER
+);
+CREATE INDEX IF NOT EXISTS intents_profile_state ON intents(profile_id, state);
+CREATE INDEX IF NOT EXISTS intents_profile_created ON intents(profile_id, created_at);
+
+CREATE TABLE IF NOT EXISTS audit (
+  seq INTEGER PRIMARY KEY AUTOINCREMENT,
+  at INTEGER NOT NULL,
+  profile_id TEXT NOT NULL,
+  action TEXT NOT NULL,
+  account TEXT NOT NULL,
+  params TEXT NOT NULL,
+  outcome TEXT NOT NULL,
+  label TEXT NOT NULL,
+  request_id TEXT NOT NULL,
+  hash TEXT NOT NULL
+);
+CREATE TRIGGER IF NOT EXISTS audit_append_only_update BEFORE UPDATE ON audit
+  BEGIN SELECT RAISE(ABORT, 'the audit log is append-only'); END;
+CREATE TRIGGER IF NOT EXISTS audit_append_only_delete BEFORE DELETE ON audit
+  BEGIN SELECT RAISE(ABORT, 'the audit log is append-only'); END;
+
+CREATE TABLE IF NOT EXISTS snapshots (
+  profile_id TEXT NOT NULL,
+  minute INTEGER NOT NULL,
+  at INTEGER NOT NULL,
+  currency TEXT NOT NULL,
+  total TEXT NOT NULL,
+  by_account TEXT NOT NULL,
+  PRIMARY KEY (profile_id, minute)
+);
+
+CREATE TABLE IF NOT EXISTS settings (key TEXT PRIMARY KEY, value TEXT NOT NULL);
+
+CREATE TABLE IF NOT EXISTS profiles (
+  id TEXT PRIMARY KEY,
+  kind TEXT NOT NULL,
+  name TEXT NOT NULL,
+  base_url TEXT NOT NULL,
+  key_mask TEXT,
+  user_id INTEGER,
+  created_at INTEGER NOT NULL,
+  updated_at INTEGER NOT NULL
+);
+
+CREATE TABLE IF NOT EXISTS history_records (
+  profile_id TEXT NOT NULL,
+  kind TEXT NOT NULL,
+  record_id TEXT NOT NULL,
+  time INTEGER NOT NULL,
+  data TEXT NOT NULL,
+  PRIMARY KEY (profile_id, kind, record_id)
+);
+CREATE INDEX IF NOT EXISTS history_time ON history_records(profile_id, kind, time);
+
+CREATE TABLE IF NOT EXISTS history_coverage (
+  profile_id TEXT NOT NULL,
+  kind TEXT NOT NULL,
+  from_s INTEGER NOT NULL,
+  to_s INTEGER NOT NULL
+);
+CREATE INDEX IF NOT EXISTS history_coverage_kind ON history_coverage(profile_id, kind);
+`;
+
+export const openJournalDb = (dataDir: string | ':memory:'): Db => {
+  let file = ':memory:';
+  if (dataDir !== ':memory:') {
+    fs.mkdirSync(dataDir, { recursive: true });
+    file = path.join(dataDir, 'journal.sqlite');
+  }
+  const db = new Database(file);
+  db.pragma('journal_mode = WAL');
+  db.pragma('synchronous = FULL');
+  db.pragma('busy_timeout = 5000');
+  db.exec(SCHEMA);
+  return db;
+};

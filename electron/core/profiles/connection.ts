@@ -1,0 +1,68 @@
+/**
+ * One live connection to a platform address with one key: keep-alive transport, clock, rate
+ * limiter, signed client and the typed PlatformApi. A profile switch closes it and builds a new
+ * one, so nothing (limiter budget, clock offset, sockets) leaks between profiles.
+ */
+import { ApiClient, type RequestRecord } from '../api/client';
+import { PlatformClock } from '../api/clock';
+import { RateLimiter } from '../api/limiter';
+import { createPlatformApi, type PlatformApi } from '../api/platform';
+import { classifyRequest } from '../api/rateRules';
+import { createTransport, type Transport } from '../api/transport';
+import type { StoredKey } from '../keychain/keyStore';
+
+export interface ConnectionOptions {
+  readonly baseUrl: string;
+  readonly credentials: StoredKey | undefined;
+  readonly timeoutMs?: number;
+  /** Tests only: multiplies every rate-limit window (e.g. 0.01 with a sandbox that does not enforce). */
+  readonly limiterScale?: number;
+  readonly onRequest?: (record: RequestRecord) => void;
+  readonly onLimiterChange?: () => void;
+  readonly onClockResync?: (offsetMs: number) => void;
+}
+
+export class PlatformConnection {
+  readonly clock = new PlatformClock();
+  readonly limiter: RateLimiter;
+  readonly client: ApiClient;
+  readonly api: PlatformApi;
+  private readonly transport: Transport;
+  private readonly credentials: StoredKey | undefined;
+
+  constructor(options: ConnectionOptions) {
+    this.credentials = options.credentials ? { ...options.credentials } : undefined;
+    this.transport = createTransport();
+    this.limiter = new RateLimiter(options.onLimiterChange ? { onChange: options.onLimiterChange } : {});
+    const scale = options.limiterScale ?? 1;
+    this.client = new ApiClient({
+      baseUrl: options.baseUrl,
+      credentials: () => this.credentials,
+      transport: this.transport,
+      limiter: this.limiter,
+      classify: (method, path, query, body, isPublic) => {
+        const rule = classifyRequest(method, path, query, body, isPublic);
+        return scale === 1 ? rule : { ...rule, windowMs: Math.max(1, Math.round(rule.windowMs * scale)) };
+      },
+      clock: this.clock,
+      ...(options.timeoutMs ? { timeoutMs: options.timeoutMs } : {}),
+      ...(options.onRequest ? { onRequest: options.onRequest } : {}),
+      ...(options.onClockResync ? { onClockResync: options.onClockResync } : {}),
+    });
+    this.api = createPlatformApi(this.client);
+  }
+
+  get hasKey(): boolean {
+    return this.credentials !== undefined;
+  }
+
+  /** The API key (public part) this connection signs with, for masking in the UI. */
+  get keyId(): string | undefined {
+    return this.credentials?.key;
+  }
+
+  close(): void {
+    this.limiter.clear('the profile was switched or the app is closing');
+    this.transport.close();
+  }
+}

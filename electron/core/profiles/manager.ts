@@ -1,0 +1,460 @@
+/**
+ * Profiles: where the app connects and with which key. The built-in sandbox profile always exists
+ * and is the default: the core starts the embedded sandbox (data in dataDir/sandbox), stores its
+ * key in the keychain and connects, so the app works on first start with nothing to configure.
+ * Testnet, live and the futures alternative entry are added by the person, each with one main key.
+ * Switching profile closes the old connection (sockets, limiter, clock) and builds a new one.
+ */
+import path from 'node:path';
+import type { ConnectionCheck, ConnectionStatus, ProfileKind, ProfileView } from '../../../shared/contract/profiles';
+import { ApiError } from '../api/apiError';
+import type { RequestRecord } from '../api/client';
+import { LARGE_OFFSET_MS } from '../api/clock';
+import { helpForLabel } from '../api/labels';
+import type { PlatformApi } from '../api/platform';
+import { DeskFailure } from '../errors';
+import type { Db } from '../journal/db';
+import { type KeyStore, maskKey, type StoredKey } from '../keychain/keyStore';
+import type { ActiveProfile } from '../services/context';
+import { runConnectionCheck } from './check';
+import { PlatformConnection } from './connection';
+
+export const SANDBOX_PROFILE_ID = 'local-sandbox';
+
+/** Published addresses of the platform (api-facts "Base URL", §7.2). */
+export const DEFAULT_URLS: Record<'live' | 'testnet', string> = {
+  live: 'https://api.gateio.ws/api/v4',
+  testnet: 'https://api-testnet.gateapi.io/api/v4',
+};
+
+/** How the local sandbox profile reaches a sandbox. */
+export type SandboxSource =
+  /** Start the built-in sandbox in-process with its data in dataDir/sandbox (the app's default). */
+  | { readonly mode: 'embedded'; readonly clock?: 'real' | 'manual'; readonly market?: 'on' | 'off' }
+  /** A sandbox someone else runs (e2e tests): its address and a key… */
+  | { readonly mode: 'external'; readonly baseUrl: string; readonly key: string; readonly secret: string }
+  /** …or its control URL: the core asks it for a new main account and key. */
+  | { readonly mode: 'external-control'; readonly controlUrl: string }
+  /** No sandbox profile connection (unit tests). */
+  | { readonly mode: 'off' };
+
+interface ProfileRow {
+  id: string;
+  kind: ProfileKind;
+  name: string;
+  base_url: string;
+  key_mask: string | null;
+  user_id: number | null;
+  created_at: number;
+  updated_at: number;
+}
+
+export interface ProfileManagerOptions {
+  readonly db: Db;
+  readonly dataDir: string;
+  readonly keyStore: KeyStore;
+  readonly sandbox: SandboxSource;
+  readonly timeoutMs?: number;
+  readonly limiterScale?: number;
+  readonly onStatus: (status: ConnectionStatus) => void;
+  readonly onLimiter: (status: ConnectionStatus['limiter']) => void;
+  readonly onRequest: (profileId: string, record: RequestRecord) => void;
+  readonly onSwitch: (profile: ActiveProfile | undefined) => void;
+  readonly unresolvedMovements: () => number;
+  readonly log?: (message: string) => void;
+}
+
+const keyEntry = (profileId: string) => `profile:${profileId}`;
+
+interface EmbeddedSandbox {
+  readonly baseUrl: string;
+  readonly key: string;
+  readonly secret: string;
+  close(): Promise<void>;
+}
+
+export class ProfileManager {
+  private connection: PlatformConnection | undefined;
+  private activeId: string | undefined;
+  private state: ConnectionStatus['state'] = 'disconnected';
+  private lastError: ConnectionStatus['lastError'];
+  private checkedAt: number | undefined;
+  private lastCheck: ConnectionCheck | undefined;
+  private embedded: EmbeddedSandbox | undefined;
+  private sandboxUrl: string | undefined;
+  private limiterTimer: NodeJS.Timeout | undefined;
+  private switching: Promise<ConnectionStatus> | undefined;
+
+  constructor(private readonly options: ProfileManagerOptions) {
+    const db = options.db;
+    const exists = db.prepare('SELECT 1 FROM profiles WHERE id = ?').get(SANDBOX_PROFILE_ID);
+    if (!exists && options.sandbox.mode !== 'off') {
+      const now = Date.now();
+      db.prepare(
+        'INSERT INTO profiles (id, kind, name, base_url, key_mask, user_id, created_at, updated_at) VALUES (?,?,?,?,?,?,?,?)',
+      ).run(SANDBOX_PROFILE_ID, 'sandbox', 'Local sandbox', '(built in)', null, null, now, now);
+    }
+  }
+
+  // ----------------------------------------------------------------------------- queries
+
+  list(): ProfileView[] {
+    return this.rows().map((r) => this.view(r));
+  }
+
+  active(): ActiveProfile | undefined {
+    if (this.activeId === undefined) return undefined;
+    const row = this.row(this.activeId);
+    if (!row) return undefined;
+    return {
+      id: row.id,
+      name: row.name,
+      kind: row.kind,
+      baseUrl: this.urlOf(row),
+      ...(row.user_id !== null ? { userId: row.user_id } : {}),
+    };
+  }
+
+  activeView(): ProfileView | undefined {
+    const row = this.activeId ? this.row(this.activeId) : undefined;
+    return row ? this.view(row) : undefined;
+  }
+
+  /** The active profile's API; throws PRECONDITION when not connected. */
+  platform(): PlatformApi {
+    if (this.connection === undefined || this.activeId === undefined) {
+      throw DeskFailure.precondition(
+        'The app is not connected to a platform.',
+        'Pick a profile in Settings → Profiles and check its connection.',
+      );
+    }
+    return this.connection.api;
+  }
+
+  currentConnection(): PlatformConnection | undefined {
+    return this.connection;
+  }
+
+  status(): ConnectionStatus {
+    const connection = this.connection;
+    const offset = connection?.clock.last?.offsetMs;
+    return {
+      profileId: this.activeId ?? null,
+      state: this.state,
+      ...(offset !== undefined ? { clockOffsetMs: offset } : {}),
+      clockWarning: offset !== undefined && Math.abs(offset) >= LARGE_OFFSET_MS,
+      ...(this.lastError ? { lastError: this.lastError } : {}),
+      limiter: connection ? this.limiterView() : { queued: 0, headroom: 1, buckets: [] },
+      unresolvedMovements: this.options.unresolvedMovements(),
+      ...(this.checkedAt ? { checkedAt: this.checkedAt } : {}),
+    };
+  }
+
+  // ----------------------------------------------------------------------------- commands
+
+  /** Connects the last used profile (or the sandbox) at start. */
+  async start(): Promise<ConnectionStatus> {
+    const rows = this.rows();
+    const last = this.options.db
+      .prepare<[], { value: string }>("SELECT value FROM settings WHERE key = 'profiles.active'")
+      .get();
+    const preferred = last ? (JSON.parse(last.value) as string) : SANDBOX_PROFILE_ID;
+    const target = rows.find((r) => r.id === preferred) ?? rows.find((r) => r.id === SANDBOX_PROFILE_ID) ?? rows[0];
+    if (!target) return this.status();
+    return this.switchTo(target.id);
+  }
+
+  switchTo(id: string): Promise<ConnectionStatus> {
+    const previous = this.switching ?? Promise.resolve();
+    const next = previous.catch(() => undefined).then(() => this.doSwitch(id));
+    this.switching = next;
+    return next;
+  }
+
+  add(input: { kind: 'testnet' | 'live' | 'futures_alt'; name: string; baseUrl?: string }): ProfileView {
+    const baseUrl = normalizeUrl(input.baseUrl ?? (input.kind === 'futures_alt' ? '' : DEFAULT_URLS[input.kind]));
+    const id = `${input.kind}-${Date.now().toString(36)}${Math.random().toString(36).slice(2, 6)}`;
+    const now = Date.now();
+    this.options.db
+      .prepare(
+        'INSERT INTO profiles (id, kind, name, base_url, key_mask, user_id, created_at, updated_at) VALUES (?,?,?,?,?,?,?,?)',
+      )
+      .run(id, input.kind, input.name, baseUrl, null, null, now, now);
+    return this.view(this.row(id) as ProfileRow);
+  }
+
+  async update(input: { id: string; name?: string; baseUrl?: string }): Promise<ProfileView> {
+    const row = this.mustRow(input.id);
+    if (input.baseUrl !== undefined && row.kind === 'sandbox') {
+      throw DeskFailure.precondition('The built-in sandbox’s address is managed by the app.');
+    }
+    this.options.db
+      .prepare('UPDATE profiles SET name = ?, base_url = ?, updated_at = ? WHERE id = ?')
+      .run(input.name ?? row.name, input.baseUrl ? normalizeUrl(input.baseUrl) : row.base_url, Date.now(), row.id);
+    if (input.baseUrl !== undefined && this.activeId === row.id) await this.switchTo(row.id);
+    return this.view(this.mustRow(row.id));
+  }
+
+  async remove(id: string): Promise<boolean> {
+    const row = this.mustRow(id);
+    if (row.kind === 'sandbox') throw DeskFailure.precondition('The built-in sandbox profile cannot be removed.');
+    if (this.activeId === id) throw DeskFailure.precondition('Switch to another profile before removing this one.');
+    await this.options.keyStore.delete(keyEntry(id));
+    this.options.db.prepare('DELETE FROM profiles WHERE id = ?').run(id);
+    return true;
+  }
+
+  async setKey(id: string, key: StoredKey): Promise<ProfileView> {
+    const row = this.mustRow(id);
+    await this.options.keyStore.set(keyEntry(id), { key: key.key, secret: key.secret });
+    this.options.db
+      .prepare('UPDATE profiles SET key_mask = ?, user_id = NULL, updated_at = ? WHERE id = ?')
+      .run(maskKey(key.key), Date.now(), row.id);
+    if (this.activeId === id) await this.switchTo(id);
+    return this.view(this.mustRow(id));
+  }
+
+  async removeKey(id: string): Promise<ProfileView> {
+    const row = this.mustRow(id);
+    if (row.kind === 'sandbox') throw DeskFailure.precondition('The built-in sandbox’s key is managed by the app.');
+    await this.options.keyStore.delete(keyEntry(id));
+    this.options.db.prepare('UPDATE profiles SET key_mask = NULL, updated_at = ? WHERE id = ?').run(Date.now(), id);
+    if (this.activeId === id) await this.switchTo(id);
+    return this.view(this.mustRow(id));
+  }
+
+  async check(): Promise<ConnectionCheck> {
+    const connection = this.connection;
+    const row = this.activeId ? this.row(this.activeId) : undefined;
+    if (!connection || !row) throw DeskFailure.precondition('No profile is active.');
+    const report = await runConnectionCheck(row.id, connection, row.kind);
+    this.lastCheck = report;
+    this.checkedAt = report.checkedAt;
+    if (report.userId !== undefined) {
+      this.options.db.prepare('UPDATE profiles SET user_id = ? WHERE id = ?').run(report.userId, row.id);
+    }
+    const failed = report.checks.find((c) => c.outcome === 'failed');
+    this.setState(
+      failed &&
+        (failed.name === 'reachability' ||
+          failed.name === 'signature' ||
+          failed.name === 'environment' ||
+          failed.name === 'ipWhitelist')
+        ? 'error'
+        : 'connected',
+      failed
+        ? {
+            message: failed.detail,
+            ...(failed.label ? { label: failed.label } : {}),
+            ...(failed.advice ? { advice: failed.advice } : {}),
+            at: Date.now(),
+          }
+        : undefined,
+    );
+    return report;
+  }
+
+  lastConnectionCheck(): ConnectionCheck | undefined {
+    return this.lastCheck;
+  }
+
+  private noteFailure(label: string, message?: string): void {
+    const help = helpForLabel(label);
+    this.lastError = { message: message ?? help.explanation, label, advice: help.advice, at: Date.now() };
+    if (label === 'NETWORK_UNREACHABLE') this.state = 'error';
+    this.options.onStatus(this.status());
+  }
+
+  /** Records an error seen by any operation (shown in the connection status). */
+  noteError(error: unknown): void {
+    if (!(error instanceof ApiError)) return;
+    const ipc = error.toIpcError();
+    this.lastError = {
+      message: ipc.message,
+      ...(ipc.label ? { label: ipc.label } : {}),
+      ...(ipc.advice ? { advice: ipc.advice } : {}),
+      at: Date.now(),
+    };
+    if (error.kind === 'unreachable') this.state = 'error';
+    this.options.onStatus(this.status());
+  }
+
+  async close(): Promise<void> {
+    clearTimeout(this.limiterTimer);
+    await this.switching?.catch(() => undefined);
+    this.connection?.close();
+    this.connection = undefined;
+    await this.embedded?.close();
+    this.embedded = undefined;
+  }
+
+  // ----------------------------------------------------------------------------- internals
+
+  private async doSwitch(id: string): Promise<ConnectionStatus> {
+    const row = this.mustRow(id);
+    this.connection?.close();
+    this.connection = undefined;
+    this.activeId = row.id;
+    this.lastError = undefined;
+    this.checkedAt = undefined;
+    this.lastCheck = undefined;
+    this.options.db
+      .prepare(
+        "INSERT INTO settings (key, value) VALUES ('profiles.active', ?) ON CONFLICT(key) DO UPDATE SET value = excluded.value",
+      )
+      .run(JSON.stringify(row.id));
+    this.setState('connecting');
+    try {
+      if (row.kind === 'sandbox') await this.prepareSandbox();
+      const credentials = await this.options.keyStore.get(keyEntry(row.id));
+      this.connection = new PlatformConnection({
+        baseUrl: this.urlOf(row),
+        credentials,
+        ...(this.options.timeoutMs ? { timeoutMs: this.options.timeoutMs } : {}),
+        ...(this.options.limiterScale ? { limiterScale: this.options.limiterScale } : {}),
+        onRequest: (record) => {
+          this.options.onRequest(row.id, record);
+          if (
+            record.status >= 200 &&
+            record.status < 300 &&
+            this.state === 'error' &&
+            this.lastError?.label === 'NETWORK_UNREACHABLE'
+          ) {
+            this.setState('connected'); // reachable again
+          }
+          // Connection-level failures show in the status bar (unreachable, key refused, clock).
+          if (record.status === 0 && record.label === 'NETWORK_UNREACHABLE')
+            this.noteFailure(record.label, 'The platform could not be reached.');
+          else if (record.status === 401 && record.label) this.noteFailure(record.label);
+        },
+        onLimiterChange: () => this.limiterChanged(),
+        onClockResync: () => this.options.onStatus(this.status()),
+      });
+      this.options.onSwitch(this.active());
+      await this.check();
+    } catch (error) {
+      const ipc =
+        error instanceof DeskFailure ? error.detail : error instanceof ApiError ? error.toIpcError() : undefined;
+      this.setState('error', {
+        message: ipc?.message ?? (error instanceof Error ? error.message : String(error)),
+        ...(ipc?.label ? { label: ipc.label } : {}),
+        ...(ipc?.advice ? { advice: ipc.advice } : {}),
+        at: Date.now(),
+      });
+      if (this.connection === undefined) this.options.onSwitch(this.active());
+    }
+    return this.status();
+  }
+
+  /** Starts (once) the embedded sandbox or resolves the external one, and stores its key. */
+  private async prepareSandbox(): Promise<void> {
+    if (this.sandboxUrl !== undefined) return;
+    const source = this.options.sandbox;
+    let facts: { baseUrl: string; key: string; secret: string };
+    if (source.mode === 'embedded') {
+      const { startSandbox } = await import('../../../sandbox/server');
+      const handle = await startSandbox({
+        dataDir: path.join(this.options.dataDir, 'sandbox'),
+        port: 0,
+        clock: source.clock ?? 'real',
+        market: source.market ?? 'on',
+        log: false,
+      });
+      this.embedded = handle;
+      facts = handle;
+    } else if (source.mode === 'external') {
+      facts = source;
+    } else if (source.mode === 'external-control') {
+      facts = await provisionFromControl(source.controlUrl);
+    } else {
+      throw DeskFailure.precondition('The local sandbox is switched off in this run.');
+    }
+    const stored = await this.options.keyStore.get(keyEntry(SANDBOX_PROFILE_ID));
+    if (stored?.key !== facts.key || stored.secret !== facts.secret) {
+      await this.options.keyStore.set(keyEntry(SANDBOX_PROFILE_ID), { key: facts.key, secret: facts.secret });
+    }
+    this.options.db
+      .prepare('UPDATE profiles SET key_mask = ?, updated_at = ? WHERE id = ?')
+      .run(maskKey(facts.key), Date.now(), SANDBOX_PROFILE_ID);
+    this.sandboxUrl = normalizeUrl(facts.baseUrl);
+  }
+
+  private setState(state: ConnectionStatus['state'], error?: ConnectionStatus['lastError']): void {
+    this.state = state;
+    if (error) this.lastError = error;
+    else if (state === 'connected') this.lastError = undefined;
+    this.options.onStatus(this.status());
+  }
+
+  private limiterView(): ConnectionStatus['limiter'] {
+    const snap = this.connection?.limiter.snapshot();
+    if (!snap) return { queued: 0, headroom: 1, buckets: [] };
+    return { queued: snap.queued, headroom: snap.headroom, buckets: snap.buckets.map((b) => ({ ...b })) };
+  }
+
+  /** Limiter changes are coalesced to at most ~4 events a second. */
+  private limiterChanged(): void {
+    if (this.limiterTimer) return;
+    this.limiterTimer = setTimeout(() => {
+      this.limiterTimer = undefined;
+      this.options.onLimiter(this.limiterView());
+    }, 250);
+    this.limiterTimer.unref();
+  }
+
+  private urlOf(row: ProfileRow): string {
+    if (row.kind === 'sandbox') return this.sandboxUrl ?? row.base_url;
+    return row.base_url;
+  }
+
+  private view(row: ProfileRow): ProfileView {
+    return {
+      id: row.id,
+      kind: row.kind,
+      name: row.name,
+      baseUrl: this.urlOf(row),
+      ...(row.key_mask ? { keyMask: row.key_mask } : {}),
+      ...(row.user_id !== null ? { userId: row.user_id } : {}),
+      active: row.id === this.activeId,
+      managed: row.kind === 'sandbox',
+    };
+  }
+
+  private rows(): ProfileRow[] {
+    return this.options.db
+      .prepare<[], ProfileRow>("SELECT * FROM profiles ORDER BY CASE kind WHEN 'sandbox' THEN 0 ELSE 1 END, created_at")
+      .all();
+  }
+
+  private row(id: string): ProfileRow | undefined {
+    return this.options.db.prepare<[string], ProfileRow>('SELECT * FROM profiles WHERE id = ?').get(id);
+  }
+
+  private mustRow(id: string): ProfileRow {
+    const row = this.row(id);
+    if (!row) throw DeskFailure.precondition(`There is no profile “${id}”.`);
+    return row;
+  }
+}
+
+const normalizeUrl = (url: string): string => {
+  const parsed = new URL(url);
+  return `${parsed.origin}${parsed.pathname.replace(/\/+$/, '')}`;
+};
+
+/** Asks an external sandbox's control plane for a new main account with a full key. */
+const provisionFromControl = async (controlUrl: string): Promise<{ baseUrl: string; key: string; secret: string }> => {
+  const base = controlUrl.replace(/\/+$/, '');
+  const response = await fetch(`${base}/users`, {
+    method: 'POST',
+    headers: { 'content-type': 'application/json' },
+    body: '{}',
+  });
+  if (!response.ok)
+    throw DeskFailure.precondition(`The sandbox control plane refused to create a user (HTTP ${response.status}).`);
+  const body = (await response.json()) as { key?: string; secret?: string; base_url?: string };
+  if (typeof body.key !== 'string' || typeof body.secret !== 'string') {
+    throw DeskFailure.precondition('The sandbox control plane answered without a key.');
+  }
+  return { baseUrl: body.base_url ?? `${new URL(base).origin}/api/v4`, key: body.key, secret: body.secret };
+};

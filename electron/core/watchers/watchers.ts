@@ -1,0 +1,196 @@
+/**
+ * Watchers: poll the active profile's recent deposits, withdrawals and UID pushes and turn every
+ * status change into a typed event (`funding.depositChanged`, `funding.withdrawalChanged`,
+ * `funding.pushChanged`) for the screens and OS notifications. Four GETs per interval (default
+ * 10 s) go through the same rate limiter as everything else: far inside the limits. The status of
+ * the app's own movements in the journal follows along.
+ */
+import type { PlatformApi } from '../api/platform';
+import type { BalanceSnapshots } from '../journal/types';
+import type { Movements } from '../movements/types';
+import type { ActiveProfile, Emit } from '../services/context';
+
+export interface WatchersOptions {
+  readonly platform: () => PlatformApi;
+  readonly profile: () => ActiveProfile | undefined;
+  readonly movements: Movements;
+  readonly emit: Emit;
+  /** 0 disables polling (pollOnce still works). */
+  readonly intervalMs: number;
+  /** How far back records are watched, seconds (default 7 days: the platform's default window). */
+  readonly lookbackSeconds?: number;
+  readonly now?: () => number;
+  /** Where the periodic total-balance snapshots go (charts over time). */
+  readonly snapshots?: BalanceSnapshots;
+  /** How often a total-balance snapshot (USDT) is taken; 0 disables. Default 15 min. */
+  readonly snapshotIntervalMs?: number;
+}
+
+type EventName = 'funding.depositChanged' | 'funding.withdrawalChanged' | 'funding.pushChanged';
+
+interface Seen {
+  status: string;
+}
+
+export class Watchers {
+  private timer: NodeJS.Timeout | undefined;
+  private snapshotTimer: NodeJS.Timeout | undefined;
+  private seen = new Map<string, Seen>();
+  private startedAt = 0;
+  private polling: Promise<void> | undefined;
+  private generation = 0;
+
+  constructor(private readonly options: WatchersOptions) {}
+
+  /** Forgets what was seen (new profile) and polls again from now on. */
+  restart(): void {
+    this.stop();
+    this.generation++;
+    this.seen = new Map();
+    this.startedAt = (this.options.now ?? Date.now)();
+    if (this.options.intervalMs > 0) {
+      this.timer = setInterval(() => void this.pollOnce().catch(() => {}), this.options.intervalMs);
+      this.timer.unref();
+      void this.pollOnce().catch(() => {});
+    }
+    const every = this.options.snapshotIntervalMs ?? 15 * 60_000;
+    if (this.options.snapshots && every > 0) {
+      this.snapshotTimer = setInterval(() => void this.snapshotOnce().catch(() => {}), every);
+      this.snapshotTimer.unref();
+      void this.snapshotOnce().catch(() => {});
+    }
+  }
+
+  stop(): void {
+    clearInterval(this.timer);
+    clearInterval(this.snapshotTimer);
+    this.timer = undefined;
+    this.snapshotTimer = undefined;
+  }
+
+  /** Stores one total-balance snapshot of the active profile (GET /wallet/total_balance, USDT). */
+  async snapshotOnce(): Promise<void> {
+    const profile = this.options.profile();
+    if (!profile || !this.options.snapshots) return;
+    const api = this.options.platform();
+    if (!api.client.hasCredentials()) return;
+    const generation = this.generation;
+    const total = await api.wallet.totalBalance('USDT');
+    if (generation !== this.generation) return;
+    this.options.snapshots.add({
+      profileId: profile.id,
+      currency: total.total.currency || 'USDT',
+      total: total.total.amount,
+      byAccount: Object.fromEntries(Object.entries(total.details).map(([account, v]) => [account, v.amount])),
+    });
+  }
+
+  /** One round of polling (tests call it directly). */
+  pollOnce(): Promise<void> {
+    if (this.polling) return this.polling;
+    this.polling = this.poll().finally(() => (this.polling = undefined));
+    return this.polling;
+  }
+
+  private async poll(): Promise<void> {
+    const profile = this.options.profile();
+    if (!profile) return;
+    let api: PlatformApi;
+    try {
+      api = this.options.platform();
+    } catch {
+      return;
+    }
+    if (!api.client.hasCredentials()) return;
+    const generation = this.generation;
+    const nowSec = Math.floor((this.options.now ?? Date.now)() / 1000);
+    const from = nowSec - (this.options.lookbackSeconds ?? 7 * 86_400);
+    // No `to`: the platform's default is its own now (its clock may differ from ours).
+    const range = { from };
+    const [deposits, withdrawals, sent, received] = await Promise.all([
+      api.wallet.deposits({ ...range, limit: 500 }),
+      api.wallet.withdrawals({ ...range, limit: 1000 }),
+      api.wallet.pushRecords({ ...range, limit: 1000, transaction_type: 'withdraw' }),
+      api.wallet.pushRecords({ ...range, limit: 1000, transaction_type: 'deposit' }),
+    ]);
+    if (generation !== this.generation) return; // the profile changed meanwhile
+
+    const open = this.options.movements.list({ profileId: profile.id, state: 'done', limit: 5000 });
+    const byClientId = new Map(open.filter((m) => m.kind === 'withdrawal').map((m) => [m.clientId, m]));
+    const byPushId = new Map(open.filter((m) => m.kind === 'push' && m.platformId).map((m) => [m.platformId, m]));
+
+    for (const d of deposits) {
+      this.observe(
+        profile.id,
+        'funding.depositChanged',
+        `d:${d.id}`,
+        d.id,
+        d.currency,
+        d.amount,
+        d.status,
+        d.timestamp,
+        d,
+      );
+    }
+    for (const w of withdrawals) {
+      const mine = w.withdraw_order_id ? byClientId.get(w.withdraw_order_id) : undefined;
+      if (mine && mine.platformStatus !== w.status) this.options.movements.updatePlatformStatus(mine.id, w.status);
+      this.observe(
+        profile.id,
+        'funding.withdrawalChanged',
+        `w:${w.id}`,
+        w.id,
+        w.currency,
+        w.amount,
+        w.status,
+        w.timestamp,
+        w,
+        w.withdraw_order_id || undefined,
+      );
+    }
+    for (const p of [...sent, ...received]) {
+      const mine = byPushId.get(p.id);
+      if (mine && mine.platformStatus !== p.status) this.options.movements.updatePlatformStatus(mine.id, p.status);
+      this.observe(
+        profile.id,
+        'funding.pushChanged',
+        `p:${p.transaction_type}:${p.id}`,
+        p.id,
+        p.currency,
+        p.amount,
+        p.status,
+        p.create_time,
+        p,
+      );
+    }
+  }
+
+  private observe(
+    profileId: string,
+    event: EventName,
+    key: string,
+    id: string,
+    currency: string,
+    amount: string,
+    status: string,
+    timeSec: number | undefined,
+    record: object,
+    clientId?: string,
+  ): void {
+    const before = this.seen.get(key);
+    if (before?.status === status) return;
+    this.seen.set(key, { status });
+    // First sighting: only records created since watching started are news; older ones are the baseline.
+    if (before === undefined && (timeSec ?? 0) * 1000 < this.startedAt - 60_000) return;
+    this.options.emit(event, {
+      profileId,
+      id,
+      currency,
+      amount,
+      status,
+      ...(before ? { previousStatus: before.status } : {}),
+      ...(clientId ? { clientId } : {}),
+      record: record as Record<string, unknown>,
+    });
+  }
+}

@@ -1,0 +1,119 @@
+/**
+ * Electron main, kept thin: hardening, the app:// protocol, one window, and one ipcMain.handle
+ * per contract operation routed to the core's dispatcher. Everything else lives in the
+ * Electron-free core (electron/core), shared with the Chromium fallback shell.
+ */
+import { join } from 'node:path';
+import { app, BrowserWindow, ipcMain } from 'electron';
+import { contract } from '../../shared/contract';
+import { operationNames } from '../../shared/ipc/define';
+import { type Core, createCore } from '../core/core';
+import { createEmitter } from '../core/ipc/events';
+import { eventChannel, operationChannel } from './channels';
+import { installMenu } from './menu';
+import { APP_ORIGIN, APP_URL, registerAppScheme, serveAppProtocol } from './protocol';
+import { installSecurity } from './security';
+import { loadWindowState, trackWindowState } from './windowState';
+
+/** Set by `electron-vite dev` only; packaged and `npm start` builds load app://. */
+const devServerUrl = process.env.ELECTRON_RENDERER_URL;
+const devOrigin = devServerUrl ? new URL(devServerUrl).origin : undefined;
+const trustedOrigins = devOrigin ? [APP_ORIGIN, devOrigin] : [APP_ORIGIN];
+const isOwnUrl = (url: string): boolean => {
+  try {
+    const parsed = new URL(url);
+    return trustedOrigins.includes(`${parsed.protocol}//${parsed.host}`);
+  } catch {
+    return false;
+  }
+};
+
+// Tests and portable set-ups choose the data folder; it must be set before anything reads it.
+if (process.env.TREASURY_DESK_DATA_DIR) app.setPath('userData', process.env.TREASURY_DESK_DATA_DIR);
+
+app.enableSandbox();
+registerAppScheme();
+installSecurity(isOwnUrl);
+
+let window: BrowserWindow | undefined;
+let core: Core | undefined;
+
+const createWindow = (dataDir: string): BrowserWindow => {
+  const state = loadWindowState(dataDir);
+  const win = new BrowserWindow({
+    ...state.bounds,
+    minWidth: 980,
+    minHeight: 600,
+    show: false,
+    title: 'Treasury Desk',
+    backgroundColor: '#0e1116',
+    webPreferences: {
+      preload: join(import.meta.dirname, '../preload/index.cjs'),
+      sandbox: true,
+      contextIsolation: true,
+      nodeIntegration: false,
+      nodeIntegrationInSubFrames: false,
+      webviewTag: false,
+      spellcheck: false,
+      navigateOnDragDrop: false,
+    },
+  });
+  if (state.maximized) win.maximize();
+  trackWindowState(win, dataDir);
+  win.once('ready-to-show', () => win.show());
+  void win.loadURL(devServerUrl ?? APP_URL);
+  return win;
+};
+
+const registerIpc = (target: Core): void => {
+  for (const name of operationNames(contract)) {
+    ipcMain.handle(operationChannel(name), (event, payload: unknown) =>
+      target.dispatch(name, payload, {
+        // A frame that is gone or navigated has no trustworthy URL: the dispatcher refuses ''.
+        url: event.senderFrame?.url ?? '',
+        isMainFrame: event.senderFrame !== null && event.senderFrame === event.sender.mainFrame,
+      }),
+    );
+  }
+};
+
+const start = async (): Promise<void> => {
+  const dataDir = app.getPath('userData');
+  serveAppProtocol(join(import.meta.dirname, '../renderer'));
+  core = await createCore({
+    dataDir,
+    shell: 'electron',
+    trustedOrigins,
+    emit: createEmitter(
+      (name, payload) => window?.webContents.send(eventChannel(name), payload),
+      (name, error) => console.error(`event ${name} dropped`, error),
+    ),
+    logError: (operation, error) => console.error(`operation ${operation} failed`, error),
+  });
+  registerIpc(core);
+  installMenu({ dev: devServerUrl !== undefined });
+  window = createWindow(dataDir);
+  window.on('closed', () => {
+    window = undefined;
+  });
+};
+
+if (!app.requestSingleInstanceLock()) {
+  // Another Treasury Desk is running: it gets focused (below) and this one leaves.
+  app.quit();
+} else {
+  app.on('second-instance', () => {
+    if (window) {
+      if (window.isMinimized()) window.restore();
+      window.focus();
+    }
+  });
+  app.whenReady().then(start, (error: unknown) => {
+    console.error(error);
+    app.exit(1);
+  });
+  app.on('window-all-closed', () => app.quit());
+  app.on('before-quit', () => {
+    void core?.close();
+  });
+}

@@ -1,0 +1,41 @@
+import { describe, expect, it } from 'vitest';
+import { findChrome, hasDisplay } from './chrome';
+
+describe('findChrome', () => {
+  const only =
+    (...paths: string[]) =>
+    (path: string) =>
+      paths.includes(path);
+
+  it('uses CHROME_PATH when it exists, and nothing else when it does not', () => {
+    expect(findChrome({ CHROME_PATH: '/opt/c/chrome' }, 'linux', only('/opt/c/chrome', '/usr/bin/chromium'))).toBe(
+      '/opt/c/chrome',
+    );
+    // A wrong CHROME_PATH is an error to report, not something to silently replace.
+    expect(findChrome({ CHROME_PATH: '/nope' }, 'linux', only('/usr/bin/chromium'))).toBeUndefined();
+  });
+
+  it('prefers Debian’s binary over the wrapper script, then other installs', () => {
+    expect(findChrome({}, 'linux', only('/usr/bin/chromium', '/usr/lib/chromium/chromium'))).toBe(
+      '/usr/lib/chromium/chromium',
+    );
+    expect(findChrome({}, 'linux', only('/usr/bin/google-chrome'))).toBe('/usr/bin/google-chrome');
+    expect(findChrome({}, 'linux', only())).toBeUndefined();
+  });
+
+  it('knows the macOS and Windows install paths', () => {
+    const mac = '/Applications/Google Chrome.app/Contents/MacOS/Google Chrome';
+    expect(findChrome({}, 'darwin', only(mac))).toBe(mac);
+    const user = 'C:\\Users\\a\\AppData\\Local\\Google\\Chrome\\Application\\chrome.exe';
+    expect(findChrome({ LOCALAPPDATA: 'C:\\Users\\a\\AppData\\Local' }, 'win32', only(user))).toBe(user);
+  });
+});
+
+describe('hasDisplay', () => {
+  it('needs X11 or Wayland on Linux only', () => {
+    expect(hasDisplay({}, 'linux')).toBe(false);
+    expect(hasDisplay({ DISPLAY: ':99' }, 'linux')).toBe(true);
+    expect(hasDisplay({ WAYLAND_DISPLAY: 'wayland-0' }, 'linux')).toBe(true);
+    expect(hasDisplay({}, 'darwin')).toBe(true);
+  });
+});

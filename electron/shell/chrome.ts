@@ -1,0 +1,59 @@
+/** Finding a Chromium or Chrome to run the fallback shell in. */
+import { existsSync } from 'node:fs';
+
+/** Where Chromium and Chrome are usually installed, most specific first. */
+export const CHROME_CANDIDATES: Readonly<Record<string, readonly string[]>> = {
+  linux: [
+    '/usr/lib/chromium/chromium', // Debian's `chromium` package (the /usr/bin wrapper prints a warning)
+    '/usr/bin/chromium',
+    '/usr/bin/chromium-browser',
+    '/snap/bin/chromium',
+    '/usr/bin/google-chrome-stable',
+    '/usr/bin/google-chrome',
+    '/opt/google/chrome/chrome',
+  ],
+  darwin: [
+    '/Applications/Google Chrome.app/Contents/MacOS/Google Chrome',
+    '/Applications/Chromium.app/Contents/MacOS/Chromium',
+  ],
+  win32: [
+    'C:\\Program Files\\Google\\Chrome\\Application\\chrome.exe',
+    'C:\\Program Files (x86)\\Google\\Chrome\\Application\\chrome.exe',
+  ],
+};
+
+/** CHROME_PATH when set (it must exist), else the first usual path that exists. */
+export const findChrome = (
+  env: NodeJS.ProcessEnv = process.env,
+  platform: NodeJS.Platform = process.platform,
+  exists: (path: string) => boolean = existsSync,
+): string | undefined => {
+  if (env.CHROME_PATH) return exists(env.CHROME_PATH) ? env.CHROME_PATH : undefined;
+  const candidates = [...(CHROME_CANDIDATES[platform] ?? [])];
+  if (platform === 'win32' && env.LOCALAPPDATA) {
+    candidates.push(`${env.LOCALAPPDATA}\\Google\\Chrome\\Application\\chrome.exe`);
+  }
+  return candidates.find((path) => exists(path));
+};
+
+/** What to tell a person who has no Chromium. */
+export const NO_CHROME_ADVICE =
+  'No Chromium or Chrome found. Install one (Debian/Ubuntu: `sudo apt-get install chromium`; ' +
+  'macOS/Windows: Google Chrome) or set CHROME_PATH to its executable.';
+
+/** Flags for a quiet, local-only browser: no background traffic, no first-run UI. */
+export const CHROME_ARGS: readonly string[] = [
+  '--disable-background-networking',
+  '--disable-component-update',
+  '--disable-sync',
+  '--no-first-run',
+  '--no-default-browser-check',
+  '--disable-quic',
+  '--disable-features=Translate,MediaRouter,OptimizationHints',
+  '--deny-permission-prompts',
+  '--disable-default-apps',
+];
+
+/** Whether a headed window can be shown (X11 or Wayland on Linux; always elsewhere). */
+export const hasDisplay = (env: NodeJS.ProcessEnv = process.env, platform = process.platform): boolean =>
+  platform !== 'linux' || Boolean(env.DISPLAY || env.WAYLAND_DISPLAY);

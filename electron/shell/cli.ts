@@ -1,0 +1,73 @@
+/**
+ * `tsx electron/shell/cli.ts [--headless] [--screenshot FILE] [--data-dir DIR]`
+ * Opens Treasury Desk in the system's Chromium (see shell.ts). `npm start` runs this when the
+ * Electron binary is unavailable.
+ */
+import { resolve } from 'node:path';
+import { parseArgs } from 'node:util';
+import { defaultDataDir } from './dataDir';
+import { openShell, ShellError } from './shell';
+
+const main = async (): Promise<number> => {
+  const { values } = parseArgs({
+    options: {
+      headless: { type: 'boolean', default: false },
+      screenshot: { type: 'string' },
+      'data-dir': { type: 'string' },
+      help: { type: 'boolean', default: false },
+    },
+  });
+  if (values.help) {
+    console.log(
+      'Usage: npm start -- [--headless] [--screenshot FILE] [--data-dir DIR]\n' +
+        '  --headless          run without a window (needs --screenshot)\n' +
+        '  --screenshot FILE   save a screenshot of the app once it is ready, then exit\n' +
+        '  --data-dir DIR      where the app keeps its data (default: per-user data folder)',
+    );
+    return 0;
+  }
+  if (values.headless && !values.screenshot) {
+    console.error('--headless needs --screenshot FILE (there is no window to use otherwise).');
+    return 2;
+  }
+  const shell = await openShell({
+    dataDir: resolve(values['data-dir'] ?? defaultDataDir()),
+    headless: values.headless,
+    log: (line) => {
+      if (process.env.TREASURY_DESK_DEBUG) console.error(`[shell] ${line}`);
+    },
+  });
+  if (values.screenshot) {
+    // Let the first profile connect and the first screen load, so the picture shows the app in
+    // use rather than spinners (bounded: a failing connection is worth a picture too).
+    const settle = async (selector: string, state: 'attached' | 'detached', timeout: number) =>
+      shell.page
+        .locator(selector)
+        .first()
+        .waitFor({ state, timeout })
+        .catch(() => {});
+    await settle('[data-testid="connection-state"]:not([data-state="connecting"])', 'attached', 15_000);
+    await settle('[data-testid="loading"]', 'detached', 10_000);
+    const file = resolve(values.screenshot);
+    await shell.page.screenshot({ path: file });
+    console.log(`Screenshot saved to ${file}`);
+    await shell.close();
+    return 0;
+  }
+  console.log('Treasury Desk is open in Chromium. Close its window (or press Ctrl+C here) to quit.');
+  const stop = () => void shell.close();
+  process.once('SIGINT', stop);
+  process.once('SIGTERM', stop);
+  await shell.closed;
+  await shell.close();
+  return 0;
+};
+
+main().then(
+  (code) => process.exit(code),
+  (error: unknown) => {
+    if (error instanceof ShellError) console.error(error.message);
+    else console.error(error);
+    process.exit(1);
+  },
+);

@@ -1,0 +1,158 @@
+/**
+ * The Chromium fallback shell: the same built renderer, the same `window.desk` and the same core
+ * as the Electron app, in the system's Chromium driven by playwright-core over a pipe (no TCP
+ * port). Used by `npm start` where Electron's binary is unavailable, and by the end-to-end tests.
+ */
+import { existsSync } from 'node:fs';
+import { mkdir } from 'node:fs/promises';
+import { join, resolve } from 'node:path';
+import { type BrowserContext, chromium, type Page } from 'playwright-core';
+import { contract } from '../../shared/contract';
+import { operationNames } from '../../shared/ipc/define';
+import { type Core, type CoreOptions, createCore } from '../core/core';
+import { createSenderCheck } from '../core/ipc/dispatcher';
+import { createEmitter } from '../core/ipc/events';
+import { type Bridge, installBridge } from './bridge';
+import { CHROME_ARGS, findChrome, hasDisplay, NO_CHROME_ADVICE } from './chrome';
+import { SHELL_ORIGIN, SHELL_URL, serveRenderer } from './serve';
+
+/** A problem the person can fix; the CLI prints its message without a stack trace. */
+export class ShellError extends Error {
+  override readonly name = 'ShellError';
+}
+
+export const NO_DISPLAY_ADVICE =
+  'No display found (DISPLAY/WAYLAND_DISPLAY are not set). Run it under a virtual display: ' +
+  '`xvfb-run npm start`, or take a headless screenshot: `npm start -- --headless --screenshot app.png`.';
+
+export const DEFAULT_RENDERER_DIR = resolve(import.meta.dirname, '../../out/renderer');
+
+/** Core options the shell decides itself; everything else (profiles, sandbox, …) passes through. */
+type ShellDecidedCoreOptions = 'dataDir' | 'shell' | 'trustedOrigins' | 'emit';
+
+export interface ShellOptions {
+  /** App data (core state and the browser profile, which keeps the UI preferences). */
+  readonly dataDir: string;
+  readonly headless: boolean;
+  /** The built renderer (electron-vite's out/renderer). */
+  readonly rendererDir?: string;
+  /** Defaults to CHROME_PATH or the usual install paths. */
+  readonly chromePath?: string;
+  /** Further options for the core, e.g. which sandbox or profile to use. */
+  readonly core?: Partial<Omit<CoreOptions, ShellDecidedCoreOptions>>;
+  readonly viewport?: { readonly width: number; readonly height: number };
+  /** How long to wait for the renderer's readiness marker. */
+  readonly readyTimeoutMs?: number;
+  readonly log?: (line: string) => void;
+  /**
+   * Runs once the bridge's binding exists and before the page script that hides it is added.
+   * Security tests use it to keep a handle on the raw binding.
+   */
+  readonly beforeBridgeScript?: (context: BrowserContext) => Promise<void>;
+}
+
+export interface Shell {
+  readonly context: BrowserContext;
+  readonly page: Page;
+  readonly core: Core;
+  readonly origin: string;
+  readonly url: string;
+  /** Resolves when the window is closed (by the person or by close()). */
+  readonly closed: Promise<void>;
+  close(): Promise<void>;
+}
+
+const isRoot = (): boolean => typeof process.getuid === 'function' && process.getuid() === 0;
+
+/** Waits for the renderer's readiness marker (set once the bridge has answered). */
+export const waitForReady = async (page: Page, timeoutMs = 20_000): Promise<void> => {
+  // A selector, not waitForFunction: the CSP forbids the eval a string predicate needs.
+  const root = await page.waitForSelector('html[data-desk-ready]', { state: 'attached', timeout: timeoutMs });
+  const state = await root.getAttribute('data-desk-ready');
+  if (state !== 'true') throw new ShellError(`The app did not start: readiness marker is “${String(state)}”.`);
+};
+
+export const openShell = async (options: ShellOptions): Promise<Shell> => {
+  const log = options.log ?? (() => {});
+  const executablePath = options.chromePath ?? findChrome();
+  if (executablePath === undefined) throw new ShellError(NO_CHROME_ADVICE);
+  if (!options.headless && !hasDisplay()) throw new ShellError(NO_DISPLAY_ADVICE);
+  const rendererDir = options.rendererDir ?? DEFAULT_RENDERER_DIR;
+  if (!existsSync(join(rendererDir, 'index.html'))) {
+    throw new ShellError(`The renderer is not built (${rendererDir} has no index.html). Run \`npm run build\`.`);
+  }
+  await mkdir(options.dataDir, { recursive: true });
+
+  // The bridge exists only once the browser does; events emitted before that have no page anyway.
+  let bridge: Bridge | undefined;
+  const core = await createCore({
+    ...options.core,
+    dataDir: options.dataDir,
+    shell: 'chromium',
+    trustedOrigins: [SHELL_ORIGIN],
+    emit: createEmitter(
+      (name, payload) => bridge?.send(name, payload),
+      (event, error) => log(`event ${event} dropped: ${String(error)}`),
+    ),
+  });
+
+  let context: BrowserContext;
+  try {
+    context = await chromium.launchPersistentContext(join(options.dataDir, 'chromium-profile'), {
+      executablePath,
+      headless: options.headless,
+      // Chromium refuses to start as root with its sandbox on (CI containers run as root).
+      chromiumSandbox: !isRoot(),
+      args: [...CHROME_ARGS, ...(options.headless ? ['--disable-gpu'] : ['--app=about:blank'])],
+      acceptDownloads: false,
+      // No accessibility-bus activation over D-Bus (noise on headless machines; not needed).
+      env: { ...process.env, NO_AT_BRIDGE: '1' },
+      serviceWorkers: 'block',
+      viewport: options.headless ? (options.viewport ?? { width: 1360, height: 860 }) : null,
+    });
+  } catch (error) {
+    await core.close();
+    throw new ShellError(`Could not start Chromium at ${executablePath}: ${(error as Error).message}`);
+  }
+
+  try {
+    await serveRenderer(context, {
+      root: rendererDir,
+      onRefused: (url, why) => log(`refused ${why} to ${url}`),
+    });
+    bridge = await installBridge(context, {
+      dispatch: core.dispatch,
+      operations: operationNames(contract),
+      isTrustedSender: createSenderCheck([SHELL_ORIGIN]),
+      ...(options.beforeBridgeScript ? { beforeScript: () => options.beforeBridgeScript!(context) } : {}),
+    });
+    const page = context.pages()[0] ?? (await context.newPage());
+    // Popups and new windows are refused: the app has exactly one window.
+    context.on('page', (other) => {
+      if (other !== page) {
+        log(`refused new window ${other.url()}`);
+        void other.close();
+      }
+    });
+    page.on('download', (download) => void download.cancel());
+    await page.goto(SHELL_URL);
+    await waitForReady(page, options.readyTimeoutMs);
+
+    let closing: Promise<void> | undefined;
+    const closed = new Promise<void>((done) => context.once('close', () => done()));
+    const close = () => {
+      closing ??= (async () => {
+        await context.close().catch(() => {});
+        await core.close();
+      })();
+      return closing;
+    };
+    // The person closing the window ends the shell.
+    page.once('close', () => void close());
+    return { context, page, core, origin: SHELL_ORIGIN, url: SHELL_URL, closed, close };
+  } catch (error) {
+    await context.close().catch(() => {});
+    await core.close();
+    throw error;
+  }
+};

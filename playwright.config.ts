@@ -1,0 +1,46 @@
+import { defineConfig } from '@playwright/test';
+import { findChrome } from './electron/shell/chrome';
+
+/**
+ * End-to-end tests. Project `chromium` opens the app through the Chromium fallback shell in the
+ * system's Chromium (no browser download); project `electron` runs the Electron smoke spec and
+ * skips, saying why, where the Electron binary is unavailable.
+ */
+const CI = Boolean(process.env.CI);
+
+export default defineConfig({
+  testDir: 'e2e',
+  outputDir: 'test-results',
+  globalSetup: './e2e/fixtures/build.ts',
+  // Two cores: two workers at most; each test starts its own sandbox and browser.
+  workers: CI ? 2 : 1,
+  fullyParallel: false,
+  forbidOnly: CI,
+  retries: 0,
+  timeout: 45_000,
+  expect: { timeout: 5_000 },
+  reporter: CI ? [['list'], ['html', { open: 'never', outputFolder: 'playwright-report' }]] : [['list']],
+  use: {
+    // Traces are costly on two shared cores: CI keeps them for failures, local runs opt in (--trace on).
+    trace: CI ? 'retain-on-failure' : 'off',
+    screenshot: 'only-on-failure',
+  },
+  projects: [
+    {
+      name: 'chromium',
+      testIgnore: ['**/electron.spec.ts'],
+      use: {
+        // Specs use the shell's browser (fixtures), but should one use Playwright's own browser,
+        // it is the same system Chromium, never a downloaded one.
+        launchOptions: {
+          executablePath: findChrome(),
+          args: ['--no-sandbox', '--disable-gpu', '--disable-background-networking', '--disable-quic'],
+        },
+      },
+    },
+    {
+      name: 'electron',
+      testMatch: ['**/electron.spec.ts'],
+    },
+  ],
+});

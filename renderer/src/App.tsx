@@ -1,0 +1,26 @@
+import { QueryClient, QueryClientProvider } from '@tanstack/react-query';
+import { useState } from 'react';
+import { Frame } from './frame/Frame';
+import { isDeskCallError } from './lib/desk';
+
+/** Reads retry once on network trouble only; everything else is shown at once. */
+const makeQueryClient = () =>
+  new QueryClient({
+    defaultOptions: {
+      queries: {
+        retry: (failures, error) => failures < 1 && isDeskCallError(error) && error.code === 'NETWORK',
+        refetchOnWindowFocus: false,
+        staleTime: 5_000,
+      },
+      mutations: { retry: false },
+    },
+  });
+
+export const App = () => {
+  const [client] = useState(makeQueryClient);
+  return (
+    <QueryClientProvider client={client}>
+      <Frame />
+    </QueryClientProvider>
+  );
+};

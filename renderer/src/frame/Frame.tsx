@@ -1,0 +1,141 @@
+import { useEffect, useRef } from 'react';
+import { useDeskQuery } from '../lib/desk';
+import { useInFlight } from '../lib/inFlight';
+import { useLock } from '../lib/lock';
+import { goTo, useNavigation } from '../lib/navigation';
+import { usePrefs } from '../lib/prefs';
+import { Button } from '../ui';
+import { FundingNotifier } from './FundingNotifier';
+import { IdleLockWatcher, LockScreen } from './IdleLock';
+import { Nav } from './Nav';
+import { Notices } from './Notices';
+import { ProfileSwitcher } from './ProfileSwitcher';
+import { SCREENS } from './screens';
+
+/** Ctrl/⌘+1…8 open screens, Ctrl/⌘+Shift+L locks. Bound once for the whole window. */
+const useGlobalShortcuts = () => {
+  useEffect(() => {
+    const onKeyDown = (event: KeyboardEvent) => {
+      if (!(event.ctrlKey || event.metaKey) || event.altKey) return;
+      if (useLock.getState().locked) return;
+      const entry = SCREENS.find((s) => s.key === event.key);
+      if (entry && !event.shiftKey) {
+        event.preventDefault();
+        goTo(entry.id);
+      } else if (event.shiftKey && event.key.toLowerCase() === 'l') {
+        event.preventDefault();
+        useLock.getState().lock('manual');
+      }
+    };
+    window.addEventListener('keydown', onKeyDown);
+    return () => window.removeEventListener('keydown', onKeyDown);
+  }, []);
+};
+
+/** Theme and up/down colours live on <html> so every CSS rule can follow them. */
+const usePrefsOnDocument = () => {
+  const theme = usePrefs((s) => s.theme);
+  const upColour = usePrefs((s) => s.upColour);
+  useEffect(() => {
+    document.documentElement.dataset.theme = theme;
+    document.documentElement.dataset.up = upColour;
+    document.documentElement.style.colorScheme = theme;
+  }, [theme, upColour]);
+};
+
+/**
+ * The readiness marker tests and tools wait for: set once the bridge has answered, so anything
+ * waiting for it knows IPC works (never a sleep).
+ */
+const useReadinessMarker = () => {
+  const info = useDeskQuery(['app.info', {}], { staleTime: Number.POSITIVE_INFINITY, retry: false });
+  useEffect(() => {
+    if (info.isSuccess) {
+      document.documentElement.dataset.deskReady = 'true';
+      document.documentElement.dataset.deskShell = info.data.shell;
+    } else if (info.isError) {
+      document.documentElement.dataset.deskReady = 'failed';
+    }
+  }, [info.isSuccess, info.isError, info.data]);
+  return info;
+};
+
+const BusyIndicator = () => {
+  const pending = useInFlight((s) => s.pending.length);
+  return (
+    <div className="busy" role="status" aria-live="polite" data-testid="busy">
+      {pending > 0 ? (
+        <>
+          <span className="spinner spinner-inline" aria-hidden="true" />
+          <span>{pending === 1 ? 'Working…' : `${pending} operations running…`}</span>
+        </>
+      ) : null}
+    </div>
+  );
+};
+
+export const Frame = () => {
+  useGlobalShortcuts();
+  usePrefsOnDocument();
+  const info = useReadinessMarker();
+  const screen = useNavigation((s) => s.screen);
+  const locked = useLock((s) => s.locked);
+  const main = useRef<HTMLElement>(null);
+  const entry = SCREENS.find((s) => s.id === screen) ?? SCREENS[0]!;
+  const Screen = entry.component;
+  const firstRender = useRef(true);
+
+  // Move focus to the new screen's title so keyboard and screen-reader users land on it.
+  // biome-ignore lint/correctness/useExhaustiveDependencies: runs on every screen change by design.
+  useEffect(() => {
+    if (firstRender.current) {
+      firstRender.current = false;
+      return;
+    }
+    const title = main.current?.querySelector<HTMLElement>('[data-screen-title]');
+    (title ?? main.current)?.focus();
+  }, [screen]);
+
+  return (
+    <>
+      <div className="app" data-testid="app-frame" inert={locked || undefined}>
+        <aside className="sidebar">
+          <div className="brand">
+            <span className="brand-mark" aria-hidden="true">
+              TD
+            </span>
+            <span className="brand-name">Treasury Desk</span>
+          </div>
+          <Nav />
+          <div className="sidebar-footer" data-testid="app-version">
+            {info.data ? `v${info.data.version} · ${info.data.shell === 'electron' ? 'Electron' : 'Chromium'}` : ''}
+          </div>
+        </aside>
+        <div className="workspace">
+          <header className="topbar">
+            <ProfileSwitcher />
+            <div className="topbar-spacer" />
+            <BusyIndicator />
+            <Button
+              size="sm"
+              variant="ghost"
+              onClick={() => useLock.getState().lock('manual')}
+              data-testid="lock-now"
+              aria-keyshortcuts="Control+Shift+L"
+              title="Lock now (Ctrl+Shift+L)"
+            >
+              Lock
+            </Button>
+          </header>
+          <main ref={main} className="screen" tabIndex={-1} data-testid={`screen-${entry.id}`} aria-label={entry.label}>
+            <Screen />
+          </main>
+        </div>
+      </div>
+      <Notices />
+      <FundingNotifier />
+      <IdleLockWatcher />
+      <LockScreen />
+    </>
+  );
+};

@@ -1,0 +1,86 @@
+import { useEffect, useRef } from 'react';
+import { useInFlight } from '../lib/inFlight';
+import { useLock } from '../lib/lock';
+import { usePrefs } from '../lib/prefs';
+import { Button } from '../ui';
+
+const ACTIVITY_EVENTS = ['pointerdown', 'pointermove', 'keydown', 'wheel', 'focusin'] as const;
+const CHECK_EVERY_MS = 5_000;
+
+/** Time of the last input, and whether the idle deadline has passed, given the settings. */
+export const shouldIdleLock = (input: {
+  readonly now: number;
+  readonly lastActivity: number;
+  readonly minutes: number;
+  readonly busy: boolean;
+  readonly locked: boolean;
+}): boolean =>
+  // Never interrupt an operation in flight: the person must see how a money movement ended.
+  input.minutes > 0 && !input.locked && !input.busy && input.now - input.lastActivity >= input.minutes * 60_000;
+
+/** Locks the app after the configured inactivity; renders nothing. */
+export const IdleLockWatcher = () => {
+  const minutes = usePrefs((s) => s.idleLockMinutes);
+  const lastActivity = useRef(Date.now());
+  useEffect(() => {
+    const touch = () => {
+      lastActivity.current = Date.now();
+    };
+    for (const name of ACTIVITY_EVENTS) window.addEventListener(name, touch, { passive: true, capture: true });
+    // An operation finishing counts as activity: its outcome stays visible for a full period.
+    const unsubscribe = useInFlight.subscribe((state, previous) => {
+      if (state.pending.length < previous.pending.length) touch();
+    });
+    const timer = setInterval(() => {
+      const lock = useLock.getState();
+      if (
+        shouldIdleLock({
+          now: Date.now(),
+          lastActivity: lastActivity.current,
+          minutes,
+          busy: useInFlight.getState().pending.length > 0,
+          locked: lock.locked,
+        })
+      ) {
+        lock.lock('idle');
+      }
+    }, CHECK_EVERY_MS);
+    return () => {
+      for (const name of ACTIVITY_EVENTS) window.removeEventListener(name, touch, { capture: true });
+      unsubscribe();
+      clearInterval(timer);
+    };
+  }, [minutes]);
+  return null;
+};
+
+/** Covers the app while locked; the rest of the frame is inert meanwhile. */
+export const LockScreen = () => {
+  const locked = useLock((s) => s.locked);
+  const reason = useLock((s) => s.reason);
+  const unlock = useLock((s) => s.unlock);
+  const minutes = usePrefs((s) => s.idleLockMinutes);
+  const button = useRef<HTMLButtonElement>(null);
+  useEffect(() => {
+    if (locked) button.current?.focus();
+  }, [locked]);
+  if (!locked) return null;
+  return (
+    <div className="lock-screen" role="dialog" aria-modal="true" aria-labelledby="lock-title" data-testid="lock-screen">
+      <div className="lock-card">
+        <div className="lock-icon" aria-hidden="true">
+          ⏻
+        </div>
+        <h2 id="lock-title">Treasury Desk is locked</h2>
+        <p>
+          {reason === 'idle'
+            ? `Locked after ${minutes} minutes without activity.`
+            : 'Locked on request. Nothing on screen is visible until you unlock.'}
+        </p>
+        <Button ref={button} variant="primary" onClick={unlock} data-testid="unlock">
+          Unlock
+        </Button>
+      </div>
+    </div>
+  );
+};

@@ -1,0 +1,43 @@
+import type { KeyboardEvent } from 'react';
+import { useNavigation } from '../lib/navigation';
+import { SCREENS } from './screens';
+
+const isMac = typeof navigator !== 'undefined' && /Mac/.test(navigator.platform);
+
+/** The sidebar: one button per screen; ↑/↓ move between entries, Ctrl/⌘+1…8 from anywhere. */
+export const Nav = () => {
+  const screen = useNavigation((s) => s.screen);
+  const go = useNavigation((s) => s.go);
+  const onKeyDown = (event: KeyboardEvent<HTMLUListElement>) => {
+    if (event.key !== 'ArrowDown' && event.key !== 'ArrowUp') return;
+    const buttons = [...event.currentTarget.querySelectorAll<HTMLButtonElement>('button')];
+    const index = buttons.indexOf(document.activeElement as HTMLButtonElement);
+    const next = buttons[(index + (event.key === 'ArrowDown' ? 1 : -1) + buttons.length) % buttons.length];
+    event.preventDefault();
+    next?.focus();
+  };
+  return (
+    <nav aria-label="Screens" className="nav">
+      <ul onKeyDown={onKeyDown}>
+        {SCREENS.map((entry) => (
+          <li key={entry.id}>
+            <button
+              type="button"
+              className="nav-entry"
+              data-testid={`nav-${entry.id}`}
+              aria-current={entry.id === screen ? 'page' : undefined}
+              aria-keyshortcuts={`${isMac ? 'Meta' : 'Control'}+${entry.key}`}
+              title={`${entry.label} (${isMac ? '⌘' : 'Ctrl+'}${entry.key})`}
+              onClick={() => go(entry.id)}
+            >
+              <span className="nav-icon" aria-hidden="true">
+                {entry.icon}
+              </span>
+              <span className="nav-label">{entry.label}</span>
+            </button>
+          </li>
+        ))}
+      </ul>
+    </nav>
+  );
+};

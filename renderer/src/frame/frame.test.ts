@@ -1,0 +1,43 @@
+import { describe, expect, it } from 'vitest';
+import { describeChange } from './FundingNotifier';
+import { shouldIdleLock } from './IdleLock';
+
+describe('shouldIdleLock', () => {
+  const base = { now: 20 * 60_000, lastActivity: 0, minutes: 15, busy: false, locked: false };
+
+  it('locks after the configured inactivity', () => {
+    expect(shouldIdleLock(base)).toBe(true);
+    expect(shouldIdleLock({ ...base, now: 14 * 60_000 })).toBe(false);
+  });
+
+  it('never interrupts an operation in flight', () => {
+    expect(shouldIdleLock({ ...base, busy: true })).toBe(false);
+  });
+
+  it('does nothing when switched off or already locked', () => {
+    expect(shouldIdleLock({ ...base, minutes: 0 })).toBe(false);
+    expect(shouldIdleLock({ ...base, locked: true })).toBe(false);
+  });
+});
+
+describe('describeChange', () => {
+  const change = { profileId: 'p', id: 'w1', currency: 'USDT', amount: '1250.5', status: 'DONE', record: {} };
+
+  it('says what happened in plain words, with the amount formatted', () => {
+    const notice = describeChange('withdrawal', { ...change, previousStatus: 'BCODE_PENDING' });
+    expect(notice).toMatchObject({
+      tone: 'good',
+      title: 'Withdrawal of 1,250.5 USDT completed',
+      screen: 'withdrawals',
+    });
+  });
+
+  it('keeps failures on screen until dismissed', () => {
+    const failed = describeChange('withdrawal', { ...change, status: 'FAIL', previousStatus: 'DONE' });
+    expect(failed?.tone === 'bad' ? failed.sticky : true).toBe(true);
+  });
+
+  it('stays quiet when nothing changed', () => {
+    expect(describeChange('deposit', { ...change, status: 'DONE', previousStatus: 'DONE' })).toBeUndefined();
+  });
+});

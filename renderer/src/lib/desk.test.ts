@@ -1,0 +1,59 @@
+import { afterEach, describe, expect, it, vi } from 'vitest';
+import type { Desk } from '../../../shared/contract';
+import { call, DeskCallError } from './desk';
+import { useInFlight } from './inFlight';
+
+const install = (desk: unknown) => {
+  Object.defineProperty(window, 'desk', { value: desk, configurable: true });
+};
+
+afterEach(() => {
+  Reflect.deleteProperty(window, 'desk');
+  useInFlight.setState({ pending: [] });
+});
+
+describe('call()', () => {
+  it('unwraps a successful result', async () => {
+    const ping = vi.fn(async (input: { text: string }) => ({ ok: true, value: { text: input.text, receivedAt: 1 } }));
+    install({ app: { ping } } as unknown as Desk);
+    await expect(call('app.ping', { text: 'hi' })).resolves.toEqual({ text: 'hi', receivedAt: 1 });
+    expect(ping).toHaveBeenCalledWith({ text: 'hi' });
+  });
+
+  it('throws a DeskCallError carrying the whole IpcError', async () => {
+    const error = {
+      code: 'PLATFORM',
+      message: 'Not enough balance.',
+      label: 'BALANCE_NOT_ENOUGH',
+      requestId: 'req-7',
+      advice: 'Transfer funds first.',
+    } as const;
+    install({ app: { ping: async () => ({ ok: false, error }) } });
+    const thrown = await call('app.ping', { text: 'x' }).catch((e: unknown) => e);
+    expect(thrown).toBeInstanceOf(DeskCallError);
+    const failure = thrown as DeskCallError;
+    expect(failure.operation).toBe('app.ping');
+    expect([failure.code, failure.label, failure.requestId, failure.advice]).toEqual([
+      'PLATFORM',
+      'BALANCE_NOT_ENOUGH',
+      'req-7',
+      'Transfer funds first.',
+    ]);
+  });
+
+  it('says clearly when there is no bridge or no such operation', async () => {
+    await expect(call('app.ping', { text: 'x' })).rejects.toMatchObject({ code: 'INTERNAL' });
+    install({ app: {} });
+    await expect(call('app.ping', { text: 'x' })).rejects.toMatchObject({ code: 'UNKNOWN_OPERATION' });
+  });
+
+  it('counts the call as in flight until it settles (the idle lock waits for it)', async () => {
+    let finish: (value: unknown) => void = () => {};
+    install({ app: { ping: () => new Promise((resolve) => (finish = resolve)) } });
+    const pending = call('app.ping', { text: 'x' });
+    expect(useInFlight.getState().pending).toEqual(['app.ping']);
+    finish({ ok: true, value: { text: 'x', receivedAt: 0 } });
+    await pending;
+    expect(useInFlight.getState().pending).toEqual([]);
+  });
+});

@@ -1,0 +1,39 @@
+/**
+ * In-app notices (toasts). Screens call `notify()`; the frame shows them in a polite live region
+ * and, when the person allows it, as OS notifications too.
+ */
+import { create } from 'zustand';
+import type { ScreenId } from './navigation';
+
+export type NoticeTone = 'info' | 'good' | 'warn' | 'bad';
+
+export interface Notice {
+  readonly id: number;
+  readonly tone: NoticeTone;
+  readonly title: string;
+  readonly message?: string;
+  /** Screen to open when the notice is clicked. */
+  readonly screen?: ScreenId;
+  /** Sticky notices stay until dismissed (failures, unknown outcomes). */
+  readonly sticky?: boolean;
+}
+
+interface NoticeState {
+  readonly notices: readonly Notice[];
+  dismiss(id: number): void;
+}
+
+let nextId = 1;
+
+export const useNotices = create<NoticeState>((set) => ({
+  notices: [],
+  dismiss: (id) => set((s) => ({ notices: s.notices.filter((n) => n.id !== id) })),
+}));
+
+const MAX_VISIBLE = 5;
+
+export const notify = (notice: Omit<Notice, 'id'>): number => {
+  const id = nextId++;
+  useNotices.setState((s) => ({ notices: [...s.notices, { ...notice, id }].slice(-MAX_VISIBLE) }));
+  return id;
+};

@@ -1,0 +1,62 @@
+/**
+ * The person's UI preferences, kept in localStorage of the app's own origin. Nothing here is a
+ * secret or a money setting enforced by main; they only shape what the screens show and ask.
+ */
+import { create } from 'zustand';
+import { createJSONStorage, persist } from 'zustand/middleware';
+import type { DisplayTimeZone } from './format';
+
+export type Theme = 'dark' | 'light';
+/** Which colour means "up": green (international) or red (as many people in China expect). */
+export type UpColour = 'green' | 'red';
+
+export const IDLE_LOCK_CHOICES = [0, 5, 15, 30, 60] as const;
+
+export interface Prefs {
+  readonly theme: Theme;
+  readonly timeZone: DisplayTimeZone;
+  /** Minutes of inactivity before the app locks; 0 = never. */
+  readonly idleLockMinutes: number;
+  readonly upColour: UpColour;
+  /** Ask for confirmation before placing an order (withdrawals and transfers always ask). */
+  readonly confirmOrders: boolean;
+  /** Show an OS-style notice when a deposit or withdrawal changes state. */
+  readonly fundingNotices: boolean;
+}
+
+export const DEFAULT_PREFS: Prefs = {
+  theme: 'dark',
+  timeZone: 'local',
+  idleLockMinutes: 15,
+  upColour: 'green',
+  confirmOrders: true,
+  fundingNotices: true,
+};
+
+interface PrefsStore extends Prefs {
+  set(patch: Partial<Prefs>): void;
+  reset(): void;
+}
+
+export const usePrefs = create<PrefsStore>()(
+  persist(
+    (set) => ({
+      ...DEFAULT_PREFS,
+      set: (patch) => set(patch),
+      reset: () => set(DEFAULT_PREFS),
+    }),
+    {
+      name: 'treasury-desk.prefs',
+      version: 1,
+      storage: createJSONStorage(() => localStorage),
+      partialize: ({ theme, timeZone, idleLockMinutes, upColour, confirmOrders, fundingNotices }) => ({
+        theme,
+        timeZone,
+        idleLockMinutes,
+        upColour,
+        confirmOrders,
+        fundingNotices,
+      }),
+    },
+  ),
+);

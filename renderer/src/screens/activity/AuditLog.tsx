@@ -1,0 +1,132 @@
+/**
+ * The tamper-evident audit log: every write the app made (who/what/when, result or label, request
+ * id), filterable, with a check of its hash chain and a CSV export made by main.
+ */
+import { useState } from 'react';
+import { call, useDeskMutation, useDeskQuery } from '../../lib/desk';
+import { Badge, Button, DataTable, EmptyState, ErrorNotice, Loading, Select, TextField, Time } from '../../ui';
+import { downloadCsv } from '../withdrawals/export/csv';
+
+const DAY_MS = 86_400_000;
+type Outcome = '' | 'ok' | 'error' | 'unknown';
+
+export function AuditLog() {
+  const [text, setText] = useState('');
+  const [outcome, setOutcome] = useState<Outcome>('');
+  const [days, setDays] = useState('30');
+  const [from, setFrom] = useState(() => Date.now() - 30 * DAY_MS);
+  const [exportError, setExportError] = useState<unknown>();
+  const filter = {
+    from,
+    limit: 1000,
+    ...(text.trim() ? { text: text.trim() } : {}),
+    ...(outcome ? { outcome } : {}),
+  };
+  const query = useDeskQuery(['activity.auditLog', filter]);
+  const verify = useDeskMutation('activity.verifyAudit');
+  return (
+    <div className="stack">
+      <fieldset className="filters">
+        <legend className="sr-only">Audit log filters</legend>
+        <TextField label="Search" value={text} onChange={setText} placeholder="action, account, label, request id" />
+        <Select
+          label="Result"
+          value={outcome}
+          options={[
+            { value: '', label: 'Any result' },
+            { value: 'ok', label: 'Succeeded' },
+            { value: 'error', label: 'Failed' },
+            { value: 'unknown', label: 'Unknown' },
+          ]}
+          onChange={setOutcome}
+        />
+        <Select
+          label="Period"
+          value={days}
+          options={[
+            { value: '1', label: 'Last 24 hours' },
+            { value: '7', label: 'Last 7 days' },
+            { value: '30', label: 'Last 30 days' },
+            { value: '365', label: 'Last 12 months' },
+          ]}
+          onChange={(v) => {
+            setDays(v);
+            setFrom(Date.now() - Number(v) * DAY_MS);
+          }}
+        />
+        <Button onClick={() => verify.mutate({})} busy={verify.isPending} data-testid="audit-verify">
+          Verify integrity
+        </Button>
+        <Button
+          data-testid="audit-export"
+          onClick={async () => {
+            setExportError(undefined);
+            try {
+              const file = await call('activity.exportAuditCsv', filter);
+              downloadCsv(file.filename, file.csv.replace(/^\uFEFF/, ''));
+            } catch (error) {
+              setExportError(error);
+            }
+          }}
+        >
+          Export CSV
+        </Button>
+      </fieldset>
+      {verify.data ? (
+        verify.data.ok ? (
+          <p className="notice notice-good" role="status" data-testid="audit-verified">
+            The audit log is intact ({verify.data.entries ?? 0} entries checked).
+          </p>
+        ) : (
+          <p className="notice notice-bad" role="alert">
+            The audit log was altered: the chain breaks at entry {verify.data.brokenAtSeq}.
+          </p>
+        )
+      ) : null}
+      {verify.isError ? <ErrorNotice error={verify.error} /> : null}
+      {exportError ? <ErrorNotice error={exportError} /> : null}
+      {query.isPending ? <Loading label="Loading the audit log…" /> : null}
+      {query.isError ? <ErrorNotice error={query.error} onRetry={() => void query.refetch()} /> : null}
+      {query.data ? (
+        <DataTable
+          caption="Audit log"
+          testId="audit-table"
+          rows={query.data}
+          rowKey={(e) => String(e.seq)}
+          empty={<EmptyState title="Nothing recorded in this period" />}
+          columns={[
+            { id: 'seq', header: '#', numeric: true, width: '4em', cell: (e) => e.seq },
+            { id: 'time', header: 'Time', width: '10em', cell: (e) => <Time ms={e.at} /> },
+            { id: 'action', header: 'Action', cell: (e) => <code>{e.action}</code> },
+            { id: 'account', header: 'Account', cell: (e) => e.account || '—' },
+            {
+              id: 'outcome',
+              header: 'Result',
+              width: '7em',
+              cell: (e) => (
+                <Badge tone={e.outcome === 'ok' ? 'good' : e.outcome === 'error' ? 'bad' : 'warn'}>
+                  {e.outcome === 'ok' ? 'Succeeded' : e.outcome === 'error' ? 'Failed' : 'Unknown'}
+                </Badge>
+              ),
+            },
+            { id: 'label', header: 'Label', cell: (e) => (e.label ? <code>{e.label}</code> : '—') },
+            {
+              id: 'request',
+              header: 'Request id',
+              cell: (e) => <code className="break-all">{e.requestId || '—'}</code>,
+            },
+            {
+              id: 'params',
+              header: 'Details',
+              cell: (e) => (
+                <code className="params" title={e.params}>
+                  {e.params.length > 80 ? `${e.params.slice(0, 80)}…` : e.params}
+                </code>
+              ),
+            },
+          ]}
+        />
+      ) : null}
+    </div>
+  );
+}

@@ -1,0 +1,167 @@
+/**
+ * Every money movement the app journaled, with its journal state and the platform's status in plain
+ * words; unresolved ones can be checked now. Exported as CSV by main (RFC 4180, UTC).
+ */
+import { useQueryClient } from '@tanstack/react-query';
+import { useState } from 'react';
+import type { MovementView } from '../../../../shared/contract/activity';
+import { call, useDeskEvent, useDeskMutation, useDeskQuery } from '../../lib/desk';
+import { formatAmount } from '../../lib/format';
+import { Badge, Button, DataTable, EmptyState, ErrorNotice, Loading, Select, Time } from '../../ui';
+import type { Tone } from '../../ui/Badge';
+import { downloadCsv } from '../withdrawals/export/csv';
+import { pushTimeline, withdrawalTimeline } from '../withdrawals/timeline/statuses';
+
+const KIND_WORDS: Record<MovementView['kind'], string> = {
+  withdrawal: 'Withdrawal',
+  push: 'UID transfer',
+  transfer: 'Transfer between own accounts',
+  subAccountTransfer: 'Main ↔ sub-account transfer',
+  subToSubTransfer: 'Sub-account → sub-account transfer',
+};
+
+export const STATE_WORDS: Record<MovementView['state'], { text: string; tone: Tone }> = {
+  prepared: { text: 'Saved, not sent', tone: 'neutral' },
+  sent: { text: 'Sent, awaiting answer', tone: 'info' },
+  unknown: { text: 'Unknown — checking', tone: 'warn' },
+  done: { text: 'Accepted by the platform', tone: 'good' },
+  failed: { text: 'Refused / not executed', tone: 'bad' },
+};
+
+/** The platform's own status in words, for kinds that have a status pipeline. */
+export const platformStatusWords = (m: MovementView): string | undefined => {
+  if (!m.platformStatus) return undefined;
+  if (m.kind === 'withdrawal') return withdrawalTimeline({ status: m.platformStatus }).headline;
+  if (m.kind === 'push') return pushTimeline({ status: m.platformStatus }).headline;
+  return m.platformStatus === 'success' ? 'Completed' : m.platformStatus;
+};
+
+const DAY_MS = 86_400_000;
+
+export function Movements() {
+  const client = useQueryClient();
+  const [kind, setKind] = useState<'' | MovementView['kind']>('');
+  const [state, setState] = useState<'' | MovementView['state']>('');
+  const [days, setDays] = useState('30');
+  const [from, setFrom] = useState(() => Date.now() - 30 * DAY_MS);
+  const [exportError, setExportError] = useState<unknown>();
+  const filter = { from, limit: 5000, ...(kind ? { kind } : {}), ...(state ? { state } : {}) };
+  const query = useDeskQuery(['activity.movements', filter]);
+  const reconcile = useDeskMutation('activity.reconcile', { invalidates: ['activity.movements'] });
+  useDeskEvent('activity.movementChanged', () => void client.invalidateQueries({ queryKey: ['activity.movements'] }));
+
+  return (
+    <div className="stack">
+      <fieldset className="filters">
+        <legend className="sr-only">Movement filters</legend>
+        <Select
+          label="Kind"
+          value={kind}
+          options={[
+            { value: '', label: 'All kinds' },
+            ...Object.entries(KIND_WORDS).map(([value, label]) => ({ value: value as MovementView['kind'], label })),
+          ]}
+          onChange={setKind}
+        />
+        <Select
+          label="State"
+          value={state}
+          options={[
+            { value: '', label: 'Any state' },
+            ...Object.entries(STATE_WORDS).map(([value, w]) => ({
+              value: value as MovementView['state'],
+              label: w.text,
+            })),
+          ]}
+          onChange={setState}
+        />
+        <Select
+          label="Period"
+          value={days}
+          options={[
+            { value: '1', label: 'Last 24 hours' },
+            { value: '7', label: 'Last 7 days' },
+            { value: '30', label: 'Last 30 days' },
+            { value: '365', label: 'Last 12 months' },
+          ]}
+          onChange={(v) => {
+            setDays(v);
+            setFrom(Date.now() - Number(v) * DAY_MS);
+          }}
+        />
+        <Button onClick={() => reconcile.mutate({})} busy={reconcile.isPending}>
+          Check unresolved now
+        </Button>
+        <Button
+          data-testid="movements-export"
+          onClick={async () => {
+            setExportError(undefined);
+            try {
+              const file = await call('activity.exportMovementsCsv', filter);
+              downloadCsv(file.filename, file.csv.replace(/^\uFEFF/, ''));
+            } catch (error) {
+              setExportError(error);
+            }
+          }}
+        >
+          Export CSV
+        </Button>
+      </fieldset>
+      {reconcile.isError ? <ErrorNotice error={reconcile.error} /> : null}
+      {exportError ? <ErrorNotice error={exportError} /> : null}
+      {query.isPending ? <Loading label="Loading movements…" /> : null}
+      {query.isError ? <ErrorNotice error={query.error} onRetry={() => void query.refetch()} /> : null}
+      {query.data ? (
+        <DataTable
+          caption="Money movements"
+          testId="movements-table"
+          rows={query.data}
+          rowKey={(m) => m.id}
+          empty={<EmptyState title="No money movements in this period" />}
+          columns={[
+            { id: 'time', header: 'Time', width: '10em', cell: (m) => <Time ms={m.createdAt} /> },
+            { id: 'kind', header: 'Kind', cell: (m) => KIND_WORDS[m.kind] },
+            { id: 'amount', header: 'Amount', numeric: true, width: '8em', cell: (m) => formatAmount(m.amount) },
+            { id: 'currency', header: 'Currency', width: '6em', cell: (m) => m.currency },
+            {
+              id: 'state',
+              header: 'Journal',
+              cell: (m) => (
+                <Badge tone={STATE_WORDS[m.state].tone} testId={`movement-state-${m.id}`}>
+                  {STATE_WORDS[m.state].text}
+                </Badge>
+              ),
+            },
+            {
+              id: 'status',
+              header: 'Platform status',
+              cell: (m) =>
+                m.platformStatus ? (
+                  <span>
+                    {platformStatusWords(m)} <span className="muted">({m.platformStatus})</span>
+                  </span>
+                ) : m.label ? (
+                  <span>
+                    {m.message ?? ''} <code>{m.label}</code>
+                  </span>
+                ) : (
+                  '—'
+                ),
+            },
+            {
+              id: 'ids',
+              header: 'Ids (client / platform)',
+              cell: (m) => (
+                <code className="break-all small-ids">
+                  {m.clientId || '—'}
+                  <br />
+                  {m.platformId ?? '—'}
+                </code>
+              ),
+            },
+          ]}
+        />
+      ) : null}
+    </div>
+  );
+}

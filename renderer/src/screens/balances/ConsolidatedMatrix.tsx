@@ -1,0 +1,135 @@
+/**
+ * Main and every sub-account side by side: spot, isolated margin, perpetual and cross margin. A cell
+ * that could not be read says so (with the reason), never shows as empty or zero.
+ */
+import Decimal from 'decimal.js';
+import { useMemo, useState } from 'react';
+import type { AccountKind, CellAmount, ConsolidatedRow } from '../../../../shared/contract/balances';
+import { useDeskQuery } from '../../lib/desk';
+import { formatAmount } from '../../lib/format';
+import { Badge, Button, ErrorNotice, Loading, Table, TBody, Td, TextField, THead, Th, Tr } from '../../ui';
+
+const KINDS: { id: AccountKind; label: string }[] = [
+  { id: 'spot', label: 'Spot' },
+  { id: 'isolatedMargin', label: 'Isolated margin' },
+  { id: 'perpetual', label: 'Perpetual' },
+  { id: 'crossMargin', label: 'Cross margin' },
+];
+
+/** Per currency, the sum over every account and account type (exact decimals). */
+export const totalsByCurrency = (rows: readonly ConsolidatedRow[]): { currency: string; amount: string }[] => {
+  const sums = new Map<string, Decimal>();
+  for (const row of rows) {
+    for (const kind of KINDS) {
+      for (const cell of row.cells[kind.id]) {
+        if (cell.note === 'value of the account') continue; // a valuation, not an amount of the currency
+        sums.set(cell.currency, (sums.get(cell.currency) ?? new Decimal(0)).plus(cell.amount));
+      }
+    }
+  }
+  return [...sums.entries()]
+    .map(([currency, amount]) => ({ currency, amount: amount.toFixed() }))
+    .sort((a, b) => a.currency.localeCompare(b.currency));
+};
+
+function Cell({
+  amounts,
+  error,
+  filter,
+}: {
+  readonly amounts: readonly CellAmount[];
+  readonly error?: string | undefined;
+  readonly filter: string;
+}) {
+  if (error) {
+    return (
+      <span className="cell-error" role="note">
+        Could not read: {error}
+      </span>
+    );
+  }
+  const shown = amounts.filter((a) => filter === '' || a.currency.toUpperCase().includes(filter));
+  if (shown.length === 0) return <span className="muted">—</span>;
+  return (
+    <ul className="cell-amounts">
+      {shown.map((a) => (
+        <li key={`${a.currency}|${a.note ?? ''}`}>
+          <span className="amount">{formatAmount(a.amount)}</span> {a.currency}
+          {a.note ? <span className="muted"> · {a.note}</span> : null}
+        </li>
+      ))}
+    </ul>
+  );
+}
+
+export function ConsolidatedMatrix() {
+  const query = useDeskQuery(['balances.consolidated', {}], { staleTime: 30_000 });
+  const [filter, setFilter] = useState('');
+  const totals = useMemo(() => totalsByCurrency(query.data ?? []), [query.data]);
+  const f = filter.trim().toUpperCase();
+  return (
+    <div className="stack">
+      <div className="filters">
+        <TextField label="Currency filter" value={filter} onChange={setFilter} placeholder="e.g. USDT" />
+        <Button onClick={() => void query.refetch()} busy={query.isFetching}>
+          Refresh
+        </Button>
+      </div>
+      {query.isPending ? <Loading label="Reading every account…" /> : null}
+      {query.isError ? <ErrorNotice error={query.error} onRetry={() => void query.refetch()} /> : null}
+      {query.data ? (
+        <Table
+          caption="Balances of the main account and every sub-account by account type"
+          testId="consolidated-matrix"
+        >
+          <THead>
+            <Tr>
+              <Th>Account</Th>
+              {KINDS.map((k) => (
+                <Th key={k.id}>{k.label}</Th>
+              ))}
+            </Tr>
+          </THead>
+          <TBody>
+            {query.data.map((row) => (
+              <Tr key={`${row.role}-${row.uid}`} data-account={row.uid}>
+                <Th scope="row">
+                  {row.label}
+                  <div className="muted">
+                    {row.role === 'main' ? 'Main' : `UID ${row.uid}`}{' '}
+                    {row.frozen ? <Badge tone="bad">Frozen</Badge> : null}
+                  </div>
+                  {row.errors?.subAccounts ? (
+                    <div className="cell-error">Sub-accounts: {row.errors.subAccounts}</div>
+                  ) : null}
+                </Th>
+                {KINDS.map((k) => (
+                  <Td key={k.id}>
+                    <Cell amounts={row.cells[k.id]} error={row.errors?.[k.id]} filter={f} />
+                  </Td>
+                ))}
+              </Tr>
+            ))}
+          </TBody>
+        </Table>
+      ) : null}
+      {totals.length > 0 ? (
+        <section className="card" aria-label="Totals per currency">
+          <h2>Totals per currency (all accounts)</h2>
+          <ul className="cell-amounts" data-testid="consolidated-totals">
+            {totals
+              .filter((t) => f === '' || t.currency.includes(f))
+              .map((t) => (
+                <li key={t.currency}>
+                  <span className="amount">{formatAmount(t.amount)}</span> {t.currency}
+                </li>
+              ))}
+          </ul>
+          <p className="muted">
+            Main-account margin and futures are included in the total balance as values, not here.
+          </p>
+        </section>
+      ) : null}
+    </div>
+  );
+}

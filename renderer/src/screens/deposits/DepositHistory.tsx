@@ -1,0 +1,174 @@
+/**
+ * Deposit history with filters, each record's status timeline in plain words (with the network's
+ * confirmations when known), refreshed while deposits are still moving, and a CSV export.
+ */
+import { useMemo, useState } from 'react';
+import type { DepositRecord } from '../../../../shared/contract/funding';
+import { useDeskQuery } from '../../lib/desk';
+import { type DisplayTimeZone, formatAmount } from '../../lib/format';
+import { usePrefs } from '../../lib/prefs';
+import { Button, DataTable, EmptyState, ErrorNotice, Loading, Select, Time } from '../../ui';
+import { downloadCsv, isoInZone, timeHeader, toCsv } from '../withdrawals/export/csv';
+import { lastDays, type Range, rangeOptions } from '../withdrawals/history/range';
+import { StatusTimeline } from '../withdrawals/timeline/StatusTimeline';
+import { depositTimeline } from '../withdrawals/timeline/statuses';
+import { matchesState, STATE_OPTIONS, type StateFilter } from '../withdrawals/WithdrawalHistory';
+import { FOLLOW_INTERVAL_MS } from '../withdrawals/WithdrawalTracker';
+
+export const depositsCsv = (rows: readonly DepositRecord[], zone: DisplayTimeZone): string =>
+  toCsv(
+    [
+      timeHeader('Time', zone),
+      'Deposit ID',
+      'Currency',
+      'Chain',
+      'Amount',
+      'Address',
+      'Memo',
+      'Status code',
+      'Status',
+      'TXID',
+    ],
+    rows.map((r) => [
+      isoInZone(r.time * 1000, zone),
+      r.id,
+      r.currency,
+      r.chain ?? '',
+      r.amount,
+      r.address ?? '',
+      r.memo ?? '',
+      r.status,
+      depositTimeline(r).headline,
+      r.txid ?? '',
+    ]),
+  );
+
+function DepositDetail({ record }: { readonly record: DepositRecord }) {
+  // The network's confirmation count, from the currency's address list (cached for a minute).
+  const address = useDeskQuery(['funding.depositAddress', { currency: record.currency }], { staleTime: 60_000 });
+  const confirms = address.data?.chains.find((c) => c.chain === record.chain)?.minConfirmations;
+  return (
+    <div className="deposit-detail" data-testid="deposit-detail" data-deposit-id={record.id}>
+      <StatusTimeline timeline={depositTimeline(record, confirms)} label={`Deposit ${record.id} status`} />
+      <dl className="facts">
+        <dt>Amount</dt>
+        <dd>
+          {formatAmount(record.amount)} {record.currency}
+        </dd>
+        <dt>Network</dt>
+        <dd>{record.chain ?? '—'}</dd>
+        <dt>Time</dt>
+        <dd>
+          <Time ms={record.time * 1000} withZone />
+        </dd>
+        {record.txid ? (
+          <>
+            <dt>Transaction id</dt>
+            <dd>
+              <code className="break-all">{record.txid}</code>
+            </dd>
+          </>
+        ) : null}
+        <dt>Deposit id</dt>
+        <dd>
+          <code>{record.id}</code>
+        </dd>
+      </dl>
+    </div>
+  );
+}
+
+export function DepositHistory() {
+  const zone = usePrefs((s) => s.timeZone);
+  const [days, setDays] = useState('30');
+  const [range, setRange] = useState<Range>(() => lastDays(30));
+  const [currency, setCurrency] = useState('');
+  const [state, setState] = useState<StateFilter>('all');
+  const [selected, setSelected] = useState<string | undefined>();
+  const rules = useDeskQuery(['funding.withdrawRules', {}], { staleTime: 60_000 });
+  const query = useDeskQuery(['funding.deposits', { range, ...(currency ? { currency } : {}) }], {
+    refetchInterval: (q) => (q.state.data?.some((r) => !depositTimeline(r).final) ? FOLLOW_INTERVAL_MS : false),
+  });
+  const rows = useMemo(
+    () => (query.data ?? []).filter((r) => matchesState(depositTimeline(r), state)),
+    [query.data, state],
+  );
+  const chosen = rows.find((r) => r.id === selected);
+  return (
+    <div className="stack">
+      <fieldset className="filters">
+        <legend className="sr-only">Deposit filters</legend>
+        <Select
+          label="Period"
+          value={days}
+          options={rangeOptions}
+          onChange={(v) => {
+            setDays(v);
+            setRange(lastDays(Number(v)));
+          }}
+        />
+        <Select
+          label="Currency"
+          value={currency}
+          options={[
+            { value: '', label: 'All currencies' },
+            ...(rules.data ?? [])
+              .map((r) => r.currency)
+              .sort()
+              .map((c) => ({ value: c, label: c })),
+          ]}
+          onChange={setCurrency}
+        />
+        <Select label="State" value={state} options={STATE_OPTIONS} onChange={setState} />
+        <Button onClick={() => setRange(lastDays(Number(days)))} busy={query.isFetching} data-testid="deposits-refresh">
+          Refresh
+        </Button>
+        <Button
+          disabled={rows.length === 0}
+          data-testid="deposits-export"
+          onClick={() => downloadCsv(`deposits-${new Date().toISOString().slice(0, 10)}.csv`, depositsCsv(rows, zone))}
+        >
+          Export CSV
+        </Button>
+      </fieldset>
+      {query.isPending ? <Loading label="Loading deposits…" /> : null}
+      {query.isError ? <ErrorNotice error={query.error} onRetry={() => void query.refetch()} /> : null}
+      {query.data ? (
+        <DataTable
+          caption="Deposits"
+          testId="deposits-table"
+          rows={rows}
+          rowKey={(r) => r.id}
+          selectedKey={selected}
+          onRowClick={(r) => setSelected(r.id)}
+          empty={<EmptyState title="No deposits in this period">Change the filters to look further back.</EmptyState>}
+          columns={[
+            { id: 'time', header: 'Time', cell: (r) => <Time ms={r.time * 1000} /> },
+            { id: 'currency', header: 'Currency', cell: (r) => r.currency },
+            { id: 'amount', header: 'Amount', numeric: true, cell: (r) => formatAmount(r.amount) },
+            { id: 'chain', header: 'Network', cell: (r) => r.chain ?? '—' },
+            {
+              id: 'status',
+              header: 'Status',
+              cell: (r) => (
+                <span data-status={r.status}>
+                  {depositTimeline(r).headline} <span className="muted">({r.status})</span>
+                </span>
+              ),
+            },
+            {
+              id: 'open',
+              header: <span className="sr-only">Details</span>,
+              cell: (r) => (
+                <Button size="sm" variant="ghost" onClick={() => setSelected(r.id)} aria-label={`Details of ${r.id}`}>
+                  Details
+                </Button>
+              ),
+            },
+          ]}
+        />
+      ) : null}
+      {chosen ? <DepositDetail record={chosen} /> : null}
+    </div>
+  );
+}

@@ -1,0 +1,44 @@
+import { cleanup, screen } from '@testing-library/react';
+import userEvent from '@testing-library/user-event';
+import { afterEach, describe, expect, it, vi } from 'vitest';
+import { CreateSubAccountDialog } from './CreateSubAccountDialog';
+import { installFakeDesk, renderWithQuery } from './testing/fakeDesk';
+
+afterEach(cleanup);
+
+const created = { userId: 42, loginName: 'ops_desk', state: 'normal', type: 'normal' };
+
+describe('Create sub-account: login-name rules', () => {
+  it.each([
+    ['ops desk', 'Spaces are not allowed'],
+    ['ops-desk', 'Only letters'],
+    ['9lives', 'Start with a letter'],
+    ['abc', 'at least 4'],
+  ])('stops %j inline and sends nothing', async (name, message) => {
+    const desk = installFakeDesk({ 'subAccounts.create': () => created });
+    renderWithQuery(<CreateSubAccountDialog onClose={() => {}} onCreated={() => {}} />);
+    await userEvent.type(screen.getByLabelText('Login name'), name);
+    expect(screen.getByRole('alert').textContent).toContain(message);
+    await userEvent.click(screen.getByRole('button', { name: 'Create sub-account' }));
+    expect(desk.callsOf('subAccounts.create')).toEqual([]);
+  });
+
+  it('asks for a name before sending an empty form', async () => {
+    const desk = installFakeDesk({ 'subAccounts.create': () => created });
+    renderWithQuery(<CreateSubAccountDialog onClose={() => {}} onCreated={() => {}} />);
+    await userEvent.click(screen.getByRole('button', { name: 'Create sub-account' }));
+    expect(screen.getByRole('alert').textContent).toContain('Enter a login name');
+    expect(desk.callsOf('subAccounts.create')).toEqual([]);
+  });
+
+  it('sends a valid name with the optional fields only when filled', async () => {
+    const desk = installFakeDesk({ 'subAccounts.create': () => created });
+    const onCreated = vi.fn();
+    renderWithQuery(<CreateSubAccountDialog onClose={() => {}} onCreated={onCreated} />);
+    await userEvent.type(screen.getByLabelText('Login name'), 'ops_desk');
+    await userEvent.type(screen.getByLabelText('Remark (optional)'), 'bots');
+    await userEvent.click(screen.getByRole('button', { name: 'Create sub-account' }));
+    await vi.waitFor(() => expect(onCreated).toHaveBeenCalledWith(created));
+    expect(desk.callsOf('subAccounts.create')).toEqual([{ loginName: 'ops_desk', remark: 'bots' }]);
+  });
+});

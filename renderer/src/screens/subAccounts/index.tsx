@@ -1,0 +1,121 @@
+/**
+ * Sub-accounts: the list with state, type, mode and spot balances; create; and the selected
+ * sub-account's detail (balances, freeze/unfreeze, API keys).
+ */
+import { useState } from 'react';
+import type { SubAccountView } from '../../../../shared/contract/subAccounts';
+import { useDeskQuery } from '../../lib/desk';
+import { formatAmount } from '../../lib/format';
+import { useNavigation } from '../../lib/navigation';
+import { Badge, Button, type Column, DataTable, EmptyState, ErrorNotice, Loading, PageHeader } from '../../ui';
+import { CreateSubAccountDialog } from './CreateSubAccountDialog';
+import { STATE_TEXT, TYPE_TEXT, unifiedModeText } from './labels';
+import { SubAccountDetail } from './SubAccountDetail';
+import './treasury.css';
+
+/** The few largest-looking balances as text, e.g. "1,000 USDT · 0.5 BTC (+3 more)". */
+const balancesText = (spot: Record<string, string> | undefined): string => {
+  if (spot === undefined) return '…';
+  const entries = Object.entries(spot).filter(([, amount]) => !/^[0.]+$/.test(amount));
+  if (entries.length === 0) return 'Empty';
+  const shown = entries.slice(0, 3).map(([currency, amount]) => `${formatAmount(amount)} ${currency}`);
+  return entries.length > 3 ? `${shown.join(' · ')} (+${entries.length - 3} more)` : shown.join(' · ');
+};
+
+const SubAccountsScreen = () => {
+  const list = useDeskQuery(['subAccounts.list', {}]);
+  const balances = useDeskQuery(['subAccounts.balances', {}]);
+  const modes = useDeskQuery(['subAccounts.unifiedMode', {}]);
+  // Another screen may open a given sub-account: params.userId.
+  const handedOver = useNavigation((state) => state.params.userId);
+  const [selected, setSelected] = useState<number | undefined>(
+    handedOver && /^\d+$/.test(handedOver) ? Number(handedOver) : undefined,
+  );
+  const [creating, setCreating] = useState(false);
+
+  const spotOf = new Map(balances.data?.balances.map((b) => [b.userId, b.spot]));
+  const modeOf = new Map(modes.data?.modes.map((m) => [m.userId, m.mode]));
+
+  const columns: Column<SubAccountView>[] = [
+    {
+      id: 'name',
+      header: 'Login name',
+      cell: (a) => (
+        <button
+          type="button"
+          className="link-button"
+          onClick={() => setSelected(a.userId)}
+          aria-label={`Open ${a.loginName}`}
+        >
+          {a.loginName}
+        </button>
+      ),
+    },
+    { id: 'uid', header: 'UID', cell: (a) => a.userId },
+    { id: 'type', header: 'Type', cell: (a) => TYPE_TEXT[a.type] },
+    { id: 'mode', header: 'Mode', cell: (a) => (modes.error ? '—' : unifiedModeText(modeOf.get(a.userId))) },
+    {
+      id: 'state',
+      header: 'State',
+      cell: (a) => <Badge tone={STATE_TEXT[a.state].tone}>{STATE_TEXT[a.state].text}</Badge>,
+    },
+    {
+      id: 'balances',
+      header: 'Spot balances',
+      cell: (a) => <span className="small">{balances.error ? 'Unavailable' : balancesText(spotOf.get(a.userId))}</span>,
+    },
+  ];
+
+  return (
+    <div className="subaccounts-screen">
+      <PageHeader
+        title="Sub-accounts"
+        subtitle="Create sub-accounts, freeze or unfreeze them and manage their API keys."
+        actions={
+          <Button variant="primary" onClick={() => setCreating(true)} data-testid="open-create-subaccount">
+            Create sub-account
+          </Button>
+        }
+      />
+      <div className="stack">
+        <section aria-label="Sub-account list" className="panel">
+          {list.isPending ? <Loading label="Loading sub-accounts…" /> : null}
+          {list.error ? <ErrorNotice error={list.error} onRetry={() => list.refetch()} /> : null}
+          {balances.error ? <ErrorNotice error={balances.error} compact onRetry={() => balances.refetch()} /> : null}
+          {list.data ? (
+            <DataTable
+              caption="Sub-accounts"
+              columns={columns}
+              rows={list.data.accounts}
+              rowKey={(a) => String(a.userId)}
+              testId="subaccounts-table"
+              onRowClick={(a) => setSelected(a.userId)}
+              {...(selected === undefined ? {} : { selectedKey: String(selected) })}
+              empty={
+                <EmptyState title="No sub-accounts yet">
+                  Sub-accounts separate funds and API keys, e.g. one per bot or desk.
+                </EmptyState>
+              }
+            />
+          ) : null}
+        </section>
+        {selected !== undefined ? (
+          <SubAccountDetail key={selected} userId={selected} />
+        ) : (
+          <EmptyState title="Select a sub-account">Its balances, state and API keys appear here.</EmptyState>
+        )}
+      </div>
+      {creating ? (
+        <CreateSubAccountDialog
+          onClose={() => setCreating(false)}
+          onCreated={(account) => {
+            setCreating(false);
+            setSelected(account.userId);
+          }}
+        />
+      ) : null}
+    </div>
+  );
+};
+
+export default SubAccountsScreen;

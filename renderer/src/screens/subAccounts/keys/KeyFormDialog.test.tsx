@@ -1,0 +1,116 @@
+import { cleanup, screen, within } from '@testing-library/react';
+import userEvent from '@testing-library/user-event';
+import { afterEach, describe, expect, it, vi } from 'vitest';
+import type { KeyView } from '../../../../../shared/contract/keys';
+import { installFakeDesk, renderWithQuery } from '../testing/fakeDesk';
+import { KeyFormDialog } from './KeyFormDialog';
+
+afterEach(cleanup);
+
+const view: KeyView = {
+  key: 'abcdef0123456789abcdef0123456789',
+  userId: 7,
+  name: 'bot',
+  mode: 'classic',
+  perms: { spot: 'write', wallet: 'read' },
+  ipWhitelist: ['203.0.113.7', '198.51.100.1'],
+  state: 'normal',
+  expiry: { ipBound: true, level: 'none' },
+  secretInKeychain: false,
+};
+
+const addIp = async (text: string) => {
+  await userEvent.click(screen.getByRole('button', { name: 'Add address' }));
+  const inputs = screen.getAllByLabelText(/^IP address \d+$/);
+  await userEvent.type(inputs[inputs.length - 1]!, text);
+};
+
+describe('Key form: IP whitelist and permissions are checked before sending', () => {
+  it('stops an invalid IPv4 address inline and sends nothing', async () => {
+    const desk = installFakeDesk({ 'keys.create': () => ({ key: view, secret: 's', secretStored: false }) });
+    renderWithQuery(<KeyFormDialog userId={7} onClose={() => {}} />);
+    await userEvent.type(screen.getByLabelText('Key name'), 'bot');
+    await addIp('300.1.2.3');
+    expect(screen.getByText('Each of the four numbers must be between 0 and 255.')).toBeTruthy();
+    await userEvent.click(screen.getByRole('button', { name: 'Create key' }));
+    expect(screen.getByTestId('key-form-invalid')).toBeTruthy();
+    expect(desk.callsOf('keys.create')).toEqual([]);
+  });
+
+  it('refuses ranges and duplicates', async () => {
+    installFakeDesk({});
+    renderWithQuery(<KeyFormDialog userId={7} onClose={() => {}} />);
+    await addIp('10.0.0.0/24');
+    expect(screen.getByText('Ranges are not supported: enter single addresses.')).toBeTruthy();
+    await addIp('1.1.1.1');
+    await addIp('1.1.1.1');
+    expect(screen.getByText('Already in the list (entry 2).')).toBeTruthy();
+  });
+
+  it('allows at most 20 addresses', async () => {
+    installFakeDesk({});
+    renderWithQuery(<KeyFormDialog userId={7} onClose={() => {}} />);
+    const add = screen.getByRole('button', { name: 'Add address' });
+    for (let i = 0; i < 20; i += 1) await userEvent.click(add);
+    expect((add as HTMLButtonElement).disabled).toBe(true);
+    expect(screen.getByText('20 of 20', { exact: false })).toBeTruthy();
+  });
+
+  it('needs at least one permission', async () => {
+    const desk = installFakeDesk({});
+    renderWithQuery(<KeyFormDialog userId={7} onClose={() => {}} />);
+    await userEvent.type(screen.getByLabelText('Key name'), 'bot');
+    await userEvent.click(screen.getByLabelText('Wallet: None'));
+    await userEvent.click(screen.getByLabelText('Spot & margin trading: None'));
+    await userEvent.click(screen.getByRole('button', { name: 'Create key' }));
+    expect(screen.getByText('Give the key at least one permission.')).toBeTruthy();
+    expect(desk.callsOf('keys.create')).toEqual([]);
+  });
+
+  it('creates with the matrix, the whitelist and the keychain choice', async () => {
+    const desk = installFakeDesk({ 'keys.create': () => ({ key: view, secret: 'shh', secretStored: true }) });
+    const onCreated = vi.fn();
+    renderWithQuery(<KeyFormDialog userId={7} onClose={() => {}} onCreated={onCreated} />);
+    await userEvent.type(screen.getByLabelText('Key name'), 'bot');
+    await userEvent.click(screen.getByLabelText('Spot & margin trading: Read-write'));
+    await addIp(' 203.0.113.7 ');
+    await userEvent.click(screen.getByRole('button', { name: 'Create key' }));
+    await vi.waitFor(() => expect(onCreated).toHaveBeenCalledTimes(1));
+    expect(desk.callsOf('keys.create')).toEqual([
+      {
+        userId: 7,
+        name: 'bot',
+        mode: 'classic',
+        perms: { wallet: 'read', spot: 'write' },
+        ipWhitelist: ['203.0.113.7'],
+        keepSecretInKeychain: true,
+      },
+    ]);
+  });
+
+  it('edit always sends the full whitelist, including addresses not touched', async () => {
+    const desk = installFakeDesk({ 'keys.update': () => view });
+    renderWithQuery(<KeyFormDialog userId={7} editing={view} onClose={() => {}} />);
+    const name = screen.getByLabelText('Key name');
+    await userEvent.clear(name);
+    await userEvent.type(name, 'bot 2');
+    await userEvent.click(screen.getByRole('button', { name: 'Save key' }));
+    await vi.waitFor(() => expect(desk.callsOf('keys.update')).toHaveLength(1));
+    expect(desk.callsOf('keys.update')[0]).toEqual({
+      userId: 7,
+      key: view.key,
+      name: 'bot 2',
+      perms: view.perms,
+      ipWhitelist: ['203.0.113.7', '198.51.100.1'],
+    });
+  });
+
+  it('warns before an edit removes the whole whitelist', async () => {
+    installFakeDesk({});
+    renderWithQuery(<KeyFormDialog userId={7} editing={view} onClose={() => {}} />);
+    const editor = screen.getByTestId('ip-whitelist-editor');
+    await userEvent.click(within(editor).getByRole('button', { name: 'Remove IP address 2' }));
+    await userEvent.click(within(editor).getByRole('button', { name: 'Remove IP address 1' }));
+    expect(screen.getByText(/Saving removes every address/)).toBeTruthy();
+  });
+});

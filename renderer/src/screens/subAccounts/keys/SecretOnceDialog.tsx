@@ -1,0 +1,64 @@
+/**
+ * Shows a new key's secret exactly once. The secret lives only in this dialog's props: closing it
+ * drops the last reference (the caller resets its state), and no operation can fetch it again.
+ */
+import { useState } from 'react';
+import { Button, CopyButton, Dialog } from '../../../ui';
+import type { CreatedKey } from './KeyFormDialog';
+
+export const SecretOnceDialog = ({
+  created,
+  onClose,
+}: {
+  readonly created: CreatedKey;
+  readonly onClose: () => void;
+}) => {
+  const [acknowledged, setAcknowledged] = useState(false);
+  return (
+    <Dialog
+      open
+      title="Copy the new key’s secret now"
+      onClose={onClose}
+      testId="secret-once"
+      footer={
+        <Button variant="primary" onClick={onClose} disabled={!acknowledged} data-testid="secret-done">
+          Done — hide the secret
+        </Button>
+      }
+    >
+      <div className="stack">
+        <div className="notice notice-warn" role="alert">
+          This is the only time the secret is shown. After you close this window it cannot be shown again, by this app
+          or by the platform.
+        </div>
+        <dl className="facts">
+          <dt>Key</dt>
+          <dd>
+            <code data-testid="created-key">{created.key.key}</code>{' '}
+            <CopyButton value={created.key.key} label="Copy key" />
+          </dd>
+          <dt>Secret</dt>
+          <dd>
+            <code className="secret" data-testid="created-secret">
+              {created.secret}
+            </code>{' '}
+            <CopyButton value={created.secret} label="Copy secret" testId="copy-secret" />
+          </dd>
+        </dl>
+        {created.secretStored ? (
+          <p data-testid="secret-stored">The secret is also kept in this computer’s keychain.</p>
+        ) : created.storeProblem ? (
+          <p className="field-error" role="alert">
+            It could not be kept in the keychain: {created.storeProblem} Copy it now.
+          </p>
+        ) : (
+          <p>The app does not keep the secret.</p>
+        )}
+        <label className="field-check">
+          <input type="checkbox" checked={acknowledged} onChange={(event) => setAcknowledged(event.target.checked)} />I
+          have copied the secret or no longer need it
+        </label>
+      </div>
+    </Dialog>
+  );
+};

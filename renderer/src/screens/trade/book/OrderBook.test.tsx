@@ -1,0 +1,90 @@
+import { act, cleanup, render, screen, within } from '@testing-library/react';
+import userEvent from '@testing-library/user-event';
+import { afterEach, describe, expect, it, vi } from 'vitest';
+import type { BookLevel } from '../../../../../shared/contract/trade';
+import { applyBookChange, type BookSides, diffBook } from '../../../../../shared/trade/book';
+import { OrderBook, type OrderBookProps } from './OrderBook';
+
+afterEach(cleanup);
+
+const book: BookSides = {
+  asks: [
+    ['100.1', '1.5'],
+    ['100.2', '2'],
+    ['100.3', '0.25'],
+  ] as BookLevel[],
+  bids: [
+    ['99.9', '3'],
+    ['99.8', '1'],
+  ] as BookLevel[],
+};
+
+const props = (over: Partial<OrderBookProps> = {}): OrderBookProps => ({
+  book,
+  base: 'BTC',
+  quote: 'USDT',
+  precision: 1,
+  amountPrecision: 4,
+  depth: 10,
+  step: '0.1',
+  onDepthChange: () => {},
+  onStepChange: () => {},
+  onPickPrice: () => {},
+  ...over,
+});
+
+const rowOf = (side: 'ask' | 'bid', price: string) =>
+  screen.getAllByTestId(`book-${side}`).find((row) => row.getAttribute('data-price') === price)!;
+
+describe('OrderBook', () => {
+  it('shows asks above bids with the pair’s precision, totals and the spread', () => {
+    render(<OrderBook {...props()} />);
+    const asks = within(screen.getByTestId('book-asks')).getAllByRole('button');
+    // Best ask is at the bottom of the ask block, next to the spread.
+    expect(asks.map((a) => a.getAttribute('data-price'))).toEqual(['100.3', '100.2', '100.1']);
+    expect(rowOf('ask', '100.2').textContent).toBe('100.22.00003.5000');
+    expect(screen.getByTestId('book-spread').textContent).toMatch(/0\.2/);
+  });
+
+  it('puts a clicked level’s price into the ticket', async () => {
+    const onPickPrice = vi.fn();
+    render(<OrderBook {...props({ onPickPrice })} />);
+    await userEvent.click(screen.getByRole('button', { name: /Bid 99.8/ }));
+    expect(onPickPrice).toHaveBeenCalledWith('99.8');
+  });
+
+  it('groups by the chosen tick multiple', () => {
+    render(<OrderBook {...props({ step: '1' })} />);
+    expect(screen.getAllByTestId('book-ask').map((r) => r.getAttribute('data-price'))).toEqual(['101']);
+    expect(rowOf('ask', '101').textContent).toContain('3.7500');
+  });
+
+  it('flashes only the levels whose amount changed and keeps the other rows’ elements', () => {
+    const { rerender } = render(<OrderBook {...props()} />);
+    const untouched = rowOf('ask', '100.3');
+    const next: BookSides = {
+      asks: [
+        ['100.1', '1.5'],
+        ['100.2', '2.5'],
+        ['100.3', '0.25'],
+      ],
+      bids: book.bids,
+    };
+    const change = diffBook(book, next)!;
+    act(() => rerender(<OrderBook {...props({ book: applyBookChange(book, change) })} />));
+    expect(rowOf('ask', '100.2').getAttribute('data-flash')).toBe('a');
+    expect(rowOf('ask', '100.1').hasAttribute('data-flash')).toBe(false);
+    expect(rowOf('ask', '100.3')).toBe(untouched);
+    expect(untouched.hasAttribute('data-flash')).toBe(false);
+    // A second change flips the animation name so the CSS animation restarts.
+    const again = applyBookChange(next, { asks: [['100.2', '3']], bids: [] });
+    act(() => rerender(<OrderBook {...props({ book: again })} />));
+    expect(rowOf('ask', '100.2').getAttribute('data-flash')).toBe('b');
+  });
+
+  it('cuts each side to the chosen depth', () => {
+    render(<OrderBook {...props({ depth: 1 })} />);
+    expect(screen.getAllByTestId('book-ask')).toHaveLength(1);
+    expect(screen.getAllByTestId('book-bid')).toHaveLength(1);
+  });
+});

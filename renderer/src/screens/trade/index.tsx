@@ -1,0 +1,114 @@
+/**
+ * The Trade screen: pair and ticker on top; the live order book, chart and recent trades, and the
+ * order ticket side by side; the user's orders and trades below.
+ */
+import { useQueryClient } from '@tanstack/react-query';
+import { useMemo, useRef } from 'react';
+import { DEFAULT_TRADE_SETTINGS } from '../../../../shared/contract/trade';
+import { groupingSteps } from '../../../../shared/trade/book';
+import { DuplicateGuard } from '../../../../shared/trade/ticket';
+import { useDeskEvent, useDeskMutation, useDeskQuery } from '../../lib/desk';
+import { EmptyState, ErrorNotice, Loading, PageHeader } from '../../ui';
+import { OrderBook } from './book/OrderBook';
+import { CandleChart } from './market/CandleChart';
+import { PairBar } from './market/PairBar';
+import { RecentTrades } from './market/RecentTrades';
+import { OrdersPanel } from './orders/OrdersPanel';
+import { useTradeUi } from './store';
+import { GuardSettings } from './ticket/GuardSettings';
+import { OrderTicket } from './ticket/OrderTicket';
+import { useMarket } from './useMarket';
+import './trade.css';
+
+export default function TradeScreen() {
+  const ui = useTradeUi();
+  const queries = useQueryClient();
+  const pairs = useDeskQuery(['trade.pairs', {}], { staleTime: 60_000 });
+  const settings = useDeskQuery(['trade.settings', {}]);
+  const updateSettings = useDeskMutation('trade.updateSettings', { invalidates: ['trade.settings'] });
+  const pairMap = useMemo(() => new Map((pairs.data ?? []).map((p) => [p.id, p])), [pairs.data]);
+  const fallbackPair = pairs.data?.find((p) => p.tradeStatus === 'tradable')?.id ?? pairs.data?.[0]?.id;
+  const pairId = pairMap.has(ui.pair) ? ui.pair : (fallbackPair ?? ui.pair);
+  const pair = pairMap.get(pairId);
+  const market = useMarket(pair ? pairId : '', ui.candleInterval);
+  const account = useDeskQuery(['trade.account', { pair: pairId }], { enabled: pair !== undefined });
+  const guard = useRef(new DuplicateGuard()).current;
+
+  // Fills seen by main (or our own actions) refresh orders, trades and balances.
+  useDeskEvent('trade.ordersChanged', () => {
+    for (const name of ['trade.openOrders', 'trade.account', 'trade.orderHistory', 'trade.myTrades'])
+      void queries.invalidateQueries({ queryKey: [name] });
+  });
+
+  const current = settings.data ?? DEFAULT_TRADE_SETTINGS;
+  const steps = pair ? groupingSteps(pair.precision) : ['1'];
+  const step = ui.steps[pairId] && steps.includes(ui.steps[pairId]) ? ui.steps[pairId] : steps[0]!;
+
+  if (pairs.isLoading) return <Loading />;
+  if (pairs.error) return <ErrorNotice error={pairs.error} onRetry={() => void pairs.refetch()} />;
+  if (!pair) return <EmptyState title="No spot pairs">The platform lists no spot pairs for this profile.</EmptyState>;
+
+  const toggleFavourite = (id: string) => {
+    const favourites = current.favourites.includes(id)
+      ? current.favourites.filter((f) => f !== id)
+      : [...current.favourites, id];
+    updateSettings.mutate({ ...current, favourites });
+  };
+
+  return (
+    <div className="trade-screen" data-testid="trade-screen">
+      <PageHeader title="Trade" subtitle="Spot orders with the live order book." />
+      <PairBar
+        pairs={pairs.data ?? []}
+        pair={pairId}
+        ticker={market.ticker}
+        favourites={current.favourites}
+        onSelect={ui.setPair}
+        onToggleFavourite={toggleFavourite}
+      />
+      {market.status.state === 'error' ? (
+        <div className="notice notice-bad" role="alert">
+          The live market could not start: {market.status.message}
+        </div>
+      ) : null}
+      <div className="trade-grid">
+        <OrderBook
+          book={market.book}
+          base={pair.base}
+          quote={pair.quote}
+          precision={pair.precision}
+          amountPrecision={pair.amountPrecision}
+          depth={ui.depth}
+          step={step}
+          onDepthChange={ui.setDepth}
+          onStepChange={(s) => ui.setStep(pairId, s)}
+          onPickPrice={ui.pickPrice}
+          status={market.status.state === 'live' ? 'Live' : market.status.message}
+        />
+        <div className="trade-middle">
+          <CandleChart candles={market.candles} interval={ui.candleInterval} onIntervalChange={ui.setCandleInterval} />
+          <RecentTrades trades={market.trades} base={pair.base} />
+        </div>
+        <div className="trade-right">
+          {account.error ? <ErrorNotice error={account.error} compact onRetry={() => void account.refetch()} /> : null}
+          <OrderTicket
+            key={pair.id}
+            pair={pair}
+            account={account.data}
+            settings={current}
+            bestBid={market.book.bids[0]?.[0]}
+            bestAsk={market.book.asks[0]?.[0]}
+            picked={ui.picked}
+            guard={guard}
+          />
+          <GuardSettings
+            settings={current}
+            onSave={(s) => updateSettings.mutate(s)}
+            saving={updateSettings.isPending}
+          />
+        </div>
+      </div>
+      <OrdersPanel pair={pairId} pairs={pairMap} />
+    </div>
+  );
+}

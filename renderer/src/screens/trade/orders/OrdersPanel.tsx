@@ -1,0 +1,286 @@
+/**
+ * The user's orders: open orders (this pair or all pairs) with cancel, cancel all and amend;
+ * order history; own trades. Refreshed when main reports a change (placed, cancelled, filled).
+ */
+import { useState } from 'react';
+import type { Order, Pair } from '../../../../../shared/contract/trade';
+import { useDeskMutation, useDeskQuery } from '../../../lib/desk';
+import {
+  AmountField,
+  Button,
+  ConfirmDialog,
+  Dialog,
+  EmptyState,
+  ErrorNotice,
+  Loading,
+  Table,
+  Tabs,
+  TBody,
+  Td,
+  THead,
+  Th,
+  Tr,
+} from '../../../ui';
+import { describeOutcome } from '../ticket/outcome';
+
+type Tab = 'open' | 'history' | 'trades';
+const REFRESH = ['trade.openOrders', 'trade.account', 'trade.orderHistory', 'trade.myTrades'] as const;
+
+const time = (ms: number) => (ms > 0 ? new Date(ms).toISOString().replace('T', ' ').slice(0, 19) : '—');
+
+function AmendDialog({ order, pair, onClose }: { order: Order; pair: Pair | undefined; onClose: () => void }) {
+  const [price, setPrice] = useState(order.price);
+  const [amount, setAmount] = useState(order.amount);
+  const amend = useDeskMutation('trade.amendOrder', { invalidates: REFRESH, onSuccess: onClose });
+  const changedPrice = price !== order.price;
+  const changedAmount = amount !== order.amount;
+  return (
+    <Dialog
+      open
+      title={`Amend order ${order.text || order.id}`}
+      onClose={onClose}
+      busy={amend.isPending}
+      size="sm"
+      testId="amend-dialog"
+      footer={
+        <>
+          <Button onClick={onClose} disabled={amend.isPending}>
+            Cancel
+          </Button>
+          <Button
+            variant="primary"
+            busy={amend.isPending}
+            disabled={!changedPrice && !changedAmount}
+            data-testid="amend-submit"
+            onClick={() =>
+              amend.mutate({
+                pair: order.pair,
+                orderId: order.id,
+                ...(changedPrice ? { price } : {}),
+                ...(changedAmount ? { amount } : {}),
+              })
+            }
+          >
+            Amend
+          </Button>
+        </>
+      }
+    >
+      <p>Changing the price or raising the amount moves the order to the back of its price level.</p>
+      <AmountField
+        label="New price"
+        value={price}
+        onChange={setPrice}
+        {...(pair ? { precision: pair.precision } : {})}
+      />
+      <AmountField
+        label="New amount"
+        value={amount}
+        onChange={setAmount}
+        {...(pair ? { precision: pair.amountPrecision } : {})}
+      />
+      {amend.error ? <ErrorNotice error={amend.error} compact /> : null}
+    </Dialog>
+  );
+}
+
+function OpenOrders({ pair, pairs }: { pair: string; pairs: Map<string, Pair> }) {
+  const [allPairs, setAllPairs] = useState(false);
+  const [amending, setAmending] = useState<Order | undefined>();
+  const [confirmAll, setConfirmAll] = useState(false);
+  const scope = allPairs ? {} : { pair };
+  const orders = useDeskQuery(['trade.openOrders', scope]);
+  const cancel = useDeskMutation('trade.cancelOrder', { invalidates: REFRESH });
+  const cancelAll = useDeskMutation('trade.cancelAll', {
+    invalidates: REFRESH,
+    onSuccess: () => setConfirmAll(false),
+  });
+  return (
+    <div>
+      <div className="orders-toolbar">
+        <label>
+          <input type="checkbox" checked={allPairs} onChange={(e) => setAllPairs(e.target.checked)} /> All pairs
+        </label>
+        <Button size="sm" disabled={!orders.data?.length} onClick={() => setConfirmAll(true)} data-testid="cancel-all">
+          Cancel all{allPairs ? '' : ` ${pair}`}
+        </Button>
+      </div>
+      {cancel.error ? <ErrorNotice error={cancel.error} compact /> : null}
+      {cancelAll.data && cancelAll.data.failed.length > 0 ? (
+        <div className="notice notice-bad" role="alert">
+          {cancelAll.data.failed.length} order(s) could not be cancelled:{' '}
+          {cancelAll.data.failed.map((f) => `${f.id} (${f.label})`).join(', ')}
+        </div>
+      ) : null}
+      {orders.isLoading ? <Loading /> : null}
+      {orders.error ? <ErrorNotice error={orders.error} onRetry={() => void orders.refetch()} /> : null}
+      {orders.data && orders.data.length === 0 ? <EmptyState title="No open orders" /> : null}
+      {orders.data && orders.data.length > 0 ? (
+        <Table caption="Open orders" testId="open-orders">
+          <THead>
+            <Tr>
+              <Th>Time</Th>
+              <Th>Pair</Th>
+              <Th>Side</Th>
+              <Th numeric>Price</Th>
+              <Th numeric>Amount</Th>
+              <Th numeric>Filled</Th>
+              <Th numeric>Left</Th>
+              <Th>Client id</Th>
+              <Th>Actions</Th>
+            </Tr>
+          </THead>
+          <TBody>
+            {orders.data.map((o) => (
+              <Tr key={o.id} data-testid="open-order" data-order-id={o.id} data-text={o.text}>
+                <Td>{time(o.createTimeMs)}</Td>
+                <Td>{o.pair}</Td>
+                <Td className={o.side === 'buy' ? 'text-buy' : 'text-sell'}>{o.side}</Td>
+                <Td numeric>{o.price}</Td>
+                <Td numeric>{o.amount}</Td>
+                <Td numeric>{o.filledAmount}</Td>
+                <Td numeric>{o.left}</Td>
+                <Td>
+                  <code>{o.text}</code>
+                </Td>
+                <Td>
+                  <Button size="sm" onClick={() => setAmending(o)} aria-label={`Amend order ${o.text || o.id}`}>
+                    Amend
+                  </Button>{' '}
+                  <Button
+                    size="sm"
+                    busy={cancel.isPending && cancel.variables?.orderId === o.id}
+                    onClick={() => cancel.mutate({ pair: o.pair, orderId: o.id })}
+                    aria-label={`Cancel order ${o.text || o.id}`}
+                  >
+                    Cancel
+                  </Button>
+                </Td>
+              </Tr>
+            ))}
+          </TBody>
+        </Table>
+      ) : null}
+      {amending ? (
+        <AmendDialog order={amending} pair={pairs.get(amending.pair)} onClose={() => setAmending(undefined)} />
+      ) : null}
+      <ConfirmDialog
+        open={confirmAll}
+        title="Cancel all open orders?"
+        confirmLabel="Cancel all"
+        cancelLabel="Keep them"
+        busy={cancelAll.isPending}
+        error={cancelAll.error}
+        onConfirm={() => cancelAll.mutate(scope)}
+        onCancel={() => setConfirmAll(false)}
+        testId="cancel-all-confirm"
+      >
+        <p>
+          This cancels {orders.data?.length ?? 0} open order(s){allPairs ? ' on all pairs' : ` on ${pair}`}.
+        </p>
+      </ConfirmDialog>
+    </div>
+  );
+}
+
+function OrderHistory({ pair }: { pair: string }) {
+  const history = useDeskQuery(['trade.orderHistory', { pair, limit: 50 }]);
+  if (history.isLoading) return <Loading />;
+  if (history.error) return <ErrorNotice error={history.error} onRetry={() => void history.refetch()} />;
+  if (!history.data?.length) return <EmptyState title="No finished orders in the last 7 days" />;
+  return (
+    <Table caption="Order history" testId="order-history">
+      <THead>
+        <Tr>
+          <Th>Finished</Th>
+          <Th>Side</Th>
+          <Th>Type</Th>
+          <Th numeric>Price</Th>
+          <Th numeric>Amount</Th>
+          <Th numeric>Filled</Th>
+          <Th>Outcome</Th>
+          <Th>Client id</Th>
+        </Tr>
+      </THead>
+      <TBody>
+        {history.data.map((o) => (
+          <Tr key={o.id} data-testid="history-order" data-text={o.text} data-finish={o.finishAs}>
+            <Td>{time(o.updateTimeMs)}</Td>
+            <Td className={o.side === 'buy' ? 'text-buy' : 'text-sell'}>{o.side}</Td>
+            <Td>
+              {o.type} {o.timeInForce.toUpperCase()}
+            </Td>
+            <Td numeric>{o.price}</Td>
+            <Td numeric>{o.amount}</Td>
+            <Td numeric>{o.filledAmount}</Td>
+            <Td className="outcome">{describeOutcome(o)}</Td>
+            <Td>
+              <code>{o.text}</code>
+            </Td>
+          </Tr>
+        ))}
+      </TBody>
+    </Table>
+  );
+}
+
+function MyTrades({ pair }: { pair: string }) {
+  const trades = useDeskQuery(['trade.myTrades', { pair, limit: 50 }]);
+  if (trades.isLoading) return <Loading />;
+  if (trades.error) return <ErrorNotice error={trades.error} onRetry={() => void trades.refetch()} />;
+  if (!trades.data?.length) return <EmptyState title="No trades in the last 7 days" />;
+  return (
+    <Table caption="My trades" testId="my-trades">
+      <THead>
+        <Tr>
+          <Th>Time</Th>
+          <Th>Side</Th>
+          <Th>Role</Th>
+          <Th numeric>Price</Th>
+          <Th numeric>Amount</Th>
+          <Th numeric>Fee</Th>
+          <Th>Order</Th>
+        </Tr>
+      </THead>
+      <TBody>
+        {trades.data.map((t) => (
+          <Tr key={t.id} data-testid="my-trade">
+            <Td>{time(t.createTimeMs)}</Td>
+            <Td className={t.side === 'buy' ? 'text-buy' : 'text-sell'}>{t.side}</Td>
+            <Td>{t.role}</Td>
+            <Td numeric>{t.price}</Td>
+            <Td numeric>{t.amount}</Td>
+            <Td numeric>
+              {t.fee} {t.feeCurrency}
+            </Td>
+            <Td>
+              <code>{t.text || t.orderId}</code>
+            </Td>
+          </Tr>
+        ))}
+      </TBody>
+    </Table>
+  );
+}
+
+export function OrdersPanel({ pair, pairs }: { pair: string; pairs: Map<string, Pair> }) {
+  const [tab, setTab] = useState<Tab>('open');
+  return (
+    <section className="orders-panel" aria-label="My orders and trades">
+      <Tabs
+        label="Orders"
+        value={tab}
+        onChange={setTab}
+        tabs={[
+          { id: 'open', label: 'Open orders' },
+          { id: 'history', label: 'Order history' },
+          { id: 'trades', label: 'My trades' },
+        ]}
+      >
+        {tab === 'open' ? <OpenOrders pair={pair} pairs={pairs} /> : null}
+        {tab === 'history' ? <OrderHistory pair={pair} /> : null}
+        {tab === 'trades' ? <MyTrades pair={pair} /> : null}
+      </Tabs>
+    </section>
+  );
+}

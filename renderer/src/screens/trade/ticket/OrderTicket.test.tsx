@@ -1,0 +1,193 @@
+import { cleanup, screen, waitFor } from '@testing-library/react';
+import userEvent from '@testing-library/user-event';
+import { afterEach, describe, expect, it } from 'vitest';
+import {
+  DEFAULT_TRADE_SETTINGS,
+  type Order,
+  type Pair,
+  type TradeAccount,
+  type TradeSettings,
+} from '../../../../../shared/contract/trade';
+import { DuplicateGuard } from '../../../../../shared/trade/ticket';
+import { installFakeDesk, renderWithQuery } from '../../subAccounts/testing/fakeDesk';
+import { OrderTicket } from './OrderTicket';
+
+afterEach(cleanup);
+
+const pair: Pair = {
+  id: 'BTC_USDT',
+  base: 'BTC',
+  quote: 'USDT',
+  precision: 1,
+  amountPrecision: 6,
+  minBaseAmount: '0.00001',
+  minQuoteAmount: '3',
+  tradeStatus: 'tradable',
+};
+const account: TradeAccount = {
+  pair: 'BTC_USDT',
+  base: { currency: 'BTC', available: '2', locked: '0' },
+  quote: { currency: 'USDT', available: '100000', locked: '0' },
+  makerFee: '0.001',
+  takerFee: '0.002',
+  stpGroupId: null,
+};
+
+const resting = (input: Record<string, string>): Order => ({
+  id: '1',
+  text: input.text ?? '',
+  pair: 'BTC_USDT',
+  side: 'buy',
+  type: 'limit',
+  price: input.price ?? '0',
+  amount: input.amount ?? '0',
+  left: input.amount ?? '0',
+  filledAmount: '0',
+  filledTotal: '0',
+  avgDealPrice: '0',
+  fee: '0',
+  feeCurrency: 'BTC',
+  timeInForce: 'gtc',
+  status: 'open',
+  finishAs: 'open',
+  createTimeMs: 1,
+  updateTimeMs: 1,
+});
+
+const setup = (over: { account?: TradeAccount; settings?: Partial<TradeSettings>; guard?: DuplicateGuard } = {}) => {
+  const desk = installFakeDesk({ 'trade.placeOrder': (input) => resting(input as Record<string, string>) });
+  renderWithQuery(
+    <OrderTicket
+      pair={pair}
+      account={over.account ?? account}
+      settings={{ ...DEFAULT_TRADE_SETTINGS, ...over.settings }}
+      bestBid="64990"
+      bestAsk="65010"
+      picked={undefined}
+      guard={over.guard ?? new DuplicateGuard()}
+    />,
+  );
+  return desk;
+};
+
+const fill = async (label: RegExp, value: string) => {
+  const input = screen.getByLabelText(label);
+  await userEvent.clear(input);
+  await userEvent.type(input, value);
+};
+
+describe('OrderTicket arithmetic', () => {
+  it('links price × amount into the total, and a total back into a snapped amount', async () => {
+    setup();
+    await fill(/^Price/, '65000.5');
+    await fill(/^Amount/, '0.01');
+    expect((screen.getByLabelText(/^Total/) as HTMLInputElement).value).toBe('650.005');
+    await fill(/^Total/, '100');
+    expect((screen.getByLabelText(/^Amount/) as HTMLInputElement).value).toBe('0.001538');
+  });
+
+  it('previews the maker fee of a resting buy in the base currency', async () => {
+    setup();
+    await fill(/^Price/, '64000');
+    await fill(/^Amount/, '1');
+    expect(screen.getByTestId('ticket-fee').textContent).toBe('≈ 0.001 BTC (maker 0.001)');
+  });
+});
+
+describe('OrderTicket checks before sending', () => {
+  it('refuses more price decimals than the pair allows and sends nothing', async () => {
+    const desk = setup();
+    await fill(/^Price/, '65000.55');
+    await fill(/^Amount/, '0.01');
+    await userEvent.click(screen.getByTestId('ticket-submit'));
+    expect(screen.getAllByText(/at most 1 digit after the point|at most 1 decimals/).length).toBeGreaterThan(0);
+    expect(desk.callsOf('trade.placeOrder')).toEqual([]);
+  });
+
+  it('refuses an order below min_quote_amount', async () => {
+    const desk = setup();
+    await fill(/^Price/, '100');
+    await fill(/^Amount/, '0.01');
+    await userEvent.click(screen.getByTestId('ticket-submit'));
+    expect(screen.getByText(/must be worth at least 3 USDT/)).toBeTruthy();
+    expect(desk.callsOf('trade.placeOrder')).toEqual([]);
+  });
+
+  it('refuses an order above the max notional guard', async () => {
+    const desk = setup({ settings: { maxNotional: '1000' } });
+    await fill(/^Price/, '65000');
+    await fill(/^Amount/, '0.1');
+    await userEvent.click(screen.getByTestId('ticket-submit'));
+    expect(screen.getByText(/Above your limit of 1000 USDT per order/)).toBeTruthy();
+    expect(desk.callsOf('trade.placeOrder')).toEqual([]);
+  });
+
+  it('asks for confirmation when the price is far from the mid, and sends once confirmed', async () => {
+    const desk = setup();
+    await fill(/^Price/, '80000');
+    await fill(/^Amount/, '0.01');
+    await userEvent.click(screen.getByTestId('ticket-submit'));
+    const dialog = await screen.findByTestId('ticket-confirm');
+    expect(dialog.textContent).toMatch(/23.08% away from the mid/);
+    expect(desk.callsOf('trade.placeOrder')).toEqual([]);
+    await userEvent.click(screen.getByTestId('confirm-accept'));
+    await waitFor(() => expect(desk.callsOf('trade.placeOrder')).toHaveLength(1));
+    expect(desk.callsOf('trade.placeOrder')[0]).toMatchObject({
+      pair: 'BTC_USDT',
+      side: 'buy',
+      type: 'limit',
+      price: '80000',
+      amount: '0.01',
+      timeInForce: 'gtc',
+      text: expect.stringMatching(/^t-/),
+    });
+    expect((await screen.findByTestId('ticket-outcome')).textContent).toMatch(/Resting on the book/);
+  });
+
+  it('warns about the same order within 10 seconds', async () => {
+    const desk = setup();
+    await fill(/^Price/, '65000');
+    await fill(/^Amount/, '0.01');
+    await userEvent.click(screen.getByTestId('ticket-submit'));
+    await waitFor(() => expect(desk.callsOf('trade.placeOrder')).toHaveLength(1));
+    await userEvent.click(screen.getByTestId('ticket-submit'));
+    expect((await screen.findByTestId('ticket-warnings')).textContent).toMatch(/same order less than 10 seconds ago/);
+    await userEvent.click(screen.getByTestId('confirm-cancel'));
+    expect(desk.callsOf('trade.placeOrder')).toHaveLength(1);
+  });
+
+  it('confirms every order when the setting is on', async () => {
+    const desk = setup({ settings: { confirmOrders: true } });
+    await fill(/^Price/, '65000');
+    await fill(/^Amount/, '0.01');
+    await userEvent.click(screen.getByTestId('ticket-submit'));
+    expect((await screen.findByTestId('ticket-confirm')).textContent).toMatch(/Buy 0.01 BTC at 65000 USDT/);
+    expect(desk.callsOf('trade.placeOrder')).toEqual([]);
+  });
+});
+
+describe('OrderTicket choices', () => {
+  it('offers only IOC and FOK for market orders and spends quote on a market buy', async () => {
+    setup();
+    await userEvent.click(screen.getByRole('button', { name: 'Market' }));
+    expect(screen.queryByLabelText(/^Price/)).toBeNull();
+    expect(screen.getByLabelText(/^Spend \(USDT\)/)).toBeTruthy();
+    const tif = screen.getByLabelText('Time in force') as HTMLSelectElement;
+    expect([...tif.options].map((o) => o.value)).toEqual(['ioc', 'fok']);
+  });
+
+  it('shows the STP action only to a member of an STP group', () => {
+    setup();
+    expect(screen.queryByLabelText('Self-trade prevention')).toBeNull();
+    cleanup();
+    setup({ account: { ...account, stpGroupId: 7 } });
+    expect(screen.getByLabelText('Self-trade prevention')).toBeTruthy();
+  });
+
+  it('shows the balance of the currency the order spends', async () => {
+    setup();
+    expect(screen.getByTestId('ticket-available').textContent).toBe('100000 USDT');
+    await userEvent.click(screen.getByRole('button', { name: 'Sell BTC' }));
+    expect(screen.getByTestId('ticket-available').textContent).toBe('2 BTC');
+  });
+});

@@ -1,0 +1,338 @@
+/**
+ * The order ticket: buy/sell, limit/market, price/amount/total linked with decimal arithmetic,
+ * inline checks before anything is sent (precision, minimums, balance, max notional), soft
+ * warnings that need a confirmation (price far from the mid, the same order within 10 s), an
+ * optional confirmation for every order and optional keyboard shortcuts. Orders are never resent
+ * automatically; each carries a `t-` client id shown with its outcome.
+ */
+import { useEffect, useMemo, useState } from 'react';
+import type {
+  Order,
+  OrderType,
+  Pair,
+  Side,
+  StpAct,
+  TimeInForce,
+  TradeAccount,
+  TradeSettings,
+} from '../../../../../shared/contract/trade';
+import {
+  checkTicket,
+  type DuplicateGuard,
+  feePreview,
+  linkTicket,
+  marketBuyDecimals,
+  newClientText,
+  type TicketDraft,
+  type TicketNumbers,
+  type TicketWarning,
+  ticketWarnings,
+} from '../../../../../shared/trade/ticket';
+import { useDeskMutation } from '../../../lib/desk';
+import { AmountField, Button, ConfirmDialog, ErrorNotice, Select } from '../../../ui';
+import { describeOutcome } from './outcome';
+
+export interface OrderTicketProps {
+  pair: Pair;
+  account: TradeAccount | undefined;
+  settings: TradeSettings;
+  bestBid: string | undefined;
+  bestAsk: string | undefined;
+  /** A price picked in the book; `seq` changes on every pick. */
+  picked: { price: string; seq: number } | undefined;
+  /** Shared across tickets so a pair switch does not forget recent orders. */
+  guard: DuplicateGuard;
+}
+
+const TIF_LABEL: Record<TimeInForce, string> = {
+  gtc: 'Good till cancelled (GTC)',
+  ioc: 'Immediate or cancel (IOC)',
+  poc: 'Post only (POC)',
+  fok: 'Fill or kill (FOK)',
+};
+const STP_LABEL: Record<StpAct, string> = {
+  cn: 'Cancel newest (this order)',
+  co: 'Cancel oldest (my resting order)',
+  cb: 'Cancel both',
+};
+
+const EMPTY: TicketNumbers = { price: '', amount: '', total: '', lastEdited: 'amount' };
+
+export function OrderTicket({ pair, account, settings, bestBid, bestAsk, picked, guard }: OrderTicketProps) {
+  const [side, setSide] = useState<Side>('buy');
+  const [type, setType] = useState<OrderType>('limit');
+  const [numbers, setNumbers] = useState<TicketNumbers>(EMPTY);
+  const [tif, setTif] = useState<TimeInForce>('gtc');
+  const [stpAct, setStpAct] = useState<StpAct | ''>('');
+  const [submitted, setSubmitted] = useState(false);
+  const [review, setReview] = useState<{ draft: TicketDraft; warnings: TicketWarning[] } | undefined>();
+  const [placed, setPlaced] = useState<Order | undefined>();
+
+  const place = useDeskMutation('trade.placeOrder', {
+    invalidates: ['trade.openOrders', 'trade.account', 'trade.orderHistory', 'trade.myTrades'],
+  });
+
+  // A price clicked in the book goes into the ticket (a limit order).
+  useEffect(() => {
+    if (!picked) return;
+    setType('limit');
+    setNumbers((n) => linkTicket(pair, n, 'price', picked.price));
+  }, [picked, pair]);
+
+  useEffect(() => {
+    if (type === 'market' && tif !== 'ioc' && tif !== 'fok') setTif('ioc');
+  }, [type, tif]);
+
+  const inStpGroup = account?.stpGroupId != null;
+  const marketBuy = type === 'market' && side === 'buy';
+  const draft: TicketDraft = {
+    pair: pair.id,
+    side,
+    type,
+    price: type === 'limit' ? numbers.price.trim() : '',
+    amount: numbers.amount.trim(),
+    timeInForce: tif,
+    ...(stpAct && inStpGroup ? { stpAct } : {}),
+  };
+  const available = account ? (side === 'buy' ? account.quote.available : account.base.available) : undefined;
+  const errors = checkTicket(draft, {
+    pair,
+    inStpGroup,
+    maxNotional: settings.maxNotional,
+    ...(available !== undefined ? { available } : {}),
+    ...(bestBid ? { bestBid } : {}),
+    ...(bestAsk ? { bestAsk } : {}),
+  });
+  // Before the first submit, "Enter a price/amount" on empty fields would only nag.
+  const shown = (field: keyof typeof errors, value: string) => (submitted || value !== '' ? errors[field] : undefined);
+  const fee = account
+    ? feePreview(draft, pair, account, { ...(bestBid ? { bestBid } : {}), ...(bestAsk ? { bestAsk } : {}) })
+    : undefined;
+
+  const send = (d: TicketDraft) => {
+    setReview(undefined);
+    guard.remember(d);
+    setPlaced(undefined);
+    place.mutate(
+      {
+        pair: d.pair,
+        side: d.side,
+        type: d.type,
+        ...(d.type === 'limit' ? { price: d.price } : {}),
+        amount: d.amount,
+        timeInForce: d.timeInForce,
+        ...(d.stpAct ? { stpAct: d.stpAct } : {}),
+        text: newClientText(),
+      },
+      { onSuccess: (order) => setPlaced(order) },
+    );
+  };
+
+  const submit = () => {
+    setSubmitted(true);
+    if (place.isPending) return;
+    if (Object.keys(errors).length > 0) return;
+    const warnings = ticketWarnings(draft, {
+      ...(bestBid ? { bestBid } : {}),
+      ...(bestAsk ? { bestAsk } : {}),
+      deviationPercent: settings.priceDeviationPercent,
+      duplicate: guard.isDuplicate(draft),
+    });
+    if (warnings.length > 0 || settings.confirmOrders) setReview({ draft, warnings });
+    else send(draft);
+  };
+
+  // Optional shortcuts (off by default): Alt+B buy, Alt+S sell, Alt+L limit, Alt+M market.
+  useEffect(() => {
+    if (!settings.shortcuts) return undefined;
+    const onKey = (event: KeyboardEvent) => {
+      if (!event.altKey || event.ctrlKey || event.metaKey) return;
+      const key = event.key.toLowerCase();
+      if (key === 'b') setSide('buy');
+      else if (key === 's') setSide('sell');
+      else if (key === 'l') setType('limit');
+      else if (key === 'm') setType('market');
+      else return;
+      event.preventDefault();
+    };
+    window.addEventListener('keydown', onKey);
+    return () => window.removeEventListener('keydown', onKey);
+  }, [settings.shortcuts]);
+
+  const tifOptions = useMemo(
+    () =>
+      (type === 'market' ? (['ioc', 'fok'] as const) : (['gtc', 'ioc', 'poc', 'fok'] as const)).map((v) => ({
+        value: v,
+        label: TIF_LABEL[v],
+      })),
+    [type],
+  );
+
+  return (
+    <section className="ticket" aria-label="Order ticket" data-testid="order-ticket">
+      <form
+        noValidate
+        onSubmit={(event) => {
+          event.preventDefault();
+          submit();
+        }}
+      >
+        <fieldset className="ticket-toggle">
+          <legend className="sr-only">Side</legend>
+          <button
+            type="button"
+            className={`ticket-side ticket-buy${side === 'buy' ? ' is-on' : ''}`}
+            aria-pressed={side === 'buy'}
+            onClick={() => setSide('buy')}
+          >
+            Buy {pair.base}
+          </button>
+          <button
+            type="button"
+            className={`ticket-side ticket-sell${side === 'sell' ? ' is-on' : ''}`}
+            aria-pressed={side === 'sell'}
+            onClick={() => setSide('sell')}
+          >
+            Sell {pair.base}
+          </button>
+        </fieldset>
+        <fieldset className="ticket-toggle">
+          <legend className="sr-only">Order type</legend>
+          {(['limit', 'market'] as const).map((t) => (
+            <button
+              key={t}
+              type="button"
+              className={`ticket-type${type === t ? ' is-on' : ''}`}
+              aria-pressed={type === t}
+              onClick={() => setType(t)}
+            >
+              {t === 'limit' ? 'Limit' : 'Market'}
+            </button>
+          ))}
+        </fieldset>
+
+        {type === 'limit' ? (
+          <AmountField
+            label={`Price (${pair.quote})`}
+            value={numbers.price}
+            precision={pair.precision}
+            onChange={(v) => setNumbers((n) => linkTicket(pair, n, 'price', v))}
+            error={shown('price', numbers.price)}
+            suffix={pair.quote}
+          />
+        ) : (
+          <p className="ticket-note">Market order: fills at the best prices in the book now.</p>
+        )}
+        <AmountField
+          label={marketBuy ? `Spend (${pair.quote})` : `Amount (${pair.base})`}
+          value={numbers.amount}
+          precision={marketBuy ? marketBuyDecimals(pair) : pair.amountPrecision}
+          onChange={(v) => setNumbers((n) => linkTicket(pair, n, 'amount', v))}
+          error={shown('amount', numbers.amount)}
+          suffix={marketBuy ? pair.quote : pair.base}
+          hint={
+            pair.minBaseAmount || pair.minQuoteAmount
+              ? `Minimum ${[pair.minBaseAmount && `${pair.minBaseAmount} ${pair.base}`, pair.minQuoteAmount && `${pair.minQuoteAmount} ${pair.quote}`].filter(Boolean).join(' and ')}`
+              : undefined
+          }
+        />
+        {type === 'limit' ? (
+          <AmountField
+            label={`Total (${pair.quote})`}
+            value={numbers.total}
+            onChange={(v) => setNumbers((n) => linkTicket(pair, n, 'total', v))}
+            error={shown('total', numbers.total)}
+            suffix={pair.quote}
+            validate={false}
+          />
+        ) : errors.total ? (
+          <div className="field-error" role="alert">
+            {errors.total}
+          </div>
+        ) : null}
+
+        <Select label="Time in force" value={tif} options={tifOptions} onChange={setTif} error={errors.timeInForce} />
+        {inStpGroup ? (
+          <Select
+            label="Self-trade prevention"
+            value={stpAct}
+            options={[
+              { value: '' as const, label: 'Platform default (cancel newest)' },
+              ...(['cn', 'co', 'cb'] as const).map((v) => ({ value: v, label: STP_LABEL[v] })),
+            ]}
+            onChange={setStpAct}
+            error={errors.stpAct}
+          />
+        ) : null}
+
+        <dl className="ticket-facts">
+          <dt>Available</dt>
+          <dd data-testid="ticket-available">
+            {account
+              ? side === 'buy'
+                ? `${account.quote.available} ${pair.quote}`
+                : `${account.base.available} ${pair.base}`
+              : '…'}
+          </dd>
+          <dt>Fee (estimate)</dt>
+          <dd data-testid="ticket-fee">{fee ? `≈ ${fee.amount} ${fee.currency} (${fee.role} ${fee.rate})` : '—'}</dd>
+        </dl>
+        {errors.pair ? (
+          <div className="field-error" role="alert">
+            {errors.pair}
+          </div>
+        ) : null}
+
+        <Button
+          type="submit"
+          className={side === 'buy' ? 'ticket-submit-buy' : 'ticket-submit-sell'}
+          busy={place.isPending}
+          data-testid="ticket-submit"
+        >
+          {side === 'buy' ? 'Buy' : 'Sell'} {pair.base}
+        </Button>
+      </form>
+
+      <div aria-live="polite" data-testid="ticket-result">
+        {place.error ? <ErrorNotice error={place.error} compact /> : null}
+        {placed ? (
+          <div className="notice notice-good" data-testid="ticket-outcome" data-finish={placed.finishAs}>
+            <div className="notice-title">
+              Order <code>{placed.text || placed.id}</code>
+            </div>
+            <div className="notice-text">{describeOutcome(placed)}</div>
+          </div>
+        ) : null}
+      </div>
+
+      <ConfirmDialog
+        open={review !== undefined}
+        title={review?.warnings.length ? 'Check this order' : 'Confirm order'}
+        confirmLabel={review?.warnings.length ? 'Place anyway' : 'Place order'}
+        onCancel={() => setReview(undefined)}
+        onConfirm={() => review && send(review.draft)}
+        testId="ticket-confirm"
+      >
+        {review ? (
+          <>
+            <p>
+              {review.draft.side === 'buy' ? 'Buy' : 'Sell'} {review.draft.amount}{' '}
+              {review.draft.type === 'market' && review.draft.side === 'buy' ? pair.quote : pair.base}{' '}
+              {review.draft.type === 'limit' ? `at ${review.draft.price} ${pair.quote}` : 'at market'} (
+              {review.draft.timeInForce.toUpperCase()}) on {pair.id}.
+            </p>
+            {review.warnings.length > 0 ? (
+              <ul className="ticket-warnings" data-testid="ticket-warnings">
+                {review.warnings.map((w) => (
+                  <li key={w.kind} data-kind={w.kind}>
+                    {w.message}
+                  </li>
+                ))}
+              </ul>
+            ) : null}
+          </>
+        ) : null}
+      </ConfirmDialog>
+    </section>
+  );
+}

@@ -1,0 +1,108 @@
+/**
+ * The live market of the chosen pair: asks main to watch it, then applies main's events. Book
+ * changes carry consecutive versions; a gap (a missed event) triggers a resync from main's copy.
+ */
+import { useEffect, useRef, useState } from 'react';
+import type { BookUpdate, Candle, CandleInterval, PublicTrade, Ticker } from '../../../../shared/contract/trade';
+import { applyBookChange, type BookSides } from '../../../../shared/trade/book';
+import { call, useDeskEvent } from '../../lib/desk';
+
+const MAX_TRADES = 60;
+const MAX_CANDLES = 300;
+
+export interface MarketView {
+  book: BookSides;
+  ticker: Ticker | null;
+  trades: PublicTrade[];
+  candles: Candle[];
+  status: { state: 'loading' | 'live' | 'stale' | 'stopped' | 'error'; message: string };
+}
+
+const EMPTY: MarketView = {
+  book: { asks: [], bids: [] },
+  ticker: null,
+  trades: [],
+  candles: [],
+  status: { state: 'loading', message: 'Connecting…' },
+};
+
+export const mergeCandles = (current: Candle[], changed: Candle[]): Candle[] => {
+  const byTime = new Map(current.map((c) => [c.t, c]));
+  for (const c of changed) byTime.set(c.t, c);
+  return [...byTime.values()].sort((a, b) => a.t - b.t).slice(-MAX_CANDLES);
+};
+
+export const useMarket = (pair: string, interval: CandleInterval): MarketView => {
+  const [view, setView] = useState<MarketView>(EMPTY);
+  const version = useRef(0);
+  const active = useRef('');
+
+  useEffect(() => {
+    let cancelled = false;
+    active.current = pair;
+    version.current = 0;
+    setView(EMPTY);
+    call('trade.watchMarket', { pair, candleInterval: interval })
+      .then((state) => {
+        if (cancelled) return;
+        version.current = state.book.version;
+        setView({
+          book: { asks: state.book.asks, bids: state.book.bids },
+          ticker: state.ticker,
+          trades: state.trades.slice(0, MAX_TRADES),
+          candles: mergeCandles([], state.candles),
+          status: { state: 'live', message: 'Live' },
+        });
+      })
+      .catch((error: unknown) => {
+        if (!cancelled)
+          setView((v) => ({
+            ...v,
+            status: { state: 'error', message: error instanceof Error ? error.message : String(error) },
+          }));
+      });
+    return () => {
+      cancelled = true;
+      active.current = '';
+      void call('trade.unwatchMarket', {}).catch(() => undefined);
+    };
+  }, [pair, interval]);
+
+  const resync = () => {
+    call('trade.bookSnapshot', { pair })
+      .then((book) => {
+        if (active.current !== pair) return;
+        version.current = book.version;
+        setView((v) => ({ ...v, book: { asks: book.asks, bids: book.bids } }));
+      })
+      .catch(() => undefined);
+  };
+
+  useDeskEvent('trade.bookChanged', (update: BookUpdate) => {
+    if (update.pair !== active.current || version.current === 0) return;
+    if (update.full) {
+      version.current = update.to;
+      setView((v) => ({ ...v, book: { asks: update.asks, bids: update.bids } }));
+      return;
+    }
+    if (update.from !== version.current) {
+      resync();
+      return;
+    }
+    version.current = update.to;
+    setView((v) => ({ ...v, book: applyBookChange(v.book, update) }));
+  });
+  useDeskEvent('trade.tickerChanged', (ticker) => {
+    if (ticker.pair === active.current) setView((v) => ({ ...v, ticker }));
+  });
+  useDeskEvent('trade.tradesAdded', ({ pair: p, trades }) => {
+    if (p === active.current) setView((v) => ({ ...v, trades: [...trades, ...v.trades].slice(0, MAX_TRADES) }));
+  });
+  useDeskEvent('trade.candlesChanged', ({ pair: p, interval: i, candles }) => {
+    if (p === active.current && i === interval) setView((v) => ({ ...v, candles: mergeCandles(v.candles, candles) }));
+  });
+  useDeskEvent('trade.feedStatus', ({ pair: p, state, message }) => {
+    if (p === active.current) setView((v) => ({ ...v, status: { state, message } }));
+  });
+  return view;
+};

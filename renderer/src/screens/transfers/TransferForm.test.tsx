@@ -1,0 +1,108 @@
+import { cleanup, screen } from '@testing-library/react';
+import userEvent from '@testing-library/user-event';
+import { afterEach, describe, expect, it, vi } from 'vitest';
+import { installFakeDesk, renderWithQuery } from '../subAccounts/testing/fakeDesk';
+import { TransferForm } from './TransferForm';
+
+afterEach(cleanup);
+
+const subs = {
+  accounts: [
+    { userId: 11, loginName: 'desk_a', state: 'normal', type: 'normal' },
+    { userId: 12, loginName: 'desk_b', state: 'frozen', type: 'normal' },
+  ],
+};
+
+const setup = (available: string | null = '100.5') => {
+  const desk = installFakeDesk({
+    'subAccounts.list': () => subs,
+    'transfers.available': () => ({ available }),
+    'transfers.send': () => ({ id: 'm1', state: 'done', txId: '99' }),
+  });
+  const onResult = vi.fn();
+  renderWithQuery(<TransferForm onResult={onResult} />);
+  return { desk, onResult };
+};
+
+const chooseSub = async () => {
+  await screen.findByRole('option', { name: 'desk_a (UID 11)' });
+  await userEvent.selectOptions(screen.getByLabelText('Sub-account'), '11');
+};
+
+describe('Transfer form: amount rules are checked before sending', () => {
+  it('stops an amount with 9 decimals', async () => {
+    const { desk } = setup();
+    await chooseSub();
+    await userEvent.type(screen.getByLabelText('Amount'), '1.123456789');
+    expect(screen.getByText('At most 8 decimals are allowed (this has 9).')).toBeTruthy();
+    await userEvent.click(screen.getByRole('button', { name: 'Review transfer' }));
+    expect(screen.getByTestId('transfer-invalid')).toBeTruthy();
+    expect(screen.queryByTestId('transfer-confirm')).toBeNull();
+    expect(desk.callsOf('transfers.send')).toEqual([]);
+  });
+
+  it.each([
+    ['0', 'greater than 0'],
+    ['-3', 'plain number'],
+    ['1,5', 'plain number'],
+  ])('stops %j', async (amount, message) => {
+    const { desk } = setup();
+    await chooseSub();
+    await userEvent.type(screen.getByLabelText('Amount'), amount);
+    await userEvent.click(screen.getByRole('button', { name: 'Review transfer' }));
+    expect(screen.getByText(new RegExp(message))).toBeTruthy();
+    expect(desk.callsOf('transfers.send')).toEqual([]);
+  });
+
+  it('stops more than is available in the source account', async () => {
+    const { desk } = setup('100.5');
+    await chooseSub();
+    await screen.findByText(/Available: 100.5 USDT/);
+    await userEvent.type(screen.getByLabelText('Amount'), '100.50000001');
+    expect(screen.getByText('That is more than the 100.5 available.')).toBeTruthy();
+    await userEvent.click(screen.getByRole('button', { name: 'Review transfer' }));
+    expect(desk.callsOf('transfers.send')).toEqual([]);
+  });
+
+  it('requires a sub-account before reviewing', async () => {
+    const { desk } = setup();
+    await userEvent.type(screen.getByLabelText('Amount'), '1');
+    await userEvent.click(screen.getByRole('button', { name: 'Review transfer' }));
+    expect(screen.getByText('Choose a sub-account.')).toBeTruthy();
+    expect(desk.callsOf('transfers.send')).toEqual([]);
+  });
+
+  it('reviews, then sends exactly once with the contract input', async () => {
+    const { desk, onResult } = setup();
+    await chooseSub();
+    await userEvent.type(screen.getByLabelText('Amount'), '25.12345678');
+    await userEvent.click(screen.getByRole('button', { name: 'Review transfer' }));
+    expect(screen.getByTestId('review-amount').textContent).toBe('25.12345678 USDT');
+    await userEvent.click(screen.getByRole('button', { name: 'Transfer now' }));
+    await vi.waitFor(() => expect(onResult).toHaveBeenCalledTimes(1));
+    expect(desk.callsOf('transfers.send')).toEqual([
+      {
+        kind: 'mainSub',
+        direction: 'to',
+        subUserId: 11,
+        subAccountType: 'spot',
+        currency: 'USDT',
+        amount: '25.12345678',
+      },
+    ]);
+  });
+
+  it('asks for the pair only for margin and the settle currency only for contracts', async () => {
+    setup(null);
+    await userEvent.selectOptions(screen.getByLabelText('Transfer type'), 'own');
+    // spot → futures (the default pair of accounts): settle needed, pair not.
+    expect(screen.getByLabelText('Settle currency')).toBeTruthy();
+    expect(screen.queryByLabelText('Margin market (pair)')).toBeNull();
+    await userEvent.selectOptions(screen.getByLabelText('To account'), 'options');
+    expect(screen.queryByLabelText('Settle currency')).toBeNull();
+    expect(screen.queryByLabelText('Margin market (pair)')).toBeNull();
+    await userEvent.selectOptions(screen.getByLabelText('To account'), 'margin');
+    expect(screen.getByLabelText('Margin market (pair)')).toBeTruthy();
+    expect(screen.queryByLabelText('Settle currency')).toBeNull();
+  });
+});

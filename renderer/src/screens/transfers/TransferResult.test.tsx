@@ -1,0 +1,33 @@
+import { cleanup, screen } from '@testing-library/react';
+import { afterEach, describe, expect, it } from 'vitest';
+import { installFakeDesk, renderWithQuery } from '../subAccounts/testing/fakeDesk';
+import { TransferResult } from './TransferResult';
+
+afterEach(cleanup);
+
+describe('Last transfer', () => {
+  it('follows a transfer whose answer was lost until the journal settles it, without offering a resend', async () => {
+    let asked = 0;
+    const desk = installFakeDesk({
+      'transfers.status': () => {
+        asked += 1;
+        return asked < 2 ? { id: 'm1', state: 'checking' } : { id: 'm1', state: 'done', txId: '42' };
+      },
+    });
+    renderWithQuery(<TransferResult last={{ summary: '7 USDT to desk', outcome: { id: 'm1', state: 'checking' } }} />);
+    expect(screen.getByTestId('transfer-result-state').dataset.state).toBe('checking');
+    expect(screen.getByText(/do not send it again/)).toBeTruthy();
+    expect(screen.queryByRole('button')).toBeNull();
+    const done = await screen.findByText(/The funds have moved \(transaction 42\)/, {}, { timeout: 6000 });
+    expect(done).toBeTruthy();
+    expect(desk.callsOf('transfers.status')[0]).toEqual({ id: 'm1' });
+  });
+
+  it('does not poll a transfer that is already done', async () => {
+    const desk = installFakeDesk({});
+    renderWithQuery(<TransferResult last={{ summary: '1 USDT', outcome: { id: 'm2', state: 'done' } }} />);
+    expect(screen.getByTestId('transfer-result-state').dataset.state).toBe('done');
+    // A query that was enabled would have called main while rendering (effects run inside render's act).
+    expect(desk.callsOf('transfers.status')).toEqual([]);
+  });
+});

@@ -1,0 +1,37 @@
+/** Transfers: move funds between own accounts, main ↔ sub and sub ↔ sub; the last result; history. */
+import { useQueryClient } from '@tanstack/react-query';
+import { useState } from 'react';
+import { useDeskEvent } from '../../lib/desk';
+import { PageHeader } from '../../ui';
+import { TransferForm } from './TransferForm';
+import { TransferHistory } from './TransferHistory';
+import { type LastTransfer, TransferResult } from './TransferResult';
+import '../subAccounts/treasury.css';
+
+const TRANSFER_KINDS = new Set(['transfer', 'subAccountTransfer', 'subToSubTransfer']);
+
+const TransfersScreen = () => {
+  const [last, setLast] = useState<LastTransfer | undefined>(undefined);
+  const client = useQueryClient();
+  useDeskEvent('activity.movementChanged', (movement) => {
+    if (TRANSFER_KINDS.has(movement.kind)) void client.invalidateQueries({ queryKey: ['transfers.history'] });
+  });
+  return (
+    <div className="transfers-screen">
+      <PageHeader
+        title="Transfers"
+        subtitle="Move funds between your own accounts and your sub-accounts. Every transfer is journaled and never sent twice."
+      />
+      <div className="transfers-layout">
+        <section aria-labelledby="new-transfer-heading" className="panel">
+          <h2 id="new-transfer-heading">New transfer</h2>
+          <TransferForm onResult={(result) => setLast((prev) => ({ ...result, seq: (prev?.seq ?? 0) + 1 }))} />
+        </section>
+        {last ? <TransferResult key={last.seq} last={last} /> : null}
+      </div>
+      <TransferHistory />
+    </div>
+  );
+};
+
+export default TransfersScreen;

@@ -1,0 +1,258 @@
+/**
+ * UID transfer (push) to another main account on the platform: free and instant to send, then the
+ * receiver accepts or refuses it. Sent through main's journal like a withdrawal; history of sent and
+ * received transfers with their status timelines.
+ */
+import Decimal from 'decimal.js';
+import { useMemo, useState } from 'react';
+import type { PushResult } from '../../../../shared/contract/funding';
+import { useDeskMutation, useDeskQuery } from '../../lib/desk';
+import { formatAmount } from '../../lib/format';
+import {
+  Button,
+  ConfirmDialog,
+  DataTable,
+  EmptyState,
+  ErrorNotice,
+  Loading,
+  Select,
+  Tabs,
+  TextField,
+  Time,
+} from '../../ui';
+import { lastDays, type Range, rangeOptions } from './history/range';
+import { StatusTimeline } from './timeline/StatusTimeline';
+import { pushTimeline } from './timeline/statuses';
+import { FOLLOW_INTERVAL_MS } from './WithdrawalTracker';
+
+const uidProblem = (uid: string): string | undefined => {
+  if (uid.trim() === '') return 'Enter the receiving account’s user id.';
+  if (!/^\d{1,15}$/.test(uid.trim()) || /^0+$/.test(uid.trim())) return 'A user id is a positive whole number.';
+  return undefined;
+};
+
+const pushAmountProblem = (amount: string, available: string | undefined): string | undefined => {
+  const text = amount.trim();
+  if (text === '') return 'Enter an amount.';
+  if (!/^\d+(\.\d+)?$/.test(text)) return 'Use digits and at most one decimal point.';
+  const a = new Decimal(text);
+  if (a.lte(0)) return 'The amount must be more than zero.';
+  if (a.decimalPlaces() > 8) return 'Use at most 8 digits after the point.';
+  if (available !== undefined && a.gt(available)) return `Only ${formatAmount(available)} is available.`;
+  return undefined;
+};
+
+function PushForm({ onSent }: { readonly onSent: (result: PushResult) => void }) {
+  const spot = useDeskQuery(['balances.spot', {}]);
+  const [uid, setUid] = useState('');
+  const [currency, setCurrency] = useState('');
+  const [amount, setAmount] = useState('');
+  const [showErrors, setShowErrors] = useState(false);
+  const [confirming, setConfirming] = useState(false);
+  const push = useDeskMutation('funding.push', {
+    invalidates: ['funding.pushes', 'balances.spot'],
+    onSuccess: (result) => {
+      setConfirming(false);
+      setAmount('');
+      setShowErrors(false);
+      onSent(result);
+    },
+  });
+  const funded = (spot.data ?? []).filter((b) => new Decimal(b.available).gt(0));
+  const available = funded.find((b) => b.currency === currency)?.available;
+  const problems = {
+    uid: uidProblem(uid),
+    currency: currency === '' ? 'Choose a currency.' : undefined,
+    amount: pushAmountProblem(amount, available),
+  };
+  const first = Object.values(problems).find(Boolean);
+
+  if (spot.isPending) return <Loading label="Loading balances…" />;
+  if (spot.isError) return <ErrorNotice error={spot.error} onRetry={() => void spot.refetch()} />;
+  return (
+    <form
+      className="stack"
+      aria-label="UID transfer"
+      onSubmit={(event) => {
+        event.preventDefault();
+        setShowErrors(true);
+        if (!first) setConfirming(true);
+      }}
+    >
+      <p className="field-hint">
+        Sends from your spot account to another main account on the platform by its user id (not to a sub-account). The
+        receiver must accept it; a refused transfer comes back.
+      </p>
+      <TextField
+        label="Receiving user id"
+        value={uid}
+        onChange={(v) => setUid(v.trim())}
+        inputMode="numeric"
+        error={showErrors ? problems.uid : undefined}
+      />
+      <Select
+        label="Currency"
+        value={currency}
+        options={[
+          { value: '', label: 'Choose a currency' },
+          ...funded.map((b) => ({ value: b.currency, label: b.currency })),
+        ]}
+        onChange={setCurrency}
+        error={showErrors ? problems.currency : undefined}
+      />
+      <TextField
+        label="Amount"
+        value={amount}
+        onChange={(v) => setAmount(v.trim())}
+        inputMode="decimal"
+        suffix={currency}
+        hint={available ? `Available: ${formatAmount(available)} ${currency}` : undefined}
+        error={showErrors || amount !== '' ? problems.amount : undefined}
+      />
+      <div className="form-actions">
+        <Button type="submit" variant="primary" data-testid="push-review">
+          Review transfer
+        </Button>
+      </div>
+      <ConfirmDialog
+        open={confirming}
+        title="Send UID transfer?"
+        confirmLabel={`Send ${amount} ${currency}`}
+        busy={push.isPending}
+        error={push.error ?? undefined}
+        onConfirm={() => push.mutate({ receiveUid: Number(uid), currency, amount })}
+        onCancel={() => {
+          setConfirming(false);
+          push.reset();
+        }}
+        testId="push-confirm"
+      >
+        <dl className="review-list">
+          <dt>To user id</dt>
+          <dd>
+            <strong data-testid="push-review-uid">{uid}</strong>
+          </dd>
+          <dt>Amount</dt>
+          <dd>
+            {amount ? formatAmount(amount) : ''} {currency}
+          </dd>
+        </dl>
+        <p className="muted">
+          Check the user id with the receiver: a transfer to the wrong account cannot be pulled back.
+        </p>
+      </ConfirmDialog>
+    </form>
+  );
+}
+
+function PushHistory({ kind }: { readonly kind: 'withdraw' | 'deposit' }) {
+  const [days, setDays] = useState('30');
+  const [range, setRange] = useState<Range>(() => lastDays(30));
+  const [selected, setSelected] = useState<string | undefined>();
+  const query = useDeskQuery(['funding.pushes', { transactionType: kind, range }], {
+    refetchInterval: (q) => (q.state.data?.some((r) => !pushTimeline(r).final) ? FOLLOW_INTERVAL_MS * 2 : false),
+  });
+  const rows = useMemo(() => [...(query.data ?? [])].sort((a, b) => b.createTime - a.createTime), [query.data]);
+  const chosen = rows.find((r) => r.id === selected);
+  return (
+    <div className="stack">
+      <fieldset className="filters">
+        <legend className="sr-only">UID transfer filters</legend>
+        <Select
+          label="Period"
+          value={days}
+          options={rangeOptions}
+          onChange={(v) => {
+            setDays(v);
+            setRange(lastDays(Number(v)));
+          }}
+        />
+        <Button onClick={() => setRange(lastDays(Number(days)))} busy={query.isFetching}>
+          Refresh
+        </Button>
+      </fieldset>
+      {query.isPending ? <Loading label="Loading UID transfers…" /> : null}
+      {query.isError ? <ErrorNotice error={query.error} onRetry={() => void query.refetch()} /> : null}
+      {query.data ? (
+        <DataTable
+          caption={kind === 'withdraw' ? 'UID transfers sent' : 'UID transfers received'}
+          testId={`pushes-${kind}`}
+          rows={rows}
+          rowKey={(r) => r.id}
+          selectedKey={selected}
+          onRowClick={(r) => setSelected(r.id)}
+          empty={<EmptyState title="No UID transfers in this period" />}
+          columns={[
+            { id: 'time', header: 'Time', cell: (r) => <Time ms={r.createTime * 1000} /> },
+            { id: 'id', header: 'ID', cell: (r) => <code>{r.id}</code> },
+            {
+              id: 'uid',
+              header: kind === 'withdraw' ? 'To user id' : 'From user id',
+              cell: (r) => String(kind === 'withdraw' ? r.receiveUid : r.pushUid),
+            },
+            { id: 'currency', header: 'Currency', cell: (r) => r.currency },
+            { id: 'amount', header: 'Amount', numeric: true, cell: (r) => formatAmount(r.amount) },
+            {
+              id: 'status',
+              header: 'Status',
+              cell: (r) => (
+                <span data-status={r.status}>
+                  {pushTimeline(r).headline} <span className="muted">({r.status})</span>
+                </span>
+              ),
+            },
+          ]}
+        />
+      ) : null}
+      {chosen ? <StatusTimeline timeline={pushTimeline(chosen)} label={`UID transfer ${chosen.id} status`} /> : null}
+    </div>
+  );
+}
+
+function SentPush({ result }: { readonly result: PushResult }) {
+  // Read the record from the sent list of the last day; main reconciles unknown outcomes by itself.
+  const [range] = useState(() => lastDays(1));
+  const query = useDeskQuery(['funding.pushes', { transactionType: 'withdraw', range }], {
+    refetchInterval: FOLLOW_INTERVAL_MS,
+  });
+  const record = result.id ? query.data?.find((r) => r.id === result.id) : undefined;
+  return (
+    <section className="card" aria-label="Sent UID transfer" data-testid="push-tracker">
+      <h2>Sent UID transfer</h2>
+      {record ? (
+        <StatusTimeline timeline={pushTimeline(record)} label={`UID transfer ${record.id} status`} />
+      ) : (
+        <div className="notice notice-warn" role="status">
+          <strong>{result.outcome === 'unknown' ? 'Unknown — checking.' : 'Accepted — waiting for its record.'}</strong>{' '}
+          {result.note ?? ''} Do not send it again.
+        </div>
+      )}
+    </section>
+  );
+}
+
+export function PushPanel() {
+  const [tab, setTab] = useState<'send' | 'sent' | 'received'>('send');
+  const [last, setLast] = useState<PushResult | undefined>();
+  return (
+    <Tabs
+      label="UID transfer"
+      value={tab}
+      onChange={setTab}
+      tabs={[
+        { id: 'send', label: 'Send' },
+        { id: 'sent', label: 'Sent' },
+        { id: 'received', label: 'Received' },
+      ]}
+    >
+      {tab === 'send' ? (
+        <div className="stack">
+          <PushForm onSent={setLast} />
+          {last ? <SentPush result={last} /> : null}
+        </div>
+      ) : (
+        <PushHistory kind={tab === 'sent' ? 'withdraw' : 'deposit'} />
+      )}
+    </Tabs>
+  );
+}

@@ -1,0 +1,290 @@
+/**
+ * New withdrawal: currency → network → saved address → memo → amount, with the fee, limits and the
+ * net amount shown before anything is sent. Every rule is checked here first (and again in main);
+ * "Review" opens the review sheet, which is the only place that sends.
+ */
+import { useMemo, useState } from 'react';
+import { create } from 'zustand';
+import type { CurrencyChainInfo, SavedAddress, WithdrawResult } from '../../../../shared/contract/funding';
+import { useDeskQuery } from '../../lib/desk';
+import { chunk, formatAmount } from '../../lib/format';
+import { Badge, Button, EmptyState, ErrorNotice, Loading, Select, TextField } from '../../ui';
+import { ReviewSheet } from './ReviewSheet';
+import { amountProblem, quote } from './withdrawMath';
+
+interface Draft {
+  readonly currency: string;
+  readonly chain: string;
+  readonly address: string;
+  readonly memo: string;
+  readonly amount: string;
+  set(patch: Partial<Omit<Draft, 'set' | 'reset'>>): void;
+  reset(): void;
+}
+
+const EMPTY = { currency: '', chain: '', address: '', memo: '', amount: '' };
+
+/** The draft survives switching tabs/screens; it is cleared once the withdrawal is sent. */
+export const useWithdrawDraft = create<Draft>((set) => ({
+  ...EMPTY,
+  set: (patch) => set(patch),
+  reset: () => set(EMPTY),
+}));
+
+const chainProblem = (chain: CurrencyChainInfo): string | undefined => {
+  if (chain.disabled) return 'This network is disabled by the platform.';
+  if (chain.withdrawDisabled) return 'Withdrawals on this network are suspended by the platform for now.';
+  return undefined;
+};
+
+export function WithdrawForm({ onSent }: { readonly onSent: (result: WithdrawResult) => void }) {
+  const draft = useWithdrawDraft();
+  const [showErrors, setShowErrors] = useState(false);
+  const [reviewing, setReviewing] = useState(false);
+
+  const rulesQuery = useDeskQuery(['funding.withdrawRules', {}], { staleTime: 60_000 });
+  const spotQuery = useDeskQuery(['balances.spot', {}], { staleTime: 10_000 });
+  const chainsQuery = useDeskQuery(['funding.chains', { currency: draft.currency }], {
+    enabled: draft.currency !== '',
+    staleTime: 60_000,
+  });
+  const addressesQuery = useDeskQuery(['funding.savedAddresses', { currency: draft.currency, chain: draft.chain }], {
+    enabled: draft.currency !== '' && draft.chain !== '',
+  });
+
+  const rules = rulesQuery.data?.find((r) => r.currency === draft.currency);
+  const chain = chainsQuery.data?.find((c) => c.chain === draft.chain);
+  const saved: SavedAddress | undefined = addressesQuery.data?.find((a) => a.address === draft.address);
+  const available = spotQuery.data?.find((b) => b.currency === draft.currency)?.available;
+
+  const currencyOptions = useMemo(() => {
+    const list = [...(rulesQuery.data ?? [])].sort((a, b) => a.currency.localeCompare(b.currency));
+    return [{ value: '', label: 'Choose a currency' }, ...list.map((r) => ({ value: r.currency, label: r.currency }))];
+  }, [rulesQuery.data]);
+
+  const problems = {
+    currency: draft.currency === '' ? 'Choose a currency.' : undefined,
+    chain: draft.chain === '' ? 'Choose a network.' : chain && chainProblem(chain) ? chainProblem(chain) : undefined,
+    address: draft.address === '' ? 'Choose a saved address.' : undefined,
+    memo:
+      chain?.usesMemo && draft.memo.trim() === ''
+        ? `${chain.chain} needs a memo/tag: without it the receiving platform cannot credit the funds.`
+        : draft.memo.length > 128
+          ? 'The memo is too long.'
+          : undefined,
+    amount: rules && chain ? amountProblem({ amount: draft.amount, rules, chain, available }) : undefined,
+  };
+  const firstProblem = Object.values(problems).find(Boolean);
+  const q = rules && chain && !problems.amount ? quote(rules, chain.chain, draft.amount, chain.decimals) : undefined;
+
+  if (rulesQuery.isPending) return <Loading label="Loading currencies…" />;
+  if (rulesQuery.isError) return <ErrorNotice error={rulesQuery.error} onRetry={() => void rulesQuery.refetch()} />;
+
+  return (
+    <form
+      className="withdraw-form stack"
+      aria-label="New withdrawal"
+      onSubmit={(event) => {
+        event.preventDefault();
+        setShowErrors(true);
+        if (!firstProblem) setReviewing(true);
+      }}
+    >
+      <Select
+        label="Currency"
+        value={draft.currency}
+        options={currencyOptions}
+        onChange={(currency) => draft.set({ currency, chain: '', address: '', memo: '', amount: '' })}
+        error={showErrors ? problems.currency : undefined}
+      />
+
+      {draft.currency !== '' ? (
+        <fieldset className="field-group">
+          <legend>Network</legend>
+          {chainsQuery.isPending ? <Loading inline label="Loading networks…" /> : null}
+          {chainsQuery.isError ? (
+            <ErrorNotice error={chainsQuery.error} onRetry={() => void chainsQuery.refetch()} />
+          ) : null}
+          {chainsQuery.data?.length === 0 ? (
+            <EmptyState title="No network available">
+              The platform offers no withdrawal network for {draft.currency}.
+            </EmptyState>
+          ) : null}
+          <div className="choice-list" role="radiogroup" aria-label="Network">
+            {chainsQuery.data?.map((c) => {
+              const why = chainProblem(c);
+              return (
+                <label
+                  key={c.chain}
+                  className={`choice${why ? ' choice-disabled' : ''}`}
+                  data-testid={`chain-${c.chain}`}
+                >
+                  <input
+                    type="radio"
+                    name="withdraw-chain"
+                    value={c.chain}
+                    checked={draft.chain === c.chain}
+                    disabled={why !== undefined}
+                    onChange={() => draft.set({ chain: c.chain, address: '', memo: '' })}
+                  />
+                  <span className="choice-title">
+                    {c.chain} {c.nameEn && c.nameEn !== c.chain ? <span className="muted">({c.nameEn})</span> : null}
+                  </span>
+                  {c.usesMemo ? <Badge tone="warn">Memo required</Badge> : null}
+                  {why ? <span className="choice-note">{why}</span> : null}
+                </label>
+              );
+            })}
+          </div>
+          {showErrors && problems.chain ? (
+            <div className="field-error" role="alert">
+              {problems.chain}
+            </div>
+          ) : null}
+        </fieldset>
+      ) : null}
+
+      {draft.chain !== '' ? (
+        <fieldset className="field-group">
+          <legend>Destination (saved address)</legend>
+          <p className="field-hint" data-testid="saved-address-explainer">
+            Through the API the platform only sends to addresses in your address book on its website that are verified
+            or were used there before. To send somewhere new, save the address on the website first (it can take up to
+            24 hours to become usable through the API).
+          </p>
+          {addressesQuery.isPending ? <Loading inline label="Loading saved addresses…" /> : null}
+          {addressesQuery.isError ? (
+            <ErrorNotice error={addressesQuery.error} onRetry={() => void addressesQuery.refetch()} />
+          ) : null}
+          {addressesQuery.data?.length === 0 ? (
+            <EmptyState title={`No saved ${draft.currency} address on ${draft.chain}`}>
+              Add one in the platform's address book, then come back.
+            </EmptyState>
+          ) : null}
+          <div className="choice-list" role="radiogroup" aria-label="Saved address">
+            {addressesQuery.data?.map((a) => (
+              <label key={`${a.address}|${a.tag ?? ''}`} className="choice choice-address">
+                <input
+                  type="radio"
+                  name="withdraw-address"
+                  value={a.address}
+                  checked={draft.address === a.address}
+                  onChange={() => draft.set({ address: a.address, memo: a.tag ?? '' })}
+                />
+                <span className="choice-title">{a.name || 'Unnamed address'}</span>
+                <code className="address-chunks">{chunk(a.address)}</code>
+                {a.tag ? <span className="muted">Memo {a.tag}</span> : null}
+                {a.verified ? <Badge tone="good">Verified</Badge> : <Badge tone="warn">Not verified</Badge>}
+                {!a.verified && a.previousWithdrawals === 0 ? (
+                  <span className="choice-note">
+                    Not verified and not used before: the platform may refuse it through the API (ADDRESS_NOT_USED)
+                    until it is verified or used once on its website.
+                  </span>
+                ) : null}
+                {a.previousWithdrawals === 0 ? (
+                  <Badge tone="info">Not used before</Badge>
+                ) : (
+                  <Badge>Used {a.previousWithdrawals}×</Badge>
+                )}
+              </label>
+            ))}
+          </div>
+          {showErrors && problems.address ? (
+            <div className="field-error" role="alert">
+              {problems.address}
+            </div>
+          ) : null}
+        </fieldset>
+      ) : null}
+
+      {chain?.usesMemo ? (
+        <div className="notice notice-warn" role="note" data-testid="memo-warning">
+          <strong>Memo required on {chain.chain}.</strong> Funds sent without the right memo/tag can be lost.
+        </div>
+      ) : null}
+      {draft.address !== '' && chain?.usesMemo ? (
+        <TextField
+          label="Memo / tag"
+          value={draft.memo}
+          onChange={(memo) => draft.set({ memo })}
+          error={showErrors || draft.memo !== '' ? problems.memo : undefined}
+          hint="The receiving platform uses it to credit the right account."
+        />
+      ) : null}
+
+      {draft.address !== '' && rules && chain ? (
+        <>
+          <TextField
+            label="Amount"
+            value={draft.amount}
+            onChange={(amount) => draft.set({ amount: amount.trim() })}
+            inputMode="decimal"
+            suffix={draft.currency}
+            error={showErrors || draft.amount !== '' ? problems.amount : undefined}
+            hint={
+              available !== undefined ? (
+                <>
+                  Available: {formatAmount(available)} {draft.currency}
+                </>
+              ) : undefined
+            }
+          />
+          <dl className="facts" aria-label="Fee and limits" data-testid="withdraw-facts">
+            <dt>Minimum</dt>
+            <dd>{rules.minAmount ? `${formatAmount(rules.minAmount)} ${rules.currency}` : 'none stated'}</dd>
+            <dt>Per withdrawal</dt>
+            <dd>
+              {rules.maxPerWithdrawal && rules.maxPerWithdrawal !== '0'
+                ? `${formatAmount(rules.maxPerWithdrawal)} ${rules.currency}`
+                : 'no limit stated'}
+            </dd>
+            <dt>Left today</dt>
+            <dd data-testid="day-remaining">
+              {rules.dayLimitRemaining ? `${formatAmount(rules.dayLimitRemaining)} ${rules.currency}` : 'not stated'}
+              {rules.dayLimit ? ` of ${formatAmount(rules.dayLimit)}` : ''}
+            </dd>
+            <dt>Fee</dt>
+            <dd data-testid="withdraw-fee">{q ? `${formatAmount(q.fee)} ${rules.currency}` : '—'}</dd>
+            <dt>Recipient gets</dt>
+            <dd data-testid="withdraw-net">{q ? `${formatAmount(q.net)} ${rules.currency}` : '—'}</dd>
+            <dt>Taken from balance</dt>
+            <dd data-testid="withdraw-debit">{q ? `${formatAmount(q.debit)} ${rules.currency}` : '—'}</dd>
+          </dl>
+        </>
+      ) : null}
+
+      {showErrors && firstProblem ? (
+        <p className="field-error" role="alert" data-testid="withdraw-blocked">
+          Not sent: {firstProblem}
+        </p>
+      ) : null}
+      <div className="form-actions">
+        <Button type="submit" variant="primary" data-testid="withdraw-review">
+          Review withdrawal
+        </Button>
+      </div>
+
+      {reviewing && rules && chain && q ? (
+        <ReviewSheet
+          input={{
+            currency: draft.currency,
+            chain: chain.chain,
+            address: draft.address,
+            amount: draft.amount,
+            ...(chain.usesMemo && draft.memo.trim() !== '' ? { memo: draft.memo.trim() } : {}),
+          }}
+          chain={chain}
+          quote={q}
+          saved={saved}
+          onClose={() => setReviewing(false)}
+          onSent={(result) => {
+            setReviewing(false);
+            setShowErrors(false);
+            draft.reset();
+            onSent(result);
+          }}
+        />
+      ) : null}
+    </form>
+  );
+}

@@ -1,0 +1,67 @@
+/**
+ * Withdrawals: send (with review), follow the status live, cancel while possible, history with CSV
+ * export, UID transfers, and the typed-confirmation settings.
+ */
+import './treasury.css';
+import { useEffect, useState } from 'react';
+import type { WithdrawResult } from '../../../../shared/contract/funding';
+import { useNavigation } from '../../lib/navigation';
+import { PageHeader, Tabs } from '../../ui';
+import { useFundingLive } from './live';
+import { PushPanel } from './PushPanel';
+import { ReviewSettings } from './ReviewSettings';
+import { WithdrawalHistory } from './WithdrawalHistory';
+import { WithdrawalTracker } from './WithdrawalTracker';
+import { useWithdrawDraft, WithdrawForm } from './WithdrawForm';
+
+type Tab = 'send' | 'history' | 'push' | 'settings';
+
+export default function WithdrawalsScreen() {
+  const initial = useNavigation((s) => s.params.tab) as Tab | undefined;
+  const currency = useNavigation((s) => s.params.currency);
+  // Balances → "Withdraw" hands over a currency: start a fresh draft with it.
+  useEffect(() => {
+    if (currency) useWithdrawDraft.getState().set({ currency, chain: '', address: '', memo: '', amount: '' });
+  }, [currency]);
+  const [tab, setTab] = useState<Tab>(initial ?? 'send');
+  const [sent, setSent] = useState<WithdrawResult[]>([]);
+  useFundingLive();
+  return (
+    <div className="treasury">
+      <PageHeader
+        title="Withdrawals"
+        subtitle="Send funds out to saved addresses, with review; follow and cancel them."
+      />
+      <Tabs
+        label="Withdrawals"
+        value={tab}
+        onChange={setTab}
+        tabs={[
+          { id: 'send', label: 'New withdrawal' },
+          { id: 'history', label: 'History' },
+          { id: 'push', label: 'UID transfer' },
+          { id: 'settings', label: 'Review settings' },
+        ]}
+      >
+        {tab === 'send' ? (
+          <div className="split">
+            <WithdrawForm onSent={(result) => setSent((list) => [result, ...list].slice(0, 5))} />
+            <div className="stack">
+              {sent.map((s) => (
+                <WithdrawalTracker
+                  key={s.withdrawOrderId}
+                  withdrawOrderId={s.withdrawOrderId}
+                  outcome={s.outcome}
+                  note={s.note}
+                />
+              ))}
+            </div>
+          </div>
+        ) : null}
+        {tab === 'history' ? <WithdrawalHistory /> : null}
+        {tab === 'push' ? <PushPanel /> : null}
+        {tab === 'settings' ? <ReviewSettings /> : null}
+      </Tabs>
+    </div>
+  );
+}

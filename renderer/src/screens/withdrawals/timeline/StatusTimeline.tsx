@@ -1,0 +1,61 @@
+/**
+ * A status timeline in plain words: the stages of a withdrawal, deposit or UID transfer, where it is
+ * now and what happens next. The platform code stays visible (small) for support conversations.
+ */
+import type { ReactNode } from 'react';
+import type { StageState, Timeline } from './statuses';
+
+const MARK: Record<StageState, string> = {
+  done: '✓',
+  current: '●',
+  upcoming: '○',
+  failed: '✕',
+  skipped: '–',
+};
+
+const STATE_WORDS: Record<StageState, string> = {
+  done: 'completed',
+  current: 'current step',
+  upcoming: 'not reached yet',
+  failed: 'failed',
+  skipped: 'skipped',
+};
+
+export interface StatusTimelineProps {
+  readonly timeline: Timeline;
+  /** Accessible name of the timeline, e.g. "Withdrawal w123 status". */
+  readonly label: string;
+  /** Extra content under the "next" line (a Cancel button, a txid link…). */
+  readonly children?: ReactNode;
+}
+
+export function StatusTimeline({ timeline, label, children }: StatusTimelineProps) {
+  return (
+    <section className={`status-timeline tone-${timeline.tone}`} aria-label={label} data-testid="status-timeline">
+      <p className="status-timeline-headline" data-testid="timeline-headline" data-status={timeline.status}>
+        <strong>{timeline.headline}</strong> <span className="status-code">({timeline.status || 'no status'})</span>
+      </p>
+      <ol className="status-timeline-stages">
+        {timeline.stages.map((stage) => (
+          <li
+            key={stage.key}
+            className={`stage stage-${stage.state}`}
+            data-stage={stage.key}
+            data-state={stage.state}
+            aria-current={stage.state === 'current' ? 'step' : undefined}
+          >
+            <span aria-hidden="true" className="stage-mark">
+              {MARK[stage.state]}
+            </span>{' '}
+            {stage.label}
+            <span className="sr-only"> ({STATE_WORDS[stage.state]})</span>
+          </li>
+        ))}
+      </ol>
+      <p className="status-timeline-next" data-testid="timeline-next">
+        {timeline.next}
+      </p>
+      {children}
+    </section>
+  );
+}

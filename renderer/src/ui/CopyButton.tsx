@@ -1,0 +1,50 @@
+import { useEffect, useState } from 'react';
+
+/** Copies through the async clipboard, falling back to a selection copy where it is refused. */
+export const copyText = async (value: string): Promise<boolean> => {
+  try {
+    await navigator.clipboard.writeText(value);
+    return true;
+  } catch {
+    const area = document.createElement('textarea');
+    area.value = value;
+    area.setAttribute('readonly', '');
+    area.className = 'sr-only';
+    document.body.append(area);
+    area.select();
+    const copied = document.execCommand('copy');
+    area.remove();
+    return copied;
+  }
+};
+
+export interface CopyButtonProps {
+  readonly value: string;
+  /** Accessible name, e.g. "Copy address". */
+  readonly label?: string;
+  readonly testId?: string;
+}
+
+export const CopyButton = ({ value, label = 'Copy', testId }: CopyButtonProps) => {
+  const [state, setState] = useState<'idle' | 'copied' | 'failed'>('idle');
+  useEffect(() => {
+    if (state === 'idle') return undefined;
+    const timer = setTimeout(() => setState('idle'), 1500);
+    return () => clearTimeout(timer);
+  }, [state]);
+  return (
+    <button
+      type="button"
+      className="btn btn-ghost btn-sm copy-button"
+      aria-label={label}
+      title={label}
+      data-testid={testId}
+      onClick={async () => setState((await copyText(value)) ? 'copied' : 'failed')}
+    >
+      <span aria-hidden="true">{state === 'copied' ? '✓' : '⧉'}</span>
+      <span className="sr-only" role="status">
+        {state === 'copied' ? 'Copied' : state === 'failed' ? 'Could not copy' : ''}
+      </span>
+    </button>
+  );
+};

@@ -1,0 +1,81 @@
+import type { IpcErrorCode } from '../../../shared/ipc/result';
+import { isDeskCallError } from '../lib/desk';
+import { Button } from './Button';
+import { CopyButton } from './CopyButton';
+
+/** What each kind of failure means for the person at the screen. */
+const HEADLINE: Record<IpcErrorCode, string> = {
+  UNKNOWN_OPERATION: 'The app does not know this action.',
+  INVALID_INPUT: 'Some details are not valid. Nothing was sent.',
+  FORBIDDEN_SENDER: 'This window is not allowed to do that.',
+  PLATFORM: 'The platform refused the request.',
+  NETWORK: 'The platform could not be reached.',
+  OUTCOME_UNKNOWN: 'We do not know yet whether this went through. It is being checked; do not repeat it.',
+  KEYCHAIN: 'The system keychain is unavailable.',
+  LOCKED: 'The app is locked. Unlock it first.',
+  PRECONDITION: 'This cannot be done yet.',
+  INTERNAL: 'Something went wrong inside the app.',
+};
+
+export interface ErrorNoticeProps {
+  readonly error: unknown;
+  /** Offered for reads; never pass it for money movements (a blind retry could send twice). */
+  readonly onRetry?: () => void;
+  readonly compact?: boolean;
+}
+
+/** A failure in plain words, with the platform's label, the request id and advice when known. */
+export const ErrorNotice = ({ error, onRetry, compact = false }: ErrorNoticeProps) => {
+  const detail = isDeskCallError(error) ? error.error : undefined;
+  const headline = detail ? HEADLINE[detail.code] : 'Something went wrong.';
+  const message = detail?.message ?? (error instanceof Error ? error.message : String(error));
+  return (
+    <div
+      className={`notice notice-bad${compact ? ' notice-compact' : ''}`}
+      role="alert"
+      data-testid="error-notice"
+      data-error-code={detail?.code}
+    >
+      <div className="notice-title">{headline}</div>
+      {message && message !== headline ? <div className="notice-text">{message}</div> : null}
+      {detail?.fields && Object.keys(detail.fields).length > 0 ? (
+        <ul className="notice-fields">
+          {Object.entries(detail.fields).map(([field, problem]) => (
+            <li key={field}>
+              <code>{field}</code>: {problem}
+            </li>
+          ))}
+        </ul>
+      ) : null}
+      {detail?.advice ? <div className="notice-advice">{detail.advice}</div> : null}
+      {detail?.label || detail?.requestId ? (
+        <dl className="notice-meta">
+          {detail.label ? (
+            <>
+              <dt>Platform label</dt>
+              <dd>
+                <code data-testid="error-label">{detail.label}</code>
+              </dd>
+            </>
+          ) : null}
+          {detail.requestId ? (
+            <>
+              <dt>Request id</dt>
+              <dd>
+                <code data-testid="error-request-id">{detail.requestId}</code>{' '}
+                <CopyButton value={detail.requestId} label="Copy request id" />
+              </dd>
+            </>
+          ) : null}
+        </dl>
+      ) : null}
+      {onRetry ? (
+        <div className="notice-actions">
+          <Button size="sm" onClick={onRetry}>
+            Try again
+          </Button>
+        </div>
+      ) : null}
+    </div>
+  );
+};

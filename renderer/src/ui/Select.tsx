@@ -1,0 +1,61 @@
+import { type SelectHTMLAttributes, useId } from 'react';
+
+export interface SelectOption<V extends string> {
+  readonly value: V;
+  readonly label: string;
+  readonly disabled?: boolean;
+}
+
+export interface SelectProps<V extends string>
+  extends Omit<SelectHTMLAttributes<HTMLSelectElement>, 'onChange' | 'value'> {
+  readonly label: string;
+  readonly value: V;
+  readonly options: readonly SelectOption<V>[];
+  readonly onChange: (value: V) => void;
+  readonly error?: string | undefined;
+  readonly hideLabel?: boolean;
+}
+
+export const Select = <V extends string>({
+  label,
+  value,
+  options,
+  onChange,
+  error,
+  hideLabel,
+  id,
+  className,
+  ...rest
+}: SelectProps<V>) => {
+  const autoId = useId();
+  const selectId = id ?? autoId;
+  const errorId = `${selectId}-error`;
+  return (
+    <div className={['field', error ? 'field-invalid' : '', className].filter(Boolean).join(' ')}>
+      <label htmlFor={selectId} className={hideLabel ? 'sr-only' : 'field-label'}>
+        {label}
+      </label>
+      <div className="field-control">
+        <select
+          {...rest}
+          id={selectId}
+          value={value}
+          onChange={(event) => onChange(event.target.value as V)}
+          aria-invalid={error ? true : undefined}
+          aria-describedby={error ? errorId : undefined}
+        >
+          {options.map((option) => (
+            <option key={option.value} value={option.value} disabled={option.disabled}>
+              {option.label}
+            </option>
+          ))}
+        </select>
+      </div>
+      {error ? (
+        <div id={errorId} className="field-error" role="alert">
+          {error}
+        </div>
+      ) : null}
+    </div>
+  );
+};

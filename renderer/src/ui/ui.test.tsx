@@ -1,0 +1,126 @@
+import { cleanup, render, screen } from '@testing-library/react';
+import userEvent from '@testing-library/user-event';
+import { useState } from 'react';
+import { afterEach, describe, expect, it, vi } from 'vitest';
+import { DeskCallError } from '../lib/desk';
+import { AmountField, amountProblem } from './AmountField';
+import { ErrorNotice } from './ErrorNotice';
+import { Tabs } from './Tabs';
+
+afterEach(cleanup);
+
+const AmountHarness = ({ onChange }: { onChange: (v: string) => void }) => {
+  const [value, setValue] = useState('');
+  return (
+    <AmountField
+      label="Amount"
+      value={value}
+      precision={2}
+      suffix="USDT"
+      onChange={(v) => {
+        setValue(v);
+        onChange(v);
+      }}
+    />
+  );
+};
+
+const TabsHarness = () => {
+  const [tab, setTab] = useState<'a' | 'b' | 'c'>('a');
+  return (
+    <Tabs
+      label="Views"
+      value={tab}
+      onChange={setTab}
+      tabs={[
+        { id: 'a', label: 'A' },
+        { id: 'b', label: 'B' },
+        { id: 'c', label: 'C' },
+      ]}
+    >
+      <p>panel {tab}</p>
+    </Tabs>
+  );
+};
+
+describe('amountProblem', () => {
+  it.each([
+    ['', undefined],
+    ['12.5', undefined],
+    ['abc', 'Use digits and at most one decimal point.'],
+    ['1.2.3', 'Use digits and at most one decimal point.'],
+    ['-1', 'The amount cannot be negative.'],
+    ['0', 'The amount must be more than zero.'],
+    ['1.123456789', 'Use at most 8 digits after the point.'],
+  ])('“%s” → %s', (value, problem) => {
+    expect(amountProblem(value, { precision: 8 })).toBe(problem);
+  });
+
+  it('asks for a value only when required', () => {
+    expect(amountProblem('', { required: true })).toBe('Enter an amount.');
+  });
+});
+
+describe('AmountField', () => {
+  it('keeps the typed string and shows the problem inline, linked to the input', async () => {
+    const onChange = vi.fn();
+    render(<AmountHarness onChange={onChange} />);
+    const input = screen.getByLabelText('Amount');
+    await userEvent.type(input, '1.234');
+    expect(onChange).toHaveBeenLastCalledWith('1.234');
+    expect(input).toHaveProperty('value', '1.234');
+    expect(input.getAttribute('aria-invalid')).toBe('true');
+    const error = screen.getByRole('alert');
+    expect(error.textContent).toBe('Use at most 2 digits after the point.');
+    expect(input.getAttribute('aria-describedby')).toContain(error.id);
+  });
+});
+
+describe('ErrorNotice', () => {
+  it('says what happened in plain words with the label, request id and advice', () => {
+    const error = new DeskCallError('funding.withdraw', {
+      code: 'PLATFORM',
+      message: 'Request IP not in whitelist',
+      label: 'IP_FORBIDDEN',
+      requestId: 'r-123',
+      advice: 'Add this computer’s IP to the key’s whitelist.',
+    });
+    render(<ErrorNotice error={error} />);
+    const notice = screen.getByRole('alert');
+    expect(notice.textContent).toContain('The platform refused the request.');
+    expect(notice.textContent).toContain('Request IP not in whitelist');
+    expect(screen.getByTestId('error-label').textContent).toBe('IP_FORBIDDEN');
+    expect(screen.getByTestId('error-request-id').textContent).toBe('r-123');
+    expect(notice.textContent).toContain('whitelist.');
+  });
+
+  it('warns not to repeat a movement whose outcome is unknown', () => {
+    render(
+      <ErrorNotice error={new DeskCallError('funding.withdraw', { code: 'OUTCOME_UNKNOWN', message: 'Timed out.' })} />,
+    );
+    expect(screen.getByRole('alert').textContent).toContain('do not repeat it');
+  });
+
+  it('shows per-field problems of invalid input', () => {
+    render(
+      <ErrorNotice
+        error={
+          new DeskCallError('x.y', { code: 'INVALID_INPUT', message: 'Bad.', fields: { amount: 'Too many decimals' } })
+        }
+      />,
+    );
+    expect(screen.getByRole('alert').textContent).toContain('amount: Too many decimals');
+  });
+});
+
+describe('Tabs', () => {
+  it('moves between tabs with the arrow keys', async () => {
+    render(<TabsHarness />);
+    screen.getByRole('tab', { name: 'A' }).focus();
+    await userEvent.keyboard('{ArrowRight}');
+    expect(screen.getByRole('tab', { name: 'B' }).getAttribute('aria-selected')).toBe('true');
+    expect(screen.getByRole('tabpanel').textContent).toBe('panel b');
+    await userEvent.keyboard('{ArrowLeft}{ArrowLeft}');
+    expect(screen.getByRole('tab', { name: 'C' }).getAttribute('aria-selected')).toBe('true');
+  });
+});

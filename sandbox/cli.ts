@@ -1,0 +1,97 @@
+/**
+ * `npm run sandbox -- [--port N] [--data DIR | --memory] [--clock real|manual] [--seed N] [--market on|off]`
+ * Prints exactly one JSON line on stdout when ready, then logs to stderr only.
+ */
+import type { SandboxOptions } from './context';
+import { startSandbox } from './server';
+
+const USAGE = 'usage: sandbox [--port N] [--data DIR | --memory] [--clock real|manual] [--seed N] [--market on|off]';
+
+function parseArgs(argv: readonly string[]): SandboxOptions {
+  const options: SandboxOptions = { log: true };
+  const value = (i: number, flag: string): string => {
+    const v = argv[i + 1];
+    if (v === undefined || v.startsWith('--')) throw new Error(`${flag} needs a value`);
+    return v;
+  };
+  const integer = (text: string, flag: string, max: number): number => {
+    if (!/^\d+$/.test(text) || Number(text) > max) throw new Error(`${flag} must be an integer from 0 to ${max}`);
+    return Number(text);
+  };
+  for (let i = 0; i < argv.length; i += 1) {
+    const flag = argv[i]!;
+    switch (flag) {
+      case '--port':
+        options.port = integer(value(i, flag), flag, 65535);
+        i += 1;
+        break;
+      case '--data':
+        options.dataDir = value(i, flag);
+        i += 1;
+        break;
+      case '--memory':
+        options.memory = true;
+        break;
+      case '--clock': {
+        const v = value(i, flag);
+        if (v !== 'real' && v !== 'manual') throw new Error('--clock must be real or manual');
+        options.clock = v;
+        i += 1;
+        break;
+      }
+      case '--seed':
+        options.seed = integer(value(i, flag), flag, Number.MAX_SAFE_INTEGER);
+        i += 1;
+        break;
+      case '--market': {
+        const v = value(i, flag);
+        if (v !== 'on' && v !== 'off') throw new Error('--market must be on or off');
+        options.market = v;
+        i += 1;
+        break;
+      }
+      case '--help':
+        process.stderr.write(`${USAGE}\n`);
+        process.exit(0);
+        break;
+      default:
+        throw new Error(`unknown option ${flag}`);
+    }
+  }
+  if (options.memory && options.dataDir) throw new Error('--data and --memory exclude each other');
+  return options;
+}
+
+async function main(): Promise<void> {
+  let options: SandboxOptions;
+  try {
+    options = parseArgs(process.argv.slice(2));
+  } catch (error) {
+    process.stderr.write(`${(error as Error).message}\n${USAGE}\n`);
+    process.exit(2);
+  }
+  const sandbox = await startSandbox(options);
+  process.stdout.write(
+    `${JSON.stringify({
+      event: 'ready',
+      base_url: sandbox.baseUrl,
+      control_url: sandbox.controlUrl,
+      user_id: sandbox.userId,
+      key: sandbox.key,
+      secret: sandbox.secret,
+    })}\n`,
+  );
+  const stop = (): void => {
+    sandbox.close().then(
+      () => process.exit(0),
+      () => process.exit(1),
+    );
+  };
+  process.on('SIGINT', stop);
+  process.on('SIGTERM', stop);
+}
+
+main().catch((error: unknown) => {
+  process.stderr.write(`sandbox failed to start: ${(error as Error).stack ?? String(error)}\n`);
+  process.exit(1);
+});

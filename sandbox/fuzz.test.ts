@@ -1,0 +1,265 @@
+/**
+ * Fuzz: thousands of malformed requests against the wallet, withdrawal and sub-account groups (and
+ * random paths). Properties: never a 5xx, every non-2xx carries a spec label, and no balance moves
+ * (the value pools hold no amount that is both well-formed and covered by a balance).
+ */
+import fc from 'fast-check';
+import { afterAll, beforeAll, expect, it } from 'vitest';
+import { ALL_ERROR_LABELS } from '../shared/platform/labels';
+import { bodyHash, sign } from './http/signature';
+import type { SandboxHandle } from './server';
+import { control, startTestSandbox } from './testing/harness';
+
+let sb: SandboxHandle;
+
+beforeAll(async () => {
+  sb = await startTestSandbox(11);
+  // Count, but never refuse: otherwise most answers would be 429 and the fuzz would test little.
+  await control(sb, 'POST', '/rate_limits', { enforce: false });
+});
+afterAll(() => sb.close());
+
+const ENDPOINTS: [string, string][] = [
+  ['GET', '/wallet/currency_chains'],
+  ['GET', '/wallet/deposit_address'],
+  ['GET', '/wallet/withdrawals'],
+  ['GET', '/wallet/deposits'],
+  ['POST', '/wallet/transfers'],
+  ['POST', '/wallet/sub_account_transfers'],
+  ['GET', '/wallet/sub_account_transfers'],
+  ['POST', '/wallet/sub_account_to_sub_account'],
+  ['GET', '/wallet/order_status'],
+  ['GET', '/wallet/withdraw_status'],
+  ['GET', '/wallet/sub_account_balances'],
+  ['GET', '/wallet/sub_account_margin_balances'],
+  ['GET', '/wallet/sub_account_futures_balances'],
+  ['GET', '/wallet/sub_account_cross_margin_balances'],
+  ['GET', '/wallet/saved_address'],
+  ['GET', '/wallet/fee'],
+  ['GET', '/wallet/total_balance'],
+  ['GET', '/wallet/small_balance'],
+  ['POST', '/wallet/small_balance'],
+  ['GET', '/wallet/small_balance_history'],
+  ['GET', '/wallet/push'],
+  ['GET', '/wallet/getLowCapExchangeList'],
+  ['POST', '/withdrawals'],
+  ['POST', '/withdrawals/push'],
+  ['DELETE', '/withdrawals/{id}'],
+  ['POST', '/sub_accounts'],
+  ['GET', '/sub_accounts'],
+  ['GET', '/sub_accounts/{id}'],
+  ['POST', '/sub_accounts/{id}/keys'],
+  ['GET', '/sub_accounts/{id}/keys'],
+  ['GET', '/sub_accounts/{id}/keys/{id}'],
+  ['PUT', '/sub_accounts/{id}/keys/{id}'],
+  ['DELETE', '/sub_accounts/{id}/keys/{id}'],
+  ['GET', '/sub_accounts/unified_mode'],
+  ['GET', '/margin/account_book'],
+  ['GET', '/futures/{id}/account_book'],
+  ['GET', '/delivery/{id}/account_book'],
+];
+
+const NAMES = [
+  'currency',
+  'chain',
+  'amount',
+  'from',
+  'to',
+  'settle',
+  'currency_pair',
+  'sub_account',
+  'sub_account_type',
+  'direction',
+  'client_order_id',
+  'sub_account_from',
+  'sub_account_from_type',
+  'sub_account_to',
+  'sub_account_to_type',
+  'address',
+  'memo',
+  'withdraw_order_id',
+  'asset_class',
+  'receive_uid',
+  'login_name',
+  'remark',
+  'email',
+  'password',
+  'perms',
+  'ip_whitelist',
+  'mode',
+  'name',
+  'limit',
+  'offset',
+  'page',
+  'sub_uid',
+  'tx_id',
+  'withdraw_id',
+  'transaction_type',
+  'type',
+  'id',
+  'is_all',
+];
+
+/** No entry is a well-formed amount within any balance: nothing can move money. */
+const VALUES: unknown[] = [
+  '',
+  ' ',
+  '-1',
+  '0',
+  '0.0',
+  '1e5',
+  'abc',
+  '0.0000000001',
+  '99999999999',
+  'NaN',
+  'Infinity',
+  null,
+  [],
+  {},
+  [1, 2],
+  { a: 1 },
+  -5,
+  0,
+  1.25e301,
+  Number.MAX_SAFE_INTEGER,
+  'USDT',
+  'BTC',
+  'DUST',
+  'BTC_USDT',
+  'spot',
+  'margin',
+  'futures',
+  'delivery',
+  'options',
+  'to',
+  'from',
+  '10000002',
+  '10000003',
+  10000004,
+  'TRX',
+  'TON',
+  'usdt',
+  'SPOT',
+  '１２',
+  '\u0000',
+  '%00',
+  "'; DROP TABLE balances;--",
+  'x'.repeat(300),
+  '__proto__',
+  'constructor',
+  '-',
+  'w20000001',
+  '0',
+  '1,2',
+  '10000002,abc',
+  'withdraw',
+  'deposit',
+  false,
+  'true',
+  [{ name: 'wallet', read_only: 'no' }],
+  ['300.1.1.1'],
+];
+
+const value = fc.constantFrom(...VALUES);
+const jsonObject = fc.dictionary(fc.constantFrom(...NAMES, '__proto__', 'zzz'), value, { maxKeys: 8 });
+const idLike = fc.oneof(
+  fc.constantFrom('10000002', '10000003', 'usdt', 'btc', 'w20000001', '0', '-1', '%zz', 'abc', '..'),
+  fc.string({ maxLength: 12 }),
+);
+
+const request = fc.record({
+  endpoint: fc.oneof(
+    { weight: 9, arbitrary: fc.constantFrom(...ENDPOINTS) },
+    {
+      weight: 1,
+      arbitrary: fc.tuple(fc.constantFrom('GET', 'POST', 'PUT', 'PATCH', 'DELETE', 'OPTIONS'), fc.webPath()),
+    },
+  ),
+  methodOverride: fc.option(fc.constantFrom('GET', 'POST', 'PUT', 'PATCH', 'DELETE'), { freq: 8 }),
+  ids: fc.array(idLike, { minLength: 2, maxLength: 2 }),
+  query: fc.array(fc.tuple(fc.constantFrom(...NAMES), value), { maxLength: 5 }),
+  rawQuery: fc.option(fc.string({ maxLength: 30 }), { freq: 6 }),
+  body: fc.oneof(
+    { weight: 6, arbitrary: jsonObject.map((o) => JSON.stringify(o)) },
+    { weight: 1, arbitrary: fc.string({ maxLength: 40 }) },
+    { weight: 1, arbitrary: fc.constant('') },
+    { weight: 1, arbitrary: fc.jsonValue({ maxDepth: 2 }).map((v) => JSON.stringify(v)) },
+  ),
+  contentType: fc.constantFrom(
+    'application/json',
+    'application/json',
+    'text/plain',
+    'application/x-www-form-urlencoded',
+    '',
+  ),
+  auth: fc.constantFrom('valid', 'valid', 'valid', 'valid', 'none', 'bad-sign', 'old', 'junk-key'),
+  accept: fc.constantFrom('application/json', '*/*', '', 'text/html', 'application/*;q=0.5'),
+});
+
+function snapshot(): string {
+  return JSON.stringify(sb.ctx.db.prepare('SELECT * FROM balances ORDER BY user_id, account, currency, pair').all());
+}
+
+it('answers thousands of malformed requests with spec labels, never a 5xx, and moves no balance', async () => {
+  const before = snapshot();
+  let count = 0;
+  await fc.assert(
+    fc.asyncProperty(request, async (r) => {
+      const [baseMethod, template] = r.endpoint;
+      const method = r.methodOverride ?? baseMethod;
+      let i = 0;
+      const path = `/api/v4${template.startsWith('/') ? '' : '/'}${template}`.replace(/\{id\}/g, () =>
+        encodeURIComponent(r.ids[i++ % 2]!),
+      );
+      const query =
+        r.rawQuery ??
+        r.query.map(([k, v]) => `${k}=${encodeURIComponent(typeof v === 'string' ? v : JSON.stringify(v))}`).join('&');
+      const hasBody = method !== 'GET' && method !== 'DELETE' && method !== 'OPTIONS' && r.body !== '';
+      const body = hasBody ? r.body : '';
+      const ts =
+        r.auth === 'old' ? String(Math.floor(Date.now() / 1000) - 3600) : String(Math.floor(Date.now() / 1000));
+      const headers: Record<string, string> = {};
+      if (r.accept) headers.Accept = r.accept;
+      if (hasBody && r.contentType) headers['Content-Type'] = r.contentType;
+      if (r.auth !== 'none') {
+        const signed = sign(
+          sb.secret,
+          method,
+          path,
+          query.includes('%') ? safeDecode(query) : query.replace(/\+/g, ' '),
+          bodyHash(body),
+          ts,
+        );
+        headers.KEY = r.auth === 'junk-key' ? 'junk' : sb.key;
+        headers.Timestamp = ts;
+        headers.SIGN = r.auth === 'bad-sign' ? signed.replace(/^./, signed[0] === 'a' ? 'b' : 'a') : signed;
+      }
+      const url = `${sb.baseUrl.replace('/api/v4', '')}${path}${query ? `?${query}` : ''}`;
+      let res: Response;
+      try {
+        res = await fetch(url, { method, headers, ...(hasBody ? { body } : {}) });
+      } catch {
+        return; // the client refused to send it (invalid URL or header): nothing reached the server
+      }
+      count += 1;
+      const text = await res.text();
+      expect(res.status, `${method} ${path}?${query} → ${text}`).toBeLessThan(500);
+      if (res.status >= 400) {
+        const parsed = JSON.parse(text) as { label: string; message: string };
+        expect(ALL_ERROR_LABELS.has(parsed.label), `${parsed.label} is a spec label`).toBe(true);
+        expect(typeof parsed.message).toBe('string');
+      }
+    }),
+    { numRuns: 2500, seed: 20261121 },
+  );
+  expect(count).toBeGreaterThan(2000);
+  expect(snapshot()).toBe(before);
+}, 120_000);
+
+function safeDecode(q: string): string {
+  try {
+    return decodeURIComponent(q.replace(/\+/g, ' '));
+  } catch {
+    return q;
+  }
+}

@@ -1,0 +1,382 @@
+/**
+ * The HTTP layer: a Fastify instance that turns RouteDefs into handlers with authentication,
+ * permissions, rate limits, fault injection, the common headers and the label→status error mapping.
+ * Nothing here knows about wallets or orders.
+ */
+import { performance } from 'node:perf_hooks';
+import Fastify, { type FastifyInstance, type FastifyReply, type FastifyRequest } from 'fastify';
+import { RATE_LIMIT_HEADERS, rateLimitKeyFor } from '../../shared/platform/limits';
+import type { SandboxClock } from '../clock';
+import type { ApiKeyRecord, UserRecord } from '../store/users';
+import { Users } from '../store/users';
+import { ApiFailure } from './errors';
+import type { FaultRule, Faults } from './faults';
+import { parseQuery } from './params';
+import type { RateLimiter, RateState } from './rate-limit';
+import type { Caller, HttpMethod, PrivateRoute, RouteDef, RouteRequest } from './route';
+import { bodyHash, decodeQueryForSigning, sign, signatureMatches } from './signature';
+
+export const API_PREFIX = '/api/v4';
+export const CONTROL_PREFIX = '/sandbox';
+const TIMESTAMP_WINDOW_S = 60;
+const BODY_LIMIT = 64 * 1024;
+
+/** Per-request state kept by the framework. */
+interface RequestState {
+  inTime: number;
+  rawBody: Buffer | undefined;
+  badContentType: boolean;
+  rate: RateState | undefined;
+}
+
+declare module 'fastify' {
+  interface FastifyRequest {
+    sbx: RequestState;
+  }
+}
+
+/** A route of the control plane (/sandbox/*): unsigned, loopback only. */
+export interface ControlRoute {
+  readonly method: HttpMethod;
+  /** Path after /sandbox. */
+  readonly path: string;
+  readonly status?: number;
+  handler(req: { body: unknown; query: Readonly<Record<string, string>>; params: Record<string, string> }): unknown;
+}
+
+export interface HttpDeps {
+  readonly users: Users;
+  readonly clock: SandboxClock;
+  readonly limiter: RateLimiter;
+  readonly faults: Faults;
+  readonly log: (message: string, fields?: Record<string, unknown>) => void;
+}
+
+const TIME_ORIGIN = performance.timeOrigin;
+const nowMicros = (): number => Math.floor((TIME_ORIGIN + performance.now()) * 1000);
+
+/**
+ * The request's framework state, created on first use (body parser or handler) rather than in an
+ * onRequest hook: hooks cost on every request. X-In-Time is taken then.
+ */
+function stateOf(req: FastifyRequest): RequestState {
+  let state = req.sbx;
+  if (!state) {
+    state = { inTime: nowMicros(), rawBody: undefined, badContentType: false, rate: undefined };
+    req.sbx = state;
+  }
+  return state;
+}
+
+const LOOPBACK = new Set(['127.0.0.1', '::1', '::ffff:127.0.0.1']);
+const normaliseIp = (ip: string): string => (ip.startsWith('::ffff:') ? ip.slice(7) : ip);
+const WRITE_METHODS = new Set(['POST', 'PUT', 'PATCH']);
+
+/** True when an Accept header admits JSON (absent, *\/*, application/*, application/json). */
+function acceptsJson(accept: string | undefined): boolean {
+  if (accept === undefined || accept === '') return true;
+  for (const part of accept.split(',')) {
+    const type = part.split(';')[0]!.trim().toLowerCase();
+    if (type === '*/*' || type === 'application/*' || type === 'application/json' || type === '') return true;
+  }
+  return false;
+}
+
+function headerString(req: FastifyRequest, name: string): string | undefined {
+  const v = req.headers[name];
+  return Array.isArray(v) ? v[0] : v;
+}
+
+export function buildHttp(
+  deps: HttpDeps,
+  routes: readonly RouteDef[],
+  control: readonly ControlRoute[],
+): FastifyInstance {
+  const { users, clock, limiter, faults } = deps;
+  let traceCounter = 0;
+  const tracePrefix = `${Date.now().toString(16)}-`;
+
+  const app = Fastify({
+    logger: false,
+    bodyLimit: BODY_LIMIT,
+    exposeHeadRoutes: false,
+    return503OnClosing: false,
+    forceCloseConnections: true,
+    routerOptions: { querystringParser: parseQuery, ignoreDuplicateSlashes: false, maxParamLength: 256 },
+    // Malformed HTTP never reaches a route; answer it with a spec label too.
+    clientErrorHandler: (_error, socket) => {
+      if (!socket.writable) return socket.destroy();
+      const body = JSON.stringify({ label: 'BAD_REQUEST', message: 'Malformed HTTP request' });
+      socket.end(
+        `HTTP/1.1 400 Bad Request\r\nContent-Type: application/json\r\nContent-Length: ${Buffer.byteLength(body)}\r\nConnection: close\r\n\r\n${body}`,
+      );
+    },
+  });
+  app.decorateRequest('sbx', null as unknown as RequestState);
+
+  // Bodies are read raw: the signature covers the exact bytes received.
+  app.removeAllContentTypeParsers();
+  app.addContentTypeParser('application/json', { parseAs: 'buffer' }, (req, body: Buffer, done) => {
+    stateOf(req).rawBody = body;
+    if (body.length === 0) return done(null, undefined);
+    try {
+      done(null, JSON.parse(body.toString('utf8')));
+    } catch {
+      done(new ApiFailure('INVALID_REQUEST_BODY', 'Request body is not valid JSON'), undefined);
+    }
+  });
+  app.addContentTypeParser('*', { parseAs: 'buffer' }, (req, body: Buffer, done) => {
+    const state = stateOf(req);
+    state.rawBody = body;
+    state.badContentType = body.length > 0;
+    done(null, undefined);
+  });
+
+  /**
+   * Sends an answer with the common headers (one place, instead of an onSend hook: cheaper on the
+   * hot path). X-Out-Time is taken last.
+   */
+  function send(req: FastifyRequest, reply: FastifyReply, status: number, payload: string | undefined): FastifyReply {
+    const headers: Record<string, string> = {
+      'x-in-time': String(stateOf(req).inTime),
+      'x-svc-trace-id': `${tracePrefix}${(++traceCounter).toString(16)}`,
+    };
+    const requestId = headerString(req, 'x-client-request-id');
+    if (requestId !== undefined) headers['x-client-request-id'] = requestId;
+    if (req.url.startsWith(API_PREFIX)) {
+      // Answers that never reached a route (unknown path, bad auth, …) still carry the headers.
+      const rate = stateOf(req).rate ?? limiter.hit('public', `ip:${normaliseIp(req.ip)}`, 'unrouted');
+      headers[RATE_LIMIT_HEADERS.remain] = String(rate.remain);
+      headers[RATE_LIMIT_HEADERS.limit] = String(rate.limit);
+      headers[RATE_LIMIT_HEADERS.reset] = String(rate.reset);
+    }
+    if (payload !== undefined) headers['content-type'] = 'application/json';
+    headers['x-out-time'] = String(nowMicros());
+    reply.code(status).headers(headers);
+    return payload === undefined ? reply.send() : reply.send(payload);
+  }
+
+  // --- authentication -----------------------------------------------------------------------
+  function authenticate(req: FastifyRequest, route: PrivateRoute, rawPath: string, rawQuery: string): Caller {
+    const keyHeader = headerString(req, 'key');
+    const ts = headerString(req, 'timestamp');
+    const signHeader = headerString(req, 'sign');
+    if (!keyHeader || !ts || !signHeader) {
+      throw new ApiFailure('MISSING_REQUIRED_HEADER', 'Missing required header: KEY, Timestamp and SIGN are needed');
+    }
+    if (!/^\d{1,12}(\.\d{1,9})?$/.test(ts)) {
+      throw new ApiFailure('REQUEST_EXPIRED', 'Timestamp must be Unix seconds (integer or fractional)');
+    }
+    const gap = Math.abs(clock.serverTimeMs() / 1000 - Number(ts));
+    if (gap > TIMESTAMP_WINDOW_S) {
+      throw new ApiFailure(
+        'REQUEST_EXPIRED',
+        `gap between request Timestamp and server time exceeds ${TIMESTAMP_WINDOW_S}`,
+      );
+    }
+    const found = users.authLookup(keyHeader);
+    if (!found) throw new ApiFailure('INVALID_KEY', 'Invalid key provided');
+    const { key, user } = found;
+    const hash = bodyHash(stateOf(req).rawBody);
+    const query = decodeQueryForSigning(rawQuery);
+    let ok = signatureMatches(sign(key.secret, req.method, rawPath, query, hash, ts), signHeader);
+    if (!ok && rawPath.includes('%')) {
+      // A client may sign the decoded path; accept both forms.
+      try {
+        ok = signatureMatches(sign(key.secret, req.method, decodeURIComponent(rawPath), query, hash, ts), signHeader);
+      } catch {
+        ok = false;
+      }
+    }
+    if (!ok) throw new ApiFailure('INVALID_SIGNATURE', 'Signature mismatch');
+    return authorise(req, route, key, user);
+  }
+
+  function authorise(req: FastifyRequest, route: PrivateRoute, key: ApiKeyRecord, user: UserRecord): Caller {
+    const ip = normaliseIp(req.ip);
+    if (key.ipWhitelist.length > 0 && !key.ipWhitelist.includes(ip)) {
+      throw new ApiFailure('IP_FORBIDDEN', `Request IP not in whitelist: ${ip}`);
+    }
+    if (key.state !== 1) throw new ApiFailure('INVALID_CREDENTIALS', 'API key is disabled');
+    if (user.state !== 1) throw new ApiFailure('ACCOUNT_LOCKED', 'Account is locked');
+    const isSub = user.parentId !== null;
+    if (isSub) {
+      // A frozen main account locks its sub-accounts out too.
+      const main = users.authMainState(user.parentId!);
+      if (main !== 1) throw new ApiFailure('ACCOUNT_LOCKED', 'Main account is locked');
+    }
+    if (route.mainOnly && isSub) throw new ApiFailure('FORBIDDEN', 'Sub-account keys cannot call this operation');
+    const write = req.method !== 'GET';
+    const verdict = Users.permits(key, route.permission, write);
+    if (verdict === 'missing') throw new ApiFailure('FORBIDDEN', `API key lacks the ${route.permission} permission`);
+    if (verdict === 'read_only')
+      throw new ApiFailure('READ_ONLY', `API key has read-only ${route.permission} permission`);
+    users.touch(key, Math.floor(clock.now() / 1000));
+    return { user, key, mainUserId: user.parentId ?? user.id, isSubAccount: isSub };
+  }
+
+  function marketOf(req: FastifyRequest, query: Record<string, string>): string {
+    const body = req.body as Record<string, unknown> | undefined;
+    const fromBody = body && typeof body === 'object' && !Array.isArray(body) ? body.currency_pair : undefined;
+    return typeof fromBody === 'string' ? fromBody : (query.currency_pair ?? '');
+  }
+
+  async function applyFault(
+    rule: FaultRule,
+    req: FastifyRequest,
+    reply: FastifyReply,
+  ): Promise<'dropped' | 'continue'> {
+    switch (rule.kind) {
+      case 'drop_before':
+        reply.hijack();
+        req.raw.socket.destroy();
+        return 'dropped';
+      case 'status_500':
+        throw new ApiFailure('INTERNAL', 'Injected fault: internal error');
+      case 'status_429':
+        throw new ApiFailure('TOO_MANY_REQUESTS', 'Injected fault: request rate limit exceeded');
+      case 'delay':
+        await new Promise((resolve) => setTimeout(resolve, rule.ms ?? 1000));
+        return 'continue';
+      default:
+        return 'continue';
+    }
+  }
+
+  // --- API routes ---------------------------------------------------------------------------
+  const known: { re: RegExp; methods: Set<string> }[] = [];
+  const remember = (url: string, method: string): void => {
+    const source = `^${url.replace(/[.*+?^${}()|[\]\\]/g, '\\$&').replace(/:[A-Za-z_][A-Za-z0-9_]*/g, '[^/]+')}$`;
+    let entry = known.find((k) => k.re.source === source);
+    if (!entry) {
+      entry = { re: new RegExp(source), methods: new Set() };
+      known.push(entry);
+    }
+    entry.methods.add(method);
+  };
+
+  for (const route of routes) {
+    const url = `${API_PREFIX}${route.path}`;
+    remember(url, route.method);
+    const rule = route.rateLimit ?? rateLimitKeyFor(route.method, route.path, route.auth === 'public');
+    const endpoint = `${route.method} ${route.path}`;
+    const status = route.status ?? 200;
+    app.route({
+      method: route.method,
+      url,
+      handler: (req, reply) => {
+        if (faults.active) {
+          const fault = faults.take(req.method, req.url.split('?', 1)[0]!);
+          if (fault?.kind === 'drop_after') return serve(req, reply, fault);
+          if (fault) return applyFault(fault, req, reply).then((next) => (next === 'dropped' ? reply : serve(req, reply)));
+        }
+        return serve(req, reply);
+      },
+    });
+
+    /** Synchronous unless the route handler returns a promise: no microtask on the hot path. */
+    function serve(req: FastifyRequest, reply: FastifyReply, fault?: FaultRule): FastifyReply | Promise<FastifyReply> {
+      const state = stateOf(req);
+      if (!acceptsJson(headerString(req, 'accept'))) throw new ApiFailure('NOT_ACCEPTABLE', 'Only application/json is served');
+      const q = req.url.indexOf('?');
+      const rawPath = q === -1 ? req.url : req.url.slice(0, q);
+      const rawQuery = q === -1 ? '' : req.url.slice(q + 1);
+      const query = req.query as Record<string, string>;
+      let caller: Caller | undefined;
+      if (route.auth === 'private') {
+        caller = authenticate(req, route, rawPath, rawQuery);
+        state.rate = limiter.hit(rule, `u:${caller.user.id}`, endpoint, marketOf(req, query));
+      } else {
+        state.rate = limiter.hit(rule, `ip:${normaliseIp(req.ip)}`, endpoint, marketOf(req, query));
+      }
+      if (state.rate.exceeded) throw new ApiFailure('TOO_MANY_REQUESTS', 'Request rate limit exceeded');
+      if (state.badContentType && WRITE_METHODS.has(req.method)) {
+        throw new ApiFailure('INVALID_CONTENT_TYPE', 'Request body must be application/json');
+      }
+      const base: RouteRequest = {
+        method: req.method as HttpMethod,
+        path: rawPath,
+        params: req.params as Record<string, string>,
+        query,
+        body: req.method === 'GET' || req.method === 'DELETE' ? undefined : req.body,
+        headers: req.headers,
+        ip: normaliseIp(req.ip),
+        now: clock.now(),
+      };
+      const result =
+        route.auth === 'private' ? route.handler({ ...base, caller: caller!, user: caller!.user }) : route.handler(base);
+      if (result instanceof Promise) return result.then((value: unknown) => finish(req, reply, value, fault));
+      return finish(req, reply, result, fault);
+    }
+
+    function finish(req: FastifyRequest, reply: FastifyReply, result: unknown, fault?: FaultRule): FastifyReply {
+      if (fault?.kind === 'drop_after') {
+        // The operation is committed; the client never learns it.
+        reply.hijack();
+        req.raw.socket.destroy();
+        return reply;
+      }
+      return send(req, reply, status, status === 204 || result === undefined ? undefined : JSON.stringify(result));
+    }
+  }
+
+  // --- control plane ------------------------------------------------------------------------
+  for (const route of control) {
+    const url = `${CONTROL_PREFIX}${route.path}`;
+    remember(url, route.method);
+    app.route({
+      method: route.method,
+      url,
+      handler: async (req, reply) => {
+        // The control plane moves money without signatures: loopback callers only.
+        if (!LOOPBACK.has(req.ip)) throw new ApiFailure('FORBIDDEN', 'Control API is loopback only');
+        if (stateOf(req).badContentType)
+          throw new ApiFailure('INVALID_CONTENT_TYPE', 'Request body must be application/json');
+        const result = await route.handler({
+          body: req.body,
+          query: req.query as Record<string, string>,
+          params: req.params as Record<string, string>,
+        });
+        const status = route.status ?? 200;
+        return send(req, reply, status, status === 204 || result === undefined ? undefined : JSON.stringify(result));
+      },
+    });
+  }
+
+  // --- errors -------------------------------------------------------------------------------
+  app.setNotFoundHandler((req, reply) => {
+    const path = req.url.split('?', 1)[0]!;
+    const match = known.find((k) => k.re.test(path));
+    const failure = match
+      ? new ApiFailure('METHOD_NOT_ALLOWED', `Method ${req.method} is not allowed on ${path}`)
+      : new ApiFailure('NOT_FOUND', `Not found: ${path}`);
+    send(req, reply, failure.status, JSON.stringify(failure.toBody()));
+  });
+
+  app.setErrorHandler((error: unknown, req, reply) => {
+    let failure: ApiFailure;
+    if (error instanceof ApiFailure) failure = error;
+    else {
+      const e = error as { code?: string; statusCode?: number; message?: string };
+      if (e.code === 'FST_ERR_CTP_INVALID_MEDIA_TYPE' || e.code === 'FST_ERR_CTP_INVALID_CONTENT_TYPE') {
+        failure = new ApiFailure('INVALID_CONTENT_TYPE', 'Unsupported content type');
+      } else if (e.code?.startsWith('FST_ERR_CTP_') || e.code === 'FST_ERR_CTP_BODY_TOO_LARGE') {
+        failure = new ApiFailure('INVALID_REQUEST_BODY', e.message ?? 'Invalid request body');
+      } else if (e.code === 'FST_ERR_BAD_URL' || e.code === 'FST_ERR_ASYNC_CONSTRAINT') {
+        failure = new ApiFailure('BAD_REQUEST', 'Malformed URL');
+      } else if (typeof e.statusCode === 'number' && e.statusCode >= 400 && e.statusCode < 500) {
+        failure = new ApiFailure('BAD_REQUEST', e.message ?? 'Bad request');
+      } else {
+        deps.log('internal error', {
+          method: req.method,
+          url: req.url.split('?', 1)[0],
+          error: String((error as Error)?.stack ?? error),
+        });
+        failure = new ApiFailure('INTERNAL', 'Internal error');
+      }
+    }
+    send(req, reply, failure.status, JSON.stringify(failure.toBody()));
+  });
+
+  return app;
+}

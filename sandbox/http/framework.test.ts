@@ -1,0 +1,189 @@
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import type { SandboxHandle } from '../server';
+import { api, type Credentials, control, mainCreds, signedHeaders, startTestSandbox } from '../testing/harness';
+
+let sb: SandboxHandle;
+let main: Credentials;
+type Err = { label: string; message: string };
+
+beforeAll(async () => {
+  sb = await startTestSandbox();
+  main = mainCreds(sb);
+});
+afterAll(() => sb.close());
+
+const spotUsdt = async (creds: Credentials = main) => {
+  const res = await api<{ available: string }[]>(sb, creds, 'GET', '/spot/accounts?currency=USDT');
+  return res.body[0]?.available;
+};
+const optionsTransfer = { currency: 'USDT', from: 'spot', to: 'options', amount: '1' };
+
+describe('errors', () => {
+  it('unknown path → 404 NOT_FOUND, wrong method → 405 METHOD_NOT_ALLOWED', async () => {
+    const nf = await api<Err>(sb, main, 'GET', '/wallet/nothing_here');
+    expect([nf.status, nf.body.label]).toEqual([404, 'NOT_FOUND']);
+    const na = await api<Err>(sb, main, 'DELETE', '/wallet/fee');
+    expect([na.status, na.body.label]).toEqual([405, 'METHOD_NOT_ALLOWED']);
+  });
+
+  it('bad JSON → INVALID_REQUEST_BODY; non-JSON body → INVALID_CONTENT_TYPE; Accept mismatch → NOT_ACCEPTABLE', async () => {
+    const body = '{"currency": "USDT",';
+    const h = signedHeaders(main, 'POST', '/api/v4/wallet/transfers', '', body);
+    const bad = await fetch(`${sb.baseUrl}/wallet/transfers`, {
+      method: 'POST',
+      headers: { ...h, 'Content-Type': 'application/json' },
+      body,
+    });
+    expect([bad.status, ((await bad.json()) as Err).label]).toEqual([400, 'INVALID_REQUEST_BODY']);
+    const text = 'currency=USDT';
+    const h2 = signedHeaders(main, 'POST', '/api/v4/wallet/transfers', '', text);
+    const ct = await fetch(`${sb.baseUrl}/wallet/transfers`, {
+      method: 'POST',
+      headers: { ...h2, 'Content-Type': 'text/plain' },
+      body: text,
+    });
+    expect([ct.status, ((await ct.json()) as Err).label]).toEqual([400, 'INVALID_CONTENT_TYPE']);
+    const na = await api<Err>(sb, main, 'GET', '/wallet/fee', undefined, { Accept: 'text/html' });
+    expect([na.status, na.body.label]).toEqual([406, 'NOT_ACCEPTABLE']);
+  });
+
+  it('a body over 64 KiB → INVALID_REQUEST_BODY; a trailing slash is another path', async () => {
+    const body = JSON.stringify({ currency: 'USDT', pad: 'x'.repeat(70_000) });
+    const h = signedHeaders(main, 'POST', '/api/v4/wallet/transfers', '', body);
+    const big = await fetch(`${sb.baseUrl}/wallet/transfers`, {
+      method: 'POST',
+      headers: { ...h, 'Content-Type': 'application/json' },
+      body,
+    });
+    expect([big.status, ((await big.json()) as Err).label]).toEqual([400, 'INVALID_REQUEST_BODY']);
+    expect((await api<Err>(sb, main, 'GET', '/wallet/fee/')).body.label).toBe('NOT_FOUND');
+  });
+
+  it('MISSING_REQUIRED_PARAM, INVALID_PARAM_VALUE and INVALID_PRECISION change nothing', async () => {
+    const before = await spotUsdt();
+    const missing = await api<Err>(sb, main, 'POST', '/wallet/transfers', {
+      currency: 'USDT',
+      from: 'spot',
+      amount: '1',
+    });
+    expect([missing.status, missing.body.label]).toEqual([400, 'MISSING_REQUIRED_PARAM']);
+    const invalid = await api<Err>(sb, main, 'POST', '/wallet/transfers', { ...optionsTransfer, amount: '-1' });
+    expect(invalid.body.label).toBe('INVALID_PARAM_VALUE');
+    const precise = await api<Err>(sb, main, 'POST', '/wallet/transfers', {
+      ...optionsTransfer,
+      amount: '0.000000001',
+    });
+    expect(precise.body.label).toBe('INVALID_PRECISION');
+    expect(await spotUsdt()).toBe(before);
+  });
+});
+
+describe('headers', () => {
+  it('every answer carries gateway times, a trace id, the echoed request id and rate-limit headers', async () => {
+    for (const [path, status] of [
+      ['/wallet/fee', 200],
+      ['/wallet/unknown', 404],
+    ] as const) {
+      const res = await api(sb, main, 'GET', path, undefined, { 'X-Client-Request-Id': 'req-42' });
+      expect(res.status).toBe(status);
+      const inTime = Number(res.headers.get('x-in-time'));
+      const outTime = Number(res.headers.get('x-out-time'));
+      expect(String(inTime)).toMatch(/^\d{16}$/);
+      expect(outTime).toBeGreaterThanOrEqual(inTime);
+      expect(res.headers.get('x-svc-trace-id')).toBeTruthy();
+      expect(res.headers.get('x-client-request-id')).toBe('req-42');
+      expect(res.headers.get('x-gate-ratelimit-limit')).toMatch(/^\d+$/);
+      expect(res.headers.get('x-gate-ratelimit-requests-remain')).toMatch(/^\d+$/);
+      expect(res.headers.get('x-gate-ratelimit-reset-timestamp')).toMatch(/^\d{10}$/);
+    }
+  });
+});
+
+describe('rate limits', () => {
+  it('POST /withdrawals allows 1 request per 3 s per user; the window reopens', async () => {
+    const body = { currency: 'USDT', chain: 'TRX', address: 'nowhere', amount: '20' };
+    const first = await api<Err>(sb, main, 'POST', '/withdrawals', body);
+    expect(first.status).toBe(400); // ADDRESS_NOT_USED: counted all the same
+    const second = await api<Err>(sb, main, 'POST', '/withdrawals', body);
+    expect([second.status, second.body.label]).toEqual([429, 'TOO_MANY_REQUESTS']);
+    expect(second.headers.get('x-gate-ratelimit-limit')).toBe('1');
+    expect(second.headers.get('x-gate-ratelimit-requests-remain')).toBe('0');
+    expect(Number(second.headers.get('x-gate-ratelimit-reset-timestamp'))).toBeGreaterThanOrEqual(
+      Math.floor(Date.now() / 1000),
+    );
+    await control(sb, 'POST', '/advance', { seconds: 3 });
+    expect((await api<Err>(sb, main, 'POST', '/withdrawals', body)).status).toBe(400);
+  });
+
+  it('counts per endpoint and per user: a sub-account has its own 80/10 s on total_balance', async () => {
+    await control(sb, 'POST', '/advance', { seconds: 10 });
+    const sub = (
+      await control<Credentials>(sb, 'POST', '/keys', {
+        user_id: 10_000_002,
+        perms: [{ name: 'wallet', read_only: true }],
+      })
+    ).body;
+    const statuses: number[] = [];
+    for (let i = 0; i < 81; i += 1) statuses.push((await api(sb, main, 'GET', '/wallet/total_balance')).status);
+    expect(statuses.slice(0, 80).every((s) => s === 200)).toBe(true);
+    expect(statuses[80]).toBe(429);
+    expect((await api(sb, sub, 'GET', '/wallet/total_balance')).status).toBe(200);
+    expect((await api(sb, main, 'GET', '/wallet/fee')).status).toBe(200);
+  });
+
+  it('public endpoints are counted per IP: 200 per 10 s', async () => {
+    await control(sb, 'POST', '/advance', { seconds: 10 });
+    let last = 0;
+    for (let i = 0; i < 201; i += 1) last = (await api(sb, null, 'GET', '/wallet/currency_chains?currency=BTC')).status;
+    expect(last).toBe(429);
+  });
+});
+
+describe('fault injection', () => {
+  it('drop_before cuts the connection without doing the work', async () => {
+    const before = await spotUsdt();
+    await control(sb, 'POST', '/faults', {
+      rules: [{ method: 'POST', path: '/wallet/transfers', kind: 'drop_before', times: 1 }],
+    });
+    await expect(api(sb, main, 'POST', '/wallet/transfers', optionsTransfer)).rejects.toThrow();
+    expect(await spotUsdt()).toBe(before);
+  });
+
+  it('drop_after commits the operation, then cuts the connection', async () => {
+    const before = Number(await spotUsdt());
+    await control(sb, 'POST', '/faults', {
+      rules: [{ method: 'POST', path: '/wallet/transfers', kind: 'drop_after', times: 1 }],
+    });
+    await expect(api(sb, main, 'POST', '/wallet/transfers', optionsTransfer)).rejects.toThrow();
+    expect(Number(await spotUsdt())).toBe(before - 1);
+    // times: 1 was consumed, the next request is normal
+    expect((await api(sb, main, 'POST', '/wallet/transfers', optionsTransfer)).status).toBe(200);
+  });
+
+  it('status_500, status_429 and delay; DELETE /sandbox/faults clears the rules', async () => {
+    await control(sb, 'POST', '/faults', {
+      rules: [
+        { path: '/wallet/fee', kind: 'status_500', times: 1 },
+        { path: '/wallet/fee', kind: 'status_429', times: 1 },
+        { path: '/wallet/deposits', kind: 'delay', ms: 300 },
+      ],
+    });
+    const e500 = await api<Err>(sb, main, 'GET', '/wallet/fee');
+    expect([e500.status, e500.body.label]).toEqual([500, 'INTERNAL']);
+    const e429 = await api<Err>(sb, main, 'GET', '/wallet/fee');
+    expect([e429.status, e429.body.label]).toEqual([429, 'TOO_MANY_REQUESTS']);
+    expect((await api(sb, main, 'GET', '/wallet/fee')).status).toBe(200);
+    const t0 = Date.now();
+    expect((await api(sb, main, 'GET', '/wallet/deposits')).status).toBe(200);
+    expect(Date.now() - t0).toBeGreaterThanOrEqual(290);
+    expect((await control(sb, 'DELETE', '/faults')).status).toBe(200);
+    const t1 = Date.now();
+    await api(sb, main, 'GET', '/wallet/deposits');
+    expect(Date.now() - t1).toBeLessThan(290);
+  });
+
+  it('rejects malformed fault rules', async () => {
+    const res = await control<Err>(sb, 'POST', '/faults', { rules: [{ path: '/x', kind: 'explode' }] });
+    expect([res.status, res.body.label]).toEqual([400, 'INVALID_PARAM_VALUE']);
+  });
+});

@@ -1,0 +1,56 @@
+/**
+ * APIv4 request signing (spec "Authentication" 6–7, api-facts §6): lower-case hex HMAC-SHA512 with
+ * the secret over METHOD \n PATH \n QUERY \n hex(SHA512(body)) \n Timestamp.
+ */
+import { createHash, createHmac, timingSafeEqual } from 'node:crypto';
+
+export const EMPTY_BODY_SHA512 = createHash('sha512').update('').digest('hex');
+
+export function bodyHash(body: Buffer | string | undefined): string {
+  if (body === undefined || body.length === 0) return EMPTY_BODY_SHA512;
+  return createHash('sha512').update(body).digest('hex');
+}
+
+export function signatureString(
+  method: string,
+  path: string,
+  query: string,
+  bodySha512: string,
+  timestamp: string,
+): string {
+  return `${method.toUpperCase()}\n${path}\n${query}\n${bodySha512}\n${timestamp}`;
+}
+
+export function sign(
+  secret: string,
+  method: string,
+  path: string,
+  query: string,
+  bodySha512: string,
+  timestamp: string,
+): string {
+  return createHmac('sha512', secret)
+    .update(signatureString(method, path, query, bodySha512, timestamp))
+    .digest('hex');
+}
+
+/** Constant-time comparison of a received SIGN with the expected one. */
+export function signatureMatches(expected: string, received: string): boolean {
+  if (received.length !== expected.length) return false;
+  return timingSafeEqual(Buffer.from(expected), Buffer.from(received.toLowerCase()));
+}
+
+/**
+ * The query string as the SDKs sign it: form-decoded (`+` → space, %XX decoded), order kept.
+ * A malformed escape is left as received (the signature will then simply not match).
+ */
+export function decodeQueryForSigning(rawQuery: string): string {
+  if (rawQuery === '') return '';
+  const spaced = rawQuery.includes('+') ? rawQuery.replace(/\+/g, ' ') : rawQuery;
+  if (!spaced.includes('%')) return spaced;
+  try {
+    return decodeURIComponent(spaced);
+  } catch {
+    return spaced;
+  }
+}

@@ -1,0 +1,154 @@
+/**
+ * startSandbox(options): the sandbox exchange as a library (the CLI, the app and the tests use it).
+ *
+ * MODULE HOOK (for sandbox/spot): if `sandbox/spot/index.ts` exists, it is imported and its
+ *
+ *     export function registerSpot(ctx: SandboxContext): void | { close?(): void | Promise<void> }
+ *
+ * is called once, after the core schema, seed data and core routes exist and before the server
+ * listens. Register routes with `ctx.addRoutes([...])` (http/route.ts), create tables with
+ * CREATE TABLE IF NOT EXISTS on `ctx.db`, seed markets if the data directory is new, start the market
+ * simulation only when `ctx.options.market === 'on'` and drive it from `ctx.clock.onTick` (or your own
+ * unref'd timers stopped via `ctx.onClose`), publish live prices with `ctx.prices.setProvider`.
+ * Spot balances live in ctx.ledger with account 'spot'; fee rates come from ctx.users.fees(userId).
+ */
+import fs from 'node:fs';
+import path from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { SandboxClock } from './clock';
+import type { ResolvedOptions, SandboxContext, SandboxOptions } from './context';
+import { controlRoutes } from './control/routes';
+import { buildHttp } from './http/app';
+import { Faults } from './http/faults';
+import { RateLimiter } from './http/rate-limit';
+import type { RouteDef } from './http/route';
+import { Pipelines } from './pipelines/pipelines';
+import { Prices } from './prices';
+import { seedIfEmpty } from './seed';
+import { openDatabase } from './store/db';
+import { IdSource } from './store/ids';
+import { Ledger } from './store/ledger';
+import { Users } from './store/users';
+import { subAccountRoutes } from './subaccounts/routes';
+import { accountBookRoutes } from './wallet/account-book';
+import { walletRoutes } from './wallet/routes';
+import { withdrawalRoutes } from './withdrawals/routes';
+
+export interface SandboxHandle {
+  /** e.g. http://127.0.0.1:PORT/api/v4 */
+  readonly baseUrl: string;
+  /** e.g. http://127.0.0.1:PORT/sandbox */
+  readonly controlUrl: string;
+  readonly port: number;
+  /** The seeded main account and its full read-write key. */
+  readonly userId: number;
+  readonly key: string;
+  readonly secret: string;
+  /** Internals for tests and in-process tools (not an API: prefer the control plane). */
+  readonly ctx: SandboxContext;
+  readonly pipelines: Pipelines;
+  readonly limiter: RateLimiter;
+  close(): Promise<void>;
+}
+
+/** Where the spot module lives; absent until the spot engineer adds it. */
+const SPOT_MODULE = path.join(path.dirname(fileURLToPath(import.meta.url)), 'spot', 'index.ts');
+
+export async function startSandbox(options: SandboxOptions = {}): Promise<SandboxHandle> {
+  const dataDir = options.memory ? null : path.resolve(options.dataDir ?? path.join(process.cwd(), '.data', 'sandbox'));
+  const db = openDatabase(dataDir);
+  const seed = IdSource.resolveSeed(db, options.seed);
+  const resolved: ResolvedOptions = {
+    port: options.port ?? 0,
+    dataDir,
+    clock: options.clock ?? 'real',
+    seed,
+    market: options.market ?? 'on',
+  };
+  const logEnabled = options.log ?? false;
+  const log = (message: string, fields: Record<string, unknown> = {}): void => {
+    if (logEnabled)
+      process.stderr.write(`${JSON.stringify({ time: new Date().toISOString(), msg: message, ...fields })}\n`);
+  };
+
+  const clock = new SandboxClock(resolved.clock);
+  const ids = new IdSource(db, seed);
+  const users = new Users(db, ids, () => clock.now());
+  const ledger = new Ledger(db, () => clock.now());
+  const prices = new Prices();
+  const routes: RouteDef[] = [];
+  const closers: (() => void | Promise<void>)[] = [];
+  let listening = false;
+
+  const runInTransaction = db.transaction((fn: () => unknown) => fn());
+  const ctx: SandboxContext = {
+    options: resolved,
+    db,
+    tx: <T>(fn: () => T): T => runInTransaction(fn) as T,
+    ledger,
+    users,
+    clock,
+    prices,
+    ids,
+    addRoutes(more) {
+      if (listening) throw new Error('routes must be added before the sandbox listens');
+      routes.push(...more);
+    },
+    onClose(fn) {
+      closers.push(fn);
+    },
+    log,
+  };
+
+  const seeded = seedIfEmpty(ctx);
+  const pipelines = new Pipelines(ctx);
+  clock.onTick((now) => pipelines.advanceTo(now));
+
+  ctx.addRoutes(walletRoutes(ctx, pipelines));
+  ctx.addRoutes(withdrawalRoutes(ctx, pipelines));
+  ctx.addRoutes(subAccountRoutes(ctx));
+  ctx.addRoutes(accountBookRoutes(ctx));
+
+  if (fs.existsSync(SPOT_MODULE)) {
+    const spot = (await import(SPOT_MODULE)) as {
+      registerSpot?: (c: SandboxContext) => void | { close?(): void | Promise<void> } | Promise<unknown>;
+    };
+    const registered = (await spot.registerSpot?.(ctx)) as { close?(): void | Promise<void> } | undefined;
+    if (registered?.close) closers.push(() => registered.close?.());
+  }
+
+  const limiter = new RateLimiter(() => clock.limiterNowMs());
+  const faults = new Faults(() => ids.random());
+  const app = buildHttp(
+    { users, clock, limiter, faults, log },
+    routes,
+    controlRoutes({ ctx, pipelines, limiter, faults }),
+  );
+  await app.listen({ host: '127.0.0.1', port: resolved.port });
+  listening = true;
+  const address = app.server.address();
+  const port = typeof address === 'object' && address ? address.port : resolved.port;
+  const origin = `http://127.0.0.1:${port}`;
+  log('sandbox listening', { origin, data: dataDir ?? ':memory:', clock: resolved.clock });
+
+  let closed = false;
+  return {
+    baseUrl: `${origin}/api/v4`,
+    controlUrl: `${origin}/sandbox`,
+    port,
+    userId: seeded.userId,
+    key: seeded.key,
+    secret: seeded.secret,
+    ctx,
+    pipelines,
+    limiter,
+    async close() {
+      if (closed) return;
+      closed = true;
+      clock.stop();
+      for (const fn of closers.reverse()) await fn();
+      await app.close();
+      db.close();
+    },
+  };
+}

@@ -1,0 +1,209 @@
+/**
+ * The sandbox's SQLite database: one file under the data directory (or in memory). Every money
+ * movement runs inside ONE `db.transaction(...)`, so a crash never leaves half a transfer. Balances
+ * are TEXT decimal strings; CHECKs make a negative balance impossible even if code is wrong.
+ * Modules with their own tables (sandbox/spot) create them with `CREATE TABLE IF NOT EXISTS` at
+ * registration time.
+ */
+import fs from 'node:fs';
+import path from 'node:path';
+import Database from 'better-sqlite3';
+
+export type Db = Database.Database;
+
+const SCHEMA = `
+CREATE TABLE IF NOT EXISTS meta (k TEXT PRIMARY KEY, v TEXT NOT NULL);
+
+CREATE TABLE IF NOT EXISTS users (
+  id INTEGER PRIMARY KEY,
+  parent_id INTEGER REFERENCES users(id),
+  login_name TEXT NOT NULL UNIQUE,
+  remark TEXT NOT NULL DEFAULT '',
+  email TEXT NOT NULL DEFAULT '',
+  state INTEGER NOT NULL DEFAULT 1 CHECK (state IN (1, 2)),
+  type INTEGER NOT NULL DEFAULT 1 CHECK (type IN (1, 3)),
+  create_time INTEGER NOT NULL,
+  unified_mode TEXT NOT NULL DEFAULT 'classic',
+  refuse_push INTEGER NOT NULL DEFAULT 0,
+  fee_tier TEXT NOT NULL DEFAULT '{}'
+);
+
+CREATE TABLE IF NOT EXISTS api_keys (
+  key TEXT PRIMARY KEY,
+  user_id INTEGER NOT NULL REFERENCES users(id),
+  secret TEXT NOT NULL,
+  name TEXT NOT NULL DEFAULT '',
+  mode INTEGER NOT NULL DEFAULT 1 CHECK (mode IN (1, 2)),
+  perms TEXT NOT NULL DEFAULT '[]',
+  ip_whitelist TEXT NOT NULL DEFAULT '[]',
+  state INTEGER NOT NULL DEFAULT 1,
+  created_at INTEGER NOT NULL,
+  updated_at INTEGER NOT NULL,
+  last_access INTEGER NOT NULL DEFAULT 0
+);
+CREATE INDEX IF NOT EXISTS api_keys_user ON api_keys(user_id);
+
+CREATE TABLE IF NOT EXISTS balances (
+  user_id INTEGER NOT NULL,
+  account TEXT NOT NULL,
+  currency TEXT NOT NULL,
+  pair TEXT NOT NULL DEFAULT '',
+  available TEXT NOT NULL DEFAULT '0' CHECK (substr(available, 1, 1) <> '-'),
+  locked TEXT NOT NULL DEFAULT '0' CHECK (substr(locked, 1, 1) <> '-'),
+  update_id INTEGER NOT NULL DEFAULT 0,
+  PRIMARY KEY (user_id, account, currency, pair)
+) WITHOUT ROWID;
+
+CREATE TABLE IF NOT EXISTS ledger_entries (
+  id INTEGER PRIMARY KEY,
+  user_id INTEGER NOT NULL,
+  account TEXT NOT NULL,
+  currency TEXT NOT NULL,
+  pair TEXT NOT NULL DEFAULT '',
+  change TEXT NOT NULL,
+  balance TEXT NOT NULL,
+  type TEXT NOT NULL,
+  ref TEXT NOT NULL DEFAULT '',
+  time INTEGER NOT NULL
+);
+CREATE INDEX IF NOT EXISTS ledger_entries_user ON ledger_entries(user_id, account, time);
+
+CREATE TABLE IF NOT EXISTS transfers (
+  id INTEGER PRIMARY KEY,
+  kind TEXT NOT NULL CHECK (kind IN ('own', 'main_sub', 'sub_sub')),
+  owner_id INTEGER NOT NULL,
+  from_user INTEGER NOT NULL,
+  to_user INTEGER NOT NULL,
+  from_account TEXT NOT NULL,
+  to_account TEXT NOT NULL,
+  currency TEXT NOT NULL,
+  amount TEXT NOT NULL,
+  currency_pair TEXT NOT NULL DEFAULT '',
+  settle TEXT NOT NULL DEFAULT '',
+  sub_account INTEGER,
+  sub_account_type TEXT NOT NULL DEFAULT '',
+  direction TEXT NOT NULL DEFAULT '',
+  client_order_id TEXT,
+  source TEXT NOT NULL DEFAULT 'api',
+  status TEXT NOT NULL DEFAULT 'SUCCESS',
+  time INTEGER NOT NULL
+);
+CREATE UNIQUE INDEX IF NOT EXISTS transfers_client_id ON transfers(owner_id, client_order_id) WHERE client_order_id IS NOT NULL;
+CREATE INDEX IF NOT EXISTS transfers_owner ON transfers(owner_id, time);
+
+CREATE TABLE IF NOT EXISTS deposit_addresses (
+  user_id INTEGER NOT NULL,
+  currency TEXT NOT NULL,
+  chain TEXT NOT NULL,
+  address TEXT NOT NULL,
+  memo TEXT NOT NULL DEFAULT '',
+  PRIMARY KEY (user_id, currency, chain)
+);
+CREATE INDEX IF NOT EXISTS deposit_addresses_lookup ON deposit_addresses(chain, address, memo);
+
+CREATE TABLE IF NOT EXISTS saved_addresses (
+  id INTEGER PRIMARY KEY,
+  user_id INTEGER NOT NULL,
+  currency TEXT NOT NULL,
+  chain TEXT NOT NULL,
+  address TEXT NOT NULL,
+  name TEXT NOT NULL DEFAULT '',
+  tag TEXT NOT NULL DEFAULT '',
+  verified TEXT NOT NULL DEFAULT '1' CHECK (verified IN ('0', '1'))
+);
+CREATE INDEX IF NOT EXISTS saved_addresses_user ON saved_addresses(user_id, currency, chain);
+
+CREATE TABLE IF NOT EXISTS withdrawals (
+  seq INTEGER PRIMARY KEY,
+  id TEXT NOT NULL UNIQUE,
+  user_id INTEGER NOT NULL,
+  withdraw_order_id TEXT NOT NULL DEFAULT '',
+  currency TEXT NOT NULL,
+  chain TEXT NOT NULL,
+  address TEXT NOT NULL,
+  memo TEXT NOT NULL DEFAULT '',
+  amount TEXT NOT NULL,
+  fee TEXT NOT NULL,
+  status TEXT NOT NULL,
+  txid TEXT NOT NULL DEFAULT '',
+  block_number TEXT NOT NULL DEFAULT '',
+  fail_reason TEXT NOT NULL DEFAULT '',
+  asset_class TEXT NOT NULL DEFAULT '',
+  timestamp INTEGER NOT NULL,
+  timestamp2 INTEGER,
+  internal_user_id INTEGER,
+  route TEXT NOT NULL,
+  next_at INTEGER
+);
+CREATE UNIQUE INDEX IF NOT EXISTS withdrawals_client_id ON withdrawals(user_id, withdraw_order_id) WHERE withdraw_order_id <> '';
+CREATE INDEX IF NOT EXISTS withdrawals_user ON withdrawals(user_id, timestamp);
+CREATE INDEX IF NOT EXISTS withdrawals_due ON withdrawals(next_at) WHERE next_at IS NOT NULL;
+
+CREATE TABLE IF NOT EXISTS deposits (
+  seq INTEGER PRIMARY KEY,
+  id TEXT NOT NULL UNIQUE,
+  user_id INTEGER NOT NULL,
+  currency TEXT NOT NULL,
+  chain TEXT NOT NULL,
+  address TEXT NOT NULL,
+  memo TEXT NOT NULL DEFAULT '',
+  amount TEXT NOT NULL,
+  txid TEXT NOT NULL,
+  status TEXT NOT NULL,
+  timestamp INTEGER NOT NULL,
+  route TEXT NOT NULL,
+  credited INTEGER NOT NULL DEFAULT 0,
+  next_at INTEGER
+);
+CREATE INDEX IF NOT EXISTS deposits_user ON deposits(user_id, timestamp);
+CREATE INDEX IF NOT EXISTS deposits_due ON deposits(next_at) WHERE next_at IS NOT NULL;
+
+CREATE TABLE IF NOT EXISTS pushes (
+  id INTEGER PRIMARY KEY,
+  push_uid INTEGER NOT NULL,
+  receive_uid INTEGER NOT NULL,
+  currency TEXT NOT NULL,
+  amount TEXT NOT NULL,
+  status TEXT NOT NULL,
+  message TEXT NOT NULL DEFAULT '',
+  create_time INTEGER NOT NULL,
+  route TEXT NOT NULL,
+  next_at INTEGER
+);
+CREATE INDEX IF NOT EXISTS pushes_due ON pushes(next_at) WHERE next_at IS NOT NULL;
+
+CREATE TABLE IF NOT EXISTS small_balance_history (
+  id INTEGER PRIMARY KEY,
+  user_id INTEGER NOT NULL,
+  currency TEXT NOT NULL,
+  amount TEXT NOT NULL,
+  gt_amount TEXT NOT NULL,
+  create_time INTEGER NOT NULL
+);
+`;
+
+/** Opens (creating if needed) the database. `dataDir` null means in memory. */
+export function openDatabase(dataDir: string | null): Db {
+  let file = ':memory:';
+  if (dataDir) {
+    fs.mkdirSync(dataDir, { recursive: true });
+    file = path.join(dataDir, 'sandbox.sqlite');
+  }
+  const db = new Database(file);
+  db.pragma('journal_mode = WAL');
+  // NORMAL in WAL mode is still crash-safe for the database (a power cut may lose the last commits,
+  // never leave half of one); it keeps a commit well under a millisecond.
+  db.pragma('synchronous = NORMAL');
+  db.pragma('foreign_keys = ON');
+  db.exec(SCHEMA);
+  return db;
+}
+
+export function getMeta(db: Db, key: string): string | undefined {
+  const row = db.prepare('SELECT v FROM meta WHERE k = ?').get(key) as { v: string } | undefined;
+  return row?.v;
+}
+
+export function setMeta(db: Db, key: string, value: string): void {
+  db.prepare('INSERT INTO meta (k, v) VALUES (?, ?) ON CONFLICT(k) DO UPDATE SET v = excluded.v').run(key, value);
+}

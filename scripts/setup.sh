@@ -1,0 +1,75 @@
+#!/usr/bin/env bash
+# One-time (and idempotent) set-up: system packages the fallback shell and the tests need, then
+# the npm dependencies. `npm run setup` runs this; so does CI (.ci/run) on a fresh machine.
+#
+#   chromium         the fallback shell and the end-to-end tests (no browser is downloaded)
+#   xvfb             a virtual display: `xvfb-run npm start` on a machine without a screen
+#   gnome-keyring,   the OS keychain (Secret Service over D-Bus) for API secrets and its tests
+#   dbus, libsecret-tools
+set -euo pipefail
+cd "$(dirname "$0")/.."
+
+say() { printf '\033[1m[setup]\033[0m %s\n' "$*"; }
+
+# --- Node ---------------------------------------------------------------------------------------
+node_major=$(node -p 'process.versions.node.split(".")[0]' 2>/dev/null || echo 0)
+if [ "$node_major" -lt 20 ]; then
+  say "Node.js 20.19 or newer is required (found: $(node -v 2>/dev/null || echo none))."
+  exit 1
+fi
+
+# --- System packages ----------------------------------------------------------------------------
+chrome_found() {
+  [ -n "${CHROME_PATH:-}" ] && [ -x "${CHROME_PATH}" ] && return 0
+  for p in /usr/lib/chromium/chromium /usr/bin/chromium /usr/bin/chromium-browser /usr/bin/google-chrome-stable \
+    /usr/bin/google-chrome "/Applications/Google Chrome.app/Contents/MacOS/Google Chrome" \
+    "/Applications/Chromium.app/Contents/MacOS/Chromium"; do
+    [ -x "$p" ] && return 0
+  done
+  return 1
+}
+
+missing=()
+if [ "$(uname -s)" = "Linux" ]; then
+  chrome_found || missing+=(chromium)
+  command -v xvfb-run >/dev/null 2>&1 || missing+=(xvfb)
+  command -v gnome-keyring-daemon >/dev/null 2>&1 || missing+=(gnome-keyring)
+  command -v dbus-run-session >/dev/null 2>&1 || missing+=(dbus)
+  command -v secret-tool >/dev/null 2>&1 || missing+=(libsecret-tools)
+elif ! chrome_found; then
+  say "No Chrome or Chromium found. Install Google Chrome, or set CHROME_PATH to a Chromium executable."
+fi
+
+if [ "${#missing[@]}" -gt 0 ]; then
+  if command -v apt-get >/dev/null 2>&1; then
+    sudo_cmd=()
+    if [ "$(id -u)" -ne 0 ]; then
+      if command -v sudo >/dev/null 2>&1; then sudo_cmd=(sudo); else
+        say "Missing system packages: ${missing[*]}. Install them as root: apt-get install ${missing[*]}"
+        exit 1
+      fi
+    fi
+    say "Installing system packages: ${missing[*]}"
+    export DEBIAN_FRONTEND=noninteractive
+    "${sudo_cmd[@]}" apt-get update -qq
+    "${sudo_cmd[@]}" apt-get install -y -qq --no-install-recommends "${missing[@]}" >/dev/null
+  else
+    say "Missing system packages: ${missing[*]}, and apt-get is not available here."
+    say "Install the equivalents with your package manager (Fedora: dnf install chromium xorg-x11-server-Xvfb gnome-keyring dbus-daemon libsecret;"
+    say "Arch: pacman -S chromium xorg-server-xvfb gnome-keyring dbus libsecret), or set CHROME_PATH to a Chrome/Chromium executable."
+    # The app itself only needs a Chromium (or Electron); carry on if there is one.
+    chrome_found || exit 1
+  fi
+fi
+
+# --- npm dependencies ---------------------------------------------------------------------------
+# Never a browser download: the system Chromium is used. Electron's binary is fetched lazily (and
+# may be unavailable); the install does not depend on it.
+export PLAYWRIGHT_SKIP_BROWSER_DOWNLOAD=1
+if [ ! -f node_modules/.package-lock.json ] || [ package-lock.json -nt node_modules/.package-lock.json ]; then
+  say "Installing npm dependencies (npm ci)…"
+  npm ci --no-audit --no-fund
+else
+  say "npm dependencies are up to date."
+fi
+say "Ready."

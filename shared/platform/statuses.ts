@@ -1,0 +1,140 @@
+/**
+ * Status values of the platform's records (spec "States and transitions", api-facts §7), with a
+ * plain-words phase for screens. Pure data, shared by the sandbox and the app.
+ */
+import { z } from 'zod';
+
+/** Where a record stands, in words a person understands. */
+export type Phase = 'pending' | 'review' | 'done' | 'failed' | 'cancelled';
+
+export const WITHDRAWAL_STATUSES = [
+  'BCODE',
+  'CANCEL',
+  'CANCELPEND',
+  'DMOVE',
+  'DONE',
+  'EXTPEND',
+  'FAIL',
+  'FVERIFY',
+  'INVALID',
+  'LOCKED',
+  'MANUAL',
+  'PEND',
+  'PROCES',
+  'REJECT',
+  'REQUEST',
+  'REVIEW',
+  'VERIFY',
+] as const;
+export const WithdrawalStatus = z.enum(WITHDRAWAL_STATUSES);
+export type WithdrawalStatus = z.infer<typeof WithdrawalStatus>;
+
+export const WITHDRAWAL_PHASE: Record<WithdrawalStatus, Phase> = {
+  BCODE: 'done',
+  CANCEL: 'cancelled',
+  CANCELPEND: 'pending',
+  DMOVE: 'review',
+  DONE: 'done',
+  EXTPEND: 'pending',
+  FAIL: 'failed',
+  FVERIFY: 'review',
+  INVALID: 'failed',
+  LOCKED: 'review',
+  MANUAL: 'review',
+  PEND: 'pending',
+  PROCES: 'pending',
+  REJECT: 'failed',
+  REQUEST: 'pending',
+  REVIEW: 'review',
+  VERIFY: 'review',
+};
+
+/** Withdrawal statuses from which the record can no longer change. */
+export const WITHDRAWAL_FINAL: ReadonlySet<WithdrawalStatus> = new Set([
+  'BCODE',
+  'CANCEL',
+  'DONE',
+  'INVALID',
+  'REJECT',
+]);
+
+export const DEPOSIT_STATUSES = [
+  'BLOCKED',
+  'DEP_CREDITED',
+  'DONE',
+  'INVALID',
+  'MANUAL',
+  'PEND',
+  'REVIEW',
+  'TRACK',
+] as const;
+export const DepositStatus = z.enum(DEPOSIT_STATUSES);
+export type DepositStatus = z.infer<typeof DepositStatus>;
+
+export const DEPOSIT_PHASE: Record<DepositStatus, Phase> = {
+  BLOCKED: 'failed',
+  DEP_CREDITED: 'done',
+  DONE: 'done',
+  INVALID: 'failed',
+  MANUAL: 'review',
+  PEND: 'pending',
+  REVIEW: 'review',
+  TRACK: 'pending',
+};
+
+export const UID_PUSH_STATUSES = [
+  'CREATING',
+  'PENDING',
+  'CANCELLING',
+  'CANCELLED',
+  'REFUSING',
+  'REFUSED',
+  'RECEIVING',
+  'RECEIVED',
+] as const;
+export const UidPushStatus = z.enum(UID_PUSH_STATUSES);
+export type UidPushStatus = z.infer<typeof UidPushStatus>;
+
+export const UID_PUSH_PHASE: Record<UidPushStatus, Phase> = {
+  CREATING: 'pending',
+  PENDING: 'pending',
+  CANCELLING: 'pending',
+  CANCELLED: 'cancelled',
+  REFUSING: 'pending',
+  REFUSED: 'failed',
+  RECEIVING: 'pending',
+  RECEIVED: 'done',
+};
+
+/** Sub-account state: 1 normal, 2 frozen. */
+export const SUB_ACCOUNT_STATE = { normal: 1, frozen: 2 } as const;
+
+/**
+ * API-key permission names. The first five are the key groups of the spec's permission table
+ * (spot covers spot/margin; withdrawal is POST /withdrawals' own group); the rest are the other
+ * names the spec lists for sub-account keys.
+ */
+export const PERMISSION_NAMES = [
+  'wallet',
+  'withdrawal',
+  'spot',
+  'futures',
+  'delivery',
+  'earn',
+  'custody',
+  'options',
+  'account',
+  'loan',
+  'margin',
+  'unified',
+  'copy',
+] as const;
+export const PermissionName = z.enum(PERMISSION_NAMES);
+export type PermissionName = z.infer<typeof PermissionName>;
+
+/** Names a sub-account key may carry (spec: sub-account group, perms name values). */
+export const SUB_ACCOUNT_PERMISSION_NAMES = PERMISSION_NAMES.filter((name) => name !== 'withdrawal');
+
+/** Account types of POST /wallet/transfers. */
+export const TRANSFER_ACCOUNTS = ['spot', 'margin', 'futures', 'delivery', 'options'] as const;
+export type TransferAccount = (typeof TRANSFER_ACCOUNTS)[number];

@@ -1,0 +1,181 @@
+import { describe, expect, it } from 'vitest';
+import type { Pair } from '../contract/trade';
+import {
+  checkTicket,
+  DuplicateGuard,
+  feePreview,
+  linkTicket,
+  newClientText,
+  type TicketDraft,
+  ticketWarnings,
+} from './ticket';
+
+const pair: Pair = {
+  id: 'BTC_USDT',
+  base: 'BTC',
+  quote: 'USDT',
+  precision: 2,
+  amountPrecision: 4,
+  minBaseAmount: '0.0001',
+  minQuoteAmount: '3',
+  tradeStatus: 'tradable',
+};
+
+const draft = (over: Partial<TicketDraft> = {}): TicketDraft => ({
+  pair: 'BTC_USDT',
+  side: 'buy',
+  type: 'limit',
+  price: '65000',
+  amount: '0.01',
+  timeInForce: 'gtc',
+  ...over,
+});
+
+describe('linkTicket', () => {
+  const empty = { price: '', amount: '', total: '', lastEdited: 'amount' as const };
+
+  it('computes the total from price × amount exactly', () => {
+    let t = linkTicket(pair, empty, 'price', '65000.1');
+    t = linkTicket(pair, t, 'amount', '0.0003');
+    expect(t.total).toBe('19.50003');
+  });
+
+  it('derives the amount from a total, cut down to the amount precision', () => {
+    let t = linkTicket(pair, empty, 'price', '3');
+    t = linkTicket(pair, t, 'total', '10');
+    expect(t.amount).toBe('3.3333');
+    expect(t.lastEdited).toBe('total');
+  });
+
+  it('keeps the typed total when the price changes after a total was typed', () => {
+    let t = linkTicket(pair, empty, 'price', '100');
+    t = linkTicket(pair, t, 'total', '50');
+    t = linkTicket(pair, t, 'price', '200');
+    expect(t).toMatchObject({ total: '50', amount: '0.2500' });
+  });
+
+  it('avoids float error: 0.1 × 3 is 0.3', () => {
+    let t = linkTicket(pair, empty, 'price', '0.1');
+    t = linkTicket(pair, t, 'amount', '3');
+    expect(t.total).toBe('0.3');
+  });
+});
+
+describe('checkTicket', () => {
+  const ctx = { pair, inStpGroup: false };
+
+  it('accepts a well-formed order', () => {
+    expect(checkTicket(draft(), ctx)).toEqual({});
+  });
+
+  it('rejects too many price decimals for the pair', () => {
+    expect(checkTicket(draft({ price: '65000.123' }), ctx).price).toMatch(/at most 2 decimals/);
+  });
+
+  it('accepts trailing zeros beyond the precision', () => {
+    expect(checkTicket(draft({ price: '65000.100' }), ctx)).toEqual({});
+  });
+
+  it('rejects too many amount decimals', () => {
+    expect(checkTicket(draft({ amount: '0.00001' }), ctx).amount).toMatch(/at most 4 decimals/);
+  });
+
+  it('checks min_base_amount and min_quote_amount', () => {
+    const strict = { ...ctx, pair: { ...pair, minBaseAmount: '0.001' } };
+    expect(checkTicket(draft({ amount: '0.0005' }), strict).amount).toMatch(/smallest order is 0.001 BTC/);
+    expect(checkTicket(draft({ price: '100', amount: '0.01' }), ctx).total).toMatch(/at least 3 USDT/);
+  });
+
+  it('refuses a market order with gtc or poc', () => {
+    expect(checkTicket(draft({ type: 'market', price: '', timeInForce: 'gtc' }), ctx).timeInForce).toBeDefined();
+    expect(checkTicket(draft({ type: 'market', price: '', timeInForce: 'ioc', amount: '10' }), ctx)).toEqual({});
+  });
+
+  it('uses the quote precision (price + amount decimals) for a market buy', () => {
+    const e = checkTicket(draft({ type: 'market', price: '', timeInForce: 'ioc', amount: '10.1234567' }), ctx);
+    expect(e.amount).toMatch(/USDT have at most 6 decimals/);
+  });
+
+  it('enforces the max notional per order', () => {
+    const e = checkTicket(draft({ amount: '1' }), { ...ctx, maxNotional: '10000' });
+    expect(e.total).toMatch(/limit of 10000 USDT/);
+  });
+
+  it('refuses stp_act outside an STP group and allows it inside', () => {
+    expect(checkTicket(draft({ stpAct: 'cn' }), ctx).stpAct).toMatch(/STP group/);
+    expect(checkTicket(draft({ stpAct: 'cn' }), { ...ctx, inStpGroup: true })).toEqual({});
+  });
+
+  it('checks the available balance of the spent currency', () => {
+    expect(checkTicket(draft(), { ...ctx, available: '100' }).total).toMatch(
+      /100 USDT available; this order needs 650/,
+    );
+    expect(checkTicket(draft({ side: 'sell' }), { ...ctx, available: '0.001' }).amount).toMatch(/BTC available/);
+  });
+
+  it('rejects signs, exponents and text', () => {
+    for (const bad of ['-1', '1e3', 'abc', ' 1']) expect(checkTicket(draft({ amount: bad }), ctx).amount).toBeDefined();
+  });
+});
+
+describe('ticketWarnings', () => {
+  it('warns when the price is further from the mid than the threshold', () => {
+    const w = ticketWarnings(draft({ price: '70000' }), {
+      bestBid: '64990',
+      bestAsk: '65010',
+      deviationPercent: '5',
+      duplicate: false,
+    });
+    expect(w.map((x) => x.kind)).toEqual(['priceDeviation']);
+    expect(w[0]!.message).toMatch(/7.69% away from the mid \(65000\)/);
+  });
+
+  it('does not warn within the threshold', () => {
+    const w = ticketWarnings(draft({ price: '66000' }), {
+      bestBid: '64990',
+      bestAsk: '65010',
+      deviationPercent: '5',
+      duplicate: false,
+    });
+    expect(w).toEqual([]);
+  });
+
+  it('reports a duplicate', () => {
+    expect(ticketWarnings(draft(), { deviationPercent: '5', duplicate: true })[0]!.kind).toBe('duplicate');
+  });
+});
+
+describe('DuplicateGuard', () => {
+  it('flags the same order within 10 s and forgets it after', () => {
+    let now = 1_000;
+    const guard = new DuplicateGuard(10_000, () => now);
+    guard.remember(draft({ amount: '0.010' }));
+    expect(guard.isDuplicate(draft())).toBe(true);
+    expect(guard.isDuplicate(draft({ side: 'sell' }))).toBe(false);
+    now += 10_000;
+    expect(guard.isDuplicate(draft())).toBe(false);
+  });
+});
+
+describe('feePreview', () => {
+  const rates = { makerFee: '0.001', takerFee: '0.002' };
+  it('charges a resting buy the maker rate in the base currency', () => {
+    expect(feePreview(draft({ price: '64000', amount: '1' }), pair, rates, { bestAsk: '65000' })).toEqual({
+      amount: '0.001',
+      currency: 'BTC',
+      rate: '0.001',
+      role: 'maker',
+    });
+  });
+  it('charges a crossing sell the taker rate in the quote currency', () => {
+    const f = feePreview(draft({ side: 'sell', price: '64000', amount: '1' }), pair, rates, { bestBid: '64500' });
+    expect(f).toEqual({ amount: '128', currency: 'USDT', rate: '0.002', role: 'taker' });
+  });
+});
+
+describe('newClientText', () => {
+  it('makes a valid t- id within 28 characters after the prefix', () => {
+    const text = newClientText();
+    expect(text).toMatch(/^t-[0-9A-Za-z_.-]{1,28}$/);
+  });
+});

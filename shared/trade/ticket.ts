@@ -1,0 +1,287 @@
+/**
+ * The order ticket's arithmetic and checks, shared by the renderer (inline, before anything is
+ * sent) and main (again, before the order leaves the app). Pure: decimal strings in, decimal
+ * strings and plain-language messages out; decimal.js for every calculation.
+ */
+import Decimal from 'decimal.js';
+import type { OrderType, Pair, Side, StpAct, TimeInForce } from '../contract/trade';
+
+const PLAIN = /^\d+(\.\d+)?$/;
+
+/** Number of decimals written in a plain decimal string, ignoring trailing zeros ("1.50" → 1). */
+export const decimalsOf = (text: string): number => {
+  const dot = text.indexOf('.');
+  if (dot < 0) return 0;
+  return text.slice(dot + 1).replace(/0+$/, '').length;
+};
+
+export const isPlainDecimal = (text: string): boolean => PLAIN.test(text);
+
+/** The smallest price step of a pair: 10^-precision. */
+export const tickOf = (precision: number): Decimal => new Decimal(10).pow(-precision);
+
+/** Cut a value down to `decimals` places (never rounds up: a computed amount must not exceed what was asked). */
+export const snapDown = (value: Decimal.Value, decimals: number): string =>
+  new Decimal(value).toDecimalPlaces(decimals, Decimal.ROUND_DOWN).toFixed(decimals);
+
+/** Decimals of a market buy's amount, which is a quote budget (price step × amount step). */
+export const marketBuyDecimals = (pair: Pair): number => pair.precision + pair.amountPrecision;
+
+/** The fields a ticket keeps linked; `lastEdited` says which of amount/total the user typed last. */
+export interface TicketNumbers {
+  price: string;
+  amount: string;
+  total: string;
+  lastEdited: 'amount' | 'total';
+}
+
+const usable = (text: string): boolean => isPlainDecimal(text) && new Decimal(text).gt(0);
+
+/**
+ * Recompute the linked fields after the user changed `field`. Amounts computed from a total are cut
+ * down to the pair's amount precision; totals are exact (price × amount has at most
+ * precision + amountPrecision decimals).
+ */
+export const linkTicket = (
+  pair: Pair,
+  current: TicketNumbers,
+  field: 'price' | 'amount' | 'total',
+  value: string,
+): TicketNumbers => {
+  const next: TicketNumbers = { ...current, [field]: value };
+  if (field === 'amount') next.lastEdited = 'amount';
+  if (field === 'total') next.lastEdited = 'total';
+  if (!usable(next.price)) return next;
+  const price = new Decimal(next.price);
+  if (next.lastEdited === 'total') {
+    if (usable(next.total)) next.amount = snapDown(new Decimal(next.total).div(price), pair.amountPrecision);
+    else if (field === 'total') next.amount = '';
+  } else if (usable(next.amount)) {
+    next.total = price.mul(next.amount).toFixed();
+  } else if (field === 'amount') {
+    next.total = '';
+  }
+  return next;
+};
+
+/** What the ticket would send, as typed. */
+export interface TicketDraft {
+  pair: string;
+  side: Side;
+  type: OrderType;
+  /** Limit price ('' for market). */
+  price: string;
+  /** Base amount; for a market buy the quote amount to spend. */
+  amount: string;
+  timeInForce: TimeInForce;
+  stpAct?: StpAct;
+}
+
+export interface TicketContext {
+  pair: Pair;
+  /** Available balance of the currency the order spends (quote for buy, base for sell), if known. */
+  available?: string;
+  /** Maximum notional per order in quote currency ('' or undefined = none). */
+  maxNotional?: string;
+  /** Whether the user is in an STP group. */
+  inStpGroup: boolean;
+  /** Best bid and ask, to estimate a market order's notional. */
+  bestBid?: string;
+  bestAsk?: string;
+}
+
+export type TicketErrors = Partial<Record<'price' | 'amount' | 'total' | 'timeInForce' | 'stpAct' | 'pair', string>>;
+
+/** Notional in quote currency: price × amount for limit orders; estimated from the book for market sells. */
+export const notionalOf = (
+  draft: TicketDraft,
+  ctx: Pick<TicketContext, 'bestBid' | 'bestAsk'>,
+): Decimal | undefined => {
+  if (!usable(draft.amount)) return undefined;
+  if (draft.type === 'limit') return usable(draft.price) ? new Decimal(draft.price).mul(draft.amount) : undefined;
+  if (draft.side === 'buy') return new Decimal(draft.amount);
+  return ctx.bestBid && usable(ctx.bestBid) ? new Decimal(ctx.bestBid).mul(draft.amount) : undefined;
+};
+
+/**
+ * Hard rules: an order that breaks one of them is not sent. The same function runs in main.
+ * Returns an empty object when the order may go.
+ */
+export const checkTicket = (draft: TicketDraft, ctx: TicketContext): TicketErrors => {
+  const { pair } = ctx;
+  const errors: TicketErrors = {};
+  if (draft.pair !== pair.id) errors.pair = `This ticket is for ${pair.id}.`;
+  if (pair.tradeStatus === 'untradable') errors.pair = `${pair.id} cannot be traded at the moment.`;
+  if (pair.tradeStatus === 'buyable' && draft.side === 'sell') errors.pair = `${pair.id} can only be bought now.`;
+  if (pair.tradeStatus === 'sellable' && draft.side === 'buy') errors.pair = `${pair.id} can only be sold now.`;
+
+  if (draft.type === 'limit') {
+    if (draft.price === '') errors.price = 'Enter a price.';
+    else if (!isPlainDecimal(draft.price)) errors.price = 'Enter the price as a plain number, e.g. 65000.5.';
+    else if (new Decimal(draft.price).lte(0)) errors.price = 'The price must be more than 0.';
+    else if (decimalsOf(draft.price) > pair.precision)
+      errors.price = `Prices of ${pair.id} have at most ${pair.precision} decimals.`;
+  } else if (draft.timeInForce !== 'ioc' && draft.timeInForce !== 'fok') {
+    errors.timeInForce = 'A market order is either IOC (fill what you can) or FOK (all or nothing).';
+  }
+
+  const marketBuy = draft.type === 'market' && draft.side === 'buy';
+  const amountCurrency = marketBuy ? pair.quote : pair.base;
+  const amountDecimals = marketBuy ? marketBuyDecimals(pair) : pair.amountPrecision;
+  if (draft.amount === '') errors.amount = 'Enter an amount.';
+  else if (!isPlainDecimal(draft.amount)) errors.amount = 'Enter the amount as a plain number, e.g. 0.25.';
+  else if (new Decimal(draft.amount).lte(0)) errors.amount = 'The amount must be more than 0.';
+  else if (decimalsOf(draft.amount) > amountDecimals)
+    errors.amount = `Amounts in ${amountCurrency} have at most ${amountDecimals} decimals for ${pair.id}.`;
+  else if (!marketBuy && pair.minBaseAmount && new Decimal(draft.amount).lt(pair.minBaseAmount))
+    errors.amount = `The smallest order is ${pair.minBaseAmount} ${pair.base}.`;
+  else if (!marketBuy && pair.maxBaseAmount && new Decimal(draft.amount).gt(pair.maxBaseAmount))
+    errors.amount = `The largest order is ${pair.maxBaseAmount} ${pair.base}.`;
+
+  if (draft.stpAct !== undefined && !ctx.inStpGroup)
+    errors.stpAct = 'Self-trade prevention needs an STP group; you are not in one.';
+
+  if (errors.price || errors.amount) return errors;
+  const notional = notionalOf(draft, ctx);
+  if (notional !== undefined) {
+    if (pair.minQuoteAmount && notional.lt(pair.minQuoteAmount))
+      errors.total = `The order must be worth at least ${pair.minQuoteAmount} ${pair.quote} (it is ${notional.toFixed()}).`;
+    else if (pair.maxQuoteAmount && notional.gt(pair.maxQuoteAmount))
+      errors.total = `The order may be worth at most ${pair.maxQuoteAmount} ${pair.quote}.`;
+    else if (ctx.maxNotional && notional.gt(ctx.maxNotional))
+      errors.total = `Above your limit of ${ctx.maxNotional} ${pair.quote} per order (change it in the ticket settings).`;
+  }
+  if (ctx.available !== undefined && isPlainDecimal(ctx.available)) {
+    const spends =
+      draft.side === 'sell'
+        ? new Decimal(draft.amount)
+        : draft.type === 'market'
+          ? new Decimal(draft.amount)
+          : notional;
+    const currency = draft.side === 'sell' ? pair.base : pair.quote;
+    if (spends?.gt(ctx.available))
+      errors[draft.side === 'sell' || marketBuy ? 'amount' : 'total'] =
+        `You have ${ctx.available} ${currency} available; this order needs ${spends.toFixed()}.`;
+  }
+  return errors;
+};
+
+/** Mid price from the best bid and ask (either alone if the other side is empty). */
+export const midPrice = (bestBid?: string, bestAsk?: string): Decimal | undefined => {
+  const bid = bestBid && usable(bestBid) ? new Decimal(bestBid) : undefined;
+  const ask = bestAsk && usable(bestAsk) ? new Decimal(bestAsk) : undefined;
+  if (bid && ask) return bid.add(ask).div(2);
+  return bid ?? ask;
+};
+
+/** How far a price is from the mid, in percent (absolute), or undefined without a mid. */
+export const deviationPercent = (price: string, mid: Decimal | undefined): Decimal | undefined => {
+  if (!mid || mid.isZero() || !usable(price)) return undefined;
+  return new Decimal(price).sub(mid).abs().div(mid).mul(100);
+};
+
+/** Soft warnings: the order may still go after the user confirms. */
+export type TicketWarning =
+  | { kind: 'priceDeviation'; message: string }
+  | { kind: 'duplicate'; message: string }
+  | { kind: 'crossesBook'; message: string };
+
+export interface WarningContext {
+  bestBid?: string;
+  bestAsk?: string;
+  /** Warn when a limit price is further than this percentage from the mid. */
+  deviationPercent: string;
+  /** Whether the same order was submitted in the last 10 seconds. */
+  duplicate: boolean;
+}
+
+export const ticketWarnings = (draft: TicketDraft, ctx: WarningContext): TicketWarning[] => {
+  const warnings: TicketWarning[] = [];
+  if (draft.type === 'limit') {
+    const mid = midPrice(ctx.bestBid, ctx.bestAsk);
+    const off = deviationPercent(draft.price, mid);
+    if (off !== undefined && mid !== undefined && usable(ctx.deviationPercent) && off.gt(ctx.deviationPercent))
+      warnings.push({
+        kind: 'priceDeviation',
+        message: `The price is ${off.toDecimalPlaces(2).toFixed()}% away from the mid (${mid.toFixed()}); your warning threshold is ${ctx.deviationPercent}%.`,
+      });
+  }
+  if (ctx.duplicate)
+    warnings.push({
+      kind: 'duplicate',
+      message: 'You sent the same order less than 10 seconds ago. Place it again?',
+    });
+  return warnings;
+};
+
+/** Fee preview: buys pay the fee in the base currency, sells in the quote currency. */
+export const feePreview = (
+  draft: TicketDraft,
+  pair: Pair,
+  rates: { makerFee: string; takerFee: string },
+  ctx: Pick<TicketContext, 'bestBid' | 'bestAsk'>,
+): { amount: string; currency: string; rate: string; role: 'maker' | 'taker' } | undefined => {
+  if (!usable(draft.amount)) return undefined;
+  const crosses =
+    draft.type === 'market' ||
+    (usable(draft.price) &&
+      ((draft.side === 'buy' &&
+        ctx.bestAsk !== undefined &&
+        usable(ctx.bestAsk) &&
+        new Decimal(draft.price).gte(ctx.bestAsk)) ||
+        (draft.side === 'sell' &&
+          ctx.bestBid !== undefined &&
+          usable(ctx.bestBid) &&
+          new Decimal(draft.price).lte(ctx.bestBid))));
+  const role = draft.timeInForce === 'poc' ? 'maker' : crosses ? 'taker' : 'maker';
+  const rate = role === 'maker' ? rates.makerFee : rates.takerFee;
+  if (!isPlainDecimal(rate)) return undefined;
+  if (draft.side === 'buy') {
+    const base =
+      draft.type === 'limit'
+        ? new Decimal(draft.amount)
+        : ctx.bestAsk && usable(ctx.bestAsk)
+          ? new Decimal(draft.amount).div(ctx.bestAsk)
+          : undefined;
+    if (!base) return undefined;
+    return { amount: base.mul(rate).toSignificantDigits(8).toFixed(), currency: pair.base, rate, role };
+  }
+  const notional = notionalOf(draft, ctx);
+  if (!notional) return undefined;
+  return { amount: notional.mul(rate).toSignificantDigits(8).toFixed(), currency: pair.quote, rate, role };
+};
+
+/** Remembers recently sent orders to warn about the same order sent twice within a window. */
+export class DuplicateGuard {
+  private readonly sent = new Map<string, number>();
+
+  constructor(
+    private readonly windowMs = 10_000,
+    private readonly now: () => number = Date.now,
+  ) {}
+
+  private static key(d: TicketDraft): string {
+    const price = d.type === 'limit' && usable(d.price) ? new Decimal(d.price).toFixed() : '';
+    const amount = usable(d.amount) ? new Decimal(d.amount).toFixed() : d.amount;
+    return [d.pair, d.side, d.type, price, amount].join('|');
+  }
+
+  isDuplicate(draft: TicketDraft): boolean {
+    const at = this.sent.get(DuplicateGuard.key(draft));
+    return at !== undefined && this.now() - at < this.windowMs;
+  }
+
+  remember(draft: TicketDraft): void {
+    const now = this.now();
+    for (const [k, at] of this.sent) if (now - at >= this.windowMs) this.sent.delete(k);
+    this.sent.set(DuplicateGuard.key(draft), now);
+  }
+}
+
+/** A fresh client text id for an order: "t-" + time + random, within the platform's 28 characters. */
+export const newClientText = (random: () => number = Math.random, now: number = Date.now()): string => {
+  const rand = Math.floor(random() * 36 ** 6)
+    .toString(36)
+    .padStart(6, '0');
+  return `t-desk-${now.toString(36)}-${rand}`;
+};
