@@ -87,12 +87,30 @@ const run = async () => {
     page.on('pageerror', (error) => console.error('page error:', error.message));
     await page.goto(`http://127.0.0.1:${port}/orderbook.html`);
     await page.waitForSelector('body[data-ready="true"]');
+    // BENCH_TRACE=1: also record a Chromium trace and print where the main thread spent its time.
+    if (process.env.BENCH_TRACE) await browser.startTracing(page, { categories: ['devtools.timeline'] });
     const result = (await page.evaluate(
       // Runs in the page, where bench/browser/orderbook-main.tsx defined runBench.
       (options) =>
         (globalThis as unknown as { runBench: (o: typeof options) => Promise<BenchResult> }).runBench(options),
       { updatesPerSecond: UPDATES_PER_SECOND, levels: LEVELS, durationMs: SECONDS * 1000 },
     )) as BenchResult;
+    if (process.env.BENCH_TRACE) {
+      const trace = JSON.parse((await browser.stopTracing()).toString()) as {
+        traceEvents: { name: string; ph: string; dur?: number; args?: { elementCount?: number } }[];
+      };
+      const recalcs = trace.traceEvents.filter((e) => e.name === 'UpdateLayoutTree' && e.ph === 'X');
+      const elements = recalcs.reduce((sum, e) => sum + (e.args?.elementCount ?? 0), 0);
+      console.log(
+        `style recalcs: ${recalcs.length}, elements restyled per recalc: ${round(elements / Math.max(1, recalcs.length))}`,
+      );
+      const totals = new Map<string, number>();
+      for (const e of trace.traceEvents)
+        if (e.ph === 'X' && e.dur) totals.set(e.name, (totals.get(e.name) ?? 0) + e.dur / 1000);
+      const top = [...totals].sort((a, b) => b[1] - a[1]).slice(0, 12);
+      console.log('main-thread time by trace event (ms, nested events overlap):');
+      for (const [name, ms] of top) console.log(`  ${name.padEnd(28)} ${round(ms)}`);
+    }
     const rowsShown = await page.locator('.book-row').count();
 
     const summary = {

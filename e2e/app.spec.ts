@@ -70,7 +70,11 @@ test('the Lock button locks the app and Unlock brings it back', async ({ page })
   await expect(page.getByTestId('app-frame')).toBeVisible();
 });
 
-test('Settings shows the sandbox profile with a masked key, and its connection check passes', async ({ page, app, sandbox }) => {
+test('Settings shows the sandbox profile with a masked key, and its connection check passes', async ({
+  page,
+  app,
+  sandbox,
+}) => {
   await app.open('settings');
   const panel = page.getByTestId('profiles-panel');
   const table = panel.getByTestId('profiles-table');
@@ -81,4 +85,91 @@ test('Settings shows the sandbox profile with a masked key, and its connection c
   await expect(page.getByTestId('connection-state')).toHaveAttribute('data-state', 'connected');
   await app.expectAccessible();
   await app.screenshot('settings-profiles');
+});
+
+test('events from main reach the page: an app notice shows as a toast', async ({ page, shell }) => {
+  shell.core.ctx.emit('app.notice', { level: 'warning', message: 'Platform maintenance at 02:00 UTC' });
+  const notice = page.getByTestId('notice').filter({ hasText: 'Platform maintenance at 02:00 UTC' });
+  await expect(notice).toBeVisible();
+  await notice.getByRole('button', { name: /Dismiss/ }).click();
+  await expect(notice).toHaveCount(0);
+});
+
+test('the idle lock locks after the chosen minutes without activity', async ({ page, app }) => {
+  await app.open('settings');
+  await page.getByLabel('Lock the app after inactivity').selectOption('5');
+  await page.clock.install();
+  await page.reload();
+  await expect(page.locator('html')).toHaveAttribute('data-desk-ready', 'true');
+  await page.clock.fastForward('04:00');
+  await expect(page.getByTestId('lock-screen')).toHaveCount(0);
+  await page.clock.fastForward('01:30');
+  await expect(page.getByTestId('lock-screen')).toBeVisible();
+  await expect(page.getByTestId('lock-screen')).toContainText('Locked after 5 minutes');
+});
+
+test('the idle lock never interrupts an operation in flight', async ({ page, app, control }) => {
+  await app.open('settings');
+  await page.getByLabel('Lock the app after inactivity').selectOption('5');
+  await page.clock.install();
+  await page.reload();
+  await expect(page.locator('html')).toHaveAttribute('data-desk-ready', 'true');
+  await app.open('settings');
+  // The next platform requests take 2 s each: the connection check stays in flight meanwhile.
+  await control.addFaults([{ path: '/*', kind: 'delay', ms: 2_000, times: 4 }]);
+  await page.getByTestId('run-connection-check').click();
+  await expect(page.getByTestId('busy')).toContainText('Working');
+  await page.clock.fastForward('06:00');
+  await expect(page.getByTestId('lock-screen')).toHaveCount(0);
+  await expect(page.getByTestId('connection-check')).toContainText('checks', { timeout: 30_000 });
+  // The finished action counts as activity: the full period starts again from there.
+  await page.clock.fastForward('04:00');
+  await expect(page.getByTestId('lock-screen')).toHaveCount(0);
+  await page.clock.fastForward('01:30');
+  await expect(page.getByTestId('lock-screen')).toBeVisible();
+});
+
+test('a profile can be added and given a key, which is shown masked only', async ({ page, app }) => {
+  await app.open('settings');
+  const panel = page.getByTestId('profiles-panel');
+  await panel.getByTestId('add-profile').click();
+  const add = page.getByTestId('add-profile-dialog');
+  await add.getByLabel('Connects to').selectOption('testnet');
+  await add.getByLabel('Name').fill('Desk testnet');
+  await app.expectAccessible();
+  await add.getByRole('button', { name: 'Add profile' }).click();
+  await expect(add).toHaveCount(0);
+  const row = panel.getByTestId('profiles-table').locator('tr', { hasText: 'Desk testnet' });
+  await expect(row).toContainText('No key');
+
+  const key = 'TESTKEY0123456789abcdef0123456789';
+  const secret = 'TOPSECRET0123456789abcdef0123456789abcdef0123456789';
+  await row.getByRole('button', { name: 'Set key' }).click();
+  const dialog = page.getByTestId('set-key-dialog');
+  await dialog.getByLabel('API key').fill(key);
+  await dialog.getByLabel('API secret').fill(secret);
+  await dialog.getByRole('button', { name: 'Save key' }).click();
+  await expect(dialog).toHaveCount(0);
+  await expect(row.locator('code').last()).not.toHaveText('No key');
+  // Neither the secret nor the full key is anywhere in the page afterwards.
+  const html = await page.content();
+  expect(html).not.toContain(secret);
+  expect(html).not.toContain(key);
+  await app.screenshot('profile-with-key');
+});
+
+test('switching to a live profile asks first; cancelling keeps the current one', async ({ page, app }) => {
+  const added = await app.call('profiles.add', { kind: 'live', name: 'Treasury live' });
+  expect(added.ok).toBe(true);
+  await page.reload();
+  await expect(page.locator('html')).toHaveAttribute('data-desk-ready', 'true');
+  await page.getByTestId('profile-select').selectOption({ label: 'Treasury live' });
+  const confirm = page.getByTestId('confirm-live-switch');
+  await expect(confirm).toContainText('real money');
+  await expect(confirm.getByTestId('confirm-cancel')).toBeFocused();
+  await app.expectAccessible();
+  await confirm.getByTestId('confirm-cancel').click();
+  await expect(confirm).toHaveCount(0);
+  await expect(page.getByTestId('profile-kind')).toHaveText('Sandbox');
+  await expect(page.getByTestId('profile-select').locator('option:checked')).toHaveText('Local sandbox');
 });

@@ -114,6 +114,20 @@ test.describe('navigation', () => {
     expect(shell.context.pages()).toHaveLength(1);
   });
 
+  test('permission requests are denied', async ({ page }) => {
+    const outcome = await page.evaluate(async () => ({
+      notifications: await Notification.requestPermission(),
+      geolocation: await new Promise<string>((done) =>
+        navigator.geolocation.getCurrentPosition(
+          () => done('granted'),
+          (error) => done(error.code === error.PERMISSION_DENIED ? 'denied' : `error ${error.code}`),
+          { timeout: 5_000 },
+        ),
+      ),
+    }));
+    expect(outcome).toEqual({ notifications: 'denied', geolocation: 'denied' });
+  });
+
   test('the renderer cannot reach the network', async ({ page }) => {
     const outcome = await page.evaluate(async () => {
       try {

@@ -10,11 +10,11 @@
  * while it crosses orders; everything else runs through the app and signed HTTP as usual.
  */
 import { createHash, createHmac } from 'node:crypto';
+import { join } from 'node:path';
 import Decimal from 'decimal.js';
 import type { Page } from 'playwright-core';
-import { join } from 'node:path';
 import type { SandboxHandle } from '../sandbox/server';
-import { expect, test } from './zz-trade-local-fixture.tmp';
+import { expect, test } from './fixtures';
 
 test.use({ sandboxOptions: { memory: true, clock: 'real', market: 'on', seed: 7 } });
 test.setTimeout(90_000);
@@ -58,7 +58,9 @@ const publicBook = async (sandbox: SandboxHandle): Promise<{ asks: Level[]; bids
  * (sandbox/server.ts), so this is the very instance that registered the sandbox's simulator.
  */
 const pauseMarket = async (sandbox: SandboxHandle) => {
-  const spot = (await import(join(import.meta.dirname, '..', 'sandbox', 'spot', 'index.ts'))) as typeof import('../sandbox/spot/index');
+  const spot = (await import(
+    join(import.meta.dirname, '..', 'sandbox', 'spot', 'index.ts')
+  )) as typeof import('../sandbox/spot/index');
   const simulator = spot.spotModuleOf(sandbox.ctx)?.simulator;
   expect(simulator, 'the sandbox runs its simulated market').toBeDefined();
   simulator?.stop();
@@ -203,6 +205,14 @@ test('an IOC remainder is cancelled and shown so; a far price trips the guard', 
     `${new Decimal(askAmount).toFixed()} BTC filled; the remaining 0.002 BTC was cancelled`,
   );
   await app.screenshot('trade-ioc-remainder');
+
+  // Fill-or-kill for more than the next level holds: nothing trades, and the ticket says so.
+  const [nextAsk, nextAmount] = (await publicBook(sandbox)).asks[0]!;
+  await fillTicket(page, nextAsk, new Decimal(nextAmount).add('0.002').toFixed());
+  await ticket(page).getByLabel('Time in force').selectOption('fok');
+  await ticket(page).getByTestId('ticket-submit').click();
+  await expect(outcome).toHaveAttribute('data-finish', 'fok');
+  await expect(outcome).toContainText('could not be filled completely, so nothing traded');
 });
 
 test('amend changes a resting order; cancel all empties the list', async ({ page, app, sandbox, control }) => {

@@ -66,7 +66,9 @@ export class SandboxClock {
         listener(now);
       } catch (error) {
         // A failing listener must not stop the others nor crash the process from a timer.
-        process.stderr.write(`${JSON.stringify({ msg: 'clock listener failed', error: String((error as Error)?.stack ?? error) })}\n`);
+        process.stderr.write(
+          `${JSON.stringify({ msg: 'clock listener failed', error: String((error as Error)?.stack ?? error) })}\n`,
+        );
       }
     }
   }

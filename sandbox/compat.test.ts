@@ -106,6 +106,22 @@ describe('ccxt gate', () => {
     expect(status[0]?.currency).toBe('BTC');
   });
 
+  it('serves its unified wallet methods (markets loaded from the sandbox)', async () => {
+    const ex = exchange();
+    (ex.options as Record<string, unknown>).fetchMarkets = { types: ['spot'] };
+    await ex.loadMarkets();
+    const deposits = await ex.fetchDeposits('BTC');
+    expect(deposits[0]).toMatchObject({ currency: 'BTC', status: 'ok', type: 'deposit' });
+    const withdrawals = await ex.fetchWithdrawals('USDT');
+    expect(withdrawals[0]).toMatchObject({ currency: 'USDT', status: 'ok', type: 'withdrawal' });
+    const address = await ex.fetchDepositAddress('USDT', { network: 'TRC20' });
+    expect(address.address).toMatch(/^T/);
+    const transfer = await ex.transfer('USDT', 1, 'spot', 'swap');
+    expect(transfer.id).toMatch(/^\d+$/);
+    const fee = await ex.fetchTradingFee('BTC/USDT');
+    expect(fee.taker).toBe(0.002);
+  });
+
   it('maps a spec label to its error class', async () => {
     const ex = exchange();
     await control(sb, 'POST', '/rate_limits', { reset: true });

@@ -1,20 +1,19 @@
 /**
  * startSandbox(options): the sandbox exchange as a library (the CLI, the app and the tests use it).
  *
- * MODULE HOOK (for sandbox/spot): if `sandbox/spot/index.ts` exists, it is imported and its
+ * MODULE HOOK (for sandbox/spot): `sandbox/spot/index.ts` exports
  *
  *     export function registerSpot(ctx: SandboxContext): void | { close?(): void | Promise<void> }
  *
- * is called once, after the core schema, seed data and core routes exist and before the server
- * listens. Register routes with `ctx.addRoutes([...])` (http/route.ts), create tables with
+ * which is called once, after the core schema, seed data and core routes exist and before the server
+ * listens. (A static import, so bundlers such as electron-vite include the module.) Register routes with `ctx.addRoutes([...])` (http/route.ts), create tables with
  * CREATE TABLE IF NOT EXISTS on `ctx.db`, seed markets if the data directory is new, start the market
  * simulation only when `ctx.options.market === 'on'` and drive it from `ctx.clock.onTick` (or your own
  * unref'd timers stopped via `ctx.onClose`), publish live prices with `ctx.prices.setProvider`.
  * Spot balances live in ctx.ledger with account 'spot'; fee rates come from ctx.users.fees(userId).
  */
-import fs from 'node:fs';
 import path from 'node:path';
-import { fileURLToPath } from 'node:url';
+import { accountRoutes } from './account/routes';
 import { SandboxClock } from './clock';
 import type { ResolvedOptions, SandboxContext, SandboxOptions } from './context';
 import { controlRoutes } from './control/routes';
@@ -22,9 +21,11 @@ import { buildHttp } from './http/app';
 import { Faults } from './http/faults';
 import { RateLimiter } from './http/rate-limit';
 import type { RouteDef } from './http/route';
+import { marginRoutes } from './margin/routes';
 import { Pipelines } from './pipelines/pipelines';
 import { Prices } from './prices';
 import { seedIfEmpty } from './seed';
+import { registerSpot } from './spot/index';
 import { openDatabase } from './store/db';
 import { IdSource } from './store/ids';
 import { Ledger } from './store/ledger';
@@ -50,9 +51,6 @@ export interface SandboxHandle {
   readonly limiter: RateLimiter;
   close(): Promise<void>;
 }
-
-/** Where the spot module lives; absent until the spot engineer adds it. */
-const SPOT_MODULE = path.join(path.dirname(fileURLToPath(import.meta.url)), 'spot', 'index.ts');
 
 export async function startSandbox(options: SandboxOptions = {}): Promise<SandboxHandle> {
   const dataDir = options.memory ? null : path.resolve(options.dataDir ?? path.join(process.cwd(), '.data', 'sandbox'));
@@ -80,11 +78,10 @@ export async function startSandbox(options: SandboxOptions = {}): Promise<Sandbo
   const closers: (() => void | Promise<void>)[] = [];
   let listening = false;
 
-  const runInTransaction = db.transaction((fn: () => unknown) => fn());
   const ctx: SandboxContext = {
     options: resolved,
     db,
-    tx: <T>(fn: () => T): T => runInTransaction(fn) as T,
+    tx: <T>(fn: () => T): T => ledger.tx(fn),
     ledger,
     users,
     clock,
@@ -108,14 +105,11 @@ export async function startSandbox(options: SandboxOptions = {}): Promise<Sandbo
   ctx.addRoutes(withdrawalRoutes(ctx, pipelines));
   ctx.addRoutes(subAccountRoutes(ctx));
   ctx.addRoutes(accountBookRoutes(ctx));
+  ctx.addRoutes(marginRoutes());
+  ctx.addRoutes(accountRoutes());
 
-  if (fs.existsSync(SPOT_MODULE)) {
-    const spot = (await import(SPOT_MODULE)) as {
-      registerSpot?: (c: SandboxContext) => void | { close?(): void | Promise<void> } | Promise<unknown>;
-    };
-    const registered = (await spot.registerSpot?.(ctx)) as { close?(): void | Promise<void> } | undefined;
-    if (registered?.close) closers.push(() => registered.close?.());
-  }
+  const spot: { close?(): void | Promise<void> } | undefined = registerSpot(ctx);
+  if (spot?.close) closers.push(() => spot.close?.());
 
   const limiter = new RateLimiter(() => clock.limiterNowMs());
   const faults = new Faults(() => ids.random());

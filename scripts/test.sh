@@ -2,23 +2,37 @@
 # Every test: type check, lint (Biome + the layer rule), unit/integration tests (Vitest) and
 # end-to-end tests (Playwright in the system Chromium; the Electron project skips where its
 # binary is unavailable). Tests that touch the OS keychain run inside a private D-Bus session
-# with an unlocked keyring (scripts/with-keychain.sh).
-set -euo pipefail
+# with an unlocked keyring (scripts/with-keychain.sh). Every step runs even when an earlier one
+# fails, so one run shows every problem; the exit code is non-zero if any step failed.
+set -uo pipefail
 cd "$(dirname "$0")/.."
 export PLAYWRIGHT_SKIP_BROWSER_DOWNLOAD=1
 
-step() { printf '\n\033[1m== %s\033[0m\n' "$*"; }
-
-step "Type check"
-npm run --silent typecheck
-step "Lint"
-npm run --silent lint
-
-run_with_keychain() {
-  if [ -f scripts/with-keychain.sh ]; then bash scripts/with-keychain.sh "$@"; else "$@"; fi
+failed=()
+step() {
+  local name=$1
+  shift
+  printf '\n\033[1m== %s\033[0m\n' "$name"
+  local started=$SECONDS
+  if "$@"; then
+    printf '\033[1m== %s: ok (%ss)\033[0m\n' "$name" $((SECONDS - started))
+  else
+    printf '\033[1;31m== %s: FAILED (%ss)\033[0m\n' "$name" $((SECONDS - started))
+    failed+=("$name")
+  fi
 }
 
-step "Unit and integration tests (Vitest)"
-run_with_keychain npx vitest run
-step "End-to-end tests (Playwright)"
-run_with_keychain npx playwright test
+with_keychain() {
+  if [ -f scripts/with-keychain.sh ]; then sh scripts/with-keychain.sh "$@"; else "$@"; fi
+}
+
+step "Type check" npm run --silent typecheck
+step "Lint" npm run --silent lint
+step "Unit and integration tests (Vitest)" with_keychain npx vitest run
+step "End-to-end tests (Playwright)" with_keychain npx playwright test
+
+if [ "${#failed[@]}" -gt 0 ]; then
+  printf '\n\033[1;31mFailed: %s\033[0m\n' "$(IFS=,; echo "${failed[*]}")"
+  exit 1
+fi
+printf '\n\033[1mAll tests passed.\033[0m\n'

@@ -40,29 +40,47 @@ const random = () => {
 const PRECISION = 2;
 const AMOUNT_PRECISION = 4;
 
-/** A synthetic market: a wandering mid and levels whose amounts change a little on every tick. */
+/**
+ * A synthetic market shaped like a real one: orders rest at absolute prices on the tick grid (a mid
+ * move adds or removes levels at the top instead of renumbering the whole book); each update the
+ * mid moves by up to 3 ticks 30 % of the time, 15 % of the levels change amount, 2 % are
+ * cancelled, and the book is refilled to `levels` per side with some empty ticks.
+ */
 const makeMarket = (levels: number) => {
-  let mid = 6_500_000; // in cents
-  const amounts = { asks: new Map<number, string>(), bids: new Map<number, string>() };
-  const amount = () => (random() * 3).toFixed(AMOUNT_PRECISION);
+  let mid = 6_500_000; // in cents (ticks of 0.01)
+  const asks = new Map<number, string>();
+  const bids = new Map<number, string>();
+  const amount = () => (random() * 3 + 0.0001).toFixed(AMOUNT_PRECISION);
+  const refill = (side: Map<number, string>, dir: 1 | -1) => {
+    for (let cents = mid + dir; side.size < levels; cents += dir) {
+      if (!side.has(cents) && random() < 0.7) side.set(cents, amount());
+    }
+    // Keep only the best `levels` (the feed fetches a fixed depth).
+    const keep = [...side.keys()].sort((a, b) => dir * (a - b)).slice(0, levels);
+    for (const key of side.keys()) if (!keep.includes(key)) side.delete(key);
+  };
+  const churn = (side: Map<number, string>) => {
+    for (const key of [...side.keys()]) {
+      const r = random();
+      if (r < 0.02) side.delete(key);
+      else if (r < 0.17) side.set(key, amount());
+    }
+  };
+  const levelsOf = (side: Map<number, string>, dir: 1 | -1): BookLevel[] =>
+    [...side.entries()]
+      .sort((a, b) => dir * (a[0] - b[0]))
+      // Integer cents avoid float noise in the synthetic prices.
+      .map(([cents, a]) => [(cents / 100).toFixed(PRECISION), a]);
   return (): BookSides => {
-    // The mid moves by a tick on about one update in five, as in a busy but normal market.
-    if (random() < 0.2) mid += random() < 0.5 ? -1 : 1;
-    const side = (dir: 1 | -1, map: Map<number, string>): BookLevel[] => {
-      const out: BookLevel[] = [];
-      const seen = new Set<number>();
-      for (let i = 0; out.length < levels; i++) {
-        // Integer cents avoid float noise in the synthetic prices.
-        const cents = mid + dir * (i * 5 + 1);
-        if (random() < 0.03) continue; // gaps: levels appear and disappear
-        seen.add(cents);
-        if (!map.has(cents) || random() < 0.15) map.set(cents, amount());
-        out.push([(cents / 100).toFixed(PRECISION), map.get(cents)!]);
-      }
-      for (const key of map.keys()) if (!seen.has(key)) map.delete(key);
-      return out;
-    };
-    return { asks: side(1, amounts.asks), bids: side(-1, amounts.bids) };
+    if (random() < 0.3) mid += Math.round((random() - 0.5) * 6);
+    // Levels the mid moved across were traded away.
+    for (const key of [...asks.keys()]) if (key <= mid) asks.delete(key);
+    for (const key of [...bids.keys()]) if (key >= mid) bids.delete(key);
+    churn(asks);
+    churn(bids);
+    refill(asks, 1);
+    refill(bids, -1);
+    return { asks: levelsOf(asks, 1), bids: levelsOf(bids, -1) };
   };
 };
 

@@ -72,6 +72,10 @@ describe('profiles', () => {
       expect.arrayContaining(['reachability', 'clock', 'signature', 'ipWhitelist', 'permissions', 'environment']),
     );
     expect(check.permissions).toMatchObject({ spot: 'read-write', wallet: 'read-write', withdrawal: 'read-write' });
+    // The write probes are refused by design and say so in the audit log.
+    const probes = core.ctx.audit.list({ text: 'permission probe' });
+    expect(probes.length).toBeGreaterThanOrEqual(4);
+    expect(probes.every((p) => p.outcome === 'error')).toBe(true);
   });
 
   it('adds a profile, stores its key (masked), switches to it, sees the failure classified, and switches back', async () => {
@@ -259,6 +263,22 @@ describe('history sync', () => {
     expect(events.some((e) => e.name === 'activity.historyProgress')).toBe(true);
   });
 
+  it('syncs trades, transfers and pushes too', async () => {
+    await call('activity.startHistorySync', {
+      kinds: ['trades', 'subAccountTransfers', 'pushes'],
+      from: nowSec() - 40 * 86400,
+      to: nowSec(),
+    });
+    const done = await core.history.finished();
+    expect(done).toMatchObject({ state: 'done', windowsTotal: 6 });
+    const transfers = await call<{ records: unknown[] }>('activity.history', {
+      kind: 'subAccountTransfers',
+      from: nowSec() - 40 * 86400,
+      to: nowSec() + 86400,
+    });
+    expect(transfers.records.length).toBeGreaterThan(0);
+  });
+
   it('can be cancelled and keeps what it fetched', async () => {
     const started = await call<{ syncId: string }>('activity.startHistorySync', {
       kinds: ['trades'],
@@ -395,5 +415,61 @@ describe('balance snapshots', () => {
     expect(list.at(-1)).toMatchObject({ currency: 'USDT', profileId: 'local-sandbox' });
     expect(Number(list.at(-1)?.total)).toBeGreaterThan(0);
     expect(Object.keys(list.at(-1)?.byAccount ?? {})).toContain('spot');
+  });
+});
+
+describe('external sandbox by control URL', () => {
+  it('asks the sandbox for a fresh account and connects with it', async () => {
+    const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'td-ext-'));
+    const other = await createCore({
+      dataDir: dir,
+      shell: 'chromium',
+      trustedOrigins: ['app://desk'],
+      emit: () => {},
+      keyStore: new MemoryKeyStore(),
+      sandbox: { mode: 'external-control', controlUrl: sandbox.controlUrl },
+      watchIntervalMs: 0,
+    });
+    try {
+      expect(other.profiles.status().state).toBe('connected');
+      const check = other.profiles.lastConnectionCheck();
+      expect(check?.userId).toBeGreaterThan(0);
+      expect(check?.userId).not.toBe(sandbox.userId);
+    } finally {
+      await other.close();
+      fs.rmSync(dir, { recursive: true, force: true });
+    }
+  });
+});
+
+describe('intents left by a crash', () => {
+  const insert = (id: string, state: string, createdAt: number, params: object) =>
+    core.db
+      .prepare(
+        `INSERT INTO intents (id, profile_id, kind, state, client_id, currency, amount, params, attempts, created_at, updated_at, sent_at)
+         VALUES (?, 'local-sandbox', 'subAccountTransfer', ?, ?, 'USDT', '0.7', ?, ?, ?, ?, ?)`,
+      )
+      .run(
+        id,
+        state,
+        `tdcrash${id}`,
+        JSON.stringify(params),
+        state === 'prepared' ? 0 : 1,
+        createdAt,
+        createdAt,
+        state === 'prepared' ? null : createdAt,
+      );
+
+  it('a recent intent that never left is sent on start; an old one is abandoned, never sent late', async () => {
+    const subs = await core.ctx.platform().subAccounts.list();
+    const params = { sub_account: String(subs[0]!.user_id), currency: 'USDT', amount: '0.7', direction: 'to' };
+    insert('recent', 'prepared', Date.now() - 1_000, params);
+    insert('old', 'sent', Date.now() - 11 * 60_000, params);
+    await core.ctx.movements.reconcile();
+    expect(core.ctx.movements.get('recent')).toMatchObject({ state: 'done', attempts: 1 });
+    expect(core.ctx.movements.get('old')).toMatchObject({ state: 'failed', label: 'NEVER_EXECUTED', attempts: 1 });
+    const records = await core.ctx.platform().wallet.subAccountTransfers({ sub_uid: String(subs[0]!.user_id) });
+    expect(records.filter((r) => r.client_order_id === 'tdcrashrecent')).toHaveLength(1);
+    expect(records.filter((r) => r.client_order_id === 'tdcrashold')).toHaveLength(0);
   });
 });

@@ -137,7 +137,7 @@ export const createCore = async (options: CoreOptions): Promise<Core> => {
       const ok = record.status >= 200 && record.status < 300;
       audit.record({
         profileId,
-        action: `${record.method} ${record.path}`,
+        action: `${record.method} ${record.path}${record.purpose ? ` (${record.purpose})` : ''}`,
         account: accountOf(record),
         params: {
           ...(record.query ? { query: record.query } : {}),

@@ -3,7 +3,7 @@
  * per contract operation routed to the core's dispatcher. Everything else lives in the
  * Electron-free core (electron/core), shared with the Chromium fallback shell.
  */
-import { join } from 'node:path';
+import { join, resolve } from 'node:path';
 import { app, BrowserWindow, ipcMain } from 'electron';
 import { contract } from '../../shared/contract';
 import { operationNames } from '../../shared/ipc/define';
@@ -28,8 +28,17 @@ const isOwnUrl = (url: string): boolean => {
   }
 };
 
+/** `--data-dir DIR` / `--data-dir=DIR` (as the fallback shell takes it), else TREASURY_DESK_DATA_DIR. */
+const dataDirArgument = (argv: readonly string[]): string | undefined => {
+  const index = argv.findIndex((a) => a === '--data-dir' || a.startsWith('--data-dir='));
+  if (index < 0) return process.env.TREASURY_DESK_DATA_DIR || undefined;
+  const arg = argv[index]!;
+  return arg.includes('=') ? arg.slice(arg.indexOf('=') + 1) : argv[index + 1];
+};
+
 // Tests and portable set-ups choose the data folder; it must be set before anything reads it.
-if (process.env.TREASURY_DESK_DATA_DIR) app.setPath('userData', process.env.TREASURY_DESK_DATA_DIR);
+const chosenDataDir = dataDirArgument(process.argv);
+if (chosenDataDir) app.setPath('userData', resolve(chosenDataDir));
 
 app.enableSandbox();
 registerAppScheme();
@@ -113,7 +122,12 @@ if (!app.requestSingleInstanceLock()) {
     app.exit(1);
   });
   app.on('window-all-closed', () => app.quit());
-  app.on('before-quit', () => {
-    void core?.close();
+  // Close the core (journal, watchers, embedded sandbox) before the process goes away.
+  let closing = false;
+  app.on('before-quit', (event) => {
+    if (closing || core === undefined) return;
+    event.preventDefault();
+    closing = true;
+    void core.close().finally(() => app.quit());
   });
 }

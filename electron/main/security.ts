@@ -26,13 +26,20 @@ const hardenContents = (contents: WebContents, isOwnUrl: IsOwnUrl) => {
 };
 
 const hardenSession = (target: Session, isOwnUrl: IsOwnUrl) => {
-  // No camera, notifications prompts, geolocation, …: nothing the app needs.
-  target.setPermissionRequestHandler((_contents, _permission, callback) => callback(false));
-  target.setPermissionCheckHandler(() => false);
+  // Only OS notifications (deposit/withdrawal state changes), and only for our own pages. No
+  // camera, geolocation, clipboard reads, …: nothing else the app needs.
+  target.setPermissionRequestHandler((contents, permission, callback) =>
+    callback(permission === 'notifications' && isOwnUrl(contents.getURL())),
+  );
+  target.setPermissionCheckHandler(
+    (_contents, permission, origin) => permission === 'notifications' && isOwnUrl(origin),
+  );
   target.on('will-download', (event) => event.preventDefault());
   // The renderer reaches no network: only main talks to the platform (the CSP says the same).
+  // data: stays allowed for images the renderer draws itself (QR codes); the CSP limits it to img-src.
   target.webRequest.onBeforeRequest((details, callback) => {
-    callback({ cancel: !isOwnUrl(details.url) && !details.url.startsWith('devtools://') });
+    const local = /^(devtools|data):/.test(details.url);
+    callback({ cancel: !isOwnUrl(details.url) && !local });
   });
 };
 

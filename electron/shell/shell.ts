@@ -103,7 +103,10 @@ export const openShell = async (options: ShellOptions): Promise<Shell> => {
       headless: options.headless,
       // Chromium refuses to start as root with its sandbox on (CI containers run as root).
       chromiumSandbox: !isRoot(),
-      args: [...CHROME_ARGS, ...(options.headless ? ['--disable-gpu'] : ['--app=about:blank'])],
+      args: [
+        ...CHROME_ARGS,
+        ...(options.headless ? ['--disable-gpu'] : ['--app=about:blank', '--window-size=1360,860']),
+      ],
       acceptDownloads: false,
       // No accessibility-bus activation over D-Bus (noise on headless machines; not needed).
       env: { ...process.env, NO_AT_BRIDGE: '1' },

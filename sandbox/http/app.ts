@@ -5,7 +5,7 @@
  */
 import { performance } from 'node:perf_hooks';
 import Fastify, { type FastifyInstance, type FastifyReply, type FastifyRequest } from 'fastify';
-import { RATE_LIMIT_HEADERS, rateLimitKeyFor } from '../../shared/platform/limits';
+import { RATE_LIMIT_HEADERS, RATE_LIMITS, type RateLimitKey, rateLimitKeyFor } from '../../shared/platform/limits';
 import type { SandboxClock } from '../clock';
 import type { ApiKeyRecord, UserRecord } from '../store/users';
 import { Users } from '../store/users';
@@ -13,13 +13,16 @@ import { ApiFailure } from './errors';
 import type { FaultRule, Faults } from './faults';
 import { parseQuery } from './params';
 import type { RateLimiter, RateState } from './rate-limit';
-import type { Caller, HttpMethod, PrivateRoute, RouteDef, RouteRequest } from './route';
-import { bodyHash, decodeQueryForSigning, sign, signatureMatches } from './signature';
+import type { Caller, HttpMethod, PrivateRoute, PrivateRouteRequest, RouteDef } from './route';
+import { bodyHash, decodeQueryForSigning, signatureValid } from './signature';
 
 export const API_PREFIX = '/api/v4';
 export const CONTROL_PREFIX = '/sandbox';
 const TIMESTAMP_WINDOW_S = 60;
 const BODY_LIMIT = 64 * 1024;
+/** A batch counts against at most this many markets (batch_orders allows 4 pairs). */
+const MAX_BATCH_MARKETS = 16;
+const MAX_MARKET_LENGTH = 40;
 
 /** Per-request state kept by the framework. */
 interface RequestState {
@@ -74,7 +77,7 @@ const WRITE_METHODS = new Set(['POST', 'PUT', 'PATCH']);
 
 /** True when an Accept header admits JSON (absent, *\/*, application/*, application/json). */
 function acceptsJson(accept: string | undefined): boolean {
-  if (accept === undefined || accept === '') return true;
+  if (accept === undefined || accept === '' || accept === 'application/json') return true;
   for (const part of accept.split(',')) {
     const type = part.split(';')[0]!.trim().toLowerCase();
     if (type === '*/*' || type === 'application/*' || type === 'application/json' || type === '') return true;
@@ -157,7 +160,13 @@ export function buildHttp(
   }
 
   // --- authentication -----------------------------------------------------------------------
-  function authenticate(req: FastifyRequest, route: PrivateRoute, rawPath: string, rawQuery: string): Caller {
+  function authenticate(
+    req: FastifyRequest,
+    route: PrivateRoute,
+    rawPath: string,
+    rawQuery: string,
+    ip: string,
+  ): Caller {
     const keyHeader = headerString(req, 'key');
     const ts = headerString(req, 'timestamp');
     const signHeader = headerString(req, 'sign');
@@ -179,21 +188,26 @@ export function buildHttp(
     const { key, user } = found;
     const hash = bodyHash(stateOf(req).rawBody);
     const query = decodeQueryForSigning(rawQuery);
-    let ok = signatureMatches(sign(key.secret, req.method, rawPath, query, hash, ts), signHeader);
+    let ok = signatureValid(key.secret, req.method, rawPath, query, hash, ts, signHeader);
     if (!ok && rawPath.includes('%')) {
       // A client may sign the decoded path; accept both forms.
       try {
-        ok = signatureMatches(sign(key.secret, req.method, decodeURIComponent(rawPath), query, hash, ts), signHeader);
+        ok = signatureValid(key.secret, req.method, decodeURIComponent(rawPath), query, hash, ts, signHeader);
       } catch {
         ok = false;
       }
     }
     if (!ok) throw new ApiFailure('INVALID_SIGNATURE', 'Signature mismatch');
-    return authorise(req, route, key, user);
+    return authorise(req, route, key, user, ip);
   }
 
-  function authorise(req: FastifyRequest, route: PrivateRoute, key: ApiKeyRecord, user: UserRecord): Caller {
-    const ip = normaliseIp(req.ip);
+  function authorise(
+    req: FastifyRequest,
+    route: PrivateRoute,
+    key: ApiKeyRecord,
+    user: UserRecord,
+    ip: string,
+  ): Caller {
     if (key.ipWhitelist.length > 0 && !key.ipWhitelist.includes(ip)) {
       throw new ApiFailure('IP_FORBIDDEN', `Request IP not in whitelist: ${ip}`);
     }
@@ -215,10 +229,46 @@ export function buildHttp(
     return { user, key, mainUserId: user.parentId ?? user.id, isSubAccount: isSub };
   }
 
-  function marketOf(req: FastifyRequest, query: Record<string, string>): string {
-    const body = req.body as Record<string, unknown> | undefined;
-    const fromBody = body && typeof body === 'object' && !Array.isArray(body) ? body.currency_pair : undefined;
-    return typeof fromBody === 'string' ? fromBody : (query.currency_pair ?? '');
+  /**
+   * Counts one request against its rule. Per-market rules (spot placement) count the market of an
+   * object body or the query; a batch (array body) counts once against each distinct `currency_pair`
+   * of its items, and the answer (refusal, headers) is the tightest of those counters.
+   */
+  function countRequest(
+    rule: RateLimitKey,
+    who: string,
+    endpoint: string,
+    body: unknown,
+    query: Record<string, string>,
+  ): RateState {
+    if (!Array.isArray(body) || RATE_LIMITS[rule].scope !== 'group_market') {
+      const fromBody =
+        body && typeof body === 'object' && !Array.isArray(body)
+          ? (body as Record<string, unknown>).currency_pair
+          : undefined;
+      return limiter.hit(rule, who, endpoint, typeof fromBody === 'string' ? fromBody : (query.currency_pair ?? ''));
+    }
+    const markets = new Set<string>();
+    for (const item of body) {
+      const pair = item && typeof item === 'object' ? (item as Record<string, unknown>).currency_pair : undefined;
+      if (typeof pair === 'string' && pair.length <= MAX_MARKET_LENGTH) markets.add(pair);
+      // A batch with more markets than any batch may hold is refused by its handler; do not let it
+      // create counters without bound.
+      if (markets.size >= MAX_BATCH_MARKETS) break;
+    }
+    if (markets.size === 0) markets.add('');
+    let tightest: RateState | undefined;
+    for (const market of markets) {
+      const state = limiter.hit(rule, who, endpoint, market);
+      if (
+        tightest === undefined ||
+        (state.exceeded && !tightest.exceeded) ||
+        (state.exceeded === tightest.exceeded && state.remain < tightest.remain)
+      ) {
+        tightest = state;
+      }
+    }
+    return tightest!;
   }
 
   async function applyFault(
@@ -268,7 +318,8 @@ export function buildHttp(
         if (faults.active) {
           const fault = faults.take(req.method, req.url.split('?', 1)[0]!);
           if (fault?.kind === 'drop_after') return serve(req, reply, fault);
-          if (fault) return applyFault(fault, req, reply).then((next) => (next === 'dropped' ? reply : serve(req, reply)));
+          if (fault)
+            return applyFault(fault, req, reply).then((next) => (next === 'dropped' ? reply : serve(req, reply)));
         }
         return serve(req, reply);
       },
@@ -277,34 +328,38 @@ export function buildHttp(
     /** Synchronous unless the route handler returns a promise: no microtask on the hot path. */
     function serve(req: FastifyRequest, reply: FastifyReply, fault?: FaultRule): FastifyReply | Promise<FastifyReply> {
       const state = stateOf(req);
-      if (!acceptsJson(headerString(req, 'accept'))) throw new ApiFailure('NOT_ACCEPTABLE', 'Only application/json is served');
+      if (!acceptsJson(headerString(req, 'accept')))
+        throw new ApiFailure('NOT_ACCEPTABLE', 'Only application/json is served');
       const q = req.url.indexOf('?');
       const rawPath = q === -1 ? req.url : req.url.slice(0, q);
       const rawQuery = q === -1 ? '' : req.url.slice(q + 1);
       const query = req.query as Record<string, string>;
+      const ip = normaliseIp(req.ip);
       let caller: Caller | undefined;
       if (route.auth === 'private') {
-        caller = authenticate(req, route, rawPath, rawQuery);
-        state.rate = limiter.hit(rule, `u:${caller.user.id}`, endpoint, marketOf(req, query));
+        caller = authenticate(req, route, rawPath, rawQuery, ip);
+        state.rate = countRequest(rule, `u:${caller.user.id}`, endpoint, req.body, query);
       } else {
-        state.rate = limiter.hit(rule, `ip:${normaliseIp(req.ip)}`, endpoint, marketOf(req, query));
+        state.rate = countRequest(rule, `ip:${ip}`, endpoint, req.body, query);
       }
       if (state.rate.exceeded) throw new ApiFailure('TOO_MANY_REQUESTS', 'Request rate limit exceeded');
       if (state.badContentType && WRITE_METHODS.has(req.method)) {
         throw new ApiFailure('INVALID_CONTENT_TYPE', 'Request body must be application/json');
       }
-      const base: RouteRequest = {
+      // One object per request (a private request's fields are a superset of a public one's).
+      const routeRequest: PrivateRouteRequest = {
         method: req.method as HttpMethod,
         path: rawPath,
         params: req.params as Record<string, string>,
         query,
         body: req.method === 'GET' || req.method === 'DELETE' ? undefined : req.body,
         headers: req.headers,
-        ip: normaliseIp(req.ip),
+        ip,
         now: clock.now(),
+        caller: caller!,
+        user: caller?.user!,
       };
-      const result =
-        route.auth === 'private' ? route.handler({ ...base, caller: caller!, user: caller!.user }) : route.handler(base);
+      const result = route.handler(routeRequest);
       if (result instanceof Promise) return result.then((value: unknown) => finish(req, reply, value, fault));
       return finish(req, reply, result, fault);
     }

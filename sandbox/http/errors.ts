@@ -52,7 +52,11 @@ export class ApiFailure extends Error {
   readonly label: string;
   readonly status: number;
   constructor(label: ErrorLabel | (string & {}), message: string) {
+    // A client error needs no stack trace, and capturing one is most of an error answer's cost.
+    const limit = Error.stackTraceLimit;
+    Error.stackTraceLimit = 0;
     super(message);
+    Error.stackTraceLimit = limit;
     this.name = 'ApiFailure';
     this.label = label;
     this.status = statusForLabel(label);

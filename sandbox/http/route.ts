@@ -16,8 +16,9 @@
  * bodies, then calls `handler`. What the handler returns is sent as JSON with `status` (default 200);
  * return `undefined` with status 204 for an empty answer. Throw `ApiFailure(label, message)` (errors.ts)
  * for any failure. Common headers (X-In-Time, X-Out-Time, X-Svc-Trace-ID, X-Client-Request-Id echo,
- * rate-limit headers) are added to every answer. Handlers run synchronously inside nothing: wrap money
- * movements in `ctx.db.transaction(...)`.
+ * rate-limit headers) are added to every answer. A handler is not wrapped in a transaction: run each
+ * money movement inside `ctx.tx(() => …)` so it commits whole or not at all. Handlers may be sync or
+ * return a promise (sync is cheaper).
  */
 import type { RateLimitKey } from '../../shared/platform/limits';
 import type { PermissionName } from '../../shared/platform/statuses';

@@ -34,10 +34,27 @@ export function sign(
     .digest('hex');
 }
 
-/** Constant-time comparison of a received SIGN with the expected one. */
-export function signatureMatches(expected: string, received: string): boolean {
-  if (received.length !== expected.length) return false;
-  return timingSafeEqual(Buffer.from(expected), Buffer.from(received.toLowerCase()));
+const SIGN_RE = /^[0-9a-fA-F]{128}$/;
+
+/**
+ * Whether a received SIGN (hex, any case) is the signature of the request, compared in constant
+ * time on the raw digest bytes (no hex string of the expected value is built: this runs on every
+ * signed request).
+ */
+export function signatureValid(
+  secret: string,
+  method: string,
+  path: string,
+  query: string,
+  bodySha512: string,
+  timestamp: string,
+  received: string,
+): boolean {
+  if (!SIGN_RE.test(received)) return false;
+  const expected = createHmac('sha512', secret)
+    .update(signatureString(method, path, query, bodySha512, timestamp))
+    .digest();
+  return timingSafeEqual(expected, Buffer.from(received, 'hex'));
 }
 
 /**

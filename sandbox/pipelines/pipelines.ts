@@ -184,11 +184,20 @@ export class Pipelines {
    * Runs one step in its own transaction. A step that throws (a bug) is rolled back, logged and
    * parked (next_at cleared) so it can neither loop forever nor stop the other records.
    */
-  private guard(table: 'withdrawals' | 'deposits' | 'pushes', column: 'seq' | 'id', key: number, step: () => void): void {
+  private guard(
+    table: 'withdrawals' | 'deposits' | 'pushes',
+    column: 'seq' | 'id',
+    key: number,
+    step: () => void,
+  ): void {
     try {
       this.ctx.tx(step);
     } catch (error) {
-      this.ctx.log('pipeline step failed; record parked', { table, key, error: String((error as Error)?.stack ?? error) });
+      this.ctx.log('pipeline step failed; record parked', {
+        table,
+        key,
+        error: String((error as Error)?.stack ?? error),
+      });
       this.ctx.db.prepare(`UPDATE ${table} SET next_at = NULL WHERE ${column} = ?`).run(key);
     }
   }

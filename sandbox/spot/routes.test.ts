@@ -579,6 +579,22 @@ describe('limits and clients', () => {
     expect(other.status).toBe(201);
   });
 
+  it('a batch counts once against each market it names, not against one shared counter', async () => {
+    const u = sb.user({ USDT: '1000' });
+    // Items too small to be accepted: the limiter counts before any order is looked at.
+    const item = (pair: string) => ({ currency_pair: pair, side: 'buy', amount: '0.0001', price: '1' });
+    const statuses: number[] = [];
+    for (let i = 0; i < 10; i++) {
+      statuses.push((await u.api.post('/spot/batch_orders', [item(PAIR), item(PAIR), item('ETH_USDT')])).status);
+    }
+    expect(statuses).toEqual(Array(10).fill(200));
+    // Another market still has its whole allowance…
+    expect((await u.api.post('/spot/batch_orders', [item('GT_USDT')])).status).toBe(200);
+    // …while both markets of the earlier batches are used up, whichever endpoint asks.
+    expect((await u.api.post('/spot/batch_orders', [item('GT_USDT'), item('ETH_USDT')])).status).toBe(429);
+    expect((await u.api.post('/spot/orders', item(PAIR))).status).toBe(429);
+  });
+
   it('places and cancels through the official SDK gate-api', async () => {
     const u = sb.user({ USDT: '100000' });
     const key = sb.ctx.users.createKey(u.id, { perms: [{ name: 'spot', read_only: false }], ipWhitelist: [] });

@@ -89,7 +89,9 @@ CREATE TABLE IF NOT EXISTS transfers (
   time INTEGER NOT NULL
 );
 CREATE UNIQUE INDEX IF NOT EXISTS transfers_client_id ON transfers(owner_id, client_order_id) WHERE client_order_id IS NOT NULL;
-CREATE INDEX IF NOT EXISTS transfers_owner ON transfers(owner_id, time);
+-- Only main↔sub transfers are listed by owner and time; own and sub↔sub transfers are read by id.
+DROP INDEX IF EXISTS transfers_owner;
+CREATE INDEX IF NOT EXISTS transfers_main_sub ON transfers(owner_id, time) WHERE kind = 'main_sub';
 
 CREATE TABLE IF NOT EXISTS deposit_addresses (
   user_id INTEGER NOT NULL,

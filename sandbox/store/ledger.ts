@@ -2,8 +2,8 @@
  * The ledger: balances per (user, account type, currency[, pair]) with decimal arithmetic only.
  * STABLE EXTENSION POINT — sandbox/spot uses it for order locks and fills.
  *
- *   - Every method must run inside `ctx.db.transaction(() => …)()` (asserted), so a movement and its
- *     records commit together or not at all.
+ *   - Every movement must run inside a transaction, `ctx.tx(() => …)` or `db.transaction(…)()`
+ *     (asserted), so a movement and its records commit together or not at all.
  *   - Amounts are decimal strings (or Decimal); they must be > 0.
  *   - Nothing goes negative: `debit`/`lock` throw ApiFailure('BALANCE_NOT_ENOUGH') (or the label you
  *     pass), `unlock`/`debitLocked` throw the same when more is asked than is locked. The table's CHECK
@@ -12,6 +12,11 @@
  *     delivery (currency = settle currency in upper case, e.g. USDT), options (USDT), cross_margin.
  *   - Each change of a balance's total (available + locked) writes a ledger entry (account book) with
  *     a `type` (e.g. dnw for transfers, trade/fee for spot) and an optional `ref`.
+ *   - Inside `ledger.tx(…)` (what `ctx.tx` is) balances read or written are remembered, so the next
+ *     movement of the same balance skips its SELECT: the SQLite row is still written in the same
+ *     transaction. Any rollback (a throw out of any `tx` level) forgets everything remembered. Movements
+ *     inside a bare `db.transaction(…)()` bypass the memory and forget the balances they write, so a
+ *     rollback there cannot leave a stale value either.
  */
 import Decimal from 'decimal.js';
 import { ApiFailure } from '../http/errors';
@@ -63,23 +68,47 @@ interface RawBalance {
 Decimal.set({ precision: 60, toExpNeg: -40, toExpPos: 60 });
 
 const ZERO = new Decimal(0);
+const ZERO_BALANCE: CachedBalance = { available: ZERO, locked: ZERO };
+
+const cacheKey = (userId: number, account: string, currency: string, pair: string): string =>
+  `${userId}|${account}|${currency}|${pair}`;
 
 /** Canonical decimal string: no exponent, no trailing zeros. */
 export const dec = (value: Decimal): string => value.toFixed();
 
+interface CachedBalance {
+  readonly available: Decimal;
+  readonly locked: Decimal;
+}
+
+/** Bound on remembered balances (a sandbox has a few thousand rows; this only guards memory). */
+const CACHE_LIMIT = 100_000;
+
 export class Ledger {
+  /**
+   * Balances as they stand in the current or last committed managed transaction (see tx()). Valid
+   * because every write of the balances table goes through this class in this process.
+   */
+  private readonly cache = new Map<string, CachedBalance>();
+  /** True while the outermost transaction was opened by tx(). */
+  private managed = false;
+  private readonly runInTransaction;
   private readonly selectOne;
   private readonly upsert;
   private readonly insertEntry;
   private readonly selectUser;
   private readonly selectUserAccount;
   private readonly selectEntries;
+  private readonly selectPair;
+  private readonly upsertPair;
+  private readonly insertEntryPair;
 
   constructor(
     private readonly db: Db,
     /** Business time, Unix ms (the sandbox clock). */
     private readonly now: () => number,
   ) {
+    this.runInTransaction = db.transaction((fn: () => unknown) => fn());
     this.selectOne = db.prepare(
       'SELECT available, locked, update_id FROM balances WHERE user_id = ? AND account = ? AND currency = ? AND pair = ?',
     );
@@ -96,11 +125,44 @@ export class Ledger {
     this.selectUserAccount = db.prepare(
       'SELECT account, currency, pair, available, locked, update_id FROM balances WHERE user_id = ? AND account = ? ORDER BY pair, currency',
     );
+    // Two-row forms for move(): three statements instead of six on the transfer hot path.
+    this.selectPair = db.prepare(
+      `SELECT user_id, account, currency, pair, available, locked FROM balances
+       WHERE (user_id = ? AND account = ? AND currency = ? AND pair = ?) OR (user_id = ? AND account = ? AND currency = ? AND pair = ?)`,
+    );
+    this.upsertPair = db.prepare(`INSERT INTO balances (user_id, account, currency, pair, available, locked, update_id)
+      VALUES (?, ?, ?, ?, ?, ?, 1), (?, ?, ?, ?, ?, ?, 1)
+      ON CONFLICT(user_id, account, currency, pair) DO UPDATE SET
+        available = excluded.available, locked = excluded.locked, update_id = balances.update_id + 1`);
+    this.insertEntryPair = db.prepare(
+      `INSERT INTO ledger_entries (user_id, account, currency, pair, change, balance, type, ref, time)
+       VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?), (?, ?, ?, ?, ?, ?, ?, ?, ?)`,
+    );
     this.selectEntries = db.prepare(
       `SELECT id, user_id, account, currency, pair, change, balance, type, ref, time FROM ledger_entries
        WHERE user_id = ? AND account = ? AND (? = '' OR currency = ?) AND (? = '' OR pair = ?) AND (? = '' OR type = ?)
          AND time >= ? AND time <= ? ORDER BY id DESC LIMIT ? OFFSET ?`,
     );
+  }
+
+  /**
+   * Runs `fn` in ONE SQLite transaction (nested calls join the outer one as a savepoint; a throw rolls
+   * back and is rethrown). This is `ctx.tx`. One compiled wrapper is reused: creating one costs ~20 µs.
+   */
+  tx<T>(fn: () => T): T {
+    // Nested inside a bare db.transaction(): stay unmanaged, its rollback would not reach us.
+    if (this.db.inTransaction && !this.managed) return this.runInTransaction(fn) as T;
+    const outermost = !this.db.inTransaction;
+    if (outermost) this.managed = true;
+    try {
+      return this.runInTransaction(fn) as T;
+    } catch (error) {
+      // Rolled back (to a savepoint or entirely): what was remembered may no longer be true.
+      this.cache.clear();
+      throw error;
+    } finally {
+      if (outermost) this.managed = false;
+    }
   }
 
   /** Current balance (zeros when the row does not exist). Usable outside a transaction. */
@@ -174,10 +236,88 @@ export class Ledger {
     this.write(key, b.available, b.locked.minus(a), a.neg(), type, ref);
   }
 
-  /** Debit one balance and credit another with the same amount (own transfers). */
+  /** Debit one balance and credit another with the same amount (transfers). */
   move(from: BalanceKey, to: BalanceKey, amount: Amount, type: string, ref = '', label = 'BALANCE_NOT_ENOUGH'): void {
-    this.debit(from, amount, type, ref, label);
-    this.credit(to, amount, type, ref);
+    const a = this.amount(amount);
+    if (!this.managed && !this.db.inTransaction) throw new Error('ledger movements must run inside db.transaction()');
+    const fromPair = from.pair ?? '';
+    const toPair = to.pair ?? '';
+    if (
+      from.userId === to.userId &&
+      from.account === to.account &&
+      from.currency === to.currency &&
+      fromPair === toPair
+    ) {
+      throw new Error('ledger move needs two different balances');
+    }
+    const useCache = this.managed;
+    const fromId = cacheKey(from.userId, from.account, from.currency, fromPair);
+    const toId = cacheKey(to.userId, to.account, to.currency, toPair);
+    let f = useCache ? this.cache.get(fromId) : undefined;
+    let t = useCache ? this.cache.get(toId) : undefined;
+    if (f === undefined || t === undefined) {
+      const rows = this.selectPair.all(
+        from.userId,
+        from.account,
+        from.currency,
+        fromPair,
+        to.userId,
+        to.account,
+        to.currency,
+        toPair,
+      ) as (RawBalance & { user_id: number; account: string; currency: string; pair: string })[];
+      const find = (k: BalanceKey, pair: string): CachedBalance => {
+        const r = rows.find(
+          (row) =>
+            row.user_id === k.userId && row.account === k.account && row.currency === k.currency && row.pair === pair,
+        );
+        return r ? { available: new Decimal(r.available), locked: new Decimal(r.locked) } : ZERO_BALANCE;
+      };
+      f = find(from, fromPair);
+      t = find(to, toPair);
+    }
+    if (f.available.lt(a)) {
+      throw new ApiFailure(label, `Not enough balance: ${from.account} ${from.currency} available ${dec(f.available)}`);
+    }
+    const newFrom = f.available.minus(a);
+    const newTo = t.available.plus(a);
+    this.upsertPair.run(
+      from.userId,
+      from.account,
+      from.currency,
+      fromPair,
+      dec(newFrom),
+      dec(f.locked),
+      to.userId,
+      to.account,
+      to.currency,
+      toPair,
+      dec(newTo),
+      dec(t.locked),
+    );
+    this.remember(fromId, useCache, { available: newFrom, locked: f.locked });
+    this.remember(toId, useCache, { available: newTo, locked: t.locked });
+    const now = this.now();
+    this.insertEntryPair.run(
+      from.userId,
+      from.account,
+      from.currency,
+      fromPair,
+      dec(a.neg()),
+      dec(newFrom.plus(f.locked)),
+      type,
+      ref,
+      now,
+      to.userId,
+      to.account,
+      to.currency,
+      toPair,
+      dec(a),
+      dec(newTo.plus(t.locked)),
+      type,
+      ref,
+      now,
+    );
   }
 
   /** Account-book entries, newest first. `from`/`to` are Unix ms (inclusive). */
@@ -216,12 +356,24 @@ export class Ledger {
     return a;
   }
 
-  private read(key: BalanceKey): { available: Decimal; locked: Decimal } {
-    if (!this.db.inTransaction) throw new Error('ledger movements must run inside db.transaction()');
+  private read(key: BalanceKey): CachedBalance {
+    if (!this.managed && !this.db.inTransaction) throw new Error('ledger movements must run inside db.transaction()');
+    if (this.managed) {
+      const hit = this.cache.get(cacheKey(key.userId, key.account, key.currency, key.pair ?? ''));
+      if (hit) return hit;
+    }
     const row = this.selectOne.get(key.userId, key.account, key.currency, key.pair ?? '') as RawBalance | undefined;
-    return row
-      ? { available: new Decimal(row.available), locked: new Decimal(row.locked) }
-      : { available: ZERO, locked: ZERO };
+    return row ? { available: new Decimal(row.available), locked: new Decimal(row.locked) } : ZERO_BALANCE;
+  }
+
+  /** Remembers a balance just written (managed transaction) or forgets it (bare transaction). */
+  private remember(id: string, useCache: boolean, balance: CachedBalance): void {
+    if (!useCache) {
+      this.cache.delete(id);
+      return;
+    }
+    if (this.cache.size >= CACHE_LIMIT) this.cache.clear();
+    this.cache.set(id, balance);
   }
 
   private write(
@@ -236,6 +388,7 @@ export class Ledger {
       throw new ApiFailure('NEGATIVE_ASSETS', 'Balance would become negative');
     const pair = key.pair ?? '';
     this.upsert.run(key.userId, key.account, key.currency, pair, dec(available), dec(locked));
+    this.remember(cacheKey(key.userId, key.account, key.currency, pair), this.managed, { available, locked });
     if (!change.isZero()) {
       this.insertEntry.run(
         key.userId,

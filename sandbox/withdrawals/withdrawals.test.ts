@@ -269,7 +269,12 @@ describe('pipeline robustness', () => {
          VALUES (900000, 'w99999999', ?, 'USDT', 'TRX', 'TBroken', 'not-a-number', '1', 'FAIL', ?, 'fail', ?)`,
       )
       .run(u.user_id, now, now);
-    const dep = await control<Rec>(sb, 'POST', '/deposits', { user_id: u.user_id, currency: 'USDT', chain: 'TRX', amount: '50' });
+    const dep = await control<Rec>(sb, 'POST', '/deposits', {
+      user_id: u.user_id,
+      currency: 'USDT',
+      chain: 'TRX',
+      amount: '50',
+    });
     expect((await advance(60)).status).toBe(200);
     const parked = sb.ctx.db.prepare("SELECT status, next_at FROM withdrawals WHERE id = 'w99999999'").get();
     expect(parked).toEqual({ status: 'FAIL', next_at: null });

@@ -100,14 +100,8 @@ export const BaseUrl = z
   .string()
   .trim()
   .max(300)
-  .refine((v) => {
-    try {
-      const url = new URL(v);
-      return (url.protocol === 'https:' || url.protocol === 'http:') && url.search === '' && url.hash === '';
-    } catch {
-      return false;
-    }
-  }, 'Enter the address as https://host/api/v4')
+  // shared/ has no URL class (no DOM or Node types): scheme, host, optional port and path, no query.
+  .regex(/^https?:\/\/[A-Za-z0-9.-]+(:\d{1,5})?(\/[^\s?#]*)?$/, 'Enter the address as https://host/api/v4')
   .refine((v) => /\/api\/v4\/?$/.test(v), 'The address ends with /api/v4');
 
 /** API key and secret as typed by the person (printable ASCII, no spaces). */

@@ -1,7 +1,17 @@
+import Decimal from 'decimal.js';
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
 import type { BookLevel } from '../contract/trade';
-import { applyBookChange, applyLevels, buildBookView, diffBook, diffLevels, groupingSteps } from './book';
+import {
+  applyBookChange,
+  applyLevels,
+  buildBookView,
+  canonicalDecimal,
+  compareDecimal,
+  diffBook,
+  diffLevels,
+  groupingSteps,
+} from './book';
 
 describe('diffLevels / applyLevels', () => {
   it('reports changed, new and removed levels only', () => {
@@ -50,6 +60,27 @@ describe('diffLevels / applyLevels', () => {
         expect(applyBookChange(before, change)).toEqual(after);
       }),
       { numRuns: 200 },
+    );
+  });
+});
+
+describe('compareDecimal / canonicalDecimal', () => {
+  const decimalText = fc
+    .tuple(fc.bigInt({ min: 0n, max: 10n ** 12n }), fc.nat({ max: 8 }), fc.nat({ max: 2 }), fc.nat({ max: 2 }))
+    .map(([units, scale, leadingZeros, trailingZeros]) => {
+      const digits = units.toString().padStart(scale + 1, '0');
+      const int = '0'.repeat(leadingZeros) + digits.slice(0, digits.length - scale);
+      const frac = digits.slice(digits.length - scale) + '0'.repeat(scale > 0 ? trailingZeros : 0);
+      return frac === '' ? int : `${int}.${frac}`;
+    });
+
+  it('orders decimal strings exactly as decimal.js does (property)', () => {
+    fc.assert(
+      fc.property(decimalText, decimalText, (a, b) => {
+        expect(compareDecimal(a, b)).toBe(new Decimal(a).comparedTo(b));
+        expect(canonicalDecimal(a)).toBe(new Decimal(a).toFixed());
+      }),
+      { numRuns: 500 },
     );
   });
 });
@@ -106,5 +137,30 @@ describe('buildBookView', () => {
     const view = buildBookView(book, { ...options, depth: 1, step: '1' });
     expect(view.asks).toEqual([{ price: '101', amount: '3.500', total: '3.500', depth: 0.6364 }]);
     expect(view.bids).toEqual([{ price: '99', amount: '5.500', total: '5.500', depth: 1 }]);
+  });
+
+  it('keeps every amount and never shows a better price than the orders have (property)', () => {
+    const level = fc
+      .tuple(fc.integer({ min: 1, max: 2_000_000 }), fc.integer({ min: 1, max: 99_999 }))
+      .map(([p, a]): BookLevel => [(p / 100).toFixed(2), (a / 1000).toFixed(3)]);
+    fc.assert(
+      fc.property(
+        fc.uniqueArray(level, { selector: (l) => l[0], maxLength: 40 }),
+        fc.constantFrom(...groupingSteps(2)),
+        (raw, step) => {
+          const asks = [...raw].sort((a, b) => compareDecimal(a[0], b[0]));
+          const view = buildBookView({ asks, bids: [] }, { step, depth: 1000, precision: 2, amountPrecision: 3 });
+          const total = asks.reduce((sum, l) => sum.add(l[1]), new Decimal(0));
+          expect(view.asks.at(-1)?.total ?? '0.000').toBe(total.toFixed(3));
+          for (const [price] of asks) {
+            const group = view.asks.find(
+              (r) => new Decimal(r.price).gte(price) && new Decimal(r.price).sub(step).lt(price),
+            );
+            expect(group, `a group for ${price} at step ${step}`).toBeDefined();
+          }
+        },
+      ),
+      { numRuns: 200 },
+    );
   });
 });

@@ -167,6 +167,10 @@ describe('feePreview', () => {
       role: 'maker',
     });
   });
+  it('charges IOC and FOK the taker rate even when they would not cross', () => {
+    const f = feePreview(draft({ price: '64000', amount: '1', timeInForce: 'ioc' }), pair, rates, { bestAsk: '65000' });
+    expect(f?.role).toBe('taker');
+  });
   it('charges a crossing sell the taker rate in the quote currency', () => {
     const f = feePreview(draft({ side: 'sell', price: '64000', amount: '1' }), pair, rates, { bestBid: '64500' });
     expect(f).toEqual({ amount: '128', currency: 'USDT', rate: '0.002', role: 'taker' });

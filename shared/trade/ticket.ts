@@ -233,7 +233,9 @@ export const feePreview = (
           ctx.bestBid !== undefined &&
           usable(ctx.bestBid) &&
           new Decimal(draft.price).lte(ctx.bestBid))));
-  const role = draft.timeInForce === 'poc' ? 'maker' : crosses ? 'taker' : 'maker';
+  // IOC and FOK never rest, so whatever fills pays the taker rate; POC always pays the maker rate.
+  const alwaysTaker = draft.timeInForce === 'ioc' || draft.timeInForce === 'fok';
+  const role = draft.timeInForce === 'poc' ? 'maker' : crosses || alwaysTaker ? 'taker' : 'maker';
   const rate = role === 'maker' ? rates.makerFee : rates.takerFee;
   if (!isPlainDecimal(rate)) return undefined;
   if (draft.side === 'buy') {

@@ -67,6 +67,14 @@ export class ApiError extends Error {
   }
 
   toIpcError(): IpcError {
+    if (this.label === 'NO_KEY') {
+      return {
+        code: 'PRECONDITION',
+        message: 'This profile has no API key, so private operations are not possible.',
+        requestId: this.requestId,
+        advice: 'Add the key and secret in Settings → Profiles.',
+      };
+    }
     if (this.kind === 'platform') {
       const help = helpForLabel(this.label);
       return {

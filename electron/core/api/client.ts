@@ -40,6 +40,8 @@ export interface RequestSpec<S extends z.ZodType | undefined> {
   readonly timeoutMs?: number;
   /** X-Client-Request-Id to use (default: a new one). */
   readonly requestId?: string;
+  /** Why the app sent it, when not on a person's behalf (e.g. "connection check"), for the audit log. */
+  readonly purpose?: string;
   /** Extra headers (never part of the signature). */
   readonly headers?: Readonly<Record<string, string>>;
 }
@@ -58,6 +60,7 @@ export interface RequestRecord {
   readonly label?: string;
   readonly durationMs: number;
   readonly attempt: number;
+  readonly purpose?: string;
 }
 
 export interface ApiClientOptions {
@@ -88,7 +91,8 @@ export const newRequestId = (): string => `td-${randomUUID()}`;
 
 const MAX_429_RETRIES = 3;
 const MAX_READ_RETRIES = 2;
-const SECRET_FIELDS = /^(password|secret|passphrase|key_secret)$/i;
+/** Field names whose values are secrets: never in a log line, the audit log or an error. */
+export const SECRET_FIELDS = /^(password|secret|passphrase|sign|key_secret)$/i;
 
 /** JSON with secret-like fields replaced, for logs and the audit log. */
 export const redactBody = (body: unknown): string | undefined => {
@@ -249,6 +253,7 @@ export class ApiClient {
         ...(label ? { label } : {}),
         durationMs: Math.round(performance.now() - started),
         attempt: attemptNo,
+        ...(spec.purpose ? { purpose: spec.purpose } : {}),
       });
 
     let response: Awaited<ReturnType<Transport['send']>>;
@@ -271,10 +276,11 @@ export class ApiClient {
     }
 
     if (response.status === 429) {
-      // Pause the bucket until the platform's next window (seconds), at least a short moment.
-      const reset = Number(headerValue(response.headers, 'ratelimit-reset-timestamp'));
+      // Pause the bucket until the platform's next window, at least a short moment. The header is
+      // the platform's time (seconds): convert it to this computer's clock, which the limiter uses.
+      const reset = Number(headerValue(response.headers, 'ratelimit-reset-timestamp')) * 1000 - this.clock.offsetMs;
       const now = Date.now();
-      const until = Number.isFinite(reset) && reset * 1000 > now ? Math.min(reset * 1000, now + 60_000) : now + 1_000;
+      const until = Number.isFinite(reset) && reset > now ? Math.min(reset, now + 60_000) : now + 1_000;
       this.options.limiter.block(rule, until);
     }
 

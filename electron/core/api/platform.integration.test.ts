@@ -250,6 +250,8 @@ describe('spot operations the order ticket uses', () => {
     expect(all.length).toBeGreaterThanOrEqual(1);
     expect(await api.spot.myTrades({ currency_pair: 'BTC_USDT' })).toEqual(expect.any(Array));
     expect((await api.spot.fee('BTC_USDT')).taker_fee).toMatch(/^\d/);
+    const book2 = await api.spot.accountBook({ currency: 'USDT', limit: 10 });
+    expect(book2).toEqual(expect.any(Array));
   });
 });
 

@@ -11,11 +11,17 @@ import * as S from '../../../shared/platform/api';
 import type { ApiClient, QueryParams } from './client';
 
 /** Per-call options: cancellation, and a request id chosen by the caller (the movements journal records it before sending). */
-export type Opt = { readonly signal?: AbortSignal; readonly requestId?: string; readonly timeoutMs?: number };
+export type Opt = {
+  readonly signal?: AbortSignal;
+  readonly requestId?: string;
+  readonly timeoutMs?: number;
+  readonly purpose?: string;
+};
 const pass = (opt?: Opt) => ({
   ...(opt?.signal ? { signal: opt.signal } : {}),
   ...(opt?.requestId ? { requestId: opt.requestId } : {}),
   ...(opt?.timeoutMs ? { timeoutMs: opt.timeoutMs } : {}),
+  ...(opt?.purpose ? { purpose: opt.purpose } : {}),
 });
 
 export type TimeRange = {

@@ -177,7 +177,8 @@ export class HistorySync {
     if (profileId === undefined) throw DeskFailure.precondition('No profile is connected.');
     const api = this.options.platform();
     const kinds = [...new Set(input.kinds ?? ALL_KINDS)];
-    const nowSec = Math.floor(this.now() / 1000);
+    // Record times are the platform's: "now" is its now (this computer's clock may be off).
+    const nowSec = Math.floor((this.now() + api.client.clock.offsetMs) / 1000);
     const range = { from: input.from, to: Math.min(input.to, nowSec) };
     const plan = kinds.map((kind) => ({
       kind,

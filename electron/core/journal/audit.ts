@@ -4,18 +4,14 @@
  * append-only triggers) shows up in verify().
  */
 import { createHash } from 'node:crypto';
+import { redactBody } from '../api/client';
 import type { Db } from './db';
 import type { AuditEntry, AuditFilter, AuditInput, AuditLog } from './types';
 
 const GENESIS = '0'.repeat(64);
-const SECRET_KEYS = /^(secret|password|passphrase|sign|key_secret)$/i;
 
 const redact = (params: unknown): string =>
-  params === undefined
-    ? ''
-    : JSON.stringify(typeof params === 'string' ? safeParse(params) : params, (k, v) =>
-        SECRET_KEYS.test(k) ? '[redacted]' : v,
-      );
+  params === undefined ? '' : (redactBody(typeof params === 'string' ? safeParse(params) : params) ?? '');
 
 const safeParse = (text: string): unknown => {
   try {
@@ -156,8 +152,11 @@ export const createAuditLog = (db: Db, activeProfileId: () => string, now: () =>
   };
 };
 
-/** RFC 4180 quoting; a leading =,+,-,@ is prefixed with ' so spreadsheets do not run it as a formula. */
+/**
+ * RFC 4180 quoting; a leading =, +, -, @, tab or CR is prefixed with ' so spreadsheets do not run
+ * it as a formula ("-1+cmd|…" is one). Only a plain number keeps its sign.
+ */
 export const csvField = (value: string): string => {
-  const safe = /^[=+\-@]/.test(value) && !/^-?\d/.test(value) ? `'${value}` : value;
+  const safe = /^[=+\-@\t\r]/.test(value) && !/^-?\d+(\.\d+)?$/.test(value) ? `'${value}` : value;
   return /[",\r\n]/.test(safe) ? `"${safe.replace(/"/g, '""')}"` : safe;
 };

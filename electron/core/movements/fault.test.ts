@@ -132,7 +132,7 @@ it('every operation is executed exactly once and every intent is resolved, throu
     });
     const last = startWorker(plan);
     children.push(last.child);
-    await waitFor(() => last.lines.some((l) => l.event === 'done' || l.event === 'crashed'), 45_000).catch((error) => {
+    await waitFor(() => last.lines.some((l) => l.event === 'done' || l.event === 'crashed'), 100_000).catch((error) => {
       console.log(JSON.stringify(last.lines.slice(-2)));
       throw error;
     });
@@ -216,4 +216,4 @@ it('every operation is executed exactly once and every intent is resolved, throu
   console.log(
     `fault test: ${TOTAL} movements, ${kills} kills, ${intents.filter((i) => i.attempts > 1).length} re-sent after proven absent, all exactly once`,
   );
-}, 120_000);
+}, 180_000);

@@ -156,6 +156,13 @@ export class MovementService implements Movements {
     if (row === undefined || row.profile_id !== this.options.profileId()) {
       throw DeskFailure.precondition('There is no such money movement in this profile.');
     }
+    if (row.state === 'sent' && this.driving.has(id)) {
+      // Its answer may still arrive and would overwrite the person's verdict.
+      throw DeskFailure.precondition(
+        'It is still waiting for the platform’s answer.',
+        'Wait a few seconds: if the answer is lost it becomes “unknown” and can then be settled by hand.',
+      );
+    }
     if (row.state !== 'unknown' && row.state !== 'sent') {
       throw DeskFailure.precondition('Only a movement whose outcome is unknown can be settled by hand.');
     }
@@ -257,6 +264,7 @@ export class MovementService implements Movements {
 
   private failureOf(movement: Movement): Error {
     const last = this.lastErrors.get(movement.id);
+    this.lastErrors.delete(movement.id);
     if (last) return last;
     return new DeskFailure({
       code: 'PLATFORM',
@@ -281,14 +289,24 @@ export class MovementService implements Movements {
       const row = this.row(id);
       if (row === undefined) throw new Error(`no intent ${id}`);
       if (row.state === 'done' || row.state === 'failed') return toMovement(row);
+      // Never send or look up an intent through another profile's connection (a switch happened
+      // meanwhile): it waits, unresolved, until its profile is active again.
+      if (row.profile_id !== this.options.profileId()) {
+        if (row.state === 'sent') this.update(id, { state: 'unknown' });
+        return toMovement(this.row(id) as Row);
+      }
 
       if (row.state === 'prepared') {
-        await this.send(row);
+        // Never left (the app stopped before sending): too late to send it now on its own.
+        if (this.now() - row.created_at > this.resendWindowMs) this.update(id, NEVER_SENT);
+        else await this.send(row);
         continue;
       }
 
       // sent (a crash or a lost answer) or unknown: ask the platform.
-      if (row.state === 'sent') this.update(id, { state: 'unknown' });
+      // `sent` here means the process that sent it died: the request left at the latest then, so
+      // the settle time runs from now (sent_at was written before it queued in the limiter).
+      if (row.state === 'sent') this.update(id, { state: 'unknown', sent_at: this.now() });
       const found = await this.lookup(row);
       if ('undetermined' in found) {
         this.options.log?.(`movement ${id}: still unknown (${found.undetermined})`);
@@ -298,16 +316,13 @@ export class MovementService implements Movements {
         continue;
       }
       if (found.found) {
-        this.update(id, {
-          state: 'done',
-          platform_id: found.platformId,
-          ...(found.status ? { platform_status: found.status } : {}),
-          label: null,
-          message: null,
-        });
+        // Claimed atomically: two identical intents settled at once must not take the same record
+        // (if another took it meanwhile, the next round looks again).
+        this.claim(id, row, found.platformId, found.status);
         continue;
       }
-      // Proven absent: never executed.
+      // Proven absent: never executed. (Unless a person settled it by hand during the lookup.)
+      if (this.row(id)?.state !== 'unknown') continue;
       if (row.attempts >= this.maxAttempts) {
         this.update(id, {
           state: 'failed',
@@ -317,12 +332,7 @@ export class MovementService implements Movements {
         continue;
       }
       if (this.now() - row.created_at > this.resendWindowMs) {
-        this.update(id, {
-          state: 'failed',
-          label: 'NEVER_EXECUTED',
-          message:
-            'The app stopped before the platform received it; nothing left the account. Send it again if still wanted.',
-        });
+        this.update(id, NEVER_SENT);
         continue;
       }
       await this.send(row);
@@ -333,14 +343,34 @@ export class MovementService implements Movements {
   /** Puts the intent on the wire once (same client id as every earlier attempt). */
   private async send(row: Row): Promise<void> {
     const requestId = newRequestId();
-    this.update(row.id, { state: 'sent', attempts: row.attempts + 1, request_id: requestId, sent_at: this.now() });
     let api: PlatformApi;
     try {
       api = this.options.platform();
     } catch (error) {
-      this.update(row.id, { state: row.attempts === 0 ? 'prepared' : 'unknown' });
+      // Not connected: nothing left. A first attempt fails for good (the person may send it again
+      // once connected); a later one stays unknown until the platform can be asked.
+      if (row.attempts === 0) {
+        this.update(row.id, {
+          state: 'failed',
+          label: 'NOT_CONNECTED',
+          message: 'Not sent: the app was not connected.',
+        });
+      } else {
+        this.update(row.id, { state: 'unknown' });
+      }
       throw error;
     }
+    // On disk before the request leaves: a crash from here on is settled by asking the platform.
+    // Only if nobody settled it meanwhile (a person by hand, while this driver was looking it up).
+    const at = this.now();
+    const claimed = this.db
+      .prepare(
+        `UPDATE intents SET state = 'sent', attempts = ?, request_id = ?, sent_at = ?, updated_at = ?
+         WHERE id = ? AND attempts = ? AND state IN ('prepared', 'unknown')`,
+      )
+      .run(row.attempts + 1, requestId, at, at, row.id, row.attempts);
+    if (claimed.changes === 0) return;
+    this.changed(row.id);
     const params = JSON.parse(row.params) as Record<string, unknown>;
     const opt = { requestId };
     try {
@@ -394,20 +424,23 @@ export class MovementService implements Movements {
         message: null,
       });
     } catch (error) {
+      // The request left at the latest now (it may have waited in the limiter or been retried
+      // after a 429): a lookup may call it absent only settleMs after this.
+      const gaveUpAt = this.now();
       if (!(error instanceof ApiError)) {
-        this.update(row.id, { state: 'unknown', message: (error as Error).message });
+        this.update(row.id, { state: 'unknown', sent_at: gaveUpAt, message: (error as Error).message });
         return;
       }
       const isRetry = row.attempts > 0;
       if (error.kind === 'platform' && DUPLICATE_LABELS.has(error.label)) {
         // The platform already has this id: an earlier attempt went through. Look it up.
-        this.update(row.id, { state: 'unknown' });
+        this.update(row.id, { state: 'unknown', sent_at: gaveUpAt });
         return;
       }
       if (error.delivery === 'not-executed' && error.kind === 'platform') {
         // Refused before anything happened (4xx, or 429 after the client's own retries).
         if (error.status === 429 || (isRetry && error.status === 401)) {
-          this.update(row.id, { state: 'unknown', label: error.label, message: error.message });
+          this.update(row.id, { state: 'unknown', sent_at: gaveUpAt, label: error.label, message: error.message });
           return;
         }
         this.lastErrors.set(row.id, error);
@@ -420,7 +453,7 @@ export class MovementService implements Movements {
         this.update(row.id, { state: 'failed', label: error.label, message: error.message });
         return;
       }
-      this.update(row.id, { state: 'unknown', label: error.label, message: error.message });
+      this.update(row.id, { state: 'unknown', sent_at: gaveUpAt, label: error.label, message: error.message });
     }
   }
 
@@ -434,18 +467,30 @@ export class MovementService implements Movements {
     }
     const params = JSON.parse(row.params) as Record<string, unknown>;
     // Record times are the platform's: compare in platform time (our clock corrected by the offset).
+    // The core reconciles as soon as a profile connects, maybe before the connection check has
+    // measured the offset: measure it first, or a skewed clock could hide a record.
+    if (api.client.clock.last === undefined) {
+      try {
+        await api.client.syncClock();
+      } catch (error) {
+        return { undetermined: `the platform's clock could not be read (${(error as Error).message})` };
+      }
+    }
     const createdSec = Math.floor((row.created_at + api.client.clock.offsetMs) / 1000);
+    const nowSec = Math.floor((this.now() + api.client.clock.offsetMs) / 1000);
     try {
       switch (row.kind) {
         case 'withdrawal': {
           const records = await api.wallet.withdrawals({
             withdraw_order_id: row.client_id,
             currency: row.currency,
-            from: createdSec - 3600,
+            ...recordRange(createdSec - 3600, createdSec, nowSec),
             limit: 100,
           });
           const match = records.find((r) => r.withdraw_order_id === row.client_id);
-          return match ? { found: true, platformId: match.id, status: match.status } : { found: false };
+          // The spec does not say the platform refuses a repeated withdraw_order_id (only
+          // client_order_id "prevents duplicate transfers"): absent counts only once settled.
+          return match ? { found: true, platformId: match.id, status: match.status } : this.absentOnceSettled(row.id);
         }
         case 'subToSubTransfer':
           return {
@@ -467,9 +512,9 @@ export class MovementService implements Movements {
           }
         }
         case 'push':
-          return this.matchUnclaimed(row, await this.pushCandidates(api, row, params, createdSec));
+          return this.matchUnclaimed(row, await this.pushCandidates(api, row, params, createdSec, nowSec));
         case 'transfer':
-          return this.matchUnclaimed(row, await this.transferCandidates(api, row, params, createdSec));
+          return this.matchUnclaimed(row, await this.transferCandidates(api, row, params, createdSec, nowSec));
       }
     } catch (error) {
       return { undetermined: error instanceof Error ? error.message : String(error) };
@@ -478,6 +523,14 @@ export class MovementService implements Movements {
 
   /** For kinds without a client id: a matching record not yet claimed by another intent, else absent once settled. */
   private matchUnclaimed(row: Row, candidates: { id: string; status?: string }[]): Lookup {
+    // An identical movement still on the wire may own a record that is listed before its answer
+    // arrives: claiming it now could mark this one done while it never executed.
+    const sibling = this.db
+      .prepare<[string, string, string, string, string], { n: number }>(
+        "SELECT COUNT(*) AS n FROM intents WHERE profile_id = ? AND kind = ? AND id <> ? AND state = 'sent' AND currency = ? AND amount = ?",
+      )
+      .get(row.profile_id, row.kind, row.id, row.currency, row.amount);
+    if ((sibling?.n ?? 0) > 0) return { undetermined: 'an identical movement is still waiting for its answer' };
     const claimed = new Set(
       this.db
         .prepare<[string, string, string], { platform_id: string }>(
@@ -488,11 +541,32 @@ export class MovementService implements Movements {
     );
     const free = candidates.find((c) => !claimed.has(c.id));
     if (free) return { found: true, platformId: free.id, ...(free.status ? { status: free.status } : {}) };
-    // The request might still be on its way (a slow proxy, a server still working): only after
-    // settleMs since the last send can "not there" mean "never executed".
-    const sentAt = this.row(row.id)?.sent_at ?? row.created_at;
+    return this.absentOnceSettled(row.id);
+  }
+
+  /**
+   * The request might still be on its way (a slow proxy, a server still working): only after
+   * settleMs since the last send can "not there" mean "never executed".
+   */
+  private absentOnceSettled(id: string): Lookup {
+    const row = this.row(id);
+    const sentAt = row?.sent_at ?? row?.created_at ?? 0;
     if (this.now() - sentAt < this.settleMs) return { undetermined: 'waiting for a late arrival' };
     return { found: false };
+  }
+
+  /** Marks the intent done with this platform record unless another intent of its kind holds it. */
+  private claim(id: string, row: Row, platformId: string, status: string | undefined): boolean {
+    const result = this.db
+      .prepare(
+        `UPDATE intents SET state = 'done', platform_id = ?, platform_status = COALESCE(?, platform_status),
+           label = NULL, message = NULL, updated_at = ?
+         WHERE id = ? AND NOT EXISTS (
+           SELECT 1 FROM intents o WHERE o.profile_id = ? AND o.kind = ? AND o.id <> ? AND o.platform_id = ?)`,
+      )
+      .run(platformId, status ?? null, this.now(), id, row.profile_id, row.kind, id, platformId);
+    if (result.changes > 0) this.changed(id);
+    return result.changes > 0;
   }
 
   private async pushCandidates(
@@ -500,10 +574,11 @@ export class MovementService implements Movements {
     row: Row,
     params: Record<string, unknown>,
     createdSec: number,
+    nowSec: number,
   ): Promise<{ id: string; status?: string }[]> {
     const records = await api.wallet.pushRecords({
       transaction_type: 'withdraw',
-      from: createdSec - 5,
+      ...recordRange(createdSec - 5, createdSec, nowSec),
       limit: 1000,
     });
     const amount = new Decimal(row.amount);
@@ -524,13 +599,22 @@ export class MovementService implements Movements {
     row: Row,
     params: Record<string, unknown>,
     createdSec: number,
+    nowSec: number,
   ): Promise<{ id: string; status?: string }[]> {
     const request = params as unknown as TransferRequest;
     const other = request.from === 'spot' ? request.to : request.from;
     const sign = request.to === other ? 1 : -1; // the other side's book sees +amount when money goes in
     const expected = new Decimal(row.amount).times(sign);
-    // No `to`: the platform's default is its own now (its clock may run ahead of ours).
-    const range = { from: createdSec - 5 };
+    const range = recordRange(createdSec - 5, createdSec, nowSec);
+    // Entries without an id are named by time, change and their rank among equal ones, which is
+    // the same whatever window an intent queries (a rank within the window would shift).
+    const seen = new Map<string, number>();
+    const syntheticId = (e: { time: number; change: string }): string => {
+      const base = `${e.time}:${e.change}`;
+      const rank = seen.get(base) ?? 0;
+      seen.set(base, rank + 1);
+      return `${base}:${rank}`;
+    };
     let entries: { id?: string; time: number; change: string; currency?: string; type?: string }[];
     if (other === 'margin') {
       entries = await api.books.margin({
@@ -554,7 +638,7 @@ export class MovementService implements Movements {
           e.time >= createdSec - 5,
       )
       .sort((a, b) => a.time - b.time)
-      .map((e, index) => ({ id: e.id ?? `${e.time}:${e.change}:${index}` }));
+      .map((e) => ({ id: e.id ?? syntheticId(e) }));
   }
 
   private row(id: string): Row | undefined {
@@ -574,6 +658,20 @@ export class MovementService implements Movements {
     if (row) this.options.onChange(toMovement(row));
   }
 }
+
+/**
+ * from/to of a record lookup around an intent created at `createdSec` (platform time). No `to`
+ * while possible: the platform's default is its own now (its clock may run ahead of ours). An
+ * intent older than that allows gets an end a day after it: the platform answers at most 30 days.
+ */
+const recordRange = (from: number, createdSec: number, nowSec: number): { from: number; to?: number } =>
+  nowSec - from > 29 * 86_400 ? { from, to: createdSec + 86_400 } : { from };
+
+const NEVER_SENT = {
+  state: 'failed',
+  label: 'NEVER_EXECUTED',
+  message: 'The app stopped before the platform received it; nothing left the account. Send it again if still wanted.',
+} as const;
 
 const kindName = (kind: MovementKind): string =>
   ({

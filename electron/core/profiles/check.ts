@@ -16,19 +16,6 @@ type Check = ConnectionCheck['checks'][number];
 type Group = z.infer<typeof PermissionGroup>;
 type Level = z.infer<typeof PermissionLevel>;
 
-const AUTH_LABELS = new Set([
-  'INVALID_KEY',
-  'INVALID_SIGNATURE',
-  'INVALID_CREDENTIALS',
-  'IP_FORBIDDEN',
-  'REQUEST_EXPIRED',
-  'MISSING_REQUIRED_HEADER',
-  'ACCOUNT_LOCKED',
-  'AUTHENTICATION_FAILED',
-]);
-/** Labels meaning "you may not do this": a missing permission, not a broken key. */
-const DENIED = new Set(['FORBIDDEN', 'READ_ONLY']);
-
 const failure = (error: unknown): Pick<Check, 'detail' | 'advice' | 'label' | 'requestId'> => {
   if (error instanceof ApiError) {
     const ipc = error.toIpcError();
@@ -158,8 +145,6 @@ export const runConnectionCheck = async (
         ...info,
         advice: `The key is unknown at ${connection.client.baseUrl.host}: it may be a ${kind === 'live' ? 'testnet' : 'live'} key, an old APIv2 key, or deleted. ${helpForLabel('INVALID_KEY').advice}`,
       });
-    } else if (AUTH_LABELS.has(label)) {
-      checks.push({ name: 'signature', outcome: 'failed', ...info });
     } else {
       checks.push({ name: 'signature', outcome: 'failed', ...info });
     }
@@ -179,9 +164,8 @@ export const runConnectionCheck = async (
     try {
       await read();
     } catch (error) {
-      if (error instanceof ApiError && DENIED.has(error.label)) return 'none';
-      if (error instanceof ApiError && error.kind === 'platform') return 'none';
-      return 'unknown';
+      // Any refusal of a plain read (FORBIDDEN, READ_ONLY, …) means no access to the group.
+      return error instanceof ApiError && error.kind === 'platform' ? 'none' : 'unknown';
     }
     try {
       await write();
@@ -194,24 +178,29 @@ export const runConnectionCheck = async (
   };
   const inputRefusal =
     /^(INVALID_|MISSING_|BAD_REQUEST|BALANCE_NOT_ENOUGH|ORDER_NOT_FOUND|SUB_ACCOUNT_NOT_FOUND|NOT_FOUND|ADDRESS_NOT_USED|WITHDRAWAL_OVER_LIMIT)/;
+  const probeOpt = { purpose: 'connection check: permission probe, refused by design' };
   permissions.spot = await probe(
     () => api.spot.accounts(),
-    () => api.spot.cancelOrder('0', { currency_pair: 'BTC_USDT' }),
+    () => api.spot.cancelOrder('0', { currency_pair: 'BTC_USDT' }, probeOpt),
     inputRefusal,
   );
   permissions.wallet = await probe(
     () => api.wallet.withdrawStatus(),
-    () => api.wallet.transfer({ currency: 'USDT', from: 'spot', to: 'margin', amount: '0', currency_pair: 'BTC_USDT' }),
+    () =>
+      api.wallet.transfer(
+        { currency: 'USDT', from: 'spot', to: 'margin', amount: '0', currency_pair: 'BTC_USDT' },
+        probeOpt,
+      ),
     inputRefusal,
   );
   permissions.withdrawal = await probe(
     () => api.wallet.withdrawals({ limit: 1 }),
-    () => api.withdrawals.create({ currency: 'USDT', chain: 'TRX', address: 'probe', amount: '0' }),
+    () => api.withdrawals.create({ currency: 'USDT', chain: 'TRX', address: 'probe', amount: '0' }, probeOpt),
     inputRefusal,
   );
   permissions.subAccounts = await probe(
     () => api.subAccounts.list(),
-    () => api.subAccounts.lock(0),
+    () => api.subAccounts.lock(0, probeOpt),
     inputRefusal,
   );
   const missing = (Object.entries(permissions) as [Group, Level][]).filter(([, level]) => level !== 'read-write');

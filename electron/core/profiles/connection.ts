@@ -56,11 +56,6 @@ export class PlatformConnection {
     return this.credentials !== undefined;
   }
 
-  /** The API key (public part) this connection signs with, for masking in the UI. */
-  get keyId(): string | undefined {
-    return this.credentials?.key;
-  }
-
   close(): void {
     this.limiter.clear('the profile was switched or the app is closing');
     this.transport.close();

@@ -103,6 +103,10 @@ export class Watchers {
     }
     if (!api.client.hasCredentials()) return;
     const generation = this.generation;
+    // Record times are the platform's: "since watching started" in platform time (ms). Watching
+    // starts with the connection, maybe before the connection check has measured the offset.
+    if (api.client.clock.last === undefined) await api.client.syncClock().catch(() => undefined);
+    const since = this.startedAt + api.client.clock.offsetMs;
     const nowSec = Math.floor((this.options.now ?? Date.now)() / 1000);
     const from = nowSec - (this.options.lookbackSeconds ?? 7 * 86_400);
     // No `to`: the platform's default is its own now (its clock may differ from ours).
@@ -129,6 +133,7 @@ export class Watchers {
         d.amount,
         d.status,
         d.timestamp,
+        since,
         d,
       );
     }
@@ -144,6 +149,7 @@ export class Watchers {
         w.amount,
         w.status,
         w.timestamp,
+        since,
         w,
         w.withdraw_order_id || undefined,
       );
@@ -160,6 +166,7 @@ export class Watchers {
         p.amount,
         p.status,
         p.create_time,
+        since,
         p,
       );
     }
@@ -174,6 +181,7 @@ export class Watchers {
     amount: string,
     status: string,
     timeSec: number | undefined,
+    sinceMs: number,
     record: object,
     clientId?: string,
   ): void {
@@ -181,7 +189,7 @@ export class Watchers {
     if (before?.status === status) return;
     this.seen.set(key, { status });
     // First sighting: only records created since watching started are news; older ones are the baseline.
-    if (before === undefined && (timeSec ?? 0) * 1000 < this.startedAt - 60_000) return;
+    if (before === undefined && (timeSec ?? 0) * 1000 < sinceMs - 60_000) return;
     this.options.emit(event, {
       profileId,
       id,

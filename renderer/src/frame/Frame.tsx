@@ -5,6 +5,7 @@ import { useLock } from '../lib/lock';
 import { goTo, useNavigation } from '../lib/navigation';
 import { usePrefs } from '../lib/prefs';
 import { Button } from '../ui';
+import { AppNotices } from './AppNotices';
 import { FundingNotifier } from './FundingNotifier';
 import { IdleLockWatcher, LockScreen } from './IdleLock';
 import { Nav } from './Nav';
@@ -134,6 +135,7 @@ export const Frame = () => {
       </div>
       <Notices />
       <FundingNotifier />
+      <AppNotices />
       <IdleLockWatcher />
       <LockScreen />
     </>

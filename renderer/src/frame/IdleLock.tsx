@@ -27,9 +27,10 @@ export const IdleLockWatcher = () => {
       lastActivity.current = Date.now();
     };
     for (const name of ACTIVITY_EVENTS) window.addEventListener(name, touch, { passive: true, capture: true });
-    // An operation finishing counts as activity: its outcome stays visible for a full period.
+    // An action the person started finishing counts as activity: its outcome stays visible for a
+    // full period. Background refreshes do not (they would keep the app unlocked forever).
     const unsubscribe = useInFlight.subscribe((state, previous) => {
-      if (state.pending.length < previous.pending.length) touch();
+      if (state.lastActionSettledAt !== previous.lastActionSettledAt) touch();
     });
     const timer = setInterval(() => {
       const lock = useLock.getState();

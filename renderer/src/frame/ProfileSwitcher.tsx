@@ -1,13 +1,12 @@
 /**
- * The active profile and its connection state, always visible in the top bar. Switching profile
- * switches everything, so every cached answer is dropped.
+ * The active profile and its connection state, always visible in the top bar.
  */
 import { useQueryClient } from '@tanstack/react-query';
 import type { z } from 'zod';
 import type { ConnectionStatus, ProfileKind } from '../../../shared/contract/profiles';
-import { useDeskEvent, useDeskMutation, useDeskQuery } from '../lib/desk';
-import { notify } from '../lib/notify';
+import { useDeskEvent, useDeskQuery } from '../lib/desk';
 import { Badge, type Tone } from '../ui';
+import { useProfileSwitch } from './useProfileSwitch';
 
 type Status = z.output<typeof ConnectionStatus>;
 
@@ -60,15 +59,7 @@ export const ProfileSwitcher = () => {
   const profiles = useDeskQuery(['profiles.list', {}]);
   const status = useDeskQuery(['profiles.status', {}], { refetchInterval: 30_000 });
   useDeskEvent('profiles.connectionChanged', (payload) => client.setQueryData(['profiles.status', {}], payload));
-  const switchProfile = useDeskMutation('profiles.switch', {
-    onSuccess: async (next) => {
-      client.setQueryData(['profiles.status', {}], next);
-      // Everything shown belongs to the previous profile.
-      await client.invalidateQueries();
-    },
-    onError: (error) =>
-      notify({ tone: 'bad', title: 'Could not switch profile', message: error.message, sticky: true }),
-  });
+  const switcher = useProfileSwitch();
 
   if (profiles.isPending) {
     return (
@@ -98,9 +89,12 @@ export const ProfileSwitcher = () => {
         className="profile-select"
         data-testid="profile-select"
         value={active?.id ?? ''}
-        disabled={switchProfile.isPending || list.length === 0}
-        aria-busy={switchProfile.isPending || undefined}
-        onChange={(event) => switchProfile.mutate({ id: event.target.value })}
+        disabled={switcher.pendingId !== undefined || list.length === 0}
+        aria-busy={switcher.pendingId !== undefined || undefined}
+        onChange={(event) => {
+          const next = list.find((p) => p.id === event.target.value);
+          if (next) switcher.request(next);
+        }}
       >
         {active === undefined ? <option value="">No profile</option> : null}
         {list.map((profile) => (
@@ -115,6 +109,7 @@ export const ProfileSwitcher = () => {
         </Badge>
       ) : null}
       <ConnectionIndicator status={status.data} />
+      {switcher.dialog}
     </div>
   );
 };

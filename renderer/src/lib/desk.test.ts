@@ -9,7 +9,7 @@ const install = (desk: unknown) => {
 
 afterEach(() => {
   Reflect.deleteProperty(window, 'desk');
-  useInFlight.setState({ pending: [] });
+  useInFlight.setState({ pending: [], lastActionSettledAt: 0 });
 });
 
 describe('call()', () => {
@@ -55,5 +55,13 @@ describe('call()', () => {
     finish({ ok: true, value: { text: 'x', receivedAt: 0 } });
     await pending;
     expect(useInFlight.getState().pending).toEqual([]);
+    // A background read is not the person's action: the idle timer is not reset by it.
+    expect(useInFlight.getState().lastActionSettledAt).toBe(0);
+  });
+
+  it('records when an action the person started settles, even when it fails', async () => {
+    install({ app: { ping: async () => ({ ok: false, error: { code: 'NETWORK', message: 'Timed out.' } }) } });
+    await expect(call('app.ping', { text: 'x' }, { action: true })).rejects.toBeInstanceOf(DeskCallError);
+    expect(useInFlight.getState().lastActionSettledAt).toBeGreaterThan(0);
   });
 });

@@ -80,8 +80,15 @@ export const getDesk = (): Desk => {
 
 type Invoker = (input: unknown) => Promise<Result<unknown>>;
 
-/** Calls one operation; resolves with its value or throws a DeskCallError. */
-export const call = async <N extends DeskOperation>(operation: N, input: DeskInput<N>): Promise<DeskOutput<N>> => {
+/**
+ * Calls one operation; resolves with its value or throws a DeskCallError. `action: true` marks
+ * something the person started (useDeskMutation sets it), as opposed to a background read.
+ */
+export const call = async <N extends DeskOperation>(
+  operation: N,
+  input: DeskInput<N>,
+  options: { readonly action?: boolean } = {},
+): Promise<DeskOutput<N>> => {
   const dot = operation.indexOf('.');
   const area = (getDesk() as unknown as Record<string, Record<string, Invoker> | undefined>)[operation.slice(0, dot)];
   const invoke = area?.[operation.slice(dot + 1)];
@@ -91,7 +98,7 @@ export const call = async <N extends DeskOperation>(operation: N, input: DeskInp
       message: `This version of the app has no operation “${operation}”.`,
     });
   }
-  const result = await trackInFlight(operation, () => invoke(input));
+  const result = await trackInFlight(operation, () => invoke(input), options);
   if (!result.ok) throw new DeskCallError(operation, result.error);
   return result.value as DeskOutput<N>;
 };
@@ -125,7 +132,7 @@ export const useDeskMutation = <N extends DeskOperation, TContext = unknown>(
   return useMutation<DeskOutput<N>, DeskCallError, DeskInput<N>, TContext>({
     ...rest,
     retry: false,
-    mutationFn: (input) => call(operation, input),
+    mutationFn: (input) => call(operation, input, { action: true }),
     onSuccess: async (...args) => {
       await Promise.all((invalidates ?? []).map((name) => client.invalidateQueries({ queryKey: [name] })));
       await onSuccess?.(...args);

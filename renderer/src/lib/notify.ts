@@ -32,8 +32,22 @@ export const useNotices = create<NoticeState>((set) => ({
 
 const MAX_VISIBLE = 5;
 
+/**
+ * Also shows an OS notification when the window is in the background and the shell allows it
+ * (Electron grants notifications to our origin; the Chromium shell denies every permission).
+ */
+const osNotify = (notice: Omit<Notice, 'id'>) => {
+  if (typeof Notification === 'undefined' || Notification.permission !== 'granted' || document.hasFocus()) return;
+  try {
+    new Notification(notice.title, notice.message ? { body: notice.message } : {});
+  } catch {
+    // An OS notification is a courtesy; the in-app notice is shown regardless.
+  }
+};
+
 export const notify = (notice: Omit<Notice, 'id'>): number => {
   const id = nextId++;
   useNotices.setState((s) => ({ notices: [...s.notices, { ...notice, id }].slice(-MAX_VISIBLE) }));
+  osNotify(notice);
   return id;
 };

@@ -25,7 +25,12 @@ export const Dialog = ({ open, title, onClose, children, footer, busy = false, s
   useEffect(() => {
     const dialog = ref.current;
     if (dialog === null) return;
-    if (open && !dialog.open) dialog.showModal();
+    if (open && !dialog.open) {
+      dialog.showModal();
+      // showModal focuses the first focusable element (the close button); an element marked
+      // data-autofocus (e.g. Cancel in a confirmation) takes the initial focus instead.
+      dialog.querySelector<HTMLElement>('[data-autofocus]')?.focus();
+    }
     if (!open && dialog.open) dialog.close();
   }, [open]);
   if (!open) return null;
@@ -94,7 +99,7 @@ export const ConfirmDialog = ({
     {...(testId ? { testId } : {})}
     footer={
       <>
-        <Button onClick={onCancel} disabled={busy} autoFocus data-testid="confirm-cancel">
+        <Button onClick={onCancel} disabled={busy} data-autofocus data-testid="confirm-cancel">
           {cancelLabel}
         </Button>
         <Button variant={tone} onClick={onConfirm} busy={busy} disabled={confirmDisabled} data-testid="confirm-accept">

@@ -7,6 +7,7 @@ import { useQueryClient } from '@tanstack/react-query';
 import { useState } from 'react';
 import type { z } from 'zod';
 import type { Profile, ProfileKind } from '../../../../shared/contract/profiles';
+import { useProfileSwitch } from '../../frame/useProfileSwitch';
 import { useDeskMutation, useDeskQuery } from '../../lib/desk';
 import { notify } from '../../lib/notify';
 import {
@@ -259,7 +260,7 @@ export const ProfilesPanel = () => {
   const [adding, setAdding] = useState(false);
   const [keyFor, setKeyFor] = useState<ProfileView | null>(null);
   const [removing, setRemoving] = useState<{ profile: ProfileView; what: 'key' | 'profile' } | null>(null);
-  const switchTo = useDeskMutation('profiles.switch', { onSuccess: () => refresh() });
+  const switcher = useProfileSwitch();
   const removeKey = useDeskMutation('profiles.removeKey', { onSuccess: () => refresh() });
   const removeProfile = useDeskMutation('profiles.remove', { onSuccess: () => refresh() });
   const removal = removing?.what === 'key' ? removeKey : removeProfile;
@@ -275,7 +276,6 @@ export const ProfilesPanel = () => {
       <KeychainStatus />
       {profiles.isPending ? <Loading /> : null}
       {profiles.isError ? <ErrorNotice error={profiles.error} onRetry={() => profiles.refetch()} /> : null}
-      {switchTo.error ? <ErrorNotice error={switchTo.error} /> : null}
       {profiles.data ? (
         <DataTable
           caption="Profiles"
@@ -313,11 +313,7 @@ export const ProfilesPanel = () => {
               cell: (p) => (
                 <span className="row-actions">
                   {p.active ? null : (
-                    <Button
-                      size="sm"
-                      onClick={() => switchTo.mutate({ id: p.id })}
-                      busy={switchTo.isPending && switchTo.variables?.id === p.id}
-                    >
+                    <Button size="sm" onClick={() => switcher.request(p)} busy={switcher.pendingId === p.id}>
                       Use
                     </Button>
                   )}
@@ -346,6 +342,7 @@ export const ProfilesPanel = () => {
       ) : null}
       <h3>Connection of the active profile</h3>
       <ConnectionCheckResult />
+      {switcher.dialog}
       <AddProfileDialog open={adding} onClose={() => setAdding(false)} />
       <SetKeyDialog profile={keyFor} onClose={() => setKeyFor(null)} />
       <ConfirmDialog

@@ -87,7 +87,12 @@ export default function TradeScreen() {
         />
         <div className="trade-middle">
           <CandleChart candles={market.candles} interval={ui.candleInterval} onIntervalChange={ui.setCandleInterval} />
-          <RecentTrades trades={market.trades} base={pair.base} />
+          <RecentTrades
+            trades={market.trades}
+            base={pair.base}
+            precision={pair.precision}
+            amountPrecision={pair.amountPrecision}
+          />
         </div>
         <div className="trade-right">
           {account.error ? <ErrorNotice error={account.error} compact onRetry={() => void account.refetch()} /> : null}

@@ -38,6 +38,8 @@ export const useMarket = (pair: string, interval: CandleInterval): MarketView =>
   const active = useRef('');
 
   useEffect(() => {
+    // No pair yet (the pair list is still loading): nothing to watch.
+    if (pair === '') return undefined;
     let cancelled = false;
     active.current = pair;
     version.current = 0;

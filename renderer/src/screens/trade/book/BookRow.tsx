@@ -1,11 +1,11 @@
-import { type CSSProperties, memo, useRef } from 'react';
+import { memo, useRef } from 'react';
 
 export interface BookRowProps {
   side: 'ask' | 'bid';
   price: string;
   amount: string;
   total: string;
-  /** Cumulative depth as a fraction 0..1 (drawn as a background gradient, no layout). */
+  /** Cumulative depth as a fraction 0..1 (drawn with a CSS transform, no layout). */
   depth: number;
   onPick: (price: string) => void;
 }
@@ -21,8 +21,6 @@ export const BookRow = memo(function BookRow({ side, price, amount, total, depth
     previous.current = { amount, flash: previous.current.flash === 'a' ? 'b' : 'a' };
   }
   const flash = previous.current.flash;
-  // The depth bar is the row's own background, sized by a CSS variable: no extra element, no layout.
-  const style = { '--depth': depth } as CSSProperties;
   return (
     <button
       type="button"
@@ -30,10 +28,11 @@ export const BookRow = memo(function BookRow({ side, price, amount, total, depth
       data-flash={flash || undefined}
       data-price={price}
       data-testid={`book-${side}`}
-      style={style}
       aria-label={`${side === 'ask' ? 'Ask' : 'Bid'} ${price}, amount ${amount}; use this price`}
       onClick={() => onPick(price)}
     >
+      {/* Only this element's transform changes with depth: one element restyled, no layout. */}
+      <span className="book-depth" style={{ transform: `scaleX(${depth})` }} aria-hidden="true" />
       <span className="book-price">{price}</span>
       <span className="book-amount">{amount}</span>
       <span className="book-total">{total}</span>

@@ -1,10 +1,21 @@
+import Decimal from 'decimal.js';
 import { memo } from 'react';
 import type { PublicTrade } from '../../../../../shared/contract/trade';
 
 const clock = (ms: number) => new Date(ms).toISOString().slice(11, 19);
 
 /** The market's latest trades, newest first, coloured by the taker's side. */
-export const RecentTrades = memo(function RecentTrades({ trades, base }: { trades: PublicTrade[]; base: string }) {
+export const RecentTrades = memo(function RecentTrades({
+  trades,
+  base,
+  precision,
+  amountPrecision,
+}: {
+  trades: PublicTrade[];
+  base: string;
+  precision: number;
+  amountPrecision: number;
+}) {
   return (
     // biome-ignore lint/a11y/noNoninteractiveTabindex: a scrolling region must be reachable by keyboard
     <section className="recent-trades" aria-label="Recent trades" data-testid="recent-trades" tabIndex={0}>
@@ -21,8 +32,10 @@ export const RecentTrades = memo(function RecentTrades({ trades, base }: { trade
         <tbody>
           {trades.map((t) => (
             <tr key={t.id} data-testid="recent-trade">
-              <td className={`num ${t.side === 'buy' ? 'text-buy' : 'text-sell'}`}>{t.price}</td>
-              <td className="num">{t.amount}</td>
+              <td className={`num ${t.side === 'buy' ? 'text-buy' : 'text-sell'}`}>
+                {new Decimal(t.price).toFixed(precision)}
+              </td>
+              <td className="num">{new Decimal(t.amount).toFixed(amountPrecision)}</td>
               <td className="num">{clock(t.createTimeMs)}</td>
             </tr>
           ))}

@@ -2,6 +2,7 @@
  * The user's orders: open orders (this pair or all pairs) with cancel, cancel all and amend;
  * order history; own trades. Refreshed when main reports a change (placed, cancelled, filled).
  */
+import Decimal from 'decimal.js';
 import { useState } from 'react';
 import type { Order, Pair } from '../../../../../shared/contract/trade';
 import { useDeskMutation, useDeskQuery } from '../../../lib/desk';
@@ -25,6 +26,10 @@ import { describeOutcome } from '../ticket/outcome';
 
 type Tab = 'open' | 'history' | 'trades';
 const REFRESH = ['trade.openOrders', 'trade.account', 'trade.orderHistory', 'trade.myTrades'] as const;
+
+/** A decimal string with the pair's number of decimals (fixed-width columns); other text as is. */
+const fixed = (value: string, decimals: number | undefined) =>
+  decimals !== undefined && /^\d+(\.\d+)?$/.test(value) ? new Decimal(value).toFixed(decimals) : value;
 
 const time = (ms: number) => (ms > 0 ? new Date(ms).toISOString().replace('T', ' ').slice(0, 19) : '—');
 
@@ -136,10 +141,10 @@ function OpenOrders({ pair, pairs }: { pair: string; pairs: Map<string, Pair> })
                 <Td>{time(o.createTimeMs)}</Td>
                 <Td>{o.pair}</Td>
                 <Td className={o.side === 'buy' ? 'text-buy' : 'text-sell'}>{o.side}</Td>
-                <Td numeric>{o.price}</Td>
-                <Td numeric>{o.amount}</Td>
-                <Td numeric>{o.filledAmount}</Td>
-                <Td numeric>{o.left}</Td>
+                <Td numeric>{fixed(o.price, pairs.get(o.pair)?.precision)}</Td>
+                <Td numeric>{fixed(o.amount, pairs.get(o.pair)?.amountPrecision)}</Td>
+                <Td numeric>{fixed(o.filledAmount, pairs.get(o.pair)?.amountPrecision)}</Td>
+                <Td numeric>{fixed(o.left, pairs.get(o.pair)?.amountPrecision)}</Td>
                 <Td>
                   <code>{o.text}</code>
                 </Td>
@@ -183,7 +188,7 @@ function OpenOrders({ pair, pairs }: { pair: string; pairs: Map<string, Pair> })
   );
 }
 
-function OrderHistory({ pair }: { pair: string }) {
+function OrderHistory({ pair, info }: { pair: string; info: Pair | undefined }) {
   const history = useDeskQuery(['trade.orderHistory', { pair, limit: 50 }]);
   if (history.isLoading) return <Loading />;
   if (history.error) return <ErrorNotice error={history.error} onRetry={() => void history.refetch()} />;
@@ -210,9 +215,9 @@ function OrderHistory({ pair }: { pair: string }) {
             <Td>
               {o.type} {o.timeInForce.toUpperCase()}
             </Td>
-            <Td numeric>{o.price}</Td>
+            <Td numeric>{o.type === 'market' ? 'market' : fixed(o.price, info?.precision)}</Td>
             <Td numeric>{o.amount}</Td>
-            <Td numeric>{o.filledAmount}</Td>
+            <Td numeric>{fixed(o.filledAmount, info?.amountPrecision)}</Td>
             <Td className="outcome">{describeOutcome(o)}</Td>
             <Td>
               <code>{o.text}</code>
@@ -224,7 +229,7 @@ function OrderHistory({ pair }: { pair: string }) {
   );
 }
 
-function MyTrades({ pair }: { pair: string }) {
+function MyTrades({ pair, info }: { pair: string; info: Pair | undefined }) {
   const trades = useDeskQuery(['trade.myTrades', { pair, limit: 50 }]);
   if (trades.isLoading) return <Loading />;
   if (trades.error) return <ErrorNotice error={trades.error} onRetry={() => void trades.refetch()} />;
@@ -248,8 +253,8 @@ function MyTrades({ pair }: { pair: string }) {
             <Td>{time(t.createTimeMs)}</Td>
             <Td className={t.side === 'buy' ? 'text-buy' : 'text-sell'}>{t.side}</Td>
             <Td>{t.role}</Td>
-            <Td numeric>{t.price}</Td>
-            <Td numeric>{t.amount}</Td>
+            <Td numeric>{fixed(t.price, info?.precision)}</Td>
+            <Td numeric>{fixed(t.amount, info?.amountPrecision)}</Td>
             <Td numeric>
               {t.fee} {t.feeCurrency}
             </Td>
@@ -278,8 +283,8 @@ export function OrdersPanel({ pair, pairs }: { pair: string; pairs: Map<string, 
         ]}
       >
         {tab === 'open' ? <OpenOrders pair={pair} pairs={pairs} /> : null}
-        {tab === 'history' ? <OrderHistory pair={pair} /> : null}
-        {tab === 'trades' ? <MyTrades pair={pair} /> : null}
+        {tab === 'history' ? <OrderHistory pair={pair} info={pairs.get(pair)} /> : null}
+        {tab === 'trades' ? <MyTrades pair={pair} info={pairs.get(pair)} /> : null}
       </Tabs>
     </section>
   );

@@ -1,0 +1,104 @@
+import { describe, expect, it } from 'vitest';
+import { z } from 'zod';
+import { ApiClient } from './client';
+import { PlatformClock } from './clock';
+import { RateLimiter, type RateRule } from './limiter';
+import type { Transport, TransportRequest, TransportResponse } from './transport';
+
+const RULE: RateRule = { key: 'test', scope: 'test', limit: 100, windowMs: 10_000 };
+
+/** A transport that plays back scripted answers and keeps what was sent. */
+const scripted = (answers: ((request: TransportRequest) => TransportResponse)[]) => {
+  const sent: TransportRequest[] = [];
+  const transport: Transport = {
+    send: async (request) => {
+      sent.push(request);
+      const next = answers.shift();
+      if (!next) throw new Error('no more answers');
+      return next(request);
+    },
+    close: () => {},
+  };
+  return { transport, sent };
+};
+
+describe('ApiClient', () => {
+  it('pauses after a 429 until the reset time the platform names, read on the platform’s clock', async () => {
+    // This computer's clock runs 30 s ahead of the platform.
+    const clock = new PlatformClock();
+    await clock.measure(async () => Date.now() - 30_000);
+    const blocks: number[] = [];
+    const limiter = new RateLimiter({ marginMs: () => 0 });
+    const block = limiter.block.bind(limiter);
+    limiter.block = (rule, until) => {
+      blocks.push(until);
+      // Do not really wait in the test: the value is what matters.
+      block(rule, Date.now());
+    };
+    let resetSeconds = 0;
+    const { transport } = scripted([
+      () => {
+        // The platform's next window opens 3 s from now (platform time, whole seconds).
+        resetSeconds = Math.ceil((clock.now() + 3_000) / 1000);
+        return {
+          status: 429,
+          headers: { 'x-gate-ratelimit-reset-timestamp': String(resetSeconds) },
+          body: '{"label":"TOO_MANY_REQUESTS","message":"slow down"}',
+        };
+      },
+      () => ({ status: 200, headers: {}, body: '{"ok":true}' }),
+    ]);
+    const client = new ApiClient({
+      baseUrl: 'http://127.0.0.1:1/api/v4',
+      transport,
+      limiter,
+      classify: () => RULE,
+      clock,
+    });
+    const before = Date.now();
+    await expect(
+      client.request({ method: 'GET', path: '/wallet/fee', auth: false, schema: z.object({ ok: z.boolean() }) }),
+    ).resolves.toEqual({ ok: true });
+    expect(blocks).toHaveLength(1);
+    const localReset = resetSeconds * 1000 - clock.offsetMs;
+    expect(blocks[0]).toBe(localReset);
+    expect((blocks[0] as number) - before).toBeGreaterThan(1_900);
+  });
+
+  it('signs the query exactly as it is sent', async () => {
+    const clock = new PlatformClock();
+    const { transport, sent } = scripted([() => ({ status: 200, headers: {}, body: '[]' })]);
+    const client = new ApiClient({
+      baseUrl: 'http://127.0.0.1:1/api/v4',
+      credentials: () => ({ key: 'key', secret: 'secret' }),
+      transport,
+      limiter: new RateLimiter(),
+      classify: () => RULE,
+      clock,
+    });
+    await client.request({
+      method: 'GET',
+      path: '/wallet/sub_account_transfers',
+      query: { sub_uid: '1,2', currency: "it's a+b", limit: 10 },
+      auth: true,
+      schema: z.array(z.unknown()),
+    });
+    const request = sent[0] as TransportRequest;
+    const { createHmac, createHash } = await import('node:crypto');
+    // What the platform verifies: the URL-decoded raw query as received, in order.
+    const received = decodeURIComponent(request.url.search.slice(1).replace(/\+/g, ' '));
+    expect(received).toBe("sub_uid=1,2&currency=it's a+b&limit=10");
+    const expected = createHmac('sha512', 'secret')
+      .update(
+        [
+          'GET',
+          request.url.pathname,
+          received,
+          createHash('sha512').update('').digest('hex'),
+          request.headers.Timestamp,
+        ].join('\n'),
+      )
+      .digest('hex');
+    expect(request.headers.SIGN).toBe(expected);
+  });
+});

@@ -1,0 +1,109 @@
+import { cleanup, render, screen, waitFor } from '@testing-library/react';
+import userEvent from '@testing-library/user-event';
+import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import { App } from '../App';
+import { useLock } from '../lib/lock';
+
+/** A stand-in bridge: answers what the frame asks; everything else fails like a missing profile. */
+const fakeDesk = () => {
+  const answers: Record<string, unknown> = {
+    'app.info': { name: 'Treasury Desk', version: '9.9.9', shell: 'chromium', platform: 'linux' },
+    'profiles.list': [
+      {
+        id: 'sb',
+        kind: 'sandbox',
+        name: 'Local sandbox',
+        baseUrl: 'http://127.0.0.1/api/v4',
+        active: true,
+        managed: true,
+      },
+      {
+        id: 'lv',
+        kind: 'live',
+        name: 'Treasury live',
+        baseUrl: 'https://api.example/api/v4',
+        active: false,
+        managed: false,
+      },
+    ],
+    'profiles.status': {
+      profileId: 'sb',
+      state: 'connected',
+      clockWarning: false,
+      limiter: { queued: 0, headroom: 1, buckets: [] },
+      unresolvedMovements: 2,
+    },
+  };
+  const handler = {
+    get: (_t: object, area: string) =>
+      area === 'on'
+        ? () => () => {}
+        : new Proxy(
+            {},
+            {
+              get: (_o, op: string) => async () => {
+                const name = `${area}.${op}`;
+                return name in answers
+                  ? { ok: true, value: answers[name] }
+                  : { ok: false, error: { code: 'PRECONDITION', message: 'No profile is connected.' } };
+              },
+            },
+          ),
+  };
+  return new Proxy({}, handler);
+};
+
+beforeEach(() => {
+  Object.defineProperty(window, 'desk', { value: fakeDesk(), configurable: true });
+  useLock.setState({ locked: false, reason: null });
+});
+afterEach(() => {
+  cleanup();
+  Reflect.deleteProperty(window, 'desk');
+  delete document.documentElement.dataset.deskReady;
+});
+
+describe('the frame', () => {
+  it('shows every screen in the navigation and sets the readiness marker once the bridge answers', async () => {
+    render(<App />);
+    const nav = screen.getByRole('navigation', { name: 'Screens' });
+    const labels = [...nav.querySelectorAll('button')].map((b) => b.textContent?.replace(/^\W+/u, ''));
+    expect(labels).toEqual([
+      'Balances',
+      'Deposits',
+      'Withdrawals',
+      'Transfers',
+      'Sub-accounts',
+      'Trade',
+      'Activity',
+      'Settings',
+    ]);
+    await waitFor(() => expect(document.documentElement.dataset.deskReady).toBe('true'));
+    expect(screen.getByTestId('app-version').textContent).toContain('v9.9.9');
+  });
+
+  it('shows the active profile, its kind and connection state', async () => {
+    render(<App />);
+    const select = (await screen.findByTestId('profile-select')) as HTMLSelectElement;
+    expect(select.value).toBe('sb');
+    expect(screen.getByTestId('profile-kind').textContent).toBe('Sandbox');
+    await waitFor(() => expect(screen.getByTestId('connection-state').dataset.state).toBe('connected'));
+    expect(screen.getByTestId('connection-state').textContent).toContain('2 being checked');
+  });
+
+  it('opens a screen from the navigation and marks it current', async () => {
+    render(<App />);
+    await userEvent.click(screen.getByTestId('nav-settings'));
+    expect(screen.getByTestId('nav-settings').getAttribute('aria-current')).toBe('page');
+    expect(screen.getByRole('heading', { level: 1 }).textContent).toBe('Settings');
+  });
+
+  it('locks on request and makes the rest of the app inert', async () => {
+    render(<App />);
+    await userEvent.click(screen.getByTestId('lock-now'));
+    expect(screen.getByTestId('lock-screen')).toBeTruthy();
+    expect(screen.getByTestId('app-frame').hasAttribute('inert')).toBe(true);
+    await userEvent.click(screen.getByTestId('unlock'));
+    expect(screen.queryByTestId('lock-screen')).toBeNull();
+  });
+});

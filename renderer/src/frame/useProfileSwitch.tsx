@@ -1,0 +1,62 @@
+/**
+ * Switching profile, from the top bar or Settings. Everything on screen belongs to the active
+ * profile, so every cached answer is dropped; switching to a live profile asks first, because
+ * from then on every action moves real money.
+ */
+import { useQueryClient } from '@tanstack/react-query';
+import { type ReactNode, useState } from 'react';
+import type { z } from 'zod';
+import type { Profile } from '../../../shared/contract/profiles';
+import { useDeskMutation } from '../lib/desk';
+import { notify } from '../lib/notify';
+import { ConfirmDialog } from '../ui';
+
+type ProfileView = z.output<typeof Profile>;
+
+const isLive = (profile: ProfileView) => profile.kind === 'live' || profile.kind === 'futures_alt';
+
+export const useProfileSwitch = (): {
+  readonly request: (profile: ProfileView) => void;
+  readonly pendingId: string | undefined;
+  readonly dialog: ReactNode;
+} => {
+  const client = useQueryClient();
+  const [confirming, setConfirming] = useState<ProfileView | null>(null);
+  const switchProfile = useDeskMutation('profiles.switch', {
+    onSuccess: async (status) => {
+      client.setQueryData(['profiles.status', {}], status);
+      await client.invalidateQueries();
+      setConfirming(null);
+    },
+    onError: (error) => {
+      if (confirming === null)
+        notify({ tone: 'bad', title: 'Could not switch profile', message: error.message, sticky: true });
+    },
+  });
+  const request = (profile: ProfileView) => {
+    if (isLive(profile)) setConfirming(profile);
+    else switchProfile.mutate({ id: profile.id });
+  };
+  const dialog = (
+    <ConfirmDialog
+      open={confirming !== null}
+      title="Switch to a live profile?"
+      confirmLabel="Switch to live"
+      tone="danger"
+      busy={switchProfile.isPending}
+      error={switchProfile.error}
+      testId="confirm-live-switch"
+      onCancel={() => {
+        switchProfile.reset();
+        setConfirming(null);
+      }}
+      onConfirm={() => confirming && switchProfile.mutate({ id: confirming.id })}
+    >
+      <p>
+        “{confirming?.name}” connects to the real platform at <code>{confirming?.baseUrl}</code>. From now on,
+        withdrawals, transfers and orders move real money.
+      </p>
+    </ConfirmDialog>
+  );
+  return { request, pendingId: switchProfile.isPending ? switchProfile.variables?.id : undefined, dialog };
+};

@@ -1,0 +1,88 @@
+import { QueryClient, QueryClientProvider } from '@tanstack/react-query';
+import { cleanup, render, screen, waitFor } from '@testing-library/react';
+import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import type { WithdrawalLookup } from '../../../../shared/contract/funding';
+import { WithdrawalTracker } from './WithdrawalTracker';
+
+/** What main answers for funding.withdrawal, changed by each test as the platform moves on. */
+let lookup: WithdrawalLookup;
+let lookups = 0;
+
+beforeEach(() => {
+  lookups = 0;
+  const desk = {
+    funding: {
+      withdrawal: async () => {
+        lookups++;
+        return { ok: true, value: lookup };
+      },
+    },
+    on: () => () => {},
+  };
+  Object.defineProperty(window, 'desk', { value: desk, configurable: true });
+});
+afterEach(cleanup);
+
+const renderTracker = (outcome: 'accepted' | 'unknown') =>
+  render(
+    <QueryClientProvider client={new QueryClient({ defaultOptions: { queries: { retry: false } } })}>
+      <WithdrawalTracker withdrawOrderId="tdABC" outcome={outcome} note="The connection was cut." />
+    </QueryClientProvider>,
+  );
+
+describe('following a sent withdrawal', () => {
+  it('shows "unknown — checking" and offers nothing to resend until the record is found', async () => {
+    lookup = { record: null, journal: { state: 'unknown' } };
+    renderTracker('unknown');
+    const notice = await screen.findByTestId('withdrawal-unknown');
+    expect(notice.textContent).toContain('Unknown — checking');
+    expect(notice.textContent).toContain('Do not send it again');
+    expect(notice.textContent).toContain('tdABC');
+    expect(screen.queryAllByRole('button')).toHaveLength(0);
+
+    // The journal's check finds it: the timeline replaces the notice, with Cancel while possible.
+    lookup = {
+      record: {
+        id: 'w1',
+        withdrawOrderId: 'tdABC',
+        time: 1_700_000_000,
+        amount: '5',
+        currency: 'USDT',
+        status: 'REQUEST',
+      },
+      journal: { state: 'done' },
+    };
+    await waitFor(() => expect(screen.getByTestId('timeline-headline').getAttribute('data-status')).toBe('REQUEST'), {
+      timeout: 5_000,
+    });
+    expect(screen.getByTestId('withdrawal-cancel')).toBeTruthy();
+    expect(lookups).toBeGreaterThan(1);
+  });
+
+  it('says plainly when the journal proved it never executed', async () => {
+    lookup = {
+      record: null,
+      journal: { state: 'failed', label: 'NEVER_EXECUTED', message: 'It never reached the platform.' },
+    };
+    renderTracker('unknown');
+    const notice = await screen.findByTestId('withdrawal-not-executed');
+    expect(notice.textContent).toContain('Not executed');
+    expect(notice.textContent).toContain('NEVER_EXECUTED');
+  });
+
+  it('shows a cancelled withdrawal with its reason and no Cancel button', async () => {
+    lookup = {
+      record: {
+        id: 'w2',
+        time: 1_700_000_000,
+        amount: '5',
+        currency: 'USDT',
+        status: 'CANCEL',
+        failReason: 'Cancelled by the user',
+      },
+    };
+    renderTracker('accepted');
+    expect((await screen.findByTestId('timeline-headline')).textContent).toContain('Cancelled: Cancelled by the user');
+    expect(screen.queryByTestId('withdrawal-cancel')).toBeNull();
+  });
+});
