@@ -1,10 +1,16 @@
+import { randomUUID } from 'node:crypto';
 import { expect, test } from './fixtures';
 
 test.describe('activity', () => {
   test('money movements, the audit log and the history sync', async ({ page, app, control }) => {
     // One journaled money movement to show: a UID transfer to another main account.
     const counterparty = await control.post<{ user_id: number }>('/users', {});
-    const sent = await app.call('funding.push', { receiveUid: counterparty.user_id, currency: 'USDT', amount: '1' });
+    const sent = await app.call('funding.push', {
+      requestKey: randomUUID(),
+      receiveUid: counterparty.user_id,
+      currency: 'USDT',
+      amount: '1',
+    });
     expect(sent).toMatchObject({ ok: true, value: { outcome: 'accepted' } });
     await app.open('activity');
     const movements = page.getByTestId('movements-table');

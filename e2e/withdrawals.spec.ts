@@ -1,3 +1,4 @@
+import { randomUUID } from 'node:crypto';
 import type { Page } from 'playwright-core';
 import { expect, test } from './fixtures';
 import type { SandboxControl } from './fixtures/control';
@@ -62,13 +63,15 @@ test.describe('withdrawals', () => {
     await app.expectAccessible();
     await app.screenshot('withdrawal-review');
     const before = withdrawalRows(sandbox);
-    await send.click();
+    // A double click sends one withdrawal (one confirmation, one request key).
+    await send.dblclick();
 
     const tracker = page.getByTestId('withdrawal-tracker');
     await expect(tracker.getByTestId('timeline-headline')).toHaveAttribute('data-status', 'REQUEST');
     expect(withdrawalRows(sandbox)).toBe(before + 1);
     await advanceUntil(page, control, 'DONE');
     await expect(tracker.getByTestId('timeline-headline')).toContainText('Done');
+    expect(withdrawalRows(sandbox)).toBe(before + 1);
     await expect(tracker.locator('[data-stage="done"]')).toHaveAttribute('data-state', 'done');
     await app.screenshot('withdrawal-done');
   });
@@ -126,6 +129,7 @@ test.describe('withdrawals', () => {
 
     // Main refuses the same mistakes even if a screen let them through: nothing reaches the platform.
     const direct = await app.call('funding.withdraw', {
+      requestKey: randomUUID(),
       currency: 'USDT',
       chain: 'TON',
       address: 'UQ000000000000000000000000000000000000000000000',

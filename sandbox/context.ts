@@ -4,7 +4,8 @@
  *   ctx.db        better-sqlite3 database; create your tables with CREATE TABLE IF NOT EXISTS.
  *   ctx.tx        ctx.tx(() => …) runs the callback in ONE SQLite transaction (nested calls join the
  *                 outer one; a throw rolls everything back). Prefer it to db.transaction(fn)() in
- *                 request handlers: it reuses one compiled wrapper (creating one costs ~20 µs).
+ *                 request handlers: it reuses one compiled wrapper (creating one costs ~20 µs), and
+ *                 the ledger skips re-reading balances it wrote inside it (store/ledger.ts).
  *   ctx.ledger    balances (store/ledger.ts) — call inside ctx.tx(...).
  *   ctx.users     users, sub-accounts, keys, fee tiers (store/users.ts).
  *   ctx.clock     business time `now()` (ms) and `onTick(fn)` for timed work (store of a market

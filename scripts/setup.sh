@@ -6,6 +6,7 @@
 #   xvfb             a virtual display: `xvfb-run npm start` on a machine without a screen
 #   gnome-keyring,   the OS keychain (Secret Service over D-Bus) for API secrets and its tests
 #   dbus, libsecret-tools
+#   build-essential, python3   only when better-sqlite3 has to be compiled (no prebuilt binary)
 set -euo pipefail
 cd "$(dirname "$0")/.."
 
@@ -36,6 +37,11 @@ if [ "$(uname -s)" = "Linux" ]; then
   command -v gnome-keyring-daemon >/dev/null 2>&1 || missing+=(gnome-keyring)
   command -v dbus-run-session >/dev/null 2>&1 || missing+=(dbus)
   command -v secret-tool >/dev/null 2>&1 || missing+=(libsecret-tools)
+  # better-sqlite3 compiles from source where its prebuilt binary cannot be downloaded.
+  if [ ! -f node_modules/better-sqlite3/build/Release/better_sqlite3.node ]; then
+    { command -v make >/dev/null 2>&1 && command -v g++ >/dev/null 2>&1; } || missing+=(build-essential)
+    command -v python3 >/dev/null 2>&1 || missing+=(python3)
+  fi
 elif ! chrome_found; then
   say "No Chrome or Chromium found. Install Google Chrome, or set CHROME_PATH to a Chromium executable."
 fi

@@ -61,17 +61,26 @@ describe('profiles', () => {
     expect(events.some((e) => e.name === 'profiles.connectionChanged')).toBe(true);
   });
 
-  it('the connection check classifies every aspect', async () => {
-    const check = await call<{
+  it('the connection check classifies every aspect with reads only; the deep check alone sends write probes', async () => {
+    type Check = {
       ok: boolean;
+      deep?: boolean;
       checks: { name: string; outcome: string }[];
       permissions: Record<string, string>;
-    }>('profiles.connectionCheck');
+    };
+    const check = await call<Check>('profiles.connectionCheck');
     expect(check.ok).toBe(true);
     expect(check.checks.map((c) => c.name)).toEqual(
       expect.arrayContaining(['reachability', 'clock', 'signature', 'ipWhitelist', 'permissions', 'environment']),
     );
-    expect(check.permissions).toMatchObject({ spot: 'read-write', wallet: 'read-write', withdrawal: 'read-write' });
+    expect(check.deep).toBe(false);
+    expect(check.permissions).toEqual({ spot: 'read', wallet: 'read', withdrawal: 'read', subAccounts: 'read' });
+    // Neither the check on connect nor this one wrote anything to the platform.
+    expect(core.ctx.audit.list({ text: 'permission probe' })).toHaveLength(0);
+
+    const deep = await call<Check>('profiles.connectionCheck', { deep: true });
+    expect(deep.deep).toBe(true);
+    expect(deep.permissions).toMatchObject({ spot: 'read-write', wallet: 'read-write', withdrawal: 'read-write' });
     // The write probes are refused by design and say so in the audit log.
     const probes = core.ctx.audit.list({ text: 'permission probe' });
     expect(probes.length).toBeGreaterThanOrEqual(4);

@@ -3,7 +3,7 @@
  * the tests and the benchmarks — documented in docs/sandbox.md. Bad input gets {label, message} and
  * changes nothing.
  */
-import { PERMISSION_NAMES } from '../../shared/platform/statuses';
+import { PERMISSION_NAMES, SUB_ACCOUNT_PERMISSION_NAMES } from '../../shared/platform/statuses';
 import { chainDef, currencyDef, DELIVERY_SETTLES, FUTURES_SETTLES, MARGIN_PAIRS } from '../catalog';
 import type { SandboxContext } from '../context';
 import type { ControlRoute } from '../http/app';
@@ -12,7 +12,7 @@ import type { Faults } from '../http/faults';
 import { bodyObject, optBool, optString, reqAmount, reqEnum, reqInt, reqString } from '../http/params';
 import type { RateLimiter } from '../http/rate-limit';
 import type { Pipelines } from '../pipelines/pipelines';
-import { needsReview } from '../pipelines/pipelines';
+import { CANCELLABLE_PUSH, needsReview } from '../pipelines/pipelines';
 import { ACCOUNT_TYPES, type BalanceKey, dec } from '../store/ledger';
 import { FULL_PERMS } from '../store/users';
 import { keyView, parsePerms, parseWhitelist } from '../subaccounts/routes';
@@ -97,6 +97,29 @@ export function controlRoutes(deps: {
         const key = users.createKey(user.id, { name, perms, ipWhitelist });
         if (state !== 1) users.setKeyState(key.key, state);
         return keyView(users.key(key.key)!, true);
+      },
+    },
+    {
+      // Business permissions of a sub-account are set in the platform's web console, not the API.
+      method: 'POST',
+      path: '/sub_accounts/business_permissions',
+      handler: ({ body }) => {
+        const b = bodyObject(body);
+        const user = userParam(b);
+        if (user.parentId === null)
+          throw new ApiFailure('INVALID_PARAM_VALUE', 'business permissions belong to sub-accounts');
+        if (!Array.isArray(b.disabled)) throw new ApiFailure('MISSING_REQUIRED_PARAM', 'disabled must be an array');
+        const disabled = [...new Set(b.disabled as unknown[])].map((name) => {
+          if (typeof name !== 'string' || !(SUB_ACCOUNT_PERMISSION_NAMES as readonly string[]).includes(name)) {
+            throw new ApiFailure(
+              'INVALID_PARAM_VALUE',
+              `disabled: permission names among ${SUB_ACCOUNT_PERMISSION_NAMES.join(', ')}`,
+            );
+          }
+          return name;
+        });
+        users.setDisabledBusiness(user.id, disabled);
+        return { user_id: user.id, disabled };
       },
     },
     {
@@ -255,6 +278,23 @@ export function controlRoutes(deps: {
           status: string;
         };
         return { kind, id, status: row.status };
+      },
+    },
+    {
+      // The platform has no API to take back a UID push; the control plane plays the sender's
+      // cancellation of a push its receiver has not accepted yet.
+      method: 'POST',
+      path: '/pushes/cancel',
+      handler: ({ body }) => {
+        const b = bodyObject(body);
+        const id = reqInt(b, 'id', { min: 1 });
+        const row = db.prepare('SELECT status FROM pushes WHERE id = ?').get(id) as { status: string } | undefined;
+        if (!row) throw new ApiFailure('NOT_FOUND', `No UID push ${id}`);
+        if (!CANCELLABLE_PUSH.has(row.status)) {
+          throw new ApiFailure('INVALID_PARAM_VALUE', `UID push ${id} cannot be cancelled in status ${row.status}`);
+        }
+        pipelines.startPushCancel(id, ctx.clock.now());
+        return { id: String(id), status: 'CANCELLING' };
       },
     },
     {

@@ -220,6 +220,9 @@ export function buildHttp(
       if (main !== 1) throw new ApiFailure('ACCOUNT_LOCKED', 'Main account is locked');
     }
     if (route.mainOnly && isSub) throw new ApiFailure('FORBIDDEN', 'Sub-account keys cannot call this operation');
+    if (isSub && user.disabledBusiness.includes(route.permission)) {
+      throw new ApiFailure('FORBIDDEN', `The sub-account lacks the ${route.permission} business permission`);
+    }
     const write = req.method !== 'GET';
     const verdict = Users.permits(key, route.permission, write);
     if (verdict === 'missing') throw new ApiFailure('FORBIDDEN', `API key lacks the ${route.permission} permission`);
@@ -346,8 +349,8 @@ export function buildHttp(
       if (state.badContentType && WRITE_METHODS.has(req.method)) {
         throw new ApiFailure('INVALID_CONTENT_TYPE', 'Request body must be application/json');
       }
-      // One object per request (a private request's fields are a superset of a public one's).
-      const routeRequest: PrivateRouteRequest = {
+      // One object per request: a private request's fields are a public one's plus the caller.
+      const routeRequest = {
         method: req.method as HttpMethod,
         path: rawPath,
         params: req.params as Record<string, string>,
@@ -356,10 +359,12 @@ export function buildHttp(
         headers: req.headers,
         ip,
         now: clock.now(),
-        caller: caller!,
-        user: caller?.user!,
+        caller,
+        user: caller?.user,
       };
-      const result = route.handler(routeRequest);
+      // A private route always has its caller here: authenticate() throws otherwise.
+      const result =
+        route.auth === 'private' ? route.handler(routeRequest as PrivateRouteRequest) : route.handler(routeRequest);
       if (result instanceof Promise) return result.then((value: unknown) => finish(req, reply, value, fault));
       return finish(req, reply, result, fault);
     }

@@ -145,6 +145,29 @@ describe('authentication failures', () => {
     expect([res.status, (res.body as { label: string }).label]).toEqual([401, 'INVALID_CREDENTIALS']);
   });
 
+  it('FORBIDDEN when the sub-account lacks a business permission its key has, until it is given back', async () => {
+    const sub = await keyWith(SUB, [
+      { name: 'wallet', read_only: false },
+      { name: 'spot', read_only: false },
+    ]);
+    const off = await control(sb, 'POST', '/sub_accounts/business_permissions', { user_id: SUB, disabled: ['spot'] });
+    expect(off.body).toEqual({ user_id: SUB, disabled: ['spot'] });
+    const refused = await api<{ label: string; message: string }>(sb, sub, 'GET', '/spot/accounts');
+    expect([refused.status, refused.body.label]).toEqual([403, 'FORBIDDEN']);
+    expect(refused.body.message).toContain('business permission');
+    expect((await api(sb, sub, 'GET', '/wallet/fee')).status).toBe(200); // other groups unaffected
+    expect((await api(sb, main, 'GET', '/spot/accounts')).status).toBe(200); // the main account too
+    await control(sb, 'POST', '/sub_accounts/business_permissions', { user_id: SUB, disabled: [] });
+    expect((await api(sb, sub, 'GET', '/spot/accounts')).status).toBe(200);
+    for (const bad of [
+      { user_id: sb.userId, disabled: ['spot'] },
+      { user_id: SUB, disabled: ['withdrawal'] },
+      { user_id: SUB, disabled: 'spot' },
+    ]) {
+      expect((await control(sb, 'POST', '/sub_accounts/business_permissions', bad)).status).toBe(400);
+    }
+  });
+
   it('a deleted sub-account key stops working at once', async () => {
     const created = await api<{ key: string; secret: string }>(sb, main, 'POST', `/sub_accounts/${SUB}/keys`, {
       perms: [{ name: 'wallet', read_only: true }],

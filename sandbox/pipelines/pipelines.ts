@@ -19,10 +19,11 @@ interface Step {
 const S = 1000;
 
 export const WITHDRAWAL_ROUTES: Readonly<Record<string, readonly Step[]>> = {
-  /** Normal on-chain withdrawal. */
+  /** Normal on-chain withdrawal (18 s in all, like the earlier REQUEST → PEND → EXTPEND route). */
   chain: [
     { status: 'REQUEST', ms: 3 * S },
-    { status: 'PEND', ms: 5 * S },
+    { status: 'VERIFY', ms: 2 * S },
+    { status: 'PROCES', ms: 3 * S },
     { status: 'EXTPEND', ms: 10 * S },
     { status: 'DONE' },
   ],
@@ -34,6 +35,35 @@ export const WITHDRAWAL_ROUTES: Readonly<Record<string, readonly Step[]>> = {
     { status: 'EXTPEND', ms: 10 * S },
     { status: 'DONE' },
   ],
+  /** Amount at or above FACE_VERIFY_FACTOR × the review threshold: face verification first. */
+  face: [
+    { status: 'REQUEST', ms: 3 * S },
+    { status: 'FVERIFY', ms: 120 * S },
+    { status: 'MANUAL', ms: 60 * S },
+    { status: 'PEND', ms: 5 * S },
+    { status: 'EXTPEND', ms: 10 * S },
+    { status: 'DONE' },
+  ],
+  /** Address ending in "DMOVE": held for manual review by the risk desk, then sent. */
+  dmove: [
+    { status: 'REQUEST', ms: 3 * S },
+    { status: 'DMOVE', ms: 30 * S },
+    { status: 'PROCES', ms: 5 * S },
+    { status: 'EXTPEND', ms: 10 * S },
+    { status: 'DONE' },
+  ],
+  /** Address ending in "LOCKED": the wallet side locks the order for a while, then sends it. */
+  locked: [
+    { status: 'REQUEST', ms: 3 * S },
+    { status: 'LOCKED', ms: 30 * S },
+    { status: 'PROCES', ms: 5 * S },
+    { status: 'EXTPEND', ms: 10 * S },
+    { status: 'DONE' },
+  ],
+  /** Address ending in "INVALID": found invalid by the wallet and refunded. */
+  invalid: [{ status: 'REQUEST', ms: 3 * S }, { status: 'INVALID' }],
+  /** Address ending in "BCODE": paid out as a deposit code (GateCode) instead of on chain. */
+  bcode: [{ status: 'REQUEST', ms: 3 * S }, { status: 'BCODE' }],
   /** Address ending in "FAIL": fails on chain, then is cancelled and refunded. */
   fail: [
     { status: 'REQUEST', ms: 3 * S },
@@ -50,8 +80,31 @@ export const WITHDRAWAL_ROUTES: Readonly<Record<string, readonly Step[]>> = {
   cancel: [{ status: 'CANCELPEND', ms: 2 * S }, { status: 'CANCEL' }],
 };
 
-/** Statuses in which DELETE /withdrawals/{id} is accepted. */
-export const CANCELLABLE_WITHDRAWAL = new Set(['REQUEST', 'MANUAL', 'REVIEW']);
+/** Test inputs (docs/sandbox.md): an address ending in one of these words takes that route. */
+export const WITHDRAWAL_ADDRESS_ROUTES: readonly (readonly [suffix: string, route: string])[] = [
+  ['FAIL', 'fail'],
+  ['REJECT', 'reject'],
+  ['INVALID', 'invalid'],
+  ['LOCKED', 'locked'],
+  ['DMOVE', 'dmove'],
+  ['BCODE', 'bcode'],
+];
+
+/** An amount of this many review thresholds or more needs face verification (route `face`). */
+export const FACE_VERIFY_FACTOR = 5;
+
+/**
+ * Statuses in which DELETE /withdrawals/{id} is accepted: before processing starts (the app offers
+ * the same set). LOCKED is the wallet's own lock: not cancellable.
+ */
+export const CANCELLABLE_WITHDRAWAL = new Set(['REQUEST', 'VERIFY', 'MANUAL', 'REVIEW', 'DMOVE', 'FVERIFY']);
+
+/** What a refunded withdrawal's fail_reason says, per route. */
+const WITHDRAWAL_FAIL_REASON: Readonly<Record<string, string>> = {
+  fail: 'Transaction failed on chain (sandbox test address)',
+  invalid: 'Invalid withdrawal: the wallet refused the address (sandbox test address)',
+  cancel: 'Cancelled at the user’s request',
+};
 
 export const DEPOSIT_ROUTES: Readonly<Record<string, readonly Step[]>> = {
   chain: [
@@ -90,11 +143,18 @@ export const PUSH_ROUTES: Readonly<Record<string, readonly Step[]>> = {
     { status: 'REFUSING', ms: 3 * S },
     { status: 'REFUSED' },
   ],
+  /** After POST /sandbox/pushes/cancel while CREATING or PENDING: the sender is refunded. */
+  cancel: [{ status: 'CANCELLING', ms: 3 * S }, { status: 'CANCELLED' }],
 };
+
+/** Push statuses a cancellation (control API) may start from. */
+export const CANCELLABLE_PUSH = new Set(['CREATING', 'PENDING']);
 
 const PUSH_MESSAGE: Readonly<Record<string, string>> = {
   PENDING: 'Waiting for the receiver to accept',
   REFUSED: 'The receiver refused the transfer',
+  CANCELLING: 'Cancelling: the transfer is being returned',
+  CANCELLED: 'Cancelled: the amount was returned to the sender',
 };
 
 interface WithdrawalRow {
@@ -210,6 +270,14 @@ export class Pipelines {
       .run(now + cancel[0]!.ms!, seq);
   }
 
+  /** Puts a push waiting for its receiver into CANCELLING (control API POST /sandbox/pushes/cancel). */
+  startPushCancel(id: number, now: number): void {
+    const cancel = PUSH_ROUTES.cancel!;
+    this.ctx.db
+      .prepare("UPDATE pushes SET status = 'CANCELLING', route = 'cancel', message = ?, next_at = ? WHERE id = ?")
+      .run(PUSH_MESSAGE.CANCELLING, now + cancel[0]!.ms!, id);
+  }
+
   private stepWithdrawals(now: number): number {
     const { db, ledger } = this.ctx;
     const rows = db
@@ -250,17 +318,22 @@ export class Pipelines {
             ).run('DONE', txid ?? null, block, at, row.seq);
             return;
           }
-          case 'CANCEL': {
+          case 'CANCEL':
+          case 'INVALID': {
             ledger.credit(spot, total, 'withdraw_refund', row.id);
-            const reason =
-              row.route === 'fail'
-                ? 'Transaction failed on chain (sandbox test address)'
-                : 'Cancelled at the user’s request';
             db.prepare(
               'UPDATE withdrawals SET status = ?, fail_reason = ?, timestamp2 = ?, next_at = NULL WHERE seq = ?',
-            ).run('CANCEL', reason, at, row.seq);
+            ).run(next.status, WITHDRAWAL_FAIL_REASON[row.route] ?? '', at, row.seq);
             return;
           }
+          case 'BCODE':
+            // Paid out as a code: final, with its time, but no transaction on chain.
+            db.prepare('UPDATE withdrawals SET status = ?, timestamp2 = ?, next_at = NULL WHERE seq = ?').run(
+              'BCODE',
+              at,
+              row.seq,
+            );
+            return;
           case 'REJECT':
             ledger.credit(spot, total, 'withdraw_refund', row.id);
             db.prepare('UPDATE withdrawals SET status = ?, next_at = NULL WHERE seq = ?').run('REJECT', row.seq);
@@ -419,7 +492,7 @@ export class Pipelines {
             'push_in',
             String(row.id),
           );
-        } else if (next.status === 'REFUSED') {
+        } else if (next.status === 'REFUSED' || next.status === 'CANCELLED') {
           ledger.credit(
             { userId: row.push_uid, account: 'spot', currency: row.currency },
             row.amount,
@@ -467,6 +540,27 @@ export function lockedDeposits(ctx: SandboxContext, userId: number, currency: st
 export function needsReview(currency: string, amount: Decimal): boolean {
   const def = currencyDef(currency);
   return def !== undefined && amount.gte(def.reviewThreshold);
+}
+
+/** Whether a withdrawal amount needs face verification (FACE_VERIFY_FACTOR review thresholds). */
+export function needsFaceVerification(currency: string, amount: Decimal): boolean {
+  const def = currencyDef(currency);
+  return def !== undefined && amount.gte(new Decimal(def.reviewThreshold).times(FACE_VERIFY_FACTOR));
+}
+
+/** The route of a new withdrawal from its test inputs (docs/sandbox.md "Pipelines"). */
+export function withdrawalRouteFor(input: {
+  internal: boolean;
+  address: string;
+  currency: string;
+  amount: Decimal;
+}): string {
+  if (input.internal) return 'internal';
+  const bySuffix = WITHDRAWAL_ADDRESS_ROUTES.find(([suffix]) => input.address.endsWith(suffix));
+  if (bySuffix) return bySuffix[1];
+  if (needsFaceVerification(input.currency, input.amount)) return 'face';
+  if (needsReview(input.currency, input.amount)) return 'review';
+  return 'chain';
 }
 
 export { dec };

@@ -25,7 +25,9 @@ CREATE TABLE IF NOT EXISTS users (
   create_time INTEGER NOT NULL,
   unified_mode TEXT NOT NULL DEFAULT 'classic',
   refuse_push INTEGER NOT NULL DEFAULT 0,
-  fee_tier TEXT NOT NULL DEFAULT '{}'
+  fee_tier TEXT NOT NULL DEFAULT '{}',
+  -- JSON array of permission names this sub-account may not use (its business permissions).
+  disabled_business TEXT NOT NULL DEFAULT '[]'
 );
 
 CREATE TABLE IF NOT EXISTS api_keys (
@@ -198,7 +200,16 @@ export function openDatabase(dataDir: string | null): Db {
   db.pragma('synchronous = NORMAL');
   db.pragma('foreign_keys = ON');
   db.exec(SCHEMA);
+  migrate(db);
   return db;
+}
+
+/** Brings a data directory created by an earlier version up to the current schema. */
+function migrate(db: Db): void {
+  const userColumns = (db.prepare('PRAGMA table_info(users)').all() as { name: string }[]).map((c) => c.name);
+  if (!userColumns.includes('disabled_business')) {
+    db.exec("ALTER TABLE users ADD COLUMN disabled_business TEXT NOT NULL DEFAULT '[]'");
+  }
 }
 
 export function getMeta(db: Db, key: string): string | undefined {

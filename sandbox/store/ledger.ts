@@ -16,7 +16,8 @@
  *     movement of the same balance skips its SELECT: the SQLite row is still written in the same
  *     transaction. Any rollback (a throw out of any `tx` level) forgets everything remembered. Movements
  *     inside a bare `db.transaction(…)()` bypass the memory and forget the balances they write, so a
- *     rollback there cannot leave a stale value either.
+ *     rollback there cannot leave a stale value either. One rule follows: inside `ctx.tx`, nest with
+ *     `ctx.tx` (not `db.transaction`) wherever a nested failure is caught and the outer work goes on.
  */
 import Decimal from 'decimal.js';
 import { ApiFailure } from '../http/errors';

@@ -61,6 +61,11 @@ export interface UserRecord {
   readonly unifiedMode: string;
   /** Test switch: UID pushes to this user are refused. */
   readonly refusePush: boolean;
+  /**
+   * Business permissions switched off for this sub-account (control API): its keys are refused
+   * these permission groups even when they carry them (spec, sub-account group). Empty for mains.
+   */
+  readonly disabledBusiness: readonly string[];
 }
 
 export interface KeyPerm {
@@ -97,6 +102,7 @@ interface UserRow {
   unified_mode: string;
   refuse_push: number;
   fee_tier: string;
+  disabled_business: string;
 }
 
 interface KeyRow {
@@ -130,6 +136,7 @@ const toUser = (r: UserRow): UserRecord => ({
   createTime: r.create_time,
   unifiedMode: r.unified_mode,
   refusePush: r.refuse_push === 1,
+  disabledBusiness: JSON.parse(r.disabled_business) as string[],
 });
 
 const toKey = (r: KeyRow): ApiKeyRecord => {
@@ -246,6 +253,12 @@ export class Users {
       );
     this.keyCache.clear();
     return this.get(id)!;
+  }
+
+  /** Switches a sub-account's business permissions off (the names given) and the others on. */
+  setDisabledBusiness(userId: number, names: readonly string[]): void {
+    this.db.prepare('UPDATE users SET disabled_business = ? WHERE id = ?').run(JSON.stringify(names), userId);
+    this.keyCache.clear();
   }
 
   setState(userId: number, state: 1 | 2): void {

@@ -50,7 +50,7 @@ export function withdrawalListForm(r: WithdrawalDbRow): Record<string, unknown> 
     fee: r.fee,
     currency: r.currency,
     address: r.address,
-    fail_reason: r.status === 'CANCEL' ? r.fail_reason : '',
+    fail_reason: r.status === 'CANCEL' || r.status === 'INVALID' ? r.fail_reason : '',
     timestamp2: r.timestamp2 === null ? '' : secondsString(r.timestamp2),
     memo: r.memo,
     status: r.status,

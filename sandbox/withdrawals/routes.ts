@@ -12,9 +12,9 @@ import type { PrivateRouteRequest, RouteDef } from '../http/route';
 import {
   CANCELLABLE_WITHDRAWAL,
   lockedDeposits,
-  needsReview,
   type Pipelines,
   WITHDRAWAL_ROUTES,
+  withdrawalRouteFor,
 } from '../pipelines/pipelines';
 import { dec } from '../store/ledger';
 import { ownerOfAddress } from '../wallet/addresses';
@@ -22,10 +22,6 @@ import { type WithdrawalDbRow, withdrawalCancelForm, withdrawalCreateForm } from
 import { dayUsage, SAME_ADDRESS_INTERVAL_MS, withdrawalId } from './rules';
 
 const WITHDRAW_ORDER_ID_RE = /^[0-9A-Za-z_.-]{1,32}$/;
-
-/** Test inputs (docs/sandbox.md): addresses ending in these words take the failure paths. */
-export const FAIL_ADDRESS_SUFFIX = 'FAIL';
-export const REJECT_ADDRESS_SUFFIX = 'REJECT';
 
 export function withdrawalRoutes(ctx: SandboxContext, pipelines: Pipelines): RouteDef[] {
   const { db, ledger, users } = ctx;
@@ -116,16 +112,7 @@ export function withdrawalRoutes(ctx: SandboxContext, pipelines: Pipelines): Rou
           `Not enough balance: ${dec(total)} ${currency} needed including the fee of ${dec(fee)}`,
         );
       }
-      const route =
-        receiver !== undefined
-          ? 'internal'
-          : address.endsWith(FAIL_ADDRESS_SUFFIX)
-            ? 'fail'
-            : address.endsWith(REJECT_ADDRESS_SUFFIX)
-              ? 'reject'
-              : needsReview(currency, amount)
-                ? 'review'
-                : 'chain';
+      const route = withdrawalRouteFor({ internal: receiver !== undefined, address, currency, amount });
       const { status, nextAt } = pipelines.firstStep(WITHDRAWAL_ROUTES, route, req.now);
       const seq = ((db.prepare('SELECT MAX(seq) AS s FROM withdrawals').get() as { s: number | null }).s ?? 0) + 1;
       const id = withdrawalId(seq);

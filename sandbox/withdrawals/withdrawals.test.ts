@@ -100,7 +100,7 @@ describe('POST /withdrawals checks', () => {
 });
 
 describe('withdrawal pipelines', () => {
-  it('normal: REQUEST → PEND → EXTPEND (txid) → DONE (block number, final time)', async () => {
+  it('normal: REQUEST → VERIFY → PROCES → EXTPEND (txid) → DONE (block number, final time) in 18 s', async () => {
     const u = await newUser();
     await credit(u, 'USDT', '500');
     await save(u, 'USDT', 'TRX', 'TNormalPath');
@@ -113,8 +113,8 @@ describe('withdrawal pipelines', () => {
     expect(res.body.id).toMatch(/^w\d+$/);
     expect(await spot(u, 'USDT')).toBe('399');
     const seen: string[] = [];
-    const stepSeconds = [3, 5, 10, 0];
-    for (let i = 0; i < 4; i += 1) {
+    const stepSeconds = [3, 2, 3, 10, 0];
+    for (let i = 0; i < 5; i += 1) {
       const r = await record(u, res.body.id);
       seen.push(r.status as string);
       if (r.status === 'EXTPEND') expect(r.txid).toMatch(/^0x[0-9a-f]{64}$/);
@@ -123,7 +123,7 @@ describe('withdrawal pipelines', () => {
       if (r.status === 'DONE') expect(r.timestamp2).not.toBe('');
       await advance(stepSeconds[i]!);
     }
-    expect(seen).toEqual(['REQUEST', 'PEND', 'EXTPEND', 'DONE']);
+    expect(seen).toEqual(['REQUEST', 'VERIFY', 'PROCES', 'EXTPEND', 'DONE']);
   });
 
   it('review: an amount at or above the threshold waits in MANUAL', async () => {
@@ -179,6 +179,54 @@ describe('withdrawal pipelines', () => {
     expect(await spot(u, 'USDT')).toBe('500');
   });
 
+  it('face verification: an amount of 5 review thresholds or more waits in FVERIFY, then MANUAL', async () => {
+    const u = await newUser();
+    await credit(u, 'BTC', '60');
+    await save(u, 'BTC', 'BTC', 'bc1qfaceverify');
+    const res = await withdraw<{ id: string }>(u, {
+      currency: 'BTC',
+      chain: 'BTC',
+      address: 'bc1qfaceverify',
+      amount: '50',
+    });
+    await advance(3);
+    expect((await record(u, res.body.id)).status).toBe('FVERIFY');
+    await advance(120);
+    expect((await record(u, res.body.id)).status).toBe('MANUAL');
+    await advance(75);
+    expect((await record(u, res.body.id)).status).toBe('DONE');
+  });
+
+  it('test addresses: INVALID is refunded, BCODE ends paid as a code, DMOVE and LOCKED are held then sent', async () => {
+    const u = await newUser();
+    await credit(u, 'USDT', '1000');
+    const send = async (address: string) => {
+      await save(u, 'USDT', 'TRX', address);
+      return (await withdraw<{ id: string }>(u, { currency: 'USDT', chain: 'TRX', address, amount: '100' })).body.id;
+    };
+    const invalid = await send('TTestAddressINVALID');
+    const bcode = await send('TTestAddressBCODE');
+    const dmove = await send('TTestAddressDMOVE');
+    const locked = await send('TTestAddressLOCKED');
+    await advance(3); // withdraw() waits 3 s before each send: every record has left REQUEST
+    const statuses = async () =>
+      Promise.all([invalid, bcode, dmove, locked].map(async (id) => (await record(u, id)).status));
+    expect(await statuses()).toEqual(['INVALID', 'BCODE', 'DMOVE', 'LOCKED']);
+    expect(await record(u, invalid)).toMatchObject({ fail_reason: expect.stringContaining('Invalid') });
+    expect((await record(u, bcode)).timestamp2).not.toBe('');
+    expect(await spot(u, 'USDT')).toBe('697'); // 4 × (100 + 1 fee) sent, the INVALID one refunded
+    // DMOVE is a review state the user may still cancel; the wallet's own LOCK is not.
+    expect((await api(sb, u, 'DELETE', `/withdrawals/${dmove}`)).status).toBe(202);
+    expect((await api<Err>(sb, u, 'DELETE', `/withdrawals/${locked}`)).body.label).toBe(
+      'INVALID_WITHDRAW_CANCEL_STATUS',
+    );
+    await advance(30);
+    expect(await statuses()).toEqual(['INVALID', 'BCODE', 'CANCEL', 'PROCES']);
+    await advance(15);
+    expect((await record(u, locked)).status).toBe('DONE');
+    expect(await spot(u, 'USDT')).toBe('798');
+  });
+
   it('cancellation: 202 CANCELPEND then CANCEL with refund; not after it left review', async () => {
     const u = await newUser();
     await credit(u, 'USDT', '500');
@@ -204,7 +252,8 @@ describe('withdrawal pipelines', () => {
       address: 'TTooLate',
       amount: '50',
     });
-    await advance(3);
+    await advance(5); // REQUEST 3 s, VERIFY 2 s: now PROCES, past the point of no return
+    expect((await record(u, late.body.id)).status).toBe('PROCES');
     expect((await api<Err>(sb, u, 'DELETE', `/withdrawals/${late.body.id}`)).body.label).toBe(
       'INVALID_WITHDRAW_CANCEL_STATUS',
     );
@@ -252,7 +301,7 @@ describe('withdrawal pipelines', () => {
       amount: '100',
     });
     const step = await control<Rec>(sb, 'POST', '/pipelines/step', { kind: 'withdrawal', id: res.body.id });
-    expect(step.body).toMatchObject({ status: 'PEND' });
+    expect(step.body).toMatchObject({ status: 'VERIFY' });
     expect((await control<Err>(sb, 'POST', '/pipelines/step', { kind: 'withdrawal', id: 'w0' })).body.label).toBe(
       'NOT_FOUND',
     );
@@ -370,6 +419,28 @@ describe('UID push', () => {
     expect(received).toMatchObject({ status: 'RECEIVED', push_uid: a.user_id, amount: '40' });
     expect(await spot(b, 'USDT')).toBe('40');
     expect((await api<Rec[]>(sb, a, 'GET', `/wallet/push?id=${res.body.id}`)).body.length).toBe(1);
+  });
+
+  it('a push the receiver has not accepted can be cancelled (control plane): CANCELLING → CANCELLED, refunded', async () => {
+    const a = await newUser();
+    const b = await newUser();
+    await credit(a, 'USDT', '100');
+    const res = await api<{ id: string }>(sb, a, 'POST', '/withdrawals/push', {
+      receive_uid: b.user_id,
+      currency: 'USDT',
+      amount: '40',
+    });
+    await advance(2);
+    const cancel = await control<Rec>(sb, 'POST', '/pushes/cancel', { id: Number(res.body.id) });
+    expect(cancel.body).toMatchObject({ id: res.body.id, status: 'CANCELLING' });
+    expect((await api<Rec[]>(sb, a, 'GET', `/wallet/push?id=${res.body.id}`)).body[0]?.status).toBe('CANCELLING');
+    await advance(3);
+    expect((await api<Rec[]>(sb, a, 'GET', `/wallet/push?id=${res.body.id}`)).body[0]?.status).toBe('CANCELLED');
+    expect(await spot(a, 'USDT')).toBe('100');
+    expect(await spot(b, 'USDT')).toBe('0');
+    const again = await control<Err>(sb, 'POST', '/pushes/cancel', { id: Number(res.body.id) });
+    expect([again.status, again.body.label]).toEqual([400, 'INVALID_PARAM_VALUE']);
+    expect((await control<Err>(sb, 'POST', '/pushes/cancel', { id: 999_999 })).status).toBe(404);
   });
 
   it('a receiver that refuses gets REFUSED and the sender is refunded; bad receivers and the 10 s limit', async () => {

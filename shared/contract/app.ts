@@ -1,7 +1,73 @@
 import { z } from 'zod';
 import { operation } from '../ipc/define';
 
-/** The app itself: liveness, version, settings that are not tied to a profile. */
+/** Longest file name the app suggests (well under every OS's 255-byte limit, even in UTF-8). */
+export const MAX_FILE_NAME = 120;
+/** Largest file the renderer may hand to main in one call (characters; CSV exports are far smaller). */
+export const MAX_SAVED_FILE_CHARS = 32 * 1024 * 1024;
+
+/** The file types the app saves, with the extension each must carry. */
+export const SAVE_FILE_TYPES = { 'text/csv': '.csv' } as const;
+export type SaveFileType = keyof typeof SAVE_FILE_TYPES;
+
+// Path separators, characters Windows refuses in names, and control characters.
+// biome-ignore lint/suspicious/noControlCharactersInRegex: control characters are exactly what must go.
+const UNSAFE_CHARS = /[/\\:*?"<>|\u0000-\u001f\u007f]+/g;
+/** Device names Windows reserves whatever the extension ("CON.csv" cannot be created). */
+const RESERVED = /^(con|prn|aux|nul|com\d|lpt\d)$/i;
+
+/**
+ * A suggested file name made safe to create in a folder: a plain name, never a path. Separators and
+ * unsafe characters become "-", leading/trailing dots and spaces go (no hidden files, no ".."),
+ * the type's extension is ensured and the length is bounded. Pure, so the renderer and main agree.
+ */
+export const sanitizeFileName = (raw: string, type: SaveFileType = 'text/csv'): string => {
+  const extension = SAVE_FILE_TYPES[type];
+  let name = raw.normalize('NFC').replace(UNSAFE_CHARS, '-').replace(/\s+/g, ' ');
+  name = name.replace(/^[\s.-]+|[\s.]+$/g, '');
+  if (name.toLowerCase().endsWith(extension)) name = name.slice(0, -extension.length).replace(/[\s.]+$/g, '');
+  if (name === '') name = 'export';
+  if (RESERVED.test(name)) name = `_${name}`;
+  // Cut by code points (never half a surrogate pair), then tidy the cut end.
+  const stem = Array.from(name)
+    .slice(0, MAX_FILE_NAME - extension.length)
+    .join('')
+    .replace(/[\s.]+$/g, '');
+  return `${stem || 'export'}${extension}`;
+};
+
+export const SaveFileInput = z
+  .object({
+    /** Any text: it is turned into a safe plain file name (see sanitizeFileName). */
+    suggestedName: z.string().min(1).max(1_000),
+    content: z.string().max(MAX_SAVED_FILE_CHARS, 'The file is too large to save.'),
+    mimeType: z.enum(Object.keys(SAVE_FILE_TYPES) as [SaveFileType, ...SaveFileType[]]),
+  })
+  .strict()
+  .transform((input) => ({ ...input, suggestedName: sanitizeFileName(input.suggestedName, input.mimeType) }));
+
+export const SaveFileResult = z.union([
+  /** Written: where (the person's own folder; shown to them). */
+  z.object({ path: z.string() }).strict(),
+  /** The person closed the save dialog: nothing was written. */
+  z.object({ cancelled: z.literal(true) }).strict(),
+]);
+export type SaveFileResult = z.infer<typeof SaveFileResult>;
+
+/**
+ * The lock: while locked, main holds no signing secret and refuses every operation outside `app`
+ * (code LOCKED). `locking`: waiting for money movements in flight to settle before it locks.
+ */
+export const LockState = z.object({
+  state: z.enum(['unlocked', 'locking', 'locked']),
+  /** Why it locked (shown on the lock screen, also after a reload of the window). */
+  reason: z.enum(['idle', 'manual']).optional(),
+  /** When it locked (or started locking), Unix ms. */
+  since: z.number().optional(),
+});
+export type LockState = z.infer<typeof LockState>;
+
+/** The app itself: liveness, version, files, the lock; settings that are not tied to a profile. */
 export const app = {
   ping: operation(
     'Round trip through the IPC bridge; echoes the text with the time main saw it.',
@@ -18,4 +84,20 @@ export const app = {
       platform: z.string(),
     }),
   ),
+  saveFile: operation(
+    'Saves a file the person exported: Electron asks where with the native save dialog; the Chromium shell writes into the Downloads folder under a new name (never overwriting).',
+    SaveFileInput,
+    SaveFileResult,
+  ),
+  lock: operation(
+    'Locks the app: waits for money movements in flight to settle, then forgets the signing secrets in main and refuses every other operation until unlocked.',
+    z.object({ reason: z.enum(['idle', 'manual']) }).strict(),
+    LockState,
+  ),
+  unlock: operation(
+    'Unlocks the app: the active profile’s key is read again from the keychain.',
+    z.object({}).strict(),
+    LockState,
+  ),
+  lockState: operation('Whether the app is locked (e.g. after the window was reloaded).', z.object({}).strict(), LockState),
 };

@@ -199,21 +199,38 @@ export type MovementOutcome = z.infer<typeof MovementOutcome>;
 // ---------------------------------------------------------------------------------------------
 // Inputs
 
-export const WithdrawInput = z.object({
+/**
+ * One confirmation of a money movement (withdrawal, UID transfer, transfer): a UUID the screen makes
+ * when the person opens the review/confirm step (`crypto.randomUUID()`), sent with the operation and
+ * kept on main's journaled intent (UNIQUE). A second call with the same key — a double click, a
+ * re-render, a retry, even after a restart — returns the first call's movement instead of creating
+ * another. The screen makes a new key whenever what is confirmed changes.
+ */
+export const RequestKey = z.uuid('A money movement needs the request key of its confirmation (a UUID)');
+export type RequestKey = z.infer<typeof RequestKey>;
+
+/** What the person fills in for a withdrawal (the form and the review sheet). */
+export const WithdrawDetails = z.object({
   currency: CurrencyCode,
   chain: ChainName,
   address: Address,
   memo: Memo.optional(),
   amount: PositiveAmount,
 });
+export type WithdrawDetails = z.infer<typeof WithdrawDetails>;
+
+export const WithdrawInput = WithdrawDetails.extend({ requestKey: RequestKey });
 export type WithdrawInput = z.infer<typeof WithdrawInput>;
 
-export const PushInput = z.object({
+export const PushDetails = z.object({
   /** The receiving account's user id (a main account, not a sub-account). */
   receiveUid: z.number().int().positive('Enter the receiving account’s user id').max(Number.MAX_SAFE_INTEGER),
   currency: CurrencyCode,
   amount: PositiveAmount,
 });
+export type PushDetails = z.infer<typeof PushDetails>;
+
+export const PushInput = PushDetails.extend({ requestKey: RequestKey });
 export type PushInput = z.infer<typeof PushInput>;
 
 /** What main knows of one withdrawal: the platform's record (once it exists) and the journal's view. */
@@ -225,6 +242,12 @@ export const WithdrawalLookup = z.object({
       state: z.enum(['prepared', 'sent', 'unknown', 'done', 'failed']),
       label: z.string().optional(),
       message: z.string().optional(),
+      /**
+       * Set while unknown when waiting will not settle it: the platform said it already has this
+       * withdrawal (DUPLICATE_REQUEST) but its records do not show it. Plain words for a person to
+       * check the platform and settle it by hand in Activity.
+       */
+      attention: z.string().optional(),
     })
     .optional(),
 });
@@ -307,7 +330,7 @@ export const funding = {
     z.array(SavedAddress),
   ),
   withdraw: operation(
-    'Send a withdrawal through the journal (client id written first; an unknown outcome is reconciled, never resent).',
+    'Send a withdrawal through the journal (client id written first; an unknown outcome is reconciled, never resent). The same requestKey returns the same withdrawal.',
     WithdrawInput,
     WithdrawResult,
   ),
@@ -317,7 +340,7 @@ export const funding = {
     WithdrawalRecord,
   ),
   push: operation(
-    'UID transfer to another main account through the journal (POST /withdrawals/push).',
+    'UID transfer to another main account through the journal (POST /withdrawals/push). The same requestKey returns the same transfer.',
     PushInput,
     PushResult,
   ),

@@ -68,7 +68,11 @@ export type ConnectionStatus = z.infer<typeof ConnectionStatus>;
 export const CheckName = z.enum(['reachability', 'clock', 'signature', 'ipWhitelist', 'permissions', 'environment']);
 export const CheckOutcome = z.enum(['ok', 'warning', 'failed', 'skipped']);
 
-export const PermissionLevel = z.enum(['read-write', 'read-only', 'none', 'unknown']);
+/**
+ * `read`: reads of the group are allowed; whether the key may also write was not tested (the
+ * connection check on connect only reads; the deep check tells read-write from read-only).
+ */
+export const PermissionLevel = z.enum(['read-write', 'read-only', 'read', 'none', 'unknown']);
 export const PermissionGroup = z.enum(['spot', 'wallet', 'withdrawal', 'subAccounts']);
 
 export const ConnectionCheck = z.object({
@@ -91,8 +95,22 @@ export const ConnectionCheck = z.object({
   /** IPv4 whitelist of the key (empty: any IP). */
   ipWhitelist: z.array(z.string()),
   userId: z.number().int().optional(),
+  /** Whether the write-permission probes (`DEEP_CHECK_PROBES`) were sent. */
+  deep: z.boolean().optional(),
 });
 export type ConnectionCheck = z.infer<typeof ConnectionCheck>;
+
+/**
+ * What the deep check sends, in plain words, for the screen to show before the person starts it.
+ * Each is a write the platform must refuse on its input, so nothing can execute; the refusal's
+ * label tells whether the key may write. The check on connect never sends them.
+ */
+export const DEEP_CHECK_PROBES: readonly string[] = [
+  'Spot: cancel order id 0 on BTC_USDT (no such order exists).',
+  'Wallet: transfer 0 USDT from spot to margin (BTC_USDT) (a zero amount is refused).',
+  'Withdrawals: withdraw 0 USDT on TRX to the address “probe” (a zero amount to an invalid address is refused).',
+  'Sub-accounts: freeze sub-account 0 (no such sub-account exists).',
+];
 
 const ProfileId = z.string().min(1).max(64);
 const Name = z.string().trim().min(1, 'Give the profile a name').max(60, 'At most 60 characters');
@@ -157,8 +175,13 @@ export const profiles = {
     Profile,
   ),
   connectionCheck: operation(
-    'Checks the active profile now: reachability, clock offset, signature, IP whitelist, permissions per group, key environment.',
-    z.object({}).strict(),
+    'Checks the active profile now with reads only: reachability, clock offset, signature, IP whitelist, read permissions per group, key environment. `deep: true` also sends the write probes of DEEP_CHECK_PROBES (refused by design) to tell read-write from read-only.',
+    z
+      .object({
+        /** Send the write-permission probes too (only when the person asks for it). Default false. */
+        deep: z.boolean().optional(),
+      })
+      .strict(),
     ConnectionCheck,
   ),
   status: operation(

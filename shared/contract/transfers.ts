@@ -11,6 +11,7 @@ import Decimal from 'decimal.js';
 import { z } from 'zod';
 import { operation } from '../ipc/define';
 import { SubAccountType, SubToSubAccountType, TransferAccount } from '../platform/api/wallet';
+import { RequestKey } from './funding';
 
 /** The platform accepts at most 8 decimals on every transfer. */
 export const TRANSFER_MAX_DECIMALS = 8;
@@ -65,6 +66,7 @@ export const OwnTransferInput = z
     from: TransferAccount,
     to: TransferAccount,
     amount: TransferAmountText,
+    requestKey: RequestKey,
     /** Required when margin is involved (the isolated-margin market, e.g. BTC_USDT). */
     currencyPair: z
       .string()
@@ -98,6 +100,7 @@ export const MainSubTransferInput = z
     subAccountType: SubAccountType,
     currency,
     amount: TransferAmountText,
+    requestKey: RequestKey,
   })
   .strict();
 
@@ -110,6 +113,7 @@ export const SubSubTransferInput = z
     toType: SubToSubAccountType,
     currency,
     amount: TransferAmountText,
+    requestKey: RequestKey,
   })
   .strict()
   .superRefine((value, ctx) => {
@@ -124,6 +128,12 @@ export const TransferInput = z.discriminatedUnion('kind', [
   SubSubTransferInput,
 ]);
 export type TransferInput = z.infer<typeof TransferInput>;
+/** What the person fills in (the form): the input without the confirmation's request key. */
+export type TransferDetails = TransferInput extends infer T
+  ? T extends unknown
+    ? Omit<T, 'requestKey'>
+    : never
+  : never;
 export type TransferKind = TransferInput['kind'];
 
 /**
@@ -180,7 +190,7 @@ export type TransferRecord = z.infer<typeof TransferRecord>;
 
 export const transfers = {
   send: operation(
-    'Moves funds (own accounts, main↔sub or sub↔sub) through the journaled money movements; amount > 0, ≤ 8 decimals.',
+    'Moves funds (own accounts, main↔sub or sub↔sub) through the journaled money movements; amount > 0, ≤ 8 decimals. The same requestKey returns the same transfer.',
     TransferInput,
     TransferOutcome,
   ),

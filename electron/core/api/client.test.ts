@@ -65,6 +65,32 @@ describe('ApiClient', () => {
     expect((blocks[0] as number) - before).toBeGreaterThan(1_900);
   });
 
+  it('does not send a throttled order again later: the 429 reaches the trader', async () => {
+    const { transport, sent } = scripted([
+      () => ({ status: 429, headers: {}, body: '{"label":"TOO_MANY_REQUESTS","message":"slow down"}' }),
+      () => ({ status: 201, headers: {}, body: '{"id":"1"}' }),
+    ]);
+    const client = new ApiClient({
+      baseUrl: 'http://127.0.0.1:1/api/v4',
+      credentials: () => ({ key: 'key', secret: 'secret' }),
+      transport,
+      limiter: new RateLimiter({ marginMs: () => 0 }),
+      classify: () => RULE,
+      clock: new PlatformClock(),
+    });
+    await expect(
+      client.request({
+        method: 'POST',
+        path: '/spot/orders',
+        body: { currency_pair: 'BTC_USDT' },
+        auth: true,
+        schema: z.object({ id: z.string() }),
+        retryThrottled: false,
+      }),
+    ).rejects.toMatchObject({ status: 429, label: 'TOO_MANY_REQUESTS' });
+    expect(sent).toHaveLength(1);
+  });
+
   it('signs the query exactly as it is sent', async () => {
     const clock = new PlatformClock();
     const { transport, sent } = scripted([() => ({ status: 200, headers: {}, body: '[]' })]);

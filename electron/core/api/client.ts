@@ -44,6 +44,12 @@ export interface RequestSpec<S extends z.ZodType | undefined> {
   readonly purpose?: string;
   /** Extra headers (never part of the signature). */
   readonly headers?: Readonly<Record<string, string>>;
+  /**
+   * Whether a 429 is retried once the platform's window reopens (default true). Order placement
+   * and amendment say false: an order that goes out seconds after the trader chose its price is
+   * worse than a clear "too many requests".
+   */
+  readonly retryThrottled?: boolean;
 }
 
 export type ResultOf<S extends z.ZodType | undefined> = S extends z.ZodType ? z.output<S> : undefined;
@@ -174,7 +180,7 @@ export class ApiClient {
           this.options.onClockResync?.(offset);
           continue;
         }
-        if (error.status === 429 && throttled < MAX_429_RETRIES) {
+        if (error.status === 429 && spec.retryThrottled !== false && throttled < MAX_429_RETRIES) {
           throttled++;
           continue; // attempt() already blocked the bucket until the platform's reset time
         }

@@ -58,6 +58,7 @@ export const createPlatformApi = (client: ApiClient) => {
     body?: unknown,
     query?: QueryParams,
     opt?: Opt,
+    retryThrottled = true,
   ) =>
     client.request({
       method,
@@ -66,6 +67,7 @@ export const createPlatformApi = (client: ApiClient) => {
       body,
       auth: true,
       schema,
+      retryThrottled,
       ...pass(opt),
     });
   const seg = encodeURIComponent;
@@ -203,7 +205,9 @@ export const createPlatformApi = (client: ApiClient) => {
       opt?: Opt,
     ) => get('/spot/candlesticks', arr(S.Candle), q, opt, false),
     accounts: (currency?: string, opt?: Opt) => get('/spot/accounts', arr(S.SpotAccount), { currency }, opt),
-    placeOrder: (body: S.PlaceOrderRequest, opt?: Opt) => send('POST', '/spot/orders', S.Order, body, undefined, opt),
+    /** Never retried after a 429 (see RequestSpec.retryThrottled). */
+    placeOrder: (body: S.PlaceOrderRequest, opt?: Opt) =>
+      send('POST', '/spot/orders', S.Order, body, undefined, opt, false),
     listOrders: (
       q: TimeRange & {
         currency_pair?: string;
@@ -218,7 +222,7 @@ export const createPlatformApi = (client: ApiClient) => {
     getOrder: (orderId: string, q: { currency_pair: string; account?: string }, opt?: Opt) =>
       get(`/spot/orders/${seg(orderId)}`, S.Order, q, opt),
     amendOrder: (orderId: string, currencyPair: string, body: S.AmendOrderRequest, opt?: Opt) =>
-      send('PATCH', `/spot/orders/${seg(orderId)}`, S.Order, body, { currency_pair: currencyPair }, opt),
+      send('PATCH', `/spot/orders/${seg(orderId)}`, S.Order, body, { currency_pair: currencyPair }, opt, false),
     cancelOrder: (orderId: string, q: { currency_pair: string; account?: string; action_mode?: string }, opt?: Opt) =>
       send('DELETE', `/spot/orders/${seg(orderId)}`, S.Order, undefined, q, opt),
     cancelAllOrders: (

@@ -1,24 +1,15 @@
 /**
- * The platform answers record lists for at most 30 days per request and pages within that. These
- * helpers read a period of any length: consecutive 30-day windows, each paged until a short page,
- * records de-duplicated by their id (a record on a window boundary can appear in both).
+ * The platform answers record lists for at most 30 days per request and pages within that. This
+ * reads a period of any length for the funding screens: the same 30-day windows as the history sync
+ * (`windowsOf` of history/sync.ts, the one place windows are cut), each paged until a short page,
+ * records de-duplicated by their id.
  */
-
-export const WINDOW_SECONDS = 30 * 86_400;
+import { windowsOf } from '../history/sync';
 
 export interface Window {
   readonly from: number;
   readonly to: number;
 }
-
-/** Consecutive windows covering [from, to], newest first (what people look at first arrives first). */
-export const windowsOf = (from: number, to: number, size = WINDOW_SECONDS): Window[] => {
-  if (from > to) return [];
-  const windows: Window[] = [];
-  for (let end = to; end > from; end -= size) windows.push({ from: Math.max(from, end - size), to: end });
-  if (windows.length === 0) windows.push({ from, to });
-  return windows;
-};
 
 export interface PagedReader<T extends { readonly id: string }> {
   readonly pageSize: number;
@@ -34,7 +25,8 @@ export const readAllWindows = async <T extends { readonly id: string }>(
 ): Promise<T[]> => {
   const seen = new Map<string, T>();
   const maxPages = reader.maxPagesPerWindow ?? 200;
-  for (const window of windowsOf(from, to)) {
+  if (from > to) return [];
+  for (const window of windowsOf([{ from, to }])) {
     for (let page = 0; page < maxPages; page++) {
       const records = await reader.read(window, page * reader.pageSize, reader.pageSize);
       for (const record of records) seen.set(record.id, record);

@@ -2,6 +2,9 @@
  * Unit tests of the journal's decisions against a scripted platform (the fault test covers the
  * real sandbox): when an outcome is unknown, nothing may be sent twice and nothing may be lost.
  */
+import { mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { ApiError } from '../api/apiError';
 import type { PlatformApi } from '../api/platform';
@@ -23,6 +26,10 @@ const cut = (path: string) =>
     path,
   });
 
+const refusal = (label: string, status: number, path: string) =>
+  new ApiError({ kind: 'platform', status, label, message: label, requestId: 'td-test', method: 'POST', path });
+const notFound = (path: string) => refusal('NOT_FOUND', 404, path);
+
 /** A promise the test resolves by hand. */
 const deferred = <T>() => {
   let resolve!: (value: T) => void;
@@ -38,6 +45,8 @@ type Fake = {
   push?: () => Promise<unknown>;
   pushRecords?: () => Promise<unknown[]>;
   futuresBook?: () => Promise<unknown[]>;
+  subAccountTransfer?: (body: { client_order_id: string }) => Promise<unknown>;
+  orderStatus?: (query: { client_order_id: string }) => Promise<{ tx_id: string; status: string }>;
   /** The platform's clock minus ours, once measured (the app measures it on connect). */
   platformOffsetMs?: number;
   /** Whether the offset has been measured before the journal looks anything up. */
@@ -47,7 +56,7 @@ type Fake = {
 const setup = (fake: Fake, options: Partial<MovementServiceOptions> = {}) => {
   const db = openJournalDb(':memory:');
   const clock = { now: 1_800_000_000_000 };
-  const calls = { withdraw: 0, push: 0, withdrawals: 0, pushRecords: 0, transfer: 0 };
+  const calls = { withdraw: 0, push: 0, withdrawals: 0, pushRecords: 0, transfer: 0, subTransfer: 0, orderStatus: 0 };
   const measured = { offsetMs: fake.platformOffsetMs ?? 0, rttMs: 1, measuredAt: clock.now };
   const platformClock: { offsetMs: number; last: typeof measured | undefined } = {
     offsetMs: fake.clockMeasured === false ? 0 : measured.offsetMs,
@@ -84,6 +93,14 @@ const setup = (fake: Fake, options: Partial<MovementServiceOptions> = {}) => {
       transfer: async () => {
         calls.transfer++;
         return { tx_id: `t${calls.transfer}` };
+      },
+      subAccountTransfer: async (body: { client_order_id: string }) => {
+        calls.subTransfer++;
+        return (fake.subAccountTransfer ?? (() => Promise.reject(cut('/wallet/sub_account_transfers'))))(body);
+      },
+      orderStatus: async (query: { client_order_id: string }) => {
+        calls.orderStatus++;
+        return (fake.orderStatus ?? (() => Promise.reject(notFound('/wallet/order_status'))))(query);
       },
     },
     books: { futures: async () => (fake.futuresBook ?? (async () => []))() },
@@ -321,5 +338,119 @@ describe('money movement journal', () => {
     expect(() => s.service.resolveManually(sent?.id as string, 'failed', 'looks stuck')).toThrow(/answer/);
     answer.resolve(undefined as never);
     await pushing.catch(() => undefined);
+  });
+});
+
+describe('request keys: one confirmation is one movement', () => {
+  const KEY = '0b6f6c52-4a51-4d0e-9c39-3f1f6f3a8d11';
+  const withdrawal = { currency: 'USDT', chain: 'TRX', address: 'Taddr', amount: '10' };
+
+  it('two calls with the same key at once send one withdrawal and both get it', async () => {
+    const answer = deferred<unknown>();
+    const s = setup({ withdraw: () => answer.promise });
+    const first = s.service.withdraw(withdrawal, { requestKey: KEY });
+    const second = s.service.withdraw(withdrawal, { requestKey: KEY });
+    await new Promise((resolve) => setImmediate(resolve));
+    answer.resolve({ id: 'w1', status: 'REQUEST' });
+    const [a, b] = await Promise.all([first, second]);
+    expect(s.calls.withdraw).toBe(1);
+    expect(b).toMatchObject({ id: a.id, state: 'done', platformId: 'w1' });
+    expect(s.service.list()).toHaveLength(1);
+    // Later repeats (a retry, a re-render) still answer with the same movement, sending nothing.
+    await expect(s.service.withdraw(withdrawal, { requestKey: KEY })).resolves.toMatchObject({ id: a.id });
+    expect(s.calls.withdraw).toBe(1);
+  });
+
+  it('refuses the key of one confirmation for a different movement, sending nothing', async () => {
+    const s = setup({ withdraw: async () => ({ id: 'w1', status: 'REQUEST' }) });
+    await s.service.withdraw(withdrawal, { requestKey: KEY });
+    await expect(s.service.withdraw({ ...withdrawal, amount: '11' }, { requestKey: KEY })).rejects.toMatchObject({
+      detail: { code: 'INVALID_INPUT' },
+    });
+    await expect(
+      s.service.push({ receive_uid: 42, currency: 'USDT', amount: '10' }, { requestKey: KEY }),
+    ).rejects.toThrow(/different movement/);
+    expect(s.calls.withdraw).toBe(1);
+    expect(s.calls.push).toBe(0);
+  });
+
+  it('a repeat after a restart, while the first was on the wire when the app died, settles it and sends nothing', async () => {
+    const dir = mkdtempSync(join(tmpdir(), 'movements-key-'));
+    try {
+      const before = openJournalDb(dir);
+      const lost = setup({ withdraw: () => new Promise(() => {}) }, { db: before });
+      void lost.service.withdraw(withdrawal, { requestKey: KEY });
+      await new Promise((resolve) => setImmediate(resolve));
+      expect(lost.calls.withdraw).toBe(1);
+      lost.service.close();
+      before.close(); // the app dies with the request on the wire
+
+      const after = openJournalDb(dir);
+      const [row] = after.prepare('SELECT client_id, state FROM intents').all() as {
+        client_id: string;
+        state: string;
+      }[];
+      expect(row?.state).toBe('sent');
+      const restarted = setup(
+        { withdrawals: async () => [{ id: 'w9', withdraw_order_id: row?.client_id, status: 'REQUEST' }] },
+        { db: after },
+      );
+      const joined = await restarted.service.withdraw(withdrawal, { requestKey: KEY });
+      expect(joined).toMatchObject({ state: 'done', platformId: 'w9', clientId: row?.client_id });
+      expect(restarted.calls.withdraw).toBe(0);
+      expect(after.prepare('SELECT COUNT(*) AS n FROM intents').get()).toEqual({ n: 1 });
+      after.close();
+    } finally {
+      rmSync(dir, { recursive: true, force: true });
+    }
+  });
+});
+
+describe('answers that are not proof', () => {
+  it('DUPLICATE_REQUEST then a lookup that cannot find it stays unknown for a person, never failed or resent', async () => {
+    const s = setup(
+      { withdraw: () => Promise.reject(refusal('DUPLICATE_REQUEST', 400, '/withdrawals')) },
+      { settleMs: 0 },
+    );
+    await expect(
+      s.service.withdraw({ currency: 'USDT', chain: 'TRX', address: 'Taddr', amount: '10' }),
+    ).rejects.toMatchObject({ detail: { code: 'OUTCOME_UNKNOWN' } });
+    for (const minutes of [1, 11, 60]) {
+      s.clock.now += minutes * MINUTE;
+      await s.service.reconcile();
+    }
+    const [movement] = s.service.list();
+    expect(movement).toMatchObject({ state: 'unknown', label: 'DUPLICATE_REQUEST' });
+    expect(movement?.message).toMatch(/settle it by hand/);
+    expect(s.calls.withdraw).toBe(1);
+    expect(s.calls.withdrawals).toBeGreaterThanOrEqual(3);
+    // A person who checked the platform can settle it.
+    expect(s.service.resolveManually(movement?.id as string, 'done', 'seen on the website').state).toBe('done');
+  });
+
+  it('an order_status that is not the documented success keeps a transfer checking, with that status shown', async () => {
+    let status = 'PENDING';
+    const s = setup({ orderStatus: async () => ({ tx_id: '77', status }) }, { settleMs: 0 });
+    const sending = s.service.subAccountTransfer({
+      sub_account: '9',
+      sub_account_type: 'spot',
+      currency: 'USDT',
+      amount: '10',
+      direction: 'to',
+    });
+    await expect(sending).rejects.toMatchObject({ detail: { code: 'OUTCOME_UNKNOWN' } });
+    const [checking] = s.service.list();
+    expect(checking).toMatchObject({ state: 'unknown', platformStatus: 'PENDING' });
+    expect(checking?.message).toMatch(/PENDING/);
+    expect(checking?.platformId).toBeUndefined();
+
+    status = 'MYSTERY';
+    await s.service.reconcile();
+    expect(s.service.list()[0]).toMatchObject({ state: 'unknown', platformStatus: 'MYSTERY' });
+
+    status = 'SUCCESS';
+    await s.service.reconcile();
+    expect(s.service.list()[0]).toMatchObject({ state: 'done', platformId: '77' });
+    expect(s.calls.subTransfer).toBe(1);
   });
 });

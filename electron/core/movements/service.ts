@@ -19,7 +19,7 @@ import { newRequestId } from '../api/client';
 import type { PlatformApi } from '../api/platform';
 import { DeskFailure } from '../errors';
 import type { Db } from '../journal/db';
-import type { Movement, MovementFilter, MovementKind, MovementState, Movements } from './types';
+import type { Movement, MovementFilter, MovementKind, MovementOptions, MovementState, Movements } from './types';
 
 export interface MovementServiceOptions {
   readonly db: Db;
@@ -61,6 +61,7 @@ interface Row {
   created_at: number;
   updated_at: number;
   sent_at: number | null;
+  request_key: string | null;
 }
 
 const toMovement = (r: Row): Movement => ({
@@ -94,7 +95,35 @@ export const newClientId = (): string => {
 type Lookup = { found: true; platformId: string; status?: string } | { found: false } | { undetermined: string };
 
 /** Labels with which a platform says "you already sent this id": the first one counts. */
-const DUPLICATE_LABELS = new Set(['DUPLICATE_REQUEST', 'ORDER_EXISTS', 'REPEATED_CREATION']);
+export const DUPLICATE_LABELS: ReadonlySet<string> = new Set([
+  'DUPLICATE_REQUEST',
+  'ORDER_EXISTS',
+  'REPEATED_CREATION',
+]);
+
+/**
+ * The one status of GET /wallet/order_status the spec documents (its sample): the transfer
+ * happened. Any other value (pending, failed, partial, a new code) is not proof of success, so the
+ * intent stays "checking" and shows the status instead of claiming it done.
+ */
+const ORDER_STATUS_SUCCESS = 'SUCCESS';
+
+/**
+ * The request key column (added to journals written before it existed) and its UNIQUE index: one
+ * intent per confirmation, enforced by SQLite even across processes and restarts.
+ */
+const migrateRequestKey = (db: Db): void => {
+  const columns = db.prepare<[], { name: string }>('PRAGMA table_info(intents)').all();
+  if (!columns.some((c) => c.name === 'request_key')) {
+    try {
+      db.exec('ALTER TABLE intents ADD COLUMN request_key TEXT');
+    } catch (error) {
+      // Another process opening the same journal may have added it a moment ago.
+      if (!/duplicate column/i.test((error as Error).message)) throw error;
+    }
+  }
+  db.exec('CREATE UNIQUE INDEX IF NOT EXISTS intents_request_key ON intents(request_key)');
+};
 
 const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
 
@@ -111,6 +140,7 @@ export class MovementService implements Movements {
 
   constructor(private readonly options: MovementServiceOptions) {
     this.db = options.db;
+    migrateRequestKey(this.db);
     this.now = options.now ?? Date.now;
     this.settleMs = options.settleMs ?? 20_000;
     this.maxAttempts = options.maxAttempts ?? 6;
@@ -129,26 +159,37 @@ export class MovementService implements Movements {
     clearInterval(this.timer);
   }
 
-  withdraw(request: Parameters<Movements['withdraw']>[0]): Promise<Movement> {
-    return this.start('withdrawal', { ...request }, request.currency, request.amount, true);
+  withdraw(request: Parameters<Movements['withdraw']>[0], options?: MovementOptions): Promise<Movement> {
+    return this.start('withdrawal', { ...request }, request.currency, request.amount, true, options);
   }
 
-  push(request: PushRequest): Promise<Movement> {
-    return this.start('push', { ...request }, request.currency, request.amount, false);
+  push(request: PushRequest, options?: MovementOptions): Promise<Movement> {
+    return this.start('push', { ...request }, request.currency, request.amount, false, options);
   }
 
-  transfer(request: TransferRequest): Promise<Movement> {
-    return this.start('transfer', { ...request }, request.currency, request.amount, false);
+  transfer(request: TransferRequest, options?: MovementOptions): Promise<Movement> {
+    return this.start('transfer', { ...request }, request.currency, request.amount, false, options);
   }
 
-  subAccountTransfer(request: Parameters<Movements['subAccountTransfer']>[0]): Promise<Movement> {
-    return this.start('subAccountTransfer', { ...request }, request.currency, request.amount, true);
+  subAccountTransfer(
+    request: Parameters<Movements['subAccountTransfer']>[0],
+    options?: MovementOptions,
+  ): Promise<Movement> {
+    return this.start('subAccountTransfer', { ...request }, request.currency, request.amount, true, options);
   }
 
-  subToSubTransfer(request: Parameters<Movements['subToSubTransfer']>[0]): Promise<Movement> {
+  subToSubTransfer(
+    request: Parameters<Movements['subToSubTransfer']>[0],
+    options?: MovementOptions,
+  ): Promise<Movement> {
     // The spec gives this operation no client id and no record listing, so a lost answer can only
     // be settled by a person (resolveManually); it is never sent again automatically.
-    return this.start('subToSubTransfer', { ...request }, request.currency, request.amount, false);
+    return this.start('subToSubTransfer', { ...request }, request.currency, request.amount, false, options);
+  }
+
+  byRequestKey(requestKey: string): Movement | undefined {
+    const row = this.db.prepare<[string], Row>('SELECT * FROM intents WHERE request_key = ?').get(requestKey);
+    return row ? toMovement(row) : undefined;
   }
 
   resolveManually(id: string, outcome: 'done' | 'failed', note: string): Movement {
@@ -237,20 +278,33 @@ export class MovementService implements Movements {
     currency: string,
     amount: string,
     takesClientId: boolean,
+    options: MovementOptions = {},
   ): Promise<Movement> {
     const profileId = this.options.profileId();
     if (profileId === undefined) throw DeskFailure.precondition('No profile is connected.');
-    this.options.platform(); // throws PRECONDITION before anything is journaled when not connected
-    const id = randomUUID();
-    const clientId = takesClientId ? newClientId() : '';
-    const at = this.now();
-    this.db
-      .prepare(
-        `INSERT INTO intents (id, profile_id, kind, state, client_id, currency, amount, params, attempts, created_at, updated_at)
-         VALUES (?, ?, ?, 'prepared', ?, ?, ?, ?, 0, ?, ?)`,
-      )
-      .run(id, profileId, kind, clientId, currency, amount, JSON.stringify(params), at, at);
-    this.changed(id);
+    const requestKey = options.requestKey ?? null;
+    const paramsText = JSON.stringify(params);
+    // A repeat of a confirmation already journaled (double click, re-render, retry, restart)
+    // joins that movement: it is never a second one.
+    const earlier = requestKey === null ? undefined : this.joinable(requestKey, profileId, kind, paramsText);
+    if (earlier === undefined) this.options.platform(); // throws PRECONDITION before anything is journaled
+    let id = earlier?.id ?? randomUUID();
+    if (earlier === undefined) {
+      const clientId = takesClientId ? newClientId() : '';
+      const at = this.now();
+      // OR IGNORE: the UNIQUE request key settles a race with another process inserting it first.
+      const inserted = this.db
+        .prepare(
+          `INSERT OR IGNORE INTO intents (id, profile_id, kind, state, client_id, currency, amount, params, attempts, created_at, updated_at, request_key)
+           VALUES (?, ?, ?, 'prepared', ?, ?, ?, ?, 0, ?, ?, ?)`,
+        )
+        .run(id, profileId, kind, clientId, currency, amount, paramsText, at, at, requestKey);
+      if (inserted.changes === 0 && requestKey !== null) {
+        id = (this.joinable(requestKey, profileId, kind, paramsText) as Row).id;
+      } else {
+        this.changed(id);
+      }
+    }
     const movement = await this.drive(id, true);
     if (movement.state === 'done') return movement;
     if (movement.state === 'failed') throw this.failureOf(movement);
@@ -262,9 +316,33 @@ export class MovementService implements Movements {
     });
   }
 
+  /**
+   * The intent journaled earlier for this request key, when it is the same movement. A key reused
+   * for something else (another profile, another amount or address) is refused: the screen makes a
+   * new key whenever what is confirmed changes, so this is a bug or tampering, never a person.
+   */
+  private joinable(requestKey: string, profileId: string, kind: MovementKind, paramsText: string): Row | undefined {
+    const row = this.db.prepare<[string], Row>('SELECT * FROM intents WHERE request_key = ?').get(requestKey);
+    if (row === undefined) return undefined;
+    if (row.profile_id !== profileId) {
+      throw DeskFailure.precondition(
+        'This confirmation was already used in another profile.',
+        'Review the movement again in this profile if you still want it.',
+      );
+    }
+    if (row.kind !== kind || row.params !== paramsText) {
+      throw new DeskFailure({
+        code: 'INVALID_INPUT',
+        message: 'This confirmation belongs to a different movement; nothing was sent.',
+        advice: 'Review the movement again and confirm it.',
+      });
+    }
+    return row;
+  }
+
   private failureOf(movement: Movement): Error {
+    // Kept (not deleted) so every caller joined on the same request key gets the same error.
     const last = this.lastErrors.get(movement.id);
-    this.lastErrors.delete(movement.id);
     if (last) return last;
     return new DeskFailure({
       code: 'PLATFORM',
@@ -322,7 +400,16 @@ export class MovementService implements Movements {
         continue;
       }
       // Proven absent: never executed. (Unless a person settled it by hand during the lookup.)
-      if (this.row(id)?.state !== 'unknown') continue;
+      const current = this.row(id);
+      if (current?.state !== 'unknown') continue;
+      if (current.label !== null && DUPLICATE_LABELS.has(current.label)) {
+        // The platform said it HAS this id, yet its records do not show it: absence proves
+        // nothing. Never resend, never call it failed: keep checking and ask a person.
+        const message =
+          'The platform said it already has this request, but its records do not show it yet. Check the platform’s records and settle it by hand if it does not appear.';
+        if (current.message !== message) this.update(id, { message });
+        return toMovement(this.row(id) as Row);
+      }
       if (row.attempts >= this.maxAttempts) {
         this.update(id, {
           state: 'failed',
@@ -433,8 +520,14 @@ export class MovementService implements Movements {
       }
       const isRetry = row.attempts > 0;
       if (error.kind === 'platform' && DUPLICATE_LABELS.has(error.label)) {
-        // The platform already has this id: an earlier attempt went through. Look it up.
-        this.update(row.id, { state: 'unknown', sent_at: gaveUpAt });
+        // The platform already has this id: an earlier attempt went through. Look it up. The label
+        // stays: from now on "not found" cannot mean "never executed" (see settle).
+        this.update(row.id, {
+          state: 'unknown',
+          sent_at: gaveUpAt,
+          label: error.label,
+          message: 'The platform says it already has this request; looking it up.',
+        });
         return;
       }
       if (error.delivery === 'not-executed' && error.kind === 'platform') {
@@ -500,7 +593,17 @@ export class MovementService implements Movements {
         case 'subAccountTransfer': {
           try {
             const status = await api.wallet.orderStatus({ client_order_id: row.client_id });
-            return { found: true, platformId: status.tx_id, status: status.status };
+            if (status.status.toUpperCase() === ORDER_STATUS_SUCCESS) {
+              return { found: true, platformId: status.tx_id, status: status.status };
+            }
+            // Known to the platform but not (yet) a success: neither done nor absent.
+            if (row.platform_status !== status.status || row.message === null) {
+              this.update(row.id, {
+                platform_status: status.status,
+                message: `The platform reports this transfer as “${status.status}”, not as done; the app keeps checking.`,
+              });
+            }
+            return { undetermined: `the platform reports status ${status.status}` };
           } catch (error) {
             if (error instanceof ApiError && error.kind === 'platform' && error.status >= 400 && error.status < 500) {
               if (error.status === 401 || error.status === 403 || error.status === 429) {

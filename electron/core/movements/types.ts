@@ -27,6 +27,16 @@ export type Movement = MovementView;
 export type MovementKind = Movement['kind'];
 export type MovementState = Movement['state'];
 
+/**
+ * How the person's request is told apart from a repeat of it. `requestKey` is made by the screen
+ * when the review/confirm step opens (a UUID) and sent with every attempt of that confirmation: a
+ * second call with the same key (a double click, a re-render, a retry, even after a restart) joins
+ * the movement the first call journaled instead of creating another one.
+ */
+export interface MovementOptions {
+  readonly requestKey?: string;
+}
+
 export interface MovementFilter {
   readonly kind?: MovementKind;
   readonly state?: MovementState;
@@ -45,22 +55,24 @@ export interface MovementFilter {
  * yet: the journal keeps checking in the background and emits `activity.movementChanged`.
  */
 export interface Movements {
-  withdraw(request: WithdrawRequest): Promise<Movement>;
+  withdraw(request: WithdrawRequest, options?: MovementOptions): Promise<Movement>;
   /** UID transfer to another main account. */
-  push(request: PushRequest): Promise<Movement>;
+  push(request: PushRequest, options?: MovementOptions): Promise<Movement>;
   /** Between the active account's own accounts (spot, margin, futures, …). */
-  transfer(request: TransferRequest): Promise<Movement>;
+  transfer(request: TransferRequest, options?: MovementOptions): Promise<Movement>;
   /** Main ↔ sub-account. */
-  subAccountTransfer(request: SubAccountTransferRequest): Promise<Movement>;
+  subAccountTransfer(request: SubAccountTransferRequest, options?: MovementOptions): Promise<Movement>;
   /**
    * Sub-account → sub-account. The spec gives this operation neither a client id nor a record
    * listing: if its answer is lost it stays `unknown` until a person settles it (resolveManually).
    */
-  subToSubTransfer(request: SubToSubTransferRequest): Promise<Movement>;
+  subToSubTransfer(request: SubToSubTransferRequest, options?: MovementOptions): Promise<Movement>;
   /** A person settles an `unknown` movement after checking the balances (audited by the caller). */
   resolveManually(id: string, outcome: 'done' | 'failed', note: string): Movement;
   list(filter?: MovementFilter): Movement[];
   get(id: string): Movement | undefined;
+  /** The movement journaled for this request key (any profile), if any. */
+  byRequestKey(requestKey: string): Movement | undefined;
   /** Settles every open intent of the active profile by asking the platform (run on connect). */
   reconcile(): Promise<void>;
   /** Records a newer platform status of a done movement (used by the watchers). */

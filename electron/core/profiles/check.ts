@@ -1,12 +1,16 @@
 /**
  * The connection check (users.md §3.1: "a Test connection screen that sorts failures into
  * signature, clock, IP, permission, wrong key version and wrong environment"). Runs on connect and
- * on demand. Permission probes that need a write send a request the platform must refuse on its
- * input (amount 0, an order id that cannot exist) after checking permissions: the label tells
- * whether the key may write, and nothing can be executed.
+ * on demand, with READS ONLY: reachability, clock, signature, IP whitelist (GET /account/detail),
+ * read permission per group. Sending writes to a live platform on every connect is not acceptable
+ * (and a zero-amount withdrawal probe spends the withdrawal rate budget, so a real withdrawal just
+ * before a switch met a 429): the write probes — requests the platform must refuse on their input
+ * (amount 0, an order id that cannot exist), whose label tells whether the key may write — are the
+ * DEEP check, sent only when the person starts it (`deep: true`; DEEP_CHECK_PROBES says what).
  */
 import type { z } from 'zod';
 import type { ConnectionCheck, PermissionGroup, PermissionLevel } from '../../../shared/contract/profiles';
+import { DEEP_CHECK_PROBES } from '../../../shared/contract/profiles';
 import { ApiError } from '../api/apiError';
 import { LARGE_OFFSET_MS } from '../api/clock';
 import { helpForLabel } from '../api/labels';
@@ -33,7 +37,9 @@ export const runConnectionCheck = async (
   profileId: string,
   connection: PlatformConnection,
   kind: 'sandbox' | 'testnet' | 'live' | 'futures_alt',
+  options: { readonly deep?: boolean } = {},
 ): Promise<ConnectionCheck> => {
+  const deep = options.deep === true;
   const checks: Check[] = [];
   const permissions: Record<Group, Level> = {
     spot: 'unknown',
@@ -49,6 +55,7 @@ export const runConnectionCheck = async (
     checks,
     permissions,
     ipWhitelist: [],
+    deep,
     ...extra,
   });
 
@@ -155,34 +162,30 @@ export const runConnectionCheck = async (
     return result({ clockOffsetMs: offsetMs });
   }
 
-  // 3. Permissions per group: a read, then a write the platform must refuse on its input.
-  const probe = async (
-    read: () => Promise<unknown>,
-    write: () => Promise<unknown>,
-    notExecuted: RegExp,
-  ): Promise<Level> => {
+  // 3. Permissions per group: a read; in the deep check only, then a write the platform must refuse
+  //    on its input.
+  const probe = async (read: () => Promise<unknown>, write: () => Promise<unknown>): Promise<Level> => {
     try {
       await read();
     } catch (error) {
       // Any refusal of a plain read (FORBIDDEN, READ_ONLY, …) means no access to the group.
       return error instanceof ApiError && error.kind === 'platform' ? 'none' : 'unknown';
     }
+    if (!deep) return 'read';
     try {
       await write();
       return 'read-write'; // should not happen: the probe is invalid on purpose
     } catch (error) {
       if (!(error instanceof ApiError) || error.kind !== 'platform') return 'unknown';
       if (error.label === 'READ_ONLY' || error.label === 'FORBIDDEN') return 'read-only';
-      return notExecuted.test(error.label) ? 'read-write' : 'unknown';
+      return INPUT_REFUSAL.test(error.label) ? 'read-write' : 'unknown';
     }
   };
-  const inputRefusal =
-    /^(INVALID_|MISSING_|BAD_REQUEST|BALANCE_NOT_ENOUGH|ORDER_NOT_FOUND|SUB_ACCOUNT_NOT_FOUND|NOT_FOUND|ADDRESS_NOT_USED|WITHDRAWAL_OVER_LIMIT)/;
-  const probeOpt = { purpose: 'connection check: permission probe, refused by design' };
+  // The writes below are exactly DEEP_CHECK_PROBES (what the screen announces), in that order.
+  const probeOpt = { purpose: 'deep connection check: permission probe, refused by design' };
   permissions.spot = await probe(
     () => api.spot.accounts(),
     () => api.spot.cancelOrder('0', { currency_pair: 'BTC_USDT' }, probeOpt),
-    inputRefusal,
   );
   permissions.wallet = await probe(
     () => api.wallet.withdrawStatus(),
@@ -191,32 +194,64 @@ export const runConnectionCheck = async (
         { currency: 'USDT', from: 'spot', to: 'margin', amount: '0', currency_pair: 'BTC_USDT' },
         probeOpt,
       ),
-    inputRefusal,
   );
   permissions.withdrawal = await probe(
     () => api.wallet.withdrawals({ limit: 1 }),
     () => api.withdrawals.create({ currency: 'USDT', chain: 'TRX', address: 'probe', amount: '0' }, probeOpt),
-    inputRefusal,
   );
   permissions.subAccounts = await probe(
     () => api.subAccounts.list(),
     () => api.subAccounts.lock(0, probeOpt),
-    inputRefusal,
   );
-  const missing = (Object.entries(permissions) as [Group, Level][]).filter(([, level]) => level !== 'read-write');
-  checks.push({
+  checks.push(deep ? deepPermissions(permissions) : readPermissions(permissions));
+  return result({ clockOffsetMs: offsetMs, ipWhitelist, ...(userId !== undefined ? { userId } : {}) });
+};
+
+const INPUT_REFUSAL =
+  /^(INVALID_|MISSING_|BAD_REQUEST|BALANCE_NOT_ENOUGH|ORDER_NOT_FOUND|SUB_ACCOUNT_NOT_FOUND|NOT_FOUND|ADDRESS_NOT_USED|WITHDRAWAL_OVER_LIMIT)/;
+
+const GROUP_TEXT: Record<Group, string> = {
+  spot: 'spot',
+  wallet: 'wallet',
+  withdrawal: 'withdrawals',
+  subAccounts: 'sub-accounts',
+};
+
+/** The check on connect: what the key may read; writing is not tested. */
+const readPermissions = (permissions: Record<Group, Level>): Check => {
+  const missing = (Object.entries(permissions) as [Group, Level][]).filter(([, level]) => level !== 'read');
+  const notTested = `Whether it may write was not tested: the deep check does, by sending ${DEEP_CHECK_PROBES.length} writes the platform must refuse.`;
+  return {
     name: 'permissions',
     outcome: missing.length === 0 ? 'ok' : 'warning',
     detail:
       missing.length === 0
-        ? 'The key may read and write spot, wallet, withdrawals and sub-accounts.'
-        : `Limited: ${missing.map(([g, l]) => `${g} ${l}`).join(', ')}.`,
+        ? `The key may read spot, wallet, withdrawals and sub-accounts. ${notTested}`
+        : `Cannot read: ${missing.map(([g, l]) => `${GROUP_TEXT[g]} (${l})`).join(', ')}. ${notTested}`,
     ...(missing.length
       ? {
           advice:
             'Screens that need a missing permission will say so; change the key’s permissions on the platform to use them.',
         }
       : {}),
-  });
-  return result({ clockOffsetMs: offsetMs, ipWhitelist, ...(userId !== undefined ? { userId } : {}) });
+  };
+};
+
+/** The deep check: read-write, read-only or none per group. */
+const deepPermissions = (permissions: Record<Group, Level>): Check => {
+  const missing = (Object.entries(permissions) as [Group, Level][]).filter(([, level]) => level !== 'read-write');
+  return {
+    name: 'permissions',
+    outcome: missing.length === 0 ? 'ok' : 'warning',
+    detail:
+      missing.length === 0
+        ? 'The key may read and write spot, wallet, withdrawals and sub-accounts.'
+        : `Limited: ${missing.map(([g, l]) => `${GROUP_TEXT[g]} ${l}`).join(', ')}.`,
+    ...(missing.length
+      ? {
+          advice:
+            'Screens that need a missing permission will say so; change the key’s permissions on the platform to use them.',
+        }
+      : {}),
+  };
 };

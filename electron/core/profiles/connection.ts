@@ -28,7 +28,7 @@ export class PlatformConnection {
   readonly client: ApiClient;
   readonly api: PlatformApi;
   private readonly transport: Transport;
-  private readonly credentials: StoredKey | undefined;
+  private credentials: StoredKey | undefined;
 
   constructor(options: ConnectionOptions) {
     this.credentials = options.credentials ? { ...options.credentials } : undefined;
@@ -54,6 +54,16 @@ export class PlatformConnection {
 
   get hasKey(): boolean {
     return this.credentials !== undefined;
+  }
+
+  /** The app lock: forgets the key and secret; signed requests fail with NO_KEY until restored. */
+  forgetCredentials(): void {
+    this.credentials = undefined;
+  }
+
+  /** After unlocking: the key as read again from the keychain. */
+  restoreCredentials(credentials: StoredKey | undefined): void {
+    this.credentials = credentials ? { ...credentials } : undefined;
   }
 
   close(): void {

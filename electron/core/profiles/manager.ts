@@ -223,11 +223,15 @@ export class ProfileManager {
     return this.view(this.mustRow(id));
   }
 
-  async check(): Promise<ConnectionCheck> {
+  /**
+   * The connection check: reads only (the one run on connect); `deep` also sends the write probes,
+   * only when the person asks for it (see check.ts).
+   */
+  async check(options: { readonly deep?: boolean } = {}): Promise<ConnectionCheck> {
     const connection = this.connection;
     const row = this.activeId ? this.row(this.activeId) : undefined;
     if (!connection || !row) throw DeskFailure.precondition('No profile is active.');
-    const report = await runConnectionCheck(row.id, connection, row.kind);
+    const report = await runConnectionCheck(row.id, connection, row.kind, { deep: options.deep === true });
     this.lastCheck = report;
     this.checkedAt = report.checkedAt;
     if (report.userId !== undefined) {
@@ -252,6 +256,19 @@ export class ProfileManager {
         : undefined,
     );
     return report;
+  }
+
+  /** The app lock: the active connection forgets its signing secret (nothing else changes). */
+  lock(): void {
+    this.connection?.forgetCredentials();
+  }
+
+  /** Unlocking: the active profile's key is read again from the keychain (throws if it refuses). */
+  async unlock(): Promise<void> {
+    const connection = this.connection;
+    const id = this.activeId;
+    if (connection === undefined || id === undefined) return;
+    connection.restoreCredentials(await this.options.keyStore.get(keyEntry(id)));
   }
 
   lastConnectionCheck(): ConnectionCheck | undefined {

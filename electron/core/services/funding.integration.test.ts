@@ -3,6 +3,7 @@
  * journal) against a real in-process sandbox over HTTP, using the sandbox's seeded main account
  * (saved addresses, deposit history, sub-accounts, small balances).
  */
+import { randomUUID } from 'node:crypto';
 import { mkdtemp, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -104,6 +105,7 @@ describe('funding against the sandbox', () => {
       (a) => a.name === 'OTC desk (TRC20)',
     );
     const tooMuch = await call('funding.withdraw', {
+      requestKey: randomUUID(),
       currency: 'USDT',
       chain: 'TRX',
       address: otc!.address,
@@ -113,9 +115,16 @@ describe('funding against the sandbox', () => {
       ok: false,
       error: { code: 'INVALID_INPUT', fields: { amount: expect.stringContaining('Not enough') } },
     });
-    const noMemo = await call('funding.withdraw', { currency: 'USDT', chain: 'TON', address: 'UQabc', amount: '20' });
+    const noMemo = await call('funding.withdraw', {
+      requestKey: randomUUID(),
+      currency: 'USDT',
+      chain: 'TON',
+      address: 'UQabc',
+      amount: '20',
+    });
     expect(noMemo).toMatchObject({ ok: false, error: { code: 'INVALID_INPUT', fields: { memo: expect.any(String) } } });
     const suspended = await call('funding.withdraw', {
+      requestKey: randomUUID(),
       currency: 'USDT',
       chain: 'SOL',
       address: 'So1abc',
@@ -126,6 +135,7 @@ describe('funding against the sandbox', () => {
       error: { code: 'INVALID_INPUT', fields: { chain: expect.any(String) } },
     });
     const badFormat = await call('funding.withdraw', {
+      requestKey: randomUUID(),
       currency: 'USDT',
       chain: 'TRX',
       address: otc!.address,
@@ -140,6 +150,7 @@ describe('funding against the sandbox', () => {
       (a) => a.name === 'OTC desk (TRC20)',
     );
     const sent = await value<WithdrawResult>('funding.withdraw', {
+      requestKey: randomUUID(),
       currency: 'USDT',
       chain: 'TRX',
       address: otc!.address,
@@ -155,6 +166,7 @@ describe('funding against the sandbox', () => {
     expect(followed.journal?.state).toBe('done');
 
     const second = await value<WithdrawResult>('funding.withdraw', {
+      requestKey: randomUUID(),
       currency: 'USDT',
       chain: 'TRX',
       address: otc!.address,
@@ -183,6 +195,7 @@ describe('funding against the sandbox', () => {
     // The platform executes it, then the connection is cut before the answer arrives.
     await control('/faults', { rules: [{ method: 'POST', path: '/withdrawals', kind: 'drop_after', times: 1 }] });
     const sent = await value<WithdrawResult>('funding.withdraw', {
+      requestKey: randomUUID(),
       currency: 'USDT',
       chain: 'TRX',
       address: otc!.address,
@@ -192,6 +205,52 @@ describe('funding against the sandbox', () => {
     expect(sent.withdrawOrderId).toBeTruthy();
     const followed = await value<WithdrawalLookup>('funding.withdrawal', { withdrawOrderId: sent.withdrawOrderId });
     expect(followed.record).toMatchObject({ amount: '12', withdrawOrderId: sent.withdrawOrderId });
+    expect(sandboxWithdrawals()).toBe(before + 1);
+  });
+
+  it('the same request key sent twice at once (a double click) makes exactly one withdrawal', async () => {
+    const [otc] = (await value<SavedAddress[]>('funding.savedAddresses', { currency: 'USDT', chain: 'TRX' })).filter(
+      (a) => a.name === 'OTC desk (TRC20)',
+    );
+    await control('/advance', { seconds: 61 }); // one withdrawal per address per minute
+    const before = sandboxWithdrawals();
+    const input = { requestKey: randomUUID(), currency: 'USDT', chain: 'TRX', address: otc!.address, amount: '13' };
+    const [first, second] = await Promise.all([
+      value<WithdrawResult>('funding.withdraw', input),
+      value<WithdrawResult>('funding.withdraw', input),
+    ]);
+    expect(first.outcome).toBe('accepted');
+    expect(second).toMatchObject({ outcome: 'accepted', withdrawOrderId: first.withdrawOrderId });
+    // A retry long after (a renderer retry, a re-render) still joins it.
+    const third = await value<WithdrawResult>('funding.withdraw', input);
+    expect(third.withdrawOrderId).toBe(first.withdrawOrderId);
+    expect(sandboxWithdrawals()).toBe(before + 1);
+    // The key of one confirmation cannot be spent on a different withdrawal.
+    const changed = await call('funding.withdraw', { ...input, amount: '14' });
+    expect(changed).toMatchObject({ ok: false, error: { code: 'INVALID_INPUT' } });
+    // Without a key nothing is sent.
+    const { requestKey: _, ...keyless } = input;
+    expect(await call('funding.withdraw', keyless)).toMatchObject({ ok: false, error: { code: 'INVALID_INPUT' } });
+    expect(sandboxWithdrawals()).toBe(before + 1);
+  });
+
+  it('the same request key while the first call’s answer is being lost joins it: one withdrawal', async () => {
+    const [otc] = (await value<SavedAddress[]>('funding.savedAddresses', { currency: 'USDT', chain: 'TRX' })).filter(
+      (a) => a.name === 'OTC desk (TRC20)',
+    );
+    await control('/advance', { seconds: 61 });
+    const before = sandboxWithdrawals();
+    await control('/faults', { rules: [{ method: 'POST', path: '/withdrawals', kind: 'drop_after', times: 1 }] });
+    const input = { requestKey: randomUUID(), currency: 'USDT', chain: 'TRX', address: otc!.address, amount: '11' };
+    const first = value<WithdrawResult>('funding.withdraw', input);
+    // The second call arrives while the first is on the wire (its precheck reads run first).
+    const second = value<WithdrawResult>('funding.withdraw', input);
+    const results = await Promise.all([first, second]);
+    expect(results[1].withdrawOrderId).toBe(results[0].withdrawOrderId);
+    const followed = await value<WithdrawalLookup>('funding.withdrawal', {
+      withdrawOrderId: results[0].withdrawOrderId,
+    });
+    expect(followed.record).toMatchObject({ amount: '11' });
     expect(sandboxWithdrawals()).toBe(before + 1);
   });
 
@@ -215,6 +274,7 @@ describe('funding against the sandbox', () => {
   it('pushes to another main account and keeps the review policy', async () => {
     const other = await control('/users', {});
     const pushed = await value<{ outcome: string; id?: string }>('funding.push', {
+      requestKey: randomUUID(),
       receiveUid: other.user_id,
       currency: 'USDT',
       amount: '5',

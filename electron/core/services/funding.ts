@@ -3,7 +3,7 @@ import {
   amountProblem,
   type ReviewPolicy,
   type WithdrawalRecord,
-  type WithdrawInput,
+  type WithdrawDetails,
   type WithdrawResult,
 } from '../../../shared/contract/funding';
 import { DeskFailure } from '../errors';
@@ -17,6 +17,7 @@ import {
   toWithdrawal,
 } from '../funding/records';
 import { readAllWindows } from '../funding/windows';
+import { DUPLICATE_LABELS } from '../movements/service';
 import type { Movement } from '../movements/types';
 import type { ServiceContext } from './context';
 
@@ -45,7 +46,7 @@ export const createFundingHandlers = (ctx: ServiceContext): DeskHandlers['fundin
    * The same rules the screen checks, checked again with fresh platform data before the journal
    * sends anything: a mistake or a stale screen is stopped here with the reason, nothing sent.
    */
-  const precheckWithdrawal = async (input: WithdrawInput): Promise<void> => {
+  const precheckWithdrawal = async (input: WithdrawDetails): Promise<void> => {
     const [chains, statuses, spot] = await Promise.all([
       api().wallet.currencyChains(input.currency),
       api().wallet.withdrawStatus(input.currency),
@@ -73,6 +74,13 @@ export const createFundingHandlers = (ctx: ServiceContext): DeskHandlers['fundin
           state: m.state,
           ...(m.label ? { label: m.label } : {}),
           ...(m.message ? { message: m.message } : {}),
+          ...(m.state === 'unknown' && m.label && DUPLICATE_LABELS.has(m.label)
+            ? {
+                attention:
+                  m.message ??
+                  'The platform said it already has this withdrawal, but its records do not show it. Check it on the platform and settle it by hand in Activity.',
+              }
+            : {}),
         }
       : undefined;
 
@@ -142,16 +150,21 @@ export const createFundingHandlers = (ctx: ServiceContext): DeskHandlers['fundin
     },
 
     withdraw: async (input): Promise<WithdrawResult> => {
-      await precheckWithdrawal(input);
-      const startedAt = Date.now();
+      const { requestKey } = input;
+      // A repeat of a confirmation already journaled joins it; only a new one is checked (the
+      // first may already have spent the balance the check would look for).
+      if (ctx.movements.byRequestKey(requestKey) === undefined) await precheckWithdrawal(input);
       try {
-        const movement = await ctx.movements.withdraw({
-          currency: input.currency,
-          chain: input.chain,
-          address: input.address,
-          amount: input.amount,
-          ...(input.memo ? { memo: input.memo } : {}),
-        });
+        const movement = await ctx.movements.withdraw(
+          {
+            currency: input.currency,
+            chain: input.chain,
+            address: input.address,
+            amount: input.amount,
+            ...(input.memo ? { memo: input.memo } : {}),
+          },
+          { requestKey },
+        );
         let record: WithdrawalRecord | undefined;
         try {
           const [found] = await api().wallet.withdrawals({ withdraw_order_id: movement.clientId });
@@ -163,14 +176,7 @@ export const createFundingHandlers = (ctx: ServiceContext): DeskHandlers['fundin
       } catch (error) {
         if (!(error instanceof DeskFailure) || error.detail.code !== 'OUTCOME_UNKNOWN') throw error;
         // The journal keeps checking by its client id; hand that id to the screen to follow.
-        const movement = findWithdrawalMovement(
-          (m) =>
-            m.params.address === input.address &&
-            m.currency === input.currency &&
-            m.amount === input.amount &&
-            m.createdAt >= startedAt - 1000,
-          startedAt - 1000,
-        );
+        const movement = ctx.movements.byRequestKey(requestKey);
         if (!movement) throw error;
         return {
           outcome: 'unknown',
@@ -189,13 +195,12 @@ export const createFundingHandlers = (ctx: ServiceContext): DeskHandlers['fundin
     },
 
     push: async (input) => {
-      const startedAt = Date.now();
+      const { requestKey } = input;
       try {
-        const movement = await ctx.movements.push({
-          receive_uid: input.receiveUid,
-          currency: input.currency,
-          amount: input.amount,
-        });
+        const movement = await ctx.movements.push(
+          { receive_uid: input.receiveUid, currency: input.currency, amount: input.amount },
+          { requestKey },
+        );
         return {
           outcome: 'accepted' as const,
           intentId: movement.id,
@@ -203,9 +208,7 @@ export const createFundingHandlers = (ctx: ServiceContext): DeskHandlers['fundin
         };
       } catch (error) {
         if (!(error instanceof DeskFailure) || error.detail.code !== 'OUTCOME_UNKNOWN') throw error;
-        const movement = ctx.movements
-          .list({ kind: 'push', from: startedAt - 1000 })
-          .find((m) => m.currency === input.currency && m.amount === input.amount);
+        const movement = ctx.movements.byRequestKey(requestKey);
         if (!movement) throw error;
         return { outcome: 'unknown' as const, intentId: movement.id, note: error.detail.message };
       }

@@ -51,7 +51,8 @@ export const createProfilesHandlers = (ctx: ServiceContext, core: CoreInternals)
       ctx.audit.record({ action: 'profiles.removeKey', params: { id }, outcome: 'ok', profileId: id });
       return profile;
     },
-    connectionCheck: async () => profiles.check(),
+    // Reads only unless the person starts the deep check (its write probes are audited per request).
+    connectionCheck: async ({ deep }) => profiles.check({ deep: deep === true }),
     status: async () => profiles.status(),
     keychainStatus: async () => {
       const store = core.keyStore;

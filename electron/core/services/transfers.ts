@@ -4,8 +4,9 @@
  * outcome is not known yet is reported as "checking" with its journal id, never resent.
  */
 import type { DeskHandlers } from '../../../shared/contract';
-import type { TransferInput } from '../../../shared/contract/transfers';
+import type { TransferInput, TransferOutcome } from '../../../shared/contract/transfers';
 import { DeskFailure } from '../errors';
+import { DUPLICATE_LABELS } from '../movements/service';
 import type { Movement, MovementKind } from '../movements/types';
 import {
   journalRecord,
@@ -22,50 +23,73 @@ const PAGE = 100;
 /** 2 000 records per window is far beyond a desk's transfers; guards against endless paging. */
 const MAX_PAGES = 20;
 
+/**
+ * The journal's outcome, with the journal's own words when a "checking" transfer needs more than
+ * patience: the platform reports a status that is not success, or says it has the request while its
+ * records do not show it (then a person settles it in Activity).
+ */
+const outcome = (movement: Movement): TransferOutcome => {
+  const base = outcomeOf(movement);
+  if (base.state !== 'checking' || movement.message === undefined) return base;
+  const duplicate = movement.label !== undefined && DUPLICATE_LABELS.has(movement.label);
+  if (movement.platformStatus === undefined && !duplicate) return base;
+  return { ...base, message: movement.message, ...(movement.label ? { label: movement.label } : {}) };
+};
+
 const NOT_READ =
   'The app does not read this account’s balance; the platform checks the amount when the transfer is sent.';
 
 export const createTransfersHandlers = (ctx: ServiceContext): DeskHandlers['transfers'] => {
   /** Sends through the journal; the movement kind and the platform body for each route. */
   const dispatch = (input: TransferInput): { kind: MovementKind; run: () => Promise<Movement> } => {
+    const options = { requestKey: input.requestKey };
     switch (input.kind) {
       case 'own':
         return {
           kind: 'transfer',
           run: () =>
-            ctx.movements.transfer({
-              currency: input.currency,
-              from: input.from,
-              to: input.to,
-              amount: input.amount,
-              ...(input.currencyPair ? { currency_pair: input.currencyPair } : {}),
-              ...(input.settle ? { settle: input.settle } : {}),
-            }),
+            ctx.movements.transfer(
+              {
+                currency: input.currency,
+                from: input.from,
+                to: input.to,
+                amount: input.amount,
+                ...(input.currencyPair ? { currency_pair: input.currencyPair } : {}),
+                ...(input.settle ? { settle: input.settle } : {}),
+              },
+              options,
+            ),
         };
       case 'mainSub':
         return {
           kind: 'subAccountTransfer',
           run: () =>
-            ctx.movements.subAccountTransfer({
-              sub_account: String(input.subUserId),
-              sub_account_type: input.subAccountType,
-              currency: input.currency,
-              amount: input.amount,
-              direction: input.direction,
-            }),
+            ctx.movements.subAccountTransfer(
+              {
+                sub_account: String(input.subUserId),
+                sub_account_type: input.subAccountType,
+                currency: input.currency,
+                amount: input.amount,
+                direction: input.direction,
+              },
+              options,
+            ),
         };
       case 'subSub':
         return {
           kind: 'subToSubTransfer',
           run: () =>
-            ctx.movements.subToSubTransfer({
-              currency: input.currency,
-              sub_account_from: String(input.fromUserId),
-              sub_account_from_type: input.fromType,
-              sub_account_to: String(input.toUserId),
-              sub_account_to_type: input.toType,
-              amount: input.amount,
-            }),
+            ctx.movements.subToSubTransfer(
+              {
+                currency: input.currency,
+                sub_account_from: String(input.fromUserId),
+                sub_account_from_type: input.fromType,
+                sub_account_to: String(input.toUserId),
+                sub_account_to_type: input.toType,
+                amount: input.amount,
+              },
+              options,
+            ),
         };
     }
   };
@@ -88,18 +112,14 @@ export const createTransfersHandlers = (ctx: ServiceContext): DeskHandlers['tran
 
   return {
     send: async (input) => {
-      const { kind, run } = dispatch(input);
-      const startedAt = Date.now();
+      const { run } = dispatch(input);
       try {
-        return outcomeOf(await run());
+        return outcome(await run());
       } catch (error) {
         if (error instanceof DeskFailure && error.detail.code === 'OUTCOME_UNKNOWN') {
-          // The journal holds the intent and keeps checking; find it so the screen can follow it.
-          const open = ctx.movements
-            .list({ kind, from: startedAt })
-            .filter((m) => m.amount === input.amount && m.currency === input.currency)
-            .sort((a, b) => b.createdAt - a.createdAt)[0];
-          if (open !== undefined) return outcomeOf(open);
+          // The journal holds the intent (under this confirmation's key) and keeps checking.
+          const open = ctx.movements.byRequestKey(input.requestKey);
+          if (open !== undefined) return outcome(open);
         }
         throw error;
       }
@@ -110,7 +130,7 @@ export const createTransfersHandlers = (ctx: ServiceContext): DeskHandlers['tran
       if (movement === undefined || !(TRANSFER_KINDS as readonly string[]).includes(movement.kind)) {
         throw DeskFailure.precondition('This transfer is not in the journal of the active profile.');
       }
-      return outcomeOf(movement);
+      return outcome(movement);
     },
 
     available: async ({ owner, account, currency, settle }) => {

@@ -2,6 +2,7 @@
  * The transfers, subAccounts and keys operations through the real core (dispatcher, API client,
  * movements journal) against a real in-process sandbox over HTTP.
  */
+import { randomUUID } from 'node:crypto';
 import { mkdtemp, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -99,6 +100,7 @@ describe('sub-accounts, keys and transfers against the sandbox', () => {
     // Transfer in, freeze → refused with SUB_ACCOUNT_LOCKED, unfreeze → works again.
     const send = (amount: string) =>
       call('transfers.send', {
+        requestKey: randomUUID(),
         kind: 'mainSub',
         direction: 'to',
         subUserId: sub.userId,
@@ -138,6 +140,7 @@ describe('sub-accounts, keys and transfers against the sandbox', () => {
     const a = await value<{ userId: number }>('subAccounts.create', { loginName: 'int_desk_2' });
     const b = await value<{ userId: number }>('subAccounts.create', { loginName: 'int_desk_3' });
     await value('transfers.send', {
+      requestKey: randomUUID(),
       kind: 'mainSub',
       direction: 'to',
       subUserId: a.userId,
@@ -146,6 +149,7 @@ describe('sub-accounts, keys and transfers against the sandbox', () => {
       amount: '20',
     });
     const subSub = await value<{ state: string }>('transfers.send', {
+      requestKey: randomUUID(),
       kind: 'subSub',
       fromUserId: a.userId,
       fromType: 'spot',
@@ -169,6 +173,7 @@ describe('sub-accounts, keys and transfers against the sandbox', () => {
     expect(left.available).toMatch(/^15\.750*$/);
 
     const own = await value<{ state: string }>('transfers.send', {
+      requestKey: randomUUID(),
       kind: 'own',
       currency: 'USDT',
       from: 'spot',
@@ -177,6 +182,24 @@ describe('sub-accounts, keys and transfers against the sandbox', () => {
       amount: '3',
     });
     expect(own.state).toBe('done');
+    // A repeat of that confirmation (double click, retry) is the same transfer, not a second one.
+    const ownTransfers = core.movementService.list({ kind: 'transfer' }).length;
+    const again = {
+      requestKey: randomUUID(),
+      kind: 'own',
+      currency: 'USDT',
+      from: 'spot',
+      to: 'futures',
+      settle: 'usdt',
+      amount: '2',
+    };
+    const [x, y] = await Promise.all([
+      value<{ id: string; state: string }>('transfers.send', again),
+      value<{ id: string; state: string }>('transfers.send', again),
+    ]);
+    expect(x.state).toBe('done');
+    expect(y.id).toBe(x.id);
+    expect(core.movementService.list({ kind: 'transfer' })).toHaveLength(ownTransfers + 1);
     // Other accounts than spot are not read by the app: the platform checks the amount.
     expect(
       await value('transfers.available', { owner: 'main', account: 'futures', currency: 'USDT', settle: 'usdt' }),
@@ -204,6 +227,7 @@ describe('sub-accounts, keys and transfers against the sandbox', () => {
   it('refuses a 9-decimal amount in main, before anything is journaled', async () => {
     const journaled = core.movementService.list({ kind: 'transfer' }).length;
     const result = await call('transfers.send', {
+      requestKey: randomUUID(),
       kind: 'own',
       currency: 'USDT',
       from: 'spot',

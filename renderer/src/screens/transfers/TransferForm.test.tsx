@@ -1,4 +1,4 @@
-import { cleanup, screen } from '@testing-library/react';
+import { cleanup, fireEvent, screen } from '@testing-library/react';
 import userEvent from '@testing-library/user-event';
 import { afterEach, describe, expect, it, vi } from 'vitest';
 import { installFakeDesk, renderWithQuery } from '../subAccounts/testing/fakeDesk';
@@ -13,11 +13,16 @@ const subs = {
   ],
 };
 
-const setup = (available: string | null = '100.5') => {
+const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-4[0-9a-f]{3}-[89ab][0-9a-f]{3}-[0-9a-f]{12}$/;
+
+const setup = (
+  available: string | null = '100.5',
+  send: (input: unknown) => unknown = () => ({ id: 'm1', state: 'done', txId: '99' }),
+) => {
   const desk = installFakeDesk({
     'subAccounts.list': () => subs,
     'transfers.available': () => ({ available }),
-    'transfers.send': () => ({ id: 'm1', state: 'done', txId: '99' }),
+    'transfers.send': send,
   });
   const onResult = vi.fn();
   renderWithQuery(<TransferForm onResult={onResult} />);
@@ -88,8 +93,35 @@ describe('Transfer form: amount rules are checked before sending', () => {
         subAccountType: 'spot',
         currency: 'USDT',
         amount: '25.12345678',
+        requestKey: expect.stringMatching(UUID),
       },
     ]);
+  });
+
+  it('a double click on “Transfer now” sends one call; a new review gets a new request key', async () => {
+    let answer: (value: unknown) => void = () => {};
+    const { desk, onResult } = setup('100.5', () => new Promise((resolve) => (answer = resolve)));
+    await chooseSub();
+    await userEvent.type(screen.getByLabelText('Amount'), '5');
+    await userEvent.click(screen.getByRole('button', { name: 'Review transfer' }));
+    const confirm = screen.getByRole('button', { name: 'Transfer now' });
+    // Both clicks land before React can re-render the button as busy.
+    fireEvent.click(confirm);
+    fireEvent.click(confirm);
+    await vi.waitFor(() => expect(desk.callsOf('transfers.send')).toHaveLength(1));
+    answer({ id: 'm1', state: 'done', txId: '99' });
+    await vi.waitFor(() => expect(onResult).toHaveBeenCalledTimes(1));
+    expect(desk.callsOf('transfers.send')).toHaveLength(1);
+
+    await userEvent.type(screen.getByLabelText('Amount'), '6');
+    await userEvent.click(screen.getByRole('button', { name: 'Review transfer' }));
+    fireEvent.click(screen.getByRole('button', { name: 'Transfer now' }));
+    await vi.waitFor(() => expect(desk.callsOf('transfers.send')).toHaveLength(2));
+    const [first, second] = desk.callsOf('transfers.send') as { requestKey: string; amount: string }[];
+    expect(first?.requestKey).toMatch(UUID);
+    expect(second?.amount).toBe('6');
+    expect(second?.requestKey).toMatch(UUID);
+    expect(second?.requestKey).not.toBe(first?.requestKey);
   });
 
   it('asks for the pair only for margin and the settle currency only for contracts', async () => {

@@ -2,15 +2,22 @@
  * The transfer form: what to move, from where to where. Asks for the pair or settle currency only
  * when the chosen accounts need them, checks the amount (> 0, at most 8 decimals, not more than
  * available) before anything is sent, then shows a review sheet. The result is tracked by
- * TransferResult.
+ * TransferResult. Opening the review freezes what it shows under a new request key, sent with every
+ * click of "Transfer now": a double click or a retry is the same transfer for main.
  */
 import Decimal from 'decimal.js';
 import { useState } from 'react';
-import { ownTransferNeeds, TRANSFER_MAX_DECIMALS, type TransferOutcome } from '../../../../shared/contract/transfers';
+import {
+  ownTransferNeeds,
+  TRANSFER_MAX_DECIMALS,
+  type TransferDetails,
+  type TransferOutcome,
+} from '../../../../shared/contract/transfers';
 import { type DeskCallError, useDeskMutation, useDeskQuery } from '../../lib/desk';
 import { formatAmount } from '../../lib/format';
 import { useNavigation } from '../../lib/navigation';
 import { Button, ConfirmDialog, Select, type SelectOption, TextField } from '../../ui';
+import { useConfirmation, useSingleFlight } from '../withdrawals/confirmation';
 import {
   ACCOUNT_TEXT,
   describeRoute,
@@ -46,7 +53,13 @@ export const TransferForm = ({ onResult }: TransferFormProps) => {
       : EMPTY_DRAFT,
   );
   const [attempted, setAttempted] = useState(false);
-  const [reviewing, setReviewing] = useState(false);
+  const { confirmation, open, close } = useConfirmation<{
+    readonly input: TransferDetails;
+    readonly summary: string;
+    readonly from: string;
+    readonly to: string;
+  }>();
+  const singleFlight = useSingleFlight();
   const set = (patch: Partial<TransferDraft>) => setDraft((d) => ({ ...d, ...patch }));
 
   const subs = useDeskQuery(['subAccounts.list', {}]);
@@ -93,24 +106,33 @@ export const TransferForm = ({ onResult }: TransferFormProps) => {
 
   const review = () => {
     setAttempted(true);
-    if (valid) setReviewing(true);
+    if (valid) open({ input: toInput(draft), summary, from: route.from, to: route.to });
   };
 
   const confirm = () => {
-    send.mutate(toInput(draft), {
-      onSuccess: (outcome) => {
-        onResult({ outcome, summary });
-        setReviewing(false);
-        if (outcome.state !== 'failed') {
-          setDraft((d) => ({ ...d, amount: '' }));
-          setAttempted(false);
-        }
-      },
-      onError: (error) => {
-        onResult({ error, summary });
-        setReviewing(false);
-      },
-    });
+    if (confirmation === undefined) return;
+    const { details, requestKey } = confirmation;
+    singleFlight(requestKey, (done) =>
+      send.mutate(
+        { ...details.input, requestKey },
+        {
+          onSettled: done,
+          onSuccess: (outcome) => {
+            onResult({ outcome, summary: details.summary });
+            close();
+            if (outcome.state !== 'failed') {
+              setDraft((d) => ({ ...d, amount: '' }));
+              setAttempted(false);
+            }
+          },
+          onError: (error) => {
+            // Reviewing again makes a new key: this confirmation ends here.
+            onResult({ error, summary: details.summary });
+            close();
+          },
+        },
+      ),
+    );
   };
 
   const setMax = () => {
@@ -289,23 +311,23 @@ export const TransferForm = ({ onResult }: TransferFormProps) => {
       </div>
 
       <ConfirmDialog
-        open={reviewing}
+        open={confirmation !== undefined}
         title="Review the transfer"
         confirmLabel="Transfer now"
         busy={send.isPending}
         testId="transfer-confirm"
-        onCancel={() => setReviewing(false)}
+        onCancel={close}
         onConfirm={confirm}
       >
         <dl className="facts">
           <dt>Amount</dt>
           <dd data-testid="review-amount">
-            {draft.amount.trim()} {draft.currency}
+            {confirmation?.details.input.amount} {confirmation?.details.input.currency}
           </dd>
           <dt>From</dt>
-          <dd>{route.from}</dd>
+          <dd>{confirmation?.details.from}</dd>
           <dt>To</dt>
-          <dd>{route.to}</dd>
+          <dd>{confirmation?.details.to}</dd>
         </dl>
         <p className="muted small">Transfers between accounts are free and usually arrive at once.</p>
       </ConfirmDialog>

@@ -2,7 +2,7 @@
  * The four kinds of transfer the screen offers, and how a form draft becomes the contract's input.
  * Pure functions, so the rules (what to ask, where funds leave from) are tested without a DOM.
  */
-import type { BalanceSource, TransferInput } from '../../../../shared/contract/transfers';
+import type { BalanceSource, TransferDetails } from '../../../../shared/contract/transfers';
 import { amountProblem, ownTransferNeeds } from '../../../../shared/contract/transfers';
 
 export type OwnAccount = 'spot' | 'margin' | 'futures' | 'delivery' | 'options';
@@ -149,8 +149,8 @@ export const sourceOf = (draft: TransferDraft): BalanceSource | undefined => {
   }
 };
 
-/** The contract's input for a valid draft. */
-export const toInput = (draft: TransferDraft): TransferInput => {
+/** The contract's input for a valid draft, without the confirmation's request key. */
+export const toInput = (draft: TransferDraft): TransferDetails => {
   const amount = draft.amount.trim();
   switch (draft.route) {
     case 'own': {

@@ -5,7 +5,7 @@
  */
 import Decimal from 'decimal.js';
 import { useMemo, useState } from 'react';
-import type { PushResult } from '../../../../shared/contract/funding';
+import type { PushDetails, PushResult } from '../../../../shared/contract/funding';
 import { useDeskMutation, useDeskQuery } from '../../lib/desk';
 import { formatAmount } from '../../lib/format';
 import {
@@ -20,6 +20,7 @@ import {
   TextField,
   Time,
 } from '../../ui';
+import { nothingMoved, useConfirmation, useSingleFlight } from './confirmation';
 import { lastDays, type Range, rangeOptions } from './history/range';
 import { StatusTimeline } from './timeline/StatusTimeline';
 import { pushTimeline } from './timeline/statuses';
@@ -48,11 +49,13 @@ function PushForm({ onSent }: { readonly onSent: (result: PushResult) => void })
   const [currency, setCurrency] = useState('');
   const [amount, setAmount] = useState('');
   const [showErrors, setShowErrors] = useState(false);
-  const [confirming, setConfirming] = useState(false);
+  // Opening the confirmation freezes what it shows under a new request key (see confirmation.ts).
+  const { confirmation, open, close, renew } = useConfirmation<PushDetails>();
+  const singleFlight = useSingleFlight();
   const push = useDeskMutation('funding.push', {
     invalidates: ['funding.pushes', 'balances.spot'],
     onSuccess: (result) => {
-      setConfirming(false);
+      close();
       setAmount('');
       setShowErrors(false);
       onSent(result);
@@ -76,7 +79,7 @@ function PushForm({ onSent }: { readonly onSent: (result: PushResult) => void })
       onSubmit={(event) => {
         event.preventDefault();
         setShowErrors(true);
-        if (!first) setConfirming(true);
+        if (!first) open({ receiveUid: Number(uid), currency, amount });
       }}
     >
       <p className="field-hint">
@@ -115,14 +118,28 @@ function PushForm({ onSent }: { readonly onSent: (result: PushResult) => void })
         </Button>
       </div>
       <ConfirmDialog
-        open={confirming}
+        open={confirmation !== undefined}
         title="Send UID transfer?"
-        confirmLabel={`Send ${amount} ${currency}`}
+        confirmLabel={`Send ${confirmation?.details.amount ?? ''} ${confirmation?.details.currency ?? ''}`}
         busy={push.isPending}
         error={push.error ?? undefined}
-        onConfirm={() => push.mutate({ receiveUid: Number(uid), currency, amount })}
+        onConfirm={() => {
+          if (confirmation === undefined) return;
+          const { details, requestKey } = confirmation;
+          singleFlight(requestKey, (done) =>
+            push.mutate(
+              { ...details, requestKey },
+              {
+                onSettled: done,
+                onError: (error) => {
+                  if (nothingMoved(error.code)) renew();
+                },
+              },
+            ),
+          );
+        }}
         onCancel={() => {
-          setConfirming(false);
+          close();
           push.reset();
         }}
         testId="push-confirm"
@@ -130,11 +147,11 @@ function PushForm({ onSent }: { readonly onSent: (result: PushResult) => void })
         <dl className="review-list">
           <dt>To user id</dt>
           <dd>
-            <strong data-testid="push-review-uid">{uid}</strong>
+            <strong data-testid="push-review-uid">{confirmation?.details.receiveUid}</strong>
           </dd>
           <dt>Amount</dt>
           <dd>
-            {amount ? formatAmount(amount) : ''} {currency}
+            {confirmation ? formatAmount(confirmation.details.amount) : ''} {confirmation?.details.currency}
           </dd>
         </dl>
         <p className="muted">

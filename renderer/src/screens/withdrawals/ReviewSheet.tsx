@@ -2,22 +2,25 @@
  * The last look before a withdrawal leaves: every field in full (the address in groups of four so
  * it can be compared character by character), the fee and the net amount, a badge when the address
  * was never used before, and a typed confirmation of the amount above the configured threshold.
- * Sending is disabled while the request is in flight, so a double click can never send twice.
+ * Opening the sheet makes the confirmation's request key: every click of "Send" carries it, so a
+ * double click, a re-render or a retry is the same withdrawal for main (and only one call is let
+ * through at a time). Sending is disabled while the request is in flight and after it was accepted.
  */
 import { useState } from 'react';
 import type {
   CurrencyChainInfo,
   SavedAddress,
-  WithdrawInput,
+  WithdrawDetails,
   WithdrawResult,
 } from '../../../../shared/contract/funding';
 import { useDeskMutation, useDeskQuery } from '../../lib/desk';
 import { chunk, formatAmount } from '../../lib/format';
 import { Badge, Button, Dialog, ErrorNotice, TextField } from '../../ui';
+import { newConfirmation, nothingMoved, useSingleFlight } from './confirmation';
 import { needsTypedConfirmation, typedAmountMatches, type WithdrawQuote } from './withdrawMath';
 
 export interface ReviewSheetProps {
-  readonly input: WithdrawInput;
+  readonly input: WithdrawDetails;
   readonly chain: CurrencyChainInfo;
   readonly quote: WithdrawQuote;
   readonly saved: SavedAddress | undefined;
@@ -28,6 +31,10 @@ export interface ReviewSheetProps {
 export function ReviewSheet({ input, chain, quote, saved, onClose, onSent }: ReviewSheetProps) {
   const policy = useDeskQuery(['funding.reviewPolicy', {}]);
   const [typed, setTyped] = useState('');
+  // The key of this confirmation: made when the sheet opens, new if what it shows ever changes.
+  const [confirmation, setConfirmation] = useState(() => newConfirmation(input));
+  if (JSON.stringify(confirmation.details) !== JSON.stringify(input)) setConfirmation(newConfirmation(input));
+  const singleFlight = useSingleFlight();
   const send = useDeskMutation('funding.withdraw', {
     invalidates: ['funding.withdrawals', 'balances.spot', 'funding.withdrawRules', 'funding.savedAddresses'],
     onSuccess: (result) => onSent(result),
@@ -56,7 +63,20 @@ export function ReviewSheet({ input, chain, quote, saved, onClose, onSent }: Rev
             busy={busy}
             // After success, or when the outcome is unknown, sending again could pay twice.
             disabled={!typedOk || send.isSuccess || send.error?.code === 'OUTCOME_UNKNOWN'}
-            onClick={() => send.mutate(input)}
+            onClick={() =>
+              singleFlight(confirmation.requestKey, (done) =>
+                send.mutate(
+                  { ...confirmation.details, requestKey: confirmation.requestKey },
+                  {
+                    onSettled: done,
+                    // Refused, nothing moved: a deliberate new click is a new withdrawal.
+                    onError: (error) => {
+                      if (nothingMoved(error.code)) setConfirmation(newConfirmation(confirmation.details));
+                    },
+                  },
+                ),
+              )
+            }
             data-testid="withdraw-send"
           >
             Send {formatAmount(input.amount)} {input.currency}

@@ -1,5 +1,5 @@
 import { QueryClient, QueryClientProvider } from '@tanstack/react-query';
-import { cleanup, render, screen, waitFor, within } from '@testing-library/react';
+import { cleanup, fireEvent, render, screen, waitFor, within } from '@testing-library/react';
 import userEvent from '@testing-library/user-event';
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
 import type { CurrencyChainInfo, SavedAddress, WithdrawRules } from '../../../../shared/contract/funding';
@@ -53,6 +53,9 @@ const addresses: Record<string, SavedAddress[]> = {
 
 /** A stand-in for main: answers reads from fixed data and records every withdraw call. */
 const withdrawCalls: unknown[] = [];
+/** How main answers funding.withdraw (a test may hold the answer back). */
+let withdrawAnswer: () => unknown = () => ({ outcome: 'accepted', withdrawOrderId: 'td1' });
+const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-4[0-9a-f]{3}-[89ab][0-9a-f]{3}-[0-9a-f]{12}$/;
 const answers: Record<string, (input: Record<string, unknown>) => unknown> = {
   'funding.withdrawRules': () => [rules],
   'balances.spot': () => [{ currency: 'USDT', available: '250000', locked: '0', total: '250000' }],
@@ -61,12 +64,13 @@ const answers: Record<string, (input: Record<string, unknown>) => unknown> = {
   'funding.reviewPolicy': () => ({ typedConfirmAbove: {} }),
   'funding.withdraw': (input) => {
     withdrawCalls.push(input);
-    return { outcome: 'accepted', withdrawOrderId: 'td1' };
+    return withdrawAnswer();
   },
 };
 
 beforeEach(() => {
   withdrawCalls.length = 0;
+  withdrawAnswer = () => ({ outcome: 'accepted', withdrawOrderId: 'td1' });
   useWithdrawDraft.getState().reset();
   const desk = new Proxy(
     {},
@@ -78,7 +82,7 @@ beforeEach(() => {
             get: (_t, op: string) => async (input: Record<string, unknown>) => {
               const answer = answers[`${area}.${op}`];
               if (!answer) return { ok: false, error: { code: 'UNKNOWN_OPERATION', message: `${area}.${op}` } };
-              return { ok: true, value: answer(input) };
+              return { ok: true, value: await answer(input) };
             },
           },
         ),
@@ -164,6 +168,47 @@ describe('withdrawal form', () => {
     expect(send).toHaveProperty('disabled', false);
     await user.dblClick(send);
     await waitFor(() => expect(onSent).toHaveBeenCalledTimes(1));
-    expect(withdrawCalls).toEqual([{ currency: 'USDT', chain: 'TRX', address: 'TXYZ0123456789abcdef', amount: '100' }]);
+    expect(withdrawCalls).toEqual([
+      {
+        currency: 'USDT',
+        chain: 'TRX',
+        address: 'TXYZ0123456789abcdef',
+        amount: '100',
+        requestKey: expect.stringMatching(UUID),
+      },
+    ]);
+  });
+
+  it('a double click while the first call is in flight sends one call; reopening the review makes a new key', async () => {
+    let answer: (value: unknown) => void = () => {};
+    withdrawAnswer = () => new Promise((resolve) => (answer = resolve));
+    const user = userEvent.setup();
+    const onSent = renderForm();
+    await choose(user, /^TRX/, /OTC desk/);
+    await user.type(screen.getByLabelText('Amount'), '100');
+    await user.click(screen.getByTestId('withdraw-review'));
+    let sheet = await screen.findByTestId('review-sheet');
+    await user.type(await within(sheet).findByLabelText(/Type the amount/), '100');
+    const send = within(sheet).getByTestId('withdraw-send');
+    // Both clicks land before React can re-render the button as busy.
+    fireEvent.click(send);
+    fireEvent.click(send);
+    await waitFor(() => expect(withdrawCalls).toHaveLength(1));
+    answer({ outcome: 'accepted', withdrawOrderId: 'td1' });
+    await waitFor(() => expect(onSent).toHaveBeenCalledTimes(1));
+    expect(withdrawCalls).toHaveLength(1);
+
+    // A new withdrawal (even of the same amount) is a new confirmation with its own key.
+    withdrawAnswer = () => ({ outcome: 'accepted', withdrawOrderId: 'td2' });
+    await choose(user, /^TRX/, /OTC desk/);
+    await user.type(screen.getByLabelText('Amount'), '100');
+    await user.click(screen.getByTestId('withdraw-review'));
+    sheet = await screen.findByTestId('review-sheet');
+    await user.type(await within(sheet).findByLabelText(/Type the amount/), '100');
+    await user.click(within(sheet).getByTestId('withdraw-send'));
+    await waitFor(() => expect(onSent).toHaveBeenCalledTimes(2));
+    const [first, second] = withdrawCalls as { requestKey: string }[];
+    expect(second?.requestKey).toMatch(UUID);
+    expect(second?.requestKey).not.toBe(first?.requestKey);
   });
 });

@@ -156,6 +156,11 @@ export function WithdrawalTracker({ withdrawOrderId, outcome, note }: Withdrawal
               'The platform did not confirm the request in time. The app is checking by its client id whether it arrived.')
             : 'The platform accepted the request; waiting for its record to appear.'}{' '}
           Do not send it again: if it did not arrive, this says so.
+          {journal?.attention ? (
+            <p data-testid="withdrawal-attention">
+              <strong>Needs a person:</strong> {journal.attention} {journal.label ? <code>{journal.label}</code> : null}
+            </p>
+          ) : null}
           <div className="muted">Client id {withdrawOrderId}</div>
         </div>
       )}

@@ -1,0 +1,33 @@
+import fs from 'node:fs';
+import os from 'node:os';
+import path from 'node:path';
+import Database from 'better-sqlite3';
+import { afterEach, describe, expect, it } from 'vitest';
+import { openDatabase } from './db';
+
+const dirs: string[] = [];
+afterEach(() => {
+  for (const dir of dirs.splice(0)) fs.rmSync(dir, { recursive: true, force: true });
+});
+
+describe('openDatabase on a data directory of an earlier version', () => {
+  it('adds the sub-account business permissions column and keeps the users', () => {
+    const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'sandbox-db-'));
+    dirs.push(dir);
+    const old = new Database(path.join(dir, 'sandbox.sqlite'));
+    old.exec(`CREATE TABLE users (
+      id INTEGER PRIMARY KEY, parent_id INTEGER, login_name TEXT NOT NULL UNIQUE, remark TEXT NOT NULL DEFAULT '',
+      email TEXT NOT NULL DEFAULT '', state INTEGER NOT NULL DEFAULT 1, type INTEGER NOT NULL DEFAULT 1,
+      create_time INTEGER NOT NULL, unified_mode TEXT NOT NULL DEFAULT 'classic',
+      refuse_push INTEGER NOT NULL DEFAULT 0, fee_tier TEXT NOT NULL DEFAULT '{}');
+      INSERT INTO users (id, login_name, create_time) VALUES (10000001, 'desk_main', 1);`);
+    old.close();
+    const db = openDatabase(dir);
+    expect(db.prepare('SELECT login_name, disabled_business FROM users').all()).toEqual([
+      { login_name: 'desk_main', disabled_business: '[]' },
+    ]);
+    db.close();
+    // A second start finds nothing left to migrate.
+    openDatabase(dir).close();
+  });
+});
