@@ -19,7 +19,12 @@ export default defineConfig({
   retries: 0,
   timeout: 45_000,
   expect: { timeout: 5_000 },
-  reporter: CI ? [['list'], ['html', { open: 'never', outputFolder: 'playwright-report' }]] : [['list']],
+  // The JSON report feeds the one-line total that `npm test` prints (scripts/test-summary.ts).
+  reporter: [
+    ['list'],
+    ['json', { outputFile: '.test-summary/playwright.json' }],
+    ...(CI ? [['html', { open: 'never', outputFolder: 'playwright-report' }] as const] : []),
+  ],
   use: {
     // Traces are costly on two shared cores: CI keeps them for failures, local runs opt in (--trace on).
     trace: CI ? 'retain-on-failure' : 'off',

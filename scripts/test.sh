@@ -28,8 +28,14 @@ with_keychain() {
 
 step "Type check" npm run --silent typecheck
 step "Lint" npm run --silent lint
-step "Unit and integration tests (Vitest)" with_keychain npx vitest run
+# Both runners also write a JSON report; scripts/test-summary.ts adds them up at the end.
+rm -rf .test-summary
+step "Unit and integration tests (Vitest)" with_keychain npx vitest run \
+  --reporter=default --reporter=json --outputFile.json=.test-summary/vitest.json
 step "End-to-end tests (Playwright)" with_keychain npx playwright test
+
+echo
+npx tsx scripts/test-summary.ts .test-summary/vitest.json .test-summary/playwright.json
 
 if [ "${#failed[@]}" -gt 0 ]; then
   printf '\n\033[1;31mFailed: %s\033[0m\n' "$(IFS=,; echo "${failed[*]}")"

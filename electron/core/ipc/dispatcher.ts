@@ -7,6 +7,7 @@ import type { z } from 'zod';
 import { type ContractShape, type Handlers, lookupOperation } from '../../../shared/ipc/define';
 import type { IpcError, Result } from '../../../shared/ipc/result';
 import { DeskFailure, isConvertibleToIpcError } from '../errors';
+import type { LockGate } from './appLock';
 
 /** What the transport knows about who sent a call. */
 export interface SenderInfo {
@@ -21,7 +22,15 @@ export interface DispatcherOptions {
   readonly trustedOrigins: readonly string[];
   /** Where unexpected handler errors go (never to the renderer). */
   readonly logError?: (operation: string, error: unknown) => void;
+  /**
+   * The app lock: while closed, every operation outside the `app` area is refused with LOCKED;
+   * the others are counted while they run, so that locking waits for them.
+   */
+  readonly lock?: LockGate;
 }
+
+/** The area that stays usable while locked (ping, info, saving a file, the lock itself). */
+const ALWAYS_OPEN_AREA = 'app';
 
 export type Dispatch = (operation: string, payload: unknown, sender: SenderInfo) => Promise<Result<unknown>>;
 
@@ -76,6 +85,16 @@ export const createDispatcher = <C extends ContractShape>(
       return fail({ code: 'UNKNOWN_OPERATION', message: `There is no operation named “${String(operation)}”.` });
     }
 
+    const [area, name] = splitName(operation);
+    const gated = area !== ALWAYS_OPEN_AREA ? options.lock : undefined;
+    if (gated?.closed) {
+      return fail({
+        code: 'LOCKED',
+        message: 'The app is locked; nothing was done.',
+        advice: 'Unlock the app, then try again.',
+      });
+    }
+
     const input = definition.input.safeParse(payload);
     if (!input.success) {
       return fail({
@@ -85,7 +104,6 @@ export const createDispatcher = <C extends ContractShape>(
       });
     }
 
-    const [area, name] = splitName(operation);
     const handler = (handlers as Record<string, Record<string, (i: unknown, c: unknown) => Promise<unknown>>>)[area]?.[
       name
     ];
@@ -94,7 +112,8 @@ export const createDispatcher = <C extends ContractShape>(
     }
 
     try {
-      const raw = await handler(input.data, { operation });
+      const call = () => handler(input.data, { operation });
+      const raw = await (gated ? gated.track(call) : call());
       const output = definition.output.safeParse(raw);
       if (!output.success) {
         options.logError?.(operation, output.error);

@@ -250,6 +250,11 @@ export class MovementService implements Movements {
     );
   }
 
+  /** Resolves once no movement is being sent or checked (the app lock waits for this). */
+  async idle(): Promise<void> {
+    while (this.driving.size > 0) await Promise.allSettled([...this.driving.values()]);
+  }
+
   async reconcile(): Promise<void> {
     const profileId = this.options.profileId();
     if (profileId === undefined || this.closed) return;

@@ -1,0 +1,52 @@
+/**
+ * Prints one closing line for the whole test run, "Tests: N passed, N failed, N skipped", from
+ * the JSON reports Vitest and Playwright wrote (scripts/test.sh asks both for one), so a reader
+ * or CI sees the total without adding up two runners' outputs.
+ */
+import { existsSync, readFileSync } from 'node:fs';
+
+interface Counts {
+  passed: number;
+  failed: number;
+  skipped: number;
+}
+
+const read = (file: string): unknown => (existsSync(file) ? JSON.parse(readFileSync(file, 'utf8')) : undefined);
+
+const vitestCounts = (report: unknown): Counts => {
+  const r = report as {
+    numPassedTests?: number;
+    numFailedTests?: number;
+    numPendingTests?: number;
+    numTodoTests?: number;
+  };
+  return {
+    passed: r?.numPassedTests ?? 0,
+    failed: r?.numFailedTests ?? 0,
+    skipped: (r?.numPendingTests ?? 0) + (r?.numTodoTests ?? 0),
+  };
+};
+
+const playwrightCounts = (report: unknown): Counts => {
+  const stats = (report as { stats?: { expected?: number; unexpected?: number; flaky?: number; skipped?: number } })
+    ?.stats;
+  return {
+    passed: (stats?.expected ?? 0) + (stats?.flaky ?? 0),
+    failed: stats?.unexpected ?? 0,
+    skipped: stats?.skipped ?? 0,
+  };
+};
+
+const [vitestFile = '.test-summary/vitest.json', playwrightFile = '.test-summary/playwright.json'] =
+  process.argv.slice(2);
+const vitest = read(vitestFile);
+const playwright = read(playwrightFile);
+const parts = [vitest ? vitestCounts(vitest) : undefined, playwright ? playwrightCounts(playwright) : undefined];
+const total = parts.reduce<Counts>(
+  (sum, c) =>
+    c ? { passed: sum.passed + c.passed, failed: sum.failed + c.failed, skipped: sum.skipped + c.skipped } : sum,
+  { passed: 0, failed: 0, skipped: 0 },
+);
+if (!vitest) console.log('(no Vitest report: its step did not finish)');
+if (!playwright) console.log('(no Playwright report: its step did not finish)');
+console.log(`Tests: ${total.passed} passed, ${total.failed} failed, ${total.skipped} skipped`);
