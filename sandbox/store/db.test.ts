@@ -31,3 +31,15 @@ describe('openDatabase on a data directory of an earlier version', () => {
     openDatabase(dir).close();
   });
 });
+
+describe('openDatabase on a data directory in use', () => {
+  it('refuses a second sandbox on the same directory instead of sharing its balances', () => {
+    const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'sandbox-db-'));
+    dirs.push(dir);
+    const first = openDatabase(dir);
+    expect(() => openDatabase(dir)).toThrow(/Another sandbox is already using the data directory/);
+    first.close();
+    // Once the first one has stopped, the directory can be opened again.
+    openDatabase(dir).close();
+  });
+});

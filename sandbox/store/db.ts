@@ -193,7 +193,23 @@ export function openDatabase(dataDir: string | null): Db {
     fs.mkdirSync(dataDir, { recursive: true });
     file = path.join(dataDir, 'sandbox.sqlite');
   }
-  const db = new Database(file);
+  // A short busy timeout: with exclusive locking only a second process could hold the file.
+  const db = new Database(file, { timeout: 200 });
+  if (dataDir) {
+    // One process owns a data directory: the ledger remembers the balances it wrote (see ledger.ts),
+    // which is only true while nobody else writes them. Exclusive locking (set before WAL, so no
+    // shared memory is used) makes a second sandbox on the same directory fail at once instead.
+    db.pragma('locking_mode = EXCLUSIVE');
+    try {
+      db.pragma('journal_mode = WAL');
+    } catch (error) {
+      db.close();
+      if ((error as { code?: string }).code === 'SQLITE_BUSY') {
+        throw new Error(`Another sandbox is already using the data directory ${dataDir}; stop it or pick another --data.`);
+      }
+      throw error;
+    }
+  }
   db.pragma('journal_mode = WAL');
   // NORMAL in WAL mode is still crash-safe for the database (a power cut may lose the last commits,
   // never leave half of one); it keeps a commit well under a millisecond.

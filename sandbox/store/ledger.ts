@@ -282,30 +282,34 @@ export class Ledger {
     }
     const newFrom = f.available.minus(a);
     const newTo = t.available.plus(a);
+    const newFromText = dec(newFrom);
+    const newToText = dec(newTo);
     this.upsertPair.run(
       from.userId,
       from.account,
       from.currency,
       fromPair,
-      dec(newFrom),
+      newFromText,
       dec(f.locked),
       to.userId,
       to.account,
       to.currency,
       toPair,
-      dec(newTo),
+      newToText,
       dec(t.locked),
     );
     this.remember(fromId, useCache, { available: newFrom, locked: f.locked });
     this.remember(toId, useCache, { available: newTo, locked: t.locked });
     const now = this.now();
+    const amountText = dec(a); // > 0, checked above
     this.insertEntryPair.run(
       from.userId,
       from.account,
       from.currency,
       fromPair,
-      dec(a.neg()),
-      dec(newFrom.plus(f.locked)),
+      `-${amountText}`,
+      // The account book shows the total (available + locked) after the change.
+      f.locked.isZero() ? newFromText : dec(newFrom.plus(f.locked)),
       type,
       ref,
       now,
@@ -313,8 +317,8 @@ export class Ledger {
       to.account,
       to.currency,
       toPair,
-      dec(a),
-      dec(newTo.plus(t.locked)),
+      amountText,
+      t.locked.isZero() ? newToText : dec(newTo.plus(t.locked)),
       type,
       ref,
       now,
