@@ -53,7 +53,11 @@ class Bucket {
 
 export interface LimiterOptions {
   readonly now?: () => number;
-  /** Extra spacing added to every window against network jitter; default max(50 ms, 2 % of the window). */
+  /**
+   * Extra spacing added to every window against jitter between leaving here and arriving there (a
+   * busy event loop, the socket queue); default max(150 ms, 2 % of the window). 150 ms costs a
+   * person nothing and keeps a 10-per-second window safe on a loaded two-core machine.
+   */
   readonly marginMs?: (windowMs: number) => number;
   /** Called (at most once per tick) when queue or budget changes. */
   readonly onChange?: () => void;
@@ -67,7 +71,7 @@ export class RateLimiter {
 
   constructor(private readonly options: LimiterOptions = {}) {
     this.now = options.now ?? Date.now;
-    this.margin = options.marginMs ?? ((w) => Math.max(50, Math.ceil(w * 0.02)));
+    this.margin = options.marginMs ?? ((w) => Math.max(150, Math.ceil(w * 0.02)));
   }
 
   /** Resolves when a request under `rule` may be sent; the slot is counted at that moment. */
