@@ -61,13 +61,30 @@ test('light theme and the display time zone are remembered across a reload', asy
   await expect(page.getByLabel('Show times in')).toHaveValue('UTC+8');
 });
 
-test('the Lock button locks the app and Unlock brings it back', async ({ page }) => {
+test('the Lock button locks main too: only app.* answers until Unlock reads the key again', async ({
+  page,
+  app,
+  shell,
+}) => {
   await page.getByTestId('lock-now').click();
   await expect(page.getByTestId('lock-screen')).toBeVisible();
   await expect(page.getByTestId('unlock')).toBeFocused();
+  await expect.poll(async () => (await app.call('app.lockState', {})).value).toMatchObject({ state: 'locked' });
+  expect(shell.core.profiles.currentConnection()?.hasKey).toBe(false);
+  expect(await app.call('balances.spot', {})).toMatchObject({ ok: false, error: { code: 'LOCKED' } });
+  expect(await app.call('app.ping', { text: 'still here' })).toMatchObject({ ok: true });
+  await app.expectAccessible();
+
+  // A reload does not get around it: the window comes back locked.
+  await page.reload();
+  await expect(page.locator('html')).toHaveAttribute('data-desk-ready', 'true');
+  await expect(page.getByTestId('lock-screen')).toBeVisible();
+
   await page.getByTestId('unlock').click();
   await expect(page.getByTestId('lock-screen')).toHaveCount(0);
   await expect(page.getByTestId('app-frame')).toBeVisible();
+  expect(shell.core.profiles.currentConnection()?.hasKey).toBe(true);
+  expect(await app.call('balances.spot', {})).toMatchObject({ ok: true });
 });
 
 test('Settings shows the sandbox profile with a masked key, and its connection check passes', async ({
@@ -106,6 +123,10 @@ test('the idle lock locks after the chosen minutes without activity', async ({ p
   await page.clock.fastForward('01:30');
   await expect(page.getByTestId('lock-screen')).toBeVisible();
   await expect(page.getByTestId('lock-screen')).toContainText('Locked after 5 minutes');
+  // Main is locked too, not only the screen.
+  await expect
+    .poll(async () => (await app.call('app.lockState', {})).value)
+    .toMatchObject({ state: 'locked', reason: 'idle' });
 });
 
 test('the idle lock never interrupts an operation in flight', async ({ page, app, control }) => {

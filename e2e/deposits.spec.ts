@@ -1,4 +1,4 @@
-import { expect, test } from './fixtures';
+import { expect, savedExports, test } from './fixtures';
 
 test.describe('deposits', () => {
   test('address, memo and QR per network, with a loud memo warning', async ({ page, app }) => {
@@ -47,5 +47,41 @@ test.describe('deposits', () => {
     await expect(detail.getByRole('listitem')).toHaveCount(4);
     await app.expectAccessible();
     await app.screenshot('deposit-done');
+  });
+
+  test('the history exports as a CSV file with the deposit’s row', async ({
+    page,
+    app,
+    control,
+    sandbox,
+    downloadsDir,
+  }) => {
+    const deposit = await control.post<{ id: string }>('/deposits', {
+      user_id: sandbox.userId,
+      currency: 'USDT',
+      chain: 'TRX',
+      amount: '1234.5',
+    });
+    await app.open('deposits');
+    await page.getByRole('tab', { name: 'History' }).click();
+    await expect(page.locator(`[data-row-key="${deposit.id}"]`)).toBeVisible();
+    await page.getByTestId('deposits-export').click();
+    const [file] = await savedExports(downloadsDir);
+    expect(file?.name).toMatch(/^deposits-\d{4}-\d{2}-\d{2}\.csv$/);
+    const [header = [], ...rows] = file?.rows ?? [];
+    expect(header[0]).toMatch(/^Time \(/);
+    // Every deposit of the period (the sandbox's account starts with three), one record each.
+    const table = page.getByTestId('deposits-table');
+    expect(rows).toHaveLength(await table.locator('tbody tr').count());
+    const records = rows.map((r) => Object.fromEntries(header.map((h, i) => [h, r[i]])));
+    expect(records.find((r) => r['Deposit ID'] === deposit.id)).toMatchObject({
+      Currency: 'USDT',
+      Chain: 'TRX',
+      Amount: '1234.5',
+      Status: expect.stringContaining(','), // a quoted field with a comma comes back whole
+    });
+    await expect(page.getByTestId('notice').filter({ hasText: 'Export saved' })).toContainText(
+      `Saved to ${file?.path}`,
+    );
   });
 });

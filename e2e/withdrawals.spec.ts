@@ -1,6 +1,6 @@
 import { randomUUID } from 'node:crypto';
 import type { Page } from 'playwright-core';
-import { expect, test } from './fixtures';
+import { expect, savedExports, test } from './fixtures';
 import type { SandboxControl } from './fixtures/control';
 
 /** Rows of withdrawals the sandbox holds for everyone (the seed has exactly one). */
@@ -139,7 +139,7 @@ test.describe('withdrawals', () => {
     expect(withdrawalRows(sandbox)).toBe(before);
   });
 
-  test('history filters and exports CSV with fees, chain, txid and status', async ({ page, app }) => {
+  test('history filters and exports CSV with fees, chain, txid and status', async ({ page, app, downloadsDir }) => {
     await app.open('withdrawals');
     await page.getByRole('tab', { name: 'History' }).click();
     const table = page.getByTestId('withdrawals-table');
@@ -148,20 +148,11 @@ test.describe('withdrawals', () => {
     await app.expectAccessible();
     await app.screenshot('withdrawal-history');
 
-    // Capture the exact bytes offered for download (the app's window refuses file downloads in tests).
-    await page.evaluate(() => {
-      const w = window as unknown as { __csvBytes?: number[] };
-      const original = URL.createObjectURL.bind(URL);
-      URL.createObjectURL = (blob: Blob | MediaSource) => {
-        void (blob as Blob).arrayBuffer().then((buffer) => {
-          w.__csvBytes = Array.from(new Uint8Array(buffer));
-        });
-        return original(blob);
-      };
-    });
+    // The export is saved through main as a file (the shells refuse browser downloads).
     await page.getByTestId('withdrawals-export').click();
-    const bytes = await page.waitForFunction(() => (window as unknown as { __csvBytes?: number[] }).__csvBytes);
-    const buffer = Buffer.from((await bytes.jsonValue()) as number[]);
+    const [file] = await savedExports(downloadsDir);
+    expect(file?.name).toMatch(/\.csv$/);
+    const buffer = file?.bytes ?? Buffer.alloc(0);
     expect([...buffer.subarray(0, 3)]).toEqual([0xef, 0xbb, 0xbf]);
     const text = buffer.toString('utf8');
     expect(text.charCodeAt(0)).toBe(0xfeff);

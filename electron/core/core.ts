@@ -7,6 +7,7 @@
 import { contract, type DeskHandlers } from '../../shared/contract';
 import type { RequestRecord } from './api/client';
 import { HistorySync } from './history/sync';
+import { AppLock } from './ipc/appLock';
 import { createDispatcher, type Dispatch } from './ipc/dispatcher';
 import { createAuditLog } from './journal/audit';
 import { type Db, openJournalDb } from './journal/db';
@@ -16,7 +17,7 @@ import { OsKeyStore } from './keychain/osKeyStore';
 import { MovementService } from './movements/service';
 import { ProfileManager, type SandboxSource } from './profiles/manager';
 import { createActivityHandlers } from './services/activity';
-import { createAppHandlers } from './services/app';
+import { type AppDeps, type ChooseSavePath, createAppHandlers } from './services/app';
 import { createBalancesHandlers } from './services/balances';
 import type { Emit, ServiceContext } from './services/context';
 import { createFundingHandlers } from './services/funding';
@@ -50,6 +51,10 @@ export interface CoreOptions {
   readonly movements?: { readonly settleMs?: number; readonly backgroundMs?: number; readonly maxAttempts?: number };
   /** How often watchers poll pending records, ms (default 10 000). 0 disables them and the 15-minute balance snapshots. */
   readonly watchIntervalMs?: number;
+  /** Electron: the native save dialog. Absent (the Chromium shell): exports go into `downloadsDir`. */
+  readonly chooseSavePath?: ChooseSavePath;
+  /** Where exports are written without a dialog (default ~/Downloads; e2e tests use a temp dir). */
+  readonly downloadsDir?: string;
 }
 
 export interface Core {
@@ -61,11 +66,13 @@ export interface Core {
   readonly movementService: MovementService;
   readonly history: HistorySync;
   readonly db: Db;
+  /** The app lock (app.lock / app.unlock); the dispatcher refuses everything else while it is closed. */
+  readonly lock: AppLock;
   close(): Promise<void>;
 }
 
 export const createHandlers = (ctx: ServiceContext, internals: CoreInternals): DeskHandlers => ({
-  app: createAppHandlers(ctx),
+  app: createAppHandlers(ctx, internals.app),
   profiles: createProfilesHandlers(ctx, internals),
   balances: createBalancesHandlers(ctx),
   funding: createFundingHandlers(ctx),
@@ -82,6 +89,8 @@ export interface CoreInternals {
   readonly movementService: MovementService;
   readonly history: HistorySync;
   readonly keyStore: KeyStore;
+  /** Saving files and the lock (the `app` area). */
+  readonly app?: AppDeps;
 }
 
 const accountOf = (record: RequestRecord): string => {
@@ -201,10 +210,31 @@ export const createCore = async (options: CoreOptions): Promise<Core> => {
     void movementService.reconcile().catch(() => {});
   });
 
-  const internals: CoreInternals = { profiles: manager, movementService, history, keyStore };
+  // Locking lets every call in flight finish (the dispatcher counts them), then the journal's
+  // background checks, and only then forgets the key; watchers pause by themselves without one.
+  const lock = new AppLock({
+    settle: async () => {
+      history.cancelRunning();
+      await movementService.idle();
+    },
+    secure: () => manager.lock(),
+    restore: () => manager.unlock(),
+  });
+  const internals: CoreInternals = {
+    profiles: manager,
+    movementService,
+    history,
+    keyStore,
+    app: {
+      lock,
+      ...(options.chooseSavePath ? { chooseSavePath: options.chooseSavePath } : {}),
+      ...(options.downloadsDir ? { downloadsDir: options.downloadsDir } : {}),
+    },
+  };
   const handlers = createHandlers(ctx, internals);
   const dispatch = createDispatcher(contract, handlers, {
     trustedOrigins: options.trustedOrigins,
+    lock,
     ...(options.logError ? { logError: options.logError } : {}),
   });
 
@@ -219,6 +249,7 @@ export const createCore = async (options: CoreOptions): Promise<Core> => {
     movementService,
     history,
     db,
+    lock,
     close: async () => {
       if (closed) return;
       closed = true;

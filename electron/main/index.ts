@@ -12,6 +12,7 @@ import { createEmitter } from '../core/ipc/events';
 import { eventChannel, operationChannel } from './channels';
 import { installMenu } from './menu';
 import { APP_ORIGIN, APP_URL, registerAppScheme, serveAppProtocol } from './protocol';
+import { createChooseSavePath } from './saveDialog';
 import { installSecurity } from './security';
 import { loadWindowState, trackWindowState } from './windowState';
 
@@ -98,6 +99,8 @@ const start = async (): Promise<void> => {
       (name, error) => console.error(`event ${name} dropped`, error),
     ),
     logError: (operation, error) => console.error(`operation ${operation} failed`, error),
+    // Exports: the person picks the file in the native dialog (the core writes it).
+    chooseSavePath: createChooseSavePath(() => window),
   });
   registerIpc(core);
   installMenu({ dev: devServerUrl !== undefined });

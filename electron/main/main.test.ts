@@ -60,6 +60,9 @@ vi.mock('electron', () => {
       exit: vi.fn(),
     },
     BrowserWindow,
+    dialog: {
+      showSaveDialog: vi.fn(async (..._args: unknown[]) => ({ canceled: false, filePath: '/chosen/by/person.csv' })),
+    },
     ipcMain: {
       handle: (channel: string, handler: (event: unknown, payload: unknown) => Promise<unknown>) => {
         fake.handlers.set(channel, handler);
@@ -208,6 +211,23 @@ describe('Electron main', () => {
     expect(decide('geolocation', 'app://desk/index.html')).toBe(false);
     expect(decide('notifications', 'app://desk/index.html')).toBe(true);
     expect(decide('notifications', 'https://evil.example/')).toBe(false);
+  });
+});
+
+describe('save dialog (exports)', () => {
+  it('asks the person where to save, starting in Downloads with the suggested name; cancel writes nothing', async () => {
+    const { dialog } = await import('electron');
+    const { createChooseSavePath } = await import('./saveDialog');
+    const choose = createChooseSavePath(() => undefined);
+    expect(await choose('deposits.csv')).toBe('/chosen/by/person.csv');
+    expect(dialog.showSaveDialog).toHaveBeenCalledWith(
+      expect.objectContaining({
+        defaultPath: join(dataDir, 'deposits.csv'),
+        filters: [{ name: 'CSV', extensions: ['csv'] }],
+      }),
+    );
+    vi.mocked(dialog.showSaveDialog).mockResolvedValueOnce({ canceled: true, filePath: '' });
+    expect(await choose('deposits.csv')).toBeUndefined();
   });
 });
 

@@ -99,5 +99,9 @@ export const app = {
     z.object({}).strict(),
     LockState,
   ),
-  lockState: operation('Whether the app is locked (e.g. after the window was reloaded).', z.object({}).strict(), LockState),
+  lockState: operation(
+    'Whether the app is locked (e.g. after the window was reloaded).',
+    z.object({}).strict(),
+    LockState,
+  ),
 };

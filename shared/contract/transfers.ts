@@ -152,6 +152,12 @@ export const TransferOutcome = z.object({
   message: z.string().optional(),
   label: z.string().optional(),
   requestId: z.string().optional(),
+  /**
+   * While checking: what the journal found that patience alone may not settle — the platform
+   * reports a status other than success, or says it has the transfer while its records do not show
+   * it (then a person checks the platform and settles it in Activity).
+   */
+  attention: z.string().optional(),
 });
 export type TransferOutcome = z.infer<typeof TransferOutcome>;
 

@@ -3,6 +3,7 @@ import { ipv4Problem, keyExpiry, keys, whitelistProblems } from './keys';
 import { loginNameProblem, subAccounts } from './subAccounts';
 import { amountProblem, ownTransferNeeds, transfers } from './transfers';
 
+const REQUEST_KEY = '3f2b8c1e-9d4a-4f6b-8a2c-5e7d9b1c3a40';
 describe('transfer amount rules', () => {
   it.each([
     ['', 'Enter an amount.'],
@@ -28,10 +29,21 @@ describe('transfer amount rules', () => {
   });
 
   it('main refuses the same amounts through the contract schema', () => {
-    const base = { kind: 'mainSub', direction: 'to', subUserId: 7, subAccountType: 'spot', currency: 'USDT' };
+    const base = {
+      kind: 'mainSub',
+      direction: 'to',
+      subUserId: 7,
+      subAccountType: 'spot',
+      currency: 'USDT',
+      requestKey: REQUEST_KEY,
+    };
     expect(transfers.send.input.safeParse({ ...base, amount: '1.123456789' }).success).toBe(false);
     expect(transfers.send.input.safeParse({ ...base, amount: '0' }).success).toBe(false);
     expect(transfers.send.input.safeParse({ ...base, amount: '1.12345678' }).success).toBe(true);
+    // Every transfer carries its confirmation's request key (a UUID): without one nothing is sent.
+    const { requestKey: _, ...keyless } = base;
+    expect(transfers.send.input.safeParse({ ...keyless, amount: '1' }).success).toBe(false);
+    expect(transfers.send.input.safeParse({ ...base, requestKey: 'click-1', amount: '1' }).success).toBe(false);
   });
 
   it('asks for the pair only with margin and for settle only with contracts', () => {
@@ -39,7 +51,7 @@ describe('transfer amount rules', () => {
     expect(ownTransferNeeds('spot', 'margin')).toEqual({ currencyPair: true, settle: false });
     expect(ownTransferNeeds('futures', 'spot')).toEqual({ currencyPair: false, settle: true });
     expect(ownTransferNeeds('margin', 'delivery')).toEqual({ currencyPair: true, settle: true });
-    const own = { kind: 'own', currency: 'USDT', amount: '1', from: 'spot', to: 'futures' };
+    const own = { kind: 'own', currency: 'USDT', amount: '1', from: 'spot', to: 'futures', requestKey: REQUEST_KEY };
     expect(transfers.send.input.safeParse(own).success).toBe(false);
     expect(transfers.send.input.safeParse({ ...own, settle: 'usdt' }).success).toBe(true);
     expect(transfers.send.input.safeParse({ ...own, to: 'spot' }).success).toBe(false);

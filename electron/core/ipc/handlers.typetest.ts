@@ -9,20 +9,29 @@ type AppHandlers = DeskHandlers['app'];
 
 const ping: AppHandlers['ping'] = async ({ text }) => ({ text, receivedAt: 0 });
 const info: AppHandlers['info'] = async () => ({ name: 'x', version: '0', shell: 'chromium', platform: 'linux' });
+const locked = async () => ({ state: 'locked' as const });
+const rest = {
+  saveFile: async () => ({ cancelled: true as const }),
+  lock: locked,
+  unlock: locked,
+  lockState: locked,
+};
 
-export const complete: AppHandlers = { ping, info };
+export const complete: AppHandlers = { ping, info, ...rest };
 
 // @ts-expect-error — `info` is missing: every declared operation needs a handler.
-export const missing: AppHandlers = { ping };
+export const missing: AppHandlers = { ping, ...rest };
 
 export const mistyped: AppHandlers = {
   info,
+  ...rest,
   // @ts-expect-error — the output breaks the contract (`receivedAt` must be a number).
   ping: async ({ text }) => ({ text, receivedAt: 'now' }),
 };
 
 export const wrongInput: AppHandlers = {
   info,
+  ...rest,
   // @ts-expect-error — the input has no `message`; only what the schema declares reaches a handler.
   ping: async ({ message }) => ({ text: message, receivedAt: 0 }),
 };

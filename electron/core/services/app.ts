@@ -1,11 +1,108 @@
+import { mkdir, writeFile } from 'node:fs/promises';
+import { homedir } from 'node:os';
+import { basename, extname, join } from 'node:path';
 import type { DeskHandlers } from '../../../shared/contract';
+import { DeskFailure } from '../errors';
+import type { AppLock } from '../ipc/appLock';
 import type { ServiceContext } from './context';
 
 const APP_NAME = 'Treasury Desk';
 const APP_VERSION = '0.1.0';
 
-/** Handlers of the `app` area: liveness and facts about the running app. */
-export const createAppHandlers = (ctx: ServiceContext): DeskHandlers['app'] => ({
-  ping: async ({ text }) => ({ text, receivedAt: Date.now() }),
-  info: async () => ({ name: APP_NAME, version: APP_VERSION, shell: ctx.shell, platform: process.platform }),
-});
+/** Asks the person where to save (Electron's native dialog); undefined when they cancel. */
+export type ChooseSavePath = (suggestedName: string) => Promise<string | undefined>;
+
+/** What the `app` area needs beyond the shared context. */
+export interface AppDeps {
+  /** Electron only. Without it (the Chromium shell) files go into `downloadsDir` under a new name. */
+  readonly chooseSavePath?: ChooseSavePath;
+  /** Default: ~/Downloads (created when missing). */
+  readonly downloadsDir?: string;
+  readonly lock?: AppLock;
+}
+
+export const defaultDownloadsDir = (): string => join(homedir(), 'Downloads');
+
+/** Tries "name.csv", then "name (2).csv", "name (3).csv", …: an existing file is never overwritten. */
+export const writeNewFile = async (dir: string, name: string, content: string): Promise<string> => {
+  await mkdir(dir, { recursive: true });
+  const extension = extname(name);
+  const stem = name.slice(0, name.length - extension.length);
+  for (let n = 1; n <= 1_000; n++) {
+    const candidate = join(dir, n === 1 ? name : `${stem} (${n})${extension}`);
+    try {
+      // 'wx': created by this call or not at all (no race with another writer).
+      await writeFile(candidate, content, { encoding: 'utf8', flag: 'wx' });
+      return candidate;
+    } catch (error) {
+      if ((error as NodeJS.ErrnoException).code !== 'EEXIST') throw error;
+    }
+  }
+  throw DeskFailure.precondition(`The Downloads folder already holds too many files named like ${name}.`);
+};
+
+const cannotWrite = (where: string, error: unknown): DeskFailure =>
+  DeskFailure.precondition(
+    `The file could not be saved to ${where} (${(error as NodeJS.ErrnoException).code ?? 'error'}).`,
+    'Check that the folder exists and that you may write to it, then export again.',
+  );
+
+/** Handlers of the `app` area: liveness, facts about the running app, saving exports, the lock. */
+export const createAppHandlers = (ctx: ServiceContext, deps: AppDeps = {}): DeskHandlers['app'] => {
+  const lockOf = (): AppLock => {
+    if (!deps.lock) throw DeskFailure.precondition('This build of the app has no lock.');
+    return deps.lock;
+  };
+  return {
+    ping: async ({ text }) => ({ text, receivedAt: Date.now() }),
+    info: async () => ({ name: APP_NAME, version: APP_VERSION, shell: ctx.shell, platform: process.platform }),
+
+    saveFile: async ({ suggestedName, content }) => {
+      // suggestedName is already a plain, safe name (the contract sanitises it); basename once more
+      // so that no future change of the schema can turn it into a path.
+      const name = basename(suggestedName);
+      let path: string;
+      if (deps.chooseSavePath) {
+        const chosen = await deps.chooseSavePath(name);
+        if (chosen === undefined) return { cancelled: true as const };
+        // The person picked this path in the native dialog (which asked before replacing a file).
+        try {
+          await writeFile(chosen, content, 'utf8');
+        } catch (error) {
+          throw cannotWrite(chosen, error);
+        }
+        path = chosen;
+      } else {
+        const dir = deps.downloadsDir ?? defaultDownloadsDir();
+        try {
+          path = await writeNewFile(dir, name, content);
+        } catch (error) {
+          if (error instanceof DeskFailure) throw error;
+          throw cannotWrite(dir, error);
+        }
+      }
+      ctx.audit.record({
+        action: 'app.saveFile',
+        params: { name: basename(path), characters: content.length },
+        outcome: 'ok',
+      });
+      return { path };
+    },
+
+    lock: async ({ reason }) => {
+      const lock = lockOf();
+      const wasOpen = !lock.closed;
+      const state = await lock.lock(reason);
+      if (wasOpen) ctx.audit.record({ action: 'app.lock', params: { reason }, outcome: 'ok' });
+      return state;
+    },
+    unlock: async () => {
+      const lock = lockOf();
+      const wasLocked = lock.closed;
+      const state = await lock.unlock();
+      if (wasLocked) ctx.audit.record({ action: 'app.unlock', outcome: 'ok' });
+      return state;
+    },
+    lockState: async () => lockOf().view(),
+  };
+};

@@ -254,6 +254,29 @@ describe('funding against the sandbox', () => {
     expect(sandboxWithdrawals()).toBe(before + 1);
   });
 
+  it('switching profile right after a withdrawal sends no write probe and meets no 429', async () => {
+    const [otc] = (await value<SavedAddress[]>('funding.savedAddresses', { currency: 'USDT', chain: 'TRX' })).filter(
+      (a) => a.name === 'OTC desk (TRC20)',
+    );
+    await control('/advance', { seconds: 61 });
+    const probesBefore = core.ctx.audit.list({ text: 'permission probe' }).length;
+    await value<WithdrawResult>('funding.withdraw', {
+      requestKey: randomUUID(),
+      currency: 'USDT',
+      chain: 'TRX',
+      address: otc!.address,
+      amount: '10',
+    });
+    const active = await value<{ id: string }>('profiles.active', {});
+    const status = await value<{ state: string; lastError?: { label?: string } }>('profiles.switch', { id: active.id });
+    expect(status.state).toBe('connected');
+    expect(status.lastError).toBeUndefined();
+    const check = await value<{ ok: boolean; permissions: Record<string, string> }>('profiles.connectionCheck', {});
+    expect(check.ok).toBe(true);
+    expect(check.permissions.withdrawal).toBe('read');
+    expect(core.ctx.audit.list({ text: 'permission probe' })).toHaveLength(probesBefore);
+  });
+
   it('reads deposit history over more than 30 days and follows an injected deposit', async () => {
     const injected = await control('/deposits', {
       user_id: sandbox.userId,

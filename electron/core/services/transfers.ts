@@ -24,16 +24,16 @@ const PAGE = 100;
 const MAX_PAGES = 20;
 
 /**
- * The journal's outcome, with the journal's own words when a "checking" transfer needs more than
- * patience: the platform reports a status that is not success, or says it has the request while its
- * records do not show it (then a person settles it in Activity).
+ * The journal's outcome; while checking, with the journal's own words when patience alone may not
+ * settle it: the platform reports a status that is not success, or says it has the request while
+ * its records do not show it (then a person settles it in Activity).
  */
 const outcome = (movement: Movement): TransferOutcome => {
   const base = outcomeOf(movement);
   if (base.state !== 'checking' || movement.message === undefined) return base;
   const duplicate = movement.label !== undefined && DUPLICATE_LABELS.has(movement.label);
   if (movement.platformStatus === undefined && !duplicate) return base;
-  return { ...base, message: movement.message, ...(movement.label ? { label: movement.label } : {}) };
+  return { ...base, attention: movement.message, ...(movement.label ? { label: movement.label } : {}) };
 };
 
 const NOT_READ =

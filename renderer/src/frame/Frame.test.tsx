@@ -5,7 +5,9 @@ import { App } from '../App';
 import { useLock } from '../lib/lock';
 
 /** A stand-in bridge: answers what the frame asks; everything else fails like a missing profile. */
-const fakeDesk = () => {
+const fakeDesk = (options: { lockState?: 'unlocked' | 'locked'; unlockError?: boolean } = {}) => {
+  let lockState = options.lockState ?? 'unlocked';
+  const calls: string[] = [];
   const answers: Record<string, unknown> = {
     'app.info': { name: 'Treasury Desk', version: '9.9.9', shell: 'chromium', platform: 'linux' },
     'profiles.list': [
@@ -35,27 +37,46 @@ const fakeDesk = () => {
     },
   };
   const handler = {
-    get: (_t: object, area: string) =>
-      area === 'on'
-        ? () => () => {}
-        : new Proxy(
-            {},
-            {
-              get: (_o, op: string) => async () => {
-                const name = `${area}.${op}`;
-                return name in answers
-                  ? { ok: true, value: answers[name] }
-                  : { ok: false, error: { code: 'PRECONDITION', message: 'No profile is connected.' } };
-              },
-            },
-          ),
+    get: (_t: object, area: string | symbol) =>
+      area === 'calls'
+        ? calls
+        : typeof area === 'symbol'
+          ? undefined
+          : area === 'on'
+            ? () => () => {}
+            : new Proxy(
+                {},
+                {
+                  get: (_o, op: string) => async () => {
+                    const name = `${area}.${op}`;
+                    calls.push(name);
+                    if (name === 'app.lock') lockState = 'locked';
+                    if (name === 'app.unlock' && options.unlockError) {
+                      return { ok: false, error: { code: 'KEYCHAIN', message: 'The keychain refused access.' } };
+                    }
+                    if (name === 'app.unlock') lockState = 'unlocked';
+                    if (['app.lock', 'app.unlock', 'app.lockState'].includes(name)) {
+                      return {
+                        ok: true,
+                        value: { state: lockState, ...(lockState === 'locked' ? { reason: 'idle' } : {}) },
+                      };
+                    }
+                    return name in answers
+                      ? { ok: true, value: answers[name] }
+                      : { ok: false, error: { code: 'PRECONDITION', message: 'No profile is connected.' } };
+                  },
+                },
+              ),
   };
-  return new Proxy({}, handler);
+  return new Proxy({}, handler) as { readonly calls: string[] };
 };
 
+const installDesk = (desk: ReturnType<typeof fakeDesk>) =>
+  Object.defineProperty(window, 'desk', { value: desk, configurable: true });
+
 beforeEach(() => {
-  Object.defineProperty(window, 'desk', { value: fakeDesk(), configurable: true });
-  useLock.setState({ locked: false, reason: null });
+  installDesk(fakeDesk());
+  useLock.setState({ locked: false, reason: null, securing: false, unlocking: false, error: null });
 });
 afterEach(() => {
   cleanup();
@@ -98,12 +119,32 @@ describe('the frame', () => {
     expect(screen.getByRole('heading', { level: 1 }).textContent).toBe('Settings');
   });
 
-  it('locks on request and makes the rest of the app inert', async () => {
+  it('locks on request in main too, makes the rest of the app inert, and unlocks through main', async () => {
+    const desk = fakeDesk();
+    installDesk(desk);
     render(<App />);
     await userEvent.click(screen.getByTestId('lock-now'));
     expect(screen.getByTestId('lock-screen')).toBeTruthy();
     expect(screen.getByTestId('app-frame').hasAttribute('inert')).toBe(true);
+    await waitFor(() => expect(desk.calls).toContain('app.lock'));
     await userEvent.click(screen.getByTestId('unlock'));
-    expect(screen.queryByTestId('lock-screen')).toBeNull();
+    await waitFor(() => expect(screen.queryByTestId('lock-screen')).toBeNull());
+    expect(desk.calls).toContain('app.unlock');
+  });
+
+  it('stays locked and says why when main cannot unlock (the keychain refused)', async () => {
+    installDesk(fakeDesk({ unlockError: true }));
+    render(<App />);
+    await userEvent.click(screen.getByTestId('lock-now'));
+    await userEvent.click(await screen.findByTestId('unlock'));
+    const lockScreen = screen.getByTestId('lock-screen');
+    await waitFor(() => expect(lockScreen.textContent).toContain('The keychain refused access.'));
+    expect(screen.getByTestId('lock-screen')).toBeTruthy();
+  });
+
+  it('shows the lock screen after a reload while main is still locked', async () => {
+    installDesk(fakeDesk({ lockState: 'locked' }));
+    render(<App />);
+    expect((await screen.findByTestId('lock-screen')).textContent).toContain('without activity');
   });
 });

@@ -25,7 +25,7 @@ const useGlobalShortcuts = () => {
         goTo(entry.id);
       } else if (event.shiftKey && event.key.toLowerCase() === 'l') {
         event.preventDefault();
-        useLock.getState().lock('manual');
+        void useLock.getState().lock('manual');
       }
     };
     window.addEventListener('keydown', onKeyDown);
@@ -120,7 +120,7 @@ export const Frame = () => {
             <Button
               size="sm"
               variant="ghost"
-              onClick={() => useLock.getState().lock('manual')}
+              onClick={() => void useLock.getState().lock('manual')}
               data-testid="lock-now"
               aria-keyshortcuts="Control+Shift+L"
               title="Lock now (Ctrl+Shift+L)"

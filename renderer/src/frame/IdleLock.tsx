@@ -1,8 +1,9 @@
+import { useQueryClient } from '@tanstack/react-query';
 import { useEffect, useRef } from 'react';
 import { useInFlight } from '../lib/inFlight';
-import { useLock } from '../lib/lock';
+import { restoreLockFromMain, useLock } from '../lib/lock';
 import { usePrefs } from '../lib/prefs';
-import { Button } from '../ui';
+import { Button, ErrorNotice } from '../ui';
 
 const ACTIVITY_EVENTS = ['pointerdown', 'pointermove', 'keydown', 'wheel', 'focusin'] as const;
 const CHECK_EVERY_MS = 5_000;
@@ -43,7 +44,7 @@ export const IdleLockWatcher = () => {
           locked: lock.locked,
         })
       ) {
-        lock.lock('idle');
+        void lock.lock('idle');
       }
     }, CHECK_EVERY_MS);
     return () => {
@@ -57,11 +58,13 @@ export const IdleLockWatcher = () => {
 
 /** Covers the app while locked; the rest of the frame is inert meanwhile. */
 export const LockScreen = () => {
-  const locked = useLock((s) => s.locked);
-  const reason = useLock((s) => s.reason);
-  const unlock = useLock((s) => s.unlock);
+  const { locked, reason, securing, unlocking, error, unlock } = useLock();
   const minutes = usePrefs((s) => s.idleLockMinutes);
+  const client = useQueryClient();
   const button = useRef<HTMLButtonElement>(null);
+  useEffect(() => {
+    void restoreLockFromMain();
+  }, []);
   useEffect(() => {
     if (locked) button.current?.focus();
   }, [locked]);
@@ -78,7 +81,22 @@ export const LockScreen = () => {
             ? `Locked after ${minutes} minutes without activity.`
             : 'Locked on request. Nothing on screen is visible until you unlock.'}
         </p>
-        <Button ref={button} variant="primary" onClick={unlock} data-testid="unlock">
+        <p className="muted" data-testid="lock-detail" role="status">
+          {securing
+            ? 'Letting an operation in flight finish before the keys are put away…'
+            : 'The API keys are out of memory; unlocking reads them again from the keychain.'}
+        </p>
+        {error ? <ErrorNotice error={error} compact /> : null}
+        <Button
+          ref={button}
+          variant="primary"
+          busy={unlocking}
+          onClick={async () => {
+            // What failed with LOCKED meanwhile (background refreshes) is read again.
+            if (await unlock()) await client.invalidateQueries();
+          }}
+          data-testid="unlock"
+        >
           Unlock
         </Button>
       </div>

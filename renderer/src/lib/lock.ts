@@ -1,17 +1,76 @@
-/** Whether the app is locked (idle lock or the Lock button). */
+/**
+ * Whether the app is locked (idle lock or the Lock button). The lock is main's: locking asks main
+ * (`app.lock`) to let money movements in flight settle and then forget the signing secrets, and
+ * main refuses everything but `app.*` until `app.unlock` has read the key again from the keychain.
+ * The screen is covered at once; `securing` says main is still waiting for a movement to finish.
+ */
 import { create } from 'zustand';
+import { call, DeskCallError, isDeskCallError } from './desk';
+
+export type LockReason = 'idle' | 'manual';
 
 interface LockState {
   readonly locked: boolean;
   /** Why it locked, shown on the lock screen. */
-  readonly reason: 'idle' | 'manual' | null;
-  lock(reason: 'idle' | 'manual'): void;
-  unlock(): void;
+  readonly reason: LockReason | null;
+  /** Main is letting an operation in flight finish before it forgets the keys. */
+  readonly securing: boolean;
+  readonly unlocking: boolean;
+  /** Why the last lock or unlock failed (e.g. the keychain refused), shown on the lock screen. */
+  readonly error: DeskCallError | null;
+  lock(reason: LockReason): Promise<void>;
+  /** Resolves true once main has unlocked (the caller refreshes what failed meanwhile). */
+  unlock(): Promise<boolean>;
 }
 
-export const useLock = create<LockState>((set) => ({
+const asDeskError = (error: unknown): DeskCallError =>
+  isDeskCallError(error)
+    ? error
+    : new DeskCallError('app.lock', { code: 'INTERNAL', message: 'The app could not reach its main process.' });
+
+export const useLock = create<LockState>((set, get) => ({
   locked: false,
   reason: null,
-  lock: (reason) => set({ locked: true, reason }),
-  unlock: () => set({ locked: false, reason: null }),
+  securing: false,
+  unlocking: false,
+  error: null,
+  lock: async (reason) => {
+    if (get().locked) return;
+    set({ locked: true, reason, securing: true, error: null });
+    try {
+      await call('app.lock', { reason });
+      set({ securing: false });
+    } catch (error) {
+      // The screen stays covered regardless; say that main could not confirm it.
+      set({ securing: false, error: asDeskError(error) });
+    }
+  },
+  unlock: async () => {
+    if (get().unlocking) return false;
+    set({ unlocking: true, error: null });
+    try {
+      await call('app.unlock', {}, { action: true });
+      set({ locked: false, reason: null, securing: false, unlocking: false });
+      return true;
+    } catch (error) {
+      set({ unlocking: false, error: asDeskError(error) });
+      return false;
+    }
+  },
 }));
+
+/** After a reload of the window: main may still be locked, so the screen must be too. */
+export const restoreLockFromMain = async (): Promise<void> => {
+  try {
+    const state = await call('app.lockState', {});
+    if (state.state === 'unlocked' || useLock.getState().locked) return;
+    const reason = state.reason ?? 'manual';
+    useLock.setState({ locked: true, reason, securing: state.state === 'locking', error: null });
+    if (state.state === 'locking') {
+      await call('app.lock', { reason });
+      useLock.setState({ securing: false });
+    }
+  } catch {
+    // Without an answer there is nothing to restore; every other call would say LOCKED anyway.
+  }
+};

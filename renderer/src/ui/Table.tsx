@@ -2,8 +2,38 @@
  * Compact tables. The primitives (Table, Th, Td, …) fit TanStack Table's header groups and
  * TanStack Virtual's rows; DataTable is the ready-made version for plain lists.
  */
-import type { HTMLAttributes, ReactNode, TdHTMLAttributes, ThHTMLAttributes } from 'react';
+import {
+  type HTMLAttributes,
+  type ReactNode,
+  type RefObject,
+  type TdHTMLAttributes,
+  type ThHTMLAttributes,
+  useLayoutEffect,
+  useRef,
+  useState,
+} from 'react';
 import { EmptyState } from './EmptyState';
+
+/**
+ * Whether the element's content is wider than the element (it scrolls sideways). Followed with a
+ * ResizeObserver: the window, the columns or the rows may change it.
+ */
+export const useScrollsSideways = (ref: RefObject<HTMLElement | null>): boolean => {
+  const [scrolls, setScrolls] = useState(false);
+  useLayoutEffect(() => {
+    const element = ref.current;
+    if (!element) return undefined;
+    const measure = () => setScrolls(element.scrollWidth > element.clientWidth + 1);
+    measure();
+    if (typeof ResizeObserver === 'undefined') return undefined;
+    const observer = new ResizeObserver(measure);
+    observer.observe(element);
+    const table = element.firstElementChild;
+    if (table) observer.observe(table);
+    return () => observer.disconnect();
+  }, [ref]);
+  return scrolls;
+};
 
 export const Table = ({
   caption,
@@ -12,20 +42,31 @@ export const Table = ({
   testId,
   stickyHeader = true,
 }: {
-  /** Read by screen readers; visually hidden. */
+  /** Read by screen readers; visually hidden. Also names the scrolling region. */
   readonly caption: string;
   readonly children: ReactNode;
   readonly className?: string;
   readonly testId?: string;
   readonly stickyHeader?: boolean;
-}) => (
-  <div className={['table-wrap', stickyHeader ? 'table-sticky' : ''].filter(Boolean).join(' ')}>
-    <table className={['table', className].filter(Boolean).join(' ')} data-testid={testId}>
-      <caption className="sr-only">{caption}</caption>
-      {children}
-    </table>
-  </div>
-);
+}) => {
+  const wrap = useRef<HTMLDivElement>(null);
+  // A table wider than its place scrolls inside the wrapper: keyboard users must reach it
+  // (focusable) and hear what it is (a named region). Cells wrap first, so this is rare.
+  const scrolls = useScrollsSideways(wrap);
+  return (
+    <div
+      ref={wrap}
+      className={['table-wrap', stickyHeader ? 'table-sticky' : ''].filter(Boolean).join(' ')}
+      {...(scrolls ? { tabIndex: 0, role: 'region', 'aria-label': `${caption} (scrolls sideways)` } : {})}
+      data-scrolls={scrolls || undefined}
+    >
+      <table className={['table', className].filter(Boolean).join(' ')} data-testid={testId}>
+        <caption className="sr-only">{caption}</caption>
+        {children}
+      </table>
+    </div>
+  );
+};
 
 export const THead = (props: HTMLAttributes<HTMLTableSectionElement>) => <thead {...props} />;
 export const TBody = (props: HTMLAttributes<HTMLTableSectionElement>) => <tbody {...props} />;

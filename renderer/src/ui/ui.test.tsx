@@ -5,6 +5,7 @@ import { afterEach, describe, expect, it, vi } from 'vitest';
 import { DeskCallError } from '../lib/desk';
 import { AmountField, amountProblem } from './AmountField';
 import { ErrorNotice } from './ErrorNotice';
+import { DataTable } from './Table';
 import { Tabs } from './Tabs';
 
 afterEach(cleanup);
@@ -122,5 +123,37 @@ describe('Tabs', () => {
     expect(screen.getByRole('tabpanel').textContent).toBe('panel b');
     await userEvent.keyboard('{ArrowLeft}{ArrowLeft}');
     expect(screen.getByRole('tab', { name: 'C' }).getAttribute('aria-selected')).toBe('true');
+  });
+});
+
+describe('DataTable', () => {
+  const table = (
+    <DataTable
+      caption="Deposits"
+      columns={[{ id: 'id', header: 'ID', cell: (row: { id: string }) => row.id }]}
+      rows={[{ id: 'd1' }]}
+      rowKey={(row) => row.id}
+    />
+  );
+
+  it('is not a tab stop while it fits', () => {
+    render(table);
+    const wrap = screen.getByRole('table').parentElement as HTMLElement;
+    expect(wrap.hasAttribute('tabindex')).toBe(false);
+    expect(screen.queryByRole('region')).toBeNull();
+  });
+
+  it('makes a table that scrolls sideways a focusable, named region (keyboard users can scroll it)', () => {
+    const scrollWidth = vi.spyOn(HTMLElement.prototype, 'scrollWidth', 'get').mockReturnValue(900);
+    const clientWidth = vi.spyOn(HTMLElement.prototype, 'clientWidth', 'get').mockReturnValue(400);
+    try {
+      render(table);
+      const region = screen.getByRole('region', { name: /Deposits/ });
+      expect(region.getAttribute('tabindex')).toBe('0');
+      expect(region.querySelector('table')).not.toBeNull();
+    } finally {
+      scrollWidth.mockRestore();
+      clientWidth.mockRestore();
+    }
   });
 });

@@ -4,8 +4,18 @@
  */
 import { useState } from 'react';
 import { call, useDeskMutation, useDeskQuery } from '../../lib/desk';
-import { Badge, Button, DataTable, EmptyState, ErrorNotice, Loading, Select, TextField, Time } from '../../ui';
-import { downloadCsv } from '../withdrawals/export/csv';
+import {
+  Badge,
+  Button,
+  DataTable,
+  EmptyState,
+  ErrorNotice,
+  ExportCsvButton,
+  QueryStatus,
+  Select,
+  TextField,
+  Time,
+} from '../../ui';
 
 const DAY_MS = 86_400_000;
 type Outcome = '' | 'ok' | 'error' | 'unknown';
@@ -15,7 +25,6 @@ export function AuditLog() {
   const [outcome, setOutcome] = useState<Outcome>('');
   const [days, setDays] = useState('30');
   const [from, setFrom] = useState(() => Date.now() - 30 * DAY_MS);
-  const [exportError, setExportError] = useState<unknown>();
   const filter = {
     from,
     limit: 1000,
@@ -57,20 +66,13 @@ export function AuditLog() {
         <Button onClick={() => verify.mutate({})} busy={verify.isPending} data-testid="audit-verify">
           Verify integrity
         </Button>
-        <Button
-          data-testid="audit-export"
-          onClick={async () => {
-            setExportError(undefined);
-            try {
-              const file = await call('activity.exportAuditCsv', filter);
-              downloadCsv(file.filename, file.csv.replace(/^\uFEFF/, ''));
-            } catch (error) {
-              setExportError(error);
-            }
+        <ExportCsvButton
+          testId="audit-export"
+          build={async () => {
+            const file = await call('activity.exportAuditCsv', filter);
+            return { fileName: file.filename, csv: file.csv };
           }}
-        >
-          Export CSV
-        </Button>
+        />
       </fieldset>
       {verify.data ? (
         verify.data.ok ? (
@@ -84,9 +86,7 @@ export function AuditLog() {
         )
       ) : null}
       {verify.isError ? <ErrorNotice error={verify.error} /> : null}
-      {exportError ? <ErrorNotice error={exportError} /> : null}
-      {query.isPending ? <Loading label="Loading the audit log…" /> : null}
-      {query.isError ? <ErrorNotice error={query.error} onRetry={() => void query.refetch()} /> : null}
+      <QueryStatus query={query} loading="Loading the audit log…" />
       {query.data ? (
         <DataTable
           caption="Audit log"

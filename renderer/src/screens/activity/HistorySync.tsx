@@ -7,7 +7,7 @@ import { useState } from 'react';
 import type { HistoryKind, HistoryProgress } from '../../../../shared/contract/activity';
 import { useDeskEvent, useDeskMutation, useDeskQuery } from '../../lib/desk';
 import { formatAmount } from '../../lib/format';
-import { Button, DataTable, EmptyState, ErrorNotice, Loading, Select, Time } from '../../ui';
+import { Button, DataTable, EmptyState, ErrorNotice, QueryStatus, Select, Time } from '../../ui';
 import { lastDays, type Range, rangeOptions } from '../withdrawals/history/range';
 
 const KINDS: { id: HistoryKind; label: string }[] = [
@@ -107,8 +107,7 @@ export function HistorySync() {
       {start.isError ? <ErrorNotice error={start.error} /> : null}
       {cancel.isError ? <ErrorNotice error={cancel.error} /> : null}
       {progress ? <Progress progress={progress} /> : null}
-      {records.isPending ? <Loading label="Reading the local cache…" /> : null}
-      {records.isError ? <ErrorNotice error={records.error} onRetry={() => void records.refetch()} /> : null}
+      <QueryStatus query={records} loading="Reading the local cache…" />
       {records.data ? (
         <>
           {!records.data.complete ? (

@@ -7,9 +7,18 @@ import { useState } from 'react';
 import type { MovementView } from '../../../../shared/contract/activity';
 import { call, useDeskEvent, useDeskMutation, useDeskQuery } from '../../lib/desk';
 import { formatAmount } from '../../lib/format';
-import { Badge, Button, DataTable, EmptyState, ErrorNotice, Loading, Select, Time } from '../../ui';
+import {
+  Badge,
+  Button,
+  DataTable,
+  EmptyState,
+  ErrorNotice,
+  ExportCsvButton,
+  QueryStatus,
+  Select,
+  Time,
+} from '../../ui';
 import type { Tone } from '../../ui/Badge';
-import { downloadCsv } from '../withdrawals/export/csv';
 import { pushTimeline, withdrawalTimeline } from '../withdrawals/timeline/statuses';
 
 const KIND_WORDS: Record<MovementView['kind'], string> = {
@@ -44,7 +53,6 @@ export function Movements() {
   const [state, setState] = useState<'' | MovementView['state']>('');
   const [days, setDays] = useState('30');
   const [from, setFrom] = useState(() => Date.now() - 30 * DAY_MS);
-  const [exportError, setExportError] = useState<unknown>();
   const filter = { from, limit: 5000, ...(kind ? { kind } : {}), ...(state ? { state } : {}) };
   const query = useDeskQuery(['activity.movements', filter]);
   const reconcile = useDeskMutation('activity.reconcile', { invalidates: ['activity.movements'] });
@@ -92,25 +100,16 @@ export function Movements() {
         <Button onClick={() => reconcile.mutate({})} busy={reconcile.isPending}>
           Check unresolved now
         </Button>
-        <Button
-          data-testid="movements-export"
-          onClick={async () => {
-            setExportError(undefined);
-            try {
-              const file = await call('activity.exportMovementsCsv', filter);
-              downloadCsv(file.filename, file.csv.replace(/^\uFEFF/, ''));
-            } catch (error) {
-              setExportError(error);
-            }
+        <ExportCsvButton
+          testId="movements-export"
+          build={async () => {
+            const file = await call('activity.exportMovementsCsv', filter);
+            return { fileName: file.filename, csv: file.csv };
           }}
-        >
-          Export CSV
-        </Button>
+        />
       </fieldset>
       {reconcile.isError ? <ErrorNotice error={reconcile.error} /> : null}
-      {exportError ? <ErrorNotice error={exportError} /> : null}
-      {query.isPending ? <Loading label="Loading movements…" /> : null}
-      {query.isError ? <ErrorNotice error={query.error} onRetry={() => void query.refetch()} /> : null}
+      <QueryStatus query={query} loading="Loading movements…" />
       {query.data ? (
         <DataTable
           caption="Money movements"

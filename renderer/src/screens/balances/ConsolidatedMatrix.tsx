@@ -7,7 +7,7 @@ import { useMemo, useState } from 'react';
 import type { AccountKind, CellAmount, ConsolidatedRow } from '../../../../shared/contract/balances';
 import { useDeskQuery } from '../../lib/desk';
 import { formatAmount } from '../../lib/format';
-import { Badge, Button, ErrorNotice, Loading, Table, TBody, Td, TextField, THead, Th, Tr } from '../../ui';
+import { Badge, Button, QueryStatus, Table, TBody, Td, TextField, THead, Th, Tr } from '../../ui';
 
 const KINDS: { id: AccountKind; label: string }[] = [
   { id: 'spot', label: 'Spot' },
@@ -75,8 +75,7 @@ export function ConsolidatedMatrix() {
           Refresh
         </Button>
       </div>
-      {query.isPending ? <Loading label="Reading every account…" /> : null}
-      {query.isError ? <ErrorNotice error={query.error} onRetry={() => void query.refetch()} /> : null}
+      <QueryStatus query={query} loading="Reading every account…" />
       {query.data ? (
         <Table
           caption="Balances of the main account and every sub-account by account type"

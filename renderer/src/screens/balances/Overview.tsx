@@ -11,7 +11,7 @@ import { useDeskQuery } from '../../lib/desk';
 import { formatAmount, formatTime } from '../../lib/format';
 import { useNavigation } from '../../lib/navigation';
 import { usePrefs } from '../../lib/prefs';
-import { Button, DataTable, EmptyState, ErrorNotice, Loading, Select } from '../../ui';
+import { Button, DataTable, EmptyState, ErrorNotice, Loading, QueryStatus, Select } from '../../ui';
 
 const VALUATIONS: { value: ValuationCurrency; label: string }[] = [
   { value: 'USDT', label: 'USDT' },
@@ -126,8 +126,7 @@ function TotalOverTime({ currency }: { readonly currency: ValuationCurrency }) {
   return (
     <section className="card" aria-label="Total over time">
       <h2>Total over time</h2>
-      {history.isPending ? <Loading /> : null}
-      {history.isError ? <ErrorNotice error={history.error} onRetry={() => void history.refetch()} /> : null}
+      <QueryStatus query={history} />
       {history.data && data.length < 2 ? (
         <EmptyState title="Not enough history yet">
           The app records the total each time it reads it (at most once a minute). The line appears after two readings.
@@ -173,8 +172,7 @@ function SpotBalances() {
           balances
         </label>
       </div>
-      {spot.isPending ? <Loading /> : null}
-      {spot.isError ? <ErrorNotice error={spot.error} onRetry={() => void spot.refetch()} /> : null}
+      <QueryStatus query={spot} />
       {spot.data ? (
         <DataTable
           caption="Spot balances"

@@ -7,7 +7,7 @@ import { useMemo, useState } from 'react';
 import type { SmallBalance } from '../../../../shared/contract/balances';
 import { useDeskMutation, useDeskQuery } from '../../lib/desk';
 import { formatAmount } from '../../lib/format';
-import { Button, ConfirmDialog, DataTable, EmptyState, ErrorNotice, Loading, Time } from '../../ui';
+import { Button, ConfirmDialog, DataTable, EmptyState, QueryStatus, Time } from '../../ui';
 
 /** What converting the chosen balances gives, summed exactly. */
 export const conversionPreview = (balances: readonly SmallBalance[], chosen: ReadonlySet<string>) => {
@@ -47,8 +47,7 @@ export function SmallBalances() {
     <div className="stack">
       <section className="card" aria-label="Small balances">
         <h2>Small balances</h2>
-        {list.isPending ? <Loading /> : null}
-        {list.isError ? <ErrorNotice error={list.error} onRetry={() => void list.refetch()} /> : null}
+        <QueryStatus query={list} />
         {list.data ? (
           <>
             <DataTable
@@ -111,8 +110,7 @@ export function SmallBalances() {
       </ConfirmDialog>
       <section className="card" aria-label="Conversion history">
         <h2>Conversion history</h2>
-        {history.isPending ? <Loading /> : null}
-        {history.isError ? <ErrorNotice error={history.error} onRetry={() => void history.refetch()} /> : null}
+        <QueryStatus query={history} />
         {history.data ? (
           <DataTable
             caption="Small balance conversions"

@@ -4,11 +4,11 @@
  */
 import { useMemo, useState } from 'react';
 import type { DepositRecord } from '../../../../shared/contract/funding';
+import { isoInZone, timeHeader, toCsv } from '../../lib/csv';
 import { useDeskQuery } from '../../lib/desk';
 import { type DisplayTimeZone, formatAmount } from '../../lib/format';
 import { usePrefs } from '../../lib/prefs';
-import { Button, DataTable, EmptyState, ErrorNotice, Loading, Select, Time } from '../../ui';
-import { downloadCsv, isoInZone, timeHeader, toCsv } from '../withdrawals/export/csv';
+import { Button, DataTable, EmptyState, ExportCsvButton, QueryStatus, Select, Time } from '../../ui';
 import { lastDays, type Range, rangeOptions } from '../withdrawals/history/range';
 import { StatusTimeline } from '../withdrawals/timeline/StatusTimeline';
 import { depositTimeline } from '../withdrawals/timeline/statuses';
@@ -123,16 +123,16 @@ export function DepositHistory() {
         <Button onClick={() => setRange(lastDays(Number(days)))} busy={query.isFetching} data-testid="deposits-refresh">
           Refresh
         </Button>
-        <Button
+        <ExportCsvButton
           disabled={rows.length === 0}
-          data-testid="deposits-export"
-          onClick={() => downloadCsv(`deposits-${new Date().toISOString().slice(0, 10)}.csv`, depositsCsv(rows, zone))}
-        >
-          Export CSV
-        </Button>
+          testId="deposits-export"
+          build={() => ({
+            fileName: `deposits-${new Date().toISOString().slice(0, 10)}.csv`,
+            csv: depositsCsv(rows, zone),
+          })}
+        />
       </fieldset>
-      {query.isPending ? <Loading label="Loading deposits…" /> : null}
-      {query.isError ? <ErrorNotice error={query.error} onRetry={() => void query.refetch()} /> : null}
+      <QueryStatus query={query} loading="Loading deposits…" />
       {query.data ? (
         <DataTable
           caption="Deposits"

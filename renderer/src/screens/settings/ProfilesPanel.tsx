@@ -18,6 +18,7 @@ import {
   Dialog,
   ErrorNotice,
   Loading,
+  QueryStatus,
   Select,
   TextField,
   type Tone,
@@ -274,8 +275,7 @@ export const ProfilesPanel = () => {
         </Button>
       </div>
       <KeychainStatus />
-      {profiles.isPending ? <Loading /> : null}
-      {profiles.isError ? <ErrorNotice error={profiles.error} onRetry={() => profiles.refetch()} /> : null}
+      <QueryStatus query={profiles} />
       {profiles.data ? (
         <DataTable
           caption="Profiles"

@@ -1,8 +1,8 @@
 import { cleanup, screen } from '@testing-library/react';
 import userEvent from '@testing-library/user-event';
 import { afterEach, describe, expect, it, vi } from 'vitest';
+import { installFakeDesk, renderWithQuery } from '../../lib/testing/fakeDesk';
 import { CreateSubAccountDialog } from './CreateSubAccountDialog';
-import { installFakeDesk, renderWithQuery } from './testing/fakeDesk';
 
 afterEach(cleanup);
 

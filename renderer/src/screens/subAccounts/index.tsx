@@ -7,7 +7,7 @@ import type { SubAccountView } from '../../../../shared/contract/subAccounts';
 import { useDeskQuery } from '../../lib/desk';
 import { formatAmount } from '../../lib/format';
 import { useNavigation } from '../../lib/navigation';
-import { Badge, Button, type Column, DataTable, EmptyState, ErrorNotice, Loading, PageHeader } from '../../ui';
+import { Badge, Button, type Column, DataTable, EmptyState, ErrorNotice, PageHeader, QueryStatus } from '../../ui';
 import { CreateSubAccountDialog } from './CreateSubAccountDialog';
 import { STATE_TEXT, TYPE_TEXT, unifiedModeText } from './labels';
 import { SubAccountDetail } from './SubAccountDetail';
@@ -79,8 +79,7 @@ const SubAccountsScreen = () => {
       />
       <div className="stack">
         <section aria-label="Sub-account list" className="panel">
-          {list.isPending ? <Loading label="Loading sub-accounts…" /> : null}
-          {list.error ? <ErrorNotice error={list.error} onRetry={() => list.refetch()} /> : null}
+          <QueryStatus query={list} loading="Loading sub-accounts…" />
           {balances.error ? <ErrorNotice error={balances.error} compact onRetry={() => balances.refetch()} /> : null}
           {list.data ? (
             <DataTable

@@ -23,6 +23,20 @@ describe('Last transfer', () => {
     expect(desk.callsOf('transfers.status')[0]).toEqual({ id: 'm1' });
   });
 
+  it('shows why a checking transfer is not done: a status other than success is never shown as done', async () => {
+    installFakeDesk({
+      'transfers.status': () => ({
+        id: 'm3',
+        state: 'checking',
+        attention: 'The platform reports this transfer as “PENDING”, not as done; the app keeps checking.',
+      }),
+    });
+    renderWithQuery(<TransferResult last={{ summary: '2 USDT to desk', outcome: { id: 'm3', state: 'checking' } }} />);
+    expect((await screen.findByTestId('transfer-result-attention')).textContent).toContain('PENDING');
+    expect(screen.getByTestId('transfer-result-state').dataset.state).toBe('checking');
+    expect(screen.queryByText(/The funds have moved/)).toBeNull();
+  });
+
   it('does not poll a transfer that is already done', async () => {
     const desk = installFakeDesk({});
     renderWithQuery(<TransferResult last={{ summary: '1 USDT', outcome: { id: 'm2', state: 'done' } }} />);

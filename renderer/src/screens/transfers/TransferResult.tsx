@@ -51,6 +51,11 @@ export const TransferResult = ({ last }: { readonly last: LastTransfer }) => {
           whether it went through; do not send it again.
         </p>
       ) : null}
+      {outcome?.state === 'checking' && outcome.attention ? (
+        <p className="notice notice-warn" role="status" data-testid="transfer-result-attention">
+          {outcome.attention} {outcome.label ? <code>{outcome.label}</code> : null}
+        </p>
+      ) : null}
       {outcome?.state === 'failed' ? (
         <div data-testid="transfer-result-state" data-state="failed">
           <p>

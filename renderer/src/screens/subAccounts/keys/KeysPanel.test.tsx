@@ -2,7 +2,7 @@ import { cleanup, screen } from '@testing-library/react';
 import userEvent from '@testing-library/user-event';
 import { afterEach, describe, expect, it, vi } from 'vitest';
 import type { KeyView } from '../../../../../shared/contract/keys';
-import { installFakeDesk, renderWithQuery } from '../testing/fakeDesk';
+import { installFakeDesk, renderWithQuery } from '../../../lib/testing/fakeDesk';
 import { KeysPanel } from './KeysPanel';
 
 afterEach(cleanup);

@@ -5,17 +5,7 @@
 import { useState } from 'react';
 import type { KeyView } from '../../../../../shared/contract/keys';
 import { useDeskMutation, useDeskQuery } from '../../../lib/desk';
-import {
-  Badge,
-  Button,
-  type Column,
-  ConfirmDialog,
-  DataTable,
-  EmptyState,
-  ErrorNotice,
-  Loading,
-  Time,
-} from '../../../ui';
+import { Badge, Button, type Column, ConfirmDialog, DataTable, EmptyState, QueryStatus, Time } from '../../../ui';
 import { ageText, KEY_STATE_TEXT, maskKey } from '../labels';
 import { type CreatedKey, KeyFormDialog } from './KeyFormDialog';
 import { permissionSummary } from './permissions';
@@ -118,8 +108,7 @@ export const KeysPanel = ({ userId, frozen }: { readonly userId: number; readonl
           This sub-account is frozen: its keys are refused by the platform until it is unfrozen.
         </p>
       ) : null}
-      {list.isPending ? <Loading label="Loading keys…" /> : null}
-      {list.error ? <ErrorNotice error={list.error} onRetry={() => list.refetch()} /> : null}
+      <QueryStatus query={list} loading="Loading keys…" />
       {list.data ? (
         <DataTable
           caption="API keys of this sub-account"

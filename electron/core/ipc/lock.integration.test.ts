@@ -1,0 +1,72 @@
+/**
+ * The app lock in the real core against a sandbox: locking waits for a money movement on the
+ * wire, then the signing secret leaves memory and every non-app operation is refused; unlocking
+ * reads the key from the keychain again and everything works as before.
+ */
+import { randomUUID } from 'node:crypto';
+import fs from 'node:fs';
+import os from 'node:os';
+import path from 'node:path';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { type Core, createCore } from '../core';
+import { MemoryKeyStore } from '../keychain/keyStore';
+import { control, type SandboxHandle, startTestSandbox } from '../testing/sandbox';
+
+const sender = { url: 'app://desk/index.html', isMainFrame: true };
+let sandbox: SandboxHandle;
+let core: Core;
+let dataDir: string;
+
+beforeAll(async () => {
+  sandbox = await startTestSandbox({ market: 'off' });
+  dataDir = fs.mkdtempSync(path.join(os.tmpdir(), 'td-lock-'));
+  core = await createCore({
+    dataDir,
+    shell: 'chromium',
+    trustedOrigins: ['app://desk'],
+    emit: () => {},
+    keyStore: new MemoryKeyStore(),
+    sandbox: { mode: 'external', baseUrl: sandbox.baseUrl, key: sandbox.key, secret: sandbox.secret },
+    watchIntervalMs: 0,
+  });
+});
+
+afterAll(async () => {
+  await core?.close();
+  await sandbox?.close();
+  fs.rmSync(dataDir, { recursive: true, force: true });
+});
+
+const transfer = (amount: string) =>
+  core.dispatch(
+    'transfers.send',
+    { requestKey: randomUUID(), kind: 'own', currency: 'USDT', from: 'spot', to: 'futures', settle: 'usdt', amount },
+    sender,
+  );
+
+describe('app.lock in the core', () => {
+  it('waits for a transfer on the wire, forgets the key, refuses with LOCKED, and unlocks from the keychain', async () => {
+    // The transfer's request takes 700 ms: the lock is asked for meanwhile.
+    await control(sandbox, '/faults', { rules: [{ path: '/wallet/transfers', kind: 'delay', ms: 700, times: 1 }] });
+    const inFlight = transfer('1');
+    await expect.poll(() => core.lock.inFlight).toBe(1);
+    const locking = core.dispatch('app.lock', { reason: 'idle' }, sender);
+    expect(await core.dispatch('app.lockState', {}, sender)).toMatchObject({ ok: true, value: { state: 'locking' } });
+    expect(core.profiles.currentConnection()?.hasKey).toBe(true); // not while the transfer runs
+
+    expect(await inFlight).toMatchObject({ ok: true, value: { state: 'done' } });
+    expect(await locking).toMatchObject({ ok: true, value: { state: 'locked', reason: 'idle' } });
+    expect(core.profiles.currentConnection()?.hasKey).toBe(false);
+    expect(await core.dispatch('balances.spot', {}, sender)).toMatchObject({ ok: false, error: { code: 'LOCKED' } });
+    expect(await transfer('2')).toMatchObject({ ok: false, error: { code: 'LOCKED' } });
+
+    expect(await core.dispatch('app.unlock', {}, sender)).toEqual({ ok: true, value: { state: 'unlocked' } });
+    expect(core.profiles.currentConnection()?.hasKey).toBe(true);
+    expect(await core.dispatch('balances.spot', {}, sender)).toMatchObject({ ok: true });
+    expect(await transfer('2')).toMatchObject({ ok: true, value: { state: 'done' } });
+
+    const audit = await core.dispatch('activity.auditLog', { text: 'app.' }, sender);
+    const actions = (audit.ok ? (audit.value as { action: string }[]) : []).map((e) => e.action);
+    expect(actions).toEqual(expect.arrayContaining(['app.lock', 'app.unlock']));
+  });
+});
