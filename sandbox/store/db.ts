@@ -205,7 +205,9 @@ export function openDatabase(dataDir: string | null): Db {
     } catch (error) {
       db.close();
       if ((error as { code?: string }).code === 'SQLITE_BUSY') {
-        throw new Error(`Another sandbox is already using the data directory ${dataDir}; stop it or pick another --data.`);
+        throw new Error(
+          `Another sandbox is already using the data directory ${dataDir}; stop it or pick another --data.`,
+        );
       }
       throw error;
     }
