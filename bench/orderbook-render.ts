@@ -42,6 +42,68 @@ const percentile = (values: number[], p: number): number => {
 };
 const round = (n: number) => Math.round(n * 100) / 100;
 
+
+interface TraceEvent {
+  name: string;
+  ph: string;
+  ts: number;
+  dur?: number;
+  tid: number;
+  pid: number;
+  args?: { elementCount?: number; name?: string };
+}
+
+/** Where the renderer's main thread spent its time, and what the tasks over 50 ms were made of. */
+const printTrace = (json: string) => {
+  const events = (JSON.parse(json) as { traceEvents: TraceEvent[] }).traceEvents;
+  const mainThread = events.find((e) => e.name === 'thread_name' && e.args?.name === 'CrRendererMain');
+  const onMain = events.filter(
+    (e) => e.ph === 'X' && e.dur !== undefined && (!mainThread || (e.tid === mainThread.tid && e.pid === mainThread.pid)),
+  );
+  const recalcs = onMain.filter((e) => e.name === 'UpdateLayoutTree');
+  const elements = recalcs.reduce((sum, e) => sum + (e.args?.elementCount ?? 0), 0);
+  console.log(
+    `style recalcs: ${recalcs.length}, elements restyled per recalc: ${round(elements / Math.max(1, recalcs.length))}`,
+  );
+  const totals = new Map<string, number>();
+  for (const e of onMain) totals.set(e.name, (totals.get(e.name) ?? 0) + e.dur! / 1000);
+  console.log('main-thread time by trace event (ms, nested events overlap):');
+  for (const [name, ms] of [...totals].sort((a, b) => b[1] - a[1]).slice(0, 14))
+    console.log(`  ${name.padEnd(32)} ${round(ms)}`);
+  const tasks = onMain.filter((e) => (e.name === 'RunTask' || e.name === 'ThreadControllerImpl::RunTask') && e.dur! > LONG_TASK_MS * 1000);
+  for (const task of tasks) {
+    const inside = new Map<string, number>();
+    for (const e of onMain)
+      if (e !== task && e.ts >= task.ts && e.ts + e.dur! <= task.ts + task.dur!)
+        inside.set(e.name, (inside.get(e.name) ?? 0) + e.dur! / 1000);
+    const parts = [...inside]
+      .sort((a, b) => b[1] - a[1])
+      .slice(0, 6)
+      .map(([name, ms]) => `${name} ${round(ms)}`);
+    console.log(`task of ${round(task.dur! / 1000)} ms: ${parts.join(', ')}`);
+  }
+};
+
+interface CpuProfile {
+  nodes: { id: number; callFrame: { functionName: string; url: string; lineNumber: number } }[];
+  samples: number[];
+  timeDeltas: number[];
+}
+
+/** The functions with the most self time in a V8 CPU profile. */
+const printProfile = (profile: CpuProfile) => {
+  const byId = new Map(profile.nodes.map((n) => [n.id, n]));
+  const self = new Map<string, number>();
+  profile.samples.forEach((id, i) => {
+    const frame = byId.get(id)!.callFrame;
+    const key = `${frame.functionName || '(anonymous)'} ${frame.url.split('/').pop()}:${frame.lineNumber}`;
+    self.set(key, (self.get(key) ?? 0) + (profile.timeDeltas[i] ?? 0) / 1000);
+  });
+  console.log('CPU profile, self time (ms):');
+  for (const [name, ms] of [...self].sort((a, b) => b[1] - a[1]).slice(0, 20))
+    console.log(`  ${round(ms).toString().padStart(8)}  ${name}`);
+};
+
 const MIME: Record<string, string> = { '.html': 'text/html', '.js': 'text/javascript', '.css': 'text/css' };
 
 const run = async () => {
@@ -88,29 +150,23 @@ const run = async () => {
     await page.goto(`http://127.0.0.1:${port}/orderbook.html`);
     await page.waitForSelector('body[data-ready="true"]');
     // BENCH_TRACE=1: also record a Chromium trace and print where the main thread spent its time.
-    if (process.env.BENCH_TRACE) await browser.startTracing(page, { categories: ['devtools.timeline'] });
+    if (process.env.BENCH_TRACE)
+      await browser.startTracing(page, { categories: ['devtools.timeline', 'toplevel', 'v8'] });
+    // BENCH_PROFILE=1: also record a V8 CPU profile and print the functions with the most self time.
+    const cdp = process.env.BENCH_PROFILE ? await page.context().newCDPSession(page) : undefined;
+    if (cdp) {
+      await cdp.send('Profiler.enable');
+      await cdp.send('Profiler.setSamplingInterval', { interval: 200 });
+      await cdp.send('Profiler.start');
+    }
     const result = (await page.evaluate(
       // Runs in the page, where bench/browser/orderbook-main.tsx defined runBench.
       (options) =>
         (globalThis as unknown as { runBench: (o: typeof options) => Promise<BenchResult> }).runBench(options),
       { updatesPerSecond: UPDATES_PER_SECOND, levels: LEVELS, durationMs: SECONDS * 1000 },
     )) as BenchResult;
-    if (process.env.BENCH_TRACE) {
-      const trace = JSON.parse((await browser.stopTracing()).toString()) as {
-        traceEvents: { name: string; ph: string; dur?: number; args?: { elementCount?: number } }[];
-      };
-      const recalcs = trace.traceEvents.filter((e) => e.name === 'UpdateLayoutTree' && e.ph === 'X');
-      const elements = recalcs.reduce((sum, e) => sum + (e.args?.elementCount ?? 0), 0);
-      console.log(
-        `style recalcs: ${recalcs.length}, elements restyled per recalc: ${round(elements / Math.max(1, recalcs.length))}`,
-      );
-      const totals = new Map<string, number>();
-      for (const e of trace.traceEvents)
-        if (e.ph === 'X' && e.dur) totals.set(e.name, (totals.get(e.name) ?? 0) + e.dur / 1000);
-      const top = [...totals].sort((a, b) => b[1] - a[1]).slice(0, 12);
-      console.log('main-thread time by trace event (ms, nested events overlap):');
-      for (const [name, ms] of top) console.log(`  ${name.padEnd(28)} ${round(ms)}`);
-    }
+    if (cdp) printProfile((await cdp.send('Profiler.stop')).profile as CpuProfile);
+    if (process.env.BENCH_TRACE) printTrace((await browser.stopTracing()).toString());
     const rowsShown = await page.locator('.book-row').count();
 
     const summary = {
