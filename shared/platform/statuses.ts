@@ -109,14 +109,9 @@ export const UID_PUSH_PHASE: Record<UidPushStatus, Phase> = {
 /** Sub-account state: 1 normal, 2 frozen. */
 export const SUB_ACCOUNT_STATE = { normal: 1, frozen: 2 } as const;
 
-/**
- * API-key permission names. The first five are the key groups of the spec's permission table
- * (spot covers spot/margin; withdrawal is POST /withdrawals' own group); the rest are the other
- * names the spec lists for sub-account keys.
- */
-export const PERMISSION_NAMES = [
+/** Names a sub-account key may carry (spec: sub-account group, perms name values). */
+export const SUB_ACCOUNT_PERMISSION_NAMES = [
   'wallet',
-  'withdrawal',
   'spot',
   'futures',
   'delivery',
@@ -129,11 +124,15 @@ export const PERMISSION_NAMES = [
   'unified',
   'copy',
 ] as const;
+export const SubAccountPermissionName = z.enum(SUB_ACCOUNT_PERMISSION_NAMES);
+
+/**
+ * Every API-key permission name: the sub-account names plus `withdrawal`, POST /withdrawals' own
+ * group (spot covers spot/margin), which only a main account's key can carry.
+ */
+export const PERMISSION_NAMES = [...SUB_ACCOUNT_PERMISSION_NAMES, 'withdrawal'] as const;
 export const PermissionName = z.enum(PERMISSION_NAMES);
 export type PermissionName = z.infer<typeof PermissionName>;
-
-/** Names a sub-account key may carry (spec: sub-account group, perms name values). */
-export const SUB_ACCOUNT_PERMISSION_NAMES = PERMISSION_NAMES.filter((name) => name !== 'withdrawal');
 
 /** Account types of POST /wallet/transfers. */
 export const TRANSFER_ACCOUNTS = ['spot', 'margin', 'futures', 'delivery', 'options'] as const;

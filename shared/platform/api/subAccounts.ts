@@ -1,5 +1,6 @@
 /** Sub-account group and the account/STP operations: requests and responses. */
 import { z } from 'zod';
+import { SubAccountPermissionName } from '../statuses';
 import { idString, int64, optSeconds, optText } from './common';
 
 export const SubAccount = z.object({
@@ -41,20 +42,8 @@ export type SubAccountKey = z.infer<typeof SubAccountKey>;
 export const CreatedSubAccountKey = SubAccountKey.extend({ secret: z.string() });
 export type CreatedSubAccountKey = z.infer<typeof CreatedSubAccountKey>;
 
-export const SubAccountPermName = z.enum([
-  'wallet',
-  'spot',
-  'futures',
-  'delivery',
-  'earn',
-  'custody',
-  'options',
-  'account',
-  'loan',
-  'margin',
-  'unified',
-  'copy',
-]);
+/** The permission names of a sub-account key (one list, in shared/platform/statuses.ts). */
+export const SubAccountPermName = SubAccountPermissionName;
 
 const ipv4 = z
   .string()
