@@ -72,4 +72,59 @@ test.describe('activity', () => {
     expect(new Set(both.map((f) => f.path)).size).toBe(2);
     expect(both.find((f) => f.path === file?.path)?.bytes.equals(file?.bytes ?? Buffer.alloc(0))).toBe(true);
   });
+
+  test('a movement that needs a person stands out with what to do, and is settled by hand after a confirmation', async ({
+    page,
+    app,
+    control,
+  }) => {
+    const list = await app.call('subAccounts.list', {});
+    const [from, to] = (list.value as { accounts: { userId: number }[] }).accounts;
+    if (from === undefined || to === undefined) throw new Error('the sandbox seeds two sub-accounts');
+    // The platform executes the sub-account → sub-account transfer but the answer is lost; the spec
+    // offers no lookup for this kind, so only a person can settle it.
+    await control.addFaults([
+      { method: 'POST', path: '/wallet/sub_account_to_sub_account', kind: 'drop_after', times: 1 },
+    ]);
+    const sent = await app.call('transfers.send', {
+      kind: 'subSub',
+      fromUserId: from.userId,
+      fromType: 'spot',
+      toUserId: to.userId,
+      toType: 'spot',
+      currency: 'USDT',
+      amount: '3',
+      requestKey: randomUUID(),
+    });
+    expect(sent).toMatchObject({ ok: true, value: { state: 'checking' } });
+
+    await app.open('activity');
+    const box = page.getByTestId('needs-person');
+    await expect(box).toContainText('1 money movement needs a person', { timeout: 15_000 });
+    await expect(box).toContainText('Sub-account → sub-account transfer: 3 USDT');
+    await expect(box).toContainText('What to do:');
+    await expect(page.getByTestId('movements-table')).toContainText('Needs a person');
+    await app.expectAccessible();
+    await app.screenshot('activity-needs-person');
+
+    await box.getByRole('button', { name: 'Settle as executed' }).click();
+    const dialog = page.getByTestId('settle-dialog');
+    await expect(dialog).toContainText('Before settling, check on the platform itself.');
+    await expect(dialog.getByTestId('confirm-accept')).toBeDisabled();
+    await dialog.getByTestId('settle-checked').check();
+    await dialog.getByLabel(/What you checked/).fill('both sub-account balances moved by 3 USDT');
+    await app.expectAccessible();
+    await app.screenshot('activity-settle-confirm');
+    await dialog.getByTestId('confirm-accept').click();
+    await expect(dialog).toHaveCount(0);
+    await expect(box).toHaveCount(0);
+    await expect(page.getByTestId('movements-table')).toContainText('Accepted by the platform');
+
+    // The verdict and the person's note are in the audit log.
+    await page.getByRole('tab', { name: 'Audit log' }).click();
+    await page.getByLabel('Search').fill('balances moved by 3 USDT');
+    const rows = page.getByTestId('audit-table').locator('tbody tr');
+    await expect(rows).toHaveCount(1);
+    await expect(rows).toContainText('activity.resolveMovement');
+  });
 });

@@ -104,6 +104,44 @@ test('Settings shows the sandbox profile with a masked key, and its connection c
   await app.screenshot('settings-profiles');
 });
 
+test('the deep check lists its test writes first, then shows read-write per group; the audit log marks the probes', async ({
+  page,
+  app,
+}) => {
+  await app.open('settings');
+  const panel = page.getByTestId('profiles-panel');
+  // Test connection reads only: a group it can read is "may read; writing not tested".
+  await panel.getByTestId('run-connection-check').click();
+  await expect(panel.getByTestId('check-kind')).toHaveAttribute('data-deep', 'false', { timeout: 15_000 });
+  await expect(panel.getByTestId('permission-spot')).toHaveAttribute('data-level', 'read');
+  await expect(panel.getByTestId('permission-spot')).toContainText('writing not tested');
+
+  await panel.getByTestId('run-deep-check').click();
+  const dialog = page.getByTestId('deep-check-dialog');
+  await expect(dialog.getByTestId('deep-check-probes').getByRole('listitem')).toHaveCount(4);
+  await expect(dialog).toContainText('withdraw 0 USDT');
+  await app.expectAccessible();
+  await app.screenshot('settings-deep-check-confirm');
+  await dialog.getByTestId('confirm-accept').click();
+  await expect(dialog).toHaveCount(0, { timeout: 15_000 });
+  await expect(panel.getByTestId('check-kind')).toHaveAttribute('data-deep', 'true');
+  await expect(panel.getByTestId('check-kind')).toContainText('test writes were sent');
+  for (const group of ['spot', 'wallet', 'withdrawal', 'subAccounts']) {
+    await expect(panel.getByTestId(`permission-${group}`)).toHaveAttribute('data-level', 'read-write');
+  }
+  await app.expectAccessible();
+  await app.screenshot('settings-deep-check');
+
+  // Each probe is in the audit log, marked as a refused-by-design permission probe.
+  await app.open('activity');
+  await page.getByRole('tab', { name: 'Audit log' }).click();
+  await page.getByLabel('Search').fill('permission probe');
+  const probes = page.getByTestId('audit-table').locator('tbody tr');
+  await expect(probes).toHaveCount(4);
+  await expect(probes.first()).toContainText('deep connection check: permission probe, refused by design');
+  await expect(page.getByTestId('audit-table')).toContainText('POST /withdrawals');
+});
+
 test('events from main reach the page: an app notice shows as a toast', async ({ page, shell }) => {
   shell.core.ctx.emit('app.notice', { level: 'warning', message: 'Platform maintenance at 02:00 UTC' });
   const notice = page.getByTestId('notice').filter({ hasText: 'Platform maintenance at 02:00 UTC' });

@@ -193,6 +193,17 @@ export type ErrorCategory = keyof typeof ERROR_LABELS;
 export type ErrorLabel = (typeof ERROR_LABELS)[ErrorCategory][number];
 
 /** Every label the sandbox may answer with (a Set for quick membership tests). */
+/**
+ * Labels with which the platform says "you already sent this id": the first request counts. Main's
+ * journal treats them as "executed, settle by asking"; screens show such a movement as needing a
+ * person when the platform's records then do not show it.
+ */
+export const DUPLICATE_REQUEST_LABELS: ReadonlySet<string> = new Set([
+  'DUPLICATE_REQUEST',
+  'ORDER_EXISTS',
+  'REPEATED_CREATION',
+]);
+
 export const ALL_ERROR_LABELS: ReadonlySet<string> = new Set(Object.values(ERROR_LABELS).flat());
 
 export function isErrorLabel(value: string): value is ErrorLabel {

@@ -14,6 +14,7 @@
 import { randomBytes, randomUUID } from 'node:crypto';
 import Decimal from 'decimal.js';
 import type { PushRequest, TransferRequest } from '../../../shared/platform/api/wallet';
+import { DUPLICATE_REQUEST_LABELS } from '../../../shared/platform/labels';
 import { ApiError } from '../api/apiError';
 import { newRequestId } from '../api/client';
 import type { PlatformApi } from '../api/platform';
@@ -95,11 +96,7 @@ export const newClientId = (): string => {
 type Lookup = { found: true; platformId: string; status?: string } | { found: false } | { undetermined: string };
 
 /** Labels with which a platform says "you already sent this id": the first one counts. */
-export const DUPLICATE_LABELS: ReadonlySet<string> = new Set([
-  'DUPLICATE_REQUEST',
-  'ORDER_EXISTS',
-  'REPEATED_CREATION',
-]);
+export const DUPLICATE_LABELS = DUPLICATE_REQUEST_LABELS;
 
 /**
  * The one status of GET /wallet/order_status the spec documents (its sample): the transfer

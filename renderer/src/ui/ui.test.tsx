@@ -5,6 +5,7 @@ import { afterEach, describe, expect, it, vi } from 'vitest';
 import { DeskCallError } from '../lib/desk';
 import { AmountField, amountProblem } from './AmountField';
 import { ErrorNotice } from './ErrorNotice';
+import { ExportCsvButton } from './ExportCsvButton';
 import { DataTable } from './Table';
 import { Tabs } from './Tabs';
 
@@ -155,5 +156,34 @@ describe('DataTable', () => {
       scrollWidth.mockRestore();
       clientWidth.mockRestore();
     }
+  });
+});
+
+describe('ExportCsvButton', () => {
+  afterEach(() => Reflect.deleteProperty(window, 'desk'));
+
+  it('saves what it built through main', async () => {
+    const saveFile = vi.fn(async () => ({ ok: true, value: { path: '/tmp/x.csv' } }));
+    Object.defineProperty(window, 'desk', { value: { app: { saveFile } }, configurable: true });
+    render(<ExportCsvButton testId="export" build={() => ({ fileName: 'x.csv', csv: 'a\r\n' })} />);
+    await userEvent.click(screen.getByTestId('export'));
+    expect(saveFile).toHaveBeenCalledWith({ suggestedName: 'x.csv', content: '\uFEFFa\r\n', mimeType: 'text/csv' });
+  });
+
+  it('shows why the file could not be built, and saves nothing', async () => {
+    const saveFile = vi.fn();
+    Object.defineProperty(window, 'desk', { value: { app: { saveFile } }, configurable: true });
+    render(
+      <ExportCsvButton
+        testId="export"
+        build={async () => {
+          throw new DeskCallError('activity.exportAuditCsv', { code: 'LOCKED', message: 'The app is locked.' });
+        }}
+      />,
+    );
+    await userEvent.click(screen.getByTestId('export'));
+    expect((await screen.findByTestId('error-notice')).textContent).toContain('The app is locked.');
+    expect(saveFile).not.toHaveBeenCalled();
+    expect((screen.getByTestId('export') as HTMLButtonElement).disabled).toBe(false);
   });
 });

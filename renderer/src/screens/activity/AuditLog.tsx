@@ -4,6 +4,7 @@
  */
 import { useState } from 'react';
 import { call, useDeskMutation, useDeskQuery } from '../../lib/desk';
+import { usePeriod } from '../../lib/period';
 import {
   Badge,
   Button,
@@ -11,20 +12,20 @@ import {
   EmptyState,
   ErrorNotice,
   ExportCsvButton,
+  PeriodSelect,
   QueryStatus,
   Select,
   TextField,
   Time,
 } from '../../ui';
 
-const DAY_MS = 86_400_000;
 type Outcome = '' | 'ok' | 'error' | 'unknown';
 
 export function AuditLog() {
   const [text, setText] = useState('');
   const [outcome, setOutcome] = useState<Outcome>('');
-  const [days, setDays] = useState('30');
-  const [from, setFrom] = useState(() => Date.now() - 30 * DAY_MS);
+  const period = usePeriod(30);
+  const from = period.range.from * 1000;
   const filter = {
     from,
     limit: 1000,
@@ -49,20 +50,7 @@ export function AuditLog() {
           ]}
           onChange={setOutcome}
         />
-        <Select
-          label="Period"
-          value={days}
-          options={[
-            { value: '1', label: 'Last 24 hours' },
-            { value: '7', label: 'Last 7 days' },
-            { value: '30', label: 'Last 30 days' },
-            { value: '365', label: 'Last 12 months' },
-          ]}
-          onChange={(v) => {
-            setDays(v);
-            setFrom(Date.now() - Number(v) * DAY_MS);
-          }}
-        />
+        <PeriodSelect period={period} />
         <Button onClick={() => verify.mutate({})} busy={verify.isPending} data-testid="audit-verify">
           Verify integrity
         </Button>

@@ -7,8 +7,8 @@ import { useState } from 'react';
 import type { HistoryKind, HistoryProgress } from '../../../../shared/contract/activity';
 import { useDeskEvent, useDeskMutation, useDeskQuery } from '../../lib/desk';
 import { formatAmount } from '../../lib/format';
-import { Button, DataTable, EmptyState, ErrorNotice, QueryStatus, Select, Time } from '../../ui';
-import { lastDays, type Range, rangeOptions } from '../withdrawals/history/range';
+import { usePeriod } from '../../lib/period';
+import { Button, DataTable, EmptyState, ErrorNotice, PeriodSelect, QueryStatus, Select, Time } from '../../ui';
 
 const KINDS: { id: HistoryKind; label: string }[] = [
   { id: 'deposits', label: 'Deposits' },
@@ -53,8 +53,8 @@ function Progress({ progress }: { readonly progress: HistoryProgress }) {
 
 export function HistorySync() {
   const client = useQueryClient();
-  const [days, setDays] = useState('90');
-  const [range, setRange] = useState<Range>(() => lastDays(90));
+  const period = usePeriod(90);
+  const { range } = period;
   const [kind, setKind] = useState<HistoryKind>('withdrawals');
   const status = useDeskQuery(['activity.historyStatus', {}]);
   const [live, setLive] = useState<HistoryProgress | undefined>();
@@ -74,15 +74,7 @@ export function HistorySync() {
     <div className="stack">
       <fieldset className="filters">
         <legend className="sr-only">History sync</legend>
-        <Select
-          label="Period"
-          value={days}
-          options={rangeOptions}
-          onChange={(v) => {
-            setDays(v);
-            setRange(lastDays(Number(v)));
-          }}
-        />
+        <PeriodSelect period={period} />
         <Select
           label="Show"
           value={kind}

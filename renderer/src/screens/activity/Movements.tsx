@@ -7,6 +7,7 @@ import { useState } from 'react';
 import type { MovementView } from '../../../../shared/contract/activity';
 import { call, useDeskEvent, useDeskMutation, useDeskQuery } from '../../lib/desk';
 import { formatAmount } from '../../lib/format';
+import { usePeriod } from '../../lib/period';
 import {
   Badge,
   Button,
@@ -14,20 +15,15 @@ import {
   EmptyState,
   ErrorNotice,
   ExportCsvButton,
+  PeriodSelect,
   QueryStatus,
   Select,
   Time,
 } from '../../ui';
 import type { Tone } from '../../ui/Badge';
 import { pushTimeline, withdrawalTimeline } from '../withdrawals/timeline/statuses';
-
-const KIND_WORDS: Record<MovementView['kind'], string> = {
-  withdrawal: 'Withdrawal',
-  push: 'UID transfer',
-  transfer: 'Transfer between own accounts',
-  subAccountTransfer: 'Main ↔ sub-account transfer',
-  subToSubTransfer: 'Sub-account → sub-account transfer',
-};
+import { NeedsPerson, needsPerson } from './NeedsPerson';
+import { KIND_WORDS } from './words';
 
 export const STATE_WORDS: Record<MovementView['state'], { text: string; tone: Tone }> = {
   prepared: { text: 'Saved, not sent', tone: 'neutral' },
@@ -45,14 +41,12 @@ export const platformStatusWords = (m: MovementView): string | undefined => {
   return m.platformStatus === 'success' ? 'Completed' : m.platformStatus;
 };
 
-const DAY_MS = 86_400_000;
-
 export function Movements() {
   const client = useQueryClient();
   const [kind, setKind] = useState<'' | MovementView['kind']>('');
   const [state, setState] = useState<'' | MovementView['state']>('');
-  const [days, setDays] = useState('30');
-  const [from, setFrom] = useState(() => Date.now() - 30 * DAY_MS);
+  const period = usePeriod(30);
+  const from = period.range.from * 1000;
   const filter = { from, limit: 5000, ...(kind ? { kind } : {}), ...(state ? { state } : {}) };
   const query = useDeskQuery(['activity.movements', filter]);
   const reconcile = useDeskMutation('activity.reconcile', { invalidates: ['activity.movements'] });
@@ -60,6 +54,7 @@ export function Movements() {
 
   return (
     <div className="stack">
+      <NeedsPerson />
       <fieldset className="filters">
         <legend className="sr-only">Movement filters</legend>
         <Select
@@ -83,20 +78,7 @@ export function Movements() {
           ]}
           onChange={setState}
         />
-        <Select
-          label="Period"
-          value={days}
-          options={[
-            { value: '1', label: 'Last 24 hours' },
-            { value: '7', label: 'Last 7 days' },
-            { value: '30', label: 'Last 30 days' },
-            { value: '365', label: 'Last 12 months' },
-          ]}
-          onChange={(v) => {
-            setDays(v);
-            setFrom(Date.now() - Number(v) * DAY_MS);
-          }}
-        />
+        <PeriodSelect period={period} />
         <Button onClick={() => reconcile.mutate({})} busy={reconcile.isPending}>
           Check unresolved now
         </Button>
@@ -126,9 +108,17 @@ export function Movements() {
               id: 'state',
               header: 'Journal',
               cell: (m) => (
-                <Badge tone={STATE_WORDS[m.state].tone} testId={`movement-state-${m.id}`}>
-                  {STATE_WORDS[m.state].text}
-                </Badge>
+                <>
+                  <Badge tone={STATE_WORDS[m.state].tone} testId={`movement-state-${m.id}`}>
+                    {STATE_WORDS[m.state].text}
+                  </Badge>
+                  {needsPerson(m) ? (
+                    <>
+                      {' '}
+                      <Badge tone="bad">Needs a person</Badge>
+                    </>
+                  ) : null}
+                </>
               ),
             },
             {

@@ -8,11 +8,16 @@ import { isoInZone, timeHeader, toCsv } from '../../lib/csv';
 import { useDeskQuery } from '../../lib/desk';
 import { type DisplayTimeZone, formatAmount } from '../../lib/format';
 import { usePrefs } from '../../lib/prefs';
-import { Button, DataTable, EmptyState, ExportCsvButton, QueryStatus, Select, Time } from '../../ui';
-import { lastDays, type Range, rangeOptions } from '../withdrawals/history/range';
+import { DataTable, EmptyState, QueryStatus, Time } from '../../ui';
+import {
+  detailsColumn,
+  HistoryFilterBar,
+  matchesState,
+  statusColumn,
+  useHistoryFilters,
+} from '../withdrawals/history/filters';
 import { StatusTimeline } from '../withdrawals/timeline/StatusTimeline';
 import { depositTimeline } from '../withdrawals/timeline/statuses';
-import { matchesState, STATE_OPTIONS, type StateFilter } from '../withdrawals/WithdrawalHistory';
 import { FOLLOW_INTERVAL_MS } from '../withdrawals/WithdrawalTracker';
 
 export const depositsCsv = (rows: readonly DepositRecord[], zone: DisplayTimeZone): string =>
@@ -80,12 +85,10 @@ function DepositDetail({ record }: { readonly record: DepositRecord }) {
 
 export function DepositHistory() {
   const zone = usePrefs((s) => s.timeZone);
-  const [days, setDays] = useState('30');
-  const [range, setRange] = useState<Range>(() => lastDays(30));
-  const [currency, setCurrency] = useState('');
-  const [state, setState] = useState<StateFilter>('all');
+  const filters = useHistoryFilters();
+  const { range } = filters.period;
+  const { currency, state } = filters;
   const [selected, setSelected] = useState<string | undefined>();
-  const rules = useDeskQuery(['funding.withdrawRules', {}], { staleTime: 60_000 });
   const query = useDeskQuery(['funding.deposits', { range, ...(currency ? { currency } : {}) }], {
     refetchInterval: (q) => (q.state.data?.some((r) => !depositTimeline(r).final) ? FOLLOW_INTERVAL_MS : false),
   });
@@ -96,42 +99,18 @@ export function DepositHistory() {
   const chosen = rows.find((r) => r.id === selected);
   return (
     <div className="stack">
-      <fieldset className="filters">
-        <legend className="sr-only">Deposit filters</legend>
-        <Select
-          label="Period"
-          value={days}
-          options={rangeOptions}
-          onChange={(v) => {
-            setDays(v);
-            setRange(lastDays(Number(v)));
-          }}
-        />
-        <Select
-          label="Currency"
-          value={currency}
-          options={[
-            { value: '', label: 'All currencies' },
-            ...(rules.data ?? [])
-              .map((r) => r.currency)
-              .sort()
-              .map((c) => ({ value: c, label: c })),
-          ]}
-          onChange={setCurrency}
-        />
-        <Select label="State" value={state} options={STATE_OPTIONS} onChange={setState} />
-        <Button onClick={() => setRange(lastDays(Number(days)))} busy={query.isFetching} data-testid="deposits-refresh">
-          Refresh
-        </Button>
-        <ExportCsvButton
-          disabled={rows.length === 0}
-          testId="deposits-export"
-          build={() => ({
-            fileName: `deposits-${new Date().toISOString().slice(0, 10)}.csv`,
-            csv: depositsCsv(rows, zone),
-          })}
-        />
-      </fieldset>
+      <HistoryFilterBar
+        legend="Deposit filters"
+        filters={filters}
+        refreshing={query.isFetching}
+        refreshTestId="deposits-refresh"
+        exportTestId="deposits-export"
+        rowsShown={rows.length}
+        exportFile={() => ({
+          fileName: `deposits-${new Date().toISOString().slice(0, 10)}.csv`,
+          csv: depositsCsv(rows, zone),
+        })}
+      />
       <QueryStatus query={query} loading="Loading deposits…" />
       {query.data ? (
         <DataTable
@@ -147,24 +126,8 @@ export function DepositHistory() {
             { id: 'currency', header: 'Currency', cell: (r) => r.currency },
             { id: 'amount', header: 'Amount', numeric: true, cell: (r) => formatAmount(r.amount) },
             { id: 'chain', header: 'Network', cell: (r) => r.chain ?? '—' },
-            {
-              id: 'status',
-              header: 'Status',
-              cell: (r) => (
-                <span data-status={r.status}>
-                  {depositTimeline(r).headline} <span className="muted">({r.status})</span>
-                </span>
-              ),
-            },
-            {
-              id: 'open',
-              header: <span className="sr-only">Details</span>,
-              cell: (r) => (
-                <Button size="sm" variant="ghost" onClick={() => setSelected(r.id)} aria-label={`Details of ${r.id}`}>
-                  Details
-                </Button>
-              ),
-            },
+            statusColumn((r: DepositRecord) => depositTimeline(r)),
+            detailsColumn(setSelected),
           ]}
         />
       ) : null}

@@ -1,7 +1,7 @@
 /**
  * Settings → Profiles: where the app connects (built-in sandbox, testnet, live, the futures
  * alternative entry), each profile's API key (typed once, kept in the OS keychain, shown masked),
- * and the connection check that sorts failures into signature, clock, IP, permissions, environment.
+ * and the connection check (ConnectionCheck.tsx: reads only, or the deep check with test writes).
  */
 import { useQueryClient } from '@tanstack/react-query';
 import { useState } from 'react';
@@ -21,8 +21,8 @@ import {
   QueryStatus,
   Select,
   TextField,
-  type Tone,
 } from '../../ui';
+import { ConnectionCheck } from './ConnectionCheck';
 
 type ProfileView = z.output<typeof Profile>;
 type AddableKind = Exclude<ProfileKind, 'sandbox'>;
@@ -33,17 +33,6 @@ const KIND_LABEL: Record<ProfileKind, string> = {
   live: 'Live',
   futures_alt: 'Live (futures alternative entry)',
 };
-
-const CHECK_LABEL: Record<string, string> = {
-  reachability: 'Platform reachable',
-  clock: 'Clock',
-  signature: 'Signature',
-  ipWhitelist: 'IP whitelist',
-  permissions: 'Permissions',
-  environment: 'Key matches this address',
-};
-
-const OUTCOME_TONE: Record<string, Tone> = { ok: 'good', warning: 'warn', failed: 'bad', skipped: 'neutral' };
 
 /** Everything on screen belongs to the active profile: drop it all after a change. */
 const useRefreshAll = () => {
@@ -173,71 +162,6 @@ const SetKeyDialog = ({ profile, onClose }: { readonly profile: ProfileView | nu
   );
 };
 
-const ConnectionCheckResult = () => {
-  const check = useDeskMutation('profiles.connectionCheck');
-  return (
-    <div className="profile-check" data-testid="connection-check">
-      <div>
-        <Button onClick={() => check.mutate({})} busy={check.isPending} data-testid="run-connection-check">
-          Test connection
-        </Button>
-      </div>
-      {check.error ? <ErrorNotice error={check.error} /> : null}
-      {check.data ? (
-        <>
-          <div>
-            {check.data.ok ? (
-              <Badge tone="good">All checks passed</Badge>
-            ) : (
-              <Badge tone="bad">Some checks failed</Badge>
-            )}
-          </div>
-          <DataTable
-            caption="Connection checks"
-            rowKey={(row) => row.name}
-            rows={check.data.checks}
-            columns={[
-              { id: 'name', header: 'Check', cell: (row) => CHECK_LABEL[row.name] ?? row.name },
-              {
-                id: 'outcome',
-                header: 'Result',
-                cell: (row) => <Badge tone={OUTCOME_TONE[row.outcome] ?? 'neutral'}>{row.outcome}</Badge>,
-              },
-              {
-                id: 'detail',
-                header: 'What was found',
-                cell: (row) => (
-                  <span className="wrap">
-                    {row.detail}
-                    {row.advice ? <span className="field-hint"> {row.advice}</span> : null}
-                    {row.label ? <code> {row.label}</code> : null}
-                  </span>
-                ),
-              },
-            ]}
-          />
-          <dl className="facts">
-            <dt>Permissions</dt>
-            <dd>
-              {Object.entries(check.data.permissions)
-                .map(([group, level]) => `${group}: ${level}`)
-                .join(' · ')}
-            </dd>
-            <dt>IP whitelist</dt>
-            <dd>{check.data.ipWhitelist.length === 0 ? 'Any IP' : check.data.ipWhitelist.join(', ')}</dd>
-            {check.data.clockOffsetMs !== undefined ? (
-              <>
-                <dt>Clock offset</dt>
-                <dd>{Math.round(check.data.clockOffsetMs)} ms</dd>
-              </>
-            ) : null}
-          </dl>
-        </>
-      ) : null}
-    </div>
-  );
-};
-
 const KeychainStatus = () => {
   const status = useDeskQuery(['profiles.keychainStatus', {}]);
   if (status.isPending) return <Loading inline label="Checking the keychain…" />;
@@ -341,7 +265,7 @@ export const ProfilesPanel = () => {
         />
       ) : null}
       <h3>Connection of the active profile</h3>
-      <ConnectionCheckResult />
+      <ConnectionCheck profile={profiles.data?.find((p) => p.active)} />
       {switcher.dialog}
       <AddProfileDialog open={adding} onClose={() => setAdding(false)} />
       <SetKeyDialog profile={keyFor} onClose={() => setKeyFor(null)} />

@@ -1,43 +1,8 @@
-import { useId } from 'react';
 import { useDeskQuery } from '../../lib/desk';
 import { DISPLAY_TIME_ZONES, type DisplayTimeZone, formatTime, zoneLabel } from '../../lib/format';
 import { IDLE_LOCK_CHOICES, type Theme, type UpColour, usePrefs } from '../../lib/prefs';
-import { Button, ErrorNotice, Loading, PageHeader, Select } from '../../ui';
+import { Button, Checkbox, ErrorNotice, Loading, PageHeader, Select } from '../../ui';
 import { ProfilesPanel } from './ProfilesPanel';
-
-const Checkbox = ({
-  label,
-  hint,
-  checked,
-  onChange,
-  testId,
-}: {
-  readonly label: string;
-  readonly hint?: string;
-  readonly checked: boolean;
-  readonly onChange: (checked: boolean) => void;
-  readonly testId?: string;
-}) => {
-  const id = useId();
-  return (
-    <div className="field field-check">
-      <input
-        id={id}
-        type="checkbox"
-        checked={checked}
-        onChange={(event) => onChange(event.target.checked)}
-        data-testid={testId}
-        aria-describedby={hint ? `${id}-hint` : undefined}
-      />
-      <label htmlFor={id}>{label}</label>
-      {hint ? (
-        <div id={`${id}-hint`} className="field-hint">
-          {hint}
-        </div>
-      ) : null}
-    </div>
-  );
-};
 
 const About = () => {
   const info = useDeskQuery(['app.info', {}]);

@@ -8,6 +8,7 @@ import { useMemo, useState } from 'react';
 import type { PushDetails, PushResult } from '../../../../shared/contract/funding';
 import { useDeskMutation, useDeskQuery } from '../../lib/desk';
 import { formatAmount } from '../../lib/format';
+import { lastDays, usePeriod } from '../../lib/period';
 import {
   Button,
   ConfirmDialog,
@@ -15,13 +16,13 @@ import {
   EmptyState,
   ErrorNotice,
   Loading,
+  PeriodSelect,
   Select,
   Tabs,
   TextField,
   Time,
 } from '../../ui';
 import { nothingMoved, useConfirmation, useSingleFlight } from './confirmation';
-import { lastDays, type Range, rangeOptions } from './history/range';
 import { StatusTimeline } from './timeline/StatusTimeline';
 import { pushTimeline } from './timeline/statuses';
 import { FOLLOW_INTERVAL_MS } from './WithdrawalTracker';
@@ -163,8 +164,8 @@ function PushForm({ onSent }: { readonly onSent: (result: PushResult) => void })
 }
 
 function PushHistory({ kind }: { readonly kind: 'withdraw' | 'deposit' }) {
-  const [days, setDays] = useState('30');
-  const [range, setRange] = useState<Range>(() => lastDays(30));
+  const period = usePeriod(30);
+  const { range } = period;
   const [selected, setSelected] = useState<string | undefined>();
   const query = useDeskQuery(['funding.pushes', { transactionType: kind, range }], {
     refetchInterval: (q) => (q.state.data?.some((r) => !pushTimeline(r).final) ? FOLLOW_INTERVAL_MS * 2 : false),
@@ -175,16 +176,8 @@ function PushHistory({ kind }: { readonly kind: 'withdraw' | 'deposit' }) {
     <div className="stack">
       <fieldset className="filters">
         <legend className="sr-only">UID transfer filters</legend>
-        <Select
-          label="Period"
-          value={days}
-          options={rangeOptions}
-          onChange={(v) => {
-            setDays(v);
-            setRange(lastDays(Number(v)));
-          }}
-        />
-        <Button onClick={() => setRange(lastDays(Number(days)))} busy={query.isFetching}>
+        <PeriodSelect period={period} />
+        <Button onClick={period.refresh} busy={query.isFetching}>
           Refresh
         </Button>
       </fieldset>

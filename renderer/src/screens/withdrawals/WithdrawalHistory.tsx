@@ -4,30 +4,14 @@
  */
 import { useMemo, useState } from 'react';
 import type { WithdrawalRecord } from '../../../../shared/contract/funding';
+import { isoInZone, timeHeader, toCsv } from '../../lib/csv';
 import { useDeskQuery } from '../../lib/desk';
 import { type DisplayTimeZone, formatAmount } from '../../lib/format';
 import { usePrefs } from '../../lib/prefs';
-import { Button, DataTable, EmptyState, ErrorNotice, Loading, Select, Time } from '../../ui';
-import { downloadCsv, isoInZone, timeHeader, toCsv } from './export/csv';
-import { lastDays, type Range, rangeOptions } from './history/range';
-import { type Timeline, withdrawalTimeline } from './timeline/statuses';
+import { DataTable, EmptyState, ErrorNotice, Loading, Time } from '../../ui';
+import { detailsColumn, HistoryFilterBar, matchesState, statusColumn, useHistoryFilters } from './history/filters';
+import { withdrawalTimeline } from './timeline/statuses';
 import { FOLLOW_INTERVAL_MS, WithdrawalDetail } from './WithdrawalTracker';
-
-export type StateFilter = 'all' | 'active' | 'done' | 'failed';
-
-export const STATE_OPTIONS: { value: StateFilter; label: string }[] = [
-  { value: 'all', label: 'Any state' },
-  { value: 'active', label: 'In progress' },
-  { value: 'done', label: 'Done' },
-  { value: 'failed', label: 'Failed or cancelled' },
-];
-
-export const matchesState = (timeline: Timeline, filter: StateFilter): boolean => {
-  if (filter === 'all') return true;
-  if (filter === 'done') return timeline.final && timeline.tone === 'success';
-  if (filter === 'failed') return timeline.tone === 'failure';
-  return !timeline.final && timeline.tone !== 'failure';
-};
 
 export const withdrawalsCsv = (rows: readonly WithdrawalRecord[], zone: DisplayTimeZone): string =>
   toCsv(
@@ -69,17 +53,15 @@ export const withdrawalsCsv = (rows: readonly WithdrawalRecord[], zone: DisplayT
 
 export function WithdrawalHistory() {
   const zone = usePrefs((s) => s.timeZone);
-  const [days, setDays] = useState('30');
-  const [range, setRange] = useState<Range>(() => lastDays(30));
-  const [currency, setCurrency] = useState('');
-  const [state, setState] = useState<StateFilter>('all');
+  const filters = useHistoryFilters();
+  const { range } = filters.period;
+  const { currency, state } = filters;
   const [selected, setSelected] = useState<string | undefined>();
 
   const query = useDeskQuery(['funding.withdrawals', { range, ...(currency ? { currency } : {}) }], {
     // Keep following while something is still moving.
     refetchInterval: (q) => (q.state.data?.some((r) => !withdrawalTimeline(r).final) ? FOLLOW_INTERVAL_MS * 2 : false),
   });
-  const rules = useDeskQuery(['funding.withdrawRules', {}], { staleTime: 60_000 });
 
   const rows = useMemo(
     () =>
@@ -92,43 +74,17 @@ export function WithdrawalHistory() {
 
   return (
     <div className="stack">
-      <fieldset className="filters">
-        <legend className="sr-only">Withdrawal filters</legend>
-        <Select
-          label="Period"
-          value={days}
-          options={rangeOptions}
-          onChange={(value) => {
-            setDays(value);
-            setRange(lastDays(Number(value)));
-          }}
-        />
-        <Select
-          label="Currency"
-          value={currency}
-          options={[
-            { value: '', label: 'All currencies' },
-            ...(rules.data ?? [])
-              .map((r) => r.currency)
-              .sort()
-              .map((c) => ({ value: c, label: c })),
-          ]}
-          onChange={setCurrency}
-        />
-        <Select label="State" value={state} options={STATE_OPTIONS} onChange={setState} />
-        <Button onClick={() => setRange(lastDays(Number(days)))} busy={query.isFetching}>
-          Refresh
-        </Button>
-        <Button
-          disabled={rows.length === 0}
-          data-testid="withdrawals-export"
-          onClick={() =>
-            downloadCsv(`withdrawals-${new Date().toISOString().slice(0, 10)}.csv`, withdrawalsCsv(rows, zone))
-          }
-        >
-          Export CSV
-        </Button>
-      </fieldset>
+      <HistoryFilterBar
+        legend="Withdrawal filters"
+        filters={filters}
+        refreshing={query.isFetching}
+        exportTestId="withdrawals-export"
+        rowsShown={rows.length}
+        exportFile={() => ({
+          fileName: `withdrawals-${new Date().toISOString().slice(0, 10)}.csv`,
+          csv: withdrawalsCsv(rows, zone),
+        })}
+      />
       {query.isFetching && query.isPending ? (
         <div role="progressbar" aria-label="Loading withdrawal history" className="progress-indeterminate" />
       ) : null}
@@ -152,24 +108,8 @@ export function WithdrawalHistory() {
             { id: 'fee', header: 'Fee', numeric: true, cell: (r) => (r.fee ? formatAmount(r.fee) : '—') },
             { id: 'chain', header: 'Network', cell: (r) => r.chain ?? '—' },
             { id: 'address', header: 'Address', cell: (r) => <code className="break-all">{r.address}</code> },
-            {
-              id: 'status',
-              header: 'Status',
-              cell: (r) => (
-                <span data-status={r.status}>
-                  {withdrawalTimeline(r).headline} <span className="muted">({r.status})</span>
-                </span>
-              ),
-            },
-            {
-              id: 'open',
-              header: <span className="sr-only">Details</span>,
-              cell: (r) => (
-                <Button size="sm" variant="ghost" onClick={() => setSelected(r.id)} aria-label={`Details of ${r.id}`}>
-                  Details
-                </Button>
-              ),
-            },
+            statusColumn(withdrawalTimeline),
+            detailsColumn(setSelected),
           ]}
         />
       ) : null}

@@ -3,6 +3,7 @@ import userEvent from '@testing-library/user-event';
 import { afterEach, describe, expect, it, vi } from 'vitest';
 import type { BookLevel } from '../../../../../shared/contract/trade';
 import { applyBookChange, type BookSides, diffBook } from '../../../../../shared/trade/book';
+import { FLASH_MS } from './flashes';
 import { OrderBook, type OrderBookProps } from './OrderBook';
 
 afterEach(cleanup);
@@ -59,27 +60,51 @@ describe('OrderBook', () => {
     expect(rowOf('ask', '101').textContent).toContain('3.7500');
   });
 
-  it('flashes only the levels whose amount changed and keeps the other rows’ elements', () => {
-    const { rerender } = render(<OrderBook {...props()} />);
-    const untouched = rowOf('ask', '100.3');
-    const next: BookSides = {
-      asks: [
-        ['100.1', '1.5'],
-        ['100.2', '2.5'],
-        ['100.3', '0.25'],
-      ],
-      bids: book.bids,
-    };
-    const change = diffBook(book, next)!;
-    act(() => rerender(<OrderBook {...props({ book: applyBookChange(book, change) })} />));
-    expect(rowOf('ask', '100.2').getAttribute('data-flash')).toBe('a');
-    expect(rowOf('ask', '100.1').hasAttribute('data-flash')).toBe(false);
-    expect(rowOf('ask', '100.3')).toBe(untouched);
-    expect(untouched.hasAttribute('data-flash')).toBe(false);
-    // A second change flips the animation name so the CSS animation restarts.
-    const again = applyBookChange(next, { asks: [['100.2', '3']], bids: [] });
-    act(() => rerender(<OrderBook {...props({ book: again })} />));
-    expect(rowOf('ask', '100.2').getAttribute('data-flash')).toBe('b');
+  it('flashes only the levels whose amount changed, briefly, and keeps the other rows’ elements', () => {
+    vi.useFakeTimers();
+    try {
+      const { rerender } = render(<OrderBook {...props()} />);
+      const untouched = rowOf('ask', '100.3');
+      // Nothing flashes on the first load.
+      expect(document.querySelectorAll('[data-flash]')).toHaveLength(0);
+      const next: BookSides = {
+        asks: [
+          ['100.1', '1.5'],
+          ['100.2', '2.5'],
+          ['100.3', '0.25'],
+        ],
+        bids: book.bids,
+      };
+      const change = diffBook(book, next)!;
+      act(() => rerender(<OrderBook {...props({ book: applyBookChange(book, change) })} />));
+      expect(rowOf('ask', '100.2').hasAttribute('data-flash')).toBe(true);
+      expect(rowOf('ask', '100.1').hasAttribute('data-flash')).toBe(false);
+      expect(rowOf('ask', '100.3')).toBe(untouched);
+      expect(untouched.hasAttribute('data-flash')).toBe(false);
+      // A later change of another level lights it and leaves the first one lit until its time is up.
+      act(() => vi.advanceTimersByTime(FLASH_MS / 2));
+      const again = applyBookChange(next, { asks: [['100.1', '1']], bids: [] });
+      act(() => rerender(<OrderBook {...props({ book: again })} />));
+      expect(rowOf('ask', '100.1').hasAttribute('data-flash')).toBe(true);
+      expect(rowOf('ask', '100.2').hasAttribute('data-flash')).toBe(true);
+      // Once the book stops changing, every flash goes out.
+      act(() => vi.advanceTimersByTime(FLASH_MS * 2));
+      expect(document.querySelectorAll('[data-flash]')).toHaveLength(0);
+    } finally {
+      vi.useRealTimers();
+    }
+  });
+
+  it('draws cumulative depth bars, the deepest row of the larger side full width', () => {
+    render(<OrderBook {...props()} />);
+    // Asks are shown top-down (deepest first): cumulative 3.75 of 4 (bids' 3 + 1) on top.
+    const askBars = within(screen.getByTestId('book-asks')).getByTestId('depth-bars');
+    expect(askBars.getAttribute('viewBox')).toBe('0 0 1 3');
+    expect(askBars.querySelector('path')!.getAttribute('d')).toBe(
+      'M1 0h-0.9375v1h0.9375zM1 1h-0.875v1h0.875zM1 2h-0.375v1h0.375z',
+    );
+    const bidBars = within(screen.getByTestId('book-bids')).getByTestId('depth-bars');
+    expect(bidBars.querySelector('path')!.getAttribute('d')).toBe('M1 0h-0.75v1h0.75zM1 1h-1v1h1z');
   });
 
   it('cuts each side to the chosen depth', () => {

@@ -1,7 +1,9 @@
-import { useCallback, useMemo, useRef } from 'react';
+import { useCallback, useEffect, useLayoutEffect, useMemo, useRef, useState } from 'react';
 import { BOOK_DEPTHS } from '../../../../../shared/contract/trade';
 import { type BookSides, buildBookView, groupingSteps } from '../../../../../shared/trade/book';
 import { BookRow } from './BookRow';
+import { DepthBars } from './DepthBars';
+import { RowFlashes } from './flashes';
 import './orderBook.css';
 
 export interface OrderBookProps {
@@ -33,8 +35,14 @@ export function OrderBook(props: OrderBookProps) {
   const pick = useRef(onPickPrice);
   pick.current = onPickPrice;
   const onPick = useCallback((price: string) => pick.current(price), []);
+  const [flashes] = useState(() => new RowFlashes());
+  useEffect(() => () => flashes.dispose(), [flashes]);
+  // After every commit: rows lit more than FLASH_MS ago go out in this same frame.
+  useLayoutEffect(() => flashes.expire());
   const steps = useMemo(() => groupingSteps(precision), [precision]);
   const asksTopDown = useMemo(() => [...view.asks].reverse(), [view.asks]);
+  const askDepths = useMemo(() => asksTopDown.map((row) => row.depth), [asksTopDown]);
+  const bidDepths = useMemo(() => view.bids.map((row) => row.depth), [view.bids]);
 
   return (
     <section className="order-book" aria-label="Order book" data-testid="order-book">
@@ -75,8 +83,17 @@ export function OrderBook(props: OrderBookProps) {
         <span>Total ({base})</span>
       </div>
       <div className="book-side book-side-asks" data-testid="book-asks">
+        <DepthBars depths={askDepths} />
         {asksTopDown.map((row) => (
-          <BookRow key={row.price} side="ask" {...row} onPick={onPick} />
+          <BookRow
+            key={row.price}
+            side="ask"
+            price={row.price}
+            amount={row.amount}
+            total={row.total}
+            onPick={onPick}
+            flashes={flashes}
+          />
         ))}
       </div>
       <div className="book-spread" data-testid="book-spread">
@@ -90,8 +107,17 @@ export function OrderBook(props: OrderBookProps) {
         )}
       </div>
       <div className="book-side book-side-bids" data-testid="book-bids">
+        <DepthBars depths={bidDepths} />
         {view.bids.map((row) => (
-          <BookRow key={row.price} side="bid" {...row} onPick={onPick} />
+          <BookRow
+            key={row.price}
+            side="bid"
+            price={row.price}
+            amount={row.amount}
+            total={row.total}
+            onPick={onPick}
+            flashes={flashes}
+          />
         ))}
       </div>
     </section>

@@ -1,0 +1,36 @@
+import { useId } from 'react';
+
+/** A checkbox with its label on the right and an optional hint under it. */
+export const Checkbox = ({
+  label,
+  hint,
+  checked,
+  onChange,
+  testId,
+}: {
+  readonly label: string;
+  readonly hint?: string;
+  readonly checked: boolean;
+  readonly onChange: (checked: boolean) => void;
+  readonly testId?: string;
+}) => {
+  const id = useId();
+  return (
+    <div className="field field-check">
+      <input
+        id={id}
+        type="checkbox"
+        checked={checked}
+        onChange={(event) => onChange(event.target.checked)}
+        data-testid={testId}
+        aria-describedby={hint ? `${id}-hint` : undefined}
+      />
+      <label htmlFor={id}>{label}</label>
+      {hint ? (
+        <div id={`${id}-hint`} className="field-hint">
+          {hint}
+        </div>
+      ) : null}
+    </div>
+  );
+};
