@@ -33,8 +33,13 @@ export class PlatformConnection {
   constructor(options: ConnectionOptions) {
     this.credentials = options.credentials ? { ...options.credentials } : undefined;
     this.transport = createTransport();
-    this.limiter = new RateLimiter(options.onLimiterChange ? { onChange: options.onLimiterChange } : {});
     const scale = options.limiterScale ?? 1;
+    this.limiter = new RateLimiter({
+      ...(options.onLimiterChange ? { onChange: options.onLimiterChange } : {}),
+      // Scaled windows are for a sandbox that does not enforce limits: the jitter margin (150 ms,
+      // meant for real windows) would otherwise become the whole window and cap the rate.
+      ...(scale === 1 ? {} : { marginMs: () => 0 }),
+    });
     this.client = new ApiClient({
       baseUrl: options.baseUrl,
       credentials: () => this.credentials,
