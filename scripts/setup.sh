@@ -6,6 +6,7 @@
 #   xvfb             a virtual display: `xvfb-run npm start` on a machine without a screen
 #   gnome-keyring,   the OS keychain (Secret Service over D-Bus) for API secrets and its tests
 #   dbus, libsecret-tools
+#   libnotify-bin    optional: notify-send, for OS notifications in the fallback shell (the app works without)
 #   build-essential, python3   only when better-sqlite3 has to be compiled (no prebuilt binary)
 set -euo pipefail
 cd "$(dirname "$0")/.."
@@ -31,7 +32,9 @@ chrome_found() {
 }
 
 missing=()
+optional=()
 if [ "$(uname -s)" = "Linux" ]; then
+  command -v notify-send >/dev/null 2>&1 || optional+=(libnotify-bin)
   chrome_found || missing+=(chromium)
   command -v xvfb-run >/dev/null 2>&1 || missing+=(xvfb)
   command -v gnome-keyring-daemon >/dev/null 2>&1 || missing+=(gnome-keyring)
@@ -59,12 +62,27 @@ if [ "${#missing[@]}" -gt 0 ]; then
     export DEBIAN_FRONTEND=noninteractive
     "${sudo_cmd[@]}" apt-get update -qq
     "${sudo_cmd[@]}" apt-get install -y -qq --no-install-recommends "${missing[@]}" >/dev/null
+    if [ "${#optional[@]}" -gt 0 ]; then
+      "${sudo_cmd[@]}" apt-get install -y -qq --no-install-recommends "${optional[@]}" >/dev/null ||
+        say "Optional packages not installed (${optional[*]}): the fallback shell shows no OS notifications."
+      optional=()
+    fi
   else
     say "Missing system packages: ${missing[*]}, and apt-get is not available here."
     say "Install the equivalents with your package manager (Fedora: dnf install chromium xorg-x11-server-Xvfb gnome-keyring dbus-daemon libsecret;"
     say "Arch: pacman -S chromium xorg-server-xvfb gnome-keyring dbus libsecret), or set CHROME_PATH to a Chrome/Chromium executable."
     # The app itself only needs a Chromium (or Electron); carry on if there is one.
     chrome_found || exit 1
+  fi
+fi
+# Optional packages never fail the set-up: installed when we are root, otherwise only mentioned.
+if [ "${#optional[@]}" -gt 0 ]; then
+  if [ "$(id -u)" -eq 0 ] && command -v apt-get >/dev/null 2>&1; then
+    say "Installing optional system packages: ${optional[*]}"
+    DEBIAN_FRONTEND=noninteractive apt-get install -y -qq --no-install-recommends "${optional[@]}" >/dev/null 2>&1 ||
+      say "Could not install ${optional[*]}: the fallback shell shows no OS notifications (the app works without)."
+  else
+    say "Optional: apt-get install ${optional[*]} for OS notifications in the fallback shell (the app works without)."
   fi
 fi
 

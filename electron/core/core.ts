@@ -15,6 +15,7 @@ import { createSettings, createSnapshots } from './journal/store';
 import type { KeyStore } from './keychain/keyStore';
 import { OsKeyStore } from './keychain/osKeyStore';
 import { MovementService } from './movements/service';
+import { FundingNotifier, isFundingEvent, type OsNotificationCapability } from './notifications/notifier';
 import { ProfileManager, type SandboxSource } from './profiles/manager';
 import { createActivityHandlers } from './services/activity';
 import { type AppDeps, type ChooseSavePath, createAppHandlers } from './services/app';
@@ -55,6 +56,8 @@ export interface CoreOptions {
   readonly chooseSavePath?: ChooseSavePath;
   /** Where exports are written without a dialog (default ~/Downloads; e2e tests use a temp dir). */
   readonly downloadsDir?: string;
+  /** How this shell shows OS notifications of deposit/withdrawal/push changes. Absent: none. */
+  readonly osNotifications?: OsNotificationCapability;
 }
 
 export interface Core {
@@ -194,11 +197,21 @@ export const createCore = async (options: CoreOptions): Promise<Core> => {
     profileId: () => manager.active()?.id,
     onProgress: (progress) => options.emit('activity.historyProgress', progress),
   });
+  const notifier = new FundingNotifier({
+    settings,
+    ...(options.osNotifications ? { capability: options.osNotifications } : {}),
+    profileName: (id) => (manager.active()?.id === id ? manager.active()?.name : undefined),
+    ...(options.logError ? { logError: options.logError } : {}),
+  });
   const watchers = new Watchers({
     platform: () => manager.platform(),
     profile: () => manager.active(),
     movements: movementService,
-    emit: options.emit,
+    // Every status change goes to the renderer and, when worth it, to an OS notification.
+    emit: (name, payload) => {
+      options.emit(name, payload);
+      if (isFundingEvent(name)) notifier.observe(name, payload as Parameters<FundingNotifier['observe']>[1]);
+    },
     intervalMs: options.watchIntervalMs ?? 10_000,
     snapshots,
     snapshotIntervalMs: options.watchIntervalMs === 0 ? 0 : 15 * 60_000,
@@ -227,6 +240,7 @@ export const createCore = async (options: CoreOptions): Promise<Core> => {
     keyStore,
     app: {
       lock,
+      notifier,
       ...(options.chooseSavePath ? { chooseSavePath: options.chooseSavePath } : {}),
       ...(options.downloadsDir ? { downloadsDir: options.downloadsDir } : {}),
     },

@@ -11,6 +11,7 @@ import { type Core, createCore } from '../core/core';
 import { createEmitter } from '../core/ipc/events';
 import { eventChannel, operationChannel } from './channels';
 import { installMenu } from './menu';
+import { createElectronNotifications } from './notifications';
 import { APP_ORIGIN, APP_URL, registerAppScheme, serveAppProtocol } from './protocol';
 import { createChooseSavePath } from './saveDialog';
 import { installSecurity } from './security';
@@ -101,6 +102,8 @@ const start = async (): Promise<void> => {
     logError: (operation, error) => console.error(`operation ${operation} failed`, error),
     // Exports: the person picks the file in the native dialog (the core writes it).
     chooseSavePath: createChooseSavePath(() => window),
+    // Deposit/withdrawal changes as OS notifications; a click brings the window forward.
+    osNotifications: createElectronNotifications(() => window),
   });
   registerIpc(core);
   installMenu({ dev: devServerUrl !== undefined });

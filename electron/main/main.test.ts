@@ -82,6 +82,7 @@ vi.mock('electron', () => {
         webRequest: { onBeforeRequest: vi.fn() },
       },
     },
+    Notification: { isSupported: () => true },
     Menu: { setApplicationMenu: vi.fn(), buildFromTemplate: vi.fn(() => ({})) },
     screen: { getAllDisplays: () => [] },
     shell: { openPath: vi.fn() },

@@ -14,6 +14,7 @@ import { createSenderCheck } from '../core/ipc/dispatcher';
 import { createEmitter } from '../core/ipc/events';
 import { type Bridge, installBridge } from './bridge';
 import { CHROME_ARGS, findChrome, hasDisplay, NO_CHROME_ADVICE } from './chrome';
+import { createShellNotifications } from './osNotifications';
 import { SHELL_ORIGIN, SHELL_URL, serveRenderer } from './serve';
 
 /** A problem the person can fix; the CLI prints its message without a stack trace. */
@@ -86,6 +87,11 @@ export const openShell = async (options: ShellOptions): Promise<Shell> => {
   // The bridge exists only once the browser does; events emitted before that have no page anyway.
   let bridge: Bridge | undefined;
   const core = await createCore({
+    // A headless run is automation (tests, scripts): nobody to tell, and no notification popping up on
+    // the desktop of whoever runs the tests.
+    osNotifications: options.headless
+      ? { showOsNotification: () => {}, unavailableReason: 'The app runs headless: no OS notifications.' }
+      : createShellNotifications({ log }),
     ...options.core,
     dataDir: options.dataDir,
     shell: 'chromium',

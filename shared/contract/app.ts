@@ -67,6 +67,36 @@ export const LockState = z.object({
 });
 export type LockState = z.infer<typeof LockState>;
 
+/**
+ * OS notifications of deposit, withdrawal and UID-push changes, decided and shown by main (so they
+ * arrive even when the window is hidden). On by default; each kind can be muted.
+ */
+export const NotificationSettings = z
+  .object({
+    enabled: z.boolean(),
+    deposits: z.boolean(),
+    withdrawals: z.boolean(),
+    pushes: z.boolean(),
+  })
+  .strict();
+export type NotificationSettings = z.infer<typeof NotificationSettings>;
+
+export const DEFAULT_NOTIFICATION_SETTINGS: NotificationSettings = {
+  enabled: true,
+  deposits: true,
+  withdrawals: true,
+  pushes: true,
+};
+
+export const NotificationSettingsView = z.object({
+  settings: NotificationSettings,
+  /** Whether this shell can show OS notifications at all (e.g. `notify-send` missing on Linux). */
+  available: z.boolean(),
+  /** Why not, in words, when unavailable. */
+  unavailableReason: z.string().optional(),
+});
+export type NotificationSettingsView = z.infer<typeof NotificationSettingsView>;
+
 /** The app itself: liveness, version, files, the lock; settings that are not tied to a profile. */
 export const app = {
   ping: operation(
@@ -103,5 +133,15 @@ export const app = {
     'Whether the app is locked (e.g. after the window was reloaded).',
     z.object({}).strict(),
     LockState,
+  ),
+  notificationSettings: operation(
+    'The OS-notification settings (on/off, per-kind mute) and whether this shell can show them.',
+    z.object({}).strict(),
+    NotificationSettingsView,
+  ),
+  setNotificationSettings: operation(
+    'Changes the OS-notification settings (the whole set: on/off and each kind); answers the new view.',
+    NotificationSettings,
+    NotificationSettingsView,
   ),
 };

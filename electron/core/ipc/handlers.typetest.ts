@@ -9,12 +9,18 @@ type AppHandlers = DeskHandlers['app'];
 
 const ping: AppHandlers['ping'] = async ({ text }) => ({ text, receivedAt: 0 });
 const info: AppHandlers['info'] = async () => ({ name: 'x', version: '0', shell: 'chromium', platform: 'linux' });
+const notifications = {
+  settings: { enabled: true, deposits: true, withdrawals: true, pushes: true },
+  available: false,
+};
 const locked = async () => ({ state: 'locked' as const });
 const rest = {
   saveFile: async () => ({ cancelled: true as const }),
   lock: locked,
   unlock: locked,
   lockState: locked,
+  notificationSettings: async () => notifications,
+  setNotificationSettings: async () => notifications,
 };
 
 export const complete: AppHandlers = { ping, info, ...rest };

@@ -4,6 +4,7 @@ import { basename, extname, join } from 'node:path';
 import type { DeskHandlers } from '../../../shared/contract';
 import { DeskFailure } from '../errors';
 import type { AppLock } from '../ipc/appLock';
+import type { FundingNotifier } from '../notifications/notifier';
 import type { ServiceContext } from './context';
 
 const APP_NAME = 'Treasury Desk';
@@ -19,6 +20,8 @@ export interface AppDeps {
   /** Default: ~/Downloads (created when missing). */
   readonly downloadsDir?: string;
   readonly lock?: AppLock;
+  /** OS notifications of funding changes (their settings live here, with the app's). */
+  readonly notifier?: FundingNotifier;
 }
 
 export const defaultDownloadsDir = (): string => join(homedir(), 'Downloads');
@@ -52,6 +55,10 @@ export const createAppHandlers = (ctx: ServiceContext, deps: AppDeps = {}): Desk
   const lockOf = (): AppLock => {
     if (!deps.lock) throw DeskFailure.precondition('This build of the app has no lock.');
     return deps.lock;
+  };
+  const notifierOf = (): FundingNotifier => {
+    if (!deps.notifier) throw DeskFailure.precondition('This build of the app has no OS notifications.');
+    return deps.notifier;
   };
   return {
     ping: async ({ text }) => ({ text, receivedAt: Date.now() }),
@@ -104,5 +111,12 @@ export const createAppHandlers = (ctx: ServiceContext, deps: AppDeps = {}): Desk
       return state;
     },
     lockState: async () => lockOf().view(),
+
+    notificationSettings: async () => notifierOf().view(),
+    setNotificationSettings: async (settings) => {
+      const view = notifierOf().setSettings(settings);
+      ctx.audit.record({ action: 'app.setNotificationSettings', params: settings, outcome: 'ok' });
+      return view;
+    },
   };
 };

@@ -5,6 +5,7 @@
 import { useQueryClient } from '@tanstack/react-query';
 import { useState } from 'react';
 import type { MovementView } from '../../../../shared/contract/activity';
+import { pushTimeline, withdrawalTimeline } from '../../../../shared/platform/timelines';
 import { call, useDeskEvent, useDeskMutation, useDeskQuery } from '../../lib/desk';
 import { formatAmount } from '../../lib/format';
 import { usePeriod } from '../../lib/period';
@@ -21,7 +22,6 @@ import {
   Time,
 } from '../../ui';
 import type { Tone } from '../../ui/Badge';
-import { pushTimeline, withdrawalTimeline } from '../withdrawals/timeline/statuses';
 import { NeedsPerson, needsPerson } from './NeedsPerson';
 import { KIND_WORDS } from './words';
 

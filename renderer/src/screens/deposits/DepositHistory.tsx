@@ -4,6 +4,7 @@
  */
 import { useMemo, useState } from 'react';
 import type { DepositRecord } from '../../../../shared/contract/funding';
+import { depositTimeline } from '../../../../shared/platform/timelines';
 import { isoInZone, timeHeader, toCsv } from '../../lib/csv';
 import { useDeskQuery } from '../../lib/desk';
 import { type DisplayTimeZone, formatAmount } from '../../lib/format';
@@ -17,7 +18,6 @@ import {
   useHistoryFilters,
 } from '../withdrawals/history/filters';
 import { StatusTimeline } from '../withdrawals/timeline/StatusTimeline';
-import { depositTimeline } from '../withdrawals/timeline/statuses';
 import { FOLLOW_INTERVAL_MS } from '../withdrawals/WithdrawalTracker';
 
 export const depositsCsv = (rows: readonly DepositRecord[], zone: DisplayTimeZone): string =>

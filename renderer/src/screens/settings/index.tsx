@@ -2,6 +2,7 @@ import { useDeskQuery } from '../../lib/desk';
 import { DISPLAY_TIME_ZONES, type DisplayTimeZone, formatTime, zoneLabel } from '../../lib/format';
 import { IDLE_LOCK_CHOICES, type Theme, type UpColour, usePrefs } from '../../lib/prefs';
 import { Button, Checkbox, ErrorNotice, Loading, PageHeader, Select } from '../../ui';
+import { OsNotificationsPanel } from './OsNotificationsPanel';
 import { ProfilesPanel } from './ProfilesPanel';
 
 const About = () => {
@@ -90,17 +91,21 @@ export default function SettingsScreen() {
             onChange={(confirmOrders) => prefs.set({ confirmOrders })}
             testId="pref-confirm-orders"
           />
-          <Checkbox
-            label="Notify me when a deposit or withdrawal changes state"
-            checked={prefs.fundingNotices}
-            onChange={(fundingNotices) => prefs.set({ fundingNotices })}
-            testId="pref-funding-notices"
-          />
           <div>
             <Button size="sm" onClick={() => prefs.reset()}>
               Restore defaults
             </Button>
           </div>
+        </section>
+        <section className="panel" aria-labelledby="settings-notifications">
+          <h2 id="settings-notifications">Notifications</h2>
+          <Checkbox
+            label="Tell me in the app when a deposit or withdrawal changes state"
+            checked={prefs.fundingNotices}
+            onChange={(fundingNotices) => prefs.set({ fundingNotices })}
+            testId="pref-funding-notices"
+          />
+          <OsNotificationsPanel />
         </section>
         <section className="panel" aria-labelledby="settings-about">
           <h2 id="settings-about">About</h2>

@@ -6,6 +6,7 @@
 import Decimal from 'decimal.js';
 import { useMemo, useState } from 'react';
 import type { PushDetails, PushResult } from '../../../../shared/contract/funding';
+import { pushTimeline } from '../../../../shared/platform/timelines';
 import { useDeskMutation, useDeskQuery } from '../../lib/desk';
 import { formatAmount } from '../../lib/format';
 import { lastDays, usePeriod } from '../../lib/period';
@@ -24,7 +25,6 @@ import {
 } from '../../ui';
 import { nothingMoved, useConfirmation, useSingleFlight } from './confirmation';
 import { StatusTimeline } from './timeline/StatusTimeline';
-import { pushTimeline } from './timeline/statuses';
 import { FOLLOW_INTERVAL_MS } from './WithdrawalTracker';
 
 const uidProblem = (uid: string): string | undefined => {

@@ -4,13 +4,13 @@
  */
 import { useMemo, useState } from 'react';
 import type { WithdrawalRecord } from '../../../../shared/contract/funding';
+import { withdrawalTimeline } from '../../../../shared/platform/timelines';
 import { isoInZone, timeHeader, toCsv } from '../../lib/csv';
 import { useDeskQuery } from '../../lib/desk';
 import { type DisplayTimeZone, formatAmount } from '../../lib/format';
 import { usePrefs } from '../../lib/prefs';
 import { DataTable, EmptyState, ErrorNotice, Loading, Time } from '../../ui';
 import { detailsColumn, HistoryFilterBar, matchesState, statusColumn, useHistoryFilters } from './history/filters';
-import { withdrawalTimeline } from './timeline/statuses';
 import { FOLLOW_INTERVAL_MS, WithdrawalDetail } from './WithdrawalTracker';
 
 export const withdrawalsCsv = (rows: readonly WithdrawalRecord[], zone: DisplayTimeZone): string =>

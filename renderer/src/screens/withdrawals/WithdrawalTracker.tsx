@@ -6,11 +6,11 @@
  */
 import { useState } from 'react';
 import type { WithdrawalRecord } from '../../../../shared/contract/funding';
+import { isWithdrawalCancellable, withdrawalTimeline } from '../../../../shared/platform/timelines';
 import { useDeskEvent, useDeskMutation, useDeskQuery } from '../../lib/desk';
 import { chunk, formatAmount } from '../../lib/format';
 import { Button, ConfirmDialog, ErrorNotice, Loading, Time } from '../../ui';
 import { StatusTimeline } from './timeline/StatusTimeline';
-import { isWithdrawalCancellable, withdrawalTimeline } from './timeline/statuses';
 
 /** How often an unfinished withdrawal is re-read (within the wallet read budget). */
 export const FOLLOW_INTERVAL_MS = 2_000;

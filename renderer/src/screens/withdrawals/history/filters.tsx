@@ -4,10 +4,10 @@
  * and the Details button.
  */
 import { useState } from 'react';
+import type { Timeline } from '../../../../../shared/platform/timelines';
 import { useDeskQuery } from '../../../lib/desk';
 import { usePeriod } from '../../../lib/period';
 import { Button, type Column, type CsvFile, ExportCsvButton, PeriodSelect, Select } from '../../../ui';
-import type { Timeline } from '../timeline/statuses';
 
 export type StateFilter = 'all' | 'active' | 'done' | 'failed';
 

@@ -3,7 +3,7 @@
  * now and what happens next. The platform code stays visible (small) for support conversations.
  */
 import type { ReactNode } from 'react';
-import type { StageState, Timeline } from './statuses';
+import type { StageState, Timeline } from '../../../../../shared/platform/timelines';
 
 const MARK: Record<StageState, string> = {
   done: '✓',

@@ -1,6 +1,5 @@
 import { render, screen, within } from '@testing-library/react';
 import { describe, expect, it } from 'vitest';
-import { StatusTimeline } from './StatusTimeline';
 import {
   DEPOSIT_STATUSES,
   DEPOSIT_STEPS,
@@ -13,7 +12,8 @@ import {
   WITHDRAWAL_STATUSES,
   WITHDRAWAL_STEPS,
   withdrawalTimeline,
-} from './statuses';
+} from '../../../../../shared/platform/timelines';
+import { StatusTimeline } from './StatusTimeline';
 
 /** Expected placement per status: the stage that is current (or the exit label) and whether it is final. */
 const withdrawalExpectations: Record<

@@ -4,8 +4,10 @@
  * which they occur; the order below is the one users see in practice and the sandbox follows
  * (docs/funding-timelines.md). An unrecognised code never crashes a screen: it is shown as
  * "unrecognised — treat as in progress".
+ * Pure data and words, shared by the screens (StatusTimeline) and main's OS notifications
+ * (electron/core/notifications), so both say the same thing.
  */
-import { DEPOSIT_STATUSES, UID_PUSH_STATUSES, WITHDRAWAL_STATUSES } from '../../../../../shared/platform/statuses';
+import { DEPOSIT_STATUSES, UID_PUSH_STATUSES, WITHDRAWAL_STATUSES } from './statuses';
 
 export type StageState = 'done' | 'current' | 'upcoming' | 'failed' | 'skipped';
 export type Tone = 'progress' | 'success' | 'failure' | 'attention' | 'unknown';

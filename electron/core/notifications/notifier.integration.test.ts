@@ -1,0 +1,102 @@
+/**
+ * The core as the shells start it, against a real sandbox: a deposit injected on the platform is
+ * seen by the watchers and becomes exactly one OS notification when it is done; muting deposits in
+ * the settings (through the IPC contract) silences the next one.
+ */
+import { mkdtemp, rm } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { type Core, createCore } from '../core';
+import { MemoryKeyStore } from '../keychain/keyStore';
+import { control, type SandboxHandle, startTestSandbox } from '../testing/sandbox';
+import type { OsNotification } from './notifier';
+
+const ORIGIN = 'app://desk';
+let sandbox: SandboxHandle;
+let core: Core;
+let dataDir: string;
+const shown: OsNotification[] = [];
+const depositEvents: { id: string; status: string }[] = [];
+
+const value = async <T>(operation: string, input: unknown): Promise<T> => {
+  const result = await core.dispatch(operation, input, { url: `${ORIGIN}/index.html`, isMainFrame: true });
+  if (!result.ok) throw new Error(`${operation}: ${JSON.stringify(result.error)}`);
+  return result.value as T;
+};
+
+/** Injects a deposit, waits until the watchers saw it pending, then lets the platform finish it. */
+const depositUntilDone = async (amount: string): Promise<void> => {
+  const injected = await control<{ id: string }>(sandbox, '/deposits', {
+    user_id: sandbox.userId,
+    currency: 'USDT',
+    chain: 'TRX',
+    amount,
+  });
+  await expect.poll(() => depositEvents.some((e) => e.id === injected.id), { timeout: 10_000 }).toBe(true);
+  await control(sandbox, '/advance', { seconds: 120 });
+  await expect
+    .poll(() => depositEvents.some((e) => e.id === injected.id && e.status === 'DONE'), { timeout: 10_000 })
+    .toBe(true);
+};
+
+beforeAll(async () => {
+  sandbox = await startTestSandbox({ market: 'off' });
+  dataDir = await mkdtemp(join(tmpdir(), 'td-notify-'));
+  core = await createCore({
+    dataDir,
+    shell: 'chromium',
+    trustedOrigins: [ORIGIN],
+    emit: (name, payload) => {
+      if (name === 'funding.depositChanged') {
+        const change = payload as { id: string; status: string };
+        depositEvents.push({ id: change.id, status: change.status });
+      }
+    },
+    keyStore: new MemoryKeyStore(),
+    sandbox: { mode: 'external', baseUrl: sandbox.baseUrl, key: sandbox.key, secret: sandbox.secret },
+    watchIntervalMs: 100,
+    osNotifications: { showOsNotification: (notification) => shown.push(notification) },
+  });
+});
+
+afterAll(async () => {
+  await core?.close();
+  await sandbox?.close();
+  if (dataDir) await rm(dataDir, { recursive: true, force: true });
+});
+
+describe('OS notifications from the core', () => {
+  it('a deposit reaching DONE gives exactly one notification with its amount, currency and profile', async () => {
+    await depositUntilDone('77.5');
+    const profile = core.ctx.activeProfile()?.name ?? '';
+    expect(profile).not.toBe('');
+    const done = shown.filter((n) => n.body.endsWith('(DONE)'));
+    expect(done).toEqual([
+      { title: `Deposit 77.5 USDT · ${profile}`, body: 'Done: the funds are in your spot account (DONE)' },
+    ]);
+    // Nothing of the key in any text.
+    const text = JSON.stringify(shown);
+    expect(text).not.toContain(sandbox.secret);
+    expect(text).not.toContain(sandbox.key);
+  });
+
+  it('muting deposits in the settings silences the next deposit', async () => {
+    const view = await value<{ settings: Record<string, boolean>; available: boolean }>('app.setNotificationSettings', {
+      enabled: true,
+      deposits: false,
+      withdrawals: true,
+      pushes: true,
+    });
+    expect(view).toEqual({
+      settings: { enabled: true, deposits: false, withdrawals: true, pushes: true },
+      available: true,
+    });
+    const before = shown.length;
+    await depositUntilDone('12');
+    expect(shown.slice(before)).toEqual([]);
+    expect((await value<{ settings: { deposits: boolean } }>('app.notificationSettings', {})).settings.deposits).toBe(
+      false,
+    );
+  });
+});
