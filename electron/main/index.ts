@@ -91,6 +91,8 @@ const registerIpc = (target: Core): void => {
 const start = async (): Promise<void> => {
   const dataDir = app.getPath('userData');
   serveAppProtocol(join(import.meta.dirname, '../renderer'));
+  // Windows shows an app's notifications only under its AppUserModelID (electron-builder.yml's appId).
+  if (process.platform === 'win32') app.setAppUserModelId('com.treasurydesk.app');
   core = await createCore({
     dataDir,
     shell: 'electron',
