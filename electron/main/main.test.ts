@@ -200,7 +200,7 @@ describe('Electron main', () => {
     expect(openHandler?.()).toEqual({ action: 'deny' });
   });
 
-  it('denies every permission except notifications for our own pages', () => {
+  it('denies every permission, notifications included (main shows those itself)', () => {
     const decide = (permission: string, url: string) => {
       let granted: boolean | undefined;
       fake.calls.permission!({ getURL: () => url }, permission, (answer: boolean) => {
@@ -210,7 +210,7 @@ describe('Electron main', () => {
     };
     expect(decide('media', 'app://desk/index.html')).toBe(false);
     expect(decide('geolocation', 'app://desk/index.html')).toBe(false);
-    expect(decide('notifications', 'app://desk/index.html')).toBe(true);
+    expect(decide('notifications', 'app://desk/index.html')).toBe(false);
     expect(decide('notifications', 'https://evil.example/')).toBe(false);
   });
 });

@@ -26,14 +26,10 @@ const hardenContents = (contents: WebContents, isOwnUrl: IsOwnUrl) => {
 };
 
 const hardenSession = (target: Session, isOwnUrl: IsOwnUrl) => {
-  // Only OS notifications (deposit/withdrawal state changes), and only for our own pages. No
-  // camera, geolocation, clipboard reads, …: nothing else the app needs.
-  target.setPermissionRequestHandler((contents, permission, callback) =>
-    callback(permission === 'notifications' && isOwnUrl(contents.getURL())),
-  );
-  target.setPermissionCheckHandler(
-    (_contents, permission, origin) => permission === 'notifications' && isOwnUrl(origin),
-  );
+  // No permission at all: OS notifications are shown by main (notifications.ts), never by the page,
+  // and the app needs no camera, geolocation, clipboard read or anything else a page may ask for.
+  target.setPermissionRequestHandler((_contents, _permission, callback) => callback(false));
+  target.setPermissionCheckHandler(() => false);
   target.on('will-download', (event) => event.preventDefault());
   // The renderer reaches no network: only main talks to the platform (the CSP says the same).
   // data: stays allowed for images the renderer draws itself (QR codes); the CSP limits it to img-src.
