@@ -77,6 +77,18 @@ export const NotificationSettings = z
     deposits: z.boolean(),
     withdrawals: z.boolean(),
     pushes: z.boolean(),
+    /** Profiles whose changes are never notified. Absent in settings stored before it existed: none. */
+    mutedProfiles: z.array(z.string().min(1).max(128)).max(1000).default([]),
+    /**
+     * Per currency (upper case), the smallest amount worth a notification; smaller changes stay
+     * quiet. A currency without an entry always notifies. Absent in older stored settings: none.
+     */
+    minAmounts: z
+      .record(
+        z.string().regex(/^[A-Z0-9_.-]{1,32}$/, 'Currency names are upper-case letters, digits, "_", "-" or "."'),
+        z.string().regex(/^\d{1,30}(\.\d{1,30})?$/, 'A minimum amount is a plain decimal number such as 0.5'),
+      )
+      .default({}),
   })
   .strict();
 export type NotificationSettings = z.infer<typeof NotificationSettings>;
@@ -86,6 +98,8 @@ export const DEFAULT_NOTIFICATION_SETTINGS: NotificationSettings = {
   deposits: true,
   withdrawals: true,
   pushes: true,
+  mutedProfiles: [],
+  minAmounts: {},
 };
 
 export const NotificationSettingsView = z.object({
@@ -135,12 +149,12 @@ export const app = {
     LockState,
   ),
   notificationSettings: operation(
-    'The OS-notification settings (on/off, per-kind mute) and whether this shell can show them.',
+    'The OS-notification settings (on/off, per-kind mute, per-profile mute, per-currency minimum amount) and whether this shell can show them.',
     z.object({}).strict(),
     NotificationSettingsView,
   ),
   setNotificationSettings: operation(
-    'Changes the OS-notification settings (the whole set: on/off and each kind); answers the new view.',
+    'Changes the OS-notification settings (the whole set: on/off, each kind, muted profiles, minimum amounts); answers the new view.',
     NotificationSettings,
     NotificationSettingsView,
   ),

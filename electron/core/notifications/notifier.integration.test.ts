@@ -82,14 +82,15 @@ describe('OS notifications from the core', () => {
   });
 
   it('muting deposits in the settings silences the next deposit', async () => {
-    const view = await value<{ settings: Record<string, boolean>; available: boolean }>('app.setNotificationSettings', {
+    // The shape from before muted profiles and minimums existed: still accepted, those default to none.
+    const view = await value<{ settings: Record<string, unknown>; available: boolean }>('app.setNotificationSettings', {
       enabled: true,
       deposits: false,
       withdrawals: true,
       pushes: true,
     });
     expect(view).toEqual({
-      settings: { enabled: true, deposits: false, withdrawals: true, pushes: true },
+      settings: { enabled: true, deposits: false, withdrawals: true, pushes: true, mutedProfiles: [], minAmounts: {} },
       available: true,
     });
     const before = shown.length;

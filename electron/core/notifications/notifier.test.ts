@@ -120,6 +120,46 @@ describe('FundingNotifier', () => {
     expect(shown.map((n) => n.title)).toEqual(['Withdrawal 0.015 BTC · Local sandbox']);
   });
 
+  it('a muted profile gives none; other profiles still notify', () => {
+    const { shown, notifier } = setup();
+    notifier.setSettings({ ...DEFAULT_NOTIFICATION_SETTINGS, mutedProfiles: ['local-sandbox'] });
+    notifier.observe('funding.depositChanged', deposit('DONE', 'TRACK'));
+    notifier.observe('funding.withdrawalChanged', withdrawal('DONE', 'EXTPEND'));
+    expect(shown).toEqual([]);
+    notifier.observe('funding.depositChanged', { ...deposit('DONE', 'TRACK'), profileId: 'desk-2' });
+    expect(shown.map((n) => n.title)).toEqual(['Deposit 1250.5 USDT']);
+  });
+
+  it('below the minimum for its currency gives none; at or above gives one; other currencies always notify', () => {
+    const { shown, notifier } = setup();
+    notifier.setSettings({ ...DEFAULT_NOTIFICATION_SETTINGS, minAmounts: { USDT: '1250.5', BTC: '1' } });
+    notifier.observe('funding.depositChanged', { ...deposit('DONE', 'TRACK'), amount: '1250.49999999' });
+    notifier.observe('funding.withdrawalChanged', withdrawal('DONE', 'EXTPEND'));
+    expect(shown).toEqual([]);
+    notifier.observe('funding.depositChanged', deposit('DONE', 'TRACK'));
+    expect(shown.map((n) => n.title)).toEqual(['Deposit 1250.5 USDT · Local sandbox']);
+    notifier.observe('funding.depositChanged', { ...deposit('DONE', 'TRACK'), amount: '1250.51' });
+    notifier.observe('funding.depositChanged', { ...deposit('DONE', 'TRACK'), currency: 'ETH', amount: '0.0001' });
+    expect(shown.map((n) => n.title).slice(1)).toEqual([
+      'Deposit 1250.51 USDT · Local sandbox',
+      'Deposit 0.0001 ETH · Local sandbox',
+    ]);
+  });
+
+  it('reads settings stored before profiles and minimums existed as none muted, no minimums', () => {
+    const { notifier, settings, shown } = setup();
+    settings.set(SETTINGS_KEY, { enabled: true, deposits: false, withdrawals: true, pushes: true });
+    expect(notifier.settings()).toEqual({ ...DEFAULT_NOTIFICATION_SETTINGS, deposits: false });
+    notifier.observe('funding.withdrawalChanged', withdrawal('DONE', 'EXTPEND'));
+    expect(shown.length).toBe(1);
+  });
+
+  it('refuses a minimum that is not a plain decimal, keeping what was stored', () => {
+    const { notifier } = setup();
+    expect(() => notifier.setSettings({ ...DEFAULT_NOTIFICATION_SETTINGS, minAmounts: { BTC: '1e3' } })).toThrow();
+    expect(notifier.settings()).toEqual(DEFAULT_NOTIFICATION_SETTINGS);
+  });
+
   it('falls back to the defaults when the stored value is unreadable', () => {
     const { notifier, settings } = setup();
     settings.set(SETTINGS_KEY, { enabled: 'yes' });

@@ -6,6 +6,7 @@
  * Only amount, currency, the profile's name and the status words go out: never an address, memo,
  * txid or anything from the key.
  */
+import Decimal from 'decimal.js';
 import {
   DEFAULT_NOTIFICATION_SETTINGS,
   NotificationSettings,
@@ -96,6 +97,20 @@ export const describeForOs = (kind: Kind, change: FundingChange, profileName: st
   return { title: `${NOUN[kind]} ${what}${where}`, body: `${timeline.headline} (${change.status})` };
 };
 
+/**
+ * Whether the change is smaller than the minimum set for its currency. An amount that is not a
+ * number notifies (better one notification too many than a silent failure).
+ */
+const isBelowMinimum = (change: FundingChange, settings: NotificationSettings): boolean => {
+  const minimum = settings.minAmounts[change.currency.toUpperCase()];
+  if (minimum === undefined) return false;
+  try {
+    return new Decimal(change.amount).abs().lessThan(minimum);
+  } catch {
+    return false;
+  }
+};
+
 export interface FundingNotifierOptions {
   readonly settings: Settings;
   /** Absent: this shell shows no OS notifications (the settings say so). */
@@ -137,6 +152,8 @@ export class FundingNotifier {
     const kind = KIND[event];
     const settings = this.settings();
     if (!settings.enabled || !settings[SETTING[kind]]) return;
+    if (settings.mutedProfiles.includes(change.profileId)) return;
+    if (isBelowMinimum(change, settings)) return;
     const notification = describeForOs(kind, change, this.options.profileName(change.profileId) ?? '');
     if (!notification) return;
     try {

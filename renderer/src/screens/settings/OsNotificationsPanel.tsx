@@ -3,11 +3,13 @@
  * (electron/core/notifications), so the setting lives in main too: it applies while the window is
  * hidden, and in every window of this app on this computer.
  */
+import { useState } from 'react';
 import type { NotificationSettings } from '../../../../shared/contract/app';
 import { useDeskMutation, useDeskQuery } from '../../lib/desk';
-import { Checkbox, ErrorNotice, Loading } from '../../ui';
+import { Button, Checkbox, ErrorNotice, Loading, TextField } from '../../ui';
 
-const KINDS: readonly { key: Exclude<keyof NotificationSettings, 'enabled'>; label: string }[] = [
+type KindKey = 'deposits' | 'withdrawals' | 'pushes';
+const KINDS: readonly { key: KindKey; label: string }[] = [
   { key: 'deposits', label: 'Deposits' },
   { key: 'withdrawals', label: 'Withdrawals' },
   { key: 'pushes', label: 'Transfers to and from other users (UID)' },
@@ -19,7 +21,8 @@ export const OsNotificationsPanel = () => {
   if (view.isPending) return <Loading />;
   if (view.isError) return <ErrorNotice error={view.error} onRetry={() => view.refetch()} />;
   // While a change is being saved, show it (the answer replaces it).
-  const settings = save.isPending && save.variables ? save.variables : view.data.settings;
+  const settings: NotificationSettings =
+    save.isPending && save.variables ? { mutedProfiles: [], minAmounts: {}, ...save.variables } : view.data.settings;
   const change = (patch: Partial<NotificationSettings>) => save.mutate({ ...settings, ...patch });
   return (
     <div data-testid="os-notifications">
@@ -49,7 +52,116 @@ export const OsNotificationsPanel = () => {
           ))}
         </fieldset>
       ) : null}
+      {settings.enabled ? (
+        <>
+          <ProfileMutes settings={settings} onChange={change} />
+          <MinimumAmounts settings={settings} onChange={change} />
+        </>
+      ) : null}
       {save.isError ? <ErrorNotice error={save.error} /> : null}
     </div>
+  );
+};
+
+interface PartProps {
+  readonly settings: NotificationSettings;
+  readonly onChange: (patch: Partial<NotificationSettings>) => void;
+}
+
+/** One tick per profile: unticked profiles (e.g. a test desk) never interrupt anyone. */
+const ProfileMutes = ({ settings, onChange }: PartProps) => {
+  const profiles = useDeskQuery(['profiles.list', {}]);
+  if (!profiles.data || profiles.data.length === 0) return null;
+  const muted = new Set(settings.mutedProfiles);
+  return (
+    <fieldset className="filters" data-testid="os-notifications-profiles">
+      <legend>Notify for profiles</legend>
+      {profiles.data.map((profile) => (
+        <Checkbox
+          key={profile.id}
+          label={profile.name}
+          checked={!muted.has(profile.id)}
+          onChange={(on) =>
+            onChange({
+              mutedProfiles: on
+                ? settings.mutedProfiles.filter((id) => id !== profile.id)
+                : [...settings.mutedProfiles, profile.id],
+            })
+          }
+          testId={`os-notifications-profile-${profile.id}`}
+        />
+      ))}
+    </fieldset>
+  );
+};
+
+const CURRENCY = /^[A-Z0-9_.-]{1,32}$/;
+const PLAIN_DECIMAL = /^\d{1,30}(\.\d{1,30})?$/;
+
+/** Per currency, the smallest amount worth a notification (smaller changes stay quiet). */
+const MinimumAmounts = ({ settings, onChange }: PartProps) => {
+  const [currency, setCurrency] = useState('');
+  const [amount, setAmount] = useState('');
+  const [problem, setProblem] = useState<{ currency?: string; amount?: string }>({});
+  const entries = Object.entries(settings.minAmounts).sort(([a], [b]) => a.localeCompare(b));
+  const add = () => {
+    const code = currency.trim().toUpperCase();
+    const minimum = amount.trim();
+    const found = {
+      ...(CURRENCY.test(code) ? {} : { currency: 'Enter a currency such as USDT (letters, digits, "_", "-", ".")' }),
+      ...(PLAIN_DECIMAL.test(minimum) ? {} : { amount: 'Enter a plain decimal number such as 100 or 0.5' }),
+    };
+    setProblem(found);
+    if (found.currency || found.amount) return;
+    onChange({ minAmounts: { ...settings.minAmounts, [code]: minimum } });
+    setCurrency('');
+    setAmount('');
+  };
+  const remove = (code: string) => {
+    const { [code]: _removed, ...rest } = settings.minAmounts;
+    onChange({ minAmounts: rest });
+  };
+  return (
+    <fieldset className="filters" data-testid="os-notifications-minimums">
+      <legend>Minimum amount to notify</legend>
+      <div className="field-hint">
+        Deposits, withdrawals and transfers smaller than this stay quiet. A currency not listed always notifies.
+      </div>
+      {entries.length > 0 ? (
+        <ul>
+          {entries.map(([code, minimum]) => (
+            <li key={code} data-testid={`os-notifications-minimum-${code}`}>
+              {code}: below {minimum} not notified{' '}
+              <Button
+                size="sm"
+                variant="ghost"
+                onClick={() => remove(code)}
+                aria-label={`Remove the minimum for ${code}`}
+              >
+                Remove
+              </Button>
+            </li>
+          ))}
+        </ul>
+      ) : null}
+      <TextField
+        label="Currency"
+        value={currency}
+        onChange={setCurrency}
+        error={problem.currency}
+        data-testid="os-notifications-minimum-currency"
+      />
+      <TextField
+        label="Minimum amount"
+        value={amount}
+        onChange={setAmount}
+        error={problem.amount}
+        inputMode="decimal"
+        data-testid="os-notifications-minimum-amount"
+      />
+      <Button onClick={add} data-testid="os-notifications-minimum-add">
+        Set minimum
+      </Button>
+    </fieldset>
   );
 };

@@ -150,6 +150,31 @@ describe('withdrawal form', () => {
     expect(withdrawCalls).toHaveLength(0);
   });
 
+  it('offers a test amount (the minimum) for an address never used; it only fills the field and the review stays', async () => {
+    const user = userEvent.setup();
+    renderForm();
+    await choose(user, /^TON/, /Exchange B/);
+    expect(screen.getByTestId('test-amount-first').textContent).toMatch(/Always send a small amount first/);
+    await user.click(screen.getByRole('button', { name: /Send a small test amount first \(10 USDT\)/ }));
+    expect((screen.getByLabelText('Amount') as HTMLInputElement).value).toBe('10');
+    expect(screen.getByTestId('withdraw-debit').textContent).toBe('10.5 USDT');
+    expect(withdrawCalls).toHaveLength(0);
+    await user.click(screen.getByTestId('withdraw-review'));
+    const sheet = await screen.findByTestId('review-sheet');
+    expect(within(sheet).getByTestId('first-time-badge')).toBeTruthy();
+    expect(within(sheet).getByTestId('withdraw-send')).toHaveProperty('disabled', true);
+    expect(withdrawCalls).toHaveLength(0);
+  });
+
+  it('does not offer a test amount for an address used before', async () => {
+    const user = userEvent.setup();
+    renderForm();
+    await choose(user, /^TRX/, /OTC desk/);
+    expect(screen.getByLabelText('Amount')).toBeTruthy();
+    expect(screen.queryByTestId('test-amount-first')).toBeNull();
+    expect(screen.queryByTestId('test-amount-fill')).toBeNull();
+  });
+
   it('reviews fee and net, asks for the typed amount, and sends exactly once', async () => {
     const user = userEvent.setup();
     const onSent = renderForm();

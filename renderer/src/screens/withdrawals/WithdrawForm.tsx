@@ -3,6 +3,7 @@
  * net amount shown before anything is sent. Every rule is checked here first (and again in main);
  * "Review" opens the review sheet, which is the only place that sends.
  */
+import Decimal from 'decimal.js';
 import { useMemo, useState } from 'react';
 import { create } from 'zustand';
 import type { CurrencyChainInfo, SavedAddress, WithdrawResult } from '../../../../shared/contract/funding';
@@ -75,6 +76,10 @@ export function WithdrawForm({ onSent }: { readonly onSent: (result: WithdrawRes
     amount: rules && chain ? amountProblem({ amount: draft.amount, rules, chain, available }) : undefined,
   };
   const firstProblem = Object.values(problems).find(Boolean);
+  // Never sent to before (the review's "first withdrawal to this address"): offer a test amount first.
+  const firstTime = saved?.previousWithdrawals === 0;
+  const testAmount =
+    rules?.minAmount && new Decimal(rules.minAmount).gt(0) ? new Decimal(rules.minAmount).toFixed() : undefined;
   const q = rules && chain && !problems.amount ? quote(rules, chain.chain, draft.amount, chain.decimals) : undefined;
 
   if (rulesQuery.isPending) return <Loading label="Loading currencies…" />;
@@ -229,6 +234,23 @@ export function WithdrawForm({ onSent }: { readonly onSent: (result: WithdrawRes
               ) : undefined
             }
           />
+          {firstTime ? (
+            <div className="notice" role="note" data-testid="test-amount-first">
+              <strong>First withdrawal to this address.</strong> Always send a small amount first: one fee buys the
+              certainty that the address, network and memo are right before the full amount is at risk. The button only
+              fills in the amount; you still review and confirm it.
+              {testAmount ? (
+                <>
+                  {' '}
+                  <Button size="sm" onClick={() => draft.set({ amount: testAmount })} data-testid="test-amount-fill">
+                    Send a small test amount first ({formatAmount(testAmount)} {draft.currency})
+                  </Button>
+                </>
+              ) : (
+                ' The platform states no minimum here: choose a small amount yourself.'
+              )}
+            </div>
+          ) : null}
           <dl className="facts" aria-label="Fee and limits" data-testid="withdraw-facts">
             <dt>Minimum</dt>
             <dd>{rules.minAmount ? `${formatAmount(rules.minAmount)} ${rules.currency}` : 'none stated'}</dd>
