@@ -8,50 +8,16 @@
  *   npm run bench:client      # prints a table, writes bench/results/client-pipeline.json
  *   BENCH_REQUESTS=3000 BENCH_CONCURRENCY=16 npm run bench:client
  */
-import { spawn } from 'node:child_process';
 import fs from 'node:fs';
 import path from 'node:path';
-import { fileURLToPath } from 'node:url';
 import ccxt from 'ccxt';
 import { ApiClient as GateApiClient, SpotApi } from 'gate-api';
 import { PlatformConnection } from '../electron/core/profiles/connection';
+import { ROOT, spawnSandbox } from './processes';
 
-const ROOT = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..');
 const REQUESTS = Number(process.env.BENCH_REQUESTS ?? 2000);
 const CONCURRENCY = Number(process.env.BENCH_CONCURRENCY ?? 16);
 const ROUNDS = 2;
-
-interface Ready {
-  base_url: string;
-  control_url: string;
-  key: string;
-  secret: string;
-}
-
-const startSandbox = async () => {
-  const child = spawn(
-    process.execPath,
-    ['--import', 'tsx', 'sandbox/cli.ts', '--port', '0', '--memory', '--market', 'off', '--clock', 'manual'],
-    {
-      cwd: ROOT,
-      stdio: ['ignore', 'pipe', 'ignore'],
-    },
-  );
-  const line = await new Promise<string>((resolve, reject) => {
-    let buffer = '';
-    const timer = setTimeout(() => reject(new Error('sandbox did not start within 30 s')), 30_000);
-    child.stdout.on('data', (chunk: Buffer) => {
-      buffer += chunk.toString();
-      const nl = buffer.indexOf('\n');
-      if (nl >= 0) {
-        clearTimeout(timer);
-        resolve(buffer.slice(0, nl));
-      }
-    });
-    child.on('exit', (code) => reject(new Error(`sandbox exited with ${code}`)));
-  });
-  return { child, ready: JSON.parse(line) as Ready };
-};
 
 /** Runs `total` calls of `fn` with `concurrency` in flight; returns requests per second. */
 const drive = async (fn: () => Promise<unknown>, total: number, concurrency: number): Promise<number> => {
@@ -69,7 +35,7 @@ const drive = async (fn: () => Promise<unknown>, total: number, concurrency: num
 };
 
 const main = async () => {
-  const { child, ready } = await startSandbox();
+  const { child, ready } = await spawnSandbox(['--port', '0', '--memory', '--market', 'off', '--clock', 'manual']);
   try {
     await fetch(`${ready.control_url}/rate_limits`, {
       method: 'POST',

@@ -19,35 +19,11 @@ import fs from 'node:fs';
 import http from 'node:http';
 import os from 'node:os';
 import path from 'node:path';
-import { fileURLToPath } from 'node:url';
 import { bodyHash, sign } from '../sandbox/http/signature';
+import { firstLine, ROOT, type SandboxReady, spawnSandbox } from './processes';
 
-const ROOT = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..');
 const SECONDS = Number(process.env.BENCH_SECONDS ?? 5);
 const CONNECTIONS = Number(process.env.BENCH_CONNECTIONS ?? 32);
-
-interface Ready {
-  base_url: string;
-  control_url: string;
-  key: string;
-  secret: string;
-}
-
-function waitForLine(child: ChildProcess): Promise<string> {
-  return new Promise((resolve, reject) => {
-    let buffer = '';
-    const timer = setTimeout(() => reject(new Error('server did not start within 30 s')), 30_000);
-    child.stdout!.on('data', (chunk: Buffer) => {
-      buffer += chunk.toString();
-      const nl = buffer.indexOf('\n');
-      if (nl !== -1) {
-        clearTimeout(timer);
-        resolve(buffer.slice(0, nl));
-      }
-    });
-    child.on('exit', (code) => reject(new Error(`server exited with ${code}`)));
-  });
-}
 
 /** The bare server: answers every request with a fixed JSON body of `size` bytes. */
 const BARE_SERVER = `
@@ -140,7 +116,7 @@ async function load(target: Target, creds: { key: string; secret: string }, scen
   return { rps: done / elapsed, failed, statuses: Object.fromEntries(statuses) };
 }
 
-async function fetchSize(ready: Ready, scenario: Scenario): Promise<number> {
+async function fetchSize(ready: SandboxReady, scenario: Scenario): Promise<number> {
   const url = new URL(ready.base_url);
   const ts = String(Math.floor(Date.now() / 1000));
   const res = await fetch(`${url.origin}${scenario.path}${scenario.query ? `?${scenario.query}` : ''}`, {
@@ -165,23 +141,18 @@ async function main(): Promise<void> {
   };
   process.on('exit', stopAll);
   try {
-    // `node --import tsx` (not the tsx wrapper) so the measured pid is the server itself.
-    const sandbox = spawn(
-      process.execPath,
-      ['--import', 'tsx', 'sandbox/cli.ts', '--memory', '--clock', 'manual', '--seed', '1', '--market', 'off'],
-      { cwd: ROOT, stdio: ['ignore', 'pipe', 'ignore'] },
-    );
-    children.push(sandbox);
     const dataDir = fs.mkdtempSync(path.join(os.tmpdir(), 'sandbox-bench-'));
     process.on('exit', () => fs.rmSync(dataDir, { recursive: true, force: true }));
-    const fileSandbox = spawn(
-      process.execPath,
-      ['--import', 'tsx', 'sandbox/cli.ts', '--data', dataDir, '--clock', 'manual', '--seed', '1', '--market', 'off'],
-      { cwd: ROOT, stdio: ['ignore', 'pipe', 'ignore'] },
-    );
-    children.push(fileSandbox);
-    const ready = JSON.parse(await waitForLine(sandbox)) as Ready;
-    const fileReady = JSON.parse(await waitForLine(fileSandbox)) as Ready;
+    const common = ['--clock', 'manual', '--seed', '1', '--market', 'off'];
+    const [memory, onDisk] = await Promise.all([
+      spawnSandbox(['--memory', ...common]),
+      spawnSandbox(['--data', dataDir, ...common]),
+    ]);
+    children.push(memory.child, onDisk.child);
+    const sandbox = memory.child;
+    const fileSandbox = onDisk.child;
+    const ready = memory.ready;
+    const fileReady = onDisk.ready;
     for (const r of [ready, fileReady]) {
       await fetch(`${r.control_url}/rate_limits`, {
         method: 'POST',
@@ -205,7 +176,7 @@ async function main(): Promise<void> {
       stdio: ['ignore', 'pipe', 'ignore'],
     });
     children.push(bare);
-    const barePort = (JSON.parse(await waitForLine(bare)) as { port: number }).port;
+    const barePort = (JSON.parse(await firstLine(bare)) as { port: number }).port;
 
     const sandboxTarget = { host: '127.0.0.1', port: Number(new URL(ready.base_url).port) };
     const fileTarget = { host: '127.0.0.1', port: Number(new URL(fileReady.base_url).port) };

@@ -9,44 +9,18 @@
 // The platform limits placement to 10 orders per second per user and market; that limit is switched
 // to count-only through the control plane so the figure measures the server, not the limiter.
 
-import { type ChildProcess, spawn } from 'node:child_process';
 import fs from 'node:fs';
 import http from 'node:http';
 import path from 'node:path';
-import { fileURLToPath } from 'node:url';
 import { bodyHash, sign } from '../sandbox/http/signature';
 import { seededRandom } from '../sandbox/spot/market/random';
+import { ROOT, type SandboxReady, spawnSandbox } from './processes';
 
-const ROOT = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..');
 const SECONDS = Number(process.env.BENCH_SECONDS ?? 5);
 const CONNECTIONS = Number(process.env.BENCH_CONNECTIONS ?? 16);
 const PATH = '/api/v4/spot/orders';
 
-interface Ready {
-  base_url: string;
-  control_url: string;
-  user_id: number;
-  key: string;
-  secret: string;
-}
-
-function firstLine(child: ChildProcess): Promise<string> {
-  return new Promise((resolve, reject) => {
-    let buffer = '';
-    const timer = setTimeout(() => reject(new Error('sandbox did not start within 30 s')), 30_000);
-    child.stdout!.on('data', (chunk: Buffer) => {
-      buffer += chunk.toString();
-      const nl = buffer.indexOf('\n');
-      if (nl !== -1) {
-        clearTimeout(timer);
-        resolve(buffer.slice(0, nl));
-      }
-    });
-    child.on('exit', (code) => reject(new Error(`sandbox exited with ${code}`)));
-  });
-}
-
-async function control(ready: Ready, route: string, body: unknown): Promise<void> {
+async function control(ready: SandboxReady, route: string, body: unknown): Promise<void> {
   const res = await fetch(`${ready.control_url}${route}`, {
     method: 'POST',
     headers: { 'Content-Type': 'application/json' },
@@ -55,7 +29,7 @@ async function control(ready: Ready, route: string, body: unknown): Promise<void
   if (!res.ok) throw new Error(`control ${route} answered ${res.status}: ${await res.text()}`);
 }
 
-async function load(ready: Ready, seconds: number) {
+async function load(ready: SandboxReady, seconds: number) {
   const target = { host: '127.0.0.1', port: Number(new URL(ready.base_url).port) };
   const agent = new http.Agent({ keepAlive: true, maxSockets: CONNECTIONS });
   const rnd = seededRandom(1);
@@ -110,16 +84,11 @@ async function load(ready: Ready, seconds: number) {
 }
 
 async function main(): Promise<void> {
-  const sandbox = spawn(
-    process.execPath,
-    [path.join(ROOT, 'node_modules/tsx/dist/cli.mjs'), 'sandbox/cli.ts', '--memory', '--seed', '1', '--market', 'off'],
-    { cwd: ROOT, stdio: ['ignore', 'pipe', 'ignore'] },
-  );
+  const { child: sandbox, ready } = await spawnSandbox(['--memory', '--seed', '1', '--market', 'off']);
   process.on('exit', () => {
     if (sandbox.exitCode === null) sandbox.kill('SIGTERM');
   });
   try {
-    const ready = JSON.parse(await firstLine(sandbox)) as Ready;
     await control(ready, '/rate_limits', { enforce: false });
     for (const [currency, amount] of [
       ['USDT', '100000000'],

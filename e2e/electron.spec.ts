@@ -7,6 +7,7 @@ import { mkdtemp, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
 import { _electron as electron, expect, test } from '@playwright/test';
+import { SCREEN_IDS } from '../renderer/src/lib/navigation';
 import { electronBinary } from '../scripts/start';
 
 const binary = electronBinary();
@@ -30,16 +31,7 @@ test('Electron: the app starts, shows every screen in the navigation and answers
   try {
     const page = await app.firstWindow();
     await expect(page.locator('html')).toHaveAttribute('data-desk-ready', 'true', { timeout: 20_000 });
-    for (const id of [
-      'balances',
-      'deposits',
-      'withdrawals',
-      'transfers',
-      'subAccounts',
-      'trade',
-      'activity',
-      'settings',
-    ]) {
+    for (const id of SCREEN_IDS) {
       await expect(page.getByTestId(`nav-${id}`)).toBeVisible();
     }
     const pong = await page.evaluate(() => window.desk?.app.ping({ text: 'electron' }));

@@ -5,7 +5,7 @@
  */
 import type { z } from 'zod';
 import { type ContractShape, type Handlers, lookupOperation } from '../../../shared/ipc/define';
-import type { IpcError, Result } from '../../../shared/ipc/result';
+import { fail, type Result } from '../../../shared/ipc/result';
 import { DeskFailure, isConvertibleToIpcError } from '../errors';
 import type { LockGate } from './appLock';
 
@@ -128,8 +128,6 @@ export const createDispatcher = <C extends ContractShape>(
     }
   };
 };
-
-const fail = (error: IpcError): Result<never> => ({ ok: false, error });
 
 const splitName = (operation: string): [string, string] => {
   const dot = operation.indexOf('.');
