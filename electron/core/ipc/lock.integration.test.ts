@@ -4,37 +4,25 @@
  * reads the key from the keychain again and everything works as before.
  */
 import { randomUUID } from 'node:crypto';
-import fs from 'node:fs';
-import os from 'node:os';
-import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { type Core, createCore } from '../core';
-import { MemoryKeyStore } from '../keychain/keyStore';
+import type { Core } from '../core';
+import { asRenderer, startTestCore, type TestCore } from '../testing/core';
 import { control, type SandboxHandle, startTestSandbox } from '../testing/sandbox';
 
-const sender = { url: 'app://desk/index.html', isMainFrame: true };
+const sender = asRenderer;
 let sandbox: SandboxHandle;
+let testCore: TestCore;
 let core: Core;
-let dataDir: string;
 
 beforeAll(async () => {
   sandbox = await startTestSandbox({ market: 'off' });
-  dataDir = fs.mkdtempSync(path.join(os.tmpdir(), 'td-lock-'));
-  core = await createCore({
-    dataDir,
-    shell: 'chromium',
-    trustedOrigins: ['app://desk'],
-    emit: () => {},
-    keyStore: new MemoryKeyStore(),
-    sandbox: { mode: 'external', baseUrl: sandbox.baseUrl, key: sandbox.key, secret: sandbox.secret },
-    watchIntervalMs: 0,
-  });
+  testCore = await startTestCore(sandbox);
+  core = testCore.core;
 });
 
 afterAll(async () => {
-  await core?.close();
+  await testCore?.close();
   await sandbox?.close();
-  fs.rmSync(dataDir, { recursive: true, force: true });
 });
 
 const transfer = (amount: string) =>

@@ -3,24 +3,20 @@
  * seen by the watchers and becomes exactly one OS notification when it is done; muting deposits in
  * the settings (through the IPC contract) silences the next one.
  */
-import { mkdtemp, rm } from 'node:fs/promises';
-import { tmpdir } from 'node:os';
-import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { type Core, createCore } from '../core';
-import { MemoryKeyStore } from '../keychain/keyStore';
+import type { Core } from '../core';
+import { asRenderer, startTestCore, type TestCore } from '../testing/core';
 import { control, type SandboxHandle, startTestSandbox } from '../testing/sandbox';
 import type { OsNotification } from './notifier';
 
-const ORIGIN = 'app://desk';
 let sandbox: SandboxHandle;
+let testCore: TestCore;
 let core: Core;
-let dataDir: string;
 const shown: OsNotification[] = [];
 const depositEvents: { id: string; status: string }[] = [];
 
 const value = async <T>(operation: string, input: unknown): Promise<T> => {
-  const result = await core.dispatch(operation, input, { url: `${ORIGIN}/index.html`, isMainFrame: true });
+  const result = await core.dispatch(operation, input, asRenderer);
   if (!result.ok) throw new Error(`${operation}: ${JSON.stringify(result.error)}`);
   return result.value as T;
 };
@@ -42,28 +38,22 @@ const depositUntilDone = async (amount: string): Promise<void> => {
 
 beforeAll(async () => {
   sandbox = await startTestSandbox({ market: 'off' });
-  dataDir = await mkdtemp(join(tmpdir(), 'td-notify-'));
-  core = await createCore({
-    dataDir,
-    shell: 'chromium',
-    trustedOrigins: [ORIGIN],
+  testCore = await startTestCore(sandbox, {
     emit: (name, payload) => {
       if (name === 'funding.depositChanged') {
         const change = payload as { id: string; status: string };
         depositEvents.push({ id: change.id, status: change.status });
       }
     },
-    keyStore: new MemoryKeyStore(),
-    sandbox: { mode: 'external', baseUrl: sandbox.baseUrl, key: sandbox.key, secret: sandbox.secret },
     watchIntervalMs: 100,
     osNotifications: { showOsNotification: (notification) => shown.push(notification) },
   });
+  core = testCore.core;
 });
 
 afterAll(async () => {
-  await core?.close();
+  await testCore?.close();
   await sandbox?.close();
-  if (dataDir) await rm(dataDir, { recursive: true, force: true });
 });
 
 describe('OS notifications from the core', () => {

@@ -4,11 +4,7 @@
  * (saved addresses, deposit history, sub-accounts, small balances).
  */
 import { randomUUID } from 'node:crypto';
-import { mkdtemp, rm } from 'node:fs/promises';
-import { tmpdir } from 'node:os';
-import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { type SandboxHandle, startSandbox } from '../../../sandbox/server';
 import type { ConsolidatedRow, SmallBalance, TotalPoint } from '../../../shared/contract/balances';
 import type {
   DepositRecord,
@@ -17,54 +13,35 @@ import type {
   WithdrawalRecord,
   WithdrawResult,
 } from '../../../shared/contract/funding';
-import { type Core, createCore } from '../core';
-import { MemoryKeyStore } from '../keychain/keyStore';
+import type { Core } from '../core';
+import { asRenderer, startTestCore, type TestCore } from '../testing/core';
+import { control as controlPlane, type SandboxHandle, startTestSandbox } from '../testing/sandbox';
 
-const ORIGIN = 'app://desk';
 const DAY = 86_400;
 let sandbox: SandboxHandle;
+let testCore: TestCore;
 let core: Core;
-let dataDir: string;
 
-const call = async (operation: string, input: unknown) =>
-  core.dispatch(operation, input, { url: `${ORIGIN}/index.html`, isMainFrame: true });
+const call = async (operation: string, input: unknown) => core.dispatch(operation, input, asRenderer);
 const value = async <T>(operation: string, input: unknown): Promise<T> => {
   const result = await call(operation, input);
   if (!result.ok) throw new Error(`${operation}: ${JSON.stringify(result.error)}`);
   return result.value as T;
 };
-const control = async (path: string, body: unknown) => {
-  const response = await fetch(`${sandbox.controlUrl}${path}`, {
-    method: 'POST',
-    headers: { 'content-type': 'application/json' },
-    body: JSON.stringify(body),
-  });
-  const text = await response.text();
-  if (!response.ok) throw new Error(`${path}: ${text}`);
-  return JSON.parse(text) as Record<string, unknown>;
-};
+const control = (path: string, body: unknown) => controlPlane<Record<string, unknown>>(sandbox, path, body);
 const sandboxWithdrawals = () =>
   (sandbox.ctx.db.prepare('SELECT COUNT(*) AS n FROM withdrawals').get() as { n: number }).n;
 const now = () => Math.floor(Date.now() / 1000);
 
 beforeAll(async () => {
-  sandbox = await startSandbox({ memory: true, clock: 'manual', market: 'off', seed: 11, log: false });
-  dataDir = await mkdtemp(join(tmpdir(), 'funding-int-'));
-  core = await createCore({
-    dataDir,
-    shell: 'chromium',
-    trustedOrigins: [ORIGIN],
-    emit: () => {},
-    keyStore: new MemoryKeyStore(),
-    sandbox: { mode: 'external', baseUrl: sandbox.baseUrl, key: sandbox.key, secret: sandbox.secret },
-    watchIntervalMs: 0,
-  });
+  sandbox = await startTestSandbox({ seed: 11 });
+  testCore = await startTestCore(sandbox);
+  core = testCore.core;
 });
 
 afterAll(async () => {
-  await core?.close();
+  await testCore?.close();
   await sandbox?.close();
-  if (dataDir) await rm(dataDir, { recursive: true, force: true });
 });
 
 describe('funding against the sandbox', () => {
