@@ -174,8 +174,12 @@ test('the idle lock never interrupts an operation in flight', async ({ page, app
   await page.reload();
   await expect(page.locator('html')).toHaveAttribute('data-desk-ready', 'true');
   await app.open('settings');
-  // The next platform requests take 2 s each: the connection check stays in flight meanwhile.
-  await control.addFaults([{ path: '/*', kind: 'delay', ms: 2_000, times: 4 }]);
+  // The check's own requests take 2 s each (named, so background polling cannot use the delays up):
+  // the connection check stays in flight meanwhile.
+  await control.addFaults([
+    { method: 'GET', path: '/spot/time', kind: 'delay', ms: 3_000, times: 1 },
+    { method: 'GET', path: '/account/detail', kind: 'delay', ms: 3_000, times: 1 },
+  ]);
   await page.getByTestId('run-connection-check').click();
   await expect(page.getByTestId('busy')).toContainText('Working');
   await page.clock.fastForward('06:00');
