@@ -7,14 +7,15 @@ import os from 'node:os';
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { EventName } from '../../shared/contract';
-import { type Core, createCore } from './core';
+import type { Core } from './core';
 import { MemoryKeyStore } from './keychain/keyStore';
+import { asRenderer, startTestCore, type TestCore } from './testing/core';
 import { control, type SandboxHandle, startTestSandbox } from './testing/sandbox';
 
-const sender = { url: 'app://desk/index.html', isMainFrame: true };
+const sender = asRenderer;
 let sandbox: SandboxHandle;
+let testCore: TestCore;
 let core: Core;
-let dataDir: string;
 const events: { name: EventName; payload: unknown }[] = [];
 
 const call = async <T = unknown>(operation: string, payload: unknown = {}): Promise<T> => {
@@ -28,22 +29,13 @@ const nowSec = () => Math.floor(Date.now() / 1000);
 
 beforeAll(async () => {
   sandbox = await startTestSandbox({ market: 'off' });
-  dataDir = fs.mkdtempSync(path.join(os.tmpdir(), 'td-core-'));
-  core = await createCore({
-    dataDir,
-    shell: 'chromium',
-    trustedOrigins: ['app://desk'],
-    emit: (name, payload) => events.push({ name, payload }),
-    keyStore: new MemoryKeyStore(),
-    sandbox: { mode: 'external', baseUrl: sandbox.baseUrl, key: sandbox.key, secret: sandbox.secret },
-    watchIntervalMs: 0,
-  });
+  testCore = await startTestCore(sandbox, { emit: (name, payload) => events.push({ name, payload }) });
+  core = testCore.core;
 });
 
 afterAll(async () => {
-  await core?.close();
+  await testCore?.close();
   await sandbox?.close();
-  fs.rmSync(dataDir, { recursive: true, force: true });
 });
 
 describe('profiles', () => {
@@ -337,40 +329,24 @@ describe('watchers', () => {
 
 describe('first start with the embedded sandbox', () => {
   it('starts the built-in sandbox in the data directory, stores its key in the keychain and connects', async () => {
-    const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'td-first-'));
+    const embedded = { mode: 'embedded', clock: 'manual', market: 'off' } as const;
     const keyStore = new MemoryKeyStore();
-    const first = await createCore({
-      dataDir: dir,
-      shell: 'chromium',
-      trustedOrigins: ['app://desk'],
-      emit: () => {},
-      keyStore,
-      sandbox: { mode: 'embedded', clock: 'manual', market: 'off' },
-      watchIntervalMs: 0,
-    });
+    const first = await startTestCore(embedded, { keyStore });
     try {
-      expect(first.profiles.status().state).toBe('connected');
-      expect(fs.existsSync(path.join(dir, 'sandbox', 'sandbox.sqlite'))).toBe(true);
+      expect(first.core.profiles.status().state).toBe('connected');
+      expect(fs.existsSync(path.join(first.dataDir, 'sandbox', 'sandbox.sqlite'))).toBe(true);
       expect((await keyStore.get('profile:local-sandbox'))?.secret).toBeTruthy();
-      expect((await first.ctx.platform().spot.accounts()).length).toBeGreaterThan(0);
+      expect((await first.core.ctx.platform().spot.accounts()).length).toBeGreaterThan(0);
     } finally {
-      await first.close();
+      // Only the core stops: the second start reopens this data directory.
+      await first.core.close();
     }
     // Second start: same sandbox data, same key from the keychain.
-    const second = await createCore({
-      dataDir: dir,
-      shell: 'chromium',
-      trustedOrigins: ['app://desk'],
-      emit: () => {},
-      keyStore,
-      sandbox: { mode: 'embedded', clock: 'manual', market: 'off' },
-      watchIntervalMs: 0,
-    });
+    const second = await startTestCore(embedded, { keyStore, dataDir: first.dataDir });
     try {
-      expect(second.profiles.status().state).toBe('connected');
+      expect(second.core.profiles.status().state).toBe('connected');
     } finally {
       await second.close();
-      fs.rmSync(dir, { recursive: true, force: true });
     }
   });
 });
@@ -429,24 +405,14 @@ describe('balance snapshots', () => {
 
 describe('external sandbox by control URL', () => {
   it('asks the sandbox for a fresh account and connects with it', async () => {
-    const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'td-ext-'));
-    const other = await createCore({
-      dataDir: dir,
-      shell: 'chromium',
-      trustedOrigins: ['app://desk'],
-      emit: () => {},
-      keyStore: new MemoryKeyStore(),
-      sandbox: { mode: 'external-control', controlUrl: sandbox.controlUrl },
-      watchIntervalMs: 0,
-    });
+    const other = await startTestCore({ mode: 'external-control', controlUrl: sandbox.controlUrl });
     try {
-      expect(other.profiles.status().state).toBe('connected');
-      const check = other.profiles.lastConnectionCheck();
+      expect(other.core.profiles.status().state).toBe('connected');
+      const check = other.core.profiles.lastConnectionCheck();
       expect(check?.userId).toBeGreaterThan(0);
       expect(check?.userId).not.toBe(sandbox.userId);
     } finally {
       await other.close();
-      fs.rmSync(dir, { recursive: true, force: true });
     }
   });
 });

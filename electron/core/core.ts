@@ -50,7 +50,10 @@ export interface CoreOptions {
   readonly limiterScale?: number;
   /** Tests only: timings of the movement journal (see MovementServiceOptions). */
   readonly movements?: { readonly settleMs?: number; readonly backgroundMs?: number; readonly maxAttempts?: number };
-  /** How often watchers poll pending records, ms (default 10 000). 0 disables them and the 15-minute balance snapshots. */
+  /**
+   * How often watchers poll the funding records, ms (default 10 000; every 3 s, or this if shorter,
+   * while one can still change). 0 disables them and the 15-minute balance snapshots.
+   */
   readonly watchIntervalMs?: number;
   /** Electron: the native save dialog. Absent (the Chromium shell): exports go into `downloadsDir`. */
   readonly chooseSavePath?: ChooseSavePath;
@@ -126,7 +129,12 @@ export const createCore = async (options: CoreOptions): Promise<Core> => {
     db,
     profileId: () => profiles?.active()?.id,
     platform: () => (profiles as ProfileManager).platform(),
-    onChange: (movement) => options.emit('activity.movementChanged', movement),
+    onChange: (movement) => {
+      options.emit('activity.movementChanged', movement);
+      // The watchers follow the app's own withdrawals and pushes closely from the first change on
+      // (`watchers` is built below, before anything can change a movement: no await in between).
+      if (movement.kind === 'withdrawal' || movement.kind === 'push') watchers.follow();
+    },
     ...(options.movements ?? {}),
     ...(options.timeoutMs && options.movements?.settleMs === undefined ? { settleMs: options.timeoutMs + 5_000 } : {}),
     ...(options.log ? { log: options.log } : {}),

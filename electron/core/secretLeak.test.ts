@@ -6,19 +6,19 @@
  * journal row, every file in the data directory. The only place allowed to hold them is the keychain.
  */
 import fs from 'node:fs';
-import os from 'node:os';
 import path from 'node:path';
 import { afterAll, beforeAll, expect, it } from 'vitest';
 import { contract } from '../../shared/contract';
 import { operationNames } from '../../shared/ipc/define';
-import { type Core, createCore } from './core';
+import type { Core } from './core';
 import { MemoryKeyStore } from './keychain/keyStore';
+import { asRenderer, startTestCore, type TestCore } from './testing/core';
 import { control, type SandboxHandle, startTestSandbox } from './testing/sandbox';
 
-const sender = { url: 'app://desk/index.html', isMainFrame: true };
+const sender = asRenderer;
 let sandbox: SandboxHandle;
+let testCore: TestCore;
 let core: Core;
-let dataDir: string;
 let account: { user_id: number; key: string; secret: string };
 const TYPED_SECRET = 'typed-secret-Zq8XkV3pLm2Nw7Rt';
 const seen: string[] = [];
@@ -33,25 +33,23 @@ beforeAll(async () => {
     currency: 'USDT',
     amount: '100000',
   });
-  dataDir = fs.mkdtempSync(path.join(os.tmpdir(), 'td-leak-'));
-  core = await createCore({
-    dataDir,
-    shell: 'chromium',
-    trustedOrigins: ['app://desk'],
-    emit: (name, payload) => seen.push(`event ${name} ${JSON.stringify(payload)}`),
-    log: (line) => seen.push(`log ${line}`),
-    logError: (operation, error) => seen.push(`error ${operation} ${String(error)} ${(error as Error)?.stack ?? ''}`),
-    keyStore,
-    sandbox: { mode: 'external', baseUrl: sandbox.baseUrl, key: account.key, secret: account.secret },
-    timeoutMs: 2_000,
-    watchIntervalMs: 200,
-  });
+  testCore = await startTestCore(
+    { mode: 'external', baseUrl: sandbox.baseUrl, key: account.key, secret: account.secret },
+    {
+      emit: (name, payload) => seen.push(`event ${name} ${JSON.stringify(payload)}`),
+      log: (line) => seen.push(`log ${line}`),
+      logError: (operation, error) => seen.push(`error ${operation} ${String(error)} ${(error as Error)?.stack ?? ''}`),
+      keyStore,
+      timeoutMs: 2_000,
+      watchIntervalMs: 200,
+    },
+  );
+  core = testCore.core;
 });
 
 afterAll(async () => {
-  await core?.close();
+  await testCore?.close();
   await sandbox?.close();
-  if (dataDir) fs.rmSync(dataDir, { recursive: true, force: true });
 });
 
 const call = async (operation: string, payload: unknown = {}) => {
@@ -125,7 +123,7 @@ it('no secret reaches an IPC payload, a log line, the journal or any file of the
       else files.push(full);
     }
   };
-  walk(dataDir);
+  walk(testCore.dataDir);
   expect(files.some((f) => f.endsWith('journal.sqlite'))).toBe(true);
   for (const file of files) {
     const bytes = fs.readFileSync(file);

@@ -3,22 +3,16 @@
  * movements journal) against a real in-process sandbox over HTTP.
  */
 import { randomUUID } from 'node:crypto';
-import { mkdtemp, rm } from 'node:fs/promises';
-import { tmpdir } from 'node:os';
-import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { type SandboxHandle, startSandbox } from '../../../sandbox/server';
-import { type Core, createCore } from '../core';
-import { MemoryKeyStore } from '../keychain/keyStore';
+import type { Core } from '../core';
+import { asRenderer, startTestCore, type TestCore } from '../testing/core';
+import { control, type SandboxHandle, startTestSandbox } from '../testing/sandbox';
 
-const ORIGIN = 'app://desk';
 let sandbox: SandboxHandle;
+let testCore: TestCore;
 let core: Core;
-let dataDir: string;
-const keyStore = new MemoryKeyStore();
 
-const call = async (operation: string, input: unknown) =>
-  core.dispatch(operation, input, { url: `${ORIGIN}/index.html`, isMainFrame: true });
+const call = async (operation: string, input: unknown) => core.dispatch(operation, input, asRenderer);
 const value = async <T>(operation: string, input: unknown): Promise<T> => {
   const result = await call(operation, input);
   if (!result.ok) throw new Error(`${operation}: ${JSON.stringify(result.error)}`);
@@ -26,31 +20,17 @@ const value = async <T>(operation: string, input: unknown): Promise<T> => {
 };
 
 beforeAll(async () => {
-  sandbox = await startSandbox({ memory: true, clock: 'manual', market: 'off', seed: 7, log: false });
-  dataDir = await mkdtemp(join(tmpdir(), 'treasury-int-'));
-  core = await createCore({
-    dataDir,
-    shell: 'chromium',
-    trustedOrigins: [ORIGIN],
-    emit: () => {},
-    keyStore,
-    sandbox: { mode: 'external-control', controlUrl: sandbox.controlUrl },
-    watchIntervalMs: 0,
-  });
+  sandbox = await startTestSandbox({ market: 'off' });
+  testCore = await startTestCore({ mode: 'external-control', controlUrl: sandbox.controlUrl });
+  core = testCore.core;
   // The core asked the sandbox for a fresh main account: fund its spot USDT.
   const userId = core.ctx.activeProfile()?.userId;
-  const funded = await fetch(`${sandbox.controlUrl}/balances`, {
-    method: 'POST',
-    headers: { 'content-type': 'application/json' },
-    body: JSON.stringify({ user_id: userId, account: 'spot', currency: 'USDT', amount: '1000' }),
-  });
-  expect(funded.ok, await funded.text()).toBe(true);
+  await control(sandbox, '/balances', { user_id: userId, account: 'spot', currency: 'USDT', amount: '1000' });
 });
 
 afterAll(async () => {
-  await core?.close();
+  await testCore?.close();
   await sandbox?.close();
-  if (dataDir) await rm(dataDir, { recursive: true, force: true });
 });
 
 describe('sub-accounts, keys and transfers against the sandbox', () => {

@@ -1,18 +1,25 @@
 /**
- * Test helper: the real core (through its dispatcher) against an in-process test sandbox, with a
- * temporary data directory and an in-memory key store. `close()` stops the core and removes the
- * directory. Used by the core's integration tests (never by the app).
+ * Test helper: the real core (through its dispatcher) against a test sandbox, with a temporary data
+ * directory and an in-memory key store. `close()` stops the core and removes the directory. Used by
+ * the core's integration tests (never by the app).
  */
 import { mkdtemp, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { type Core, type CoreOptions, createCore } from '../core';
 import { MemoryKeyStore } from '../keychain/keyStore';
+import type { SandboxSource } from '../profiles/manager';
 import type { SandboxHandle } from './sandbox';
 
 /** The renderer's origin the test core trusts; `asRenderer` calls come from it. */
 export const TEST_ORIGIN = 'app://desk';
 export const asRenderer = { url: `${TEST_ORIGIN}/index.html`, isMainFrame: true } as const;
+
+/**
+ * Any core option overrides the test default. `dataDir`: an existing data directory to open again
+ * (a restart); `close()` removes it all the same.
+ */
+export type TestCoreOptions = Partial<Omit<CoreOptions, 'sandbox'>>;
 
 export interface TestCore {
   readonly core: Core;
@@ -20,17 +27,27 @@ export interface TestCore {
   close(): Promise<void>;
 }
 
-export const startTestCore = async (sandbox: SandboxHandle, options: Partial<CoreOptions> = {}): Promise<TestCore> => {
-  const dataDir = await mkdtemp(join(tmpdir(), 'td-core-'));
+/**
+ * `sandbox`: a running test sandbox (the core connects with its seeded main account's key) or any
+ * other sandbox source (another account's key, a control URL, the embedded sandbox).
+ */
+export const startTestCore = async (
+  sandbox: SandboxHandle | SandboxSource,
+  options: TestCoreOptions = {},
+): Promise<TestCore> => {
+  const dataDir = options.dataDir ?? (await mkdtemp(join(tmpdir(), 'td-core-')));
   const core = await createCore({
-    dataDir,
     shell: 'chromium',
     trustedOrigins: [TEST_ORIGIN],
     emit: () => {},
     keyStore: new MemoryKeyStore(),
-    sandbox: { mode: 'external', baseUrl: sandbox.baseUrl, key: sandbox.key, secret: sandbox.secret },
+    sandbox:
+      'mode' in sandbox
+        ? sandbox
+        : { mode: 'external', baseUrl: sandbox.baseUrl, key: sandbox.key, secret: sandbox.secret },
     watchIntervalMs: 0,
     ...options,
+    dataDir,
   });
   return {
     core,

@@ -1,13 +1,16 @@
 /**
  * Watchers: poll the active profile's recent deposits, withdrawals and UID pushes and turn every
  * status change into a typed event (`funding.depositChanged`, `funding.withdrawalChanged`,
- * `funding.pushChanged`) for the screens and OS notifications. Four GETs per interval (default
- * 10 s) go through the same rate limiter as everything else: far inside the limits. The status of
- * the app's own movements in the journal follows along.
+ * `funding.pushChanged`) for the screens and OS notifications. They are the app's one follower of
+ * these records: the screens do not poll, they refresh on the events. Four GETs per poll go through
+ * the same rate limiter as everything else: every `followIntervalMs` (3 s) while a record or one of
+ * the app's own withdrawals/pushes can still change, else every `intervalMs` (10 s) — far inside
+ * the limits either way. The status of the app's own movements in the journal follows along.
  */
+import { depositTimeline, pushTimeline, withdrawalTimeline } from '../../../shared/platform/timelines';
 import type { PlatformApi } from '../api/platform';
 import type { BalanceSnapshots } from '../journal/types';
-import type { Movements } from '../movements/types';
+import type { Movement, Movements } from '../movements/types';
 import type { ActiveProfile, Emit } from '../services/context';
 
 export interface WatchersOptions {
@@ -17,6 +20,10 @@ export interface WatchersOptions {
   readonly emit: Emit;
   /** 0 disables polling (pollOnce still works). */
   readonly intervalMs: number;
+  /**
+   * The interval while something can still change (default 3 s; never slower than `intervalMs`).
+   */
+  readonly followIntervalMs?: number;
   /** How far back records are watched, seconds (default 7 days: the platform's default window). */
   readonly lookbackSeconds?: number;
   readonly now?: () => number;
@@ -32,8 +39,30 @@ interface Seen {
   status: string;
 }
 
+/** Whether a platform record in this status can change no more (the screens' timelines decide). */
+const isFinal = {
+  deposit: (status: string) => depositTimeline({ status }).final,
+  withdrawal: (status: string) => withdrawalTimeline({ status }).final,
+  push: (status: string) => pushTimeline({ status }).final,
+};
+
+/** An own withdrawal or push the journal is still settling, or whose platform record can still change. */
+const isMoving = (m: Movement): boolean => {
+  if (m.kind !== 'withdrawal' && m.kind !== 'push') return false;
+  if (m.state === 'failed') return false;
+  if (m.state !== 'done') return true;
+  // A push is matched to its record by the platform's id: one settled by hand without it cannot be followed.
+  if (m.kind === 'push' && !m.platformId) return false;
+  return !isFinal[m.kind](m.platformStatus ?? '');
+};
+
 export class Watchers {
   private timer: NodeJS.Timeout | undefined;
+  /** When the pending poll timer fires (ms, `now`'s clock). */
+  private dueAt = 0;
+  private running = false;
+  /** The last poll saw a record or an own movement that can still change. */
+  private following = false;
   private snapshotTimer: NodeJS.Timeout | undefined;
   private seen = new Map<string, Seen>();
   private startedAt = 0;
@@ -47,11 +76,11 @@ export class Watchers {
     this.stop();
     this.generation++;
     this.seen = new Map();
-    this.startedAt = (this.options.now ?? Date.now)();
+    this.following = false;
+    this.startedAt = this.now();
     if (this.options.intervalMs > 0) {
-      this.timer = setInterval(() => void this.pollOnce().catch(() => {}), this.options.intervalMs);
-      this.timer.unref();
-      void this.pollOnce().catch(() => {});
+      this.running = true;
+      void this.tick(this.generation);
     }
     const every = this.options.snapshotIntervalMs ?? 15 * 60_000;
     if (this.options.snapshots && every > 0) {
@@ -62,10 +91,23 @@ export class Watchers {
   }
 
   stop(): void {
-    clearInterval(this.timer);
+    this.running = false;
+    clearTimeout(this.timer);
     clearInterval(this.snapshotTimer);
     this.timer = undefined;
     this.snapshotTimer = undefined;
+  }
+
+  /**
+   * One of the app's own withdrawals or pushes changed in the journal: poll at the fast interval
+   * from now on instead of waiting out a slow one (the next poll decides how long to keep it up).
+   */
+  follow(): void {
+    this.following = true;
+    // No timer while a poll runs: the poll schedules the next one itself.
+    if (!this.running || this.timer === undefined) return;
+    const delay = this.delay();
+    if (this.dueAt - this.now() > delay) this.schedule(this.generation, delay);
   }
 
   /** Stores one total-balance snapshot of the active profile (GET /wallet/total_balance, USDT). */
@@ -92,6 +134,29 @@ export class Watchers {
     return this.polling;
   }
 
+  /** Polls, then schedules the next poll, unless stopped or restarted meanwhile. */
+  private async tick(generation: number): Promise<void> {
+    this.timer = undefined;
+    await this.pollOnce().catch(() => {});
+    if (this.running && generation === this.generation) this.schedule(generation, this.delay());
+  }
+
+  private schedule(generation: number, delayMs: number): void {
+    clearTimeout(this.timer);
+    this.dueAt = this.now() + delayMs;
+    this.timer = setTimeout(() => void this.tick(generation), delayMs);
+    this.timer.unref();
+  }
+
+  private delay(): number {
+    const { intervalMs, followIntervalMs = 3_000 } = this.options;
+    return this.following ? Math.min(followIntervalMs, intervalMs) : intervalMs;
+  }
+
+  private now(): number {
+    return (this.options.now ?? Date.now)();
+  }
+
   private async poll(): Promise<void> {
     const profile = this.options.profile();
     if (!profile) return;
@@ -107,8 +172,9 @@ export class Watchers {
     // starts with the connection, maybe before the connection check has measured the offset.
     if (api.client.clock.last === undefined) await api.client.syncClock().catch(() => undefined);
     const since = this.startedAt + api.client.clock.offsetMs;
-    const nowSec = Math.floor((this.options.now ?? Date.now)() / 1000);
-    const from = nowSec - (this.options.lookbackSeconds ?? 7 * 86_400);
+    const lookbackSeconds = this.options.lookbackSeconds ?? 7 * 86_400;
+    const nowSec = Math.floor(this.now() / 1000);
+    const from = nowSec - lookbackSeconds;
     // No `to`: the platform's default is its own now (its clock may differ from ours).
     const range = { from };
     const [deposits, withdrawals, sent, received] = await Promise.all([
@@ -170,6 +236,15 @@ export class Watchers {
         p,
       );
     }
+    // Read after the platform status updates above. Only movements inside the watched window: an
+    // older one's record is no longer listed, so its status could never become final here.
+    this.following =
+      deposits.some((d) => !isFinal.deposit(d.status)) ||
+      withdrawals.some((w) => !isFinal.withdrawal(w.status)) ||
+      [...sent, ...received].some((p) => !isFinal.push(p.status)) ||
+      this.options.movements
+        .list({ profileId: profile.id, from: (nowSec - lookbackSeconds) * 1000, limit: 5000 })
+        .some(isMoving);
   }
 
   private observe(

@@ -4,6 +4,7 @@ import { useState } from 'react';
 import { afterEach, describe, expect, it, vi } from 'vitest';
 import { DeskCallError } from '../lib/desk';
 import { AmountField, amountProblem } from './AmountField';
+import { DetailsList } from './DetailsList';
 import { ErrorNotice } from './ErrorNotice';
 import { ExportCsvButton } from './ExportCsvButton';
 import { DataTable } from './Table';
@@ -185,5 +186,34 @@ describe('ExportCsvButton', () => {
     expect((await screen.findByTestId('error-notice')).textContent).toContain('The app is locked.');
     expect(saveFile).not.toHaveBeenCalled();
     expect((screen.getByTestId('export') as HTMLButtonElement).disabled).toBe(false);
+  });
+});
+
+describe('DetailsList', () => {
+  it('pairs each label with its value, in order, and leaves out the rows a record lacks', () => {
+    const memo: string | undefined = undefined;
+    const { container } = render(
+      <DetailsList
+        rows={[
+          { label: 'Amount', value: '12 USDT' },
+          memo ? { label: 'Memo', value: memo } : null,
+          { label: 'Withdrawal id', value: <code>w1</code>, testId: 'detail-id' },
+        ]}
+      />,
+    );
+    const list = container.querySelector('dl');
+    expect(list?.className).toBe('facts');
+    expect([...(list?.children ?? [])].map((e) => `${e.tagName} ${e.textContent}`)).toEqual([
+      'DT Amount',
+      'DD 12 USDT',
+      'DT Withdrawal id',
+      'DD w1',
+    ]);
+    expect(screen.getByTestId('detail-id').tagName).toBe('DD');
+  });
+
+  it('the review variant is styled as a confirmation list', () => {
+    const { container } = render(<DetailsList variant="review" rows={[{ label: 'Amount', value: '1 USDT' }]} />);
+    expect(container.querySelector('dl')?.className).toBe('review-list');
   });
 });

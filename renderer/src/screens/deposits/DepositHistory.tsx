@@ -1,6 +1,6 @@
 /**
  * Deposit history with filters, each record's status timeline in plain words (with the network's
- * confirmations when known), refreshed while deposits are still moving, and a CSV export.
+ * confirmations when known), refreshed on main's deposit events (useFundingLive), and a CSV export.
  */
 import { useMemo, useState } from 'react';
 import type { DepositRecord } from '../../../../shared/contract/funding';
@@ -9,7 +9,7 @@ import { isoInZone, timeHeader, toCsv } from '../../lib/csv';
 import { useDeskQuery } from '../../lib/desk';
 import { type DisplayTimeZone, formatAmount } from '../../lib/format';
 import { usePrefs } from '../../lib/prefs';
-import { DataTable, EmptyState, QueryStatus, Time } from '../../ui';
+import { DataTable, DetailsList, EmptyState, QueryStatus, Time } from '../../ui';
 import {
   detailsColumn,
   HistoryFilterBar,
@@ -18,7 +18,6 @@ import {
   useHistoryFilters,
 } from '../withdrawals/history/filters';
 import { StatusTimeline } from '../withdrawals/timeline/StatusTimeline';
-import { FOLLOW_INTERVAL_MS } from '../withdrawals/WithdrawalTracker';
 
 export const depositsCsv = (rows: readonly DepositRecord[], zone: DisplayTimeZone): string =>
   toCsv(
@@ -55,30 +54,15 @@ function DepositDetail({ record }: { readonly record: DepositRecord }) {
   return (
     <div className="deposit-detail" data-testid="deposit-detail" data-deposit-id={record.id}>
       <StatusTimeline timeline={depositTimeline(record, confirms)} label={`Deposit ${record.id} status`} />
-      <dl className="facts">
-        <dt>Amount</dt>
-        <dd>
-          {formatAmount(record.amount)} {record.currency}
-        </dd>
-        <dt>Network</dt>
-        <dd>{record.chain ?? '—'}</dd>
-        <dt>Time</dt>
-        <dd>
-          <Time ms={record.time * 1000} withZone />
-        </dd>
-        {record.txid ? (
-          <>
-            <dt>Transaction id</dt>
-            <dd>
-              <code className="break-all">{record.txid}</code>
-            </dd>
-          </>
-        ) : null}
-        <dt>Deposit id</dt>
-        <dd>
-          <code>{record.id}</code>
-        </dd>
-      </dl>
+      <DetailsList
+        rows={[
+          { label: 'Amount', value: `${formatAmount(record.amount)} ${record.currency}` },
+          { label: 'Network', value: record.chain ?? '—' },
+          { label: 'Time', value: <Time ms={record.time * 1000} withZone /> },
+          record.txid ? { label: 'Transaction id', value: <code className="break-all">{record.txid}</code> } : null,
+          { label: 'Deposit id', value: <code>{record.id}</code> },
+        ]}
+      />
     </div>
   );
 }
@@ -89,9 +73,7 @@ export function DepositHistory() {
   const { range } = filters.period;
   const { currency, state } = filters;
   const [selected, setSelected] = useState<string | undefined>();
-  const query = useDeskQuery(['funding.deposits', { range, ...(currency ? { currency } : {}) }], {
-    refetchInterval: (q) => (q.state.data?.some((r) => !depositTimeline(r).final) ? FOLLOW_INTERVAL_MS : false),
-  });
+  const query = useDeskQuery(['funding.deposits', { range, ...(currency ? { currency } : {}) }]);
   const rows = useMemo(
     () => (query.data ?? []).filter((r) => matchesState(depositTimeline(r), state)),
     [query.data, state],

@@ -7,13 +7,14 @@ import Decimal from 'decimal.js';
 import { useMemo, useState } from 'react';
 import type { PushDetails, PushResult } from '../../../../shared/contract/funding';
 import { pushTimeline } from '../../../../shared/platform/timelines';
-import { useDeskMutation, useDeskQuery } from '../../lib/desk';
+import { useDeskEvent, useDeskMutation, useDeskQuery } from '../../lib/desk';
 import { formatAmount } from '../../lib/format';
 import { lastDays, usePeriod } from '../../lib/period';
 import {
   Button,
   ConfirmDialog,
   DataTable,
+  DetailsList,
   EmptyState,
   ErrorNotice,
   Loading,
@@ -25,7 +26,6 @@ import {
 } from '../../ui';
 import { nothingMoved, useConfirmation, useSingleFlight } from './confirmation';
 import { StatusTimeline } from './timeline/StatusTimeline';
-import { FOLLOW_INTERVAL_MS } from './WithdrawalTracker';
 
 const uidProblem = (uid: string): string | undefined => {
   if (uid.trim() === '') return 'Enter the receiving account’s user id.';
@@ -145,16 +145,21 @@ function PushForm({ onSent }: { readonly onSent: (result: PushResult) => void })
         }}
         testId="push-confirm"
       >
-        <dl className="review-list">
-          <dt>To user id</dt>
-          <dd>
-            <strong data-testid="push-review-uid">{confirmation?.details.receiveUid}</strong>
-          </dd>
-          <dt>Amount</dt>
-          <dd>
-            {confirmation ? formatAmount(confirmation.details.amount) : ''} {confirmation?.details.currency}
-          </dd>
-        </dl>
+        <DetailsList
+          variant="review"
+          rows={[
+            {
+              label: 'To user id',
+              value: <strong data-testid="push-review-uid">{confirmation?.details.receiveUid}</strong>,
+            },
+            {
+              label: 'Amount',
+              value: confirmation
+                ? `${formatAmount(confirmation.details.amount)} ${confirmation.details.currency}`
+                : null,
+            },
+          ]}
+        />
         <p className="muted">
           Check the user id with the receiver: a transfer to the wrong account cannot be pulled back.
         </p>
@@ -167,9 +172,8 @@ function PushHistory({ kind }: { readonly kind: 'withdraw' | 'deposit' }) {
   const period = usePeriod(30);
   const { range } = period;
   const [selected, setSelected] = useState<string | undefined>();
-  const query = useDeskQuery(['funding.pushes', { transactionType: kind, range }], {
-    refetchInterval: (q) => (q.state.data?.some((r) => !pushTimeline(r).final) ? FOLLOW_INTERVAL_MS * 2 : false),
-  });
+  // Refreshed on main's push events (useFundingLive): main follows what is still moving.
+  const query = useDeskQuery(['funding.pushes', { transactionType: kind, range }]);
   const rows = useMemo(() => [...(query.data ?? [])].sort((a, b) => b.createTime - a.createTime), [query.data]);
   const chosen = rows.find((r) => r.id === selected);
   return (
@@ -219,21 +223,36 @@ function PushHistory({ kind }: { readonly kind: 'withdraw' | 'deposit' }) {
   );
 }
 
-function SentPush({ result }: { readonly result: PushResult }) {
-  // Read the record from the sent list of the last day; main reconciles unknown outcomes by itself.
+export function SentPush({ result }: { readonly result: PushResult }) {
+  // Read the record from the sent list of the last day. The list is refreshed when main's watchers see
+  // the record appear or change (useFundingLive). An unknown outcome has no platform id yet: main's
+  // journal reconciles it and then carries the id (or says it was not executed).
   const [range] = useState(() => lastDays(1));
-  const query = useDeskQuery(['funding.pushes', { transactionType: 'withdraw', range }], {
-    refetchInterval: FOLLOW_INTERVAL_MS,
+  const query = useDeskQuery(['funding.pushes', { transactionType: 'withdraw', range }]);
+  const movement = useDeskQuery(['activity.movement', { id: result.intentId }], { enabled: !result.id });
+  useDeskEvent('activity.movementChanged', (changed) => {
+    if (changed.id !== result.intentId || result.id) return;
+    void movement.refetch();
+    void query.refetch();
   });
-  const record = result.id ? query.data?.find((r) => r.id === result.id) : undefined;
+  const id = result.id ?? movement.data?.platformId;
+  const record = id ? query.data?.find((r) => r.id === id) : undefined;
+  const failed = !result.id && movement.data?.state === 'failed' ? movement.data : undefined;
   return (
     <section className="card" aria-label="Sent UID transfer" data-testid="push-tracker">
       <h2>Sent UID transfer</h2>
       {record ? (
         <StatusTimeline timeline={pushTimeline(record)} label={`UID transfer ${record.id} status`} />
+      ) : failed ? (
+        <div className="notice notice-bad" role="status" data-testid="push-not-executed">
+          <strong>Not executed.</strong> {failed.message ?? 'The platform did not take this transfer.'}{' '}
+          {failed.label ? <code>{failed.label}</code> : null} Nothing left your account; you may send it again.
+        </div>
       ) : (
         <div className="notice notice-warn" role="status">
-          <strong>{result.outcome === 'unknown' ? 'Unknown — checking.' : 'Accepted — waiting for its record.'}</strong>{' '}
+          <strong>
+            {result.outcome === 'unknown' && !id ? 'Unknown — checking.' : 'Accepted — waiting for its record.'}
+          </strong>{' '}
           {result.note ?? ''} Do not send it again.
         </div>
       )}

@@ -11,7 +11,7 @@ import { type DisplayTimeZone, formatAmount } from '../../lib/format';
 import { usePrefs } from '../../lib/prefs';
 import { DataTable, EmptyState, ErrorNotice, Loading, Time } from '../../ui';
 import { detailsColumn, HistoryFilterBar, matchesState, statusColumn, useHistoryFilters } from './history/filters';
-import { FOLLOW_INTERVAL_MS, WithdrawalDetail } from './WithdrawalTracker';
+import { WithdrawalDetail } from './WithdrawalTracker';
 
 export const withdrawalsCsv = (rows: readonly WithdrawalRecord[], zone: DisplayTimeZone): string =>
   toCsv(
@@ -58,10 +58,8 @@ export function WithdrawalHistory() {
   const { currency, state } = filters;
   const [selected, setSelected] = useState<string | undefined>();
 
-  const query = useDeskQuery(['funding.withdrawals', { range, ...(currency ? { currency } : {}) }], {
-    // Keep following while something is still moving.
-    refetchInterval: (q) => (q.state.data?.some((r) => !withdrawalTimeline(r).final) ? FOLLOW_INTERVAL_MS * 2 : false),
-  });
+  // Refreshed on main's withdrawal events (useFundingLive): main follows what is still moving.
+  const query = useDeskQuery(['funding.withdrawals', { range, ...(currency ? { currency } : {}) }]);
 
   const rows = useMemo(
     () =>

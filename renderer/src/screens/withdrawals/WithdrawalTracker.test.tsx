@@ -1,5 +1,5 @@
 import { QueryClient, QueryClientProvider } from '@tanstack/react-query';
-import { cleanup, render, screen, waitFor } from '@testing-library/react';
+import { act, cleanup, render, screen, waitFor } from '@testing-library/react';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import type { WithdrawalLookup } from '../../../../shared/contract/funding';
 import { WithdrawalTracker } from './WithdrawalTracker';
@@ -7,9 +7,12 @@ import { WithdrawalTracker } from './WithdrawalTracker';
 /** What main answers for funding.withdrawal, changed by each test as the platform moves on. */
 let lookup: WithdrawalLookup;
 let lookups = 0;
+/** Main's events, as the screen subscribed to them. */
+let listeners: Map<string, (payload: unknown) => void>;
 
 beforeEach(() => {
   lookups = 0;
+  listeners = new Map();
   const desk = {
     funding: {
       withdrawal: async () => {
@@ -17,7 +20,10 @@ beforeEach(() => {
         return { ok: true, value: lookup };
       },
     },
-    on: () => () => {},
+    on: (name: string, listener: (payload: unknown) => void) => {
+      listeners.set(name, listener);
+      return () => listeners.delete(name);
+    },
   };
   Object.defineProperty(window, 'desk', { value: desk, configurable: true });
 });
@@ -40,7 +46,8 @@ describe('following a sent withdrawal', () => {
     expect(notice.textContent).toContain('tdABC');
     expect(screen.queryAllByRole('button')).toHaveLength(0);
 
-    // The journal's check finds it: the timeline replaces the notice, with Cancel while possible.
+    // The journal's check finds it and main reports the change: the timeline replaces the notice,
+    // with Cancel while possible.
     lookup = {
       record: {
         id: 'w1',
@@ -52,6 +59,7 @@ describe('following a sent withdrawal', () => {
       },
       journal: { state: 'done' },
     };
+    act(() => listeners.get('activity.movementChanged')?.({ clientId: 'tdABC', state: 'done' }));
     await waitFor(() => expect(screen.getByTestId('timeline-headline').getAttribute('data-status')).toBe('REQUEST'), {
       timeout: 5_000,
     });

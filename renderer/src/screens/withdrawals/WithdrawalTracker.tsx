@@ -1,6 +1,7 @@
 /**
- * Follows one withdrawal after it was sent: its status timeline, refreshed while it can still change
- * (main's watchers also push changes), with Cancel while the platform still accepts a cancellation.
+ * Follows one withdrawal after it was sent: its status timeline, refreshed when main reports a change
+ * (the journal's movement events here, the watchers' withdrawal events through useFundingLive), with
+ * Cancel while the platform still accepts a cancellation.
  * An unknown outcome is shown as "unknown — checking": main reconciles it by its client id and
  * nothing is ever sent again from here.
  */
@@ -9,11 +10,8 @@ import type { WithdrawalRecord } from '../../../../shared/contract/funding';
 import { isWithdrawalCancellable, withdrawalTimeline } from '../../../../shared/platform/timelines';
 import { useDeskEvent, useDeskMutation, useDeskQuery } from '../../lib/desk';
 import { chunk, formatAmount } from '../../lib/format';
-import { Button, ConfirmDialog, ErrorNotice, Loading, Time } from '../../ui';
+import { Button, ConfirmDialog, DetailsList, ErrorNotice, Loading, Time } from '../../ui';
 import { StatusTimeline } from './timeline/StatusTimeline';
-
-/** How often an unfinished withdrawal is re-read (within the wallet read budget). */
-export const FOLLOW_INTERVAL_MS = 2_000;
 
 export function CancelWithdrawalButton({ record }: { readonly record: WithdrawalRecord }) {
   const [asking, setAsking] = useState(false);
@@ -59,59 +57,32 @@ export function WithdrawalDetail({ record }: { readonly record: WithdrawalRecord
       <StatusTimeline timeline={timeline} label={`Withdrawal ${record.id} status`}>
         <CancelWithdrawalButton record={record} />
       </StatusTimeline>
-      <dl className="facts">
-        <dt>Amount</dt>
-        <dd>
-          {formatAmount(record.amount)} {record.currency}
-        </dd>
-        {record.fee !== undefined ? (
-          <>
-            <dt>Fee</dt>
-            <dd>
-              {formatAmount(record.fee)} {record.currency}
-            </dd>
-          </>
-        ) : null}
-        <dt>Network</dt>
-        <dd>{record.chain ?? '—'}</dd>
-        <dt>Address</dt>
-        <dd>
-          <code className="address-chunks">{chunk(record.address ?? '')}</code>
-        </dd>
-        {record.memo ? (
-          <>
-            <dt>Memo</dt>
-            <dd>
-              <code>{record.memo}</code>
-            </dd>
-          </>
-        ) : null}
-        <dt>Requested</dt>
-        <dd>
-          <Time ms={record.time * 1000} withZone />
-        </dd>
-        {record.finalTime ? (
-          <>
-            <dt>{record.status === 'CANCEL' ? 'Cancelled' : 'Completed'}</dt>
-            <dd>
-              <Time ms={record.finalTime * 1000} withZone />
-            </dd>
-          </>
-        ) : null}
-        {record.txid ? (
-          <>
-            <dt>Transaction id</dt>
-            <dd>
-              <code className="break-all">{record.txid}</code>
-            </dd>
-          </>
-        ) : null}
-        <dt>Withdrawal id</dt>
-        <dd>
-          <code>{record.id}</code>
-          {record.withdrawOrderId ? <span className="muted"> · client id {record.withdrawOrderId}</span> : null}
-        </dd>
-      </dl>
+      <DetailsList
+        rows={[
+          { label: 'Amount', value: `${formatAmount(record.amount)} ${record.currency}` },
+          record.fee !== undefined ? { label: 'Fee', value: `${formatAmount(record.fee)} ${record.currency}` } : null,
+          { label: 'Network', value: record.chain ?? '—' },
+          { label: 'Address', value: <code className="address-chunks">{chunk(record.address ?? '')}</code> },
+          record.memo ? { label: 'Memo', value: <code>{record.memo}</code> } : null,
+          { label: 'Requested', value: <Time ms={record.time * 1000} withZone /> },
+          record.finalTime
+            ? {
+                label: record.status === 'CANCEL' ? 'Cancelled' : 'Completed',
+                value: <Time ms={record.finalTime * 1000} withZone />,
+              }
+            : null,
+          record.txid ? { label: 'Transaction id', value: <code className="break-all">{record.txid}</code> } : null,
+          {
+            label: 'Withdrawal id',
+            value: (
+              <>
+                <code>{record.id}</code>
+                {record.withdrawOrderId ? <span className="muted"> · client id {record.withdrawOrderId}</span> : null}
+              </>
+            ),
+          },
+        ]}
+      />
     </div>
   );
 }
@@ -123,14 +94,9 @@ export interface WithdrawalTrackerProps {
 }
 
 export function WithdrawalTracker({ withdrawOrderId, outcome, note }: WithdrawalTrackerProps) {
-  const query = useDeskQuery(['funding.withdrawal', { withdrawOrderId }], {
-    refetchInterval: (q) => {
-      const found = q.state.data;
-      if (found?.record) return withdrawalTimeline(found.record).final ? false : FOLLOW_INTERVAL_MS;
-      return found?.journal?.state === 'failed' ? false : FOLLOW_INTERVAL_MS;
-    },
-  });
-  // Main's journal reports every state change of a movement: re-read at once instead of waiting.
+  const query = useDeskQuery(['funding.withdrawal', { withdrawOrderId }]);
+  // Main's journal reports every state change of a movement (sent, unknown, done, failed) and the
+  // watchers every platform status of it: nothing here needs polling. Re-read at once.
   useDeskEvent('activity.movementChanged', (movement) => {
     if (movement.clientId === withdrawOrderId) void query.refetch();
   });

@@ -1,7 +1,7 @@
 /**
- * Keeps the funding screens current: main's watchers report every status change of a deposit,
- * withdrawal or UID transfer (and the journal every movement change); the matching queries are
- * refreshed at once instead of waiting for the next poll.
+ * Keeps the funding screens current: main's watchers follow every deposit, withdrawal and UID
+ * transfer that can still change and report each status change (and the journal every movement
+ * change); the matching queries are refreshed at once. The screens do not poll these themselves.
  */
 import { useQueryClient } from '@tanstack/react-query';
 import { useDeskEvent } from '../../lib/desk';
@@ -16,5 +16,6 @@ export function useFundingLive(): void {
   );
   useDeskEvent('funding.depositChanged', () => refresh('funding.deposits', 'balances.spot'));
   useDeskEvent('funding.pushChanged', () => refresh('funding.pushes', 'balances.spot'));
-  useDeskEvent('activity.movementChanged', () => refresh('funding.withdrawal', 'funding.pushes'));
+  // A sent withdrawal's tracker re-reads its own movement's changes itself (WithdrawalTracker).
+  useDeskEvent('activity.movementChanged', () => refresh('funding.pushes'));
 }

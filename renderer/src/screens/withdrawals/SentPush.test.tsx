@@ -1,0 +1,74 @@
+import { QueryClient, QueryClientProvider } from '@tanstack/react-query';
+import { act, cleanup, render, screen, waitFor } from '@testing-library/react';
+import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import type { PushRecord, PushResult } from '../../../../shared/contract/funding';
+import { SentPush } from './PushPanel';
+
+/** What main answers, changed by each test as the journal and the platform move on. */
+let sent: PushRecord[];
+let movement: { id: string; state: string; platformId?: string; label?: string; message?: string };
+let listeners: Map<string, (payload: unknown) => void>;
+
+const record: PushRecord = {
+  id: 'push-77',
+  pushUid: 1,
+  receiveUid: 2,
+  currency: 'USDT',
+  amount: '5',
+  createTime: 1_700_000_000,
+  status: 'PENDING',
+  transactionType: 'withdraw',
+};
+
+beforeEach(() => {
+  sent = [];
+  movement = { id: 'intent-1', state: 'unknown' };
+  listeners = new Map();
+  const desk = {
+    funding: { pushes: async () => ({ ok: true, value: sent }) },
+    activity: { movement: async () => ({ ok: true, value: movement }) },
+    on: (name: string, listener: (payload: unknown) => void) => {
+      listeners.set(name, listener);
+      return () => listeners.delete(name);
+    },
+  };
+  Object.defineProperty(window, 'desk', { value: desk, configurable: true });
+});
+afterEach(cleanup);
+
+const renderSent = (result: PushResult) =>
+  render(
+    <QueryClientProvider client={new QueryClient({ defaultOptions: { queries: { retry: false } } })}>
+      <SentPush result={result} />
+    </QueryClientProvider>,
+  );
+
+describe('following a sent UID transfer', () => {
+  it('an unknown outcome is followed through the journal until the record shows its timeline', async () => {
+    renderSent({ outcome: 'unknown', intentId: 'intent-1', note: 'The connection was cut.' });
+    expect((await screen.findByRole('status')).textContent).toContain('Unknown — checking');
+
+    // The journal finds the transfer on the platform and reports it with the platform's id.
+    movement = { id: 'intent-1', state: 'done', platformId: 'push-77' };
+    sent = [record];
+    act(() => listeners.get('activity.movementChanged')?.({ id: 'intent-1', state: 'done' }));
+    await waitFor(() =>
+      expect(screen.getByTestId('timeline-headline').textContent).toContain('Waiting for the receiver'),
+    );
+  });
+
+  it('says plainly when the journal proved it was never executed', async () => {
+    renderSent({ outcome: 'unknown', intentId: 'intent-1' });
+    await screen.findByRole('status');
+    movement = { id: 'intent-1', state: 'failed', label: 'NEVER_EXECUTED', message: 'It never reached the platform.' };
+    act(() => listeners.get('activity.movementChanged')?.({ id: 'intent-1', state: 'failed' }));
+    const notice = await screen.findByTestId('push-not-executed');
+    expect(notice.textContent).toContain('Not executed');
+    expect(notice.textContent).toContain('NEVER_EXECUTED');
+  });
+
+  it('an accepted transfer waits for its record by id', async () => {
+    renderSent({ outcome: 'accepted', intentId: 'intent-1', id: 'push-77' });
+    expect((await screen.findByRole('status')).textContent).toContain('Accepted — waiting for its record');
+  });
+});
