@@ -9,7 +9,6 @@
  * them by asking the platform.
  */
 import { randomUUID } from 'node:crypto';
-import type { IncomingHttpHeaders } from 'node:http';
 import type { z } from 'zod';
 import { PlatformErrorBody } from '../../../shared/platform/api/common';
 import { ServerTime } from '../../../shared/platform/api/spot';
@@ -17,7 +16,7 @@ import { ApiError } from './apiError';
 import type { PlatformClock } from './clock';
 import type { RateLimiter, RateRule } from './limiter';
 import { buildQuery, sign } from './sign';
-import { type Transport, TransportError } from './transport';
+import { type ResponseHeaders, type Transport, TransportError } from './transport';
 
 export type QueryParams = Readonly<Record<string, string | number | boolean | undefined>>;
 
@@ -106,7 +105,7 @@ export const redactBody = (body: unknown): string | undefined => {
   return JSON.stringify(body, (k, v) => (SECRET_FIELDS.test(k) ? '[redacted]' : v));
 };
 
-const headerValue = (headers: IncomingHttpHeaders, suffix: string): string | undefined => {
+const headerValue = (headers: ResponseHeaders, suffix: string): string | undefined => {
   for (const [name, value] of Object.entries(headers)) {
     if (name.toLowerCase().endsWith(suffix)) return Array.isArray(value) ? value[0] : value;
   }

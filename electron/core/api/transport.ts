@@ -1,23 +1,28 @@
 /**
- * HTTP over keep-alive connections (node:http / node:https). Reports failures precisely enough to
- * decide whether a request may have reached the server: a failed connect is "unreachable" (certain
- * it was not sent), anything after is "interrupted" (outcome unknown).
+ * HTTP over keep-alive connections, with undici (Node's own HTTP client; it spends about a third
+ * less CPU per request than node:http — bench/client-pipeline.ts). Reports failures precisely enough
+ * to decide whether a request may have reached the server: a failed connect is "unreachable"
+ * (certain it was not sent), anything after is "interrupted" (outcome unknown). undici never
+ * resends a request by itself (no retry dispatcher here), so a write leaves at most once.
  */
-import http from 'node:http';
-import https from 'node:https';
+import { Agent, errors, request as undiciRequest } from 'undici';
 
 export interface TransportRequest {
-  readonly method: string;
+  readonly method: 'GET' | 'POST' | 'PUT' | 'PATCH' | 'DELETE';
   readonly url: URL;
   readonly headers: Record<string, string>;
   readonly body?: string;
+  /** No connection within this time → unreachable; no complete answer within it → interrupted. */
   readonly timeoutMs: number;
   readonly signal?: AbortSignal;
 }
 
+export type ResponseHeaders = Readonly<Record<string, string | string[] | undefined>>;
+
 export interface TransportResponse {
   readonly status: number;
-  readonly headers: http.IncomingHttpHeaders;
+  /** Lower-case names. */
+  readonly headers: ResponseHeaders;
   readonly body: string;
 }
 
@@ -32,6 +37,7 @@ export class TransportError extends Error {
   }
 }
 
+/** Errors that can only happen before a single byte of the request left this computer. */
 const CONNECT_ERRORS = new Set([
   'ECONNREFUSED',
   'ENOTFOUND',
@@ -39,98 +45,76 @@ const CONNECT_ERRORS = new Set([
   'EHOSTUNREACH',
   'ENETUNREACH',
   'EADDRNOTAVAIL',
+  'UND_ERR_CONNECT_TIMEOUT',
 ]);
+
+const codeOf = (error: unknown): string | undefined => {
+  const code = (error as { code?: unknown } | undefined)?.code;
+  return typeof code === 'string' ? code : undefined;
+};
+
+/**
+ * Where a failed request stands: certainly not sent ("connect") or unknown ("exchange"). A request
+ * cancelled in flight counts as unknown: it may already be on the wire.
+ */
+const phaseOf = (error: unknown): TransportError['phase'] => {
+  const code = codeOf(error) ?? codeOf((error as { cause?: unknown } | undefined)?.cause);
+  return code !== undefined && CONNECT_ERRORS.has(code) ? 'connect' : 'exchange';
+};
+
+const describe = (error: unknown, timeoutMs: number): string => {
+  if (error instanceof errors.HeadersTimeoutError || error instanceof errors.BodyTimeoutError)
+    return `no answer within ${timeoutMs} ms`;
+  if (error instanceof errors.ConnectTimeoutError) return `no connection within ${timeoutMs} ms`;
+  return codeOf(error) ?? (error as Error).message;
+};
 
 export interface Transport {
   send(request: TransportRequest): Promise<TransportResponse>;
   close(): void;
 }
 
-export const createTransport = (options: { maxSockets?: number } = {}): Transport => {
-  // Keep-alive saves a TCP (and TLS) handshake per request; idle sockets are dropped before the
-  // server's own keep-alive timeout so a reused socket is rarely closed under a request.
-  const agentOptions = { keepAlive: true, maxSockets: options.maxSockets ?? 16, timeout: 30_000 };
-  const httpAgent = new http.Agent(agentOptions);
-  const httpsAgent = new https.Agent(agentOptions);
+export const createTransport = (options: { maxSockets?: number; connectTimeoutMs?: number } = {}): Transport => {
+  // Keep-alive saves a TCP (and TLS) handshake per request; undici drops idle sockets before the
+  // server's own keep-alive timeout (it reads the server's Keep-Alive hint), so a reused socket is
+  // rarely closed under a request.
+  const agent = new Agent({
+    connections: options.maxSockets ?? 16,
+    pipelining: 1,
+    keepAliveTimeout: 4_000,
+    keepAliveMaxTimeout: 30_000,
+    connect: { timeout: options.connectTimeoutMs ?? 10_000 },
+  });
   let closed = false;
 
-  const send = (request: TransportRequest): Promise<TransportResponse> =>
-    new Promise((resolve, reject) => {
-      if (closed) {
-        reject(new TransportError('connect', 'the client is closed'));
-        return;
-      }
-      if (request.signal?.aborted) {
-        reject(new TransportError('aborted', 'cancelled'));
-        return;
-      }
-      const isHttps = request.url.protocol === 'https:';
-      const lib = isHttps ? https : http;
-      let connected = false;
-      let settled = false;
-      const finish = (fn: () => void) => {
-        if (settled) return;
-        settled = true;
-        clearTimeout(timer);
-        request.signal?.removeEventListener('abort', onAbort);
-        fn();
-      };
-      const headers: Record<string, string> = { ...request.headers };
-      if (request.body !== undefined) headers['content-length'] = String(Buffer.byteLength(request.body));
-      const req = lib.request(request.url, {
+  const send = async (request: TransportRequest): Promise<TransportResponse> => {
+    if (closed) throw new TransportError('connect', 'the client is closed');
+    if (request.signal?.aborted) throw new TransportError('aborted', 'cancelled');
+    try {
+      const response = await undiciRequest(request.url, {
+        dispatcher: agent,
         method: request.method,
-        headers,
-        agent: isHttps ? httpsAgent : httpAgent,
+        headers: request.headers,
+        ...(request.body !== undefined ? { body: request.body } : {}),
+        headersTimeout: request.timeoutMs,
+        bodyTimeout: request.timeoutMs,
+        ...(request.signal ? { signal: request.signal } : {}),
       });
-      const fail = (error: Error & { code?: string }) =>
-        finish(() => {
-          const isConnectFailure = !connected && error.code !== undefined && CONNECT_ERRORS.has(error.code);
-          reject(
-            new TransportError(isConnectFailure ? 'connect' : 'exchange', error.code ?? error.message, {
-              cause: error,
-            }),
-          );
-        });
-      const timer = setTimeout(() => {
-        finish(() =>
-          reject(new TransportError(connected ? 'exchange' : 'connect', `no answer within ${request.timeoutMs} ms`)),
-        );
-        req.destroy();
-      }, request.timeoutMs);
-      const onAbort = () => {
-        finish(() => reject(new TransportError(connected ? 'exchange' : 'aborted', 'cancelled')));
-        req.destroy();
+      return {
+        status: response.statusCode,
+        headers: response.headers,
+        body: await response.body.text(),
       };
-      request.signal?.addEventListener('abort', onAbort, { once: true });
-      req.on('socket', (socket) => {
-        if (!socket.connecting) connected = true;
-        else socket.once('connect', () => (connected = true));
-      });
-      req.on('error', fail);
-      req.on('response', (res) => {
-        const chunks: Buffer[] = [];
-        res.on('data', (chunk: Buffer) => chunks.push(chunk));
-        res.on('error', fail);
-        res.on('aborted', () => fail(Object.assign(new Error('connection cut mid-answer'), { code: 'ECONNRESET' })));
-        res.on('end', () =>
-          finish(() =>
-            resolve({
-              status: res.statusCode ?? 0,
-              headers: res.headers,
-              body: Buffer.concat(chunks).toString('utf8'),
-            }),
-          ),
-        );
-      });
-      req.end(request.body);
-    });
+    } catch (error) {
+      throw new TransportError(phaseOf(error), describe(error, request.timeoutMs), { cause: error });
+    }
+  };
 
   return {
     send,
     close: () => {
       closed = true;
-      httpAgent.destroy();
-      httpsAgent.destroy();
+      void agent.destroy().catch(() => {});
     },
   };
 };
