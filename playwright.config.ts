@@ -16,7 +16,9 @@ export default defineConfig({
   workers: CI ? 2 : 1,
   fullyParallel: false,
   forbidOnly: CI,
-  retries: 0,
+  // On CI one retry absorbs a timing hiccup of a shared two-core machine; a test that needed it is
+  // reported by name as flaky (scripts/test-summary.ts), and a real failure still fails twice.
+  retries: CI ? 1 : 0,
   timeout: 45_000,
   expect: { timeout: 5_000 },
   // The JSON report feeds the one-line total that `npm test` prints (scripts/test-summary.ts).

@@ -1,7 +1,8 @@
 /**
  * Prints one closing line for the whole test run, "Tests: N passed, N failed, N skipped", from
  * the JSON reports Vitest and Playwright wrote (scripts/test.sh asks both for one), so a reader
- * or CI sees the total without adding up two runners' outputs.
+ * or CI sees the total without adding up two runners' outputs. End-to-end tests that passed only on
+ * CI's one retry are listed by name.
  */
 import { existsSync, readFileSync } from 'node:fs';
 
@@ -27,6 +28,26 @@ const vitestCounts = (report: unknown): Counts => {
   };
 };
 
+interface PlaywrightSuite {
+  readonly title?: string;
+  readonly suites?: readonly PlaywrightSuite[];
+  readonly specs?: readonly { readonly title: string; readonly tests: readonly { readonly status?: string }[] }[];
+}
+
+/** Titles of the end-to-end tests that failed first and passed on CI's one retry. */
+const flakyTitles = (report: unknown): string[] => {
+  const titles: string[] = [];
+  const walk = (suite: PlaywrightSuite, path: string[]) => {
+    const here = suite.title ? [...path, suite.title] : path;
+    for (const spec of suite.specs ?? []) {
+      if (spec.tests.some((t) => t.status === 'flaky')) titles.push([...here, spec.title].join(' › '));
+    }
+    for (const child of suite.suites ?? []) walk(child, here);
+  };
+  for (const suite of (report as { suites?: PlaywrightSuite[] })?.suites ?? []) walk(suite, []);
+  return titles;
+};
+
 const playwrightCounts = (report: unknown): Counts => {
   const stats = (report as { stats?: { expected?: number; unexpected?: number; flaky?: number; skipped?: number } })
     ?.stats;
@@ -49,4 +70,9 @@ const total = parts.reduce<Counts>(
 );
 if (!vitest) console.log('(no Vitest report: its step did not finish)');
 if (!playwright) console.log('(no Playwright report: its step did not finish)');
-console.log(`Tests: ${total.passed} passed, ${total.failed} failed, ${total.skipped} skipped`);
+const flaky = playwright ? flakyTitles(playwright) : [];
+// A test that passed only on its retry is counted as passed but named, so it gets fixed, not forgotten.
+for (const title of flaky) console.log(`Flaky (failed, then passed on retry): ${title}`);
+console.log(
+  `Tests: ${total.passed} passed, ${total.failed} failed, ${total.skipped} skipped${flaky.length ? ` (${flaky.length} flaky)` : ''}`,
+);
