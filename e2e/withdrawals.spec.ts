@@ -73,6 +73,10 @@ test.describe('withdrawals', () => {
     await expect(tracker.getByTestId('timeline-headline')).toContainText('Done');
     expect(withdrawalRows(sandbox)).toBe(before + 1);
     await expect(tracker.locator('[data-stage="done"]')).toHaveAttribute('data-state', 'done');
+    // One notice for this withdrawal, replaced at each status, in plain words.
+    const notice = page.getByTestId('notice').filter({ hasText: 'Withdrawal of 100 USDT' });
+    await expect(notice).toHaveCount(1);
+    await expect(notice).toContainText('Done: the funds were sent (DONE)');
     await app.screenshot('withdrawal-done');
   });
 

@@ -1,9 +1,12 @@
 /**
- * Tells the person when a deposit, withdrawal or UID push changes state, wherever they are in
- * the app (the core's watchers send the events; see shared/contract/events.ts).
+ * Keeps every screen's funding data current and tells the person when a deposit, withdrawal or UID
+ * push changes state, wherever they are in the app. Main's watchers follow what can still change and
+ * send the events (shared/contract/events.ts); the journal reports each change of the app's own
+ * movements. Mounted once, in the frame: the screens do not poll or subscribe for this themselves.
  */
 import { useQueryClient } from '@tanstack/react-query';
 import { DEPOSIT_PHASE, type Phase, UID_PUSH_PHASE, WITHDRAWAL_PHASE } from '../../../shared/platform/statuses';
+import { depositTimeline, pushTimeline, type Timeline, withdrawalTimeline } from '../../../shared/platform/timelines';
 import { type DeskEventPayload, useDeskEvent } from '../lib/desk';
 import { formatAmount } from '../lib/format';
 import type { ScreenId } from '../lib/navigation';
@@ -38,6 +41,13 @@ const safeAmount = (amount: string): string => {
   }
 };
 
+/** The status in the words the screens' timelines use (the same words as main's OS notifications). */
+const TIMELINE: Record<Kind, (status: string) => Timeline> = {
+  deposit: (status) => depositTimeline({ status }),
+  withdrawal: (status) => withdrawalTimeline({ status }),
+  push: (status) => pushTimeline({ status }),
+};
+
 /** The notice for one change, or undefined when nothing worth saying happened. */
 export const describeChange = (kind: Kind, change: Change) => {
   if (change.previousStatus === change.status) return undefined;
@@ -47,8 +57,10 @@ export const describeChange = (kind: Kind, change: Change) => {
   return {
     tone,
     title,
-    message: change.previousStatus ? `Status ${change.previousStatus} → ${change.status}` : `Status ${change.status}`,
+    message: `${TIMELINE[kind](change.status).headline} (${change.status})`,
     screen: SCREEN[kind],
+    // One notice per record: its next status replaces this one.
+    key: `${kind}:${change.id}`,
     // Failures stay until read: they need someone to act.
     sticky: tone === 'bad',
   };
@@ -57,15 +69,22 @@ export const describeChange = (kind: Kind, change: Change) => {
 export const FundingNotifier = () => {
   const client = useQueryClient();
   const enabled = usePrefs((s) => s.fundingNotices);
-  const handle = (kind: Kind, refresh: string) => (change: Change) => {
-    // Lists showing this record are out of date whether or not we notify.
-    void client.invalidateQueries({ predicate: (q) => String(q.queryKey[0]).startsWith(refresh) });
+  const refresh = (...prefixes: string[]) =>
+    void client.invalidateQueries({ predicate: (q) => prefixes.some((p) => String(q.queryKey[0]).startsWith(p)) });
+  const handle = (kind: Kind) => (change: Change) => {
+    // Lists and balances showing this record are out of date whether or not we notify.
+    refresh('funding.', 'balances.');
     if (!enabled) return;
     const notice = describeChange(kind, change);
     if (notice) notify(notice);
   };
-  useDeskEvent('funding.depositChanged', handle('deposit', 'funding.'));
-  useDeskEvent('funding.withdrawalChanged', handle('withdrawal', 'funding.'));
-  useDeskEvent('funding.pushChanged', handle('push', 'funding.'));
+  useDeskEvent('funding.depositChanged', handle('deposit'));
+  useDeskEvent('funding.withdrawalChanged', handle('withdrawal'));
+  useDeskEvent('funding.pushChanged', handle('push'));
+  // The journal settled one of our UID transfers (e.g. an unknown outcome found on the platform).
+  // A sent withdrawal's tracker re-reads its own movement itself (WithdrawalTracker).
+  useDeskEvent('activity.movementChanged', (movement) => {
+    if (movement.kind === 'push') refresh('funding.pushes');
+  });
   return null;
 };

@@ -32,6 +32,12 @@ describe('describeChange', () => {
     });
   });
 
+  it('names the status in the timeline’s words, with the platform’s code, once per record', () => {
+    const notice = describeChange('withdrawal', { ...change, status: 'EXTPEND', previousStatus: 'PROCES' });
+    expect(notice?.message).toBe('Sent on chain, waiting for confirmations (EXTPEND)');
+    expect(notice?.key).toBe('withdrawal:w1');
+  });
+
   it('keeps failures on screen until dismissed', () => {
     const failed = describeChange('withdrawal', { ...change, status: 'FAIL', previousStatus: 'DONE' });
     expect(failed?.tone === 'bad' ? failed.sticky : true).toBe(true);

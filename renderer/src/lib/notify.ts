@@ -16,6 +16,11 @@ export interface Notice {
   readonly screen?: ScreenId;
   /** Sticky notices stay until dismissed (failures, unknown outcomes). */
   readonly sticky?: boolean;
+  /**
+   * What the notice is about (e.g. one withdrawal): a newer notice with the same key replaces the
+   * older one, so a record moving through its statuses shows one notice, not a pile.
+   */
+  readonly key?: string;
 }
 
 interface NoticeState {
@@ -47,7 +52,11 @@ const osNotify = (notice: Omit<Notice, 'id'>) => {
 
 export const notify = (notice: Omit<Notice, 'id'>): number => {
   const id = nextId++;
-  useNotices.setState((s) => ({ notices: [...s.notices, { ...notice, id }].slice(-MAX_VISIBLE) }));
+  useNotices.setState((s) => ({
+    notices: [...s.notices.filter((n) => notice.key === undefined || n.key !== notice.key), { ...notice, id }].slice(
+      -MAX_VISIBLE,
+    ),
+  }));
   osNotify(notice);
   return id;
 };

@@ -1,6 +1,6 @@
 /**
  * Deposit history with filters, each record's status timeline in plain words (with the network's
- * confirmations when known), refreshed on main's deposit events (useFundingLive), and a CSV export.
+ * confirmations when known), refreshed on main's deposit events (the frame's FundingNotifier), and a CSV export.
  */
 import { useMemo, useState } from 'react';
 import type { DepositRecord } from '../../../../shared/contract/funding';

@@ -3,7 +3,6 @@ import '../withdrawals/treasury.css';
 import { useState } from 'react';
 import { useNavigation } from '../../lib/navigation';
 import { PageHeader, Tabs } from '../../ui';
-import { useFundingLive } from '../withdrawals/live';
 import { DepositAddressPanel } from './DepositAddressPanel';
 import { DepositHistory } from './DepositHistory';
 
@@ -12,7 +11,6 @@ type Tab = 'address' | 'history';
 export default function DepositsScreen() {
   const initial = useNavigation((s) => s.params.tab) as Tab | undefined;
   const [tab, setTab] = useState<Tab>(initial ?? 'address');
-  useFundingLive();
   return (
     <div className="treasury">
       <PageHeader title="Deposits" subtitle="Deposit addresses per network, and every deposit with its status." />

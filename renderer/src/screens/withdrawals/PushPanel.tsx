@@ -172,7 +172,7 @@ function PushHistory({ kind }: { readonly kind: 'withdraw' | 'deposit' }) {
   const period = usePeriod(30);
   const { range } = period;
   const [selected, setSelected] = useState<string | undefined>();
-  // Refreshed on main's push events (useFundingLive): main follows what is still moving.
+  // Refreshed on main's push events (the frame's FundingNotifier): main follows what is still moving.
   const query = useDeskQuery(['funding.pushes', { transactionType: kind, range }]);
   const rows = useMemo(() => [...(query.data ?? [])].sort((a, b) => b.createTime - a.createTime), [query.data]);
   const chosen = rows.find((r) => r.id === selected);
@@ -225,7 +225,7 @@ function PushHistory({ kind }: { readonly kind: 'withdraw' | 'deposit' }) {
 
 export function SentPush({ result }: { readonly result: PushResult }) {
   // Read the record from the sent list of the last day. The list is refreshed when main's watchers see
-  // the record appear or change (useFundingLive). An unknown outcome has no platform id yet: main's
+  // the record appear or change (the frame's FundingNotifier). An unknown outcome has no platform id yet: main's
   // journal reconciles it and then carries the id (or says it was not executed).
   const [range] = useState(() => lastDays(1));
   const query = useDeskQuery(['funding.pushes', { transactionType: 'withdraw', range }]);

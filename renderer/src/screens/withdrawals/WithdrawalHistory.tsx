@@ -58,7 +58,7 @@ export function WithdrawalHistory() {
   const { currency, state } = filters;
   const [selected, setSelected] = useState<string | undefined>();
 
-  // Refreshed on main's withdrawal events (useFundingLive): main follows what is still moving.
+  // Refreshed on main's withdrawal events (the frame's FundingNotifier): main follows what is still moving.
   const query = useDeskQuery(['funding.withdrawals', { range, ...(currency ? { currency } : {}) }]);
 
   const rows = useMemo(

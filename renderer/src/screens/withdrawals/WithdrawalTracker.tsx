@@ -1,6 +1,6 @@
 /**
  * Follows one withdrawal after it was sent: its status timeline, refreshed when main reports a change
- * (the journal's movement events here, the watchers' withdrawal events through useFundingLive), with
+ * (the journal's movement events here, the watchers' withdrawal events through the frame's FundingNotifier), with
  * Cancel while the platform still accepts a cancellation.
  * An unknown outcome is shown as "unknown — checking": main reconciles it by its client id and
  * nothing is ever sent again from here.

@@ -7,7 +7,6 @@ import { useEffect, useState } from 'react';
 import type { WithdrawResult } from '../../../../shared/contract/funding';
 import { useNavigation } from '../../lib/navigation';
 import { PageHeader, Tabs } from '../../ui';
-import { useFundingLive } from './live';
 import { PushPanel } from './PushPanel';
 import { ReviewSettings } from './ReviewSettings';
 import { WithdrawalHistory } from './WithdrawalHistory';
@@ -25,7 +24,6 @@ export default function WithdrawalsScreen() {
   }, [currency]);
   const [tab, setTab] = useState<Tab>(initial ?? 'send');
   const [sent, setSent] = useState<WithdrawResult[]>([]);
-  useFundingLive();
   return (
     <div className="treasury">
       <PageHeader
