@@ -5,6 +5,7 @@
 import type { SandboxContext } from '../context';
 import { CountdownCancel } from './countdown';
 import { SpotExchange } from './exchange';
+import { backfillMarketHistory } from './market/history';
 import { DEFAULT_SIMULATOR, MarketSimulator } from './market/simulator';
 import { MarketData } from './marketData';
 import { spotRoutes } from './routes';
@@ -33,6 +34,8 @@ export function spotModuleOf(ctx: SandboxContext): SpotModule | undefined {
 
 export function registerSpot(ctx: SandboxContext): SpotModule {
   const store = new SpotStore(ctx.db);
+  // A new sandbox with the live market gets its chart history before the exchange loads its candles.
+  if (ctx.options.market === 'on') backfillMarketHistory(store, ctx.clock.now(), ctx.options.seed);
   const stp = new StpGroups(store, ctx.users, () => ctx.clock.now());
   const exchange = new SpotExchange({
     store,

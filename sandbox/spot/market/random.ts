@@ -29,3 +29,10 @@ export function seededRandom(seed: number): Random {
     },
   };
 }
+
+/** A 32-bit seed from the sandbox's text seed (FNV-1a). */
+export function hashSeed(seed: string): number {
+  let h = 2166136261;
+  for (let i = 0; i < seed.length; i++) h = Math.imul(h ^ seed.charCodeAt(i), 16777619);
+  return h >>> 0;
+}

@@ -13,7 +13,7 @@ import { formatScaled, parseScaled } from '../matching/decimal';
 import { parseOrderRequest } from '../orders/validate';
 import { initialMid, SPOT_PAIRS, type SpotPair } from '../pairs';
 import type { SpotStore } from '../store';
-import { type Random, seededRandom } from './random';
+import { hashSeed, type Random, seededRandom } from './random';
 
 export interface SimulatorOptions {
   /** Milliseconds between ticks. */
@@ -214,10 +214,4 @@ export class MarketSimulator {
 
 function roundTo(text: string, decimals: number): string {
   return new Decimal(text).toDecimalPlaces(decimals, Decimal.ROUND_HALF_UP).toFixed();
-}
-
-function hashSeed(seed: string): number {
-  let h = 2166136261;
-  for (let i = 0; i < seed.length; i++) h = Math.imul(h ^ seed.charCodeAt(i), 16777619);
-  return h >>> 0;
 }

@@ -44,7 +44,7 @@ describe('PairBar', () => {
     expect(line.textContent).toContain('-1.25%');
     expect(line.textContent).toContain('66000');
     expect(line.textContent).toContain('64000');
-    expect(line.textContent).toContain('12.5 BTC · 812500 USDT');
+    expect(line.textContent).toContain('12.5000 BTC · 812,500.00 USDT');
   });
 
   it('searches pairs and selects one', async () => {

@@ -1,0 +1,88 @@
+import { afterEach, describe, expect, it } from 'vitest';
+import { bucketStart, CANDLE_INTERVALS } from '../candles';
+import { SPOT_PAIRS } from '../pairs';
+import { type SpotTestSandbox, startSpotSandbox } from '../testing/sandbox';
+import { backfillMarketHistory, pairHistory } from './history';
+import { seededRandom } from './random';
+
+const open: SpotTestSandbox[] = [];
+afterEach(async () => {
+  for (const sb of open.splice(0)) await sb.close();
+});
+
+const NOW_S = 1_790_000_000; // a Tuesday, 13:33:20 UTC
+
+describe('market history of a new sandbox', () => {
+  it('every interval from 1m up reaches back, aligned, continuous, and ends at the live start price', () => {
+    const btc = SPOT_PAIRS.find((p) => p.id === 'BTC_USDT')!;
+    const history = pairHistory(btc, NOW_S, seededRandom(1));
+    const minutes = history.get('1m')!;
+    expect(minutes.length).toBeGreaterThanOrEqual(2 * 1440);
+    expect(minutes.at(-1)!.t).toBe(bucketStart('1m', NOW_S) - 60);
+    // The live market starts at the catalog price (65 000.0 → 650 000 ticks): history closes there.
+    expect(minutes.at(-1)!.close).toBe(650_000);
+    for (const [interval, candles] of history) {
+      for (const [i, c] of candles.entries()) {
+        expect(c.t, interval).toBe(bucketStart(interval, c.t));
+        expect(c.high).toBeGreaterThanOrEqual(Math.max(c.open, c.close));
+        expect(c.low).toBeLessThanOrEqual(Math.min(c.open, c.close));
+        expect(c.volume_base > 0n).toBe(true);
+        const next = candles[i + 1];
+        if (next) expect(next.t, interval).toBeGreaterThan(c.t);
+      }
+    }
+    const hours = history.get('1h')!;
+    expect(hours.length).toBeGreaterThanOrEqual(90 * 24 - 24);
+    // Hourly candles continue each other: one closes where the next opens.
+    for (let i = 1; i < hours.length; i++) expect(hours[i]!.open).toBe(hours[i - 1]!.close);
+    expect(history.get('1d')!.length).toBeGreaterThanOrEqual(89);
+    // Plausible: within a factor of two of the start over three months.
+    for (const c of hours) expect(c.low > 325_000 && c.high < 1_300_000).toBe(true);
+  });
+
+  it('the chart and the 24 h ticker of a new sandbox with the live market show history', async () => {
+    const sb = await startSpotSandbox({ market: 'on', clock: 'manual' });
+    open.push(sb);
+    const u = sb.user();
+    const candles = await u.api.get<string[][]>('/spot/candlesticks', {
+      currency_pair: 'ETH_USDT',
+      interval: '1h',
+      limit: 48,
+    });
+    expect(candles.body).toHaveLength(48);
+    const closes = new Set(candles.body.map((row) => row[2]));
+    expect(closes.size).toBeGreaterThan(40); // a moving market, not flat filler
+    const ticker = await u.api.get<{ high_24h: string; low_24h: string; base_volume: string }[]>('/spot/tickers', {
+      currency_pair: 'ETH_USDT',
+    });
+    const t = ticker.body[0]!;
+    expect(Number(t.high_24h)).toBeGreaterThan(Number(t.low_24h));
+    expect(Number(t.base_volume)).toBeGreaterThan(0);
+    for (const interval of CANDLE_INTERVALS.filter((i) => i !== '1s' && i !== '10s')) {
+      const rows = await u.api.get<string[][]>('/spot/candlesticks', { currency_pair: 'BTC_USDT', interval, limit: 3 });
+      expect(rows.status, interval).toBe(200);
+      expect(Number(rows.body[0]?.[1]), interval).toBeGreaterThan(0);
+    }
+  });
+
+  it('is written once: a pair that has candles is never rewritten, and a seed replays the same history', async () => {
+    const sb = await startSpotSandbox({ market: 'on', clock: 'manual', seed: 7 });
+    open.push(sb);
+    const store = sb.spot.exchange.store;
+    const before = store.query<{ n: number }>('SELECT COUNT(*) AS n FROM spot_candles')[0]!.n;
+    expect(backfillMarketHistory(store, sb.ctx.clock.now(), sb.ctx.options.seed)).toEqual([]);
+    expect(store.query<{ n: number }>('SELECT COUNT(*) AS n FROM spot_candles')[0]!.n).toBe(before);
+
+    const a = pairHistory(SPOT_PAIRS[0]!, NOW_S, seededRandom(3)).get('1h');
+    const b = pairHistory(SPOT_PAIRS[0]!, NOW_S, seededRandom(3)).get('1h');
+    const c = pairHistory(SPOT_PAIRS[0]!, NOW_S, seededRandom(4)).get('1h');
+    expect(b).toEqual(a);
+    expect(c).not.toEqual(a);
+  });
+
+  it('the market off (tests, benchmarks) gets no invented history', async () => {
+    const sb = await startSpotSandbox({ market: 'off' });
+    open.push(sb);
+    expect(sb.spot.exchange.store.query<{ n: number }>('SELECT COUNT(*) AS n FROM spot_candles')[0]!.n).toBe(0);
+  });
+});
