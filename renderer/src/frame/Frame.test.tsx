@@ -109,7 +109,21 @@ describe('the frame', () => {
     expect(select.value).toBe('sb');
     expect(screen.getByTestId('profile-kind').textContent).toBe('Sandbox');
     await waitFor(() => expect(screen.getByTestId('connection-state').dataset.state).toBe('connected'));
-    expect(screen.getByTestId('connection-state').textContent).toContain('2 being checked');
+    expect(screen.getByTestId('profile-switcher').textContent).toContain('2 being checked');
+  });
+
+  it('the connection state opens its details: clock, rate-limit budget, last error; Escape closes them', async () => {
+    render(<App />);
+    await waitFor(() => expect(screen.getByTestId('connection-state').dataset.state).toBe('connected'));
+    expect(screen.queryByTestId('connection-details')).toBeNull();
+    await userEvent.click(screen.getByTestId('connection-state'));
+    expect(screen.getByTestId('connection-state').getAttribute('aria-expanded')).toBe('true');
+    expect(screen.getByTestId('connection-budget').textContent).toBe(
+      '100 % left in the tightest window · nothing waiting',
+    );
+    expect(screen.getByTestId('connection-last-error').textContent).toBe('None');
+    await userEvent.keyboard('{Escape}');
+    expect(screen.queryByTestId('connection-details')).toBeNull();
   });
 
   it('opens a screen from the navigation and marks it current', async () => {

@@ -1,11 +1,13 @@
 /**
- * The active profile and its connection state, always visible in the top bar.
+ * The active profile and its connection state, always visible in the top bar. The state opens the
+ * connection details: clock offset, the rate limiter's budget and queue (live), the last error.
  */
 import { useQueryClient } from '@tanstack/react-query';
+import { useEffect, useId, useRef, useState } from 'react';
 import type { z } from 'zod';
 import type { ConnectionStatus, ProfileKind } from '../../../shared/contract/profiles';
 import { useDeskEvent, useDeskQuery } from '../lib/desk';
-import { Badge, type Tone } from '../ui';
+import { Badge, DetailsList, Time, type Tone } from '../ui';
 import { useProfileSwitch } from './useProfileSwitch';
 
 type Status = z.output<typeof ConnectionStatus>;
@@ -25,24 +27,156 @@ const STATE_TEXT: Record<Status['state'], string> = {
   error: 'Connection problem',
 };
 
+/** The rate-limit budget needs a look: requests are waiting, the platform paused us, or little is left. */
+export const limiterNeedsAttention = (limiter: Status['limiter'], now: number): boolean =>
+  limiter.queued > 0 || limiter.headroom < 0.25 || limiter.buckets.some((b) => (b.blockedUntil ?? 0) > now);
+
+const percent = (fraction: number) => `${Math.round(Math.max(0, Math.min(1, fraction)) * 100)} %`;
+
+const windowText = (ms: number) => (ms >= 1000 ? `${(ms / 1000).toFixed(ms % 1000 === 0 ? 0 : 1)} s` : `${ms} ms`);
+
+const clockText = (offsetMs: number) => {
+  const seconds = Math.abs(offsetMs) / 1000;
+  if (seconds < 0.05) return 'In step with the platform';
+  return `This computer is ${seconds.toFixed(1)} s ${offsetMs >= 0 ? 'behind' : 'ahead of'} the platform; signed requests are corrected for it`;
+};
+
+/** The busiest rate-limit windows first: what is closest to its limit is what a person wants to see. */
+const busiest = (buckets: Status['limiter']['buckets'], now: number) =>
+  [...buckets]
+    .sort((a, b) => {
+      const blocked = Number((b.blockedUntil ?? 0) > now) - Number((a.blockedUntil ?? 0) > now);
+      return blocked || b.queued - a.queued || b.used / b.limit - a.used / a.limit;
+    })
+    .slice(0, 6);
+
+/** Everything known about the active connection: clock, rate-limit budget and queue, last error. */
+export const ConnectionDetails = ({ status, id }: { readonly status: Status; readonly id: string }) => {
+  const now = Date.now();
+  const { limiter } = status;
+  const buckets = busiest(limiter.buckets, now);
+  return (
+    <section id={id} className="connection-details" aria-label="Connection details" data-testid="connection-details">
+      <DetailsList
+        rows={[
+          { label: 'State', value: STATE_TEXT[status.state] },
+          status.clockOffsetMs !== undefined
+            ? { label: 'Clock', value: clockText(status.clockOffsetMs), testId: 'connection-clock' }
+            : null,
+          {
+            label: 'Rate limits',
+            testId: 'connection-budget',
+            value: `${percent(limiter.headroom)} left in the tightest window · ${
+              limiter.queued === 0 ? 'nothing waiting' : `${limiter.queued} waiting for a slot`
+            }`,
+          },
+          status.lastError
+            ? {
+                label: 'Last error',
+                testId: 'connection-last-error',
+                value: (
+                  <>
+                    {status.lastError.message} {status.lastError.label ? <code>{status.lastError.label}</code> : null}{' '}
+                    <span className="muted">
+                      (<Time ms={status.lastError.at} />)
+                    </span>
+                    {status.lastError.advice ? <div className="muted">{status.lastError.advice}</div> : null}
+                  </>
+                ),
+              }
+            : { label: 'Last error', value: 'None', testId: 'connection-last-error' },
+          status.unresolvedMovements > 0
+            ? { label: 'Being checked', value: `${status.unresolvedMovements} money movements (see Activity)` }
+            : null,
+          status.checkedAt !== undefined ? { label: 'Checked', value: <Time ms={status.checkedAt} /> } : null,
+        ]}
+      />
+      {buckets.length > 0 ? (
+        <table className="table connection-buckets" data-testid="connection-buckets">
+          <caption className="sr-only">Rate-limit windows in use</caption>
+          <thead>
+            <tr>
+              <th scope="col">Limit</th>
+              <th scope="col" className="num">
+                Used
+              </th>
+              <th scope="col" className="num">
+                Waiting
+              </th>
+            </tr>
+          </thead>
+          <tbody>
+            {buckets.map((b) => (
+              <tr key={b.key}>
+                <td>
+                  {b.scope}
+                  {(b.blockedUntil ?? 0) > now ? (
+                    <Badge tone="warn">
+                      Paused by the platform until <Time ms={b.blockedUntil as number} />
+                    </Badge>
+                  ) : null}
+                </td>
+                <td className="num">
+                  {b.used} of {b.limit} per {windowText(b.windowMs)}
+                </td>
+                <td className="num">{b.queued}</td>
+              </tr>
+            ))}
+          </tbody>
+        </table>
+      ) : (
+        <p className="muted">No request sent yet on this connection.</p>
+      )}
+    </section>
+  );
+};
+
 const ConnectionIndicator = ({ status }: { readonly status: Status | undefined }) => {
+  const [open, setOpen] = useState(false);
+  const panelId = useId();
+  const root = useRef<HTMLSpanElement>(null);
+  useEffect(() => {
+    if (!open) return undefined;
+    const close = (event: Event) => {
+      if (event instanceof KeyboardEvent ? event.key === 'Escape' : !root.current?.contains(event.target as Node)) {
+        setOpen(false);
+      }
+    };
+    document.addEventListener('keydown', close);
+    document.addEventListener('mousedown', close);
+    return () => {
+      document.removeEventListener('keydown', close);
+      document.removeEventListener('mousedown', close);
+    };
+  }, [open]);
   if (status === undefined) return null;
   const dot = status.state === 'connected' ? (status.clockWarning ? 'degraded' : 'connected') : status.state;
-  const detail = [
-    status.lastError
-      ? `Last error: ${status.lastError.message}${status.lastError.label ? ` (${status.lastError.label})` : ''}`
-      : '',
-    status.clockOffsetMs !== undefined ? `Clock offset ${Math.round(status.clockOffsetMs)} ms` : '',
-  ]
-    .filter(Boolean)
-    .join(' · ');
+  const busy = limiterNeedsAttention(status.limiter, Date.now());
   return (
-    <span className="connection" data-testid="connection-state" data-state={status.state} title={detail || undefined}>
-      <span className="connection-dot" data-state={dot === 'error' ? 'disconnected' : dot} aria-hidden="true" />
-      <span className="connection-text">{STATE_TEXT[status.state]}</span>
+    <span className="connection" ref={root}>
+      <button
+        type="button"
+        className="connection-toggle"
+        data-testid="connection-state"
+        data-state={status.state}
+        aria-expanded={open}
+        aria-controls={panelId}
+        title="Connection details: clock, rate limits, last error"
+        onClick={() => setOpen((o) => !o)}
+      >
+        <span className="connection-dot" data-state={dot === 'error' ? 'disconnected' : dot} aria-hidden="true" />
+        <span className="connection-text">{STATE_TEXT[status.state]}</span>
+      </button>
       {status.clockWarning ? (
         <Badge tone="warn" title="This computer's clock differs from the platform's; requests may be refused.">
           Clock
+        </Badge>
+      ) : null}
+      {busy ? (
+        <Badge tone="warn" testId="rate-limit-badge" title="Requests wait for the platform's rate limits">
+          {status.limiter.queued > 0
+            ? `${status.limiter.queued} waiting`
+            : `Rate limit ${percent(status.limiter.headroom)} left`}
         </Badge>
       ) : null}
       {status.unresolvedMovements > 0 ? (
@@ -50,6 +184,12 @@ const ConnectionIndicator = ({ status }: { readonly status: Status | undefined }
           {status.unresolvedMovements} being checked
         </Badge>
       ) : null}
+      {status.lastError && status.state !== 'connected' ? (
+        <span className="connection-error" data-testid="connection-error-line">
+          {status.lastError.message}
+        </span>
+      ) : null}
+      {open ? <ConnectionDetails status={status} id={panelId} /> : null}
     </span>
   );
 };
@@ -59,6 +199,10 @@ export const ProfileSwitcher = () => {
   const profiles = useDeskQuery(['profiles.list', {}]);
   const status = useDeskQuery(['profiles.status', {}], { refetchInterval: 30_000 });
   useDeskEvent('profiles.connectionChanged', (payload) => client.setQueryData(['profiles.status', {}], payload));
+  // The limiter's queue and budget change with every request: main coalesces them to ~4 a second.
+  useDeskEvent('profiles.limiterChanged', (limiter) =>
+    client.setQueryData<Status>(['profiles.status', {}], (old) => (old ? { ...old, limiter } : old)),
+  );
   const switcher = useProfileSwitch();
 
   if (profiles.isPending) {
