@@ -51,7 +51,19 @@ const main = async (): Promise<number> => {
     const file = resolve(values.screenshot);
     await shell.page.screenshot({ path: file });
     console.log(`Screenshot saved to ${file}`);
+    // A smoke check must not pass on an app that could not reach its platform: say why, exit 1.
+    const state = await shell.page
+      .locator('[data-testid="connection-state"]')
+      .first()
+      .getAttribute('data-state', { timeout: 1_000 })
+      .catch(() => null);
     await shell.close();
+    if (state !== 'connected') {
+      console.error(
+        `The app is not connected to its platform (connection state: ${state ?? 'unknown'}); the screenshot shows what it says.`,
+      );
+      return 1;
+    }
     return 0;
   }
   console.log('Treasury Desk is open in Chromium. Close its window (or press Ctrl+C here) to quit.');

@@ -7,8 +7,14 @@ import { OsKeyStore } from './osKeyStore';
 
 // The OS adapter runs against a real Secret Service: `scripts/with-keychain.sh npx vitest run …`
 // (npm test runs the suite inside such a session). Without a D-Bus session bus there is no
-// keychain to test against, so the suite is skipped with the reason printed.
+// keychain to test against, so a local run skips the suite with the reason printed; on CI, where
+// `npm test` must have started the keyring, a missing bus is a failure, never a silent skip.
 const hasBus = Boolean(process.env.DBUS_SESSION_BUS_ADDRESS) || process.platform !== 'linux';
+if (!hasBus && process.env.CI) {
+  throw new Error(
+    'No D-Bus session bus on CI: npm test runs Vitest inside scripts/with-keychain.sh; did it fail to start?',
+  );
+}
 if (!hasBus) {
   console.warn('osKeyStore.test: skipped — no D-Bus session bus; run it with scripts/with-keychain.sh');
 }
