@@ -30,6 +30,8 @@ test.describe('activity', () => {
     await page.getByTestId('history-sync-start').click();
     await expect(page.getByTestId('history-progress')).toContainText('Done', { timeout: 20_000 });
     await expect(page.getByTestId('history-records')).toContainText('w20000001');
+    // Statuses in the timelines' words, with the platform's code in brackets.
+    await expect(page.getByTestId('history-records')).toContainText(/[a-z] \([A-Z_]+\)/);
     await app.expectAccessible();
     await app.screenshot('activity-history');
   });

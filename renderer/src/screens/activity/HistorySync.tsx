@@ -5,6 +5,7 @@
 import { useQueryClient } from '@tanstack/react-query';
 import { useState } from 'react';
 import type { HistoryKind, HistoryProgress } from '../../../../shared/contract/activity';
+import { depositTimeline, pushTimeline, withdrawalTimeline } from '../../../../shared/platform/timelines';
 import { useDeskEvent, useDeskMutation, useDeskQuery } from '../../lib/desk';
 import { formatAmount } from '../../lib/format';
 import { usePeriod } from '../../lib/period';
@@ -50,6 +51,22 @@ function Progress({ progress }: { readonly progress: HistoryProgress }) {
     </div>
   );
 }
+
+/** A cached record's status in the timelines' plain words (code in brackets), as the live screens say it. */
+const statusWords = (kind: HistoryKind, data: Record<string, unknown>): string => {
+  const status = text(data.status);
+  if (kind === 'trades') return text(data.side) || '—';
+  if (status === '') return '—';
+  const timeline =
+    kind === 'deposits'
+      ? depositTimeline({ status })
+      : kind === 'withdrawals'
+        ? withdrawalTimeline({ status })
+        : kind === 'pushes'
+          ? pushTimeline({ status })
+          : undefined;
+  return timeline ? `${timeline.headline} (${status})` : status;
+};
 
 export function HistorySync() {
   const client = useQueryClient();
@@ -130,7 +147,7 @@ export function HistorySync() {
                   return /^-?\d+(\.\d+)?$/.test(amount) ? formatAmount(amount) : amount || '—';
                 },
               },
-              { id: 'status', header: 'Status', cell: (r) => text(r.data.status) || text(r.data.side) || '—' },
+              { id: 'status', header: 'Status', cell: (r) => statusWords(r.kind, r.data) },
             ]}
           />
           <p className="muted">
