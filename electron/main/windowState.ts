@@ -4,11 +4,14 @@ import { join } from 'node:path';
 import { type BrowserWindow, type Rectangle, screen } from 'electron';
 
 export interface WindowState {
-  readonly bounds: Rectangle;
+  /** Without a position Electron centres the window (first run, or its screen is gone). */
+  readonly bounds: Pick<Rectangle, 'width' | 'height'> & Partial<Pick<Rectangle, 'x' | 'y'>>;
   readonly maximized: boolean;
 }
 
-const DEFAULT: WindowState = { bounds: { x: 0, y: 0, width: 1360, height: 860 }, maximized: false };
+const DEFAULT: WindowState = { bounds: { width: 1360, height: 860 }, maximized: false };
+/** Moves and resizes are saved once they settle, so a crash does not forget them. */
+const SAVE_DELAY_MS = 500;
 
 const isRectangle = (value: unknown): value is Rectangle =>
   typeof value === 'object' &&
@@ -27,9 +30,7 @@ export const loadWindowState = (dataDir: string): WindowState => {
         b.x < area.x + area.width && b.x + b.width > area.x && b.y < area.y + area.height && b.y + b.height > area.y
       );
     });
-    const bounds = visible
-      ? saved.bounds
-      : { ...DEFAULT.bounds, width: saved.bounds.width, height: saved.bounds.height };
+    const bounds = visible ? saved.bounds : { width: saved.bounds.width, height: saved.bounds.height };
     return { bounds, maximized: saved.maximized === true };
   } catch {
     return DEFAULT;
@@ -45,5 +46,17 @@ export const trackWindowState = (window: BrowserWindow, dataDir: string): void =
       // Not remembering a window position is not worth bothering anyone about.
     }
   };
-  window.on('close', save);
+  let timer: NodeJS.Timeout | undefined;
+  const saveSoon = () => {
+    clearTimeout(timer);
+    timer = setTimeout(save, SAVE_DELAY_MS);
+  };
+  window.on('resize', saveSoon);
+  window.on('move', saveSoon);
+  window.on('maximize', saveSoon);
+  window.on('unmaximize', saveSoon);
+  window.on('close', () => {
+    clearTimeout(timer);
+    save();
+  });
 };
