@@ -236,3 +236,33 @@ test('switching to a live profile asks first; cancelling keeps the current one',
   await expect(page.getByTestId('profile-kind')).toHaveText('Sandbox');
   await expect(page.getByTestId('profile-select').locator('option:checked')).toHaveText('Local sandbox');
 });
+
+test('locking with a dialog open closes the dialog; the lock screen is on top and Unlock works', async ({
+  page,
+  app,
+}) => {
+  await app.open('subAccounts');
+  await page.getByTestId('open-create-subaccount').click();
+  const create = page.getByTestId('create-subaccount');
+  await expect(create).toBeVisible();
+  await create.getByLabel('Login name').fill('typed before locking');
+  await page.keyboard.press('Control+Shift+L');
+  const lockScreen = page.getByTestId('lock-screen');
+  await expect(lockScreen).toBeVisible();
+  await expect(create).toHaveCount(0);
+  await expect(page.getByTestId('unlock')).toBeFocused();
+  // Chrome stops letting a page refuse Escape after a few presses (close watchers); the lock holds.
+  for (let press = 0; press < 4; press++) await page.keyboard.press('Escape');
+  await expect(lockScreen).toBeVisible();
+  await expect(page.getByTestId('unlock')).toBeFocused();
+  await app.expectAccessible();
+
+  // A real click: nothing above the lock screen intercepts it.
+  await page.getByTestId('unlock').click();
+  await expect(lockScreen).toHaveCount(0);
+  await expect(create).toHaveCount(0);
+  await page.getByTestId('open-create-subaccount').click();
+  await expect(create.getByLabel('Login name')).toHaveValue('');
+  await page.keyboard.press('Escape');
+  await expect(create).toHaveCount(0);
+});

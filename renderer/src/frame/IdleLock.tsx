@@ -56,21 +56,38 @@ export const IdleLockWatcher = () => {
   return null;
 };
 
-/** Covers the app while locked; the rest of the frame is inert meanwhile. */
+/**
+ * Covers the app while locked. It is a modal <dialog> of its own, shown after every other dialog
+ * has been closed or hidden (see Dialog), so it sits on top of the top layer and everything else,
+ * dialogs included, is inert. The rest of the frame is inert meanwhile too.
+ */
 export const LockScreen = () => {
-  const { locked, reason, securing, unlocking, error, unlock } = useLock();
+  const { locked, reason, securing, unlocking, error, secretHidden, unlock } = useLock();
   const minutes = usePrefs((s) => s.idleLockMinutes);
   const client = useQueryClient();
+  const dialog = useRef<HTMLDialogElement>(null);
   const button = useRef<HTMLButtonElement>(null);
   useEffect(() => {
     void restoreLockFromMain();
   }, []);
   useEffect(() => {
-    if (locked) button.current?.focus();
+    if (!locked) return;
+    if (dialog.current?.open === false) dialog.current.showModal();
+    button.current?.focus();
   }, [locked]);
   if (!locked) return null;
   return (
-    <div className="lock-screen" role="dialog" aria-modal="true" aria-labelledby="lock-title" data-testid="lock-screen">
+    <dialog
+      ref={dialog}
+      className="lock-screen"
+      aria-labelledby="lock-title"
+      data-testid="lock-screen"
+      onCancel={(event) => event.preventDefault()}
+      onClose={(event) => {
+        // Chrome closes a modal on repeated Escape without asking (close watchers): only Unlock ends the lock.
+        if (useLock.getState().locked) event.currentTarget.showModal();
+      }}
+    >
       <div className="lock-card">
         <div className="lock-icon" aria-hidden="true">
           ⏻
@@ -81,6 +98,12 @@ export const LockScreen = () => {
             ? `Locked after ${minutes} minutes without activity.`
             : 'Locked on request. Nothing on screen is visible until you unlock.'}
         </p>
+        {secretHidden ? (
+          <p className="notice notice-warn" data-testid="lock-secret-hidden">
+            A new key’s secret was on screen and has been hidden; it cannot be shown again. If it was not copied, delete
+            that key and create a new one.
+          </p>
+        ) : null}
         <p className="muted" data-testid="lock-detail" role="status">
           {securing
             ? 'Letting an operation in flight finish before the keys are put away…'
@@ -100,6 +123,6 @@ export const LockScreen = () => {
           Unlock
         </Button>
       </div>
-    </div>
+    </dialog>
   );
 };

@@ -18,9 +18,13 @@ interface LockState {
   readonly unlocking: boolean;
   /** Why the last lock or unlock failed (e.g. the keychain refused), shown on the lock screen. */
   readonly error: DeskCallError | null;
+  /** Locking hid a one-time secret (it cannot be shown again); the lock screen says so. */
+  readonly secretHidden: boolean;
   lock(reason: LockReason): Promise<void>;
   /** Resolves true once main has unlocked (the caller refreshes what failed meanwhile). */
   unlock(): Promise<boolean>;
+  /** Called by the one-time secret dialog when locking closed it. */
+  noteSecretHidden(): void;
 }
 
 const asDeskError = (error: unknown): DeskCallError =>
@@ -34,9 +38,10 @@ export const useLock = create<LockState>((set, get) => ({
   securing: false,
   unlocking: false,
   error: null,
+  secretHidden: false,
   lock: async (reason) => {
     if (get().locked) return;
-    set({ locked: true, reason, securing: true, error: null });
+    set({ locked: true, reason, securing: true, error: null, secretHidden: false });
     try {
       await call('app.lock', { reason });
       set({ securing: false });
@@ -50,13 +55,14 @@ export const useLock = create<LockState>((set, get) => ({
     set({ unlocking: true, error: null });
     try {
       await call('app.unlock', {}, { action: true });
-      set({ locked: false, reason: null, securing: false, unlocking: false });
+      set({ locked: false, reason: null, securing: false, unlocking: false, secretHidden: false });
       return true;
     } catch (error) {
       set({ unlocking: false, error: asDeskError(error) });
       return false;
     }
   },
+  noteSecretHidden: () => set({ secretHidden: true }),
 }));
 
 /** After a reload of the window: main may still be locked, so the screen must be too. */

@@ -23,9 +23,11 @@ export interface CopyButtonProps {
   /** Accessible name, e.g. "Copy address". */
   readonly label?: string;
   readonly testId?: string;
+  /** Inside a Dialog: this button takes the first focus (Dialog looks for data-autofocus). */
+  readonly autoFocus?: boolean;
 }
 
-export const CopyButton = ({ value, label = 'Copy', testId }: CopyButtonProps) => {
+export const CopyButton = ({ value, label = 'Copy', testId, autoFocus }: CopyButtonProps) => {
   const [state, setState] = useState<'idle' | 'copied' | 'failed'>('idle');
   useEffect(() => {
     if (state === 'idle') return undefined;
@@ -39,6 +41,7 @@ export const CopyButton = ({ value, label = 'Copy', testId }: CopyButtonProps) =
       aria-label={label}
       title={label}
       data-testid={testId}
+      data-autofocus={autoFocus || undefined}
       onClick={async () => setState((await copyText(value)) ? 'copied' : 'failed')}
     >
       <span aria-hidden="true">{state === 'copied' ? '✓' : '⧉'}</span>

@@ -1,8 +1,11 @@
 /**
  * Shows a new key's secret exactly once. The secret lives only in this dialog's props: closing it
  * drops the last reference (the caller resets its state), and no operation can fetch it again.
+ * Escape and × do nothing until the person confirms the copy, so it is not lost by a stray key.
+ * Locking closes it like every dialog — the secret is then gone, which the lock screen says.
  */
 import { useState } from 'react';
+import { useLock } from '../../../lib/lock';
 import { Button, CopyButton, Dialog } from '../../../ui';
 import type { CreatedKey } from './KeyFormDialog';
 
@@ -18,7 +21,11 @@ export const SecretOnceDialog = ({
     <Dialog
       open
       title="Copy the new key’s secret now"
-      onClose={onClose}
+      onClose={(cause) => {
+        if (cause === 'locked') useLock.getState().noteSecretHidden();
+        onClose();
+      }}
+      dismissible={acknowledged}
       testId="secret-once"
       footer={
         <Button variant="primary" onClick={onClose} disabled={!acknowledged} data-testid="secret-done">
@@ -42,7 +49,8 @@ export const SecretOnceDialog = ({
             <code className="secret" data-testid="created-secret">
               {created.secret}
             </code>{' '}
-            <CopyButton value={created.secret} label="Copy secret" testId="copy-secret" />
+            {/* The first focus: Enter copies, never closes. */}
+            <CopyButton value={created.secret} label="Copy secret" testId="copy-secret" autoFocus />
           </dd>
         </dl>
         {created.secretStored ? (
