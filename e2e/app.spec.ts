@@ -30,6 +30,37 @@ test('every navigation entry opens its screen, which has no serious accessibilit
   }
 });
 
+test('in the light theme too, every screen has no serious accessibility problem (contrast included)', async ({
+  page,
+  app,
+}) => {
+  await app.open('settings');
+  await page.getByLabel('Theme').selectOption('light');
+  await expect(page.locator('html')).toHaveAttribute('data-theme', 'light');
+  for (const [id] of SCREENS) {
+    await app.open(id);
+    await app.expectAccessible();
+  }
+});
+
+test('the connection state opens its details: clock offset and the rate limiter’s budget, live', async ({
+  page,
+  app,
+}) => {
+  await app.open('balances');
+  await page.getByTestId('connection-state').click();
+  const details = page.getByTestId('connection-details');
+  await expect(details).toBeVisible();
+  await expect(details.getByTestId('connection-clock')).toContainText('platform');
+  await expect(details.getByTestId('connection-budget')).toContainText('left in the tightest window');
+  // The screens' reads went through the limiter: its windows are listed with what they used.
+  await expect(details.getByTestId('connection-buckets')).toContainText(/\d+ of \d+ per/);
+  await app.expectAccessible();
+  await app.screenshot('connection-details');
+  await page.keyboard.press('Escape');
+  await expect(details).toHaveCount(0);
+});
+
 test('keyboard: Ctrl+number opens screens and focus lands on the screen title', async ({ page }) => {
   await page.keyboard.press('Control+4');
   await expect(page.getByTestId('screen-transfers')).toBeVisible();
