@@ -3,6 +3,14 @@
  * USDT prices used until a market module (sandbox/spot) provides live ones. One place, so the wallet
  * endpoints, the withdrawal checks, the seed data and the docs agree.
  */
+/**
+ * How a chain's addresses are written (sandbox/wallet/addresses.ts builds each one with its real
+ * encoding and checksum): `btc` bech32 `bc1q…` (P2WPKH, 42 chars), `doge` base58check `D…` (34),
+ * `evm` `0x` + 40 hex, `tron` base58check `T…` (34), `solana` base58 of 32 bytes (32–44), `ton`
+ * user-friendly base64url `UQ…`/`EQ…` (48), `xrp` base58check in the Ripple alphabet `r…` (25–35).
+ */
+export type AddressStyle = 'btc' | 'doge' | 'evm' | 'tron' | 'solana' | 'ton' | 'xrp';
+
 export interface ChainDef {
   readonly chain: string;
   readonly nameEn: string;
@@ -17,8 +25,8 @@ export interface ChainDef {
   readonly disabled?: boolean;
   readonly depositDisabled?: boolean;
   readonly withdrawDisabled?: boolean;
-  /** How deposit addresses of this chain look. */
-  readonly addressStyle: 'btc' | 'evm' | 'tron' | 'memo';
+  /** How addresses of this chain look. */
+  readonly addressStyle: AddressStyle;
 }
 
 export interface CurrencyDef {
@@ -118,10 +126,18 @@ export const CURRENCIES: readonly CurrencyDef[] = [
         tag: 'Memo',
         withdrawFix: '0.5',
         minConfirms: 1,
-        addressStyle: 'memo',
+        addressStyle: 'ton',
       },
       {
-        ...evm('SOL', 'Solana (SPL)', 'Es9vMFrzaCERmJfrF4H2FYD4KCoNkY11McCe8BenwNYB', '1'),
+        chain: 'SOL',
+        nameEn: 'Solana (SPL)',
+        nameCn: 'Solana (SPL)',
+        contractAddress: 'Es9vMFrzaCERmJfrF4H2FYD4KCoNkY11McCe8BenwNYB',
+        decimal: 6,
+        tag: false,
+        withdrawFix: '1',
+        minConfirms: 12,
+        addressStyle: 'solana',
         withdrawDisabled: true,
       },
     ],
@@ -160,7 +176,7 @@ export const CURRENCIES: readonly CurrencyDef[] = [
         tag: 'Tag',
         withdrawFix: '0.25',
         minConfirms: 1,
-        addressStyle: 'memo',
+        addressStyle: 'xrp',
       },
     ],
     withdrawPercent: '0',
@@ -185,7 +201,7 @@ export const CURRENCIES: readonly CurrencyDef[] = [
         tag: false,
         withdrawFix: '5',
         minConfirms: 40,
-        addressStyle: 'btc',
+        addressStyle: 'doge',
       },
     ],
     withdrawPercent: '0',

@@ -1,7 +1,8 @@
 /**
  * Fuzz: thousands of malformed requests against the wallet, withdrawal and sub-account groups (and
- * random paths). Properties: never a 5xx, every non-2xx carries a spec label, and no balance moves
- * (the value pools hold no amount that is both well-formed and covered by a balance).
+ * random paths, raw broken percent-escapes, HEAD). Properties: never a 5xx, every non-2xx carries a
+ * spec label (HEAD answers carry no body), every answer the common headers, and no balance moves (the
+ * value pools hold no amount that is both well-formed and covered by a balance).
  */
 import fc from 'fast-check';
 import { afterAll, beforeAll, expect, it } from 'vitest';
@@ -167,16 +168,21 @@ const idLike = fc.oneof(
   fc.string({ maxLength: 12 }),
 );
 
+/** Sent raw (not encoded): escapes the router cannot decode, and a path parameter over its limit. */
+const BROKEN_SEGMENTS = ['%ff', '%zz', '%', '%e2%82', '%C0%AF', 'a%2', '%fe%ff', '9'.repeat(300)];
+
 const request = fc.record({
   endpoint: fc.oneof(
     { weight: 9, arbitrary: fc.constantFrom(...ENDPOINTS) },
     {
       weight: 1,
-      arbitrary: fc.tuple(fc.constantFrom('GET', 'POST', 'PUT', 'PATCH', 'DELETE', 'OPTIONS'), fc.webPath()),
+      arbitrary: fc.tuple(fc.constantFrom('GET', 'HEAD', 'POST', 'PUT', 'PATCH', 'DELETE', 'OPTIONS'), fc.webPath()),
     },
   ),
-  methodOverride: fc.option(fc.constantFrom('GET', 'POST', 'PUT', 'PATCH', 'DELETE'), { freq: 8 }),
+  methodOverride: fc.option(fc.constantFrom('GET', 'HEAD', 'POST', 'PUT', 'PATCH', 'DELETE'), { freq: 8 }),
   ids: fc.array(idLike, { minLength: 2, maxLength: 2 }),
+  /** Replaces the first id (or is appended as a last segment) without encoding. */
+  brokenSegment: fc.option(fc.constantFrom(...BROKEN_SEGMENTS), { freq: 6 }),
   query: fc.array(fc.tuple(fc.constantFrom(...NAMES), value), { maxLength: 5 }),
   rawQuery: fc.option(fc.string({ maxLength: 30 }), { freq: 6 }),
   body: fc.oneof(
@@ -196,6 +202,13 @@ const request = fc.record({
   accept: fc.constantFrom('application/json', '*/*', '', 'text/html', 'application/*;q=0.5'),
 });
 
+const ANSWER_HEADERS = ['x-in-time', 'x-out-time', 'x-svc-trace-id'];
+const RATE_LIMIT_ANSWER_HEADERS = [
+  'x-gate-ratelimit-limit',
+  'x-gate-ratelimit-requests-remain',
+  'x-gate-ratelimit-reset-timestamp',
+];
+
 function snapshot(): string {
   return JSON.stringify(sb.ctx.db.prepare('SELECT * FROM balances ORDER BY user_id, account, currency, pair').all());
 }
@@ -203,18 +216,25 @@ function snapshot(): string {
 it('answers thousands of malformed requests with spec labels, never a 5xx, and moves no balance', async () => {
   const before = snapshot();
   let count = 0;
+  const labels = new Set<string>();
   await fc.assert(
     fc.asyncProperty(request, async (r) => {
       const [baseMethod, template] = r.endpoint;
       const method = r.methodOverride ?? baseMethod;
+      const base = `/api/v4${template.startsWith('/') ? '' : '/'}${template}`;
+      const firstId = base.indexOf('{id}');
+      const broken =
+        r.brokenSegment === null
+          ? base
+          : firstId === -1
+            ? `${base}/${r.brokenSegment}`
+            : `${base.slice(0, firstId)}${r.brokenSegment}${base.slice(firstId + '{id}'.length)}`;
       let i = 0;
-      const path = `/api/v4${template.startsWith('/') ? '' : '/'}${template}`.replace(/\{id\}/g, () =>
-        encodeURIComponent(r.ids[i++ % 2]!),
-      );
+      const path = broken.replace(/\{id\}/g, () => encodeURIComponent(r.ids[i++ % 2]!));
       const query =
         r.rawQuery ??
         r.query.map(([k, v]) => `${k}=${encodeURIComponent(typeof v === 'string' ? v : JSON.stringify(v))}`).join('&');
-      const hasBody = method !== 'GET' && method !== 'DELETE' && method !== 'OPTIONS' && r.body !== '';
+      const hasBody = !['GET', 'HEAD', 'DELETE', 'OPTIONS'].includes(method) && r.body !== '';
       const body = hasBody ? r.body : '';
       const ts =
         r.auth === 'old' ? String(Math.floor(Date.now() / 1000) - 3600) : String(Math.floor(Date.now() / 1000));
@@ -243,16 +263,29 @@ it('answers thousands of malformed requests with spec labels, never a 5xx, and m
       }
       count += 1;
       const text = await res.text();
-      expect(res.status, `${method} ${path}?${query} → ${text}`).toBeLessThan(500);
-      if (res.status >= 400) {
+      const what = `${method} ${path}?${query} → ${res.status} ${text}`;
+      expect(res.status, what).toBeLessThan(500);
+      for (const header of ANSWER_HEADERS) expect(res.headers.get(header), `${header} on ${what}`).toBeTruthy();
+      // The URL parser may resolve `..` segments out of /api/v4; the rate-limit headers are the API's.
+      if (new URL(res.url).pathname.startsWith('/api/v4')) {
+        for (const header of RATE_LIMIT_ANSWER_HEADERS) {
+          expect(res.headers.get(header), `${header} on ${what}`).toMatch(/^\d+$/);
+        }
+      }
+      if (method === 'HEAD') {
+        expect(text, what).toBe('');
+      } else if (res.status >= 400) {
         const parsed = JSON.parse(text) as { label: string; message: string };
         expect(ALL_ERROR_LABELS.has(parsed.label), `${parsed.label} is a spec label`).toBe(true);
+        labels.add(parsed.label);
         expect(typeof parsed.message).toBe('string');
       }
     }),
     { numRuns: 2500, seed: 20261121 },
   );
   expect(count).toBeGreaterThan(2000);
+  // The raw broken segments reached the router (malformed URL) rather than being refused by the client.
+  expect(labels).toContain('BAD_REQUEST');
   expect(snapshot()).toBe(before);
 }, 120_000);
 

@@ -11,7 +11,7 @@ import type { SandboxContext } from './context';
 import { getMeta, setMeta } from './store/db';
 import type { AccountType } from './store/ledger';
 import { FULL_PERMS } from './store/users';
-import { addressFor, ensureDepositAddresses } from './wallet/addresses';
+import { addressFor, addressOf, ensureDepositAddresses } from './wallet/addresses';
 
 export interface SeededAccount {
   readonly userId: number;
@@ -94,20 +94,24 @@ export function seedIfEmpty(ctx: SandboxContext): SeededAccount {
     const save = db.prepare(
       'INSERT INTO saved_addresses (user_id, currency, chain, address, name, tag, verified) VALUES (?, ?, ?, ?, ?, ?, ?)',
     );
-    const ext = (hexLabel: string) => ctx.ids.digest(hexLabel);
-    save.run(main.id, 'BTC', 'BTC', `bc1q${ext('ext-btc').slice(0, 38)}`, 'Cold storage', '', '1');
-    save.run(main.id, 'ETH', 'ETH', `0x${ext('ext-eth').slice(0, 40)}`, 'Ledger wallet', '', '1');
-    save.run(main.id, 'USDT', 'ETH', `0x${ext('ext-usdt-eth').slice(0, 40)}`, 'OTC desk (ERC20)', '', '1');
-    save.run(main.id, 'USDT', 'TRX', `T${ext('ext-usdt-trx').slice(0, 33)}`, 'OTC desk (TRC20)', '', '1');
-    save.run(main.id, 'USDT', 'TON', `UQ${ext('ext-usdt-ton').slice(0, 46)}`, 'Exchange B (TON)', '7734001', '1');
-    save.run(main.id, 'XRP', 'XRP', `r${ext('ext-xrp').slice(0, 33)}`, 'Exchange C', '990011', '1');
-    save.run(main.id, 'USDT', 'TRX', `T${ext('ext-usdt-trx-new').slice(0, 33)}`, 'New supplier (unverified)', '', '0');
-    save.run(main.id, 'USDT', 'TRX', `T${ext('ext-fail').slice(0, 29)}FAIL`, 'Test: fails on chain', '', '1');
-    save.run(main.id, 'USDT', 'TRX', `T${ext('ext-reject').slice(0, 27)}REJECT`, 'Test: rejected by review', '', '1');
-    const usdt = currencyDef('USDT')!;
-    const cp = addressFor(ctx, counterparty.id, chainDef(usdt, 'TRX')!);
+    const chainOf = (currency: string, chain: string) => chainDef(currencyDef(currency)!, chain)!;
+    const ext = (currency: string, chain: string, label: string) => addressOf(ctx, chainOf(currency, chain), label);
+    const otcTrc20 = ext('USDT', 'TRX', 'ext-usdt-trx');
+    save.run(main.id, 'BTC', 'BTC', ext('BTC', 'BTC', 'ext-btc'), 'Cold storage', '', '1');
+    save.run(main.id, 'ETH', 'ETH', ext('ETH', 'ETH', 'ext-eth'), 'Ledger wallet', '', '1');
+    save.run(main.id, 'USDT', 'ETH', ext('USDT', 'ETH', 'ext-usdt-eth'), 'OTC desk (ERC20)', '', '1');
+    save.run(main.id, 'USDT', 'TRX', otcTrc20, 'OTC desk (TRC20)', '', '1');
+    save.run(main.id, 'USDT', 'TON', ext('USDT', 'TON', 'ext-usdt-ton'), 'Exchange B (TON)', '7734001', '1');
+    save.run(main.id, 'XRP', 'XRP', ext('XRP', 'XRP', 'ext-xrp'), 'Exchange C', '990011', '1');
+    save.run(main.id, 'USDT', 'TRX', ext('USDT', 'TRX', 'ext-usdt-trx-new'), 'New supplier (unverified)', '', '0');
+    // The failure paths are chosen by the address's ending (see the pipelines), so these keep a
+    // Tron address's shape and length but end in a readable word.
+    const failPath = (label: string, suffix: string) => ext('USDT', 'TRX', label).slice(0, 34 - suffix.length) + suffix;
+    save.run(main.id, 'USDT', 'TRX', failPath('ext-fail', 'FAIL'), 'Test: fails on chain', '', '1');
+    save.run(main.id, 'USDT', 'TRX', failPath('ext-reject', 'REJECT'), 'Test: rejected by review', '', '1');
+    const cp = addressFor(ctx, counterparty.id, chainOf('USDT', 'TRX'));
     save.run(main.id, 'USDT', 'TRX', cp.address, 'Counterparty (internal)', '', '1');
-    const cpBtc = addressFor(ctx, counterparty.id, chainDef(currencyDef('BTC')!, 'BTC')!);
+    const cpBtc = addressFor(ctx, counterparty.id, chainOf('BTC', 'BTC'));
     save.run(main.id, 'BTC', 'BTC', cpBtc.address, 'Counterparty (internal)', '', '1');
 
     // A little settled history so lists are not empty on first start.
@@ -144,13 +148,7 @@ export function seedIfEmpty(ctx: SandboxContext): SeededAccount {
     db.prepare(
       `INSERT INTO withdrawals (seq, id, user_id, currency, chain, address, amount, fee, status, txid, block_number, timestamp, timestamp2, route)
        VALUES (1, 'w20000001', ?, 'USDT', 'TRX', ?, '1200', '1', 'DONE', ?, '61234567', ?, ?, 'chain')`,
-    ).run(
-      main.id,
-      `T${ext('ext-usdt-trx').slice(0, 33)}`,
-      ctx.ids.digest('seed-wd-1'),
-      now - 2 * DAY,
-      now - 2 * DAY + 60_000,
-    );
+    ).run(main.id, otcTrc20, ctx.ids.digest('seed-wd-1'), now - 2 * DAY, now - 2 * DAY + 60_000);
 
     setMeta(db, 'seed_key', key.key);
     return { userId: main.id, key: key.key, secret: key.secret };

@@ -23,6 +23,7 @@ const BODY_LIMIT = 64 * 1024;
 /** A batch counts against at most this many markets (batch_orders allows 4 pairs). */
 const MAX_BATCH_MARKETS = 16;
 const MAX_MARKET_LENGTH = 40;
+const MAX_PARAM_LENGTH = 256;
 
 /** Per-request state kept by the framework. */
 interface RequestState {
@@ -74,6 +75,8 @@ function stateOf(req: FastifyRequest): RequestState {
 const LOOPBACK = new Set(['127.0.0.1', '::1', '::ffff:127.0.0.1']);
 const normaliseIp = (ip: string): string => (ip.startsWith('::ffff:') ? ip.slice(7) : ip);
 const WRITE_METHODS = new Set(['POST', 'PUT', 'PATCH']);
+/** Methods that need only read permission (HEAD is a GET without the body). */
+const READ_METHODS = new Set(['GET', 'HEAD']);
 
 /** True when an Accept header admits JSON (absent, *\/*, application/*, application/json). */
 function acceptsJson(accept: string | undefined): boolean {
@@ -102,10 +105,12 @@ export function buildHttp(
   const app = Fastify({
     logger: false,
     bodyLimit: BODY_LIMIT,
-    exposeHeadRoutes: false,
+    // HEAD on a GET route answers the GET's status and headers without the body: RFC 9110 asks every
+    // general-purpose server for HEAD wherever GET is, and clients probe with it.
+    exposeHeadRoutes: true,
     return503OnClosing: false,
     forceCloseConnections: true,
-    routerOptions: { querystringParser: parseQuery, ignoreDuplicateSlashes: false, maxParamLength: 256 },
+    routerOptions: { querystringParser: parseQuery, ignoreDuplicateSlashes: false, maxParamLength: MAX_PARAM_LENGTH },
     // Malformed HTTP never reaches a route; answer it with a spec label too.
     clientErrorHandler: (_error, socket) => {
       if (!socket.writable) return socket.destroy();
@@ -113,6 +118,15 @@ export function buildHttp(
       socket.end(
         `HTTP/1.1 400 Bad Request\r\nContent-Type: application/json\r\nContent-Length: ${Buffer.byteLength(body)}\r\nConnection: close\r\n\r\n${body}`,
       );
+    },
+    // The router refuses these before any route or error handler runs (a path that does not
+    // percent-decode, a path parameter over maxParamLength): answer them like every other error.
+    frameworkErrors: (error, req, reply) => {
+      const failure =
+        error.code === 'FST_ERR_MAX_PARAM_LENGTH'
+          ? new ApiFailure('INVALID_PARAM_VALUE', `A path parameter is longer than ${MAX_PARAM_LENGTH} characters`)
+          : new ApiFailure('BAD_REQUEST', 'Malformed URL');
+      send(req, reply, failure.status, JSON.stringify(failure.toBody()));
     },
   });
   app.decorateRequest('sbx', null as unknown as RequestState);
@@ -223,7 +237,7 @@ export function buildHttp(
     if (isSub && user.disabledBusiness.includes(route.permission)) {
       throw new ApiFailure('FORBIDDEN', `The sub-account lacks the ${route.permission} business permission`);
     }
-    const write = req.method !== 'GET';
+    const write = !READ_METHODS.has(req.method);
     const verdict = Users.permits(key, route.permission, write);
     if (verdict === 'missing') throw new ApiFailure('FORBIDDEN', `API key lacks the ${route.permission} permission`);
     if (verdict === 'read_only')
@@ -351,11 +365,12 @@ export function buildHttp(
       }
       // One object per request: a private request's fields are a public one's plus the caller.
       const routeRequest = {
-        method: req.method as HttpMethod,
+        // The route's own method: a HEAD runs its GET route unchanged.
+        method: route.method,
         path: rawPath,
         params: req.params as Record<string, string>,
         query,
-        body: req.method === 'GET' || req.method === 'DELETE' ? undefined : req.body,
+        body: route.method === 'GET' || route.method === 'DELETE' ? undefined : req.body,
         headers: req.headers,
         ip,
         now: clock.now(),
@@ -422,8 +437,6 @@ export function buildHttp(
         failure = new ApiFailure('INVALID_CONTENT_TYPE', 'Unsupported content type');
       } else if (e.code?.startsWith('FST_ERR_CTP_') || e.code === 'FST_ERR_CTP_BODY_TOO_LARGE') {
         failure = new ApiFailure('INVALID_REQUEST_BODY', e.message ?? 'Invalid request body');
-      } else if (e.code === 'FST_ERR_BAD_URL' || e.code === 'FST_ERR_ASYNC_CONSTRAINT') {
-        failure = new ApiFailure('BAD_REQUEST', 'Malformed URL');
       } else if (typeof e.statusCode === 'number' && e.statusCode >= 400 && e.statusCode < 500) {
         failure = new ApiFailure('BAD_REQUEST', e.message ?? 'Bad request');
       } else {

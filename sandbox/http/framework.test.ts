@@ -59,6 +59,42 @@ describe('errors', () => {
     expect((await api<Err>(sb, main, 'GET', '/wallet/fee/')).body.label).toBe('NOT_FOUND');
   });
 
+  it('a malformed URL → BAD_REQUEST, an over-long path parameter → INVALID_PARAM_VALUE, with the usual headers', async () => {
+    const origin = sb.baseUrl.replace('/api/v4', '');
+    for (const [path, label] of [
+      ['/api/v4/wallet/%ff', 'BAD_REQUEST'],
+      ['/api/v4/sub_accounts/%zz', 'BAD_REQUEST'],
+      ['/sandbox/%ff', 'BAD_REQUEST'],
+      [`/api/v4/sub_accounts/${'9'.repeat(300)}`, 'INVALID_PARAM_VALUE'],
+    ] as const) {
+      const res = await fetch(`${origin}${path}`, { headers: { 'X-Client-Request-Id': 'req-bad' } });
+      expect([res.status, ((await res.json()) as Err).label], path).toEqual([400, label]);
+      expect(res.headers.get('x-in-time')).toMatch(/^\d{16}$/);
+      expect(res.headers.get('x-out-time')).toMatch(/^\d{16}$/);
+      expect(res.headers.get('x-svc-trace-id')).toBeTruthy();
+      expect(res.headers.get('x-client-request-id')).toBe('req-bad');
+      // Rate-limit headers belong to the API, not to the control plane.
+      expect(res.headers.has('x-gate-ratelimit-limit'), path).toBe(path.startsWith('/api/v4'));
+    }
+  });
+
+  it('HEAD on a GET route answers its status and headers without the body, and needs only read permission', async () => {
+    const get = await api(sb, main, 'GET', '/wallet/fee');
+    const head = await api(sb, main, 'HEAD', '/wallet/fee');
+    expect([head.status, head.body]).toEqual([200, undefined]);
+    expect(head.headers.get('content-length')).toBe(get.headers.get('content-length'));
+    expect(head.headers.get('x-svc-trace-id')).toBeTruthy();
+    const reader = (
+      await control<Credentials>(sb, 'POST', '/keys', {
+        user_id: sb.userId,
+        perms: [{ name: 'wallet', read_only: true }],
+      })
+    ).body;
+    expect((await api(sb, reader, 'HEAD', '/wallet/fee')).status).toBe(200);
+    expect((await api(sb, main, 'HEAD', '/wallet/nothing_here')).status).toBe(404);
+    expect((await api(sb, main, 'HEAD', '/wallet/transfers')).status).toBe(405);
+  });
+
   it('MISSING_REQUIRED_PARAM, INVALID_PARAM_VALUE and INVALID_PRECISION change nothing', async () => {
     const before = await spotUsdt();
     const missing = await api<Err>(sb, main, 'POST', '/wallet/transfers', {

@@ -10,7 +10,7 @@
  *     ]);
  *
  * The framework (sandbox/http/app.ts) does, in this order: fault injection, Accept check,
- * authentication (KEY/Timestamp/SIGN, IP whitelist, locked accounts, permission: GET = read, anything
+ * authentication (KEY/Timestamp/SIGN, IP whitelist, locked accounts, permission: GET (and HEAD) = read, anything
  * else = write; `mainOnly` refuses sub-account keys), rate limiting (`rateLimit`, or the bucket
  * `rateLimitKeyFor(method, path)` of shared/platform/limits.ts when omitted), the content-type rule for
  * bodies, then calls `handler`. What the handler returns is sent as JSON with `status` (default 200);

@@ -481,6 +481,18 @@ describe('lists, cancel-all and batches', () => {
     expect(res.body[0]).toMatchObject({ succeeded: true, text: 't-b1', status: 'open' });
     expect(res.body[0]?.order_id).toBe(res.body[0]?.id);
     expect(res.body[1]).toMatchObject({ succeeded: false, text: 't-b2', label: 'INVALID_PRECISION' });
+    // `text` is required per order of a batch: only the order without one is refused.
+    const untagged = await u.api.post<Json[]>('/spot/batch_orders', [
+      { currency_pair: PAIR, side: 'buy', amount: '0.001', price: p(0) },
+      { currency_pair: PAIR, side: 'buy', amount: '0.001', price: p(0), text: 't-b3' },
+      { currency_pair: PAIR, side: 'buy', amount: '0.001', price: p(0), text: '' },
+    ]);
+    expect(untagged.status).toBe(200);
+    expect(untagged.body.map((o) => [o.succeeded, o.label])).toEqual([
+      [false, 'MISSING_REQUIRED_PARAM'],
+      [true, ''],
+      [false, 'MISSING_REQUIRED_PARAM'],
+    ]);
     const eleven = Array.from({ length: 11 }, () => ({
       currency_pair: PAIR,
       side: 'buy',

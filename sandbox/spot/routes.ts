@@ -381,11 +381,13 @@ export function spotRoutes(s: SpotServices): RouteDef[] {
         if (accounts.size > 1)
           throw new ApiFailure('MIXED_ACCOUNT_TYPE', 'All orders of a batch must use the same account');
         return items.map((item) => {
-          const text =
-            item !== null && typeof item === 'object' && typeof (item as { text?: unknown }).text === 'string'
-              ? (item as { text: string }).text
-              : '';
+          const fields = item !== null && typeof item === 'object' ? (item as Record<string, unknown>) : {};
+          const text = typeof fields.text === 'string' ? fields.text : '';
           try {
+            // In a batch each order needs its own `text` (api-facts §1.5); a single order may omit it.
+            if (fields.text === undefined || fields.text === null || fields.text === '') {
+              throw new ApiFailure('MISSING_REQUIRED_PARAM', 'Missing required parameter: text');
+            }
             const { row, mode } = placeOne(req, item);
             return { order_id: String(row.id), succeeded: true, label: '', message: '', ...orderView(row, mode) };
           } catch (error) {

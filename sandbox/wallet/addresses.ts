@@ -5,40 +5,116 @@
  * users apart by memo/tag, as real exchanges do.
  */
 
-import { type ChainDef, CURRENCIES } from '../catalog';
+import { createHash } from 'node:crypto';
+import { type AddressStyle, type ChainDef, CURRENCIES } from '../catalog';
 import type { SandboxContext } from '../context';
 
-const BASE32 = 'qpzry9x8gf2tvdw0s3jn54khce6mua7l';
-const BASE58 = '123456789ABCDEFGHJKLMNPQRSTUVWXYZabcdefghijkmnopqrstuvwxyz';
+const BASE58_BITCOIN = '123456789ABCDEFGHJKLMNPQRSTUVWXYZabcdefghijkmnopqrstuvwxyz';
+const BASE58_RIPPLE = 'rpshnaf39wBUDNEGHJKLM4PQRST7VWXYZ2bcdeCg65jkm8oFqi1tuvAxyz';
+const BECH32 = 'qpzry9x8gf2tvdw0s3jn54khce6mua7l';
+const BECH32_GENERATOR = [0x3b6a57b2, 0x26508e6d, 0x1ea119fa, 0x3d4233dd, 0x2a1462b3];
 
-function encode(hex: string, alphabet: string, length: number): string {
+export function base58(bytes: Uint8Array, alphabet = BASE58_BITCOIN): string {
+  let n = bytes.length === 0 ? 0n : BigInt(`0x${Buffer.from(bytes).toString('hex')}`);
   let out = '';
-  for (let i = 0; out.length < length; i += 2) {
-    const byte = Number.parseInt(hex.slice(i % hex.length, (i % hex.length) + 2), 16);
-    out += alphabet[(byte + i) % alphabet.length];
+  while (n > 0n) {
+    out = alphabet[Number(n % 58n)] + out;
+    n /= 58n;
   }
+  // Each leading zero byte is written as the alphabet's first character.
+  for (let i = 0; i < bytes.length && bytes[i] === 0; i += 1) out = alphabet[0] + out;
   return out;
 }
 
-export function addressFor(ctx: SandboxContext, userId: number, chain: ChainDef): { address: string; memo: string } {
-  const digest =
-    ctx.ids.digest(`deposit:${userId}:${chain.chain}`) + ctx.ids.digest(`deposit2:${userId}:${chain.chain}`);
-  switch (chain.addressStyle) {
-    case 'btc':
-      return {
-        address: chain.chain === 'BTC' ? `bc1q${encode(digest, BASE32, 38)}` : `D${encode(digest, BASE58, 33)}`,
-        memo: '',
-      };
-    case 'evm':
-      return { address: `0x${digest.slice(0, 40)}`, memo: '' };
-    case 'tron':
-      return { address: `T${encode(digest, BASE58, 33)}`, memo: '' };
-    case 'memo': {
-      const hot = ctx.ids.digest(`hot-wallet:${chain.chain}`);
-      const address = chain.chain === 'XRP' ? `r${encode(hot, BASE58, 33)}` : `UQ${encode(hot, BASE58, 46)}`;
-      return { address, memo: String(100_000_000 + userId) };
+const sha256 = (bytes: Uint8Array): Buffer => createHash('sha256').update(bytes).digest();
+
+/** Base58 with the 4-byte double-SHA-256 checksum (Bitcoin, Dogecoin, Tron, XRP). */
+export function base58check(version: number, payload: Uint8Array, alphabet = BASE58_BITCOIN): string {
+  const body = Buffer.concat([Buffer.from([version]), payload]);
+  return base58(Buffer.concat([body, sha256(sha256(body)).subarray(0, 4)]), alphabet);
+}
+
+function bech32Polymod(values: readonly number[]): number {
+  let chk = 1;
+  for (const value of values) {
+    const top = chk >>> 25;
+    chk = ((chk & 0x1ffffff) << 5) ^ value;
+    for (let i = 0; i < 5; i += 1) if ((top >>> i) & 1) chk ^= BECH32_GENERATOR[i]!;
+  }
+  return chk;
+}
+
+/** A segwit version 0 address (BIP-173 bech32), e.g. `bc1q…` for a 20-byte key hash. */
+export function segwitV0(hrp: string, program: Uint8Array): string {
+  const data = [0];
+  let acc = 0;
+  let bits = 0;
+  for (const byte of program) {
+    acc = (acc << 8) | byte;
+    bits += 8;
+    while (bits >= 5) {
+      bits -= 5;
+      data.push((acc >>> bits) & 31);
     }
   }
+  if (bits > 0) data.push((acc << (5 - bits)) & 31);
+  const codes = [...hrp].map((c) => c.charCodeAt(0));
+  const expandedHrp = [...codes.map((c) => c >> 5), 0, ...codes.map((c) => c & 31)];
+  const mod = bech32Polymod([...expandedHrp, ...data, 0, 0, 0, 0, 0, 0]) ^ 1;
+  const checksum = [0, 1, 2, 3, 4, 5].map((i) => (mod >>> (5 * (5 - i))) & 31);
+  return `${hrp}1${[...data, ...checksum].map((d) => BECH32[d]).join('')}`;
+}
+
+function crc16Xmodem(bytes: Uint8Array): number {
+  let crc = 0;
+  for (const byte of bytes) {
+    crc ^= byte << 8;
+    for (let i = 0; i < 8; i += 1) crc = crc & 0x8000 ? ((crc << 1) ^ 0x1021) & 0xffff : (crc << 1) & 0xffff;
+  }
+  return crc;
+}
+
+/** TON user-friendly form of a workchain-0 address: `UQ…` (non-bounceable) or `EQ…` (bounceable). */
+export function tonUserFriendly(hash: Uint8Array, bounceable: boolean): string {
+  const body = Buffer.concat([Buffer.from([bounceable ? 0x11 : 0x51, 0x00]), hash]);
+  const crc = crc16Xmodem(body);
+  return Buffer.concat([body, Buffer.from([crc >> 8, crc & 0xff])]).toString('base64url');
+}
+
+/**
+ * An address of a chain's style from 32 seed-derived bytes: the chain's real encoding and checksum,
+ * so it looks (and parses) like one, though no key exists for it.
+ */
+export function formatAddress(style: AddressStyle, seed: Uint8Array): string {
+  const hash20 = seed.subarray(0, 20);
+  switch (style) {
+    case 'btc':
+      return segwitV0('bc', hash20);
+    case 'doge':
+      return base58check(0x1e, hash20);
+    case 'evm':
+      return `0x${Buffer.from(hash20).toString('hex')}`;
+    case 'tron':
+      return base58check(0x41, hash20);
+    case 'solana':
+      return base58(seed.subarray(0, 32));
+    case 'ton':
+      return tonUserFriendly(seed.subarray(0, 32), false);
+    case 'xrp':
+      return base58check(0x00, hash20, BASE58_RIPPLE);
+  }
+}
+
+/** A deterministic address (under the data directory's seed) of a chain, named by `label`. */
+export function addressOf(ctx: SandboxContext, chain: ChainDef, label: string): string {
+  return formatAddress(chain.addressStyle, Buffer.from(ctx.ids.digest(label), 'hex'));
+}
+
+export function addressFor(ctx: SandboxContext, userId: number, chain: ChainDef): { address: string; memo: string } {
+  // Memo/tag chains: one platform (hot wallet) address, users told apart by memo.
+  if (chain.tag)
+    return { address: addressOf(ctx, chain, `hot-wallet:${chain.chain}`), memo: String(100_000_000 + userId) };
+  return { address: addressOf(ctx, chain, `deposit:${userId}:${chain.chain}`), memo: '' };
 }
 
 /** Creates every deposit address of a user (idempotent). Call inside a transaction. */
