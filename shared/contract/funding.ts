@@ -182,10 +182,18 @@ export const SavedAddress = z.object({
   /** Memo / tag saved with the address. */
   tag: z.string().optional(),
   verified: z.boolean(),
-  /** Withdrawals to this address found in the last 30 days or in this app's journal. */
+  /** Withdrawals to this destination (`destinationKey`) found in the last 30 days or in this app's journal. */
   previousWithdrawals: z.number().int().nonnegative(),
 });
 export type SavedAddress = z.infer<typeof SavedAddress>;
+
+/**
+ * Who a withdrawal reaches. One exchange deposit address serves many customers, told apart by the
+ * memo, so a destination is (chain, address, memo); an empty memo is no memo. The saved-address
+ * choice, the review and the "used before" count all compare destinations with this key.
+ */
+export const destinationKey = (chain: string, address: string, memo: string | undefined): string =>
+  JSON.stringify([chain, address, memo?.trim() ?? '']);
 
 /** How a money movement sent through the journal ended, as far as main knows right now. */
 export const MovementOutcome = z.enum([

@@ -163,6 +163,46 @@ describe('funding against the sandbox', () => {
     expect(saved.find((a) => a.address === otc!.address)?.previousWithdrawals).toBe(2);
   });
 
+  it('counts uses per destination (chain, address, memo): a memo never sent to is a first time', async () => {
+    // One exchange deposit address, a memo per customer.
+    const shared = `UQ${'5'.repeat(46)}`;
+    const seed = (name: string, tag: string) =>
+      control('/saved_addresses', {
+        user_id: sandbox.userId,
+        currency: 'USDT',
+        chain: 'TON',
+        address: shared,
+        name,
+        tag,
+      });
+    await seed('Exchange D (desk A)', 'memo-A');
+    await seed('Exchange D (desk B)', 'memo-B');
+    const uses = async () =>
+      Object.fromEntries(
+        (await value<SavedAddress[]>('funding.savedAddresses', { currency: 'USDT', chain: 'TON' }))
+          .filter((a) => a.address === shared)
+          .map((a) => [a.tag, a.previousWithdrawals]),
+      );
+    expect(await uses()).toEqual({ 'memo-A': 0, 'memo-B': 0 });
+
+    const sent = await value<WithdrawResult>('funding.withdraw', {
+      requestKey: randomUUID(),
+      currency: 'USDT',
+      chain: 'TON',
+      address: shared,
+      memo: 'memo-A',
+      amount: '20',
+    });
+    expect(sent.outcome).toBe('accepted');
+    expect(await uses()).toEqual({ 'memo-A': 1, 'memo-B': 0 });
+
+    // Past the platform's 30-day window only the journal remembers it: still counted by memo.
+    sandbox.ctx.db
+      .prepare('UPDATE withdrawals SET timestamp = ? WHERE withdraw_order_id = ?')
+      .run(Date.now() - 40 * DAY * 1000, sent.withdrawOrderId);
+    expect(await uses()).toEqual({ 'memo-A': 1, 'memo-B': 0 });
+  });
+
   it('a withdrawal whose answer is lost is never sent twice and can still be followed', async () => {
     const [otc] = (await value<SavedAddress[]>('funding.savedAddresses', { currency: 'USDT', chain: 'TRX' })).filter(
       (a) => a.name === 'OTC desk (TRC20)',

@@ -1,6 +1,7 @@
 import type { DeskHandlers } from '../../../shared/contract';
 import {
   amountProblem,
+  destinationKey,
   type ReviewPolicy,
   type WithdrawalRecord,
   type WithdrawDetails,
@@ -132,21 +133,31 @@ export const createFundingHandlers = (ctx: ServiceContext): DeskHandlers['fundin
         api().wallet.savedAddresses({ currency, ...(chain ? { chain } : {}), limit: 100 }),
         readWithdrawals(to - 30 * DAY - 3600, to, currency),
       ]);
-      // "Used before" = sent there in the last 30 days, or sent there by this app (journal).
+      // "Used before" = sent to this destination (chain, address, memo) in the last 30 days, or by
+      // this app (journal). A memo never sent to is a new destination even at a known address.
       const seenIds = new Set(recent.map((r) => r.id));
       const uses = new Map<string, number>();
-      const count = (address: string) => uses.set(address, (uses.get(address) ?? 0) + 1);
-      for (const r of recent) if (r.address && !NOT_SENT.has(r.status)) count(r.address);
+      const count = (key: string) => uses.set(key, (uses.get(key) ?? 0) + 1);
+      for (const r of recent) {
+        if (r.address && !NOT_SENT.has(r.status)) count(destinationKey(r.chain ?? '', r.address, r.memo));
+      }
       // Older ones the app sent itself (outside the platform's 30-day window), unless cancelled.
       for (const m of ctx.movements.list({ kind: 'withdrawal', state: 'done' })) {
-        const address = typeof m.params.address === 'string' ? m.params.address : undefined;
-        if (!address || m.currency !== currency || (m.platformId && seenIds.has(m.platformId))) continue;
+        const { chain: sentChain, address, memo } = m.params;
+        if (typeof sentChain !== 'string' || typeof address !== 'string' || m.currency !== currency) continue;
+        if (m.platformId && seenIds.has(m.platformId)) continue;
         if (m.platformStatus && NOT_SENT.has(m.platformStatus)) continue;
-        count(address);
+        count(destinationKey(sentChain, address, typeof memo === 'string' ? memo : undefined));
       }
       return saved
         .filter((a) => !chain || !a.chain || a.chain === chain)
-        .map((a) => toSavedAddress(a, chain ?? '', uses.get(a.address) ?? 0));
+        .map((a) => {
+          const entry = toSavedAddress(a, chain ?? '', 0);
+          return {
+            ...entry,
+            previousWithdrawals: uses.get(destinationKey(entry.chain, entry.address, entry.tag)) ?? 0,
+          };
+        });
     },
 
     withdraw: async (input): Promise<WithdrawResult> => {

@@ -7,11 +7,12 @@
  * through at a time). Sending is disabled while the request is in flight and after it was accepted.
  */
 import { useState } from 'react';
-import type {
-  CurrencyChainInfo,
-  SavedAddress,
-  WithdrawDetails,
-  WithdrawResult,
+import {
+  type CurrencyChainInfo,
+  destinationKey,
+  type SavedAddress,
+  type WithdrawDetails,
+  type WithdrawResult,
 } from '../../../../shared/contract/funding';
 import { useDeskMutation, useDeskQuery } from '../../lib/desk';
 import { chunk, formatAmount } from '../../lib/format';
@@ -23,12 +24,22 @@ export interface ReviewSheetProps {
   readonly input: WithdrawDetails;
   readonly chain: CurrencyChainInfo;
   readonly quote: WithdrawQuote;
+  /** The saved entry chosen; shown only if its (chain, address, memo) is exactly what is sent. */
   readonly saved: SavedAddress | undefined;
   readonly onClose: () => void;
   readonly onSent: (result: WithdrawResult) => void;
 }
 
-export function ReviewSheet({ input, chain, quote, saved, onClose, onSent }: ReviewSheetProps) {
+/** Never sent to this destination, or it is not a saved entry: the review warns and the form offers a test amount. */
+export const firstWithdrawalTo = (saved: SavedAddress | undefined): boolean =>
+  saved === undefined || saved.previousWithdrawals === 0;
+
+export function ReviewSheet({ input, chain, quote, saved: chosen, onClose, onSent }: ReviewSheetProps) {
+  const saved =
+    chosen &&
+    destinationKey(chosen.chain, chosen.address, chosen.tag) === destinationKey(input.chain, input.address, input.memo)
+      ? chosen
+      : undefined;
   const policy = useDeskQuery(['funding.reviewPolicy', {}]);
   const [typed, setTyped] = useState('');
   // The key of this confirmation: made when the sheet opens, new if what it shows ever changes.
@@ -42,7 +53,7 @@ export function ReviewSheet({ input, chain, quote, saved, onClose, onSent }: Rev
   // Until the policy is known, ask for the typed confirmation (the safe side).
   const mustType = needsTypedConfirmation(input.amount, input.currency, policy.data?.typedConfirmAbove ?? {});
   const typedOk = !mustType || typedAmountMatches(typed, input.amount);
-  const firstTime = saved === undefined || saved.previousWithdrawals === 0;
+  const firstTime = firstWithdrawalTo(saved);
   const busy = send.isPending;
 
   return (

@@ -49,6 +49,27 @@ const addresses: Record<string, SavedAddress[]> = {
       previousWithdrawals: 0,
     },
   ],
+  // One exchange deposit address, a memo per customer: two destinations.
+  XRP: [
+    {
+      currency: 'USDT',
+      chain: 'XRP',
+      address: 'rSharedExchange01',
+      name: 'Exchange C (desk A)',
+      tag: '111',
+      verified: true,
+      previousWithdrawals: 2,
+    },
+    {
+      currency: 'USDT',
+      chain: 'XRP',
+      address: 'rSharedExchange01',
+      name: 'Exchange C (desk B)',
+      tag: '222',
+      verified: true,
+      previousWithdrawals: 0,
+    },
+  ],
 };
 
 /** A stand-in for main: answers reads from fixed data and records every withdraw call. */
@@ -59,7 +80,12 @@ const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-4[0-9a-f]{3}-[89ab][0-9a-f]{3}-[0-9a-f]{1
 const answers: Record<string, (input: Record<string, unknown>) => unknown> = {
   'funding.withdrawRules': () => [rules],
   'balances.spot': () => [{ currency: 'USDT', available: '250000', locked: '0', total: '250000' }],
-  'funding.chains': () => [chain('TRX'), chain('TON', { usesMemo: true }), chain('SOL', { withdrawDisabled: true })],
+  'funding.chains': () => [
+    chain('TRX'),
+    chain('TON', { usesMemo: true }),
+    chain('XRP', { usesMemo: true }),
+    chain('SOL', { withdrawDisabled: true }),
+  ],
   'funding.savedAddresses': (input) => addresses[input.chain as string] ?? [],
   'funding.reviewPolicy': () => ({ typedConfirmAbove: {} }),
   'funding.withdraw': (input) => {
@@ -173,6 +199,65 @@ describe('withdrawal form', () => {
     expect(screen.getByLabelText('Amount')).toBeTruthy();
     expect(screen.queryByTestId('test-amount-first')).toBeNull();
     expect(screen.queryByTestId('test-amount-fill')).toBeNull();
+  });
+
+  it('tells apart two saved entries with the same address and different memos', async () => {
+    const user = userEvent.setup();
+    const onSent = renderForm();
+    await choose(user, /^XRP/, /desk B/);
+    expect(screen.getByRole('radio', { name: /desk B/ })).toHaveProperty('checked', true);
+    expect(screen.getByRole('radio', { name: /desk A/ })).toHaveProperty('checked', false);
+    expect((screen.getByLabelText('Memo / tag') as HTMLInputElement).value).toBe('222');
+    // desk A was used before, desk B (same address, its own memo) never: the test amount is offered.
+    expect(screen.getByTestId('test-amount-first')).toBeTruthy();
+    await user.type(screen.getByLabelText('Amount'), '20');
+    await user.click(screen.getByTestId('withdraw-review'));
+    const sheet = await screen.findByTestId('review-sheet');
+    expect(within(sheet).getByText('Saved as “Exchange C (desk B)”')).toBeTruthy();
+    expect(within(sheet).queryByText(/desk A/)).toBeNull();
+    expect(within(sheet).getByTestId('review-memo').textContent).toBe('222');
+    expect(within(sheet).getByTestId('first-time-badge')).toBeTruthy();
+    await user.type(await within(sheet).findByLabelText(/Type the amount/), '20');
+    await user.click(within(sheet).getByTestId('withdraw-send'));
+    await waitFor(() => expect(onSent).toHaveBeenCalledTimes(1));
+    expect(withdrawCalls).toEqual([
+      {
+        currency: 'USDT',
+        chain: 'XRP',
+        address: 'rSharedExchange01',
+        memo: '222',
+        amount: '20',
+        requestKey: expect.stringMatching(UUID),
+      },
+    ]);
+  });
+
+  it('follows the memo: the entry used before shows no first-time badge, a memo typed over it does', async () => {
+    const user = userEvent.setup();
+    renderForm();
+    await choose(user, /^XRP/, /desk A/);
+    expect(screen.getByRole('radio', { name: /desk B/ })).toHaveProperty('checked', false);
+    expect(screen.queryByTestId('test-amount-first')).toBeNull();
+    await user.type(screen.getByLabelText('Amount'), '20');
+    await user.click(screen.getByTestId('withdraw-review'));
+    let sheet = await screen.findByTestId('review-sheet');
+    expect(within(sheet).getByText('Saved as “Exchange C (desk A)”')).toBeTruthy();
+    expect(within(sheet).queryByTestId('first-time-badge')).toBeNull();
+    expect(within(sheet).getByText('Used 2× before')).toBeTruthy();
+    await user.click(within(sheet).getByRole('button', { name: 'Back' }));
+
+    // A memo no saved entry has is a new destination: nothing chosen, no saved name, first time.
+    const memo = screen.getByLabelText('Memo / tag');
+    await user.clear(memo);
+    await user.type(memo, '333');
+    expect(screen.getByRole('radio', { name: /desk A/ })).toHaveProperty('checked', false);
+    expect(screen.getByRole('radio', { name: /desk B/ })).toHaveProperty('checked', false);
+    expect(screen.getByTestId('test-amount-first')).toBeTruthy();
+    await user.click(screen.getByTestId('withdraw-review'));
+    sheet = await screen.findByTestId('review-sheet');
+    expect(within(sheet).queryByText(/Saved as/)).toBeNull();
+    expect(within(sheet).getByTestId('first-time-badge')).toBeTruthy();
+    expect(within(sheet).getByTestId('review-memo').textContent).toBe('333');
   });
 
   it('reviews fee and net, asks for the typed amount, and sends exactly once', async () => {

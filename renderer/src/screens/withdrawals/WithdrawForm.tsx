@@ -6,11 +6,16 @@
 import Decimal from 'decimal.js';
 import { useMemo, useState } from 'react';
 import { create } from 'zustand';
-import type { CurrencyChainInfo, SavedAddress, WithdrawResult } from '../../../../shared/contract/funding';
+import {
+  type CurrencyChainInfo,
+  destinationKey,
+  type SavedAddress,
+  type WithdrawResult,
+} from '../../../../shared/contract/funding';
 import { useDeskQuery } from '../../lib/desk';
 import { chunk, formatAmount } from '../../lib/format';
 import { Badge, Button, EmptyState, ErrorNotice, Loading, Select, TextField } from '../../ui';
-import { ReviewSheet } from './ReviewSheet';
+import { firstWithdrawalTo, ReviewSheet } from './ReviewSheet';
 import { amountProblem, quote } from './withdrawMath';
 
 interface Draft {
@@ -38,6 +43,8 @@ const chainProblem = (chain: CurrencyChainInfo): string | undefined => {
   return undefined;
 };
 
+const savedKey = (a: SavedAddress) => destinationKey(a.chain, a.address, a.tag);
+
 export function WithdrawForm({ onSent }: { readonly onSent: (result: WithdrawResult) => void }) {
   const draft = useWithdrawDraft();
   const [showErrors, setShowErrors] = useState(false);
@@ -55,7 +62,10 @@ export function WithdrawForm({ onSent }: { readonly onSent: (result: WithdrawRes
 
   const rules = rulesQuery.data?.find((r) => r.currency === draft.currency);
   const chain = chainsQuery.data?.find((c) => c.chain === draft.chain);
-  const saved: SavedAddress | undefined = addressesQuery.data?.find((a) => a.address === draft.address);
+  // The entry whose (chain, address, memo) is the draft's: with an edited memo that matches none,
+  // no entry is chosen and the destination counts as new.
+  const draftDestination = destinationKey(draft.chain, draft.address, draft.memo);
+  const saved = addressesQuery.data?.find((a) => savedKey(a) === draftDestination);
   const available = spotQuery.data?.find((b) => b.currency === draft.currency)?.available;
 
   const currencyOptions = useMemo(() => {
@@ -77,7 +87,7 @@ export function WithdrawForm({ onSent }: { readonly onSent: (result: WithdrawRes
   };
   const firstProblem = Object.values(problems).find(Boolean);
   // Never sent to before (the review's "first withdrawal to this address"): offer a test amount first.
-  const firstTime = saved?.previousWithdrawals === 0;
+  const firstTime = firstWithdrawalTo(saved);
   const testAmount =
     rules?.minAmount && new Decimal(rules.minAmount).gt(0) ? new Decimal(rules.minAmount).toFixed() : undefined;
   const q = rules && chain && !problems.amount ? quote(rules, chain.chain, draft.amount, chain.decimals) : undefined;
@@ -168,12 +178,12 @@ export function WithdrawForm({ onSent }: { readonly onSent: (result: WithdrawRes
           ) : null}
           <div className="choice-list" role="radiogroup" aria-label="Saved address">
             {addressesQuery.data?.map((a) => (
-              <label key={`${a.address}|${a.tag ?? ''}`} className="choice choice-address">
+              <label key={savedKey(a)} className="choice choice-address">
                 <input
                   type="radio"
                   name="withdraw-address"
-                  value={a.address}
-                  checked={draft.address === a.address}
+                  value={savedKey(a)}
+                  checked={savedKey(a) === draftDestination}
                   onChange={() => draft.set({ address: a.address, memo: a.tag ?? '' })}
                 />
                 <span className="choice-title">{a.name || 'Unnamed address'}</span>
