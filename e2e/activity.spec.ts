@@ -2,7 +2,7 @@ import { randomUUID } from 'node:crypto';
 import { expect, savedExports, test } from './fixtures';
 
 test.describe('activity', () => {
-  test('money movements, the audit log and the history sync', async ({ page, app, control }) => {
+  test('money movements, the audit log and the history sync', async ({ page, app, control, downloadsDir }) => {
     // One journaled money movement to show: a UID transfer to another main account.
     const counterparty = await control.post<{ user_id: number }>('/users', {});
     const sent = await app.call('funding.push', {
@@ -32,6 +32,19 @@ test.describe('activity', () => {
     await expect(page.getByTestId('history-records')).toContainText('w20000001');
     // Statuses in the timelines' words, with the platform's code in brackets.
     await expect(page.getByTestId('history-records')).toContainText(/[a-z] \([A-Z_]+\)/);
+    // By default every money movement of the period, whoever made it: the seeded deposits and
+    // withdrawal and the UID transfer sent above, in one table and one export.
+    const records = page.getByTestId('history-records');
+    await expect(records).toContainText('Deposit');
+    await expect(records).toContainText('Withdrawal');
+    await expect(records).toContainText('UID transfer');
+    await page.getByTestId('history-export').click();
+    const [file] = await savedExports(downloadsDir);
+    expect(file?.name).toMatch(/^history-money-\d{4}-\d{2}-\d{2}\.csv$/);
+    const [header = [], ...rows] = file?.rows ?? [];
+    expect(header.slice(1)).toEqual(['Kind', 'ID', 'Currency', 'Amount', 'Status']);
+    expect(rows).toHaveLength(await records.locator('tbody tr').count());
+    expect(rows.map((r) => r[1])).toEqual(expect.arrayContaining(['Deposit', 'Withdrawal', 'UID transfer']));
     await app.expectAccessible();
     await app.screenshot('activity-history');
   });

@@ -1,23 +1,53 @@
 /**
  * Complete history over any period: main fetches it window by window (30 days each) into a local
- * cache; this shows a real progress bar with an estimate, a Cancel button, and the cached records.
+ * cache; this shows a real progress bar with an estimate, a Cancel button, and the cached records —
+ * by default every money movement on the platform (deposits, withdrawals, sub-account and UID
+ * transfers, whoever made them: this app, the website or a bot), merged newest first, exportable.
  */
-import { useQueryClient } from '@tanstack/react-query';
+import { useQueries, useQueryClient } from '@tanstack/react-query';
 import { useState } from 'react';
-import type { HistoryKind, HistoryProgress } from '../../../../shared/contract/activity';
+import type { z } from 'zod';
+import type { HistoryKind, HistoryProgress, HistoryRecord } from '../../../../shared/contract/activity';
 import { depositTimeline, pushTimeline, withdrawalTimeline } from '../../../../shared/platform/timelines';
-import { useDeskEvent, useDeskMutation, useDeskQuery } from '../../lib/desk';
+import { isoInZone, timeHeader, toCsv } from '../../lib/csv';
+import { call, useDeskEvent, useDeskMutation, useDeskQuery } from '../../lib/desk';
 import { formatAmount } from '../../lib/format';
 import { usePeriod } from '../../lib/period';
-import { Button, DataTable, EmptyState, ErrorNotice, PeriodSelect, QueryStatus, Select, Time } from '../../ui';
+import { usePrefs } from '../../lib/prefs';
+import {
+  Button,
+  DataTable,
+  EmptyState,
+  ErrorNotice,
+  ExportCsvButton,
+  Loading,
+  PeriodSelect,
+  Select,
+  Time,
+} from '../../ui';
 
-const KINDS: { id: HistoryKind; label: string }[] = [
+type Record_ = z.output<typeof HistoryRecord>;
+type Shown = HistoryKind | 'money';
+
+/** What "All money movements" merges: every kind that moves funds in or out of an account. */
+const MONEY_KINDS: readonly HistoryKind[] = ['deposits', 'withdrawals', 'subAccountTransfers', 'pushes'];
+
+const KINDS: { id: Shown; label: string }[] = [
+  { id: 'money', label: 'All money movements' },
   { id: 'deposits', label: 'Deposits' },
   { id: 'withdrawals', label: 'Withdrawals' },
   { id: 'subAccountTransfers', label: 'Sub-account transfers' },
   { id: 'pushes', label: 'UID transfers' },
   { id: 'trades', label: 'Trades' },
 ];
+
+const KIND_WORD: Record<HistoryKind, string> = {
+  deposits: 'Deposit',
+  withdrawals: 'Withdrawal',
+  subAccountTransfers: 'Sub-account transfer',
+  pushes: 'UID transfer',
+  trades: 'Trade',
+};
 
 const text = (value: unknown): string => (typeof value === 'string' || typeof value === 'number' ? String(value) : '');
 
@@ -72,7 +102,7 @@ export function HistorySync() {
   const client = useQueryClient();
   const period = usePeriod(90);
   const { range } = period;
-  const [kind, setKind] = useState<HistoryKind>('withdrawals');
+  const [kind, setKind] = useState<Shown>('money');
   const status = useDeskQuery(['activity.historyStatus', {}]);
   const [live, setLive] = useState<HistoryProgress | undefined>();
   useDeskEvent('activity.historyProgress', (p) => {
@@ -85,7 +115,39 @@ export function HistorySync() {
   const start = useDeskMutation('activity.startHistorySync', { onSuccess: (p) => setLive(p) });
   const cancel = useDeskMutation('activity.cancelHistorySync', { onSuccess: (p) => setLive(p) });
   const progress = live ?? status.data ?? undefined;
-  const records = useDeskQuery(['activity.history', { kind, from: range.from, to: range.to, limit: 2000 }]);
+  const kinds = kind === 'money' ? MONEY_KINDS : [kind];
+  const results = useQueries({
+    queries: kinds.map((k) => {
+      const input = { kind: k, from: range.from, to: range.to, limit: 2000 };
+      return { queryKey: ['activity.history', input] as const, queryFn: () => call('activity.history', input) };
+    }),
+  });
+  const failed = results.find((r) => r.isError)?.error;
+  const pages = results.flatMap((r) => (r.data ? [r.data] : []));
+  // Merged once every kind has answered (a few thousand rows at most: cheap to sort on render).
+  const merged =
+    pages.length === kinds.length
+      ? {
+          records: pages.flatMap((p) => p.records).sort((a, b) => b.time - a.time),
+          total: pages.reduce((sum, p) => sum + p.total, 0),
+          complete: pages.every((p) => p.complete),
+        }
+      : undefined;
+  const zone = usePrefs((s) => s.timeZone);
+  const exportCsv = (rows: readonly Record_[]) => ({
+    fileName: `history-${kind}-${new Date().toISOString().slice(0, 10)}.csv`,
+    csv: toCsv(
+      [timeHeader('Time', zone), 'Kind', 'ID', 'Currency', 'Amount', 'Status'],
+      rows.map((r) => [
+        isoInZone(r.time * 1000, zone),
+        KIND_WORD[r.kind],
+        r.id,
+        text(r.data.currency) || text(r.data.currency_pair),
+        text(r.data.amount),
+        statusWords(r.kind, r.data),
+      ]),
+    ),
+  });
 
   return (
     <div className="stack">
@@ -97,6 +159,11 @@ export function HistorySync() {
           value={kind}
           options={KINDS.map((k) => ({ value: k.id, label: k.label }))}
           onChange={setKind}
+        />
+        <ExportCsvButton
+          build={() => exportCsv(merged?.records ?? [])}
+          disabled={!merged || merged.records.length === 0}
+          testId="history-export"
         />
         <Button
           variant="primary"
@@ -116,22 +183,24 @@ export function HistorySync() {
       {start.isError ? <ErrorNotice error={start.error} /> : null}
       {cancel.isError ? <ErrorNotice error={cancel.error} /> : null}
       {progress ? <Progress progress={progress} /> : null}
-      <QueryStatus query={records} loading="Reading the local cache…" />
-      {records.data ? (
+      {failed ? <ErrorNotice error={failed} /> : null}
+      {!merged && !failed ? <Loading label="Reading the local cache…" /> : null}
+      {merged ? (
         <>
-          {!records.data.complete ? (
+          {!merged.complete ? (
             <p className="notice notice-warn" role="note">
               The cache does not cover this whole period yet: run “Sync history” to fill the gaps.
             </p>
           ) : null}
           <DataTable
-            caption={`Cached ${kind}`}
+            caption={`Cached ${KINDS.find((k) => k.id === kind)?.label.toLowerCase() ?? kind}`}
             testId="history-records"
-            rows={records.data.records}
+            rows={merged.records}
             rowKey={(r) => `${r.kind}-${r.id}`}
             empty={<EmptyState title="Nothing cached for this period" />}
             columns={[
               { id: 'time', header: 'Time', cell: (r) => <Time ms={r.time * 1000} /> },
+              ...(kind === 'money' ? [{ id: 'kind', header: 'Kind', cell: (r: Record_) => KIND_WORD[r.kind] }] : []),
               { id: 'id', header: 'ID', cell: (r) => <code>{r.id}</code> },
               {
                 id: 'currency',
@@ -151,7 +220,7 @@ export function HistorySync() {
             ]}
           />
           <p className="muted">
-            {records.data.total} record{records.data.total === 1 ? '' : 's'} in the cache for this period.
+            {merged.total} record{merged.total === 1 ? '' : 's'} in the cache for this period.
           </p>
         </>
       ) : null}
