@@ -248,6 +248,40 @@ test('amend changes a resting order; cancel all empties the list', async ({ page
   await app.screenshot('trade-cancel-all');
 });
 
+test('an order whose answer is lost keeps the ticket blocked until it is found', async ({
+  page,
+  app,
+  sandbox,
+  control,
+}) => {
+  await credit(control, sandbox.userId, 'USDT', '100000');
+  await openTrade(page, app);
+  await pauseMarket(sandbox);
+  const book = await publicBook(sandbox);
+  const low = new Decimal(book.bids[0]![0]).mul('0.97').toDecimalPlaces(1).toFixed(1);
+
+  // The platform places the order but the answer is lost, and looking it up by id fails for now.
+  await control.addFaults([
+    { method: 'POST', path: '/spot/orders', kind: 'drop_after', times: 1 },
+    { method: 'GET', path: '/spot/orders/*', kind: 'status_500' },
+  ]);
+  await fillTicket(page, low, '0.001');
+  const submit = ticket(page).getByTestId('ticket-submit');
+  await submit.click();
+  const checking = page.getByTestId('ticket-checking');
+  await expect(checking).toContainText(/Checking whether order t-\S+ was placed…/);
+  await expect(submit).toBeDisabled();
+  await app.expectAccessible();
+  await app.screenshot('trade-unknown-outcome');
+
+  // Lookups answer again: the order is found, shown, and the ticket is free; nothing was resent.
+  await control.clearFaults();
+  await expect(page.getByTestId('ticket-outcome')).toContainText('Resting on the book', { timeout: 10_000 });
+  await expect(checking).toHaveCount(0);
+  await expect(submit).toBeEnabled();
+  await expect(page.getByTestId('open-order')).toHaveCount(1);
+});
+
 test('a self-trade inside an STP group is stopped and shown with its outcome', async ({
   page,
   app,

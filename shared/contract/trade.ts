@@ -239,6 +239,11 @@ export const trade = {
   settings: operation('Order-entry guards and preferences.', z.object({}).strict(), TradeSettings),
   updateSettings: operation('Change order-entry guards and preferences.', TradeSettings.strict(), TradeSettings),
   placeOrder: operation('Place one spot order. Never retried.', OrderRequest, Order),
+  findOrder: operation(
+    'One of the user’s orders by its t- client id (to settle a placement whose outcome is unknown); null when the platform has no such order.',
+    z.object({ pair: PairId, text: ClientText }).strict(),
+    Order.nullable(),
+  ),
   openOrders: operation('Open orders of one pair, or of all pairs.', OptionalPairInput, z.array(Order)),
   cancelOrder: operation(
     'Cancel one open order.',

@@ -1,6 +1,8 @@
 import { describe, expect, it } from 'vitest';
 import type { Pair } from '../contract/trade';
 import {
+  amendedDraft,
+  checkAmend,
   checkTicket,
   DuplicateGuard,
   feePreview,
@@ -101,6 +103,17 @@ describe('checkTicket', () => {
     expect(e.total).toMatch(/limit of 10000 USDT/);
   });
 
+  it('refuses a market sell it cannot value when a max notional is set', () => {
+    const sell = draft({ side: 'sell', type: 'market', price: '', timeInForce: 'ioc', amount: '1' });
+    expect(checkTicket(sell, { ...ctx, maxNotional: '10000' }).total).toMatch(
+      /cannot be estimated, so your limit of 10000 USDT per order cannot be checked/,
+    );
+    // With a best bid it is valued and checked as usual; without a limit there is nothing to check.
+    expect(checkTicket(sell, { ...ctx, maxNotional: '10000', bestBid: '5000' })).toEqual({});
+    expect(checkTicket(sell, { ...ctx, maxNotional: '10000', bestBid: '65000' }).total).toMatch(/limit of 10000/);
+    expect(checkTicket(sell, ctx)).toEqual({});
+  });
+
   it('refuses stp_act outside an STP group and allows it inside', () => {
     expect(checkTicket(draft({ stpAct: 'cn' }), ctx).stpAct).toMatch(/STP group/);
     expect(checkTicket(draft({ stpAct: 'cn' }), { ...ctx, inStpGroup: true })).toEqual({});
@@ -115,6 +128,40 @@ describe('checkTicket', () => {
 
   it('rejects signs, exponents and text', () => {
     for (const bad of ['-1', '1e3', 'abc', ' 1']) expect(checkTicket(draft({ amount: bad }), ctx).amount).toBeDefined();
+  });
+});
+
+describe('checkAmend', () => {
+  const ctx = { pair, inStpGroup: false };
+  // A resting buy of 0.01 at 65000, 0.004 of it filled: it locks 0.006 × 65000 = 390 USDT.
+  const order = { pair: 'BTC_USDT', side: 'buy' as const, price: '65000', amount: '0.01', left: '0.006' };
+
+  it('applies the new-order rules to the amended order: precision, minimums, max notional', () => {
+    expect(checkAmend(order, { price: '65000.123' }, ctx).price).toMatch(/at most 2 decimals/);
+    expect(checkAmend(order, { amount: '0.00001' }, ctx).amount).toMatch(/at most 4 decimals/);
+    expect(checkAmend(order, { price: '100' }, ctx).total).toMatch(/at least 3 USDT/);
+    expect(checkAmend(order, { amount: '1' }, { ...ctx, maxNotional: '10000' }).total).toMatch(/limit of 10000 USDT/);
+    expect(checkAmend(order, { amount: '0.1' }, { ...ctx, maxNotional: '10000' })).toEqual({});
+  });
+
+  it('keeps the unchanged field as it is', () => {
+    expect(amendedDraft(order, { amount: '0.02' })).toMatchObject({ price: '65000', amount: '0.02', type: 'limit' });
+    expect(amendedDraft(order, { price: '64000' })).toMatchObject({ price: '64000', amount: '0.01' });
+  });
+
+  it('checks the balance against what the change adds to the lock, not the whole order', () => {
+    // 0.016 remaining × 65000 = 1040 locked after, 390 before: 650 more.
+    expect(checkAmend(order, { amount: '0.02' }, { ...ctx, available: '650' })).toEqual({});
+    expect(checkAmend(order, { amount: '0.02' }, { ...ctx, available: '649' }).total).toMatch(
+      /649 USDT available; the change needs 650 more/,
+    );
+    // Lowering the price frees funds: nothing more is needed.
+    expect(checkAmend(order, { price: '60000' }, { ...ctx, available: '0' })).toEqual({});
+    const sell = { ...order, side: 'sell' as const };
+    expect(checkAmend(sell, { amount: '0.03' }, { ...ctx, available: '0.0199' }).amount).toMatch(
+      /0.0199 BTC available; the change needs 0.02 more/,
+    );
+    expect(checkAmend(sell, { amount: '0.03' }, { ...ctx, available: '0.02' })).toEqual({});
   });
 });
 

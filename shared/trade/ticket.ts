@@ -4,7 +4,7 @@
  * strings and plain-language messages out; decimal.js for every calculation.
  */
 import Decimal from 'decimal.js';
-import type { OrderType, Pair, Side, StpAct, TimeInForce } from '../contract/trade';
+import type { Order, OrderType, Pair, Side, StpAct, TimeInForce } from '../contract/trade';
 
 const PLAIN = /^\d+(\.\d+)?$/;
 
@@ -143,7 +143,12 @@ export const checkTicket = (draft: TicketDraft, ctx: TicketContext): TicketError
 
   if (errors.price || errors.amount) return errors;
   const notional = notionalOf(draft, ctx);
-  if (notional !== undefined) {
+  if (notional === undefined) {
+    // Only a market sell without a best bid gets here: its value cannot be estimated, and a limit
+    // that cannot be checked must not be skipped.
+    if (ctx.maxNotional)
+      errors.total = `Without a best bid in the order book the value of this market sell cannot be estimated, so your limit of ${ctx.maxNotional} ${pair.quote} per order cannot be checked. Wait for the book, or use a limit order.`;
+  } else {
     if (pair.minQuoteAmount && notional.lt(pair.minQuoteAmount))
       errors.total = `The order must be worth at least ${pair.minQuoteAmount} ${pair.quote} (it is ${notional.toFixed()}).`;
     else if (pair.maxQuoteAmount && notional.gt(pair.maxQuoteAmount))
@@ -163,6 +168,49 @@ export const checkTicket = (draft: TicketDraft, ctx: TicketContext): TicketError
       errors[draft.side === 'sell' || marketBuy ? 'amount' : 'total'] =
         `You have ${ctx.available} ${currency} available; this order needs ${spends.toFixed()}.`;
   }
+  return errors;
+};
+
+/** The open order an amendment changes (only limit orders rest on the book). */
+export type AmendTarget = Pick<Order, 'pair' | 'side' | 'price' | 'amount' | 'left'>;
+
+/** The new price and/or the new total amount (filled part included, as the platform counts it). */
+export interface AmendChange {
+  price?: string;
+  amount?: string;
+}
+
+/** The order as it would be after the amendment, as a ticket would send it. */
+export const amendedDraft = (order: AmendTarget, change: AmendChange): TicketDraft => ({
+  pair: order.pair,
+  side: order.side,
+  type: 'limit',
+  price: change.price ?? order.price,
+  amount: change.amount ?? order.amount,
+  // Time in force plays no part in the checks of a limit order.
+  timeInForce: 'gtc',
+});
+
+/**
+ * An amendment obeys the same hard rules as a new order (checkTicket on the amended order). The
+ * balance check counts only what the change adds to the order's lock: price × remaining amount for
+ * a buy, the remaining amount for a sell.
+ */
+export const checkAmend = (order: AmendTarget, change: AmendChange, ctx: TicketContext): TicketErrors => {
+  const { available, ...rules } = ctx;
+  const draft = amendedDraft(order, change);
+  const errors = checkTicket(draft, rules);
+  if (Object.keys(errors).length > 0 || available === undefined || !isPlainDecimal(available)) return errors;
+  const filled = new Decimal(order.amount).sub(order.left);
+  const newLeft = Decimal.max(new Decimal(draft.amount).sub(filled), 0);
+  const extra =
+    order.side === 'buy'
+      ? newLeft.mul(draft.price).sub(new Decimal(order.left).mul(order.price))
+      : newLeft.sub(order.left);
+  const currency = order.side === 'buy' ? ctx.pair.quote : ctx.pair.base;
+  if (extra.gt(available))
+    errors[order.side === 'buy' ? 'total' : 'amount'] =
+      `You have ${available} ${currency} available; the change needs ${extra.toFixed()} more.`;
   return errors;
 };
 

@@ -17,11 +17,27 @@ const PAIR = {
 
 const placed = { id: '42', text: 't-desk-a', currency_pair: 'BTC_USDT', status: 'open', side: 'buy', amount: '0.01' };
 
+/** An open buy of 0.01 BTC at 65000, nothing filled yet. */
+const resting = { ...placed, type: 'limit', price: '65000', left: '0.01' };
+
+const withLimit = (settings: Map<string, unknown>, maxNotional: string) =>
+  settings.set('trade.settings', {
+    priceDeviationPercent: '5',
+    maxNotional,
+    confirmOrders: false,
+    shortcuts: false,
+    favourites: [],
+  });
+
 const setup = (placeOrder: () => Promise<unknown>, getOrder: () => Promise<unknown> = async () => placed) => {
   const spot = {
     currencyPairs: vi.fn(async () => [PAIR]),
     placeOrder: vi.fn(placeOrder),
     getOrder: vi.fn(getOrder),
+    amendOrder: vi.fn(async (_id: string, _pair: string, change: { price?: string; amount?: string }) => ({
+      ...resting,
+      ...change,
+    })),
   };
   const settings = new Map<string, unknown>();
   const ctx = {
@@ -113,15 +129,119 @@ describe('trade.placeOrder', () => {
       code: 'INVALID_INPUT',
       fields: { price: expect.any(String) },
     });
-    settings.set('trade.settings', {
-      priceDeviationPercent: '5',
-      maxNotional: '100',
-      confirmOrders: false,
-      shortcuts: false,
-      favourites: [],
-    });
+    withLimit(settings, '100');
     const tooBig = await handlers.placeOrder(order, call).catch((e: unknown) => e);
     expect((tooBig as DeskFailure).detail.fields?.total).toMatch(/limit of 100 USDT/);
     expect(spot.placeOrder).not.toHaveBeenCalled();
+  });
+});
+
+describe('trade.placeOrder of a market sell', () => {
+  const sell = {
+    pair: 'BTC_USDT',
+    side: 'sell' as const,
+    type: 'market' as const,
+    amount: '0.01',
+    timeInForce: 'ioc' as const,
+    text: 't-desk-a',
+  };
+
+  it('refuses it under a max notional when no book values it (the pair is not watched), sending nothing', async () => {
+    const { handlers, spot, settings } = setup(async () => placed);
+    withLimit(settings, '100');
+    const failure = await handlers.placeOrder(sell, call).catch((e: unknown) => e);
+    expect((failure as DeskFailure).detail).toMatchObject({
+      code: 'INVALID_INPUT',
+      fields: { total: expect.stringMatching(/cannot be estimated, so your limit of 100 USDT/) },
+    });
+    expect(spot.placeOrder).not.toHaveBeenCalled();
+  });
+
+  it('sends it without a max notional', async () => {
+    const { handlers, spot } = setup(async () => placed);
+    await handlers.placeOrder(sell, call);
+    expect(spot.placeOrder).toHaveBeenCalledTimes(1);
+  });
+});
+
+describe('trade.amendOrder', () => {
+  const amend = { operation: 'trade.amendOrder' };
+  const target = { pair: 'BTC_USDT', orderId: '42' };
+
+  it('checks the amended order against the max notional, sending nothing when it is above', async () => {
+    const { handlers, spot, settings } = setup(
+      async () => placed,
+      async () => resting,
+    );
+    withLimit(settings, '1000');
+    // 0.01 at 65000 is 650 USDT; raised to 1 BTC it would be 65000.
+    const failure = await handlers.amendOrder({ ...target, amount: '1' }, amend).catch((e: unknown) => e);
+    expect((failure as DeskFailure).detail).toMatchObject({
+      code: 'INVALID_INPUT',
+      fields: { total: expect.stringMatching(/limit of 1000 USDT/) },
+    });
+    expect(spot.getOrder).toHaveBeenCalledWith('42', { currency_pair: 'BTC_USDT' });
+    expect(spot.amendOrder).not.toHaveBeenCalled();
+  });
+
+  it('refuses too many decimals and an amended order worth less than the pair’s minimum', async () => {
+    const { handlers, spot } = setup(
+      async () => placed,
+      async () => resting,
+    );
+    const precise = await handlers.amendOrder({ ...target, price: '65000.25' }, amend).catch((e: unknown) => e);
+    expect((precise as DeskFailure).detail.fields?.price).toMatch(/at most 1 decimals/);
+    const small = await handlers.amendOrder({ ...target, price: '100' }, amend).catch((e: unknown) => e);
+    expect((small as DeskFailure).detail.fields?.total).toMatch(/at least 3 USDT/);
+    expect(spot.amendOrder).not.toHaveBeenCalled();
+  });
+
+  it('sends an amendment within the rules once, with only the changed field', async () => {
+    const { handlers, spot, settings } = setup(
+      async () => placed,
+      async () => resting,
+    );
+    withLimit(settings, '1000');
+    const result = await handlers.amendOrder({ ...target, amount: '0.015' }, amend);
+    expect(spot.amendOrder.mock.calls).toEqual([['42', 'BTC_USDT', { amount: '0.015' }]]);
+    expect(result.amount).toBe('0.015');
+  });
+});
+
+describe('trade.findOrder', () => {
+  const find = { operation: 'trade.findOrder' };
+  const notFound = () =>
+    new ApiError({
+      kind: 'platform',
+      status: 404,
+      label: 'ORDER_NOT_FOUND',
+      message: 'Order not found',
+      requestId: 'td-2',
+      method: 'GET',
+      path: '/spot/orders/t-desk-a',
+    });
+
+  it('returns the order found by its client id', async () => {
+    const { handlers, spot } = setup(async () => placed);
+    const found = await handlers.findOrder({ pair: 'BTC_USDT', text: 't-desk-a' }, find);
+    expect(found).toMatchObject({ id: '42', text: 't-desk-a' });
+    expect(spot.getOrder).toHaveBeenCalledWith('t-desk-a', { currency_pair: 'BTC_USDT' });
+  });
+
+  it('answers null only when the platform says there is no such order', async () => {
+    const absent = setup(
+      async () => placed,
+      async () => {
+        throw notFound();
+      },
+    );
+    expect(await absent.handlers.findOrder({ pair: 'BTC_USDT', text: 't-desk-a' }, find)).toBeNull();
+    const cut = setup(
+      async () => placed,
+      async () => {
+        throw lost();
+      },
+    );
+    await expect(cut.handlers.findOrder({ pair: 'BTC_USDT', text: 't-desk-a' }, find)).rejects.toBeInstanceOf(ApiError);
   });
 });

@@ -6,7 +6,7 @@
 import type { z } from 'zod';
 import type { DeskHandlers } from '../../../shared/contract';
 import { DEFAULT_TRADE_SETTINGS, type OrderRequest, type Pair, TradeSettings } from '../../../shared/contract/trade';
-import { checkTicket, decimalsOf, newClientText } from '../../../shared/trade/ticket';
+import { checkAmend, checkTicket, newClientText } from '../../../shared/trade/ticket';
 import { isApiError } from '../api/apiError';
 import { DeskFailure } from '../errors';
 import { toMyTrade, toOrder, toPair, toTicker } from '../trade/mappers';
@@ -92,11 +92,19 @@ export const createTradeHandlers = (ctx: ServiceContext): DeskHandlers['trade'] 
     return parsed.success ? parsed.data : DEFAULT_TRADE_SETTINGS;
   };
 
+  /** Best bid and ask of the watched pair; none for another pair (the feed follows one pair). */
+  const bestPrices = (pair: string): { bestBid?: string; bestAsk?: string } => {
+    const book = feed.snapshot(pair);
+    return {
+      ...(book?.bids[0] ? { bestBid: book.bids[0][0] } : {}),
+      ...(book?.asks[0] ? { bestAsk: book.asks[0][0] } : {}),
+    };
+  };
+
   const placeOrder = async (input: OrderRequest) => {
     const pair = await pairInfo(input.pair);
     const settings = readSettings();
     const inStpGroup = input.stpAct === undefined ? false : (await stpGroup()) !== null;
-    const book = feed.snapshot(input.pair);
     // The renderer checked all this already; main checks again because it is the last gate.
     const errors = checkTicket(
       {
@@ -112,8 +120,7 @@ export const createTradeHandlers = (ctx: ServiceContext): DeskHandlers['trade'] 
         pair,
         inStpGroup,
         maxNotional: settings.maxNotional,
-        ...(book?.bids[0] ? { bestBid: book.bids[0][0] } : {}),
-        ...(book?.asks[0] ? { bestAsk: book.asks[0][0] } : {}),
+        ...bestPrices(input.pair),
       },
     );
     if (Object.keys(errors).length > 0) throw invalid(errors as Record<string, string>);
@@ -204,6 +211,15 @@ export const createTradeHandlers = (ctx: ServiceContext): DeskHandlers['trade'] 
       return readSettings();
     },
     placeOrder,
+    findOrder: async ({ pair, text }) => {
+      try {
+        return toOrder(await spot().getOrder(text, { currency_pair: pair }), pair);
+      } catch (error) {
+        // Only the platform's own "no such order" proves absence; anything else is not an answer.
+        if (isApiError(error) && error.label === 'ORDER_NOT_FOUND') return null;
+        throw error;
+      }
+    },
     openOrders: async ({ pair }) => {
       if (pair) {
         const orders = await spot().listOrders({ currency_pair: pair, status: 'open', limit: 100 });
@@ -235,16 +251,17 @@ export const createTradeHandlers = (ctx: ServiceContext): DeskHandlers['trade'] 
     },
     amendOrder: async ({ pair, orderId, price, amount }) => {
       const info = await pairInfo(pair);
-      const fields: Record<string, string> = {};
-      if (price !== undefined && decimalsOf(price) > info.precision)
-        fields.price = `Prices of ${pair} have at most ${info.precision} decimals.`;
-      if (amount !== undefined && decimalsOf(amount) > info.amountPrecision)
-        fields.amount = `Amounts of ${pair} have at most ${info.amountPrecision} decimals.`;
-      if (Object.keys(fields).length > 0) throw invalid(fields);
-      const order = await spot().amendOrder(orderId, pair, {
-        ...(price !== undefined ? { price } : {}),
-        ...(amount !== undefined ? { amount } : {}),
+      // The same rules as a new order, on the order as it would be after the change; the renderer
+      // checked them already, main checks again because it is the last gate.
+      const change = { ...(price !== undefined ? { price } : {}), ...(amount !== undefined ? { amount } : {}) };
+      const current = toOrder(await spot().getOrder(orderId, { currency_pair: pair }), pair);
+      const errors = checkAmend(current, change, {
+        pair: info,
+        inStpGroup: false,
+        maxNotional: readSettings().maxNotional,
       });
+      if (Object.keys(errors).length > 0) throw invalid(errors as Record<string, string>);
+      const order = await spot().amendOrder(orderId, pair, change);
       ctx.emit('trade.ordersChanged', { pair, reason: 'amended' });
       return toOrder(order, pair);
     },

@@ -113,7 +113,12 @@ export default function TradeScreen() {
           />
         </div>
       </div>
-      <OrdersPanel pair={pairId} pairs={pairMap} />
+      <OrdersPanel
+        pair={pairId}
+        pairs={pairMap}
+        settings={current}
+        live={{ pair: pairId, bestBid: market.book.bids[0]?.[0], bestAsk: market.book.asks[0]?.[0] }}
+      />
     </div>
   );
 }

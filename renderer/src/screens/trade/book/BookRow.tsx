@@ -1,4 +1,4 @@
-import { memo, useLayoutEffect, useRef } from 'react';
+import { type FocusEvent, type KeyboardEvent, memo, useLayoutEffect, useRef } from 'react';
 import type { RowFlashes } from './flashes';
 
 export interface BookRowProps {
@@ -9,13 +9,32 @@ export interface BookRowProps {
   onPick: (price: string) => void;
   /** Lights the row when its amount changes (the book's one RowFlashes). */
   flashes: RowFlashes;
+  /** Whether this row is the book's one tab stop (roving tabindex, see OrderBook). */
+  tabbable: boolean;
+  onKeyDown: (event: KeyboardEvent<HTMLButtonElement>) => void;
+  onFocus: (event: FocusEvent<HTMLButtonElement>) => void;
+  onBlur: (event: FocusEvent<HTMLButtonElement>) => void;
+  /** Id of the text telling how to move between levels. */
+  hintId: string;
 }
 
 /**
  * One price level. Memoised and keyed by price by its parent, so a level whose numbers did not
  * change is not rendered again (its depth bar is drawn by the side's DepthBars, not here).
  */
-export const BookRow = memo(function BookRow({ side, price, amount, total, onPick, flashes }: BookRowProps) {
+export const BookRow = memo(function BookRow({
+  side,
+  price,
+  amount,
+  total,
+  onPick,
+  flashes,
+  tabbable,
+  onKeyDown,
+  onFocus,
+  onBlur,
+  hintId,
+}: BookRowProps) {
   const row = useRef<HTMLButtonElement>(null);
   const shownAmount = useRef(amount);
   useLayoutEffect(() => {
@@ -38,7 +57,12 @@ export const BookRow = memo(function BookRow({ side, price, amount, total, onPic
       data-price={price}
       data-testid={`book-${side}`}
       aria-label={`${side === 'ask' ? 'Ask' : 'Bid'} ${price}, amount ${amount}; use this price`}
+      aria-describedby={hintId}
+      tabIndex={tabbable ? 0 : -1}
       onClick={() => onPick(price)}
+      onKeyDown={onKeyDown}
+      onFocus={onFocus}
+      onBlur={onBlur}
     >
       <span className="book-price">{price}</span>
       <span className="book-amount">{amount}</span>

@@ -107,6 +107,56 @@ describe('OrderBook', () => {
     expect(bidBars.querySelector('path')!.getAttribute('d')).toBe('M1 0h-0.75v1h0.75zM1 1h-1v1h1z');
   });
 
+  it('is one tab stop, the best ask by default', async () => {
+    render(<OrderBook {...props()} />);
+    const tabbable = screen.getAllByRole('button').filter((row) => row.tabIndex === 0);
+    expect(tabbable.map((row) => row.getAttribute('data-price'))).toEqual(['100.1']);
+    screen.getByLabelText('Price grouping').focus();
+    await userEvent.tab();
+    expect(document.activeElement).toBe(rowOf('ask', '100.1'));
+    await userEvent.tab();
+    expect(document.activeElement?.closest('[data-testid="order-book"]')).toBeNull();
+  });
+
+  it('moves between levels with the arrow keys, Home and End, and Enter or Space picks the price', async () => {
+    const onPickPrice = vi.fn();
+    render(<OrderBook {...props({ onPickPrice })} />);
+    rowOf('ask', '100.1').focus();
+    // Down from the best ask crosses the spread to the best bid.
+    await userEvent.keyboard('{ArrowDown}');
+    expect(document.activeElement).toBe(rowOf('bid', '99.9'));
+    expect(rowOf('bid', '99.9').tabIndex).toBe(0);
+    expect(rowOf('ask', '100.1').tabIndex).toBe(-1);
+    await userEvent.keyboard('{ArrowDown}{ArrowDown}');
+    expect(document.activeElement).toBe(rowOf('bid', '99.8'));
+    await userEvent.keyboard('{Home}');
+    expect(document.activeElement).toBe(rowOf('ask', '100.3'));
+    await userEvent.keyboard('{ArrowUp}');
+    expect(document.activeElement).toBe(rowOf('ask', '100.3'));
+    await userEvent.keyboard('{Enter}');
+    expect(onPickPrice).toHaveBeenLastCalledWith('100.3');
+    await userEvent.keyboard('{End}');
+    expect(document.activeElement).toBe(rowOf('bid', '99.8'));
+    await userEvent.keyboard(' ');
+    expect(onPickPrice).toHaveBeenLastCalledWith('99.8');
+    expect(screen.getAllByRole('button').filter((row) => row.tabIndex === 0)).toHaveLength(1);
+  });
+
+  it('keeps focus in the book when the focused level leaves it: the row now at its place takes it', () => {
+    const { rerender } = render(<OrderBook {...props()} />);
+    rowOf('bid', '99.9').focus();
+    const next: BookSides = {
+      asks: book.asks,
+      bids: [
+        ['99.8', '1'],
+        ['99.7', '2'],
+      ],
+    };
+    act(() => rerender(<OrderBook {...props({ book: next })} />));
+    expect(document.activeElement).toBe(rowOf('bid', '99.8'));
+    expect(rowOf('bid', '99.8').tabIndex).toBe(0);
+  });
+
   it('cuts each side to the chosen depth', () => {
     render(<OrderBook {...props({ depth: 1 })} />);
     expect(screen.getAllByTestId('book-ask')).toHaveLength(1);

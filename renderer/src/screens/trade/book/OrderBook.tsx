@@ -1,4 +1,14 @@
-import { useCallback, useEffect, useLayoutEffect, useMemo, useRef, useState } from 'react';
+import {
+  type FocusEvent,
+  type KeyboardEvent,
+  useCallback,
+  useEffect,
+  useId,
+  useLayoutEffect,
+  useMemo,
+  useRef,
+  useState,
+} from 'react';
 import { BOOK_DEPTHS } from '../../../../../shared/contract/trade';
 import { type BookSides, buildBookView, groupingSteps } from '../../../../../shared/trade/book';
 import { BookRow } from './BookRow';
@@ -24,6 +34,17 @@ export interface OrderBookProps {
   status?: string;
 }
 
+/** Levels skipped by Page Up / Page Down. */
+const PAGE = 10;
+const NAVIGATION: Record<string, (at: number, last: number) => number> = {
+  ArrowUp: (at) => at - 1,
+  ArrowDown: (at) => at + 1,
+  PageUp: (at) => at - PAGE,
+  PageDown: (at) => at + PAGE,
+  Home: () => 0,
+  End: (_at, last) => last,
+};
+
 /** The live order book: asks above (best at the bottom), the spread, bids below (best on top). */
 export function OrderBook(props: OrderBookProps) {
   const { book, base, quote, precision, amountPrecision, depth, step, onPickPrice } = props;
@@ -44,8 +65,75 @@ export function OrderBook(props: OrderBookProps) {
   const askDepths = useMemo(() => asksTopDown.map((row) => row.depth), [asksTopDown]);
   const bidDepths = useMemo(() => view.bids.map((row) => row.depth), [view.bids]);
 
+  // The book is one tab stop (roving tabindex): arrow keys, Page Up/Down, Home and End move between
+  // levels top to bottom, Enter or Space puts the level's price into the ticket as a click does.
+  // The tab stop follows a level by its price; when that level leaves the book, the row now at
+  // its position takes over, and focus with it if the trader was on it.
+  const section = useRef<HTMLElement>(null);
+  const hintId = useId();
+  const keys = useMemo(
+    () => [...asksTopDown.map((row) => `ask ${row.price}`), ...view.bids.map((row) => `bid ${row.price}`)],
+    [asksTopDown, view.bids],
+  );
+  const keysNow = useRef(keys);
+  keysNow.current = keys;
+  const [current, setCurrent] = useState<{ key: string; index: number } | undefined>();
+  const found = current === undefined ? -1 : keys.indexOf(current.key);
+  // Without a choice yet: the best ask, next to the spread (the best bid when there are no asks).
+  const tabStop =
+    found >= 0
+      ? found
+      : current !== undefined
+        ? Math.max(Math.min(current.index, keys.length - 1), 0)
+        : Math.max(asksTopDown.length - 1, 0);
+  /** The level that has focus, kept while its row is being removed from the book. */
+  const focused = useRef<string | undefined>(undefined);
+  const rows = useCallback(() => [...(section.current?.querySelectorAll<HTMLButtonElement>('.book-row') ?? [])], []);
+  const onRowFocus = useCallback(
+    (event: FocusEvent<HTMLButtonElement>) => {
+      const index = rows().indexOf(event.currentTarget);
+      const key = keysNow.current[index];
+      if (key === undefined) return;
+      focused.current = key;
+      setCurrent((c) => (c?.key === key && c.index === index ? c : { key, index }));
+    },
+    [rows],
+  );
+  const onRowBlur = useCallback((event: FocusEvent<HTMLButtonElement>) => {
+    const row = event.currentTarget;
+    // Focus went elsewhere, unless the row is being removed (it is then detached right after).
+    if (event.relatedTarget !== null) focused.current = undefined;
+    else
+      queueMicrotask(() => {
+        if (row.isConnected) focused.current = undefined;
+      });
+  }, []);
+  const onRowKeyDown = useCallback(
+    (event: KeyboardEvent<HTMLButtonElement>) => {
+      const move = NAVIGATION[event.key];
+      if (move === undefined || event.altKey || event.ctrlKey || event.metaKey) return;
+      event.preventDefault();
+      const all = rows();
+      const last = all.length - 1;
+      all[Math.max(Math.min(move(all.indexOf(event.currentTarget), last), last), 0)]?.focus();
+    },
+    [rows],
+  );
+  useLayoutEffect(() => {
+    if (focused.current === undefined || keys.includes(focused.current)) return;
+    const active = document.activeElement;
+    if (active !== null && active !== document.body) {
+      focused.current = undefined;
+      return;
+    }
+    rows()[tabStop]?.focus();
+  }, [keys, tabStop, rows]);
+
   return (
-    <section className="order-book" aria-label="Order book" data-testid="order-book">
+    <section className="order-book" aria-label="Order book" data-testid="order-book" ref={section}>
+      <p id={hintId} className="sr-only">
+        Arrow keys move between price levels; Enter puts a level’s price into the ticket.
+      </p>
       <div className="book-controls">
         <label>
           Depth{' '}
@@ -84,7 +172,7 @@ export function OrderBook(props: OrderBookProps) {
       </div>
       <div className="book-side book-side-asks" data-testid="book-asks">
         <DepthBars depths={askDepths} />
-        {asksTopDown.map((row) => (
+        {asksTopDown.map((row, i) => (
           <BookRow
             key={row.price}
             side="ask"
@@ -93,6 +181,11 @@ export function OrderBook(props: OrderBookProps) {
             total={row.total}
             onPick={onPick}
             flashes={flashes}
+            tabbable={i === tabStop}
+            onKeyDown={onRowKeyDown}
+            onFocus={onRowFocus}
+            onBlur={onRowBlur}
+            hintId={hintId}
           />
         ))}
       </div>
@@ -108,7 +201,7 @@ export function OrderBook(props: OrderBookProps) {
       </div>
       <div className="book-side book-side-bids" data-testid="book-bids">
         <DepthBars depths={bidDepths} />
-        {view.bids.map((row) => (
+        {view.bids.map((row, i) => (
           <BookRow
             key={row.price}
             side="bid"
@@ -117,6 +210,11 @@ export function OrderBook(props: OrderBookProps) {
             total={row.total}
             onPick={onPick}
             flashes={flashes}
+            tabbable={asksTopDown.length + i === tabStop}
+            onKeyDown={onRowKeyDown}
+            onFocus={onRowFocus}
+            onBlur={onRowBlur}
+            hintId={hintId}
           />
         ))}
       </div>

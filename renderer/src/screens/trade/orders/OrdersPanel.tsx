@@ -1,10 +1,13 @@
 /**
  * The user's orders: open orders (this pair or all pairs) with cancel, cancel all and amend;
  * order history; own trades. Refreshed when main reports a change (placed, cancelled, filled).
+ * An amendment passes the same checks as a new order (checkAmend, the price warning of
+ * ticketWarnings) before it is sent, and main checks it again.
  */
 import Decimal from 'decimal.js';
 import { useState } from 'react';
-import type { Order, Pair } from '../../../../../shared/contract/trade';
+import type { Order, Pair, TradeSettings } from '../../../../../shared/contract/trade';
+import { type AmendChange, amendedDraft, checkAmend, ticketWarnings } from '../../../../../shared/trade/ticket';
 import { useDeskMutation, useDeskQuery } from '../../../lib/desk';
 import {
   AmountField,
@@ -33,12 +36,73 @@ const fixed = (value: string, decimals: number | undefined) =>
 
 const time = (ms: number) => (ms > 0 ? new Date(ms).toISOString().replace('T', ' ').slice(0, 19) : '—');
 
-function AmendDialog({ order, pair, onClose }: { order: Order; pair: Pair | undefined; onClose: () => void }) {
+/** Best bid and ask of the pair whose live book the screen shows. */
+export interface LiveQuotes {
+  pair: string;
+  bestBid: string | undefined;
+  bestAsk: string | undefined;
+}
+
+interface AmendDialogProps {
+  order: Order;
+  pair: Pair | undefined;
+  settings: TradeSettings;
+  live: LiveQuotes;
+  onClose: () => void;
+}
+
+function AmendDialog({ order, pair, settings, live, onClose }: AmendDialogProps) {
   const [price, setPrice] = useState(order.price);
   const [amount, setAmount] = useState(order.amount);
+  // Set when the trader has seen the warnings of this very change; any edit asks again.
+  const [reviewing, setReviewing] = useState(false);
   const amend = useDeskMutation('trade.amendOrder', { invalidates: REFRESH, onSuccess: onClose });
-  const changedPrice = price !== order.price;
-  const changedAmount = amount !== order.amount;
+  const account = useDeskQuery(['trade.account', { pair: order.pair }]);
+  // Another pair's order has no live book here: its ticker's best bid and ask stand in.
+  const tickers = useDeskQuery(['trade.tickers', {}], { enabled: order.pair !== live.pair });
+  const ticker = tickers.data?.find((t) => t.pair === order.pair);
+  const bestBid = order.pair === live.pair ? live.bestBid : ticker?.highestBid;
+  const bestAsk = order.pair === live.pair ? live.bestAsk : ticker?.lowestAsk;
+  const changedPrice = price.trim() !== order.price;
+  const changedAmount = amount.trim() !== order.amount;
+  const change: AmendChange = {
+    ...(changedPrice ? { price: price.trim() } : {}),
+    ...(changedAmount ? { amount: amount.trim() } : {}),
+  };
+  const balances = account.data;
+  const available = balances ? (order.side === 'buy' ? balances.quote : balances.base).available : undefined;
+  const errors = pair
+    ? checkAmend(order, change, {
+        pair,
+        inStpGroup: false,
+        maxNotional: settings.maxNotional,
+        ...(available !== undefined ? { available } : {}),
+      })
+    : {};
+  const valid = Object.keys(errors).length === 0;
+  // Only a new price can be far from the mid; a resting order's own price was accepted when placed.
+  const warnings =
+    changedPrice && valid
+      ? ticketWarnings(amendedDraft(order, change), {
+          ...(bestBid ? { bestBid } : {}),
+          ...(bestAsk ? { bestAsk } : {}),
+          deviationPercent: settings.priceDeviationPercent,
+          duplicate: false,
+        })
+      : [];
+  const edit = (set: (value: string) => void) => (value: string) => {
+    set(value);
+    setReviewing(false);
+  };
+  const submit = () => {
+    if (!valid) return;
+    if (warnings.length > 0 && !reviewing) {
+      setReviewing(true);
+      return;
+    }
+    amend.mutate({ pair: order.pair, orderId: order.id, ...change });
+  };
+  const asking = reviewing && warnings.length > 0;
   return (
     <Dialog
       open
@@ -55,18 +119,11 @@ function AmendDialog({ order, pair, onClose }: { order: Order; pair: Pair | unde
           <Button
             variant="primary"
             busy={amend.isPending}
-            disabled={!changedPrice && !changedAmount}
+            disabled={(!changedPrice && !changedAmount) || !valid}
             data-testid="amend-submit"
-            onClick={() =>
-              amend.mutate({
-                pair: order.pair,
-                orderId: order.id,
-                ...(changedPrice ? { price } : {}),
-                ...(changedAmount ? { amount } : {}),
-              })
-            }
+            onClick={submit}
           >
-            Amend
+            {asking ? 'Amend anyway' : 'Amend'}
           </Button>
         </>
       }
@@ -75,21 +132,44 @@ function AmendDialog({ order, pair, onClose }: { order: Order; pair: Pair | unde
       <AmountField
         label="New price"
         value={price}
-        onChange={setPrice}
+        onChange={edit(setPrice)}
+        error={errors.price}
         {...(pair ? { precision: pair.precision } : {})}
       />
       <AmountField
         label="New amount"
         value={amount}
-        onChange={setAmount}
+        onChange={edit(setAmount)}
+        error={errors.amount}
         {...(pair ? { precision: pair.amountPrecision } : {})}
       />
+      {errors.total || errors.pair ? (
+        <div className="field-error" role="alert" data-testid="amend-error">
+          {errors.total ?? errors.pair}
+        </div>
+      ) : null}
+      {asking ? (
+        <ul className="ticket-warnings" data-testid="amend-warnings">
+          {warnings.map((w) => (
+            <li key={w.kind} data-kind={w.kind}>
+              {w.message}
+            </li>
+          ))}
+        </ul>
+      ) : null}
       {amend.error ? <ErrorNotice error={amend.error} compact /> : null}
     </Dialog>
   );
 }
 
-function OpenOrders({ pair, pairs }: { pair: string; pairs: Map<string, Pair> }) {
+interface PanelProps {
+  pair: string;
+  pairs: Map<string, Pair>;
+  settings: TradeSettings;
+  live: LiveQuotes;
+}
+
+function OpenOrders({ pair, pairs, settings, live }: PanelProps) {
   const [allPairs, setAllPairs] = useState(false);
   const [amending, setAmending] = useState<Order | undefined>();
   const [confirmAll, setConfirmAll] = useState(false);
@@ -167,7 +247,13 @@ function OpenOrders({ pair, pairs }: { pair: string; pairs: Map<string, Pair> })
         </Table>
       ) : null}
       {amending ? (
-        <AmendDialog order={amending} pair={pairs.get(amending.pair)} onClose={() => setAmending(undefined)} />
+        <AmendDialog
+          order={amending}
+          pair={pairs.get(amending.pair)}
+          settings={settings}
+          live={live}
+          onClose={() => setAmending(undefined)}
+        />
       ) : null}
       <ConfirmDialog
         open={confirmAll}
@@ -268,7 +354,7 @@ function MyTrades({ pair, info }: { pair: string; info: Pair | undefined }) {
   );
 }
 
-export function OrdersPanel({ pair, pairs }: { pair: string; pairs: Map<string, Pair> }) {
+export function OrdersPanel({ pair, pairs, settings, live }: PanelProps) {
   const [tab, setTab] = useState<Tab>('open');
   return (
     <section className="orders-panel" aria-label="My orders and trades">
@@ -282,7 +368,7 @@ export function OrdersPanel({ pair, pairs }: { pair: string; pairs: Map<string, 
           { id: 'trades', label: 'My trades' },
         ]}
       >
-        {tab === 'open' ? <OpenOrders pair={pair} pairs={pairs} /> : null}
+        {tab === 'open' ? <OpenOrders pair={pair} pairs={pairs} settings={settings} live={live} /> : null}
         {tab === 'history' ? <OrderHistory pair={pair} info={pairs.get(pair)} /> : null}
         {tab === 'trades' ? <MyTrades pair={pair} info={pairs.get(pair)} /> : null}
       </Tabs>

@@ -1,6 +1,6 @@
-import { cleanup, screen, waitFor } from '@testing-library/react';
+import { act, cleanup, screen, waitFor } from '@testing-library/react';
 import userEvent from '@testing-library/user-event';
-import { afterEach, describe, expect, it } from 'vitest';
+import { afterEach, describe, expect, it, vi } from 'vitest';
 import {
   DEFAULT_TRADE_SETTINGS,
   type Order,
@@ -9,10 +9,16 @@ import {
   type TradeSettings,
 } from '../../../../../shared/contract/trade';
 import { DuplicateGuard } from '../../../../../shared/trade/ticket';
+import type { Answer } from '../../subAccounts/testing/fakeDesk';
 import { installFakeDesk, renderWithQuery } from '../../subAccounts/testing/fakeDesk';
+import { useTradeUi } from '../store';
 import { OrderTicket } from './OrderTicket';
+import { LOOKUP_EVERY_MS, SIGNATURE_WINDOW_MS } from './useUnconfirmedOrder';
 
-afterEach(cleanup);
+afterEach(() => {
+  cleanup();
+  useTradeUi.setState({ unconfirmed: {} });
+});
 
 const pair: Pair = {
   id: 'BTC_USDT',
@@ -54,15 +60,28 @@ const resting = (input: Record<string, string>): Order => ({
   updateTimeMs: 1,
 });
 
-const setup = (over: { account?: TradeAccount; settings?: Partial<TradeSettings>; guard?: DuplicateGuard } = {}) => {
-  const desk = installFakeDesk({ 'trade.placeOrder': (input) => resting(input as Record<string, string>) });
+const setup = (
+  over: {
+    account?: TradeAccount;
+    settings?: Partial<TradeSettings>;
+    guard?: DuplicateGuard;
+    placeOrder?: Answer;
+    findOrder?: Answer;
+    /** Best bid and ask; none when the book is not known yet. */
+    book?: { bestBid?: string; bestAsk?: string };
+  } = {},
+) => {
+  const desk = installFakeDesk({
+    'trade.placeOrder': over.placeOrder ?? ((input) => resting(input as Record<string, string>)),
+    'trade.findOrder': over.findOrder ?? (() => null),
+  });
   renderWithQuery(
     <OrderTicket
       pair={pair}
       account={over.account ?? account}
       settings={{ ...DEFAULT_TRADE_SETTINGS, ...over.settings }}
-      bestBid="64990"
-      bestAsk="65010"
+      bestBid={over.book ? over.book.bestBid : '64990'}
+      bestAsk={over.book ? over.book.bestAsk : '65010'}
       picked={undefined}
       guard={over.guard ?? new DuplicateGuard()}
     />,
@@ -119,6 +138,18 @@ describe('OrderTicket checks before sending', () => {
     await fill(/^Amount/, '0.1');
     await userEvent.click(screen.getByTestId('ticket-submit'));
     expect(screen.getByText(/Above your limit of 1000 USDT per order/)).toBeTruthy();
+    expect(desk.callsOf('trade.placeOrder')).toEqual([]);
+  });
+
+  it('refuses a market sell under a max notional while no best bid values it', async () => {
+    const desk = setup({ settings: { maxNotional: '1000' }, book: {} });
+    await userEvent.click(screen.getByRole('button', { name: 'Sell BTC' }));
+    await userEvent.click(screen.getByRole('button', { name: 'Market' }));
+    await fill(/^Amount/, '0.01');
+    await userEvent.click(screen.getByTestId('ticket-submit'));
+    expect(
+      screen.getByText(/cannot be estimated, so your limit of 1000 USDT per order cannot be checked/),
+    ).toBeTruthy();
     expect(desk.callsOf('trade.placeOrder')).toEqual([]);
   });
 
@@ -189,5 +220,70 @@ describe('OrderTicket choices', () => {
     expect(screen.getByTestId('ticket-available').textContent).toBe('100000 USDT');
     await userEvent.click(screen.getByRole('button', { name: 'Sell BTC' }));
     expect(screen.getByTestId('ticket-available').textContent).toBe('2 BTC');
+  });
+});
+
+describe('OrderTicket after an unknown outcome', () => {
+  const unknown = () => {
+    throw { code: 'OUTCOME_UNKNOWN', message: 'The platform did not confirm the order.' };
+  };
+  const lookups = { timeout: LOOKUP_EVERY_MS * 2 };
+
+  const placeUnknown = async (findOrder: Answer) => {
+    const desk = setup({ placeOrder: unknown, findOrder });
+    await fill(/^Price/, '65000');
+    await fill(/^Amount/, '0.01');
+    await userEvent.click(screen.getByTestId('ticket-submit'));
+    const checking = await screen.findByTestId('ticket-checking');
+    const text = (desk.callsOf('trade.placeOrder')[0] as { text: string }).text;
+    return { desk, checking, text };
+  };
+
+  it('stays blocked while the order is looked for, and shows it once found', async () => {
+    let onPlatform: Order | undefined;
+    const { desk, checking, text } = await placeUnknown(() => onPlatform ?? null);
+    expect(checking.textContent).toContain(`Checking whether order ${text} was placed…`);
+    expect((screen.getByTestId('ticket-submit') as HTMLButtonElement).disabled).toBe(true);
+    expect(desk.callsOf('trade.findOrder')[0]).toEqual({ pair: 'BTC_USDT', text });
+
+    onPlatform = resting({ text, price: '65000', amount: '0.01' });
+    expect((await screen.findByTestId('ticket-outcome', {}, lookups)).textContent).toMatch(/Resting on the book/);
+    expect(screen.queryByTestId('ticket-checking')).toBeNull();
+    expect((screen.getByTestId('ticket-submit') as HTMLButtonElement).disabled).toBe(false);
+    expect(desk.callsOf('trade.placeOrder')).toHaveLength(1);
+  });
+
+  it('lets the order be placed again only once a lookup after the signature window finds nothing', async () => {
+    const { desk, text } = await placeUnknown(() => null);
+    // A miss before the window has passed proves nothing.
+    await waitFor(() => expect(desk.callsOf('trade.findOrder')).toHaveLength(1));
+    await act(async () => {});
+    expect(screen.getByTestId('ticket-checking')).toBeTruthy();
+    vi.useFakeTimers({ toFake: ['Date'] });
+    try {
+      vi.setSystemTime(Date.now() + SIGNATURE_WINDOW_MS);
+      const notFound = await screen.findByTestId('ticket-not-found', {}, lookups);
+      expect(notFound.textContent).toContain(`Not found: order ${text} was not placed.`);
+      expect(notFound.textContent).toContain('You may place it again.');
+    } finally {
+      vi.useRealTimers();
+    }
+    expect(screen.queryByTestId('ticket-checking')).toBeNull();
+    expect((screen.getByTestId('ticket-submit') as HTMLButtonElement).disabled).toBe(false);
+  });
+
+  it('keeps checking while lookups get no answer, even after the window', async () => {
+    const { desk } = await placeUnknown(() => {
+      throw { code: 'INTERNAL', message: 'offline' };
+    });
+    vi.useFakeTimers({ toFake: ['Date'] });
+    try {
+      vi.setSystemTime(Date.now() + SIGNATURE_WINDOW_MS);
+      await waitFor(() => expect(desk.callsOf('trade.findOrder').length).toBeGreaterThan(1), lookups);
+    } finally {
+      vi.useRealTimers();
+    }
+    expect(screen.getByTestId('ticket-checking')).toBeTruthy();
+    expect((screen.getByTestId('ticket-submit') as HTMLButtonElement).disabled).toBe(true);
   });
 });

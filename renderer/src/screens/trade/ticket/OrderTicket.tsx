@@ -3,7 +3,8 @@
  * inline checks before anything is sent (precision, minimums, balance, max notional), soft
  * warnings that need a confirmation (price far from the mid, the same order within 10 s), an
  * optional confirmation for every order and optional keyboard shortcuts. Orders are never resent
- * automatically; each carries a `t-` client id shown with its outcome.
+ * automatically; each carries a `t-` client id shown with its outcome. After an unknown outcome the
+ * ticket stays blocked until that order is found or proven absent (useUnconfirmedOrder).
  */
 import { useEffect, useMemo, useState } from 'react';
 import type {
@@ -30,7 +31,9 @@ import {
 } from '../../../../../shared/trade/ticket';
 import { useDeskMutation } from '../../../lib/desk';
 import { AmountField, Button, ConfirmDialog, ErrorNotice, Select } from '../../../ui';
+import { useTradeUi } from '../store';
 import { describeOutcome } from './outcome';
+import { useUnconfirmedOrder } from './useUnconfirmedOrder';
 
 export interface OrderTicketProps {
   pair: Pair;
@@ -68,9 +71,19 @@ export function OrderTicket({ pair, account, settings, bestBid, bestAsk, picked,
   const [review, setReview] = useState<{ draft: TicketDraft; warnings: TicketWarning[] } | undefined>();
   const [placed, setPlaced] = useState<Order | undefined>();
 
+  const setUnconfirmed = useTradeUi((s) => s.setUnconfirmed);
   const place = useDeskMutation('trade.placeOrder', {
     invalidates: ['trade.openOrders', 'trade.account', 'trade.orderHistory', 'trade.myTrades'],
+    // Here rather than in mutate(): it must run even when the ticket was closed meanwhile.
+    onError: (error, input) => {
+      if (error.code === 'OUTCOME_UNKNOWN' && input.text)
+        setUnconfirmed(input.pair, { text: input.text, since: Date.now(), notFound: false });
+    },
   });
+  const unconfirmed = useUnconfirmedOrder(pair.id, setPlaced);
+  const checking = unconfirmed !== undefined && !unconfirmed.notFound;
+  // An unknown outcome is told by the checking line below instead, then by what the check found.
+  const placeError = place.error?.code === 'OUTCOME_UNKNOWN' ? undefined : place.error;
 
   // A price clicked in the book goes into the ticket (a limit order).
   useEffect(() => {
@@ -113,6 +126,7 @@ export function OrderTicket({ pair, account, settings, bestBid, bestAsk, picked,
     setReview(undefined);
     guard.remember(d);
     setPlaced(undefined);
+    setUnconfirmed(d.pair, undefined);
     place.mutate(
       {
         pair: d.pair,
@@ -130,7 +144,7 @@ export function OrderTicket({ pair, account, settings, bestBid, bestAsk, picked,
 
   const submit = () => {
     setSubmitted(true);
-    if (place.isPending) return;
+    if (place.isPending || checking) return;
     if (Object.keys(errors).length > 0) return;
     const warnings = ticketWarnings(draft, {
       ...(bestBid ? { bestBid } : {}),
@@ -287,6 +301,7 @@ export function OrderTicket({ pair, account, settings, bestBid, bestAsk, picked,
           type="submit"
           className={side === 'buy' ? 'ticket-submit-buy' : 'ticket-submit-sell'}
           busy={place.isPending}
+          disabled={checking}
           data-testid="ticket-submit"
         >
           {side === 'buy' ? 'Buy' : 'Sell'} {pair.base}
@@ -294,7 +309,31 @@ export function OrderTicket({ pair, account, settings, bestBid, bestAsk, picked,
       </form>
 
       <div aria-live="polite" data-testid="ticket-result">
-        {place.error ? <ErrorNotice error={place.error} compact /> : null}
+        {placeError ? <ErrorNotice error={placeError} compact /> : null}
+        {checking ? (
+          <div className="notice notice-warn" data-testid="ticket-checking">
+            <div className="notice-title">
+              Checking whether order <code>{unconfirmed.text}</code> was placed…
+            </div>
+            <div className="notice-text">
+              The platform did not confirm it. New orders wait until it is found, or until the platform shows it was not
+              placed (about a minute).
+            </div>
+            {place.error?.requestId ? (
+              <div className="notice-text">
+                Request id <code>{place.error.requestId}</code>
+              </div>
+            ) : null}
+          </div>
+        ) : null}
+        {unconfirmed?.notFound ? (
+          <div className="notice" data-testid="ticket-not-found">
+            <div className="notice-title">
+              Not found: order <code>{unconfirmed.text}</code> was not placed.
+            </div>
+            <div className="notice-text">You may place it again.</div>
+          </div>
+        ) : null}
         {placed ? (
           <div className="notice notice-good" data-testid="ticket-outcome" data-finish={placed.finishAs}>
             <div className="notice-title">
