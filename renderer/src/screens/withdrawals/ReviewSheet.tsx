@@ -18,6 +18,7 @@ import { useDeskMutation, useDeskQuery } from '../../lib/desk';
 import { chunk, formatAmount } from '../../lib/format';
 import { Badge, Button, Dialog, ErrorNotice, TextField } from '../../ui';
 import { newConfirmation, nothingMoved, useSingleFlight } from './confirmation';
+import { FeeEstimateNote } from './FeeEstimateNote';
 import { needsTypedConfirmation, typedAmountMatches, type WithdrawQuote } from './withdrawMath';
 
 export interface ReviewSheetProps {
@@ -151,6 +152,7 @@ export function ReviewSheet({ input, chain, quote, saved: chosen, onClose, onSen
           {formatAmount(quote.debit)} {input.currency}
         </dd>
       </dl>
+      <FeeEstimateNote />
       {firstTime ? (
         <p className="notice notice-warn">
           You have not sent to this address from here before. Compare the whole address with the one you expect; for a

@@ -15,6 +15,7 @@ import {
 import { useDeskQuery } from '../../lib/desk';
 import { chunk, formatAmount } from '../../lib/format';
 import { Badge, Button, EmptyState, ErrorNotice, Loading, Select, TextField } from '../../ui';
+import { FeeEstimateNote } from './FeeEstimateNote';
 import { firstWithdrawalTo, ReviewSheet } from './ReviewSheet';
 import { amountProblem, quote } from './withdrawMath';
 
@@ -282,6 +283,7 @@ export function WithdrawForm({ onSent }: { readonly onSent: (result: WithdrawRes
             <dt>Taken from balance</dt>
             <dd data-testid="withdraw-debit">{q ? `${formatAmount(q.debit)} ${rules.currency}` : '—'}</dd>
           </dl>
+          <FeeEstimateNote />
         </>
       ) : null}
 

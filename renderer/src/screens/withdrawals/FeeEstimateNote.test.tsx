@@ -1,0 +1,34 @@
+import { QueryClient, QueryClientProvider } from '@tanstack/react-query';
+import { cleanup, render, screen } from '@testing-library/react';
+import { afterEach, describe, expect, it } from 'vitest';
+import { FeeEstimateNote } from './FeeEstimateNote';
+
+afterEach(cleanup);
+
+const renderWith = (kind: 'sandbox' | 'live') => {
+  const profiles = [
+    { id: 'p', kind, name: 'P', baseUrl: 'http://x/api/v4', active: true, managed: kind === 'sandbox' },
+  ];
+  Object.defineProperty(window, 'desk', {
+    value: { profiles: { list: async () => ({ ok: true, value: profiles }) }, on: () => () => {} },
+    configurable: true,
+  });
+  render(
+    <QueryClientProvider client={new QueryClient()}>
+      <FeeEstimateNote />
+    </QueryClientProvider>,
+  );
+};
+
+describe('the fee estimate note', () => {
+  it('tells a live profile that fee and net are estimates', async () => {
+    renderWith('live');
+    expect((await screen.findByTestId('fee-estimate-note')).textContent).toContain('estimates');
+  });
+
+  it('says nothing on the sandbox, whose fee model is known', async () => {
+    renderWith('sandbox');
+    await new Promise((resolve) => setTimeout(resolve, 50));
+    expect(screen.queryByTestId('fee-estimate-note')).toBeNull();
+  });
+});
