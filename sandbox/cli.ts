@@ -92,6 +92,15 @@ async function main(): Promise<void> {
 }
 
 main().catch((error: unknown) => {
-  process.stderr.write(`sandbox failed to start: ${(error as Error).stack ?? String(error)}\n`);
+  // One line a person can act on (a port in use, an unwritable data directory); the stack only on request.
+  const code = (error as { code?: string }).code;
+  const reason =
+    code === 'EADDRINUSE'
+      ? 'the port is already in use (pick another with --port, or 0 for a free one)'
+      : code === 'EACCES' || code === 'EROFS'
+        ? `cannot write there (${(error as Error).message})`
+        : (error as Error).message;
+  process.stderr.write(`sandbox failed to start: ${reason}\n`);
+  if (process.env.SANDBOX_DEBUG) process.stderr.write(`${(error as Error).stack ?? String(error)}\n`);
   process.exit(1);
 });
