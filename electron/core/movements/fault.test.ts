@@ -195,7 +195,11 @@ it('every operation is executed exactly once and every intent is resolved, throu
     );
   }
 
+  // Own transfers and pushes carry no client id on the platform; every planned operation has its own
+  // amount (faultWorker: kind prefix + index), so equal multisets of amounts mean each one exactly once.
   const norm = (amounts: string[]) => amounts.map((a) => new Decimal(a).toString()).sort();
+  const plannedAmounts = norm(intents.map((i) => i.amount));
+  expect(new Set(plannedAmounts).size).toBe(plannedAmounts.length);
   const own = (
     sdb.prepare("SELECT amount FROM transfers WHERE kind = 'own' AND owner_id = ?").all(sandbox.userId) as {
       amount: string;
