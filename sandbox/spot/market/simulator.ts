@@ -24,7 +24,7 @@ export interface SimulatorOptions {
   takerRate: number;
 }
 
-export const DEFAULT_SIMULATOR: SimulatorOptions = { tickMs: 250, levels: 25, takerRate: 0.6 };
+export const DEFAULT_SIMULATOR: SimulatorOptions = { tickMs: 250, levels: 50, takerRate: 0.6 };
 
 /** Per-tick volatility of the mid (log-returns) and the pull back to the starting mid. */
 const SIGMA = 0.0003;
