@@ -152,7 +152,12 @@ test('the book is live; a resting order shows in open orders and the book; anoth
   });
   expect(taker.finish_as).toBe('filled');
 
-  // The app sees the fill by itself: open orders empty, the trade listed, the balance updated.
+  // The app sees the fill by itself: a notice says so, open orders empty, the trade listed, the
+  // balance updated.
+  await expect(page.getByTestId('notice').filter({ hasText: 'Buy order filled: 0.01 BTC' })).toContainText(
+    `at ${price.toFixed(1)} USDT`,
+    { timeout: 10_000 },
+  );
   await expect(row).toHaveCount(0, { timeout: 10_000 });
   await expect(ourLevel).toHaveCount(0, { timeout: 10_000 });
   await page.getByRole('tab', { name: 'My trades' }).click();

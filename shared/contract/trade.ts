@@ -309,6 +309,11 @@ export const tradeEvents = {
     pair: z.string().optional(),
     reason: z.enum(['placed', 'cancelled', 'amended', 'filled']),
   }),
+  /**
+   * One of the user's orders on the watched pair traded since the last poll (by anyone): the order as
+   * it stands now and how much of it filled since the previous poll.
+   */
+  'trade.orderFilled': z.object({ order: Order, filledNow: z.string() }),
   /** The live feed's health, so the screen can say when data is stale. */
   'trade.feedStatus': z.object({ pair: z.string(), state: z.enum(['live', 'stale', 'stopped']), message: z.string() }),
 };

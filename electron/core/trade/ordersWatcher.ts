@@ -2,15 +2,18 @@
  * While a pair is watched, polls the user's open orders of that pair and the spot balances of its
  * two currencies, and tells the renderer when either changed (a fill by someone else, an order
  * placed and filled between two polls, a cancel elsewhere, a deposit), so the screen refreshes
- * orders, trades and balances without being asked. Private endpoints allow 200 requests per 10 s
- * per endpoint; two requests every 2 s are far below that.
+ * orders, trades and balances without being asked. An open order that shrank or left the book is
+ * read back once: if it traded, `trade.orderFilled` says how much (the trader's fill notice).
+ * Private endpoints allow 200 requests per 10 s per endpoint; two requests every 2 s are far below.
  */
+import Decimal from 'decimal.js';
 import type { PlatformApi } from '../api/platform';
 import type { Emit } from '../services/context';
+import { toOrder } from './mappers';
 
 export const ORDERS_POLL_MS = 2_000;
 
-type Spot = Pick<PlatformApi['spot'], 'listOrders' | 'accounts'>;
+type Spot = Pick<PlatformApi['spot'], 'listOrders' | 'accounts' | 'getOrder'>;
 
 interface Seen {
   /** Order id → remaining amount. */
@@ -32,9 +35,20 @@ export const classifyChange = (before: Seen, after: Seen): 'filled' | 'placed' |
   return before.balances === after.balances ? undefined : 'filled';
 };
 
+/** Open orders that shrank or left the book between two polls, with what was left before. */
+export const changedOrders = (before: Seen, after: Seen): { id: string; leftBefore: string }[] =>
+  [...before.orders]
+    .filter(([id, left]) => after.orders.get(id) !== left)
+    .map(([id, leftBefore]) => ({ id, leftBefore }));
+
 export class OrdersWatcher {
   private timer: ReturnType<typeof setTimeout> | undefined;
   private generation = 0;
+  /**
+   * What an order had left when it was last read back: a read-back can be newer than the next list
+   * (the order filled further meanwhile), and a fill must be told once, not again at the next poll.
+   */
+  private readonly leftAtLookup = new Map<string, string>();
 
   constructor(
     private readonly spot: () => Spot,
@@ -44,6 +58,7 @@ export class OrdersWatcher {
 
   start(pair: string): void {
     this.stop();
+    this.leftAtLookup.clear();
     const generation = ++this.generation;
     const currencies = pair.split('_');
     let previous: Seen | undefined;
@@ -64,7 +79,9 @@ export class OrdersWatcher {
         };
         const change = previous === undefined ? undefined : classifyChange(previous, current);
         if (change) this.emit('trade.ordersChanged', { pair, reason: change });
+        const changed = previous === undefined ? [] : changedOrders(previous, current);
         previous = current;
+        for (const { id, leftBefore } of changed) await this.reportFill(pair, id, leftBefore, generation);
       } catch {
         // Not connected or the platform is unreachable: the market feed reports staleness; try again.
       }
@@ -73,6 +90,28 @@ export class OrdersWatcher {
       (this.timer as { unref?: () => void }).unref?.();
     };
     void tick();
+  }
+
+  /** Reads a changed order back; emits the part that filled since the last poll, if any. */
+  private async reportFill(pair: string, id: string, leftBefore: string, generation: number): Promise<void> {
+    const raw = await this.spot()
+      .getOrder(id, { currency_pair: pair })
+      .catch(() => undefined);
+    if (raw === undefined || generation !== this.generation) return;
+    const order = toOrder(raw, pair);
+    let filledNow: Decimal;
+    try {
+      const known = this.leftAtLookup.get(id);
+      // `left` only ever shrinks: the smaller of the two is the newer.
+      const before = known === undefined ? new Decimal(leftBefore) : Decimal.min(leftBefore, known);
+      filledNow = before.minus(order.left);
+    } catch {
+      return; // an answer without a usable `left`: nothing to say
+    }
+    this.leftAtLookup.set(id, order.left);
+    // A market buy's `left` is in quote currency; its fill notice comes from the placement answer.
+    if (filledNow.gt(0) && order.type === 'limit')
+      this.emit('trade.orderFilled', { order, filledNow: filledNow.toFixed() });
   }
 
   stop(): void {

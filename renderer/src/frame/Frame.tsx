@@ -12,6 +12,7 @@ import { Nav } from './Nav';
 import { Notices } from './Notices';
 import { ProfileSwitcher } from './ProfileSwitcher';
 import { SCREENS } from './screens';
+import { TradeNotifier } from './TradeNotifier';
 
 /** Ctrl/⌘+1…8 open screens, Ctrl/⌘+Shift+L locks. Bound once for the whole window. */
 const useGlobalShortcuts = () => {
@@ -135,6 +136,7 @@ export const Frame = () => {
       </div>
       <Notices />
       <FundingNotifier />
+      <TradeNotifier />
       <AppNotices />
       <IdleLockWatcher />
       <LockScreen />

@@ -1,6 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { describeChange } from './FundingNotifier';
 import { shouldIdleLock } from './IdleLock';
+import { describeFill } from './TradeNotifier';
 
 describe('shouldIdleLock', () => {
   const base = { now: 20 * 60_000, lastActivity: 0, minutes: 15, busy: false, locked: false };
@@ -45,5 +46,39 @@ describe('describeChange', () => {
 
   it('stays quiet when nothing changed', () => {
     expect(describeChange('deposit', { ...change, status: 'DONE', previousStatus: 'DONE' })).toBeUndefined();
+  });
+});
+
+describe('describeFill', () => {
+  const order = {
+    id: '7',
+    text: 't-7',
+    pair: 'BTC_USDT',
+    side: 'sell' as const,
+    type: 'limit' as const,
+    price: '65000.5',
+    amount: '0.01',
+    left: '0.006',
+    filledAmount: '0.004',
+    filledTotal: '260.002',
+    avgDealPrice: '65000.5',
+    fee: '0',
+    feeCurrency: 'USDT',
+    timeInForce: 'gtc',
+    status: 'open' as const,
+    finishAs: 'open',
+    createTimeMs: 0,
+    updateTimeMs: 0,
+  };
+
+  it('says which order traded, how much now, and how much of it in all', () => {
+    expect(describeFill({ order, filledNow: '0.004' })).toMatchObject({
+      title: 'Sell order partly filled: 0.004 BTC',
+      message: 'BTC / USDT at 65000.5 USDT · 0.004 of 0.01 BTC filled',
+      key: 'order:7',
+      screen: 'trade',
+    });
+    const done = { ...order, left: '0', filledAmount: '0.01', status: 'closed' as const };
+    expect(describeFill({ order: done, filledNow: '0.006' }).title).toBe('Sell order filled: 0.006 BTC');
   });
 });
