@@ -5,7 +5,13 @@
  */
 import type { z } from 'zod';
 import type { DeskHandlers } from '../../../shared/contract';
-import { DEFAULT_TRADE_SETTINGS, type OrderRequest, type Pair, TradeSettings } from '../../../shared/contract/trade';
+import {
+  DEFAULT_TRADE_SETTINGS,
+  type Order,
+  type OrderRequest,
+  type Pair,
+  TradeSettings,
+} from '../../../shared/contract/trade';
 import { checkAmend, checkTicket, newClientText } from '../../../shared/trade/ticket';
 import { isApiError } from '../api/apiError';
 import { DeskFailure } from '../errors';
@@ -101,6 +107,13 @@ export const createTradeHandlers = (ctx: ServiceContext): DeskHandlers['trade'] 
     };
   };
 
+  /** A placed order: the screens refresh, and a resting one is followed for its fill notice. */
+  const placed = (order: z.output<typeof Order>) => {
+    if (order.status === 'open') watcher.track(order.pair, order.id, order.left);
+    ctx.emit('trade.ordersChanged', { pair: order.pair, reason: 'placed' });
+    return order;
+  };
+
   const placeOrder = async (input: OrderRequest) => {
     const pair = await pairInfo(input.pair);
     const settings = readSettings();
@@ -138,18 +151,14 @@ export const createTradeHandlers = (ctx: ServiceContext): DeskHandlers['trade'] 
         text,
         ...(input.stpAct ? { stp_act: input.stpAct } : {}),
       });
-      ctx.emit('trade.ordersChanged', { pair: input.pair, reason: 'placed' });
-      return toOrder(order, input.pair);
+      return placed(toOrder(order, input.pair));
     } catch (error) {
       if (isApiError(error) && error.delivery === 'unknown') {
         // The order may have been placed. Never resend: look it up by its client text id once.
         const found = await spot()
           .getOrder(text, { currency_pair: input.pair })
           .catch(() => undefined);
-        if (found) {
-          ctx.emit('trade.ordersChanged', { pair: input.pair, reason: 'placed' });
-          return toOrder(found, input.pair);
-        }
+        if (found) return placed(toOrder(found, input.pair));
         throw new DeskFailure({
           code: 'OUTCOME_UNKNOWN',
           message: `The platform did not confirm the order ${text}. It may or may not have been placed.`,

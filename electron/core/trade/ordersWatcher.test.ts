@@ -114,3 +114,44 @@ describe('fill notices, step by step', () => {
     expect(events).toEqual(['0.004', '0.006']);
   });
 });
+
+describe('fill notices for orders the app placed', () => {
+  it('an order placed and filled between two polls is still told', async () => {
+    const events: string[] = [];
+    let poll = 0;
+    const spot = {
+      listOrders: async () => {
+        poll++;
+        return [];
+      },
+      accounts: async () => [],
+      getOrder: async () => ({
+        id: '9',
+        text: 't-9',
+        currency_pair: 'BTC_USDT',
+        side: 'buy',
+        type: 'limit',
+        price: '65000',
+        amount: '0.01',
+        left: '0',
+        status: 'closed',
+      }),
+    };
+    const watcher = new OrdersWatcher(
+      () => spot as never,
+      (name, payload) => {
+        if (name === 'trade.orderFilled') events.push((payload as { filledNow: string }).filledNow);
+      },
+      5,
+    );
+    watcher.start('BTC_USDT');
+    await vi.waitFor(() => expect(poll).toBeGreaterThan(0));
+    watcher.track('BTC_USDT', '9', '0.01');
+    watcher.track('ETH_USDT', '10', '1'); // another pair: not followed here
+    await vi.waitFor(() => expect(events).toEqual(['0.01']), { timeout: 5_000 });
+    const after = poll;
+    await vi.waitFor(() => expect(poll).toBeGreaterThan(after + 2));
+    watcher.stop();
+    expect(events).toEqual(['0.01']);
+  });
+});

@@ -49,6 +49,9 @@ export class OrdersWatcher {
    * (the order filled further meanwhile), and a fill must be told once, not again at the next poll.
    */
   private readonly leftAtLookup = new Map<string, string>();
+  /** The watched pair, and orders the app placed on it since the last poll (id → left). */
+  private pair: string | undefined;
+  private readonly placed = new Map<string, string>();
 
   constructor(
     private readonly spot: () => Spot,
@@ -59,6 +62,8 @@ export class OrdersWatcher {
   start(pair: string): void {
     this.stop();
     this.leftAtLookup.clear();
+    this.placed.clear();
+    this.pair = pair;
     const generation = ++this.generation;
     const currencies = pair.split('_');
     let previous: Seen | undefined;
@@ -77,6 +82,12 @@ export class OrdersWatcher {
             .sort()
             .join(','),
         };
+        // Orders this app placed since the last poll count as seen: one filled before this poll
+        // (placed and crossed within a poll interval) still gets its fill notice.
+        // (Before the first poll they join this one's list, and are compared from the next poll on.)
+        const base = previous ?? current;
+        for (const [id, left] of this.placed) if (!base.orders.has(id)) base.orders.set(id, left);
+        this.placed.clear();
         const change = previous === undefined ? undefined : classifyChange(previous, current);
         if (change) this.emit('trade.ordersChanged', { pair, reason: change });
         const changed = previous === undefined ? [] : changedOrders(previous, current);
@@ -90,6 +101,11 @@ export class OrdersWatcher {
       (this.timer as { unref?: () => void }).unref?.();
     };
     void tick();
+  }
+
+  /** An order the app just placed that rests on the book of the watched pair. */
+  track(pair: string, id: string, left: string): void {
+    if (pair === this.pair) this.placed.set(id, left);
   }
 
   /** Reads a changed order back; emits the part that filled since the last poll, if any. */
@@ -116,6 +132,7 @@ export class OrdersWatcher {
 
   stop(): void {
     this.generation++;
+    this.pair = undefined;
     if (this.timer !== undefined) clearTimeout(this.timer);
     this.timer = undefined;
   }
