@@ -419,3 +419,17 @@ export const pushTimeline = (record: PushLike): Timeline => {
       return unrecognised(PUSH_STEPS, s, 'transfer');
   }
 };
+
+/** The kinds of funding record that have a status timeline. */
+export type FundingRecordKind = 'deposit' | 'withdrawal' | 'push';
+
+/**
+ * A record's timeline from its status code alone (no confirmations, no fail reason): what the
+ * notices, the watchers' "can it still change" and cached history need.
+ */
+export const statusTimeline = (kind: FundingRecordKind, status: string): Timeline =>
+  kind === 'deposit'
+    ? depositTimeline({ status })
+    : kind === 'withdrawal'
+      ? withdrawalTimeline({ status })
+      : pushTimeline({ status });

@@ -12,7 +12,7 @@ import {
   NotificationSettings,
   type NotificationSettingsView,
 } from '../../../shared/contract/app';
-import { depositTimeline, pushTimeline, type Timeline, withdrawalTimeline } from '../../../shared/platform/timelines';
+import { type FundingRecordKind, statusTimeline } from '../../../shared/platform/timelines';
 import type { Settings } from '../journal/types';
 
 export interface OsNotification {
@@ -29,7 +29,7 @@ export interface OsNotificationCapability {
 }
 
 export type FundingEvent = 'funding.depositChanged' | 'funding.withdrawalChanged' | 'funding.pushChanged';
-type Kind = 'deposit' | 'withdrawal' | 'push';
+type Kind = FundingRecordKind;
 
 /** The parts of a watcher event the notifier reads (see FundingRecordChanged in shared/contract/events.ts). */
 export interface FundingChange {
@@ -66,13 +66,6 @@ export const SETTINGS_KEY = 'notifications.os';
 
 const isIncomingPush = (change: FundingChange): boolean => change.record.transaction_type === 'deposit';
 
-const timelineOf = (kind: Kind, status: string): Timeline =>
-  kind === 'deposit'
-    ? depositTimeline({ status })
-    : kind === 'withdrawal'
-      ? withdrawalTimeline({ status })
-      : pushTimeline({ status });
-
 const NOUN: Record<Kind, string> = { deposit: 'Deposit', withdrawal: 'Withdrawal', push: 'Transfer to another user' };
 
 /** The notification for one change, or undefined when the change is not worth interrupting anyone for. */
@@ -85,7 +78,7 @@ export const describeForOs = (kind: Kind, change: FundingChange, profileName: st
     if (change.status !== 'RECEIVED') return undefined;
     return { title: `Transfer from another user: ${what}${where}`, body: 'Received in your spot account.' };
   }
-  const timeline = timelineOf(kind, change.status);
+  const timeline = statusTimeline(kind, change.status);
   // An unrecognised code: the in-app notice and the screens show it; an OS notification would only confuse.
   if (timeline.tone === 'unknown') return undefined;
   const worthTelling =

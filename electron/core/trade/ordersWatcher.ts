@@ -22,24 +22,19 @@ interface Seen {
   balances: string;
 }
 
-/** What changed between two polls, or undefined when nothing did. */
-export const classifyChange = (before: Seen, after: Seen): 'filled' | 'placed' | undefined => {
-  let placed = false;
-  for (const [id, left] of before.orders) {
-    const now = after.orders.get(id);
-    // An order that vanished or shrank traded (or was cancelled elsewhere): refresh as a fill.
-    if (now === undefined || now !== left) return 'filled';
-  }
-  for (const id of after.orders.keys()) if (!before.orders.has(id)) placed = true;
-  if (placed) return 'placed';
-  return before.balances === after.balances ? undefined : 'filled';
-};
-
 /** Open orders that shrank or left the book between two polls, with what was left before. */
 export const changedOrders = (before: Seen, after: Seen): { id: string; leftBefore: string }[] =>
   [...before.orders]
     .filter(([id, left]) => after.orders.get(id) !== left)
     .map(([id, leftBefore]) => ({ id, leftBefore }));
+
+/** What changed between two polls, or undefined when nothing did. */
+export const classifyChange = (before: Seen, after: Seen): 'filled' | 'placed' | undefined => {
+  // An order that vanished or shrank traded (or was cancelled elsewhere): refresh as a fill.
+  if (changedOrders(before, after).length > 0) return 'filled';
+  for (const id of after.orders.keys()) if (!before.orders.has(id)) return 'placed';
+  return before.balances === after.balances ? undefined : 'filled';
+};
 
 export class OrdersWatcher {
   private timer: ReturnType<typeof setTimeout> | undefined;

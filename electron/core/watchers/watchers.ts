@@ -7,7 +7,7 @@
  * the app's own withdrawals/pushes can still change, else every `intervalMs` (10 s) — far inside
  * the limits either way. The status of the app's own movements in the journal follows along.
  */
-import { depositTimeline, pushTimeline, withdrawalTimeline } from '../../../shared/platform/timelines';
+import { type FundingRecordKind, statusTimeline } from '../../../shared/platform/timelines';
 import type { PlatformApi } from '../api/platform';
 import type { BalanceSnapshots } from '../journal/types';
 import type { Movement, Movements } from '../movements/types';
@@ -40,11 +40,7 @@ interface Seen {
 }
 
 /** Whether a platform record in this status can change no more (the screens' timelines decide). */
-const isFinal = {
-  deposit: (status: string) => depositTimeline({ status }).final,
-  withdrawal: (status: string) => withdrawalTimeline({ status }).final,
-  push: (status: string) => pushTimeline({ status }).final,
-};
+const isFinal = (kind: FundingRecordKind, status: string): boolean => statusTimeline(kind, status).final;
 
 /** An own withdrawal or push the journal is still settling, or whose platform record can still change. */
 const isMoving = (m: Movement): boolean => {
@@ -53,7 +49,7 @@ const isMoving = (m: Movement): boolean => {
   if (m.state !== 'done') return true;
   // A push is matched to its record by the platform's id: one settled by hand without it cannot be followed.
   if (m.kind === 'push' && !m.platformId) return false;
-  return !isFinal[m.kind](m.platformStatus ?? '');
+  return !isFinal(m.kind, m.platformStatus ?? '');
 };
 
 export class Watchers {
@@ -239,9 +235,9 @@ export class Watchers {
     // Read after the platform status updates above. Only movements inside the watched window: an
     // older one's record is no longer listed, so its status could never become final here.
     this.following =
-      deposits.some((d) => !isFinal.deposit(d.status)) ||
-      withdrawals.some((w) => !isFinal.withdrawal(w.status)) ||
-      [...sent, ...received].some((p) => !isFinal.push(p.status)) ||
+      deposits.some((d) => !isFinal('deposit', d.status)) ||
+      withdrawals.some((w) => !isFinal('withdrawal', w.status)) ||
+      [...sent, ...received].some((p) => !isFinal('push', p.status)) ||
       this.options.movements
         .list({ profileId: profile.id, from: (nowSec - lookbackSeconds) * 1000, limit: 5000 })
         .some(isMoving);

@@ -6,15 +6,15 @@
  */
 import { useQueryClient } from '@tanstack/react-query';
 import { DEPOSIT_PHASE, type Phase, UID_PUSH_PHASE, WITHDRAWAL_PHASE } from '../../../shared/platform/statuses';
-import { depositTimeline, pushTimeline, type Timeline, withdrawalTimeline } from '../../../shared/platform/timelines';
+import { type FundingRecordKind, statusTimeline } from '../../../shared/platform/timelines';
 import { type DeskEventPayload, useDeskEvent } from '../lib/desk';
-import { formatAmount } from '../lib/format';
+import { formatAmountOrText } from '../lib/format';
 import type { ScreenId } from '../lib/navigation';
 import { type NoticeTone, notify } from '../lib/notify';
 import { usePrefs } from '../lib/prefs';
 
 type Change = DeskEventPayload<'funding.depositChanged'>;
-type Kind = 'deposit' | 'withdrawal' | 'push';
+type Kind = FundingRecordKind;
 
 const PHASE_WORDS: Record<Phase, { words: string; tone: NoticeTone }> = {
   pending: { words: 'in progress', tone: 'info' },
@@ -33,31 +33,16 @@ const PHASES: Record<Kind, Record<string, Phase>> = {
 const NOUN: Record<Kind, string> = { deposit: 'Deposit', withdrawal: 'Withdrawal', push: 'Transfer to another user' };
 const SCREEN: Record<Kind, ScreenId> = { deposit: 'deposits', withdrawal: 'withdrawals', push: 'activity' };
 
-const safeAmount = (amount: string): string => {
-  try {
-    return formatAmount(amount);
-  } catch {
-    return amount;
-  }
-};
-
-/** The status in the words the screens' timelines use (the same words as main's OS notifications). */
-const TIMELINE: Record<Kind, (status: string) => Timeline> = {
-  deposit: (status) => depositTimeline({ status }),
-  withdrawal: (status) => withdrawalTimeline({ status }),
-  push: (status) => pushTimeline({ status }),
-};
-
 /** The notice for one change, or undefined when nothing worth saying happened. */
 export const describeChange = (kind: Kind, change: Change) => {
   if (change.previousStatus === change.status) return undefined;
   const phase = PHASES[kind][change.status];
   const { words, tone } = phase ? PHASE_WORDS[phase] : { words: `now ${change.status}`, tone: 'info' as const };
-  const title = `${NOUN[kind]} of ${safeAmount(change.amount)} ${change.currency} ${words}`;
+  const title = `${NOUN[kind]} of ${formatAmountOrText(change.amount)} ${change.currency} ${words}`;
   return {
     tone,
     title,
-    message: `${TIMELINE[kind](change.status).headline} (${change.status})`,
+    message: `${statusTimeline(kind, change.status).headline} (${change.status})`,
     screen: SCREEN[kind],
     // One notice per record: its next status replaces this one.
     key: `${kind}:${change.id}`,

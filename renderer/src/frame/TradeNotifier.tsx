@@ -6,18 +6,10 @@
  */
 import Decimal from 'decimal.js';
 import { type DeskEventPayload, useDeskEvent } from '../lib/desk';
-import { formatAmount } from '../lib/format';
+import { formatAmountOrText } from '../lib/format';
 import { notify } from '../lib/notify';
 
 type Fill = DeskEventPayload<'trade.orderFilled'>;
-
-const amount = (value: string): string => {
-  try {
-    return formatAmount(value);
-  } catch {
-    return value;
-  }
-};
 
 /** The notice for one fill. */
 export const describeFill = ({ order, filledNow }: Fill) => {
@@ -25,8 +17,8 @@ export const describeFill = ({ order, filledNow }: Fill) => {
   const complete = new Decimal(order.left || '0').isZero();
   return {
     tone: 'good' as const,
-    title: `${order.side === 'buy' ? 'Buy' : 'Sell'} order ${complete ? 'filled' : 'partly filled'}: ${amount(filledNow)} ${base}`,
-    message: `${base} / ${quote} at ${order.price} ${quote} · ${amount(order.filledAmount)} of ${amount(order.amount)} ${base} filled`,
+    title: `${order.side === 'buy' ? 'Buy' : 'Sell'} order ${complete ? 'filled' : 'partly filled'}: ${formatAmountOrText(filledNow)} ${base}`,
+    message: `${base} / ${quote} at ${order.price} ${quote} · ${formatAmountOrText(order.filledAmount)} of ${formatAmountOrText(order.amount)} ${base} filled`,
     screen: 'trade' as const,
     key: `order:${order.id}`,
   };

@@ -1,5 +1,14 @@
 import { describe, expect, it } from 'vitest';
-import { chunk, decimalPlaces, formatAmount, formatPercent, formatTime, isDecimalString, zoneLabel } from './format';
+import {
+  chunk,
+  decimalPlaces,
+  formatAmount,
+  formatAmountOrText,
+  formatPercent,
+  formatTime,
+  isDecimalString,
+  zoneLabel,
+} from './format';
 
 describe('formatAmount', () => {
   it('groups thousands and keeps every digit of the string', () => {
@@ -76,5 +85,13 @@ describe('formatTime', () => {
 
   it('refuses a non-time', () => {
     expect(() => formatTime(Number.NaN, 'UTC')).toThrow(RangeError);
+  });
+});
+
+describe('formatAmountOrText', () => {
+  it('formats a decimal string and shows anything else as it came', () => {
+    expect(formatAmountOrText('117119450.3366079', { precision: 2 })).toBe('117,119,450.33');
+    expect(formatAmountOrText('-12.5')).toBe('-12.5');
+    expect(formatAmountOrText('n/a')).toBe('n/a');
   });
 });

@@ -61,6 +61,13 @@ export const formatAmount = (value: string, format: AmountFormat = {}): string =
   return body;
 };
 
+/**
+ * For a platform text shown as information (an event's amount, a ticker's volume): formatted when it
+ * is a decimal string, else shown as it came — a notice must not fail over one odd field.
+ */
+export const formatAmountOrText = (value: string, format: AmountFormat = {}): string =>
+  isDecimalString(value) ? formatAmount(value, format) : value;
+
 /** "12.5%" from a ratio string ("0.125"), with the given precision. */
 export const formatPercent = (ratio: string, precision = 2): string =>
   `${formatAmount(new Decimal(ratio).times(100).toFixed(), { precision, rounding: 'half-up' })}%`;

@@ -8,10 +8,10 @@ import { useQueries, useQueryClient } from '@tanstack/react-query';
 import { useState } from 'react';
 import type { z } from 'zod';
 import type { HistoryKind, HistoryProgress, HistoryRecord } from '../../../../shared/contract/activity';
-import { depositTimeline, pushTimeline, withdrawalTimeline } from '../../../../shared/platform/timelines';
+import { type FundingRecordKind, statusTimeline } from '../../../../shared/platform/timelines';
 import { isoInZone, timeHeader, toCsv } from '../../lib/csv';
 import { call, useDeskEvent, useDeskMutation, useDeskQuery } from '../../lib/desk';
-import { formatAmount } from '../../lib/format';
+import { formatAmountOrText } from '../../lib/format';
 import { usePeriod } from '../../lib/period';
 import { usePrefs } from '../../lib/prefs';
 import {
@@ -82,20 +82,20 @@ function Progress({ progress }: { readonly progress: HistoryProgress }) {
   );
 }
 
+/** History kinds whose records have a status timeline. */
+const RECORD_KIND: Partial<Record<HistoryKind, FundingRecordKind>> = {
+  deposits: 'deposit',
+  withdrawals: 'withdrawal',
+  pushes: 'push',
+};
+
 /** A cached record's status in the timelines' plain words (code in brackets), as the live screens say it. */
 const statusWords = (kind: HistoryKind, data: Record<string, unknown>): string => {
   const status = text(data.status);
   if (kind === 'trades') return text(data.side) || '—';
   if (status === '') return '—';
-  const timeline =
-    kind === 'deposits'
-      ? depositTimeline({ status })
-      : kind === 'withdrawals'
-        ? withdrawalTimeline({ status })
-        : kind === 'pushes'
-          ? pushTimeline({ status })
-          : undefined;
-  return timeline ? `${timeline.headline} (${status})` : status;
+  const record = RECORD_KIND[kind];
+  return record ? `${statusTimeline(record, status).headline} (${status})` : status;
 };
 
 export function HistorySync() {
@@ -213,7 +213,7 @@ export function HistorySync() {
                 numeric: true,
                 cell: (r) => {
                   const amount = text(r.data.amount);
-                  return /^-?\d+(\.\d+)?$/.test(amount) ? formatAmount(amount) : amount || '—';
+                  return amount === '' ? '—' : formatAmountOrText(amount);
                 },
               },
               { id: 'status', header: 'Status', cell: (r) => statusWords(r.kind, r.data) },

@@ -231,9 +231,8 @@ export function SentPush({ result }: { readonly result: PushResult }) {
   const query = useDeskQuery(['funding.pushes', { transactionType: 'withdraw', range }]);
   const movement = useDeskQuery(['activity.movement', { id: result.intentId }], { enabled: !result.id });
   useDeskEvent('activity.movementChanged', (changed) => {
-    if (changed.id !== result.intentId || result.id) return;
-    void movement.refetch();
-    void query.refetch();
+    // The sent list itself is refreshed by the frame's FundingNotifier on the same event.
+    if (changed.id === result.intentId && !result.id) void movement.refetch();
   });
   const id = result.id ?? movement.data?.platformId;
   const record = id ? query.data?.find((r) => r.id === id) : undefined;

@@ -1,7 +1,7 @@
 /** Pair selector (search + favourites) and the chosen pair's 24 h ticker line. */
 import { useId, useMemo, useState } from 'react';
 import type { Pair, Ticker } from '../../../../../shared/contract/trade';
-import { formatAmount } from '../../../lib/format';
+import { formatAmountOrText } from '../../../lib/format';
 
 export interface PairBarProps {
   pairs: Pair[];
@@ -14,15 +14,6 @@ export interface PairBarProps {
 
 const changeClass = (change: string | undefined) =>
   change === undefined ? '' : change.startsWith('-') ? 'text-sell' : 'text-buy';
-
-/** A 24 h volume, grouped and rounded for reading (a statistic, not an amount to act on). */
-const volume = (value: string, decimals: number): string => {
-  try {
-    return formatAmount(value, { precision: decimals });
-  } catch {
-    return value;
-  }
-};
 
 export function PairBar({ pairs, pair, ticker, favourites, onSelect, onToggleFavourite }: PairBarProps) {
   const [open, setOpen] = useState(false);
@@ -137,7 +128,7 @@ export function PairBar({ pairs, pair, ticker, favourites, onSelect, onToggleFav
           <dt>24 h volume</dt>
           <dd className="num">
             {ticker
-              ? `${volume(ticker.baseVolume, 4)} ${pair.split('_')[0]} · ${volume(ticker.quoteVolume, 2)} ${pair.split('_')[1]}`
+              ? `${formatAmountOrText(ticker.baseVolume, { precision: 4 })} ${pair.split('_')[0]} · ${formatAmountOrText(ticker.quoteVolume, { precision: 2 })} ${pair.split('_')[1]}`
               : '—'}
           </dd>
         </div>
