@@ -1,7 +1,11 @@
 import { QueryClient, QueryClientProvider } from '@tanstack/react-query';
 import { cleanup, render, screen } from '@testing-library/react';
 import { afterEach, describe, expect, it } from 'vitest';
+import { useActiveProfile } from '../../lib/activeProfile';
 import { FeeEstimateNote } from './FeeEstimateNote';
+
+/** Shows when the active profile has been read, so a test can tell "no note" from "not loaded yet". */
+const ActiveKind = () => <span>active: {useActiveProfile()?.kind ?? '…'}</span>;
 
 afterEach(cleanup);
 
@@ -15,6 +19,7 @@ const renderWith = (kind: 'sandbox' | 'live') => {
   });
   render(
     <QueryClientProvider client={new QueryClient()}>
+      <ActiveKind />
       <FeeEstimateNote />
     </QueryClientProvider>,
   );
@@ -28,7 +33,8 @@ describe('the fee estimate note', () => {
 
   it('says nothing on the sandbox, whose fee model is known', async () => {
     renderWith('sandbox');
-    await new Promise((resolve) => setTimeout(resolve, 50));
+    // The profile has been read (same hook, same query) and still no note.
+    await screen.findByText('active: sandbox');
     expect(screen.queryByTestId('fee-estimate-note')).toBeNull();
   });
 });
