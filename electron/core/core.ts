@@ -10,8 +10,10 @@ import { HistorySync } from './history/sync';
 import { AppLock } from './ipc/appLock';
 import { createDispatcher, type Dispatch } from './ipc/dispatcher';
 import { createAuditLog } from './journal/audit';
+import { lockDataDir } from './journal/dataDirLock';
 import { type Db, openJournalDb } from './journal/db';
 import { createSettings, createSnapshots } from './journal/store';
+import { journalWriteProblem } from './journal/writeFailure';
 import type { KeyStore } from './keychain/keyStore';
 import { OsKeyStore } from './keychain/osKeyStore';
 import { MovementService } from './movements/service';
@@ -115,7 +117,21 @@ const accountOf = (record: RequestRecord): string => {
   return '';
 };
 
+/**
+ * Takes the data directory's lock (DataDirBusy when another core holds it: nothing is opened or
+ * changed then), then builds the core; the lock is kept until close().
+ */
 export const createCore = async (options: CoreOptions): Promise<Core> => {
+  const dataLock = lockDataDir(options.dataDir, options.shell);
+  try {
+    return await buildCore(options, dataLock.release);
+  } catch (error) {
+    dataLock.release();
+    throw error;
+  }
+};
+
+const buildCore = async (options: CoreOptions, releaseLock: () => void): Promise<Core> => {
   const db = openJournalDb(options.dataDir);
   const keyStore = options.keyStore ?? new OsKeyStore();
   let profiles: ProfileManager | undefined;
@@ -155,18 +171,26 @@ export const createCore = async (options: CoreOptions): Promise<Core> => {
       );
       if (record.method === 'GET') return;
       const ok = record.status >= 200 && record.status < 300;
-      audit.record({
-        profileId,
-        action: `${record.method} ${record.path}${record.purpose ? ` (${record.purpose})` : ''}`,
-        account: accountOf(record),
-        params: {
-          ...(record.query ? { query: record.query } : {}),
-          ...(record.body ? { body: JSON.parse(record.body) } : {}),
-        },
-        outcome: ok ? 'ok' : record.status === 0 || record.status >= 500 ? 'unknown' : 'error',
-        ...(record.label ? { label: record.label } : {}),
-        requestId: record.requestId,
-      });
+      try {
+        audit.record({
+          profileId,
+          action: `${record.method} ${record.path}${record.purpose ? ` (${record.purpose})` : ''}`,
+          account: accountOf(record),
+          params: {
+            ...(record.query ? { query: record.query } : {}),
+            ...(record.body ? { body: JSON.parse(record.body) } : {}),
+          },
+          outcome: ok ? 'ok' : record.status === 0 || record.status >= 500 ? 'unknown' : 'error',
+          ...(record.label ? { label: record.label } : {}),
+          requestId: record.requestId,
+        });
+      } catch (error) {
+        // A full disk must not turn the platform's answer into an error (the movement's own
+        // journal write reports the problem); the request log line above still has it.
+        const problem = journalWriteProblem(error);
+        if (problem === undefined) throw error;
+        options.logError?.('audit', new Error(`audit entry not written (${problem}): ${record.requestId}`));
+      }
     },
     onSwitch: (profile) => {
       for (const listener of profileListeners) {
@@ -280,6 +304,7 @@ export const createCore = async (options: CoreOptions): Promise<Core> => {
       movementService.close();
       await manager.close();
       db.close();
+      releaseLock();
     },
   };
 };

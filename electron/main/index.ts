@@ -4,11 +4,12 @@
  * Electron-free core (electron/core), shared with the Chromium fallback shell.
  */
 import { join, resolve } from 'node:path';
-import { app, BrowserWindow, ipcMain } from 'electron';
+import { app, BrowserWindow, dialog, ipcMain } from 'electron';
 import { contract } from '../../shared/contract';
 import { operationNames } from '../../shared/ipc/define';
 import { type Core, createCore } from '../core/core';
 import { createEmitter } from '../core/ipc/events';
+import { DataDirBusy } from '../core/journal/dataDirLock';
 import { eventChannel, operationChannel } from './channels';
 import { installMenu } from './menu';
 import { createElectronNotifications } from './notifications';
@@ -125,10 +126,16 @@ if (!app.requestSingleInstanceLock()) {
       window.focus();
     }
   });
-  app.whenReady().then(start, (error: unknown) => {
-    console.error(error);
-    app.exit(1);
-  });
+  app
+    .whenReady()
+    .then(start)
+    .catch((error: unknown) => {
+      // The fallback shell (or another copy with another single-instance scope) holds this data
+      // folder: say which process, change nothing.
+      if (error instanceof DataDirBusy) dialog.showErrorBox('Treasury Desk is already running', error.message);
+      console.error(error);
+      app.exit(1);
+    });
   app.on('window-all-closed', () => app.quit());
   // Close the core (journal, watchers, embedded sandbox) before the process goes away.
   let closing = false;

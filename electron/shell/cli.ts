@@ -5,6 +5,7 @@
  */
 import { resolve } from 'node:path';
 import { parseArgs } from 'node:util';
+import { DataDirBusy } from '../core/journal/dataDirLock';
 import { defaultDataDir } from './dataDir';
 import { openShell, ShellError } from './shell';
 
@@ -78,7 +79,8 @@ const main = async (): Promise<number> => {
 main().then(
   (code) => process.exit(code),
   (error: unknown) => {
-    if (error instanceof ShellError) console.error(error.message);
+    // Another Treasury Desk on this data folder: say which process, change nothing.
+    if (error instanceof ShellError || error instanceof DataDirBusy) console.error(error.message);
     else console.error(error);
     process.exit(1);
   },

@@ -12,6 +12,7 @@ import { operationNames } from '../../shared/ipc/define';
 import { type Core, type CoreOptions, createCore } from '../core/core';
 import { createSenderCheck } from '../core/ipc/dispatcher';
 import { createEmitter } from '../core/ipc/events';
+import { lockDataDir } from '../core/journal/dataDirLock';
 import { type Bridge, installBridge } from './bridge';
 import { CHROME_ARGS, findChrome, hasDisplay, NO_CHROME_ADVICE } from './chrome';
 import { createShellNotifications } from './osNotifications';
@@ -74,6 +75,9 @@ export const waitForReady = async (page: Page, timeoutMs = 20_000): Promise<void
 };
 
 export const openShell = async (options: ShellOptions): Promise<Shell> => {
+  // Another Treasury Desk on this data folder is the first thing to say (the core takes the lock
+  // for good below): nothing else is checked, started or written then.
+  lockDataDir(options.dataDir, 'chromium').release();
   const log = options.log ?? (() => {});
   const executablePath = options.chromePath ?? findChrome();
   if (executablePath === undefined) throw new ShellError(NO_CHROME_ADVICE);

@@ -9,6 +9,12 @@ import { operation } from '../ipc/define';
 export const MovementKind = z.enum(['withdrawal', 'push', 'transfer', 'subAccountTransfer', 'subToSubTransfer']);
 export const MovementState = z.enum(['prepared', 'sent', 'unknown', 'done', 'failed']);
 
+/**
+ * The label of a movement the journal leaves for a person: the platform lists a record that may be
+ * this movement's but cannot be told from someone else's identical one (docs/core.md, "Proven absent").
+ */
+export const AMBIGUOUS_RECORD = 'AMBIGUOUS_RECORD';
+
 /** A money movement as journaled (see electron/core/movements/types.ts for the meaning of each state). */
 export const Movement = z.object({
   id: z.string(),

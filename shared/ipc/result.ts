@@ -18,6 +18,11 @@ export const IpcErrorCode = z.enum([
   'NETWORK',
   /** The outcome of a money movement is not known yet; it is being reconciled, never resent blindly. */
   'OUTCOME_UNKNOWN',
+  /**
+   * The app cannot write its journal (disk full, read-only, a write error): no new money movement is
+   * accepted until it can, because none may leave without being recorded first. Nothing was sent.
+   */
+  'JOURNAL_UNAVAILABLE',
   /** The OS keychain is unavailable or refused access. */
   'KEYCHAIN',
   /** The app is locked (idle lock); unlock first. */

@@ -49,6 +49,13 @@ export interface RequestSpec<S extends z.ZodType | undefined> {
    * worse than a clear "too many requests".
    */
   readonly retryThrottled?: boolean;
+  /**
+   * Called with the Timestamp header (platform seconds) of every signed attempt, after signing and
+   * before the request leaves; if it throws, that attempt is not sent. The movements journal records
+   * the earliest one: the platform refuses a Timestamp more than 60 s from its own time, so a record
+   * of this request cannot be older than that minus 60 s, whatever our clock did since.
+   */
+  readonly onSigned?: (timestampSec: number) => void;
 }
 
 export type ResultOf<S extends z.ZodType | undefined> = S extends z.ZodType ? z.output<S> : undefined;
@@ -232,6 +239,7 @@ export class ApiClient {
         });
       }
       const timestamp = this.options.clock.timestampHeader();
+      spec.onSigned?.(Number(timestamp));
       headers.KEY = credentials.key;
       headers.Timestamp = timestamp;
       headers.SIGN = sign(credentials.secret, {

@@ -16,8 +16,11 @@ export type Opt = {
   readonly requestId?: string;
   readonly timeoutMs?: number;
   readonly purpose?: string;
+  /** See RequestSpec.onSigned (the movements journal records the signed time). */
+  readonly onSigned?: (timestampSec: number) => void;
 };
 const pass = (opt?: Opt) => ({
+  ...(opt?.onSigned ? { onSigned: opt.onSigned } : {}),
   ...(opt?.signal ? { signal: opt.signal } : {}),
   ...(opt?.requestId ? { requestId: opt.requestId } : {}),
   ...(opt?.timeoutMs ? { timeoutMs: opt.timeoutMs } : {}),

@@ -91,10 +91,44 @@ CREATE TABLE IF NOT EXISTS history_coverage (
 CREATE INDEX IF NOT EXISTS history_coverage_kind ON history_coverage(profile_id, kind);
 `;
 
+/** Adds a column unless a journal written by an earlier version already has it. */
+const addColumn = (db: Db, table: string, column: string, type: string): void => {
+  const columns = db.prepare<[], { name: string }>(`PRAGMA table_info(${table})`).all();
+  if (!columns.some((c) => c.name === column)) db.exec(`ALTER TABLE ${table} ADD COLUMN ${column} ${type}`);
+};
+
+/**
+ * Changes to the schema above, in order; `PRAGMA user_version` counts the ones applied. Append,
+ * never edit: a journal on a person's disk may stand at any version.
+ */
+const MIGRATIONS: readonly ((db: Db) => void)[] = [
+  // 1. The request key: one intent per confirmation, enforced by SQLite across restarts.
+  (db) => {
+    addColumn(db, 'intents', 'request_key', 'TEXT');
+    db.exec('CREATE UNIQUE INDEX IF NOT EXISTS intents_request_key ON intents(request_key)');
+  },
+  // 2. Times on the platform's clock (docs/core.md, "Proven absent"): the earliest a movement can
+  //    have executed, and when its last attempt was given up. Local times move with the computer's
+  //    clock; these do not.
+  (db) => {
+    addColumn(db, 'intents', 'earliest_platform_ms', 'INTEGER');
+    addColumn(db, 'intents', 'sent_platform_ms', 'INTEGER');
+  },
+];
+
+const migrate = (db: Db): void => {
+  db.transaction(() => {
+    const version = db.pragma('user_version', { simple: true }) as number;
+    for (const step of MIGRATIONS.slice(version)) step(db);
+    if (version < MIGRATIONS.length) db.pragma(`user_version = ${MIGRATIONS.length}`);
+  }).immediate();
+};
+
 export const openJournalDb = (dataDir: string | ':memory:'): Db => {
   let file = ':memory:';
   if (dataDir !== ':memory:') {
-    fs.mkdirSync(dataDir, { recursive: true });
+    // Only this user may read the journal (amounts, addresses, the audit log).
+    fs.mkdirSync(dataDir, { recursive: true, mode: 0o700 });
     file = path.join(dataDir, 'journal.sqlite');
   }
   const db = new Database(file);
@@ -102,5 +136,6 @@ export const openJournalDb = (dataDir: string | ':memory:'): Db => {
   db.pragma('synchronous = FULL');
   db.pragma('busy_timeout = 5000');
   db.exec(SCHEMA);
+  migrate(db);
   return db;
 };

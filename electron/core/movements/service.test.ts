@@ -5,7 +5,9 @@
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
+import Database from 'better-sqlite3';
 import { describe, expect, it } from 'vitest';
+import { AMBIGUOUS_RECORD } from '../../../shared/contract/activity';
 import { ApiError } from '../api/apiError';
 import type { PlatformApi } from '../api/platform';
 import { openJournalDb } from '../journal/db';
@@ -42,9 +44,10 @@ const deferred = <T>() => {
 type Fake = {
   withdraw?: (body: { withdraw_order_id: string }) => Promise<unknown>;
   withdrawals?: (query: { from?: number; to?: number }) => Promise<unknown[]>;
-  push?: () => Promise<unknown>;
+  push?: (opt: { onSigned?: (timestampSec: number) => void }) => Promise<unknown>;
   pushRecords?: () => Promise<unknown[]>;
   futuresBook?: () => Promise<unknown[]>;
+  transfer?: () => Promise<unknown>;
   subAccountTransfer?: (body: { client_order_id: string }) => Promise<unknown>;
   orderStatus?: (query: { client_order_id: string }) => Promise<{ tx_id: string; status: string }>;
   /** The platform's clock minus ours, once measured (the app measures it on connect). */
@@ -76,9 +79,9 @@ const setup = (fake: Fake, options: Partial<MovementServiceOptions> = {}) => {
         calls.withdraw++;
         return (fake.withdraw ?? (() => Promise.reject(cut('/withdrawals'))))(body);
       },
-      push: async () => {
+      push: async (_body: unknown, opt: { onSigned?: (timestampSec: number) => void } = {}) => {
         calls.push++;
-        return (fake.push ?? (() => Promise.reject(cut('/withdrawals/push'))))();
+        return (fake.push ?? (() => Promise.reject(cut('/withdrawals/push'))))(opt);
       },
     },
     wallet: {
@@ -92,6 +95,7 @@ const setup = (fake: Fake, options: Partial<MovementServiceOptions> = {}) => {
       },
       transfer: async () => {
         calls.transfer++;
+        if (fake.transfer) return fake.transfer();
         return { tx_id: `t${calls.transfer}` };
       },
       subAccountTransfer: async (body: { client_order_id: string }) => {
@@ -452,5 +456,227 @@ describe('answers that are not proof', () => {
     await s.service.reconcile();
     expect(s.service.list()[0]).toMatchObject({ state: 'done', platformId: '77' });
     expect(s.calls.subTransfer).toBe(1);
+  });
+});
+
+/** A journal on disk shared by two "runs" of the app (a crash between them). */
+const withJournalDir = async (run: (dir: string) => Promise<void>) => {
+  const dir = mkdtempSync(join(tmpdir(), 'movements-'));
+  try {
+    await run(dir);
+  } finally {
+    rmSync(dir, { recursive: true, force: true });
+  }
+};
+
+describe('a clock that moves between the intent and its lookup', () => {
+  const T = 1_800_000_000_000; // the real (platform) time when the movement is confirmed
+  const transferEntry = (timeSec: number) => ({ time: timeSec, change: '10', balance: '10', currency: 'USDT' });
+
+  // [what happened, local clock minus real time at the crash, after the restart, platform clock step]
+  it.each([
+    ['the computer’s clock was 30 s fast and was corrected', 30_000, 0, 0],
+    ['the computer’s clock was 10 min fast and was corrected', 600_000, 0, 0],
+    ['the computer’s clock was 10 min slow and was corrected', -600_000, 0, 0],
+    ['the platform’s clock moved 10 min ahead', 0, 0, 600_000],
+  ])(
+    '%s: a lost push and a lost own transfer are found, never sent again',
+    async (_, skewBefore, skewAfter, platformStep) => {
+      await withJournalDir(async (dir) => {
+        // Run 1: the app measures the offset, journals both movements, sends them, loses both answers, dies.
+        const before = openJournalDb(dir);
+        const first = setup(
+          { platformOffsetMs: -skewBefore, transfer: () => Promise.reject(cut('/wallet/transfers')) },
+          { db: before },
+        );
+        first.clock.now = T + skewBefore;
+        await expect(first.service.push({ receive_uid: 42, currency: 'USDT', amount: '10' })).rejects.toMatchObject({
+          detail: { code: 'OUTCOME_UNKNOWN' },
+        });
+        await expect(
+          first.service.transfer({ currency: 'USDT', from: 'spot', to: 'futures', settle: 'usdt', amount: '10' }),
+        ).rejects.toMatchObject({ detail: { code: 'OUTCOME_UNKNOWN' } });
+        first.service.close();
+        before.close();
+
+        // Run 2, a minute later: both executed at T on the platform's clock (as it was then).
+        const after = openJournalDb(dir);
+        const restarted = setup(
+          {
+            platformOffsetMs: platformStep - skewAfter,
+            pushRecords: async () => [pushRecord('P1', Math.floor(T / 1000))],
+            futuresBook: async () => [transferEntry(Math.floor(T / 1000))],
+          },
+          { db: after },
+        );
+        restarted.clock.now = T + 60_000 + skewAfter;
+        await restarted.service.reconcile();
+        expect(restarted.calls.push).toBe(0);
+        expect(restarted.calls.transfer).toBe(0);
+        const states = restarted.service.list().map((m) => [m.kind, m.state]);
+        expect(states.sort()).toEqual([
+          ['push', 'done'],
+          ['transfer', 'done'],
+        ]);
+        after.close();
+      });
+    },
+  );
+
+  it('a matching record from just before the intent (where a skewed signing clock could put it) goes to a person', async () => {
+    const s = setup({ pushRecords: async () => [pushRecord('P0', Math.floor((T - 40_000) / 1000))] });
+    s.clock.now = T;
+    await expect(s.service.push({ receive_uid: 42, currency: 'USDT', amount: '10' })).rejects.toMatchObject({
+      detail: { code: 'OUTCOME_UNKNOWN' },
+    });
+    // Long past the settle time and many checks later: never sent again, never called done.
+    for (let i = 0; i < 3; i++) {
+      s.clock.now += MINUTE;
+      await s.service.reconcile();
+    }
+    expect(s.calls.push).toBe(1);
+    expect(s.service.list()[0]).toMatchObject({ state: 'unknown', label: AMBIGUOUS_RECORD });
+    expect(s.service.list()[0]?.message).toMatch(/cannot tell whether it is this one/);
+  });
+
+  it('an identical record older than the signature window does not count: the push proves absent and is resent', async () => {
+    const s = setup({ pushRecords: async () => [pushRecord('P0', Math.floor((T - 120_000) / 1000))] });
+    s.clock.now = T;
+    await expect(s.service.push({ receive_uid: 42, currency: 'USDT', amount: '10' })).rejects.toMatchObject({
+      detail: { code: 'OUTCOME_UNKNOWN' },
+    });
+    s.clock.now += MINUTE;
+    await s.service.reconcile();
+    expect(s.calls.push).toBe(2);
+  });
+
+  it('looks records up from the earliest Timestamp a request was signed with (re-signed after REQUEST_EXPIRED)', async () => {
+    // The platform's clock had jumped 10 min back: the first signature expired, the client
+    // re-measured and signed again with the platform's (earlier) time, and the answer was lost.
+    const signedAt = Math.floor((T - 600_000) / 1000);
+    const s = setup({
+      push: async ({ onSigned }) => {
+        onSigned?.(Math.floor(T / 1000));
+        onSigned?.(signedAt);
+        throw cut('/withdrawals/push');
+      },
+      pushRecords: async () => [pushRecord('P9', signedAt)],
+    });
+    s.clock.now = T;
+    await s.service.push({ receive_uid: 42, currency: 'USDT', amount: '10' }).catch(() => undefined);
+    s.clock.now += MINUTE;
+    await s.service.reconcile();
+    expect(s.calls.push).toBe(1);
+    expect(s.service.list()[0]).toMatchObject({ state: 'done', platformId: 'P9' });
+  });
+});
+
+describe('a journal the disk refuses to write', () => {
+  const withdrawal = { currency: 'USDT', chain: 'TRX', address: 'Taddr', amount: '10' };
+  const KEY = 'a1d3c0de-0000-4000-8000-000000000001';
+
+  /**
+   * Makes the journal's writes fail as a full disk does (SQLite's own SQLITE_FULL error) for the
+   * intent states `refuse` names, and for every other write (a probe) while `full` is on.
+   */
+  const diskFull = (db: ReturnType<typeof openJournalDb>, refuse: (state: string | null) => boolean) => {
+    const disk = { full: true };
+    db.function('journal_write', (state: unknown) => {
+      if (disk.full && refuse(typeof state === 'string' ? state : null)) {
+        throw new Database.SqliteError('database or disk is full', 'SQLITE_FULL');
+      }
+      return 0;
+    });
+    db.exec(`
+      CREATE TEMP TRIGGER full_insert BEFORE INSERT ON intents BEGIN SELECT journal_write(NEW.state); END;
+      CREATE TEMP TRIGGER full_update BEFORE UPDATE ON intents BEGIN SELECT journal_write(NEW.state); END;
+      CREATE TEMP TRIGGER full_settings BEFORE INSERT ON settings BEGIN SELECT journal_write(NULL); END;
+      CREATE TEMP TRIGGER full_settings_update BEFORE UPDATE ON settings BEGIN SELECT journal_write(NULL); END;`);
+    return disk;
+  };
+
+  it('full before `sent`: not sent, the person is told it may still go out, nothing new is accepted, a retry joins it', async () => {
+    const s = setup({ withdraw: async () => ({ id: 'w1', status: 'REQUEST' }) });
+    const disk = diskFull(s.db, (state) => state !== 'prepared');
+    const first = s.service.withdraw(withdrawal, { requestKey: KEY });
+    await expect(first).rejects.toMatchObject({ detail: { code: 'OUTCOME_UNKNOWN' } });
+    await expect(first).rejects.toThrow(/Not sent yet: the disk is full/);
+    expect(s.calls.withdraw).toBe(0);
+    // Activity shows it, with what is going on.
+    const [queued] = s.service.list();
+    expect(queued).toMatchObject({ state: 'prepared' });
+    expect(queued?.message).toMatch(/goes out by itself once the journal can be written again/);
+    expect(s.changes.at(-1)?.message).toMatch(/disk is full/);
+
+    // A new movement is refused, and says why; nothing is journaled or sent.
+    await expect(s.service.withdraw({ ...withdrawal, amount: '11' })).rejects.toMatchObject({
+      detail: { code: 'JOURNAL_UNAVAILABLE', message: expect.stringMatching(/Nothing was sent: the disk is full/) },
+    });
+    // The same confirmation again joins the first one.
+    await expect(s.service.withdraw(withdrawal, { requestKey: KEY })).rejects.toMatchObject({
+      detail: { code: 'OUTCOME_UNKNOWN' },
+    });
+    expect(s.service.list()).toHaveLength(1);
+    expect(s.calls.withdraw).toBe(0);
+
+    // Space comes back: the background check sends it, once.
+    disk.full = false;
+    await s.service.reconcile();
+    await s.service.reconcile();
+    expect(s.calls.withdraw).toBe(1);
+    expect(s.service.list()[0]).toMatchObject({ state: 'done', platformId: 'w1' });
+    await expect(s.service.withdraw({ ...withdrawal, amount: '11' })).resolves.toMatchObject({ state: 'done' });
+  });
+
+  it('full after `sent`: the person is told it went out and is followed; it is recorded once space returns, never resent', async () => {
+    let executed: { id: string; withdraw_order_id: string; status: string } | undefined;
+    const s = setup({
+      withdraw: async (body) => {
+        executed = { id: 'w1', withdraw_order_id: body.withdraw_order_id, status: 'REQUEST' };
+        return executed;
+      },
+      withdrawals: async () => (executed ? [executed] : []),
+    });
+    const disk = diskFull(s.db, (state) => state !== 'prepared' && state !== 'sent');
+    const sending = s.service.withdraw(withdrawal, { requestKey: KEY });
+    await expect(sending).rejects.toMatchObject({ detail: { code: 'OUTCOME_UNKNOWN' } });
+    await expect(sending).rejects.toThrow(/platform accepted it \(id w1\).*disk is full/);
+    expect(s.service.list()[0]?.message).toMatch(/will not be sent again/);
+    await expect(s.service.push({ receive_uid: 42, currency: 'USDT', amount: '1' })).rejects.toMatchObject({
+      detail: { code: 'JOURNAL_UNAVAILABLE' },
+    });
+    // While the disk stays full, the background checks change nothing and send nothing.
+    s.clock.now += MINUTE;
+    await s.service.reconcile();
+    expect(s.calls.withdraw).toBe(1);
+
+    disk.full = false;
+    await s.service.reconcile();
+    expect(s.service.list()[0]).toMatchObject({ state: 'done', platformId: 'w1' });
+    expect(s.service.list()[0]?.message).toBeUndefined();
+    expect(s.calls.withdraw).toBe(1);
+    expect(s.calls.push).toBe(0);
+  });
+
+  it('full when the answer is lost: told it was sent and is followed; settled by lookup, sent once', async () => {
+    let attempts = 0;
+    const s = setup(
+      {
+        withdraw: async () => {
+          if (++attempts === 1) throw cut('/withdrawals');
+          return { id: 'w2', status: 'REQUEST' };
+        },
+        withdrawals: async () => [],
+      },
+      { settleMs: 0 },
+    );
+    const disk = diskFull(s.db, (state) => state !== 'prepared' && state !== 'sent');
+    await expect(s.service.withdraw(withdrawal)).rejects.toThrow(/It was sent, but the disk is full/);
+    disk.full = false;
+    await s.service.reconcile();
+    // Proven absent after settling: sent again with the same id (never a second withdrawal).
+    expect(s.calls.withdraw).toBe(2);
+    expect(s.service.list()).toHaveLength(1);
+    expect(s.service.list()[0]).toMatchObject({ state: 'done', platformId: 'w2' });
   });
 });

@@ -87,11 +87,11 @@ export class ProfileManager {
 
   constructor(private readonly options: ProfileManagerOptions) {
     const db = options.db;
-    const exists = db.prepare('SELECT 1 FROM profiles WHERE id = ?').get(SANDBOX_PROFILE_ID);
-    if (!exists && options.sandbox.mode !== 'off') {
+    if (options.sandbox.mode !== 'off') {
+      // One statement, not check-then-insert: nothing can slip in between.
       const now = Date.now();
       db.prepare(
-        'INSERT INTO profiles (id, kind, name, base_url, key_mask, user_id, created_at, updated_at) VALUES (?,?,?,?,?,?,?,?)',
+        'INSERT OR IGNORE INTO profiles (id, kind, name, base_url, key_mask, user_id, created_at, updated_at) VALUES (?,?,?,?,?,?,?,?)',
       ).run(SANDBOX_PROFILE_ID, 'sandbox', 'Local sandbox', '(built in)', null, null, now, now);
     }
   }

@@ -2,8 +2,15 @@
  * The core in a child process for the fault test: issues the planned money movements (continuing
  * where the journal says it stopped), lets the journal settle every intent, and prints progress as
  * JSON lines. The test SIGKILLs it mid-flight and starts it again on the same data directory.
+ *
+ * Each run can also have its own clock and disk: CLOCK_SKEW_MS sets this computer's clock that far
+ * off (a clock corrected between a crash and the restart), JOURNAL_FAULT_RATE makes that share of
+ * the journal's writes fail as a full disk does (SQLite's own SQLITE_FULL).
  */
+import Database from 'better-sqlite3';
 import { createCore } from '../core';
+import { DataDirBusy } from '../journal/dataDirLock';
+import type { Db } from '../journal/db';
 import { MemoryKeyStore } from '../keychain/keyStore';
 
 export interface FaultPlan {
@@ -51,9 +58,36 @@ export const planned = (plan: FaultPlan, i: number) => {
   }
 };
 
+/** This process's wall clock, `ms` off the real time (everything in the core reads Date.now). */
+const skewClock = (ms: number) => {
+  if (ms === 0) return;
+  const real = Date.now.bind(Date);
+  Date.now = () => real() + ms;
+};
+
+/** A disk that refuses `rate` of the journal's writes of intents and settings, as a full one does. */
+const failJournalWrites = (db: Db, rate: number) => {
+  if (rate <= 0) return;
+  db.function('journal_fault', () => {
+    if (Math.random() < rate) throw new Database.SqliteError('database or disk is full', 'SQLITE_FULL');
+    return 0;
+  });
+  for (const [name, event, table] of [
+    ['fault_intent_insert', 'INSERT', 'intents'],
+    ['fault_intent_update', 'UPDATE', 'intents'],
+    ['fault_settings_insert', 'INSERT', 'settings'],
+    ['fault_settings_update', 'UPDATE', 'settings'],
+  ] as const) {
+    db.exec(`CREATE TEMP TRIGGER ${name} BEFORE ${event} ON ${table} BEGIN SELECT journal_fault(); END`);
+  }
+};
+
+const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
+
 const main = async () => {
   const plan = JSON.parse(process.env.FAULT_PLAN ?? '{}') as FaultPlan;
   const say = (event: Record<string, unknown>) => process.stdout.write(`${JSON.stringify(event)}\n`);
+  skewClock(Number(process.env.CLOCK_SKEW_MS ?? 0));
   const core = await createCore({
     dataDir: plan.dataDir,
     shell: 'chromium',
@@ -66,10 +100,19 @@ const main = async () => {
     movements: { settleMs: 4_000, backgroundMs: 250, maxAttempts: 10 },
     watchIntervalMs: 0,
   });
+  failJournalWrites(core.db, Number(process.env.JOURNAL_FAULT_RATE ?? 0));
   const m = core.ctx.movements;
   const count = () => (core.db.prepare('SELECT COUNT(*) AS n FROM intents').get() as { n: number }).n;
-  let next = count();
-  say({ event: 'started', intents: next, open: core.movementService.openCount() });
+  // Planned operations not in the journal yet (each has its own amount).
+  const journaled = (i: number) => {
+    const op = planned(plan, i);
+    return (
+      core.db.prepare('SELECT 1 FROM intents WHERE kind = ? AND amount = ?').get(op.kind, op.request.amount) !==
+      undefined
+    );
+  };
+  const queue = Array.from({ length: plan.total }, (_, i) => i).filter((i) => !journaled(i));
+  say({ event: 'started', intents: count(), open: core.movementService.openCount() });
   const states = () =>
     Object.fromEntries(
       (
@@ -85,22 +128,31 @@ const main = async () => {
         "SELECT kind, attempts, label, message, sent_at FROM intents WHERE state NOT IN ('done','failed') LIMIT 3",
       )
       .all();
-  const ticker = setInterval(() => say({ event: 'progress', next, states: states(), stuck: stuck() }), 2_000);
+  const ticker = setInterval(
+    () => say({ event: 'progress', left: queue.length, states: states(), stuck: stuck() }),
+    2_000,
+  );
   const lane = async () => {
     for (;;) {
-      const i = next++;
-      if (i >= plan.total) return;
+      const i = queue.shift();
+      if (i === undefined) return;
       const op = planned(plan, i);
       // Outcomes are the journal's business; a thrown OUTCOME_UNKNOWN is settled in the background.
-      await (m[op.kind === 'withdrawal' ? 'withdraw' : op.kind] as (r: unknown) => Promise<unknown>)
-        .call(m, op.request)
-        .catch(() => undefined);
+      // An answer that nothing was journaled (JOURNAL_UNAVAILABLE: "nothing was sent") is what a
+      // person confirms again.
+      for (;;) {
+        await (m[op.kind === 'withdrawal' ? 'withdraw' : op.kind] as (r: unknown) => Promise<unknown>)
+          .call(m, op.request)
+          .catch(() => undefined);
+        if (journaled(i)) break;
+        await sleep(50);
+      }
     }
   };
   await Promise.all(Array.from({ length: plan.concurrency }, lane));
   while (core.movementService.openCount() > 0) {
     await core.movementService.reconcile();
-    await new Promise((resolve) => setTimeout(resolve, 100));
+    await sleep(100);
   }
   clearInterval(ticker);
   say({ event: 'done', intents: count() });
@@ -109,6 +161,11 @@ const main = async () => {
 
 if (process.env.FAULT_PLAN) {
   main().catch((error) => {
+    if (error instanceof DataDirBusy) {
+      // Another worker has this journal: refused before anything was opened.
+      process.stdout.write(`${JSON.stringify({ event: 'refused', holder: error.holder?.pid })}\n`);
+      process.exit(3);
+    }
     process.stdout.write(`${JSON.stringify({ event: 'crashed', error: String(error) })}\n`);
     process.exit(1);
   });

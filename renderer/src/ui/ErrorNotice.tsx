@@ -11,6 +11,7 @@ const HEADLINE: Record<IpcErrorCode, string> = {
   PLATFORM: 'The platform refused the request.',
   NETWORK: 'The platform could not be reached.',
   OUTCOME_UNKNOWN: 'We do not know yet whether this went through. It is being checked; do not repeat it.',
+  JOURNAL_UNAVAILABLE: 'The app cannot record money movements right now. Nothing was sent.',
   KEYCHAIN: 'The system keychain is unavailable.',
   LOCKED: 'The app is locked. Unlock it first.',
   PRECONDITION: 'This cannot be done yet.',

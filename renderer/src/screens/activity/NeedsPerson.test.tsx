@@ -1,7 +1,7 @@
 import { cleanup, screen, within } from '@testing-library/react';
 import userEvent from '@testing-library/user-event';
 import { afterEach, describe, expect, it } from 'vitest';
-import type { MovementView } from '../../../../shared/contract/activity';
+import { AMBIGUOUS_RECORD, type MovementView } from '../../../../shared/contract/activity';
 import { installFakeDesk, renderWithQuery } from '../../lib/testing/fakeDesk';
 import { Movements } from './Movements';
 import { needsPerson } from './NeedsPerson';
@@ -40,6 +40,10 @@ describe('needsPerson', () => {
     expect(subToSub?.why).toContain('no way to look up');
     expect(subToSub?.check).toContain('both sub-accounts (10000003 → 10000004)');
     expect(needsPerson(movement({ kind: 'subAccountTransfer', platformStatus: 'PENDING' }))?.why).toContain('PENDING');
+    // A push whose possible record cannot be told from someone else's identical one.
+    const ambiguous = needsPerson(movement({ kind: 'push', clientId: '', label: AMBIGUOUS_RECORD }));
+    expect(ambiguous?.why).toContain('cannot tell whether it is this one');
+    expect(ambiguous?.check).toContain('UID transfer records');
     // Still being checked by the journal, or already settled: nothing for a person to do.
     expect(needsPerson(checking)).toBeUndefined();
     expect(needsPerson(settled)).toBeUndefined();

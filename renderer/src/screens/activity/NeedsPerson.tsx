@@ -5,7 +5,7 @@
  * Settling never sends anything: it only records the verdict (audited by main).
  */
 import { useState } from 'react';
-import type { MovementView } from '../../../../shared/contract/activity';
+import { AMBIGUOUS_RECORD, type MovementView } from '../../../../shared/contract/activity';
 import { DUPLICATE_REQUEST_LABELS } from '../../../../shared/platform/labels';
 import { useDeskMutation, useDeskQuery } from '../../lib/desk';
 import { formatAmount } from '../../lib/format';
@@ -57,6 +57,12 @@ export const needsPerson = (m: MovementView): Attention | undefined => {
   if (m.label !== undefined && DUPLICATE_LABELS.has(m.label)) {
     return {
       why: 'The platform said it already has this request, but its records do not show it. The app will not send it again and cannot tell by itself whether it happened.',
+      check: whereToLook(m),
+    };
+  }
+  if (m.label === AMBIGUOUS_RECORD) {
+    return {
+      why: 'The platform lists an identical movement from just before this one was recorded, and the app cannot tell whether it is this one. It will not send it again and will not call it done by itself.',
       check: whereToLook(m),
     };
   }

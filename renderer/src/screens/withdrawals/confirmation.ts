@@ -21,7 +21,13 @@ export const newConfirmation = <T>(details: T): Confirmation<T> => ({ details, r
  * precondition): a deliberate new click may be a new movement, so it gets a new key. Any other error
  * (an unknown outcome, an unexpected failure) keeps the key: a retry must join the first attempt.
  */
-const NOTHING_MOVED: ReadonlySet<IpcErrorCode> = new Set(['PLATFORM', 'NETWORK', 'INVALID_INPUT', 'PRECONDITION']);
+const NOTHING_MOVED: ReadonlySet<IpcErrorCode> = new Set([
+  'PLATFORM',
+  'NETWORK',
+  'INVALID_INPUT',
+  'PRECONDITION',
+  'JOURNAL_UNAVAILABLE',
+]);
 export const nothingMoved = (code: IpcErrorCode | undefined): boolean => code !== undefined && NOTHING_MOVED.has(code);
 
 /**
