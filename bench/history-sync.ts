@@ -68,7 +68,7 @@ const main = async () => {
     const minimum = (Math.floor((requests - 1) / rule.limit) * rule.windowMs) / 1000;
 
     const t1 = performance.now();
-    const cached = sync.records('deposits', from, to, 1000, 0);
+    const cached = sync.records(['deposits'], from, to, 1000, 0);
     const openMs = performance.now() - t1;
 
     const before = requests;

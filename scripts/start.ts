@@ -1,13 +1,15 @@
 /**
- * `npm start [-- --headless --screenshot FILE | --chromium]`: builds the app, then starts it in
- * Electron when Electron's binary is present, otherwise (one line says so) in the system's
- * Chromium through the fallback shell. Never triggers Electron's binary download.
+ * `npm start [-- --headless --screenshot FILE | --chromium] [--rebuild]`: builds the app when its
+ * sources changed since the last build (`--rebuild` builds anyway), then starts it in Electron when
+ * Electron's binary is present, otherwise (one line says so) in the system's Chromium through the
+ * fallback shell. Never triggers Electron's binary download.
  */
 import { execFileSync, spawn } from 'node:child_process';
 import { existsSync, readFileSync } from 'node:fs';
 import { dirname, join, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { defaultDataDir } from '../electron/shell/dataDir';
+import { clearStamp, needsBuild, sourceFingerprint, writeStamp } from './buildStamp';
 
 const ROOT = resolve(dirname(fileURLToPath(import.meta.url)), '..');
 
@@ -40,20 +42,37 @@ const needsPrivateKeyring = (): boolean => {
   return onPath('dbus-run-session') && onPath('gnome-keyring-daemon');
 };
 
-const main = (): void => {
-  const args = process.argv.slice(2);
-  const forceChromium = args.includes('--chromium');
-  const shellArgs = args.filter((a) => a !== '--chromium');
-  const headless = shellArgs.includes('--headless');
-
+/**
+ * Builds into out/ unless it is already built from the current sources (a build takes seconds).
+ * The fingerprint is taken before building: a file edited during the build makes the next start
+ * build again rather than run stale code.
+ */
+const buildIfNeeded = (force: boolean): void => {
+  const outDir = join(ROOT, 'out');
+  const fingerprint = sourceFingerprint(ROOT);
+  if (!force && !needsBuild(outDir, fingerprint)) {
+    console.log('Build is up to date; starting.');
+    return;
+  }
+  clearStamp(outDir);
+  // Both shells load out/: keep an exported TREASURY_DESK_OUT_DIR (the e2e run's) from building elsewhere.
+  const { TREASURY_DESK_OUT_DIR: _elsewhere, ...env } = process.env;
   execFileSync(
     process.execPath,
     [join(ROOT, 'node_modules/electron-vite/bin/electron-vite.js'), 'build', '--logLevel', 'warn'],
-    {
-      cwd: ROOT,
-      stdio: 'inherit',
-    },
+    { cwd: ROOT, env, stdio: 'inherit' },
   );
+  writeStamp(outDir, fingerprint);
+};
+
+const main = (): void => {
+  const args = process.argv.slice(2);
+  const forceChromium = args.includes('--chromium');
+  // --chromium and --rebuild are this script's own options, not the shells'.
+  const shellArgs = args.filter((a) => a !== '--chromium' && a !== '--rebuild');
+  const headless = shellArgs.includes('--headless');
+
+  buildIfNeeded(args.includes('--rebuild'));
 
   const electron = forceChromium || headless ? undefined : electronBinary();
   const child =

@@ -23,7 +23,8 @@ const main = async (): Promise<number> => {
       'Usage: npm start -- [--headless] [--screenshot FILE] [--data-dir DIR]\n' +
         '  --headless          run without a window (needs --screenshot)\n' +
         '  --screenshot FILE   save a screenshot of the app once it is ready, then exit\n' +
-        '  --data-dir DIR      where the app keeps its data (default: per-user data folder)',
+        '  --data-dir DIR      where the app keeps its data (default: per-user data folder)\n' +
+        '  --rebuild           (npm start) build the app even if nothing changed since the last build',
     );
     return 0;
   }

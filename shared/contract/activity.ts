@@ -4,7 +4,9 @@
  * See docs/architecture.md, "How to add an operation".
  */
 import { z } from 'zod';
+import { DISPLAY_TIME_ZONES } from '../format/time';
 import { operation } from '../ipc/define';
+import { sanitizeFileName } from './app';
 
 export const MovementKind = z.enum(['withdrawal', 'push', 'transfer', 'subAccountTransfer', 'subToSubTransfer']);
 export const MovementState = z.enum(['prepared', 'sent', 'unknown', 'done', 'failed']);
@@ -102,6 +104,25 @@ export const HistoryProgress = z.object({
 });
 export type HistoryProgress = z.infer<typeof HistoryProgress>;
 
+/** Which cached history records: some kinds, a period (Unix seconds, inclusive). */
+const HistoryQuery = z.object({
+  kinds: z.array(HistoryKind).min(1).max(HistoryKind.options.length),
+  from: z.number().int().nonnegative(),
+  to: z.number().int().nonnegative(),
+});
+
+/** The largest page `activity.history` answers (screens ask for what is in view). */
+export const HISTORY_PAGE_MAX = 1000;
+
+export const ExportProgress = z.object({
+  exportId: z.string(),
+  /** Rows written so far, and how many the export will write in all. */
+  written: z.number().int().nonnegative(),
+  total: z.number().int().nonnegative(),
+  state: z.enum(['running', 'done', 'failed']),
+});
+export type ExportProgress = z.infer<typeof ExportProgress>;
+
 /** One cached history record; `data` is the platform's record as received (validated). */
 export const HistoryRecord = z.object({
   kind: HistoryKind,
@@ -158,7 +179,7 @@ export const activity = {
     'Fetches history over any period in 30-day windows and pages into the local cache (later runs only fetch what is missing); progress arrives as activity.historyProgress events.',
     z
       .object({
-        kinds: z.array(HistoryKind).min(1).optional(),
+        kinds: z.array(HistoryKind).min(1).max(HistoryKind.options.length).optional(),
         /** Unix seconds. */
         from: z.number().int().nonnegative(),
         to: z.number().int().nonnegative(),
@@ -180,22 +201,36 @@ export const activity = {
     HistoryProgress.nullable(),
   ),
   history: operation(
-    'Cached history records of one kind in a period (instant; run startHistorySync to fill gaps).',
-    z
-      .object({
-        kind: HistoryKind,
-        from: z.number().int().nonnegative(),
-        to: z.number().int().nonnegative(),
-        limit: z.number().int().min(1).max(10_000).optional(),
-        offset: z.number().int().min(0).optional(),
-      })
-      .strict(),
+    'One page of the cached history records of the given kinds in a period, newest first, with the count of every record that matches (instant; run startHistorySync to fill gaps). A screen pages through all of them: the page size is not a cap.',
+    HistoryQuery.extend({
+      limit: z.number().int().min(1).max(HISTORY_PAGE_MAX).optional(),
+      offset: z.number().int().min(0).optional(),
+    }).strict(),
     z.object({
       records: z.array(HistoryRecord),
+      /** Every cached record that matches, not only this page's. */
       total: z.number().int(),
       /** Whether the whole period is covered by the cache. */
       complete: z.boolean(),
     }),
+  ),
+  exportHistoryCsv: operation(
+    'Writes every cached record of the given kinds in the period to a CSV file the person chooses (written as it is read, with activity.exportProgress events), and says how many rows it wrote.',
+    HistoryQuery.extend({
+      /** Chosen by the screen, so it can tell its progress events apart. */
+      exportId: z.string().uuid(),
+      /** Any text: it is turned into a safe plain file name. */
+      suggestedName: z
+        .string()
+        .min(1)
+        .max(200)
+        .transform((name) => sanitizeFileName(name, 'text/csv')),
+      timeZone: z.enum(DISPLAY_TIME_ZONES),
+    }).strict(),
+    z.union([
+      z.object({ path: z.string(), rows: z.number().int().nonnegative() }),
+      z.object({ cancelled: z.literal(true) }),
+    ]),
   ),
 };
 
@@ -204,4 +239,6 @@ export const activityEvents = {
   /** A money movement changed state (sent, unknown, done, failed) or its platform status moved. */
   'activity.movementChanged': Movement,
   'activity.historyProgress': HistoryProgress,
+  /** A CSV export written by main (exportHistoryCsv) moved on. */
+  'activity.exportProgress': ExportProgress,
 };

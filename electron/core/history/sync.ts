@@ -227,43 +227,79 @@ export class HistorySync {
   }
 
   /** Cached records of one kind in [from, to] (Unix seconds), newest first. */
+  /**
+   * One page of the cached records of these kinds in [from, to], newest first, and how many match
+   * in all. Ordered by (time, kind, id) descending: a stable order, so pages never overlap.
+   */
   records(
-    kind: HistoryKind,
+    kinds: readonly HistoryKind[],
     from: number,
     to: number,
     limit = 1000,
     offset = 0,
-  ): {
-    records: { kind: HistoryKind; id: string; time: number; data: Record<string, unknown> }[];
-    total: number;
-    complete: boolean;
-  } {
+  ): { records: CachedRecord[]; total: number; complete: boolean } {
     const profileId = this.options.profileId();
     if (profileId === undefined) return { records: [], total: 0, complete: false };
+    const where = historyWhere(kinds);
+    const args = [profileId, ...kinds, from, to];
     const total =
       this.options.db
-        .prepare<[string, string, number, number], { n: number }>(
-          'SELECT COUNT(*) AS n FROM history_records WHERE profile_id = ? AND kind = ? AND time >= ? AND time <= ?',
-        )
-        .get(profileId, kind, from, to)?.n ?? 0;
+        .prepare<unknown[], { n: number }>(`SELECT COUNT(*) AS n FROM history_records WHERE ${where}`)
+        .get(...args)?.n ?? 0;
     const rows = this.options.db
-      .prepare<[string, string, number, number, number, number], { record_id: string; time: number; data: string }>(
-        'SELECT record_id, time, data FROM history_records WHERE profile_id = ? AND kind = ? AND time >= ? AND time <= ? ORDER BY time DESC, record_id DESC LIMIT ? OFFSET ?',
+      .prepare<unknown[], StoredRecord>(
+        `SELECT kind, record_id, time, data FROM history_records WHERE ${where} ${NEWEST_FIRST} LIMIT ? OFFSET ?`,
       )
-      .all(profileId, kind, from, to, limit, offset);
+      .all(...args, limit, offset);
     const nowSec = Math.floor(this.now() / 1000);
-    const complete =
-      uncovered({ from, to: Math.min(to, nowSec - FRESH_SECONDS) }, this.coverage(profileId, kind)).length === 0;
-    return {
-      records: rows.map((r) => ({
-        kind,
-        id: r.record_id,
-        time: r.time,
-        data: JSON.parse(r.data) as Record<string, unknown>,
-      })),
-      total,
-      complete,
-    };
+    const complete = kinds.every(
+      (kind) =>
+        uncovered({ from, to: Math.min(to, nowSec - FRESH_SECONDS) }, this.coverage(profileId, kind)).length === 0,
+    );
+    return { records: rows.map(toCachedRecord), total, complete };
+  }
+
+  /**
+   * Every cached record of these kinds in [from, to], newest first, in batches: `write` gets each
+   * batch and is awaited before the next is read, so a large export neither holds every row in
+   * memory nor blocks the process for long. Resolves with how many records were written.
+   */
+  async eachBatch(
+    kinds: readonly HistoryKind[],
+    from: number,
+    to: number,
+    write: (batch: CachedRecord[], total: number) => Promise<void>,
+    batchSize = 2000,
+  ): Promise<number> {
+    const profileId = this.options.profileId();
+    if (profileId === undefined) return 0;
+    const where = historyWhere(kinds);
+    const args = [profileId, ...kinds, from, to];
+    const db = this.options.db;
+    const total =
+      db.prepare<unknown[], { n: number }>(`SELECT COUNT(*) AS n FROM history_records WHERE ${where}`).get(...args)
+        ?.n ?? 0;
+    // Keyset paging (after the last row written), not OFFSET: each batch costs the same.
+    const first = db.prepare<unknown[], StoredRecord>(
+      `SELECT kind, record_id, time, data FROM history_records WHERE ${where} ${NEWEST_FIRST} LIMIT ?`,
+    );
+    const next = db.prepare<unknown[], StoredRecord>(
+      `SELECT kind, record_id, time, data FROM history_records WHERE ${where}
+         AND (time, kind, record_id) < (?, ?, ?) ${NEWEST_FIRST} LIMIT ?`,
+    );
+    let written = 0;
+    let last: StoredRecord | undefined;
+    for (;;) {
+      const batch: StoredRecord[] = last
+        ? next.all(...args, last.time, last.kind, last.record_id, batchSize)
+        : first.all(...args, batchSize);
+      if (batch.length === 0) break;
+      await write(batch.map(toCachedRecord), total);
+      written += batch.length;
+      last = batch[batch.length - 1];
+      if (batch.length < batchSize) break;
+    }
+    return written;
   }
 
   private coverage(profileId: string, kind: HistoryKind, currencyPair?: string): Interval[] {
@@ -354,6 +390,23 @@ export class HistorySync {
     this.options.onProgress(progress);
   }
 }
+
+/** A cached record as the contract's HistoryRecord. */
+export type CachedRecord = { kind: HistoryKind; id: string; time: number; data: Record<string, unknown> };
+type StoredRecord = { kind: HistoryKind; record_id: string; time: number; data: string };
+
+const toCachedRecord = (r: StoredRecord): CachedRecord => ({
+  kind: r.kind,
+  id: r.record_id,
+  time: r.time,
+  data: JSON.parse(r.data) as Record<string, unknown>,
+});
+
+/** WHERE clause for (profile, kinds…, from, to), in that order of arguments. */
+const historyWhere = (kinds: readonly HistoryKind[]): string =>
+  `profile_id = ? AND kind IN (${kinds.map(() => '?').join(', ')}) AND time >= ? AND time <= ?`;
+
+const NEWEST_FIRST = 'ORDER BY time DESC, kind DESC, record_id DESC';
 
 const coverageKind = (kind: HistoryKind, currencyPair?: string): string =>
   kind === 'trades' && currencyPair ? `trades:${currencyPair}` : kind;

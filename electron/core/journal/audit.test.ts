@@ -1,5 +1,6 @@
 import { describe, expect, it } from 'vitest';
-import { createAuditLog, csvField } from './audit';
+import { csvField } from '../../../shared/format/csv';
+import { AUDIT_PARAMS_MAX, createAuditLog } from './audit';
 import { openJournalDb } from './db';
 
 describe('audit CSV', () => {
@@ -32,5 +33,16 @@ describe('audit log', () => {
     db.exec('DROP TRIGGER audit_append_only_update');
     db.prepare('UPDATE audit SET params = ? WHERE seq = 2').run(JSON.stringify({ amount: '100' }));
     expect(audit.verify()).toEqual({ ok: false, brokenAtSeq: 2 });
+  });
+
+  it('keeps a bounded part of a huge payload, and the chain still verifies', () => {
+    const db = openJournalDb(':memory:');
+    const audit = createAuditLog(db, () => 'p1');
+    const huge = 'x'.repeat(10_000_000);
+    audit.record({ action: 'trade.updateSettings', params: { favourites: [huge] }, outcome: 'ok' });
+    const [entry] = audit.list();
+    expect(entry?.params.length).toBeLessThan(AUDIT_PARAMS_MAX + 100);
+    expect(entry?.params).toContain('more characters not kept');
+    expect(audit.verify()).toEqual({ ok: true, entries: 1 });
   });
 });

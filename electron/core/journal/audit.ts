@@ -4,14 +4,28 @@
  * append-only triggers) shows up in verify().
  */
 import { createHash } from 'node:crypto';
+import { csvField } from '../../../shared/format/csv';
 import { redactBody } from '../api/client';
 import type { Db } from './db';
 import type { AuditEntry, AuditFilter, AuditInput, AuditLog } from './types';
 
 const GENESIS = '0'.repeat(64);
 
+/**
+ * What an entry keeps of a call's parameters: enough to say what was done, never a copy of a huge
+ * payload (the log is append-only; every entry would stay forever).
+ */
+export const AUDIT_PARAMS_MAX = 4_000;
+/** Likewise for the action and account fields. */
+const AUDIT_FIELD_MAX = 200;
+
+const capped = (text: string, max: number): string =>
+  text.length <= max ? text : `${text.slice(0, max)}… [${text.length - max} more characters not kept]`;
+
 const redact = (params: unknown): string =>
-  params === undefined ? '' : (redactBody(typeof params === 'string' ? safeParse(params) : params) ?? '');
+  params === undefined
+    ? ''
+    : capped(redactBody(typeof params === 'string' ? safeParse(params) : params) ?? '', AUDIT_PARAMS_MAX);
 
 const safeParse = (text: string): unknown => {
   try {
@@ -96,8 +110,8 @@ export const createAuditLog = (db: Db, activeProfileId: () => string, now: () =>
       append({
         at: now(),
         profileId: input.profileId ?? activeProfileId(),
-        action: input.action,
-        account: input.account ?? '',
+        action: capped(input.action, AUDIT_FIELD_MAX),
+        account: capped(input.account ?? '', AUDIT_FIELD_MAX),
         params: redact(input.params),
         outcome: input.outcome,
         label: input.label ?? '',
@@ -150,13 +164,4 @@ export const createAuditLog = (db: Db, activeProfileId: () => string, now: () =>
       return `${lines.join('\r\n')}\r\n`;
     },
   };
-};
-
-/**
- * RFC 4180 quoting; a leading =, +, -, @, tab or CR is prefixed with ' so spreadsheets do not run
- * it as a formula ("-1+cmd|…" is one). Only a plain number keeps its sign.
- */
-export const csvField = (value: string): string => {
-  const safe = /^[=+\-@\t\r]/.test(value) && !/^-?\d+(\.\d+)?$/.test(value) ? `'${value}` : value;
-  return /[",\r\n]/.test(safe) ? `"${safe.replace(/"/g, '""')}"` : safe;
 };

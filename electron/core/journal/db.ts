@@ -114,6 +114,9 @@ const MIGRATIONS: readonly ((db: Db) => void)[] = [
     addColumn(db, 'intents', 'earliest_platform_ms', 'INTEGER');
     addColumn(db, 'intents', 'sent_platform_ms', 'INTEGER');
   },
+  // 3. History read newest first across kinds (Activity → History, its export) without sorting
+  //    every record of the period.
+  (db) => db.exec('CREATE INDEX IF NOT EXISTS history_profile_time ON history_records(profile_id, time)'),
 ];
 
 const migrate = (db: Db): void => {
@@ -137,5 +140,9 @@ export const openJournalDb = (dataDir: string | ':memory:'): Db => {
   db.pragma('busy_timeout = 5000');
   db.exec(SCHEMA);
   migrate(db);
+  // Readable by this user only (the folder is 0700 too; this also holds if the file is moved).
+  if (file !== ':memory:' && process.platform !== 'win32') {
+    for (const part of [file, `${file}-wal`, `${file}-shm`]) if (fs.existsSync(part)) fs.chmodSync(part, 0o600);
+  }
   return db;
 };

@@ -1,8 +1,11 @@
+import { basename } from 'node:path';
 import type { DeskHandlers } from '../../../shared/contract';
+import { CSV_BOM, csvField, csvLine } from '../../../shared/format/csv';
+import { historyCsvFields, historyCsvHeader } from '../../../shared/format/history';
 import type { CoreInternals } from '../core';
 import { DeskFailure } from '../errors';
-import { csvField } from '../journal/audit';
 import type { Movement } from '../movements/types';
+import { cannotWrite, openExportFile } from './app';
 import type { ServiceContext } from './context';
 
 const stamp = () => new Date().toISOString().replace(/[:.]/g, '-').slice(0, 19);
@@ -77,7 +80,8 @@ export const createActivityHandlers = (ctx: ServiceContext, core: CoreInternals)
     },
     exportMovementsCsv: async (filter) => ({
       filename: `treasury-desk-movements-${stamp()}.csv`,
-      csv: movementsCsv(ctx.movements.list({ ...filter, limit: filter.limit ?? 100_000 })),
+      // Every movement that matches unless the screen asked for fewer (-1: SQLite's "no limit").
+      csv: movementsCsv(ctx.movements.list({ ...filter, limit: filter.limit ?? -1 })),
     }),
     reconcile: async () => {
       await ctx.movements.reconcile();
@@ -91,6 +95,34 @@ export const createActivityHandlers = (ctx: ServiceContext, core: CoreInternals)
     startHistorySync: async (input) => core.history.start(input),
     cancelHistorySync: async ({ syncId }) => core.history.cancel(syncId),
     historyStatus: async () => core.history.status(),
-    history: async ({ kind, from, to, limit, offset }) => core.history.records(kind, from, to, limit, offset),
+    history: async ({ kinds, from, to, limit, offset }) => core.history.records(kinds, from, to, limit, offset),
+    exportHistoryCsv: async ({ kinds, from, to, timeZone, exportId, suggestedName }) => {
+      const target = await openExportFile(core.app ?? {}, suggestedName);
+      if (target === undefined) return { cancelled: true as const };
+      const { path, file } = target;
+      const progress = (written: number, total: number, state: 'running' | 'done' | 'failed') =>
+        ctx.emit('activity.exportProgress', { exportId, written, total, state });
+      let written = 0;
+      try {
+        await file.write(`${CSV_BOM}${csvLine(historyCsvHeader(timeZone))}`);
+        await core.history.eachBatch(kinds, from, to, async (batch, total) => {
+          await file.write(batch.map((record) => csvLine(historyCsvFields(record, timeZone))).join(''));
+          written += batch.length;
+          progress(written, total, 'running');
+        });
+      } catch (error) {
+        progress(written, written, 'failed');
+        throw cannotWrite(path, error);
+      } finally {
+        await file.close();
+      }
+      progress(written, written, 'done');
+      ctx.audit.record({
+        action: 'activity.exportHistoryCsv',
+        params: { kinds, from, to, rows: written, file: basename(path) },
+        outcome: 'ok',
+      });
+      return { path, rows: written };
+    },
   };
 };

@@ -1,4 +1,4 @@
-import { mkdir, writeFile } from 'node:fs/promises';
+import { type FileHandle, mkdir, open } from 'node:fs/promises';
 import { homedir } from 'node:os';
 import { basename, extname, join } from 'node:path';
 import type { DeskHandlers } from '../../../shared/contract';
@@ -26,8 +26,8 @@ export interface AppDeps {
 
 export const defaultDownloadsDir = (): string => join(homedir(), 'Downloads');
 
-/** Tries "name.csv", then "name (2).csv", "name (3).csv", …: an existing file is never overwritten. */
-export const writeNewFile = async (dir: string, name: string, content: string): Promise<string> => {
+/** Creates "name.csv", else "name (2).csv", "name (3).csv", …: an existing file is never overwritten. */
+const createNewFile = async (dir: string, name: string): Promise<{ path: string; file: FileHandle }> => {
   await mkdir(dir, { recursive: true });
   const extension = extname(name);
   const stem = name.slice(0, name.length - extension.length);
@@ -35,8 +35,7 @@ export const writeNewFile = async (dir: string, name: string, content: string): 
     const candidate = join(dir, n === 1 ? name : `${stem} (${n})${extension}`);
     try {
       // 'wx': created by this call or not at all (no race with another writer).
-      await writeFile(candidate, content, { encoding: 'utf8', flag: 'wx' });
-      return candidate;
+      return { path: candidate, file: await open(candidate, 'wx', 0o600) };
     } catch (error) {
       if ((error as NodeJS.ErrnoException).code !== 'EEXIST') throw error;
     }
@@ -44,11 +43,41 @@ export const writeNewFile = async (dir: string, name: string, content: string): 
   throw DeskFailure.precondition(`The Downloads folder already holds too many files named like ${name}.`);
 };
 
-const cannotWrite = (where: string, error: unknown): DeskFailure =>
+export const cannotWrite = (where: string, error: unknown): DeskFailure =>
   DeskFailure.precondition(
     `The file could not be saved to ${where} (${(error as NodeJS.ErrnoException).code ?? 'error'}).`,
     'Check that the folder exists and that you may write to it, then export again.',
   );
+
+/**
+ * Opens the file an export is written to: the path the person picked in the native save dialog
+ * (Electron; it asked before replacing a file), or a new file in the Downloads folder (the Chromium
+ * shell). Undefined when the person cancelled. The caller writes and closes it.
+ */
+export const openExportFile = async (
+  deps: AppDeps,
+  suggestedName: string,
+): Promise<{ path: string; file: FileHandle } | undefined> => {
+  // suggestedName is already a plain, safe name (the contract sanitises it); basename once more
+  // so that no future change of the schema can turn it into a path.
+  const name = basename(suggestedName);
+  if (deps.chooseSavePath) {
+    const chosen = await deps.chooseSavePath(name);
+    if (chosen === undefined) return undefined;
+    try {
+      return { path: chosen, file: await open(chosen, 'w', 0o600) };
+    } catch (error) {
+      throw cannotWrite(chosen, error);
+    }
+  }
+  const dir = deps.downloadsDir ?? defaultDownloadsDir();
+  try {
+    return await createNewFile(dir, name);
+  } catch (error) {
+    if (error instanceof DeskFailure) throw error;
+    throw cannotWrite(dir, error);
+  }
+};
 
 /** Handlers of the `app` area: liveness, facts about the running app, saving exports, the lock. */
 export const createAppHandlers = (ctx: ServiceContext, deps: AppDeps = {}): DeskHandlers['app'] => {
@@ -65,28 +94,15 @@ export const createAppHandlers = (ctx: ServiceContext, deps: AppDeps = {}): Desk
     info: async () => ({ name: APP_NAME, version: APP_VERSION, shell: ctx.shell, platform: process.platform }),
 
     saveFile: async ({ suggestedName, content }) => {
-      // suggestedName is already a plain, safe name (the contract sanitises it); basename once more
-      // so that no future change of the schema can turn it into a path.
-      const name = basename(suggestedName);
-      let path: string;
-      if (deps.chooseSavePath) {
-        const chosen = await deps.chooseSavePath(name);
-        if (chosen === undefined) return { cancelled: true as const };
-        // The person picked this path in the native dialog (which asked before replacing a file).
-        try {
-          await writeFile(chosen, content, 'utf8');
-        } catch (error) {
-          throw cannotWrite(chosen, error);
-        }
-        path = chosen;
-      } else {
-        const dir = deps.downloadsDir ?? defaultDownloadsDir();
-        try {
-          path = await writeNewFile(dir, name, content);
-        } catch (error) {
-          if (error instanceof DeskFailure) throw error;
-          throw cannotWrite(dir, error);
-        }
+      const target = await openExportFile(deps, suggestedName);
+      if (target === undefined) return { cancelled: true as const };
+      const { path, file } = target;
+      try {
+        await file.writeFile(content, 'utf8');
+      } catch (error) {
+        throw cannotWrite(path, error);
+      } finally {
+        await file.close();
       }
       ctx.audit.record({
         action: 'app.saveFile',

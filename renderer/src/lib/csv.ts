@@ -8,37 +8,12 @@
  * where with its save dialog, the Chromium shell writes into the Downloads folder. (A blob
  * download would not work: both shells refuse downloads.)
  */
+import { CSV_BOM } from '../../../shared/format/csv';
 import { call, isDeskCallError } from './desk';
-import { type DisplayTimeZone, formatTime, zoneLabel } from './format';
 import { notify } from './notify';
 
-const NEEDS_QUOTES = /[",\r\n]/;
-
-export const csvField = (value: string): string =>
-  NEEDS_QUOTES.test(value) ? `"${value.replace(/"/g, '""')}"` : value;
-
-/** Rows to RFC 4180 text (no BOM). */
-export const toCsv = (header: readonly string[], rows: readonly (readonly string[])[]): string =>
-  `${[header, ...rows].map((row) => row.map(csvField).join(',')).join('\r\n')}\r\n`;
-
-/** "2026-01-02T03:04:05+08:00" in the display zone. */
-export const isoInZone = (epochMs: number, zone: DisplayTimeZone): string => {
-  const [date, time] = formatTime(epochMs, zone).split(' ');
-  const label = zoneLabel(zone, epochMs);
-  const offset =
-    label === 'UTC'
-      ? 'Z'
-      : label
-          .replace('UTC', '')
-          .replace(/^([+-])(\d)$/, '$10$2:00')
-          .replace(/^([+-]\d\d)$/, '$1:00');
-  return `${date}T${time}${offset}`;
-};
-
-/** Column title of a time column: states the zone ("Time (UTC+8)"). */
-export const timeHeader = (title: string, zone: DisplayTimeZone): string => `${title} (${zoneLabel(zone)})`;
-
-const BOM = '\uFEFF';
+export { csvField, toCsv } from '../../../shared/format/csv';
+export { isoInZone, timeHeader } from '../../../shared/format/time';
 
 /**
  * Saves the CSV text as a file through main and says where ("Saved to …"). Never throws: a
@@ -49,7 +24,7 @@ export const downloadCsv = async (fileName: string, csv: string): Promise<string
   try {
     const saved = await call(
       'app.saveFile',
-      { suggestedName: fileName, content: `${BOM}${csv.replace(/^\uFEFF/, '')}`, mimeType: 'text/csv' },
+      { suggestedName: fileName, content: `${CSV_BOM}${csv.replace(/^\uFEFF/, '')}`, mimeType: 'text/csv' },
       { action: true },
     );
     if (!('path' in saved)) return undefined;

@@ -72,60 +72,14 @@ export const formatAmountOrText = (value: string, format: AmountFormat = {}): st
 export const formatPercent = (ratio: string, precision = 2): string =>
   `${formatAmount(new Decimal(ratio).times(100).toFixed(), { precision, rounding: 'half-up' })}%`;
 
-export const DISPLAY_TIME_ZONES = ['local', 'UTC', 'UTC+8'] as const;
-export type DisplayTimeZone = (typeof DISPLAY_TIME_ZONES)[number];
-
-// UTC+8 is the platform's day boundary; Asia/Shanghai has had no daylight saving since 1991.
-const IANA: Record<DisplayTimeZone, string | undefined> = { local: undefined, UTC: 'UTC', 'UTC+8': 'Asia/Shanghai' };
-
-const partsFormatter = new Map<DisplayTimeZone, Intl.DateTimeFormat>();
-const formatterFor = (zone: DisplayTimeZone): Intl.DateTimeFormat => {
-  let formatter = partsFormatter.get(zone);
-  if (formatter === undefined) {
-    formatter = new Intl.DateTimeFormat('en-GB', {
-      timeZone: IANA[zone],
-      year: 'numeric',
-      month: '2-digit',
-      day: '2-digit',
-      hour: '2-digit',
-      minute: '2-digit',
-      second: '2-digit',
-      hourCycle: 'h23',
-    });
-    partsFormatter.set(zone, formatter);
-  }
-  return formatter;
-};
-
-/** "UTC", "UTC+8", or the local offset at that instant ("UTC+01:00"). */
-export const zoneLabel = (zone: DisplayTimeZone, atMs: number = Date.now()): string => {
-  if (zone !== 'local') return zone;
-  const minutes = -new Date(atMs).getTimezoneOffset();
-  if (minutes === 0) return 'UTC';
-  const sign = minutes > 0 ? '+' : '-';
-  const abs = Math.abs(minutes);
-  return `UTC${sign}${String(Math.floor(abs / 60)).padStart(2, '0')}:${String(abs % 60).padStart(2, '0')}`;
-};
-
-export interface TimeFormat {
-  /** Leave out the date (for today's activity in dense tables). */
-  readonly timeOnly?: boolean;
-  /** Append the zone label, e.g. "2026-01-02 03:04:05 UTC+8". */
-  readonly withZone?: boolean;
-}
-
-/**
- * Formats epoch milliseconds as "YYYY-MM-DD HH:mm:ss" in the display time zone. The platform
- * sends seconds in many places: convert with `* 1000` at the API edge, not here.
- */
-export const formatTime = (epochMs: number, zone: DisplayTimeZone, format: TimeFormat = {}): string => {
-  if (!Number.isFinite(epochMs)) throw new RangeError(`Not a time: ${epochMs}`);
-  const parts: Record<string, string> = {};
-  for (const part of formatterFor(zone).formatToParts(new Date(epochMs))) parts[part.type] = part.value;
-  const time = `${parts.hour}:${parts.minute}:${parts.second}`;
-  const text = format.timeOnly ? time : `${parts.year}-${parts.month}-${parts.day} ${time}`;
-  return format.withZone ? `${text} ${zoneLabel(zone, epochMs)}` : text;
-};
+export {
+  DISPLAY_TIME_ZONES,
+  type DisplayTimeZone,
+  formatTime,
+  isoInZone,
+  type TimeFormat,
+  zoneLabel,
+} from '../../../shared/format/time';
 
 /** The full instant in UTC, ISO 8601, for tooltips ("shown in UTC+8; UTC is …"). */
 export const isoUtc = (epochMs: number): string => new Date(epochMs).toISOString();

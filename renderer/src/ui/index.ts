@@ -19,3 +19,4 @@ export { type Column, DataTable, Table, TBody, Td, THead, Th, Tr } from './Table
 export { type TabItem, Tabs } from './Tabs';
 export { TextField, type TextFieldProps } from './TextField';
 export { Time } from './Time';
+export { VirtualTable, type VirtualTableProps } from './VirtualTable';

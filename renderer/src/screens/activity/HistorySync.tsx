@@ -5,32 +5,32 @@
  * transfers, whoever made them: this app, the website or a bot), merged newest first, exportable.
  */
 import { useQueries, useQueryClient } from '@tanstack/react-query';
-import { useState } from 'react';
+import { useCallback, useMemo, useRef, useState } from 'react';
 import type { z } from 'zod';
-import type { HistoryKind, HistoryProgress, HistoryRecord } from '../../../../shared/contract/activity';
-import { type FundingRecordKind, statusTimeline } from '../../../../shared/platform/timelines';
-import { isoInZone, timeHeader, toCsv } from '../../lib/csv';
+import type { ExportProgress, HistoryKind, HistoryProgress, HistoryRecord } from '../../../../shared/contract/activity';
+import { HISTORY_KIND_WORD, historyCurrency, historyStatusWords, recordText } from '../../../../shared/format/history';
 import { call, useDeskEvent, useDeskMutation, useDeskQuery } from '../../lib/desk';
-import { formatAmountOrText } from '../../lib/format';
+import { formatAmount, formatAmountOrText } from '../../lib/format';
+import { notify } from '../../lib/notify';
 import { usePeriod } from '../../lib/period';
 import { usePrefs } from '../../lib/prefs';
 import {
   Button,
-  DataTable,
+  type Column,
   EmptyState,
   ErrorNotice,
-  ExportCsvButton,
   Loading,
   PeriodSelect,
   Select,
   Time,
+  VirtualTable,
 } from '../../ui';
 
 type Record_ = z.output<typeof HistoryRecord>;
 type Shown = HistoryKind | 'money';
 
 /** What "All money movements" merges: every kind that moves funds in or out of an account. */
-const MONEY_KINDS: readonly HistoryKind[] = ['deposits', 'withdrawals', 'subAccountTransfers', 'pushes'];
+const MONEY_KINDS: HistoryKind[] = ['deposits', 'withdrawals', 'subAccountTransfers', 'pushes'];
 
 const KINDS: { id: Shown; label: string }[] = [
   { id: 'money', label: 'All money movements' },
@@ -41,15 +41,8 @@ const KINDS: { id: Shown; label: string }[] = [
   { id: 'trades', label: 'Trades' },
 ];
 
-const KIND_WORD: Record<HistoryKind, string> = {
-  deposits: 'Deposit',
-  withdrawals: 'Withdrawal',
-  subAccountTransfers: 'Sub-account transfer',
-  pushes: 'UID transfer',
-  trades: 'Trade',
-};
-
-const text = (value: unknown): string => (typeof value === 'string' || typeof value === 'number' ? String(value) : '');
+/** Rows per request while scrolling: a screenful and a half, so a scroll needs one page at most. */
+const PAGE = 100;
 
 function Progress({ progress }: { readonly progress: HistoryProgress }) {
   const pct = progress.windowsTotal > 0 ? Math.round((progress.windowsDone / progress.windowsTotal) * 100) : 100;
@@ -82,21 +75,146 @@ function Progress({ progress }: { readonly progress: HistoryProgress }) {
   );
 }
 
-/** History kinds whose records have a status timeline. */
-const RECORD_KIND: Partial<Record<HistoryKind, FundingRecordKind>> = {
-  deposits: 'deposit',
-  withdrawals: 'withdrawal',
-  pushes: 'push',
+/** A count as people read it: "50,004". */
+const count = (n: number): string => formatAmount(String(n));
+
+/**
+ * The cached records of some kinds in a period, read page by page as the table scrolls: `total`
+ * is every record that matches, and each page is asked for only once it comes into view.
+ */
+const useCachedHistory = (kinds: readonly HistoryKind[], from: number, to: number) => {
+  const query = useMemo(() => ({ kinds: [...kinds], from, to }), [kinds, from, to]);
+  const [inView, setInView] = useState({ first: 0, last: 0 });
+  const pageIndexes = useMemo(() => {
+    const pages: number[] = [];
+    for (let p = Math.floor(inView.first / PAGE); p <= Math.floor(inView.last / PAGE); p++) pages.push(p);
+    return pages.includes(0) ? pages : [0, ...pages];
+  }, [inView]);
+  const results = useQueries({
+    queries: pageIndexes.map((page) => {
+      const input = { ...query, limit: PAGE, offset: page * PAGE };
+      return {
+        queryKey: ['activity.history', input] as const,
+        queryFn: () => call('activity.history', input),
+        staleTime: 30_000,
+      };
+    }),
+  });
+  const pages = new Map(pageIndexes.map((page, i) => [page, results[i]?.data?.records]));
+  const first = results[0]?.data;
+  const rowAt = (index: number): Record_ | undefined => pages.get(Math.floor(index / PAGE))?.[index % PAGE];
+  const onRangeChange = useCallback(
+    (firstRow: number, lastRow: number) =>
+      setInView((v) => (v.first === firstRow && v.last === lastRow ? v : { first: firstRow, last: lastRow })),
+    [],
+  );
+  return {
+    total: first?.total,
+    complete: first?.complete ?? true,
+    error: results.find((r) => r.isError)?.error,
+    rowAt,
+    onRangeChange,
+  };
 };
 
-/** A cached record's status in the timelines' plain words (code in brackets), as the live screens say it. */
-const statusWords = (kind: HistoryKind, data: Record<string, unknown>): string => {
-  const status = text(data.status);
-  if (kind === 'trades') return text(data.side) || '—';
-  if (status === '') return '—';
-  const record = RECORD_KIND[kind];
-  return record ? `${statusTimeline(record, status).headline} (${status})` : status;
-};
+/**
+ * Exports every record that matches (main writes the file as it reads the cache): a progress bar
+ * while it runs, then how many rows it wrote and where.
+ */
+function ExportHistory({
+  name,
+  kinds,
+  from,
+  to,
+  total,
+}: {
+  /** Names the file: "history-<name>-<date>.csv". */
+  readonly name: string;
+  readonly kinds: readonly HistoryKind[];
+  readonly from: number;
+  readonly to: number;
+  readonly total: number | undefined;
+}) {
+  const zone = usePrefs((s) => s.timeZone);
+  const exportId = useRef<string | undefined>(undefined);
+  const [progress, setProgress] = useState<ExportProgress | undefined>();
+  useDeskEvent('activity.exportProgress', (p) => {
+    if (p.exportId === exportId.current) setProgress(p);
+  });
+  const run = useDeskMutation('activity.exportHistoryCsv', {
+    onSuccess: (result) => {
+      if ('cancelled' in result) return;
+      notify({
+        tone: 'good',
+        title: 'Export saved',
+        message: `${count(result.rows)} row${result.rows === 1 ? '' : 's'} written to ${result.path}`,
+      });
+    },
+    onSettled: () => setProgress(undefined),
+  });
+  const running = run.isPending;
+  return (
+    <>
+      <Button
+        busy={running}
+        disabled={!total}
+        data-testid="history-export"
+        onClick={() => {
+          exportId.current = crypto.randomUUID();
+          setProgress(undefined);
+          run.mutate({
+            kinds: [...kinds],
+            from,
+            to,
+            timeZone: zone,
+            exportId: exportId.current,
+            suggestedName: `history-${name}-${new Date().toISOString().slice(0, 10)}.csv`,
+          });
+        }}
+      >
+        {total ? `Export CSV (${count(total)} rows)` : 'Export CSV'}
+      </Button>
+      {running && progress ? (
+        <div
+          role="progressbar"
+          aria-label="Export progress"
+          aria-valuemin={0}
+          aria-valuemax={progress.total}
+          aria-valuenow={progress.written}
+          className="progress"
+          data-testid="history-export-progress"
+          title={`Writing ${count(progress.written)} of ${count(progress.total)} rows…`}
+        >
+          <div
+            className="progress-bar"
+            style={{ width: `${progress.total ? Math.round((progress.written / progress.total) * 100) : 100}%` }}
+          />
+        </div>
+      ) : null}
+      {run.isError ? <ErrorNotice error={run.error} compact /> : null}
+    </>
+  );
+}
+
+const columnsFor = (kind: Shown): Column<Record_>[] => [
+  { id: 'time', header: 'Time', width: '11rem', cell: (r) => <Time ms={r.time * 1000} /> },
+  ...(kind === 'money'
+    ? [{ id: 'kind', header: 'Kind', width: '10rem', cell: (r: Record_) => HISTORY_KIND_WORD[r.kind] }]
+    : []),
+  { id: 'id', header: 'ID', cell: (r) => <code>{r.id}</code> },
+  { id: 'currency', header: 'Currency', width: '7rem', cell: (r) => historyCurrency(r.data) || '—' },
+  {
+    id: 'amount',
+    header: 'Amount',
+    numeric: true,
+    width: '10rem',
+    cell: (r) => {
+      const amount = recordText(r.data.amount);
+      return amount === '' ? '—' : formatAmountOrText(amount);
+    },
+  },
+  { id: 'status', header: 'Status', width: '14rem', cell: (r) => historyStatusWords(r.kind, r.data) },
+];
 
 export function HistorySync() {
   const client = useQueryClient();
@@ -115,39 +233,9 @@ export function HistorySync() {
   const start = useDeskMutation('activity.startHistorySync', { onSuccess: (p) => setLive(p) });
   const cancel = useDeskMutation('activity.cancelHistorySync', { onSuccess: (p) => setLive(p) });
   const progress = live ?? status.data ?? undefined;
-  const kinds = kind === 'money' ? MONEY_KINDS : [kind];
-  const results = useQueries({
-    queries: kinds.map((k) => {
-      const input = { kind: k, from: range.from, to: range.to, limit: 2000 };
-      return { queryKey: ['activity.history', input] as const, queryFn: () => call('activity.history', input) };
-    }),
-  });
-  const failed = results.find((r) => r.isError)?.error;
-  const pages = results.flatMap((r) => (r.data ? [r.data] : []));
-  // Merged once every kind has answered (a few thousand rows at most: cheap to sort on render).
-  const merged =
-    pages.length === kinds.length
-      ? {
-          records: pages.flatMap((p) => p.records).sort((a, b) => b.time - a.time),
-          total: pages.reduce((sum, p) => sum + p.total, 0),
-          complete: pages.every((p) => p.complete),
-        }
-      : undefined;
-  const zone = usePrefs((s) => s.timeZone);
-  const exportCsv = (rows: readonly Record_[]) => ({
-    fileName: `history-${kind}-${new Date().toISOString().slice(0, 10)}.csv`,
-    csv: toCsv(
-      [timeHeader('Time', zone), 'Kind', 'ID', 'Currency', 'Amount', 'Status'],
-      rows.map((r) => [
-        isoInZone(r.time * 1000, zone),
-        KIND_WORD[r.kind],
-        r.id,
-        text(r.data.currency) || text(r.data.currency_pair),
-        text(r.data.amount),
-        statusWords(r.kind, r.data),
-      ]),
-    ),
-  });
+  const kinds = useMemo(() => (kind === 'money' ? MONEY_KINDS : [kind]), [kind]);
+  const cached = useCachedHistory(kinds, range.from, range.to);
+  const columns = useMemo(() => columnsFor(kind), [kind]);
 
   return (
     <div className="stack">
@@ -160,11 +248,7 @@ export function HistorySync() {
           options={KINDS.map((k) => ({ value: k.id, label: k.label }))}
           onChange={setKind}
         />
-        <ExportCsvButton
-          build={() => exportCsv(merged?.records ?? [])}
-          disabled={!merged || merged.records.length === 0}
-          testId="history-export"
-        />
+        <ExportHistory name={kind} kinds={kinds} from={range.from} to={range.to} total={cached.total} />
         <Button
           variant="primary"
           busy={start.isPending}
@@ -183,44 +267,28 @@ export function HistorySync() {
       {start.isError ? <ErrorNotice error={start.error} /> : null}
       {cancel.isError ? <ErrorNotice error={cancel.error} /> : null}
       {progress ? <Progress progress={progress} /> : null}
-      {failed ? <ErrorNotice error={failed} /> : null}
-      {!merged && !failed ? <Loading label="Reading the local cache…" /> : null}
-      {merged ? (
+      {cached.error ? <ErrorNotice error={cached.error} /> : null}
+      {cached.total === undefined && !cached.error ? <Loading label="Reading the local cache…" /> : null}
+      {cached.total !== undefined ? (
         <>
-          {!merged.complete ? (
+          {!cached.complete ? (
             <p className="notice notice-warn" role="note">
               The cache does not cover this whole period yet: run “Sync history” to fill the gaps.
             </p>
           ) : null}
-          <DataTable
+          <VirtualTable
             caption={`Cached ${KINDS.find((k) => k.id === kind)?.label.toLowerCase() ?? kind}`}
             testId="history-records"
-            rows={merged.records}
+            columns={columns}
+            rowCount={cached.total}
+            rowAt={cached.rowAt}
             rowKey={(r) => `${r.kind}-${r.id}`}
+            onRangeChange={cached.onRangeChange}
             empty={<EmptyState title="Nothing cached for this period" />}
-            columns={[
-              { id: 'time', header: 'Time', cell: (r) => <Time ms={r.time * 1000} /> },
-              ...(kind === 'money' ? [{ id: 'kind', header: 'Kind', cell: (r: Record_) => KIND_WORD[r.kind] }] : []),
-              { id: 'id', header: 'ID', cell: (r) => <code>{r.id}</code> },
-              {
-                id: 'currency',
-                header: 'Currency',
-                cell: (r) => text(r.data.currency) || text(r.data.currency_pair) || '—',
-              },
-              {
-                id: 'amount',
-                header: 'Amount',
-                numeric: true,
-                cell: (r) => {
-                  const amount = text(r.data.amount);
-                  return amount === '' ? '—' : formatAmountOrText(amount);
-                },
-              },
-              { id: 'status', header: 'Status', cell: (r) => statusWords(r.kind, r.data) },
-            ]}
           />
-          <p className="muted">
-            {merged.total} record{merged.total === 1 ? '' : 's'} in the cache for this period.
+          <p className="muted" data-testid="history-count">
+            {count(cached.total)} record{cached.total === 1 ? '' : 's'} in the cache for this period, all shown above
+            and all written by “Export CSV”.
           </p>
         </>
       ) : null}

@@ -1,0 +1,75 @@
+/**
+ * Whether `npm start` has to rebuild: a fingerprint of everything electron-vite reads, compared with
+ * the one written into out/ after the last successful build. Path, size and mtime per file (no
+ * content hashing): it takes milliseconds, and any edit, new file or deleted file changes it.
+ */
+import { createHash, type Hash } from 'node:crypto';
+import { existsSync, readdirSync, readFileSync, rmSync, statSync, writeFileSync } from 'node:fs';
+import { join } from 'node:path';
+
+/**
+ * What the build reads, relative to the project root. sandbox/ is in it because main bundles the
+ * embedded sandbox (electron/core/profiles/manager.ts imports sandbox/server). node_modules'
+ * hidden lockfile is rewritten by every npm install, and preload and renderer bundle their deps.
+ * Root tsconfig*.json files are added by name (see sourceFingerprint).
+ */
+export const BUILD_SOURCES: readonly string[] = [
+  'electron',
+  'renderer',
+  'shared',
+  'sandbox',
+  'assets',
+  'package.json',
+  'package-lock.json',
+  'electron.vite.config.ts',
+  'node_modules/.package-lock.json',
+];
+
+/** Files every build writes (electron.vite.config.ts); one missing means out/ is incomplete. */
+export const BUILD_OUTPUTS: readonly string[] = ['main/index.js', 'preload/index.cjs', 'renderer/index.html'];
+
+export const STAMP_FILE = '.build-stamp';
+
+const addEntry = (hash: Hash, root: string, path: string): void => {
+  const full = join(root, path);
+  let stats: ReturnType<typeof statSync>;
+  try {
+    stats = statSync(full);
+  } catch {
+    // Absent (an optional source, a dangling link): nothing the build can read.
+    return;
+  }
+  if (stats.isDirectory()) {
+    // Sorted: readdir's order depends on the file system, the fingerprint must not.
+    for (const name of readdirSync(full).sort()) addEntry(hash, root, `${path}/${name}`);
+    return;
+  }
+  hash.update(`${path}\0${stats.size}\0${stats.mtimeMs}\n`);
+};
+
+/** A hash over the relative path, size and mtime of every file the build reads under root. */
+export const sourceFingerprint = (root: string, sources: readonly string[] = BUILD_SOURCES): string => {
+  const tsconfigs = readdirSync(root).filter((name) => /^tsconfig.*\.json$/.test(name));
+  const hash = createHash('sha256');
+  for (const path of [...sources, ...tsconfigs.sort()]) addEntry(hash, root, path);
+  return hash.digest('hex');
+};
+
+const readStamp = (outDir: string): string | undefined => {
+  try {
+    return readFileSync(join(outDir, STAMP_FILE), 'utf8').trim();
+  } catch {
+    return undefined;
+  }
+};
+
+/** True unless out/ holds every output and its stamp says it was built from exactly these sources. */
+export const needsBuild = (outDir: string, fingerprint: string): boolean =>
+  readStamp(outDir) !== fingerprint || BUILD_OUTPUTS.some((file) => !existsSync(join(outDir, file)));
+
+/** Removed before a build, so an interrupted or failed build never leaves a stamp claiming out/ is current. */
+export const clearStamp = (outDir: string): void => rmSync(join(outDir, STAMP_FILE), { force: true });
+
+/** Written only after a build succeeded. */
+export const writeStamp = (outDir: string, fingerprint: string): void =>
+  writeFileSync(join(outDir, STAMP_FILE), `${fingerprint}\n`);
