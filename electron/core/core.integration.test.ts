@@ -26,16 +26,21 @@ const call = async <T = unknown>(operation: string, payload: unknown = {}): Prom
 };
 
 const nowSec = () => Math.floor(Date.now() / 1000);
+const downloadsDir = fs.mkdtempSync(path.join(os.tmpdir(), 'td-downloads-'));
 
 beforeAll(async () => {
   sandbox = await startTestSandbox({ market: 'off' });
-  testCore = await startTestCore(sandbox, { emit: (name, payload) => events.push({ name, payload }) });
+  testCore = await startTestCore(sandbox, {
+    emit: (name, payload) => events.push({ name, payload }),
+    downloadsDir,
+  });
   core = testCore.core;
 });
 
 afterAll(async () => {
   await testCore?.close();
   await sandbox?.close();
+  fs.rmSync(downloadsDir, { recursive: true, force: true });
 });
 
 describe('profiles', () => {
@@ -81,9 +86,9 @@ describe('profiles', () => {
 
   it('adds a profile, stores its key (masked), switches to it, sees the failure classified, and switches back', async () => {
     const added = await call<{ id: string }>('profiles.add', {
-      kind: 'live',
-      name: 'Live (unreachable here)',
-      baseUrl: 'http://127.0.0.1:9/api/v4',
+      kind: 'custom',
+      name: 'Proxy (unreachable here)',
+      baseUrl: 'https://127.0.0.1:9/api/v4',
     });
     const withKey = await call<{ keyMask: string }>('profiles.setKey', {
       id: added.id,
@@ -104,10 +109,48 @@ describe('profiles', () => {
 
   it('refuses bad input without changing anything', async () => {
     const before = await call<unknown[]>('profiles.list');
-    const bad = await core.dispatch('profiles.add', { kind: 'futures_alt', name: 'x' }, sender);
-    expect(bad.ok).toBe(false);
-    if (!bad.ok) expect(bad.error.code).toBe('INVALID_INPUT');
+    for (const input of [
+      { kind: 'custom', name: 'x' }, // no address
+      { kind: 'custom', name: 'x', baseUrl: 'http://proxy.example/api/v4' }, // not https
+      { kind: 'live', name: 'x', baseUrl: 'https://evil.example/api/v4' }, // live's address is main's
+      { kind: 'futures_alt', name: 'x', baseUrl: 'https://evil.example/api/v4' },
+    ]) {
+      const bad = await core.dispatch('profiles.add', input, sender);
+      expect(bad.ok, JSON.stringify(input)).toBe(false);
+      if (!bad.ok) expect(bad.error.code).toBe('INVALID_INPUT');
+    }
     expect(await call<unknown[]>('profiles.list')).toEqual(before);
+  });
+
+  it('live, testnet and the futures alternative connect only to main’s addresses; a key goes only to its host', async () => {
+    const live = await call<{ id: string; baseUrl: string }>('profiles.add', { kind: 'live', name: 'Live' });
+    expect(live.baseUrl).toBe('https://api.gateio.ws/api/v4');
+    // No operation changes an address, and an address written into the database is ignored.
+    const moved = await core.dispatch(
+      'profiles.update',
+      { id: live.id, baseUrl: 'http://evil.example/api/v4' },
+      sender,
+    );
+    expect(moved.ok).toBe(false);
+    core.db.prepare('UPDATE profiles SET base_url = ? WHERE id = ?').run('http://evil.example/api/v4', live.id);
+    const listed = await call<{ id: string; baseUrl: string }[]>('profiles.list');
+    expect(listed.find((p) => p.id === live.id)?.baseUrl).toBe('https://api.gateio.ws/api/v4');
+    expect((await call<{ removed: boolean }>('profiles.remove', { id: live.id })).removed).toBe(true);
+
+    // A custom endpoint's key is bound to the host it was saved for.
+    const proxy = await call<{ id: string }>('profiles.add', {
+      kind: 'custom',
+      name: 'Proxy',
+      baseUrl: 'https://127.0.0.1:9/api/v4',
+    });
+    await call('profiles.setKey', { id: proxy.id, key: 'abcd1234efgh5678', secret: 'SECRET-BOUND-TO-HOST' });
+    core.db.prepare('UPDATE profiles SET base_url = ? WHERE id = ?').run('https://127.0.0.2:9/api/v4', proxy.id);
+    await call('profiles.switch', { id: proxy.id });
+    expect(core.profiles.active()?.baseUrl).toBe('https://127.0.0.2:9/api/v4');
+    // The connection has no credentials at all: nothing signed can leave for the other host.
+    expect(core.ctx.platform().client.hasCredentials()).toBe(false);
+    await call('profiles.switch', { id: 'local-sandbox' });
+    await call('profiles.remove', { id: proxy.id });
   });
 });
 
@@ -249,7 +292,7 @@ describe('history sync', () => {
     expect(done?.state).toBe('done');
     expect(done?.records).toBeGreaterThanOrEqual(4);
     const cached = await call<{ records: { id: string }[]; complete: boolean }>('activity.history', {
-      kind: 'deposits',
+      kinds: ['deposits'],
       from,
       to: nowSec(),
     });
@@ -262,6 +305,24 @@ describe('history sync', () => {
     expect(second.windowsTotal).toBeLessThanOrEqual(2 * 2); // only the still-changing recent window(s)
     await core.history.finished();
     expect(events.some((e) => e.name === 'activity.historyProgress')).toBe(true);
+
+    // The export writes every cached record of the period (no page cap), and says how many.
+    const query = { kinds: ['deposits', 'withdrawals'], from, to: nowSec() };
+    const all = await call<{ total: number }>('activity.history', { ...query, limit: 1 });
+    const exportId = '4f6c0b1e-2a7d-4c1a-9d55-0a5c3e9b7f10';
+    const saved = await call<{ path: string; rows: number }>('activity.exportHistoryCsv', {
+      ...query,
+      exportId,
+      timeZone: 'UTC',
+      suggestedName: 'history-money.csv',
+    });
+    expect(saved.rows).toBe(all.total);
+    expect(path.dirname(saved.path)).toBe(downloadsDir);
+    const lines = fs.readFileSync(saved.path, 'utf8').trimEnd().split('\r\n');
+    expect(lines[0]).toBe('\uFEFFTime (UTC),Kind,ID,Currency,Amount,Status');
+    expect(lines).toHaveLength(all.total + 1);
+    const progress = events.filter((e) => e.name === 'activity.exportProgress').map((e) => e.payload);
+    expect(progress.at(-1)).toEqual({ exportId, written: all.total, total: all.total, state: 'done' });
   });
 
   it('syncs trades, transfers and pushes too', async () => {
@@ -273,7 +334,7 @@ describe('history sync', () => {
     const done = await core.history.finished();
     expect(done).toMatchObject({ state: 'done', windowsTotal: 6 });
     const transfers = await call<{ records: unknown[] }>('activity.history', {
-      kind: 'subAccountTransfers',
+      kinds: ['subAccountTransfers'],
       from: nowSec() - 40 * 86400,
       to: nowSec() + 86400,
     });

@@ -18,8 +18,11 @@ import { createChooseSavePath } from './saveDialog';
 import { installSecurity } from './security';
 import { loadWindowState, trackWindowState } from './windowState';
 
-/** Set by `electron-vite dev` only; packaged and `npm start` builds load app://. */
-const devServerUrl = process.env.ELECTRON_RENDERER_URL;
+/**
+ * Set by `electron-vite dev` only; packaged and `npm start` builds load app://. A packaged app
+ * ignores it: otherwise anyone who starts it with that variable would make any origin trusted.
+ */
+const devServerUrl = app.isPackaged ? undefined : process.env.ELECTRON_RENDERER_URL;
 const devOrigin = devServerUrl ? new URL(devServerUrl).origin : undefined;
 const trustedOrigins = devOrigin ? [APP_ORIGIN, devOrigin] : [APP_ORIGIN];
 const isOwnUrl = (url: string): boolean => {

@@ -85,9 +85,16 @@ export const NotificationSettings = z
      */
     minAmounts: z
       .record(
-        z.string().regex(/^[A-Z0-9_.-]{1,32}$/, 'Currency names are upper-case letters, digits, "_", "-" or "."'),
-        z.string().regex(/^\d{1,30}(\.\d{1,30})?$/, 'A minimum amount is a plain decimal number such as 0.5'),
+        z
+          .string()
+          .max(32)
+          .regex(/^[A-Z0-9_.-]{1,32}$/, 'Currency names are upper-case letters, digits, "_", "-" or "."'),
+        z
+          .string()
+          .max(61)
+          .regex(/^\d{1,30}(\.\d{1,30})?$/, 'A minimum amount is a plain decimal number such as 0.5'),
       )
+      .refine((r) => Object.keys(r).length <= 500, 'At most 500 currencies')
       .default({}),
   })
   .strict();

@@ -30,13 +30,17 @@ export const ChainName = z
   .regex(/^[A-Za-z0-9_.-]+$/, 'Network names use letters, digits, "_", "-" or "." only');
 
 /** A non-negative decimal string as the platform sends it ("0", "12.5"). */
-export const DecimalText = z.string().regex(/^-?\d+(\.\d+)?$/, 'Not a decimal number');
+export const DecimalText = z
+  .string()
+  .max(64)
+  .regex(/^-?\d+(\.\d+)?$/, 'Not a decimal number');
 
 /** An amount typed by a person: plain digits with an optional fraction, greater than zero. */
 export const PositiveAmount = z
   .string()
   .trim()
   .min(1, 'Enter an amount')
+  .max(64, 'This amount is too long')
   .regex(/^\d+(\.\d+)?$/, 'Use digits and an optional decimal point (no signs, spaces or exponents)')
   .refine((v) => /[1-9]/.test(v), 'The amount must be greater than zero');
 
@@ -286,10 +290,15 @@ export const ReviewPolicy = z.object({
    * Per currency: amounts ABOVE this need the typed confirmation on the review sheet. A currency
    * without an entry always needs it (the safe default).
    */
-  typedConfirmAbove: z.record(
-    CurrencyCode,
-    z.string().regex(/^\d+(\.\d+)?$/, 'Use digits and an optional decimal point'),
-  ),
+  typedConfirmAbove: z
+    .record(
+      CurrencyCode,
+      z
+        .string()
+        .max(64)
+        .regex(/^\d+(\.\d+)?$/, 'Use digits and an optional decimal point'),
+    )
+    .refine((r) => Object.keys(r).length <= 500, 'At most 500 currencies'),
 });
 export type ReviewPolicy = z.infer<typeof ReviewPolicy>;
 

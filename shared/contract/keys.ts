@@ -63,11 +63,15 @@ export const whitelistProblems = (
   return tooMany === undefined ? { entries } : { entries, list: tooMany };
 };
 
-export const IpWhitelist = z.array(z.string()).superRefine((list, ctx) => {
-  const problems = whitelistProblems(list);
-  if (problems.list !== undefined) ctx.addIssue({ code: 'custom', message: problems.list });
-  for (const [index, message] of problems.entries) ctx.addIssue({ code: 'custom', path: [index], message });
-});
+// Hard caps above the friendly limits, so an absurd payload is refused before it is examined.
+export const IpWhitelist = z
+  .array(z.string().max(100))
+  .max(1_000)
+  .superRefine((list, ctx) => {
+    const problems = whitelistProblems(list);
+    if (problems.list !== undefined) ctx.addIssue({ code: 'custom', message: problems.list });
+    for (const [index, message] of problems.entries) ctx.addIssue({ code: 'custom', path: [index], message });
+  });
 
 /** Keys with no IP binding stop working 90 days after creation; we warn from 14 days before. */
 export const UNBOUND_KEY_LIFETIME_DAYS = 90;
@@ -120,7 +124,10 @@ export const KeyView = z.object({
 export type KeyView = z.infer<typeof KeyView>;
 
 const userId = z.number().int().positive();
-const keyId = z.string().regex(/^[A-Za-z0-9]{8,128}$/, 'Not a key id');
+const keyId = z
+  .string()
+  .max(128)
+  .regex(/^[A-Za-z0-9]{8,128}$/, 'Not a key id');
 const keyName = z.string().trim().min(1, 'Give the key a name.').max(50, 'Use at most 50 characters.');
 
 export const keys = {

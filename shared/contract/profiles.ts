@@ -7,7 +7,16 @@
 import { z } from 'zod';
 import { operation } from '../ipc/define';
 
-export const ProfileKind = z.enum(['sandbox', 'testnet', 'live', 'futures_alt']);
+/**
+ * Where a profile connects. Live, testnet and the futures alternative entry have fixed addresses
+ * that main holds (a stored or typed address is never used for them); `custom` is an https
+ * endpoint the person names (a proxy), fixed when the profile is created.
+ */
+export const ProfileKind = z.enum(['sandbox', 'testnet', 'live', 'futures_alt', 'custom']);
+
+/** Kinds that may move real money (a custom endpoint is taken to be a proxy of the live platform). */
+export const isRealMoney = (kind: ProfileKind | undefined): boolean =>
+  kind === 'live' || kind === 'futures_alt' || kind === 'custom';
 export type ProfileKind = z.infer<typeof ProfileKind>;
 
 export const Profile = z.object({
@@ -120,7 +129,9 @@ export const BaseUrl = z
   .max(300)
   // shared/ has no URL class (no DOM or Node types): scheme, host, optional port and path, no query.
   .regex(/^https?:\/\/[A-Za-z0-9.-]+(:\d{1,5})?(\/[^\s?#]*)?$/, 'Enter the address as https://host/api/v4')
-  .refine((v) => /\/api\/v4\/?$/.test(v), 'The address ends with /api/v4');
+  .refine((v) => /\/api\/v4\/?$/.test(v), 'The address ends with /api/v4')
+  // Signed requests carry the key id and their answers are trusted: never over plain http.
+  .refine((v) => v.startsWith('https://'), 'Only an https address is accepted');
 
 /** API key and secret as typed by the person (printable ASCII, no spaces). */
 const KeyText = z
@@ -139,24 +150,28 @@ export const profiles = {
     ConnectionStatus,
   ),
   add: operation(
-    'Adds a testnet, live or futures-alternative profile (the address is remembered).',
+    'Adds a testnet, live, futures-alternative or custom-endpoint profile. Live, testnet and the futures alternative use the platform’s addresses, which main holds; a custom endpoint is an https address given here, fixed for the profile’s life.',
     z
       .object({
-        kind: z.enum(['testnet', 'live', 'futures_alt']),
+        kind: z.enum(['testnet', 'live', 'futures_alt', 'custom']),
         name: Name,
-        /** Defaults: live and testnet use the platform's published addresses; futures_alt needs one. */
+        /** Only for `custom`, and required there. */
         baseUrl: BaseUrl.optional(),
       })
       .strict()
-      .refine((v) => v.kind !== 'futures_alt' || v.baseUrl !== undefined, {
-        message: 'Enter the alternative entry’s address',
+      .refine((v) => v.kind !== 'custom' || v.baseUrl !== undefined, {
+        message: 'Enter the endpoint’s https address',
+        path: ['baseUrl'],
+      })
+      .refine((v) => v.kind === 'custom' || v.baseUrl === undefined, {
+        message: 'This kind of profile uses the platform’s own address; it cannot be changed',
         path: ['baseUrl'],
       }),
     Profile,
   ),
   update: operation(
-    'Renames a profile or changes its address.',
-    z.object({ id: ProfileId, name: Name.optional(), baseUrl: BaseUrl.optional() }).strict(),
+    'Renames a profile. (No profile’s address can be changed: a custom endpoint is another profile, with its own key.)',
+    z.object({ id: ProfileId, name: Name.optional() }).strict(),
     Profile,
   ),
   remove: operation(

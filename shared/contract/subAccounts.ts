@@ -24,10 +24,13 @@ export const loginNameProblem = (name: string): string | undefined => {
   return undefined;
 };
 
-export const LoginName = z.string().superRefine((value, ctx) => {
-  const problem = loginNameProblem(value);
-  if (problem !== undefined) ctx.addIssue({ code: 'custom', message: problem });
-});
+export const LoginName = z
+  .string()
+  .max(200)
+  .superRefine((value, ctx) => {
+    const problem = loginNameProblem(value);
+    if (problem !== undefined) ctx.addIssue({ code: 'custom', message: problem });
+  });
 
 const userId = z.number().int().positive();
 

@@ -9,7 +9,10 @@ import { z } from 'zod';
 import { operation } from '../ipc/define';
 
 /** A positive or zero decimal written the plain way ("0.1", "65000"), no exponent, no sign. */
-export const DecimalText = z.string().regex(/^\d+(\.\d+)?$/, 'must be a plain decimal number such as 0.15');
+export const DecimalText = z
+  .string()
+  .max(64)
+  .regex(/^\d+(\.\d+)?$/, 'must be a plain decimal number such as 0.15');
 export const PairId = z
   .string()
   .min(3)
@@ -37,6 +40,7 @@ export const BOOK_DEPTHS = [10, 20, 50] as const;
 /** A `t-` client order id: at most 28 bytes after the prefix, characters 0-9 A-Z a-z _ - . */
 export const ClientText = z
   .string()
+  .max(30)
   .regex(/^t-[0-9A-Za-z_.-]{1,28}$/, 'must be t- followed by up to 28 of 0-9 A-Z a-z _ - .');
 
 export const Pair = z.object({
@@ -176,7 +180,7 @@ export const TradeSettings = z.object({
   confirmOrders: z.boolean(),
   /** Keyboard shortcuts on the trade screen (off by default). */
   shortcuts: z.boolean(),
-  favourites: z.array(z.string()).max(200),
+  favourites: z.array(z.string().max(32)).max(200),
 });
 export type TradeSettings = z.infer<typeof TradeSettings>;
 

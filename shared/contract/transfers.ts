@@ -39,13 +39,17 @@ export const amountProblem = (amount: string, available?: string): string | unde
 };
 
 /** The amount as the platform takes it: validated decimal text. */
-export const TransferAmountText = z.string().superRefine((value, ctx) => {
-  const problem = amountProblem(value);
-  if (problem !== undefined) ctx.addIssue({ code: 'custom', message: problem });
-});
+export const TransferAmountText = z
+  .string()
+  .max(64)
+  .superRefine((value, ctx) => {
+    const problem = amountProblem(value);
+    if (problem !== undefined) ctx.addIssue({ code: 'custom', message: problem });
+  });
 
 const currency = z
   .string()
+  .max(32)
   .regex(/^[A-Z0-9_]{1,32}$/, 'Use the currency symbol in capitals, e.g. USDT')
   .describe('currency symbol');
 const userId = z.number().int().positive();
@@ -70,11 +74,13 @@ export const OwnTransferInput = z
     /** Required when margin is involved (the isolated-margin market, e.g. BTC_USDT). */
     currencyPair: z
       .string()
+      .max(32)
       .regex(/^[A-Z0-9]+_[A-Z0-9]+$/)
       .optional(),
     /** Required when futures or delivery is involved (settlement currency, e.g. usdt). */
     settle: z
       .string()
+      .max(16)
       .regex(/^[a-z0-9]{1,16}$/)
       .optional(),
   })
@@ -168,8 +174,8 @@ export const BalanceSource = z
     owner: z.union([z.literal('main'), userId]),
     account: TransferAccount,
     currency,
-    currencyPair: z.string().optional(),
-    settle: z.string().optional(),
+    currencyPair: z.string().max(32).optional(),
+    settle: z.string().max(16).optional(),
   })
   .strict();
 export type BalanceSource = z.infer<typeof BalanceSource>;

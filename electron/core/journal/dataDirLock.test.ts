@@ -3,7 +3,7 @@
  * opens anything, says who holds the folder, and the lock dies with its holder (no stale lock).
  */
 import { type ChildProcess, spawn } from 'node:child_process';
-import { existsSync, mkdtempSync, readdirSync, rmSync, statSync } from 'node:fs';
+import { chmodSync, existsSync, mkdtempSync, readdirSync, rmSync, statSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
@@ -58,7 +58,9 @@ const run = (args: string[]) =>
 describe('one process per data directory', () => {
   it('refuses a second lock in the same process, naming the holder, until the first is released', () => {
     const dir = newDir();
+    chmodSync(dir, 0o755); // made by an older version, readable by everyone
     const first = lockDataDir(dir, 'electron');
+    expect(statSync(dir).mode & 0o777).toBe(0o700);
     let refusal: unknown;
     try {
       lockDataDir(dir, 'chromium');
@@ -85,6 +87,9 @@ describe('one process per data directory', () => {
   it('a second core on the same folder is refused before it opens or changes anything', async () => {
     const first = await startTestCore({ mode: 'off' }, { connect: false });
     try {
+      // The folder and the journal are this user's only.
+      expect(statSync(first.dataDir).mode & 0o777).toBe(0o700);
+      expect(statSync(join(first.dataDir, 'journal.sqlite')).mode & 0o777).toBe(0o600);
       const before = readdirSync(first.dataDir)
         .map((f) => `${f}:${statSync(join(first.dataDir, f)).mtimeMs}`)
         .sort();

@@ -60,7 +60,9 @@ const isBusy = (error: unknown): boolean => {
 
 /** Takes the data directory's lock or throws DataDirBusy; `release()` gives it back. */
 export const lockDataDir = (dataDir: string, shell: string): DataDirLock => {
+  // Only this user may enter it (journal, audit log, the sandbox's keys), even if it existed before.
   fs.mkdirSync(dataDir, { recursive: true, mode: 0o700 });
+  if (process.platform !== 'win32') fs.chmodSync(dataDir, 0o700);
   // timeout 0: a held lock answers SQLITE_BUSY at once instead of waiting for it.
   const db = new Database(path.join(dataDir, LOCK_FILE), { timeout: 0 });
   try {

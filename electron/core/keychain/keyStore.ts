@@ -11,6 +11,8 @@ export interface StoredKey {
   readonly key: string;
   /** The secret (used for signing only; never logged, never sent to the renderer). */
   readonly secret: string;
+  /** The host the key was saved for; it is never sent to another (absent in entries saved before). */
+  readonly host?: string;
 }
 
 export interface KeyStore {

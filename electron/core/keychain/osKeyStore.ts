@@ -47,7 +47,9 @@ export class OsKeyStore implements KeyStore {
 
   async set(name: string, value: StoredKey): Promise<void> {
     try {
-      await this.entry(name).setPassword(JSON.stringify({ key: value.key, secret: value.secret }));
+      await this.entry(name).setPassword(
+        JSON.stringify({ key: value.key, secret: value.secret, ...(value.host ? { host: value.host } : {}) }),
+      );
     } catch (cause) {
       if (cause instanceof DeskFailure) throw cause;
       throw keychainFailure('store the key', cause);
@@ -66,7 +68,11 @@ export class OsKeyStore implements KeyStore {
     try {
       const parsed = JSON.parse(text) as Partial<StoredKey>;
       if (typeof parsed.key === 'string' && typeof parsed.secret === 'string')
-        return { key: parsed.key, secret: parsed.secret };
+        return {
+          key: parsed.key,
+          secret: parsed.secret,
+          ...(typeof parsed.host === 'string' ? { host: parsed.host } : {}),
+        };
     } catch {
       // fall through: an entry we did not write
     }

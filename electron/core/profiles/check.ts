@@ -8,8 +8,9 @@
  * (amount 0, an order id that cannot exist), whose label tells whether the key may write — are the
  * DEEP check, sent only when the person starts it (`deep: true`; DEEP_CHECK_PROBES says what).
  */
+
 import type { z } from 'zod';
-import type { ConnectionCheck, PermissionGroup, PermissionLevel } from '../../../shared/contract/profiles';
+import type { ConnectionCheck, PermissionGroup, PermissionLevel, ProfileKind } from '../../../shared/contract/profiles';
 import { DEEP_CHECK_PROBES } from '../../../shared/contract/profiles';
 import { ApiError } from '../api/apiError';
 import { LARGE_OFFSET_MS } from '../api/clock';
@@ -36,7 +37,7 @@ const failure = (error: unknown): Pick<Check, 'detail' | 'advice' | 'label' | 'r
 export const runConnectionCheck = async (
   profileId: string,
   connection: PlatformConnection,
-  kind: 'sandbox' | 'testnet' | 'live' | 'futures_alt',
+  kind: ProfileKind,
   options: { readonly deep?: boolean } = {},
 ): Promise<ConnectionCheck> => {
   const deep = options.deep === true;
@@ -123,7 +124,7 @@ export const runConnectionCheck = async (
     checks.push({
       name: 'environment',
       outcome: 'ok',
-      detail: `The key belongs to this ${kind === 'live' ? 'live' : kind === 'testnet' ? 'test' : kind === 'sandbox' ? 'sandbox' : 'futures'} environment${detail.key?.mode === 2 ? ' (legacy unified key)' : ''}.`,
+      detail: `The key belongs to this ${kind === 'live' ? 'live' : kind === 'testnet' ? 'test' : kind === 'sandbox' ? 'sandbox' : kind === 'custom' ? 'custom endpoint’s' : 'futures'} environment${detail.key?.mode === 2 ? ' (legacy unified key)' : ''}.`,
     });
     checks.push({
       name: 'ipWhitelist',

@@ -21,11 +21,19 @@ import { PlatformConnection } from './connection';
 
 export const SANDBOX_PROFILE_ID = 'local-sandbox';
 
-/** Published addresses of the platform (api-facts "Base URL", §7.2). */
-export const DEFAULT_URLS: Record<'live' | 'testnet', string> = {
+/**
+ * The platform's addresses (api-facts "Base URL", §7.2; the futures alternative entry as the
+ * platform publishes it). Constants: whatever a profile row or the renderer says, these kinds
+ * connect here and nowhere else (docs/security.md).
+ */
+export const PINNED_URLS: Record<'live' | 'testnet' | 'futures_alt', string> = {
   live: 'https://api.gateio.ws/api/v4',
   testnet: 'https://api-testnet.gateapi.io/api/v4',
+  futures_alt: 'https://fx-api.gateio.ws/api/v4',
 };
+
+/** The host a key may be sent to ("api.gateio.ws", "proxy.example:8443"). */
+const hostOf = (url: string): string => new URL(url).host;
 
 /** How the local sandbox profile reaches a sandbox. */
 export type SandboxSource =
@@ -171,8 +179,28 @@ export class ProfileManager {
     return next;
   }
 
-  add(input: { kind: 'testnet' | 'live' | 'futures_alt'; name: string; baseUrl?: string }): ProfileView {
-    const baseUrl = normalizeUrl(input.baseUrl ?? (input.kind === 'futures_alt' ? '' : DEFAULT_URLS[input.kind]));
+  add(input: { kind: 'testnet' | 'live' | 'futures_alt' | 'custom'; name: string; baseUrl?: string }): ProfileView {
+    let baseUrl: string;
+    if (input.kind === 'custom') {
+      // The contract checked it; main checks again, since this decides where signed requests go.
+      if (input.baseUrl === undefined || new URL(input.baseUrl).protocol !== 'https:') {
+        throw new DeskFailure({
+          code: 'INVALID_INPUT',
+          message: 'A custom endpoint needs an https address.',
+          fields: { baseUrl: 'Only an https address is accepted' },
+        });
+      }
+      baseUrl = normalizeUrl(input.baseUrl);
+    } else {
+      if (input.baseUrl !== undefined) {
+        throw new DeskFailure({
+          code: 'INVALID_INPUT',
+          message: 'This kind of profile uses the platform’s own address.',
+          fields: { baseUrl: 'This kind of profile uses the platform’s own address; it cannot be changed' },
+        });
+      }
+      baseUrl = PINNED_URLS[input.kind];
+    }
     const id = `${input.kind}-${Date.now().toString(36)}${Math.random().toString(36).slice(2, 6)}`;
     const now = Date.now();
     this.options.db
@@ -183,15 +211,11 @@ export class ProfileManager {
     return this.view(this.row(id) as ProfileRow);
   }
 
-  async update(input: { id: string; name?: string; baseUrl?: string }): Promise<ProfileView> {
+  async update(input: { id: string; name?: string }): Promise<ProfileView> {
     const row = this.mustRow(input.id);
-    if (input.baseUrl !== undefined && row.kind === 'sandbox') {
-      throw DeskFailure.precondition('The built-in sandbox’s address is managed by the app.');
-    }
     this.options.db
-      .prepare('UPDATE profiles SET name = ?, base_url = ?, updated_at = ? WHERE id = ?')
-      .run(input.name ?? row.name, input.baseUrl ? normalizeUrl(input.baseUrl) : row.base_url, Date.now(), row.id);
-    if (input.baseUrl !== undefined && this.activeId === row.id) await this.switchTo(row.id);
+      .prepare('UPDATE profiles SET name = ?, updated_at = ? WHERE id = ?')
+      .run(input.name ?? row.name, Date.now(), row.id);
     return this.view(this.mustRow(row.id));
   }
 
@@ -206,7 +230,8 @@ export class ProfileManager {
 
   async setKey(id: string, key: StoredKey): Promise<ProfileView> {
     const row = this.mustRow(id);
-    await this.options.keyStore.set(keyEntry(id), { key: key.key, secret: key.secret });
+    // Bound to the host it is saved for: it is never sent anywhere else (see connect).
+    await this.options.keyStore.set(keyEntry(id), { key: key.key, secret: key.secret, host: hostOf(this.urlOf(row)) });
     this.options.db
       .prepare('UPDATE profiles SET key_mask = ?, user_id = NULL, updated_at = ? WHERE id = ?')
       .run(maskKey(key.key), Date.now(), row.id);
@@ -268,7 +293,7 @@ export class ProfileManager {
     const connection = this.connection;
     const id = this.activeId;
     if (connection === undefined || id === undefined) return;
-    connection.restoreCredentials(await this.options.keyStore.get(keyEntry(id)));
+    connection.restoreCredentials(await this.keyFor(this.mustRow(id)));
   }
 
   lastConnectionCheck(): ConnectionCheck | undefined {
@@ -323,7 +348,7 @@ export class ProfileManager {
     this.setState('connecting');
     try {
       if (row.kind === 'sandbox') await this.prepareSandbox();
-      const credentials = await this.options.keyStore.get(keyEntry(row.id));
+      const credentials = await this.keyFor(row);
       this.connection = new PlatformConnection({
         baseUrl: this.urlOf(row),
         credentials,
@@ -419,9 +444,29 @@ export class ProfileManager {
     this.limiterTimer.unref();
   }
 
+  /** Where a profile connects: for live, testnet and the futures alternative, main's constant. */
   private urlOf(row: ProfileRow): string {
     if (row.kind === 'sandbox') return this.sandboxUrl ?? row.base_url;
-    return row.base_url;
+    if (row.kind === 'custom') return row.base_url;
+    return PINNED_URLS[row.kind];
+  }
+
+  /**
+   * The stored key of a profile when it may be sent to where the profile connects: a key saved for
+   * another host (an address changed behind the app's back, an old journal) is not used at all.
+   */
+  private async keyFor(row: ProfileRow): Promise<StoredKey | undefined> {
+    const stored = await this.options.keyStore.get(keyEntry(row.id));
+    if (stored === undefined || row.kind === 'sandbox') return stored;
+    const host = hostOf(this.urlOf(row));
+    if (stored.host !== undefined && stored.host !== host) {
+      this.noteFailure(
+        'KEY_HOST_MISMATCH',
+        `This profile’s key was saved for ${stored.host}; it is never sent to ${host}. Set the key again if this is intended.`,
+      );
+      return undefined;
+    }
+    return stored;
   }
 
   private view(row: ProfileRow): ProfileView {

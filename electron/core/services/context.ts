@@ -13,8 +13,10 @@
  * - Throw the platform's ApiError as is (the dispatcher turns it into {code:'PLATFORM', label,
  *   advice, requestId}); throw DeskFailure for app-side problems.
  */
+
 import type { z } from 'zod';
 import type { EventName, Events } from '../../../shared/contract';
+import type { ProfileKind } from '../../../shared/contract/profiles';
 import type { PlatformApi } from '../api/platform';
 import type { AuditLog, BalanceSnapshots, Settings } from '../journal/types';
 import type { KeyStore } from '../keychain/keyStore';
@@ -26,7 +28,7 @@ export type Emit = <N extends EventName>(name: N, payload: z.input<Events[N]>) =
 export interface ActiveProfile {
   readonly id: string;
   readonly name: string;
-  readonly kind: 'sandbox' | 'testnet' | 'live' | 'futures_alt';
+  readonly kind: ProfileKind;
   /** Base URL incl. /api/v4. */
   readonly baseUrl: string;
   /** The user id of the key's account (main account), when known after connecting. */

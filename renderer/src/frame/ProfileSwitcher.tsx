@@ -18,6 +18,7 @@ const KIND: Record<ProfileKind, { label: string; tone: Tone }> = {
   // Real money: the loudest badge.
   live: { label: 'LIVE', tone: 'bad' },
   futures_alt: { label: 'Live (alt. entry)', tone: 'bad' },
+  custom: { label: 'Custom endpoint', tone: 'bad' },
 };
 
 const STATE_TEXT: Record<Status['state'], string> = {

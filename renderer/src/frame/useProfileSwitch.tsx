@@ -6,14 +6,14 @@
 import { useQueryClient } from '@tanstack/react-query';
 import { type ReactNode, useState } from 'react';
 import type { z } from 'zod';
-import type { Profile } from '../../../shared/contract/profiles';
+import { isRealMoney, type Profile } from '../../../shared/contract/profiles';
 import { useDeskMutation } from '../lib/desk';
 import { notify } from '../lib/notify';
 import { ConfirmDialog } from '../ui';
 
 type ProfileView = z.output<typeof Profile>;
 
-const isLive = (profile: ProfileView) => profile.kind === 'live' || profile.kind === 'futures_alt';
+const isLive = (profile: ProfileView) => isRealMoney(profile.kind);
 
 export const useProfileSwitch = (): {
   readonly request: (profile: ProfileView) => void;

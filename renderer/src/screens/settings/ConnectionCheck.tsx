@@ -10,6 +10,7 @@ import type { z } from 'zod';
 import {
   type ConnectionCheck as CheckResult,
   DEEP_CHECK_PROBES,
+  isRealMoney,
   type PermissionGroup,
   type PermissionLevel,
   type Profile,
@@ -48,7 +49,7 @@ export const LEVEL_WORDS: Record<Level, { text: string; tone: Tone }> = {
 };
 
 /** Live money is at stake on these: the deep check asks for the profile's name to be typed. */
-const isLive = (profile: ProfileView | undefined) => profile?.kind === 'live' || profile?.kind === 'futures_alt';
+const isLive = (profile: ProfileView | undefined) => isRealMoney(profile?.kind);
 
 const Permissions = ({ result }: { readonly result: CheckResult }) => (
   <DataTable

@@ -6,7 +6,7 @@
 import { useQueryClient } from '@tanstack/react-query';
 import { useState } from 'react';
 import type { z } from 'zod';
-import type { Profile, ProfileKind } from '../../../../shared/contract/profiles';
+import { isRealMoney, type Profile, type ProfileKind } from '../../../../shared/contract/profiles';
 import { useProfileSwitch } from '../../frame/useProfileSwitch';
 import { useDeskMutation, useDeskQuery } from '../../lib/desk';
 import { notify } from '../../lib/notify';
@@ -32,6 +32,7 @@ const KIND_LABEL: Record<ProfileKind, string> = {
   testnet: 'Testnet',
   live: 'Live',
   futures_alt: 'Live (futures alternative entry)',
+  custom: 'Custom endpoint (https, e.g. a proxy)',
 };
 
 /** Everything on screen belongs to the active profile: drop it all after a change. */
@@ -74,7 +75,7 @@ const AddProfileDialog = ({ open, onClose }: { readonly open: boolean; readonly 
           <Button
             variant="primary"
             busy={add.isPending}
-            onClick={() => add.mutate({ kind, name, ...(baseUrl.trim() ? { baseUrl: baseUrl.trim() } : {}) })}
+            onClick={() => add.mutate({ kind, name, ...(kind === 'custom' ? { baseUrl: baseUrl.trim() } : {}) })}
           >
             Add profile
           </Button>
@@ -89,17 +90,24 @@ const AddProfileDialog = ({ open, onClose }: { readonly open: boolean; readonly 
           { value: 'testnet', label: KIND_LABEL.testnet },
           { value: 'live', label: KIND_LABEL.live },
           { value: 'futures_alt', label: KIND_LABEL.futures_alt },
+          { value: 'custom', label: KIND_LABEL.custom },
         ]}
       />
       <TextField label="Name" value={name} onChange={setName} maxLength={60} error={fields.name} />
-      <TextField
-        label={kind === 'futures_alt' ? 'Address' : 'Address (optional)'}
-        value={baseUrl}
-        onChange={setBaseUrl}
-        placeholder="https://host/api/v4"
-        hint={kind === 'futures_alt' ? undefined : 'Leave empty to use the platform’s published address.'}
-        error={fields.baseUrl}
-      />
+      {kind === 'custom' ? (
+        <TextField
+          label="Address"
+          value={baseUrl}
+          onChange={setBaseUrl}
+          placeholder="https://host/api/v4"
+          hint="https only. The key you set for this profile is bound to this host and never sent anywhere else; the address cannot be changed later."
+          error={fields.baseUrl}
+        />
+      ) : (
+        <p className="muted" data-testid="pinned-address">
+          Connects to the platform’s own address; the app holds it and it cannot be changed.
+        </p>
+      )}
       {add.error && !add.error.fields ? <ErrorNotice error={add.error} /> : null}
     </Dialog>
   );
@@ -219,11 +227,7 @@ export const ProfilesPanel = () => {
             {
               id: 'kind',
               header: 'Connects to',
-              cell: (p) => (
-                <Badge tone={p.kind === 'live' || p.kind === 'futures_alt' ? 'bad' : 'neutral'}>
-                  {KIND_LABEL[p.kind]}
-                </Badge>
-              ),
+              cell: (p) => <Badge tone={isRealMoney(p.kind) ? 'bad' : 'neutral'}>{KIND_LABEL[p.kind]}</Badge>,
             },
             { id: 'address', header: 'Address', cell: (p) => <code>{p.baseUrl}</code> },
             {
