@@ -211,6 +211,7 @@ const buildCore = async (options: CoreOptions, releaseLock: () => void): Promise
     dataDir: options.dataDir,
     shell: options.shell,
     platform: () => manager.platform(),
+    stream: () => manager.stream(),
     activeProfile: () => manager.active(),
     onProfileChange: (listener) => {
       profileListeners.add(listener);

@@ -319,5 +319,14 @@ export const tradeEvents = {
    */
   'trade.orderFilled': z.object({ order: Order, filledNow: z.string() }),
   /** The live feed's health, so the screen can say when data is stale. */
-  'trade.feedStatus': z.object({ pair: z.string(), state: z.enum(['live', 'stale', 'stopped']), message: z.string() }),
+  'trade.feedStatus': z.object({
+    pair: z.string(),
+    state: z.enum(['live', 'stale', 'stopped']),
+    message: z.string(),
+    /**
+     * Where the market comes from: the platform's WebSocket stream, or REST polling (no stream for
+     * this address, or it is down; polling stands in until it is back).
+     */
+    source: z.enum(['stream', 'polling']).optional(),
+  }),
 };

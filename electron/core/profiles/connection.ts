@@ -8,6 +8,7 @@ import { PlatformClock } from '../api/clock';
 import { RateLimiter } from '../api/limiter';
 import { createPlatformApi, type PlatformApi } from '../api/platform';
 import { classifyRequest } from '../api/rateRules';
+import { PlatformStream, type StreamState } from '../api/stream';
 import { createTransport, type Transport } from '../api/transport';
 import type { StoredKey } from '../keychain/keyStore';
 
@@ -20,6 +21,10 @@ export interface ConnectionOptions {
   readonly onRequest?: (record: RequestRecord) => void;
   readonly onLimiterChange?: () => void;
   readonly onClockResync?: (offsetMs: number) => void;
+  /** The address's WebSocket API (undefined: it has none the app knows of; REST only). */
+  readonly streamUrl?: string;
+  readonly onStreamState?: (state: StreamState, reason?: string) => void;
+  readonly log?: (line: string) => void;
 }
 
 export class PlatformConnection {
@@ -29,8 +34,9 @@ export class PlatformConnection {
   readonly api: PlatformApi;
   private readonly transport: Transport;
   private credentials: StoredKey | undefined;
+  private streamInstance: PlatformStream | undefined;
 
-  constructor(options: ConnectionOptions) {
+  constructor(private readonly options: ConnectionOptions) {
     this.credentials = options.credentials ? { ...options.credentials } : undefined;
     this.transport = createTransport();
     const scale = options.limiterScale ?? 1;
@@ -71,7 +77,23 @@ export class PlatformConnection {
     this.credentials = credentials ? { ...credentials } : undefined;
   }
 
+  /** The WebSocket stream of this address (opened by its first subscription), when it has one. */
+  stream(): PlatformStream | undefined {
+    const url = this.options.streamUrl;
+    if (url === undefined) return undefined;
+    this.streamInstance ??= new PlatformStream({
+      url,
+      clock: this.clock,
+      // Read at each (re)subscription: the lock's forgetCredentials applies to the stream too.
+      credentials: () => this.credentials,
+      ...(this.options.onStreamState ? { onState: this.options.onStreamState } : {}),
+      ...(this.options.log ? { log: this.options.log } : {}),
+    });
+    return this.streamInstance;
+  }
+
   close(): void {
+    this.streamInstance?.close();
     this.limiter.clear('the profile was switched or the app is closing');
     this.transport.close();
   }

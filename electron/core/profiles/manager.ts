@@ -12,6 +12,7 @@ import type { RequestRecord } from '../api/client';
 import { LARGE_OFFSET_MS } from '../api/clock';
 import { helpForLabel } from '../api/labels';
 import type { PlatformApi } from '../api/platform';
+import type { PlatformStream } from '../api/stream';
 import { DeskFailure } from '../errors';
 import type { Db } from '../journal/db';
 import { type KeyStore, maskKey, type StoredKey } from '../keychain/keyStore';
@@ -31,6 +32,12 @@ export const PINNED_URLS: Record<'live' | 'testnet' | 'futures_alt', string> = {
   testnet: 'https://api-testnet.gateapi.io/api/v4',
   futures_alt: 'https://fx-api.gateio.ws/api/v4',
 };
+
+/**
+ * The platform's WebSocket API for live (api-facts §8). Testnet, the futures alternative (futures
+ * only) and custom endpoints have no spot stream the app knows of: they use REST polling.
+ */
+const LIVE_STREAM_URL = 'wss://api.gateio.ws/ws/v4/';
 
 /** The host a key may be sent to ("api.gateio.ws", "proxy.example:8443"). */
 const hostOf = (url: string): string => new URL(url).host;
@@ -129,6 +136,11 @@ export class ProfileManager {
   }
 
   /** The active profile's API; throws PRECONDITION when not connected. */
+  /** The active connection's WebSocket stream, when it has one. */
+  stream(): PlatformStream | undefined {
+    return this.connection?.stream();
+  }
+
   platform(): PlatformApi {
     if (this.connection === undefined || this.activeId === undefined) {
       throw DeskFailure.precondition(
@@ -349,8 +361,11 @@ export class ProfileManager {
     try {
       if (row.kind === 'sandbox') await this.prepareSandbox();
       const credentials = await this.keyFor(row);
+      const streamUrl = this.streamUrlOf(row);
       this.connection = new PlatformConnection({
         baseUrl: this.urlOf(row),
+        ...(streamUrl ? { streamUrl } : {}),
+        ...(this.options.log ? { log: this.options.log } : {}),
         credentials,
         ...(this.options.timeoutMs ? { timeoutMs: this.options.timeoutMs } : {}),
         ...(this.options.limiterScale ? { limiterScale: this.options.limiterScale } : {}),
@@ -442,6 +457,14 @@ export class ProfileManager {
       this.options.onLimiter(this.limiterView());
     }, 250);
     this.limiterTimer.unref();
+  }
+
+  /** The sandbox serves its WebSocket API on the same server as its REST API. */
+  private streamUrlOf(row: ProfileRow): string | undefined {
+    if (row.kind === 'live') return LIVE_STREAM_URL;
+    if (row.kind !== 'sandbox') return undefined;
+    const base = new URL(this.urlOf(row));
+    return `${base.protocol === 'https:' ? 'wss' : 'ws'}://${base.host}/ws/v4/`;
   }
 
   /** Where a profile connects: for live, testnet and the futures alternative, main's constant. */

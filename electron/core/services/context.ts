@@ -18,6 +18,7 @@ import type { z } from 'zod';
 import type { EventName, Events } from '../../../shared/contract';
 import type { ProfileKind } from '../../../shared/contract/profiles';
 import type { PlatformApi } from '../api/platform';
+import type { PlatformStream } from '../api/stream';
 import type { AuditLog, BalanceSnapshots, Settings } from '../journal/types';
 import type { KeyStore } from '../keychain/keyStore';
 import type { Movements } from '../movements/types';
@@ -43,6 +44,8 @@ export interface ServiceContext {
   readonly shell: 'electron' | 'chromium';
   /** The active profile's platform operations; throws DeskFailure PRECONDITION when not connected. */
   platform(): PlatformApi;
+  /** The active profile's WebSocket stream, when its address has one (else REST only). */
+  stream(): PlatformStream | undefined;
   /** The active profile, or undefined before the first profile is ready. */
   activeProfile(): ActiveProfile | undefined;
   /** Calls `listener` after every profile switch (reset caches, restart feeds); returns unsubscribe. */

@@ -33,8 +33,8 @@ const invalid = (fields: Record<string, string>): DeskFailure =>
 
 export const createTradeHandlers = (ctx: ServiceContext): DeskHandlers['trade'] => {
   const spot = () => ctx.platform().spot;
-  const feed = new MarketFeed({ spot, emit: ctx.emit });
-  const watcher = new OrdersWatcher(spot, ctx.emit);
+  const feed = new MarketFeed({ spot, emit: ctx.emit, stream: () => ctx.stream() });
+  const watcher = new OrdersWatcher(spot, ctx.emit, undefined, () => ctx.stream());
 
   let pairsCache: { at: number; pairs: Map<string, Pair> } | undefined;
   let stpCache: { at: number; groupId: number | null } | undefined;

@@ -91,13 +91,15 @@ describe('MarketFeed', () => {
       periods: { book: 1, ticker: 10_000, trades: 10_000, candles: 10_000 },
     });
     await feed.start('BTC_USDT', '1m');
-    await until(() =>
-      events.some((e) => e.name === 'trade.feedStatus' && (e.payload as { state: string }).state === 'live'),
-    );
+    const live = () =>
+      events.filter((e) => e.name === 'trade.feedStatus' && (e.payload as { state: string }).state === 'live');
+    await until(() => live().length >= 2);
     feed.stop();
     const states = events
       .filter((e) => e.name === 'trade.feedStatus')
       .map((e) => (e.payload as { state: string }).state);
-    expect(states).toEqual(['stale', 'live', 'stopped']);
+    // Live by polling from the start (no stream here), stale while polls fail, live again after.
+    expect(states).toEqual(['live', 'stale', 'live', 'stopped']);
+    expect(live()[0]?.payload).toMatchObject({ source: 'polling', message: expect.stringMatching(/no stream/) });
   });
 });

@@ -1,17 +1,26 @@
 /**
- * While a pair is watched, polls the user's open orders of that pair and the spot balances of its
+ * While a pair is watched, follows the user's open orders of that pair and the spot balances of its
  * two currencies, and tells the renderer when either changed (a fill by someone else, an order
  * placed and filled between two polls, a cancel elsewhere, a deposit), so the screen refreshes
- * orders, trades and balances without being asked. An open order that shrank or left the book is
- * read back once: if it traded, `trade.orderFilled` says how much (the trader's fill notice).
- * Private endpoints allow 200 requests per 10 s per endpoint; two requests every 2 s are far below.
+ * orders, trades and balances without being asked. A fill is told once with how much traded
+ * (`trade.orderFilled`, the trader's fill notice).
+ *
+ * Where the profile has the platform's stream, the private channels `spot.orders` and
+ * `spot.balances` say it as it happens and nothing is polled; otherwise (and while the stream is
+ * down) it polls every 2 s: an open order that shrank or left the book is read back once. Private
+ * endpoints allow 200 requests per 10 s per endpoint; two requests every 2 s are far below.
  */
 import Decimal from 'decimal.js';
+import { StreamOrder } from '../../../shared/platform/api/stream';
 import type { PlatformApi } from '../api/platform';
+import type { PlatformStream } from '../api/stream';
 import type { Emit } from '../services/context';
 import { toOrder } from './mappers';
 
 export const ORDERS_POLL_MS = 2_000;
+
+/** Orders this app placed carry this client text prefix (shared/trade/ticket.ts). */
+const isOwnOrder = (text: string): boolean => text.startsWith('t-desk-');
 
 type Spot = Pick<PlatformApi['spot'], 'listOrders' | 'accounts' | 'getOrder'>;
 
@@ -48,10 +57,15 @@ export class OrdersWatcher {
   private pair: string | undefined;
   private readonly placed = new Map<string, string>();
 
+  /** The stream's private channels are subscribed and answering: nothing is polled. */
+  private streamLive = false;
+  private unsubscribe: (() => void)[] = [];
+
   constructor(
     private readonly spot: () => Spot,
     private readonly emit: Emit,
     private readonly period = ORDERS_POLL_MS,
+    private readonly stream: () => PlatformStream | undefined = () => undefined,
   ) {}
 
   start(pair: string): void {
@@ -62,7 +76,15 @@ export class OrdersWatcher {
     const generation = ++this.generation;
     const currencies = pair.split('_');
     let previous: Seen | undefined;
+    this.attachStream(pair, currencies, generation, () => {
+      // Polling compares with its last look: after a stretch on the stream, that look is old.
+      previous = undefined;
+    });
     const tick = async () => {
+      if (this.streamLive) {
+        this.reschedule(tick, generation);
+        return;
+      }
       try {
         const [orders, accounts] = await Promise.all([
           this.spot().listOrders({ currency_pair: pair, status: 'open', limit: 100 }),
@@ -91,11 +113,97 @@ export class OrdersWatcher {
       } catch {
         // Not connected or the platform is unreachable: the market feed reports staleness; try again.
       }
-      if (generation !== this.generation) return;
-      this.timer = setTimeout(tick, this.period);
-      (this.timer as { unref?: () => void }).unref?.();
+      this.reschedule(tick, generation);
     };
     void tick();
+  }
+
+  private reschedule(tick: () => Promise<void>, generation: number): void {
+    if (generation !== this.generation) return;
+    this.timer = setTimeout(tick, this.period);
+    (this.timer as { unref?: () => void }).unref?.();
+  }
+
+  /**
+   * spot.orders and spot.balances of the watched pair. While both answer, polling pauses; when the
+   * stream goes down it resumes (`onPollingResumes` drops its stale last look).
+   */
+  private attachStream(
+    pair: string,
+    currencies: readonly string[],
+    generation: number,
+    onPollingResumes: () => void,
+  ): void {
+    const stream = this.stream();
+    if (stream === undefined) return;
+    /** What each open order had left, as the stream last said. */
+    const left = new Map<string, string>();
+    const subscribed = new Set<string>();
+    const up = (channel: string) => {
+      subscribed.add(channel);
+      this.streamLive = subscribed.size === 2;
+    };
+    const down = () => {
+      subscribed.clear();
+      if (this.streamLive) onPollingResumes();
+      this.streamLive = false;
+    };
+    this.unsubscribe.push(
+      stream.subscribe(
+        'spot.orders',
+        [pair],
+        {
+          onSubscribed: () => up('spot.orders'),
+          onDown: down,
+          onUpdate: (result) => {
+            const parsed = StreamOrder.safeParse(result);
+            if (!parsed.success || generation !== this.generation) return;
+            const raw = parsed.data;
+            if (raw.currency_pair !== undefined && raw.currency_pair !== pair) return;
+            const order = toOrder(raw, pair);
+            // What it had left before this event. This app's own orders are known only once their
+            // placement answer said they rest (track): an order that filled at once is told by
+            // that answer, not again here.
+            const before =
+              left.get(order.id) ?? this.placed.get(order.id) ?? (isOwnOrder(order.text) ? undefined : order.amount);
+            if (raw.event === 'finish') left.delete(order.id);
+            else left.set(order.id, order.left);
+            let filledNow: Decimal | undefined;
+            try {
+              filledNow = before === undefined ? undefined : new Decimal(before).minus(order.left);
+            } catch {
+              filledNow = undefined;
+            }
+            const filled = filledNow?.gt(0) && raw.event !== 'put';
+            // A market buy's `left` is in quote currency; its fill notice comes from the placement answer.
+            if (filled && order.type === 'limit') {
+              this.emit('trade.orderFilled', { order, filledNow: (filledNow as Decimal).toFixed() });
+            }
+            this.emit('trade.ordersChanged', { pair, reason: raw.event === 'put' && !filled ? 'placed' : 'filled' });
+          },
+        },
+        { private: true },
+      ),
+      stream.subscribe(
+        'spot.balances',
+        [],
+        {
+          onSubscribed: () => up('spot.balances'),
+          onDown: down,
+          onUpdate: (result) => {
+            const changes = Array.isArray(result) ? result : [result];
+            const touches = changes.some(
+              (c) =>
+                typeof c === 'object' &&
+                c !== null &&
+                currencies.includes(String((c as { currency?: unknown }).currency)),
+            );
+            if (touches && generation === this.generation) this.emit('trade.ordersChanged', { pair, reason: 'filled' });
+          },
+        },
+        { private: true },
+      ),
+    );
   }
 
   /** An order the app just placed that rests on the book of the watched pair. */
@@ -128,6 +236,9 @@ export class OrdersWatcher {
   stop(): void {
     this.generation++;
     this.pair = undefined;
+    this.streamLive = false;
+    for (const unsubscribe of this.unsubscribe) unsubscribe();
+    this.unsubscribe = [];
     if (this.timer !== undefined) clearTimeout(this.timer);
     this.timer = undefined;
   }

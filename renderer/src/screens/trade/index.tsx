@@ -20,6 +20,15 @@ import { OrderTicket } from './ticket/OrderTicket';
 import { useMarket } from './useMarket';
 import './trade.css';
 
+/** What the book's status line says: live, and from where (the stream or polling), or the problem. */
+const liveWords = (status: { state: string; message: string; source?: 'stream' | 'polling' }): string => {
+  if (status.state !== 'live') return status.message;
+  if (status.source === 'stream') return 'Live · streamed';
+  // Main says why it polls (no stream for this address, or the stream is down).
+  if (status.source === 'polling') return status.message.replace(/\.$/, '');
+  return 'Live';
+};
+
 export default function TradeScreen() {
   const ui = useTradeUi();
   const queries = useQueryClient();
@@ -83,7 +92,7 @@ export default function TradeScreen() {
           onDepthChange={ui.setDepth}
           onStepChange={(s) => ui.setStep(pairId, s)}
           onPickPrice={ui.pickPrice}
-          status={market.status.state === 'live' ? 'Live' : market.status.message}
+          status={liveWords(market.status)}
         />
         <div className="trade-middle">
           <CandleChart candles={market.candles} interval={ui.candleInterval} onIntervalChange={ui.setCandleInterval} />

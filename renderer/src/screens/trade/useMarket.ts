@@ -15,7 +15,12 @@ export interface MarketView {
   ticker: Ticker | null;
   trades: PublicTrade[];
   candles: Candle[];
-  status: { state: 'loading' | 'live' | 'stale' | 'stopped' | 'error'; message: string };
+  status: {
+    state: 'loading' | 'live' | 'stale' | 'stopped' | 'error';
+    message: string;
+    /** Streamed by the platform's WebSocket API, or polled over REST (unknown until main says). */
+    source?: 'stream' | 'polling';
+  };
 }
 
 const EMPTY: MarketView = {
@@ -103,8 +108,8 @@ export const useMarket = (pair: string, interval: CandleInterval): MarketView =>
   useDeskEvent('trade.candlesChanged', ({ pair: p, interval: i, candles }) => {
     if (p === active.current && i === interval) setView((v) => ({ ...v, candles: mergeCandles(v.candles, candles) }));
   });
-  useDeskEvent('trade.feedStatus', ({ pair: p, state, message }) => {
-    if (p === active.current) setView((v) => ({ ...v, status: { state, message } }));
+  useDeskEvent('trade.feedStatus', ({ pair: p, state, message, source }) => {
+    if (p === active.current) setView((v) => ({ ...v, status: { state, message, ...(source ? { source } : {}) } }));
   });
   return view;
 };
