@@ -17,6 +17,7 @@ import { ACCOUNT_TYPES, type BalanceKey, dec } from '../store/ledger';
 import { FULL_PERMS } from '../store/users';
 import { keyView, parsePerms, parseWhitelist } from '../subaccounts/routes';
 import { depositAddressOf, ensureDepositAddresses } from '../wallet/addresses';
+import { parseScaleBody, seededMainAccount, seedScale } from './scale';
 
 export function controlRoutes(deps: {
   ctx: SandboxContext;
@@ -295,6 +296,17 @@ export function controlRoutes(deps: {
         }
         pipelines.startPushCancel(id, ctx.clock.now());
         return { id: String(id), status: 'CANCELLING' };
+      },
+    },
+    {
+      // A large, realistic treasury in one transaction (benchmarks, tests of large lists): settled
+      // deposits and withdrawals spread over the last `days` days, funded sub-accounts (scale.ts).
+      method: 'POST',
+      path: '/scale',
+      handler: ({ body }) => {
+        const b = bodyObject(body);
+        const user = b.user_id === undefined || b.user_id === null ? seededMainAccount(ctx) : userParam(b);
+        return seedScale(ctx, pipelines, parseScaleBody(b, user));
       },
     },
     {
