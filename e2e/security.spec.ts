@@ -7,7 +7,8 @@ import { contract } from '../shared/contract';
 import { operationNames } from '../shared/ipc/define';
 import { expect, test } from './fixtures';
 
-type Raw = (kind: string, operation: string, payload: unknown) => Promise<{ ok: boolean; error?: { code: string } }>;
+/** The binding under window.desk: it answers JSON text. */
+type Raw = (kind: string, operation: string, payload: unknown) => Promise<string>;
 declare global {
   interface Window {
     __rawDeskBridge?: Raw;
@@ -54,11 +55,14 @@ test.describe('the bridge below window.desk', () => {
         raw('call', 'app', {}),
       ]);
     });
-    for (const result of results) expect(result).toMatchObject({ ok: false, error: { code: 'UNKNOWN_OPERATION' } });
+    for (const result of results)
+      expect(JSON.parse(result)).toMatchObject({ ok: false, error: { code: 'UNKNOWN_OPERATION' } });
   });
 
   test('an invalid payload sent raw is refused too (validation is in main, not the page)', async ({ page }) => {
-    const result = await page.evaluate(() => window.__rawDeskBridge!('call', 'app.ping', { text: { toString: 1 } }));
+    const result = JSON.parse(
+      await page.evaluate(() => window.__rawDeskBridge!('call', 'app.ping', { text: { toString: 1 } })),
+    );
     expect(result).toMatchObject({ ok: false, error: { code: 'INVALID_INPUT' } });
   });
 });

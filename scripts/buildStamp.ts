@@ -3,6 +3,7 @@
  * the one written into out/ after the last successful build. Path, size and mtime per file (no
  * content hashing): it takes milliseconds, and any edit, new file or deleted file changes it.
  */
+import { execFileSync } from 'node:child_process';
 import { createHash, type Hash } from 'node:crypto';
 import { existsSync, readdirSync, readFileSync, rmSync, statSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
@@ -73,3 +74,25 @@ export const clearStamp = (outDir: string): void => rmSync(join(outDir, STAMP_FI
 /** Written only after a build succeeded. */
 export const writeStamp = (outDir: string, fingerprint: string): void =>
   writeFileSync(join(outDir, STAMP_FILE), `${fingerprint}\n`);
+
+/**
+ * Builds into `<root>/out` unless it is already built from the current sources (a build takes
+ * seconds); `npm start` and the benchmarks call this. The fingerprint is taken before building: a
+ * file edited during the build makes the next call build again rather than run stale code.
+ * Returns whether it built.
+ */
+export const buildIfNeeded = (root: string, force = false): boolean => {
+  const outDir = join(root, 'out');
+  const fingerprint = sourceFingerprint(root);
+  if (!force && !needsBuild(outDir, fingerprint)) return false;
+  clearStamp(outDir);
+  // Both shells load out/: keep an exported TREASURY_DESK_OUT_DIR (the e2e run's) from building elsewhere.
+  const { TREASURY_DESK_OUT_DIR: _elsewhere, ...env } = process.env;
+  execFileSync(
+    process.execPath,
+    [join(root, 'node_modules/electron-vite/bin/electron-vite.js'), 'build', '--logLevel', 'warn'],
+    { cwd: root, env, stdio: 'inherit' },
+  );
+  writeStamp(outDir, fingerprint);
+  return true;
+};

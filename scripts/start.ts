@@ -4,12 +4,12 @@
  * Electron's binary is present, otherwise (one line says so) in the system's Chromium through the
  * fallback shell. Never triggers Electron's binary download.
  */
-import { execFileSync, spawn } from 'node:child_process';
+import { spawn } from 'node:child_process';
 import { existsSync, readFileSync } from 'node:fs';
 import { dirname, join, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { defaultDataDir } from '../electron/shell/dataDir';
-import { clearStamp, needsBuild, sourceFingerprint, writeStamp } from './buildStamp';
+import { buildIfNeeded } from './buildStamp';
 
 const ROOT = resolve(dirname(fileURLToPath(import.meta.url)), '..');
 
@@ -42,29 +42,6 @@ const needsPrivateKeyring = (): boolean => {
   return onPath('dbus-run-session') && onPath('gnome-keyring-daemon');
 };
 
-/**
- * Builds into out/ unless it is already built from the current sources (a build takes seconds).
- * The fingerprint is taken before building: a file edited during the build makes the next start
- * build again rather than run stale code.
- */
-const buildIfNeeded = (force: boolean): void => {
-  const outDir = join(ROOT, 'out');
-  const fingerprint = sourceFingerprint(ROOT);
-  if (!force && !needsBuild(outDir, fingerprint)) {
-    console.log('Build is up to date; starting.');
-    return;
-  }
-  clearStamp(outDir);
-  // Both shells load out/: keep an exported TREASURY_DESK_OUT_DIR (the e2e run's) from building elsewhere.
-  const { TREASURY_DESK_OUT_DIR: _elsewhere, ...env } = process.env;
-  execFileSync(
-    process.execPath,
-    [join(ROOT, 'node_modules/electron-vite/bin/electron-vite.js'), 'build', '--logLevel', 'warn'],
-    { cwd: ROOT, env, stdio: 'inherit' },
-  );
-  writeStamp(outDir, fingerprint);
-};
-
 const main = (): void => {
   const args = process.argv.slice(2);
   const forceChromium = args.includes('--chromium');
@@ -72,7 +49,7 @@ const main = (): void => {
   const shellArgs = args.filter((a) => a !== '--chromium' && a !== '--rebuild');
   const headless = shellArgs.includes('--headless');
 
-  buildIfNeeded(args.includes('--rebuild'));
+  if (!buildIfNeeded(ROOT, args.includes('--rebuild'))) console.log('Build is up to date; starting.');
 
   const electron = forceChromium || headless ? undefined : electronBinary();
   const child =

@@ -106,6 +106,11 @@ export const balances = {
     z.object({ currency: ValuationCurrency.default('USDT'), since: z.number().int().nonnegative().optional() }),
     z.array(TotalPoint),
   ),
+  mainAccount: operation(
+    'The main account’s row of the consolidated matrix alone (after a deposit or withdrawal, only this row changes).',
+    z.object({}).strict(),
+    ConsolidatedRow,
+  ),
   consolidated: operation(
     'Main and every sub-account: spot, isolated margin, perpetual and cross-margin balances in one matrix.',
     z.object({}),

@@ -1,8 +1,10 @@
 import Decimal from 'decimal.js';
 import type { DeskHandlers } from '../../../shared/contract';
 import type { CellAmount, ConsolidatedRow } from '../../../shared/contract/balances';
+import type { PlatformApi } from '../api/platform';
 import { describeFailure } from '../balances/failures';
 import { DeskFailure } from '../errors';
+import { readAllPages } from '../subAccounts/pages';
 import type { ServiceContext } from './context';
 
 const isZero = (v: string | undefined) => v === undefined || v === '' || new Decimal(v).isZero();
@@ -18,14 +20,47 @@ export const createBalancesHandlers = (ctx: ServiceContext): DeskHandlers['balan
   const api = () => ctx.platform();
 
   /** Every page of sub-account spot balances (the only paged one of the four). */
-  const allSubSpotBalances = async () => {
-    const all = [];
-    for (let page = 1; page <= 50; page++) {
-      const items = await api().wallet.subAccountBalances({ page, limit: SUB_BALANCE_PAGE });
-      all.push(...items);
-      if (items.length < SUB_BALANCE_PAGE) break;
-    }
-    return all;
+  const allSubSpotBalances = () =>
+    readAllPages({
+      read: (page) => api().wallet.subAccountBalances({ page, limit: SUB_BALANCE_PAGE }),
+      pageSize: SUB_BALANCE_PAGE,
+      maxPages: 50,
+    });
+
+  /** The main account's row: spot per currency, the other account types as their value from the total. */
+  const mainRowOf = (
+    spot: PromiseSettledResult<Awaited<ReturnType<PlatformApi['spot']['accounts']>>>,
+    total: PromiseSettledResult<Awaited<ReturnType<PlatformApi['wallet']['totalBalance']>>>,
+  ): ConsolidatedRow => {
+    const profile = ctx.activeProfile();
+    const errors: Record<string, string> = {};
+    const value = (account: string): CellAmount[] => {
+      if (total.status === 'rejected') {
+        errors[account] = describeFailure(total.reason);
+        return [];
+      }
+      const v = total.value.details[account];
+      return v && !isZero(v.amount) ? [{ currency: v.currency, amount: v.amount, note: 'value of the account' }] : [];
+    };
+    const row: ConsolidatedRow = {
+      uid: profile?.userId !== undefined ? String(profile.userId) : 'main',
+      label: 'Main account',
+      role: 'main',
+      cells: {
+        spot:
+          spot.status === 'fulfilled'
+            ? spot.value
+                .map((a) => ({ currency: a.currency, amount: sum(a.available, a.locked) }))
+                .filter((c) => !isZero(c.amount))
+                .sort(byCurrency)
+            : [],
+        isolatedMargin: value('margin'),
+        perpetual: value('futures'),
+        crossMargin: value('cross_margin'),
+      },
+    };
+    if (spot.status === 'rejected') errors.spot = describeFailure(spot.reason);
+    return Object.keys(errors).length > 0 ? { ...row, errors } : row;
   };
 
   return {
@@ -78,8 +113,12 @@ export const createBalancesHandlers = (ctx: ServiceContext): DeskHandlers['balan
         .filter((s) => s.currency === currency)
         .map((s) => ({ time: Math.floor(s.at / 1000), amount: s.total, currency: s.currency })),
 
+    mainAccount: async () => {
+      const [spot, total] = await Promise.allSettled([api().spot.accounts(), api().wallet.totalBalance('USDT')]);
+      return mainRowOf(spot, total);
+    },
+
     consolidated: async () => {
-      const profile = ctx.activeProfile();
       const [spot, total, subs, subSpot, subMargin, subFutures, subCross] = await Promise.allSettled([
         api().spot.accounts(),
         api().wallet.totalBalance('USDT'),
@@ -90,35 +129,7 @@ export const createBalancesHandlers = (ctx: ServiceContext): DeskHandlers['balan
         api().wallet.subAccountCrossMarginBalances(),
       ]);
 
-      // Main account: spot per currency; the other account types as their value from the total balance.
-      const mainErrors: Record<string, string> = {};
-      const mainValue = (account: string): CellAmount[] => {
-        if (total.status === 'rejected') {
-          mainErrors[account] = describeFailure(total.reason);
-          return [];
-        }
-        const v = total.value.details[account];
-        return v && !isZero(v.amount) ? [{ currency: v.currency, amount: v.amount, note: 'value of the account' }] : [];
-      };
-      const mainRow: ConsolidatedRow = {
-        uid: profile?.userId !== undefined ? String(profile.userId) : 'main',
-        label: 'Main account',
-        role: 'main',
-        cells: {
-          spot:
-            spot.status === 'fulfilled'
-              ? spot.value
-                  .map((a) => ({ currency: a.currency, amount: sum(a.available, a.locked) }))
-                  .filter((c) => !isZero(c.amount))
-                  .sort(byCurrency)
-              : [],
-          isolatedMargin: mainValue('margin'),
-          perpetual: mainValue('futures'),
-          crossMargin: mainValue('cross_margin'),
-        },
-      };
-      if (spot.status === 'rejected') mainErrors.spot = describeFailure(spot.reason);
-      if (Object.keys(mainErrors).length > 0) (mainRow as { errors?: Record<string, string> }).errors = mainErrors;
+      const mainRow = mainRowOf(spot, total);
 
       // Sub-accounts: one row each, in the order the platform lists them.
       const rows = new Map<string, ConsolidatedRow & { errors: Record<string, string> }>();
@@ -203,8 +214,10 @@ export const createBalancesHandlers = (ctx: ServiceContext): DeskHandlers['balan
         }
       }
       if (subs.status === 'rejected' && rows.size === 0) {
-        mainErrors.subAccounts = describeFailure(subs.reason);
-        (mainRow as { errors?: Record<string, string> }).errors = mainErrors;
+        (mainRow as { errors?: Record<string, string> }).errors = {
+          ...mainRow.errors,
+          subAccounts: describeFailure(subs.reason),
+        };
       }
       const subRows = [...rows.values()].map(({ errors, ...row }) =>
         Object.keys(errors).length > 0 ? { ...row, errors } : row,

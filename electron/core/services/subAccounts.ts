@@ -3,6 +3,7 @@
  * mode, over the active profile's platform API. Writes are audited by the core, per request.
  */
 import type { DeskHandlers } from '../../../shared/contract';
+import { readAllPages } from '../subAccounts/pages';
 import { toSubAccountView } from '../subAccounts/views';
 import type { ServiceContext } from './context';
 
@@ -14,17 +15,17 @@ const MAX_PAGES = 50;
 export const createSubAccountsHandlers = (ctx: ServiceContext): DeskHandlers['subAccounts'] => {
   const spotBalances = async (userId?: number) => {
     const api = ctx.platform();
-    const rows: { userId: number; spot: Record<string, string> }[] = [];
-    for (let page = 1; page <= MAX_PAGES; page += 1) {
-      const batch = await api.wallet.subAccountBalances({
-        ...(userId === undefined ? {} : { sub_uid: String(userId) }),
-        page,
-        limit: BALANCE_PAGE,
-      });
-      for (const item of batch) rows.push({ userId: Number(item.uid), spot: { ...item.available } });
-      if (batch.length < BALANCE_PAGE) break;
-    }
-    return rows;
+    const items = await readAllPages({
+      read: (page) =>
+        api.wallet.subAccountBalances({
+          ...(userId === undefined ? {} : { sub_uid: String(userId) }),
+          page,
+          limit: BALANCE_PAGE,
+        }),
+      pageSize: BALANCE_PAGE,
+      maxPages: MAX_PAGES,
+    });
+    return items.map((item) => ({ userId: Number(item.uid), spot: { ...item.available } }));
   };
 
   const view = async (userId: number) => toSubAccountView(await ctx.platform().subAccounts.get(userId));

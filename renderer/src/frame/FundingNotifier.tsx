@@ -5,9 +5,11 @@
  * movements. Mounted once, in the frame: the screens do not poll or subscribe for this themselves.
  */
 import { useQueryClient } from '@tanstack/react-query';
+import { useEffect, useRef } from 'react';
+import type { ConsolidatedRow } from '../../../shared/contract/balances';
 import { DEPOSIT_PHASE, type Phase, UID_PUSH_PHASE, WITHDRAWAL_PHASE } from '../../../shared/platform/statuses';
 import { type FundingRecordKind, statusTimeline } from '../../../shared/platform/timelines';
-import { type DeskEventPayload, useDeskEvent } from '../lib/desk';
+import { call, type DeskEventPayload, useDeskEvent } from '../lib/desk';
 import { formatAmountOrText } from '../lib/format';
 import type { ScreenId } from '../lib/navigation';
 import { type NoticeTone, notify } from '../lib/notify';
@@ -51,14 +53,44 @@ export const describeChange = (kind: Kind, change: Change) => {
   };
 };
 
+/** Several changes of one movement within this time update the all-accounts view once. */
+const MAIN_ROW_DEBOUNCE_MS = 2_000;
+
 export const FundingNotifier = () => {
   const client = useQueryClient();
   const enabled = usePrefs((s) => s.fundingNotices);
+  const mainRowTimer = useRef<ReturnType<typeof setTimeout> | undefined>(undefined);
+  useEffect(() => () => clearTimeout(mainRowTimer.current), []);
   const refresh = (...prefixes: string[]) =>
-    void client.invalidateQueries({ predicate: (q) => prefixes.some((p) => String(q.queryKey[0]).startsWith(p)) });
+    void client.invalidateQueries({
+      predicate: (q) => {
+        const name = String(q.queryKey[0]);
+        // The all-accounts view reads every sub-account: only its main row is updated (below).
+        return name !== 'balances.consolidated' && prefixes.some((p) => name.startsWith(p));
+      },
+    });
+  /**
+   * Deposits, withdrawals and UID transfers move the main account only: its row of the all-accounts
+   * view is read again and put in place, once per burst of changes, if that view is loaded.
+   */
+  const updateMainRow = () => {
+    clearTimeout(mainRowTimer.current);
+    mainRowTimer.current = setTimeout(async () => {
+      if (client.getQueryData(['balances.consolidated', {}]) === undefined) return;
+      try {
+        const main = await call('balances.mainAccount', {});
+        client.setQueryData<ConsolidatedRow[]>(['balances.consolidated', {}], (rows) =>
+          rows?.map((row) => (row.role === 'main' ? main : row)),
+        );
+      } catch {
+        // The next refresh of the view reads it anyway.
+      }
+    }, MAIN_ROW_DEBOUNCE_MS);
+  };
   const handle = (kind: Kind) => (change: Change) => {
     // Lists and balances showing this record are out of date whether or not we notify.
     refresh('funding.', 'balances.');
+    updateMainRow();
     if (!enabled) return;
     const notice = describeChange(kind, change);
     if (notice) notify(notice);

@@ -5,7 +5,8 @@
 import { QueryClient, QueryClientProvider } from '@tanstack/react-query';
 import { render } from '@testing-library/react';
 import type { ReactElement } from 'react';
-import type { DeskOperation } from '../../../../shared/contract';
+import type { z } from 'zod';
+import type { DeskOperation, EventName, Events } from '../../../../shared/contract';
 import type { Result } from '../../../../shared/ipc/result';
 
 export type Answer = (input: unknown) => unknown;
@@ -13,6 +14,8 @@ export type Answer = (input: unknown) => unknown;
 export interface FakeDesk {
   readonly calls: { readonly operation: string; readonly input: unknown }[];
   callsOf(operation: DeskOperation): unknown[];
+  /** Delivers a main→renderer event to every listener registered with `window.desk.on`. */
+  emit<N extends EventName>(name: N, payload: z.input<Events[N]>): void;
 }
 
 /** Installs the fake bridge; operations without an answer fail like an unknown operation would. */
@@ -40,12 +43,26 @@ export const installFakeDesk = (answers: Partial<Record<DeskOperation, Answer>>)
           },
       },
     );
-  const desk = new Proxy({}, { get: (_t, name: string) => (name === 'on' ? () => () => {} : area(name)) });
+  const listeners = new Map<string, Set<(payload: unknown) => void>>();
+  const on = (name: string, listener: (payload: unknown) => void) => {
+    const set = listeners.get(name) ?? new Set();
+    listeners.set(name, set);
+    set.add(listener);
+    return () => set.delete(listener);
+  };
+  const desk = new Proxy({}, { get: (_t, name: string) => (name === 'on' ? on : area(name)) });
   Object.defineProperty(window, 'desk', { value: desk, configurable: true });
-  return { calls, callsOf: (operation) => calls.filter((c) => c.operation === operation).map((c) => c.input) };
+  return {
+    calls,
+    callsOf: (operation) => calls.filter((c) => c.operation === operation).map((c) => c.input),
+    emit: (name, payload) => {
+      for (const listener of listeners.get(name) ?? []) listener(payload);
+    },
+  };
 };
 
-export const renderWithQuery = (ui: ReactElement) => {
-  const client = new QueryClient({ defaultOptions: { queries: { retry: false }, mutations: { retry: false } } });
-  return render(<QueryClientProvider client={client}>{ui}</QueryClientProvider>);
-};
+export const renderWithQuery = (ui: ReactElement, client = newQueryClient()) =>
+  render(<QueryClientProvider client={client}>{ui}</QueryClientProvider>);
+
+export const newQueryClient = () =>
+  new QueryClient({ defaultOptions: { queries: { retry: false }, mutations: { retry: false } } });

@@ -3,11 +3,11 @@
  * that could not be read says so (with the reason), never shows as empty or zero.
  */
 import Decimal from 'decimal.js';
-import { useMemo, useState } from 'react';
+import { useDeferredValue, useMemo, useState } from 'react';
 import type { AccountKind, CellAmount, ConsolidatedRow } from '../../../../shared/contract/balances';
 import { useDeskQuery } from '../../lib/desk';
 import { formatAmount } from '../../lib/format';
-import { Badge, Button, QueryStatus, Table, TBody, Td, TextField, THead, Th, Tr } from '../../ui';
+import { Badge, Button, type Column, QueryStatus, TextField, VirtualTable } from '../../ui';
 
 const KINDS: { id: AccountKind; label: string }[] = [
   { id: 'spot', label: 'Spot' },
@@ -62,11 +62,36 @@ function Cell({
   );
 }
 
+/** The account column: name, uid or "Main", frozen, and a sub-account list that could not be read. */
+const accountCell = (row: ConsolidatedRow) => (
+  <>
+    <strong>{row.label}</strong>
+    <div className="muted">
+      {row.role === 'main' ? 'Main' : `UID ${row.uid}`} {row.frozen ? <Badge tone="bad">Frozen</Badge> : null}
+    </div>
+    {row.errors?.subAccounts ? <div className="cell-error">Sub-accounts: {row.errors.subAccounts}</div> : null}
+  </>
+);
+
 export function ConsolidatedMatrix() {
   const query = useDeskQuery(['balances.consolidated', {}], { staleTime: 30_000 });
   const [filter, setFilter] = useState('');
+  // Typing stays instant: the table catches up with the filter when React has time.
+  const deferred = useDeferredValue(filter);
   const totals = useMemo(() => totalsByCurrency(query.data ?? []), [query.data]);
-  const f = filter.trim().toUpperCase();
+  const f = deferred.trim().toUpperCase();
+  const rows = query.data ?? [];
+  const columns = useMemo<Column<ConsolidatedRow>[]>(
+    () => [
+      { id: 'account', header: 'Account', width: '14rem', cell: accountCell },
+      ...KINDS.map((k) => ({
+        id: k.id,
+        header: k.label,
+        cell: (row: ConsolidatedRow) => <Cell amounts={row.cells[k.id]} error={row.errors?.[k.id]} filter={f} />,
+      })),
+    ],
+    [f],
+  );
   return (
     <div className="stack">
       <div className="filters">
@@ -77,40 +102,15 @@ export function ConsolidatedMatrix() {
       </div>
       <QueryStatus query={query} loading="Reading every account…" />
       {query.data ? (
-        <Table
+        <VirtualTable
           caption="Balances of the main account and every sub-account by account type"
           testId="consolidated-matrix"
-        >
-          <THead>
-            <Tr>
-              <Th>Account</Th>
-              {KINDS.map((k) => (
-                <Th key={k.id}>{k.label}</Th>
-              ))}
-            </Tr>
-          </THead>
-          <TBody>
-            {query.data.map((row) => (
-              <Tr key={`${row.role}-${row.uid}`} data-account={row.uid}>
-                <Th scope="row">
-                  {row.label}
-                  <div className="muted">
-                    {row.role === 'main' ? 'Main' : `UID ${row.uid}`}{' '}
-                    {row.frozen ? <Badge tone="bad">Frozen</Badge> : null}
-                  </div>
-                  {row.errors?.subAccounts ? (
-                    <div className="cell-error">Sub-accounts: {row.errors.subAccounts}</div>
-                  ) : null}
-                </Th>
-                {KINDS.map((k) => (
-                  <Td key={k.id}>
-                    <Cell amounts={row.cells[k.id]} error={row.errors?.[k.id]} filter={f} />
-                  </Td>
-                ))}
-              </Tr>
-            ))}
-          </TBody>
-        </Table>
+          columns={columns}
+          rowCount={rows.length}
+          rowAt={(i) => rows[i]}
+          rowKey={(row) => `${row.role}-${row.uid}`}
+          estimateRowHeight={48}
+        />
       ) : null}
       {totals.length > 0 ? (
         <section className="card" aria-label="Totals per currency">

@@ -2,12 +2,12 @@
  * Sub-accounts: the list with state, type, mode and spot balances; create; and the selected
  * sub-account's detail (balances, freeze/unfreeze, API keys).
  */
-import { useState } from 'react';
+import { useMemo, useState } from 'react';
 import type { SubAccountView } from '../../../../shared/contract/subAccounts';
 import { useDeskQuery } from '../../lib/desk';
 import { formatAmount } from '../../lib/format';
 import { useNavigation } from '../../lib/navigation';
-import { Badge, Button, type Column, DataTable, EmptyState, ErrorNotice, PageHeader, QueryStatus } from '../../ui';
+import { Badge, Button, type Column, EmptyState, ErrorNotice, PageHeader, QueryStatus, VirtualTable } from '../../ui';
 import { CreateSubAccountDialog } from './CreateSubAccountDialog';
 import { STATE_TEXT, TYPE_TEXT, unifiedModeText } from './labels';
 import { SubAccountDetail } from './SubAccountDetail';
@@ -33,8 +33,9 @@ const SubAccountsScreen = () => {
   );
   const [creating, setCreating] = useState(false);
 
-  const spotOf = new Map(balances.data?.balances.map((b) => [b.userId, b.spot]));
-  const modeOf = new Map(modes.data?.modes.map((m) => [m.userId, m.mode]));
+  const spotOf = useMemo(() => new Map(balances.data?.balances.map((b) => [b.userId, b.spot])), [balances.data]);
+  const modeOf = useMemo(() => new Map(modes.data?.modes.map((m) => [m.userId, m.mode])), [modes.data]);
+  const accounts = list.data?.accounts ?? [];
 
   const columns: Column<SubAccountView>[] = [
     {
@@ -82,11 +83,13 @@ const SubAccountsScreen = () => {
           <QueryStatus query={list} loading="Loading sub-accounts…" />
           {balances.error ? <ErrorNotice error={balances.error} compact onRetry={() => balances.refetch()} /> : null}
           {list.data ? (
-            <DataTable
+            <VirtualTable
               caption="Sub-accounts"
               columns={columns}
-              rows={list.data.accounts}
+              rowCount={accounts.length}
+              rowAt={(i) => accounts[i]}
               rowKey={(a) => String(a.userId)}
+              maxHeight="45vh"
               testId="subaccounts-table"
               onRowClick={(a) => setSelected(a.userId)}
               {...(selected === undefined ? {} : { selectedKey: String(selected) })}
