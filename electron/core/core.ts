@@ -50,6 +50,8 @@ export interface CoreOptions {
   readonly timeoutMs?: number;
   /** Tests only: shortens every rate-limit window (the sandbox must not enforce then). */
   readonly limiterScale?: number;
+  /** Use the platform's WebSocket stream where there is one (default true; `false`: REST polling only). */
+  readonly streams?: boolean;
   /** Tests only: timings of the movement journal (see MovementServiceOptions). */
   readonly movements?: { readonly settleMs?: number; readonly backgroundMs?: number; readonly maxAttempts?: number };
   /**
@@ -163,6 +165,7 @@ const buildCore = async (options: CoreOptions, releaseLock: () => void): Promise
     sandbox: options.sandbox ?? { mode: 'embedded' },
     ...(options.timeoutMs ? { timeoutMs: options.timeoutMs } : {}),
     ...(options.limiterScale ? { limiterScale: options.limiterScale } : {}),
+    ...(options.streams === false ? { streams: false } : {}),
     onStatus: (status) => options.emit('profiles.connectionChanged', status),
     onLimiter: (limiter) => options.emit('profiles.limiterChanged', limiter),
     onRequest: (profileId, record) => {

@@ -71,6 +71,8 @@ export interface ProfileManagerOptions {
   readonly sandbox: SandboxSource;
   readonly timeoutMs?: number;
   readonly limiterScale?: number;
+  /** Use the platform's WebSocket stream where the address has one (default true; benchmarks compare). */
+  readonly streams?: boolean;
   readonly onStatus: (status: ConnectionStatus) => void;
   readonly onLimiter: (status: ConnectionStatus['limiter']) => void;
   readonly onRequest: (profileId: string, record: RequestRecord) => void;
@@ -461,6 +463,7 @@ export class ProfileManager {
 
   /** The sandbox serves its WebSocket API on the same server as its REST API. */
   private streamUrlOf(row: ProfileRow): string | undefined {
+    if (this.options.streams === false) return undefined;
     if (row.kind === 'live') return LIVE_STREAM_URL;
     if (row.kind !== 'sandbox') return undefined;
     const base = new URL(this.urlOf(row));

@@ -53,13 +53,14 @@ export const useMarket = (pair: string, interval: CandleInterval): MarketView =>
       .then((state) => {
         if (cancelled) return;
         version.current = state.book.version;
-        setView({
+        setView((v) => ({
           book: { asks: state.book.asks, bids: state.book.bids },
           ticker: state.ticker,
           trades: state.trades.slice(0, MAX_TRADES),
           candles: mergeCandles([], state.candles),
-          status: { state: 'live', message: 'Live' },
-        });
+          // Main may have said where the feed comes from before this answer arrived: keep that.
+          status: v.status.state === 'live' && v.status.source ? v.status : { state: 'live', message: 'Live' },
+        }));
       })
       .catch((error: unknown) => {
         if (!cancelled)
