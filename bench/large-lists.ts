@@ -18,11 +18,10 @@ import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
 import { createInterface } from 'node:readline';
 import type { Page } from 'playwright-core';
-import { MemoryKeyStore } from '../electron/core/keychain/keyStore';
 import { control } from '../electron/core/testing/sandbox';
-import { openShell } from '../electron/shell/shell';
 import { startSandbox } from '../sandbox/server';
 import { buildIfNeeded } from '../scripts/buildStamp';
+import { openBenchApp } from './app';
 
 const ROOT = resolve(import.meta.dirname, '..');
 const DEPOSITS = Number(process.env.BENCH_DEPOSITS ?? 46_000);
@@ -90,18 +89,7 @@ const main = async () => {
       `seeded ${DEPOSITS} deposits, ${WITHDRAWALS} withdrawals, ${SUBS} sub-accounts in ${Math.round(performance.now() - seedT0)} ms`,
     );
 
-    const shell = await openShell({
-      dataDir,
-      headless: true,
-      viewport: { width: 1440, height: 900 },
-      core: {
-        sandbox: { mode: 'external', baseUrl: sandbox.baseUrl, key: sandbox.key, secret: sandbox.secret },
-        // The sandbox's key, in memory: a benchmark must not depend on a desktop keychain.
-        keyStore: new MemoryKeyStore(),
-        downloadsDir,
-        watchIntervalMs: 0,
-      },
-    });
+    const shell = await openBenchApp(sandbox, dataDir, { downloadsDir, watchIntervalMs: 0 });
     try {
       const { page, core } = shell;
       // Fill the cache first (at the platform's rate limits; not what is measured here).

@@ -11,10 +11,9 @@
 import { mkdir, mkdtemp, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
-import { MemoryKeyStore } from '../electron/core/keychain/keyStore';
-import { openShell } from '../electron/shell/shell';
 import { startSandbox } from '../sandbox/server';
 import { buildIfNeeded } from '../scripts/buildStamp';
+import { openBenchApp } from './app';
 
 const ROOT = resolve(import.meta.dirname, '..');
 const SECONDS = Number(process.env.BENCH_SECONDS ?? 30);
@@ -29,17 +28,10 @@ const run = async (streams: boolean) => {
   const lines: string[] = [];
   let counting = false;
   try {
-    const shell = await openShell({
-      dataDir,
-      headless: true,
-      viewport: { width: 1440, height: 900 },
-      core: {
-        sandbox: { mode: 'external', baseUrl: sandbox.baseUrl, key: sandbox.key, secret: sandbox.secret },
-        keyStore: new MemoryKeyStore(),
-        streams,
-        log: (line) => {
-          if (counting) lines.push(line);
-        },
+    const shell = await openBenchApp(sandbox, dataDir, {
+      streams,
+      log: (line) => {
+        if (counting) lines.push(line);
       },
     });
     try {
