@@ -162,7 +162,7 @@ export class MarketFeed {
     this.loop(watch, 'trades', this.periods.trades, () => this.pollTrades(watch));
     this.loop(watch, 'candles', this.periods.candles, () => this.pollCandles(watch));
     this.attachStream(watch);
-    if (watch.unsubscribe.length === 0) this.reportLive(watch);
+    this.reportLive(watch);
     return {
       book: watch.book,
       ticker,
