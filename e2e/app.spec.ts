@@ -297,3 +297,32 @@ test('locking with a dialog open closes the dialog; the lock screen is on top an
   await page.keyboard.press('Escape');
   await expect(create).toHaveCount(0);
 });
+
+test('after switching to a profile that cannot answer, nothing of the previous profile stays on screen', async ({
+  page,
+  app,
+}) => {
+  await app.open('balances');
+  const spot = page.getByTestId('spot-balances');
+  await expect(spot.locator('[data-row-key="USDT"]')).toContainText('250,000');
+  await expect(page.getByTestId('total-balance')).toContainText('USDT');
+  // A custom endpoint on a loopback port nothing listens on, with no key: it never answers.
+  const added = await app.call('profiles.add', {
+    kind: 'custom',
+    name: 'Unreachable proxy',
+    baseUrl: 'https://127.0.0.1:9/api/v4',
+  });
+  expect(added.ok).toBe(true);
+  await page.reload();
+  await expect(page.locator('html')).toHaveAttribute('data-desk-ready', 'true');
+  await app.open('balances');
+  await expect(spot.locator('[data-row-key="USDT"]')).toContainText('250,000');
+  await page.getByTestId('profile-select').selectOption({ label: 'Unreachable proxy' });
+  const confirm = page.getByTestId('confirm-live-switch');
+  await confirm.getByRole('button', { name: 'Switch to live' }).click();
+  await expect(page.getByTestId('profile-kind')).toHaveText('Custom endpoint');
+  // The sandbox's balances are gone: neither its spot rows nor its total are shown any more.
+  await expect(page.getByText('250,000')).toHaveCount(0);
+  await expect(spot.locator('[data-row-key="USDT"]')).toHaveCount(0);
+  await app.screenshot('switched-to-unreachable-profile');
+});

@@ -8,7 +8,7 @@ import type { z } from 'zod';
 import type { ConnectionStatus, ProfileKind } from '../../../shared/contract/profiles';
 import { useDeskEvent, useDeskQuery } from '../lib/desk';
 import { Badge, DetailsList, Time, type Tone } from '../ui';
-import { useProfileSwitch } from './useProfileSwitch';
+import { forgetOtherProfile, useProfileSwitch } from './useProfileSwitch';
 
 type Status = z.output<typeof ConnectionStatus>;
 
@@ -199,7 +199,17 @@ export const ProfileSwitcher = () => {
   const client = useQueryClient();
   const profiles = useDeskQuery(['profiles.list', {}]);
   const status = useDeskQuery(['profiles.status', {}], { refetchInterval: 30_000 });
-  useDeskEvent('profiles.connectionChanged', (payload) => client.setQueryData(['profiles.status', {}], payload));
+  // A profile change made anywhere (this window, Settings, main at start) drops the other profile's data.
+  const shownProfile = useRef<string | null | undefined>(undefined);
+  useDeskEvent('profiles.connectionChanged', (payload) => {
+    client.setQueryData(['profiles.status', {}], payload);
+    if (shownProfile.current !== undefined && shownProfile.current !== payload.profileId)
+      void forgetOtherProfile(client);
+    shownProfile.current = payload.profileId;
+  });
+  useEffect(() => {
+    if (shownProfile.current === undefined && status.data) shownProfile.current = status.data.profileId;
+  }, [status.data]);
   // The limiter's queue and budget change with every request: main coalesces them to ~4 a second.
   useDeskEvent('profiles.limiterChanged', (limiter) =>
     client.setQueryData<Status>(['profiles.status', {}], (old) => (old ? { ...old, limiter } : old)),

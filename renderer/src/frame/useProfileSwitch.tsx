@@ -3,7 +3,7 @@
  * profile, so every cached answer is dropped; switching to a live profile asks first, because
  * from then on every action moves real money.
  */
-import { useQueryClient } from '@tanstack/react-query';
+import { type QueryClient, useQueryClient } from '@tanstack/react-query';
 import { type ReactNode, useState } from 'react';
 import type { z } from 'zod';
 import { isRealMoney, type Profile } from '../../../shared/contract/profiles';
@@ -15,6 +15,20 @@ type ProfileView = z.output<typeof Profile>;
 
 const isLive = (profile: ProfileView) => isRealMoney(profile.kind);
 
+/**
+ * After a profile change nothing of the previous profile may stay on screen: every cached answer
+ * is dropped (not merely marked stale, which keeps showing it until a new answer comes, and a
+ * profile without a key never answers). Screens show "loading" until their new profile's data
+ * arrives. The profile list and status are about every profile and are read again.
+ */
+export const forgetOtherProfile = async (client: QueryClient): Promise<void> => {
+  const perProfile = (q: { queryKey: readonly unknown[] }) => !String(q.queryKey[0]).startsWith('profiles.');
+  await Promise.all([
+    client.resetQueries({ predicate: perProfile }),
+    client.invalidateQueries({ predicate: (q) => !perProfile(q) }),
+  ]);
+};
+
 export const useProfileSwitch = (): {
   readonly request: (profile: ProfileView) => void;
   readonly pendingId: string | undefined;
@@ -25,7 +39,7 @@ export const useProfileSwitch = (): {
   const switchProfile = useDeskMutation('profiles.switch', {
     onSuccess: async (status) => {
       client.setQueryData(['profiles.status', {}], status);
-      await client.invalidateQueries();
+      await forgetOtherProfile(client);
       setConfirming(null);
     },
     onError: (error) => {
