@@ -2,8 +2,11 @@
  * The sandbox's clocks.
  *  - Business time (`now()`): record timestamps and the status pipelines. `real` mode follows the
  *    wall clock; `manual` mode is frozen at start and moves only with POST /sandbox/advance.
- *  - Server time for the Timestamp check (`serverTimeMs()`): the wall clock plus the skew set with
- *    POST /sandbox/clock — advancing the business clock never makes signed requests expire.
+ *  - Server time (`serverTimeMs()`, what GET /spot/time answers): the later of the wall clock and
+ *    business time, plus the skew set with POST /sandbox/clock. A record's time is never ahead of
+ *    the server's own time, however far the manual clock was advanced.
+ *  - Wall time (`wallTimeMs()`): the wall clock plus the skew. The Timestamp check accepts a request
+ *    near either, so advancing the business clock never makes a client that did not re-sync expire.
  *  - Limiter time (`limiterNowMs()`): the wall clock plus everything advanced, so a test can skip a
  *    rate-limit window (e.g. POST /withdrawals' 3 s) without sleeping.
  * Tick listeners run after every advance, and once a second in real mode.
@@ -29,8 +32,13 @@ export class SandboxClock {
     return (this.mode === 'manual' ? this.frozenAt : Date.now()) + this.advancedMs;
   }
 
-  /** The server's idea of wall time for the Timestamp header check, Unix milliseconds. */
+  /** The server's own time (GET /spot/time), Unix milliseconds: never behind a record it wrote. */
   serverTimeMs(): number {
+    return Math.max(Date.now(), this.now()) + this.skewMs;
+  }
+
+  /** The wall clock plus the skew, Unix milliseconds. */
+  wallTimeMs(): number {
     return Date.now() + this.skewMs;
   }
 

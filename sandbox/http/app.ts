@@ -190,7 +190,10 @@ export function buildHttp(
     if (!/^\d{1,12}(\.\d{1,9})?$/.test(ts)) {
       throw new ApiFailure('REQUEST_EXPIRED', 'Timestamp must be Unix seconds (integer or fractional)');
     }
-    const gap = Math.abs(clock.serverTimeMs() / 1000 - Number(ts));
+    // Near the server's time, or near the wall clock for a client that has not re-synced after the
+    // business clock was advanced (the two differ only then; skew moves both).
+    const sent = Number(ts);
+    const gap = Math.min(Math.abs(clock.serverTimeMs() / 1000 - sent), Math.abs(clock.wallTimeMs() / 1000 - sent));
     if (gap > TIMESTAMP_WINDOW_S) {
       throw new ApiFailure(
         'REQUEST_EXPIRED',

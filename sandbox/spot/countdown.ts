@@ -13,19 +13,19 @@ export class CountdownCancel {
 
   constructor(private readonly exchange: SpotExchange) {}
 
-  /** Arms (timeout ≥ 5 s) or disarms (timeout 0) a countdown; answers `{trigger_time}` in ms (0 when off). */
-  set(userId: number, timeoutS: number, pair: string | undefined, nowMs: number): { trigger_time: number } {
+  /** Arms (timeout ≥ 5 s) or disarms (timeout 0) a countdown; answers `{triggerTime}` in ms (camel case, as the platform and its SDK model TriggerTime) (0 when off). */
+  set(userId: number, timeoutS: number, pair: string | undefined, nowMs: number): { triggerTime: number } {
     if (timeoutS !== 0 && timeoutS < MIN_TIMEOUT_S) {
       throw new ApiFailure('INVALID_PARAM_VALUE', `timeout must be 0 (disable) or at least ${MIN_TIMEOUT_S} seconds`);
     }
     const key = `${userId}|${pair ?? ''}`;
     if (timeoutS === 0) {
       this.timers.delete(key);
-      return { trigger_time: 0 };
+      return { triggerTime: 0 };
     }
     const trigger = nowMs + timeoutS * 1000;
     this.timers.set(key, trigger);
-    return { trigger_time: trigger };
+    return { triggerTime: trigger };
   }
 
   /** Fires every countdown that is due. */

@@ -156,6 +156,11 @@ export class SpotExchange {
     if (req.stpAct !== null && stpGroup === 0) {
       throw new ApiFailure('INVALID_PARAM_VALUE', 'stp_act requires the account to be a member of an STP group');
     }
+    // A post-only order that would take is refused outright (the platform's label), not stored as a
+    // cancelled order with finish_as=poc, a value the official SDKs' enums do not know.
+    if (req.timeInForce === 'poc' && req.type === 'limit' && state.engine.wouldCross(req.side, req.price)) {
+      throw new ApiFailure('POC_FILL_IMMEDIATELY', 'Post-only order would be filled immediately as a taker');
+    }
     const { pair } = req;
     return this.atomically(() => {
       const now = this.deps.now();

@@ -100,10 +100,12 @@ export class MarketData {
       quote_volume: formatScaled(quote, quoteScale),
       high_24h: high === null ? '' : price(high),
       low_24h: low === null ? '' : price(low),
-      etf_net_value: null,
-      etf_pre_net_value: null,
-      etf_pre_timestamp: null,
-      etf_leverage: null,
+      // Not an ETF pair: the platform's Ticker model types these as strings (the timestamp as an
+      // integer), so clients generated from it must never meet null.
+      etf_net_value: '',
+      etf_pre_net_value: '',
+      etf_pre_timestamp: 0,
+      etf_leverage: '',
     };
     if (single) {
       view.lowest_size = bestAsk === undefined ? '' : formatScaled(bestAsk.total, pair.amountPrecision);
@@ -322,8 +324,9 @@ function pairView(p: SpotPair): Record<string, unknown> {
     fee: '0.2',
     min_base_amount: p.minBaseAmount,
     min_quote_amount: p.minQuoteAmount,
-    max_base_amount: p.maxBaseAmount,
-    max_quote_amount: p.maxQuoteAmount,
+    // No maximum is an empty string (the CurrencyPair model types both as strings), never null.
+    max_base_amount: p.maxBaseAmount ?? '',
+    max_quote_amount: p.maxQuoteAmount ?? '',
     amount_precision: p.amountPrecision,
     precision: p.precision,
     trade_status: p.tradeStatus,

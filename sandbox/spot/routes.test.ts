@@ -165,8 +165,10 @@ describe('matching over HTTP', () => {
     const ioc = await place(buyer, { side: 'buy', amount: '0.02', price: p(0), time_in_force: 'ioc' });
     expect(ioc).toMatchObject({ status: 'cancelled', finish_as: 'ioc', filled_amount: '0.01', left: '0.01' });
     await place(seller, { side: 'sell', amount: '0.01', price: p(5) });
-    const poc = await place(buyer, { side: 'buy', amount: '0.01', price: p(5), time_in_force: 'poc' });
-    expect(poc).toMatchObject({ status: 'cancelled', finish_as: 'poc', filled_amount: '0' });
+    const usdtBefore = sb.balance(buyer.id, 'USDT');
+    const poc = await refused(buyer, { side: 'buy', amount: '0.01', price: p(5), time_in_force: 'poc', text: 't-poc' });
+    expect(poc).toEqual({ status: 400, label: 'POC_FILL_IMMEDIATELY' });
+    expect(sb.balance(buyer.id, 'USDT')).toEqual(usdtBefore); // refused: nothing locked, nothing stored
     const pocMaker = await place(buyer, { side: 'buy', amount: '0.01', price: p(1), time_in_force: 'poc' });
     expect(pocMaker).toMatchObject({ status: 'open', finish_as: 'open' });
     const fokFail = await place(buyer, { side: 'buy', amount: '0.02', price: p(5), time_in_force: 'fok' });
@@ -553,8 +555,8 @@ describe('lists, cancel-all and batches', () => {
     expect(sellerTrades.body[0]).toMatchObject({ side: 'sell', role: 'maker', text: 't-ask' });
     const book = await buyer.api.get<Json[]>('/spot/account_book', { currency: 'BTC' });
     expect(book.body.map((e) => [e.type, e.change, e.code])).toEqual([
-      ['fee', '-0.0002', 2],
-      ['trade', '0.1', 1],
+      ['fee', '-0.0002', '2'],
+      ['trade', '0.1', '1'],
     ]);
     const accounts = await buyer.api.get<Json[]>('/spot/accounts', { currency: 'BTC' });
     expect(accounts.body).toEqual([
@@ -695,6 +697,28 @@ describe('persistence', () => {
   });
 });
 
+describe('manual clock', () => {
+  it('never writes a record time ahead of /spot/time, and a client that did not re-sync still signs in', async () => {
+    const manual = await startSpotSandbox({ clock: 'manual' });
+    try {
+      manual.ctx.clock.advance(3600); // an hour ahead of the wall clock
+      const u = manual.user({ USDT: '100000' }); // its client signs with the wall clock
+      const order = await u.api.post<OrderJson & { create_time_ms: number | string }>('/spot/orders', {
+        currency_pair: PAIR,
+        side: 'buy',
+        amount: '0.001',
+        price: '20000',
+      });
+      expect(order.status).toBe(201);
+      const serverTime = (await u.api.get<{ server_time: number }>('/spot/time')).body.server_time;
+      expect(Number(order.body.create_time_ms)).toBeLessThanOrEqual(serverTime);
+      expect(serverTime).toBeGreaterThanOrEqual(Date.now() + 3_599_000);
+    } finally {
+      await manual.close();
+    }
+  });
+});
+
 describe('countdown cancel-all', () => {
   it('cancels the open orders when business time passes the countdown, unless re-armed or disarmed', async () => {
     const manual = await startSpotSandbox({ clock: 'manual' });
@@ -710,11 +734,11 @@ describe('countdown cancel-all', () => {
       ).body;
       const tooShort = await u.api.post<Json>('/spot/countdown_cancel_all', { timeout: 3 });
       expect(tooShort.body).toMatchObject({ label: 'INVALID_PARAM_VALUE' });
-      const armed = await u.api.post<{ trigger_time: number }>('/spot/countdown_cancel_all', {
+      const armed = await u.api.post<{ triggerTime: number }>('/spot/countdown_cancel_all', {
         timeout: 10,
         currency_pair: PAIR,
       });
-      expect(armed.body.trigger_time).toBe(manual.ctx.clock.now() + 10_000);
+      expect(armed.body.triggerTime).toBe(manual.ctx.clock.now() + 10_000);
       manual.ctx.clock.advance(8);
       await u.api.post('/spot/countdown_cancel_all', { timeout: 10, currency_pair: PAIR }); // re-armed
       manual.ctx.clock.advance(8);
@@ -728,7 +752,7 @@ describe('countdown cancel-all', () => {
       await u.api.post('/spot/orders', { currency_pair: PAIR, side: 'buy', amount: '0.001', price: '20000' });
       await u.api.post('/spot/countdown_cancel_all', { timeout: 5 });
       expect(
-        (await u.api.post<{ trigger_time: number }>('/spot/countdown_cancel_all', { timeout: 0 })).body.trigger_time,
+        (await u.api.post<{ triggerTime: number }>('/spot/countdown_cancel_all', { timeout: 0 })).body.triggerTime,
       ).toBe(0);
       manual.ctx.clock.advance(10);
       expect((await u.api.get<unknown[]>('/spot/open_orders')).body).toHaveLength(1);

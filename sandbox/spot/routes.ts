@@ -86,7 +86,7 @@ function failureOf(error: unknown): { label: string; message: string } {
 export function spotRoutes(s: SpotServices): RouteDef[] {
   const { ctx, exchange, market, stp, countdown } = s;
   const expiring = (handler: (req: PrivateRouteRequest) => unknown) => (req: PrivateRouteRequest) => {
-    checkExpiry(req, ctx.clock.serverTimeMs());
+    checkExpiry(req, ctx.clock.wallTimeMs()); // the earlier of the two times: never expires a request early
     return handler(req);
   };
 
@@ -191,7 +191,7 @@ export function spotRoutes(s: SpotServices): RouteDef[] {
           change: e.change,
           balance: e.balance,
           type: e.type,
-          code: ACCOUNT_BOOK_CODES[e.type] ?? 0,
+          code: String(ACCOUNT_BOOK_CODES[e.type] ?? 0), // a string in the platform's SpotAccountBook model
           text: e.ref,
         }));
     }),

@@ -30,7 +30,7 @@ export function subAccountView(u: UserRecord): Record<string, unknown> {
 
 export function keyView(k: ApiKeyRecord, withSecret: boolean): Record<string, unknown> {
   return {
-    user_id: String(k.userId),
+    user_id: k.userId, // int64 in the platform's SubAccountKey model, as in SubAccount
     mode: k.mode,
     name: k.name,
     perms: k.perms,
