@@ -35,8 +35,8 @@ describe('formatAmount', () => {
   it('signs: negative shown, zero never signed, + on request', () => {
     expect(formatAmount('-1234.5')).toBe('-1,234.5');
     expect(formatAmount('-0.001', { precision: 2 })).toBe('0.00');
-    expect(formatAmount('3', { signed: true })).toBe('+3');
-    expect(formatAmount('0', { signed: true })).toBe('0');
+    expect(formatAmount('3', { sign: true })).toBe('+3');
+    expect(formatAmount('0', { sign: true })).toBe('0');
   });
 
   it('can leave out grouping', () => {

@@ -1,27 +1,36 @@
-import { type AmountFormat, formatAmount } from '../lib/format';
+import { decimalPlaces, formatAmount, formatMoney, type MoneyFormat } from '../lib/format';
 
 /**
- * A decimal-string amount with fixed-width digits. `tone="auto"` colours by sign using the
- * person's up/down colours.
+ * A decimal-string amount with fixed-width digits (formatMoney's text: "1,000 USDT"). `tone="auto"`
+ * colours by sign using the person's up/down colours. In a table column, `alignTo` (the column's
+ * most decimals, see fractionDigits) pads the fraction with invisible zeros so the points line up
+ * in right-aligned cells; the padding is CSS (::after), never part of the text.
  */
 export const Amount = ({
   value,
   currency,
   tone,
   testId,
+  alignTo,
   ...format
-}: AmountFormat & {
+}: MoneyFormat & {
   readonly value: string;
   readonly currency?: string;
   readonly tone?: 'auto';
   readonly testId?: string;
+  readonly alignTo?: number;
 }) => {
-  const text = formatAmount(value, format);
+  const text = format.estimate ? formatMoney(value, currency ?? '', format) : formatAmount(value, format);
   const sign = tone === 'auto' ? (text.startsWith('-') ? 'down' : /^[+]?[0,.]*$/.test(text) ? '' : 'up') : '';
+  const shown = decimalPlaces(text);
+  const missing = alignTo !== undefined && !format.estimate ? Math.max(0, alignTo - shown) : 0;
+  const pad = missing === 0 ? undefined : `${shown === 0 ? '.' : ''}${'0'.repeat(missing)}`;
   return (
     <span className={['amount', sign ? `amount-${sign}` : ''].filter(Boolean).join(' ')} data-testid={testId}>
-      {text}
-      {currency ? <span className="amount-currency"> {currency}</span> : null}
+      <span className="amount-number" data-pad={pad}>
+        {text}
+      </span>
+      {currency && !format.estimate ? <span className="amount-currency"> {currency}</span> : null}
     </span>
   );
 };

@@ -1,24 +1,33 @@
-import { decimalPlaces, isDecimalString } from '../lib/format';
+import { decimalPlaces, parseAmountInput } from '../lib/format';
 import { TextField, type TextFieldProps } from './TextField';
 
 /**
+ * The canonical decimal string of what was typed ("1,000.50" → "1000.5"), or undefined when it
+ * cannot be read (the field shows why). Send and check this, never the raw text.
+ */
+export const amountValue = (typed: string): string | undefined => {
+  const parsed = parseAmountInput(typed);
+  return parsed.ok ? parsed.value : undefined;
+};
+
+/**
  * Why an amount string is not acceptable, or undefined when it is. Empty is "required" only when
- * asked; the screen decides about minimums and balances.
+ * asked; the screen decides about minimums and balances. Reading is parseAmountInput's ("1,000",
+ * "1 000", ".5", "100." are fine); the precision is checked on the canonical value.
  */
 export const amountProblem = (
   value: string,
   options: { readonly precision?: number; readonly required?: boolean; readonly allowZero?: boolean } = {},
 ): string | undefined => {
-  const text = value.trim();
-  if (text === '') return options.required ? 'Enter an amount.' : undefined;
-  if (!isDecimalString(text) || text.startsWith('+')) return 'Use digits and at most one decimal point.';
-  if (text.startsWith('-')) return 'The amount cannot be negative.';
+  const parsed = parseAmountInput(value);
+  if (!parsed.ok) return parsed.empty && !options.required ? undefined : parsed.message;
+  const text = parsed.value;
   if (options.precision !== undefined && decimalPlaces(text) > options.precision) {
     return options.precision === 0
       ? 'Use whole numbers only.'
       : `Use at most ${options.precision} digit${options.precision === 1 ? '' : 's'} after the point.`;
   }
-  if (!options.allowZero && /^[0.]+$/.test(text)) return 'The amount must be more than zero.';
+  if (!options.allowZero && text === '0') return 'The amount must be more than zero.';
   return undefined;
 };
 

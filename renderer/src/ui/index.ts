@@ -1,6 +1,6 @@
 /** The shared UI kit: every screen builds from these so the app looks and behaves as one. */
 export { Amount } from './Amount';
-export { AmountField, type AmountFieldProps, amountProblem } from './AmountField';
+export { AmountField, type AmountFieldProps, amountProblem, amountValue } from './AmountField';
 export { Badge, type Tone } from './Badge';
 export { Button, type ButtonProps } from './Button';
 export { Checkbox } from './Checkbox';

@@ -3,7 +3,8 @@ import userEvent from '@testing-library/user-event';
 import { useState } from 'react';
 import { afterEach, describe, expect, it, vi } from 'vitest';
 import { DeskCallError } from '../lib/desk';
-import { AmountField, amountProblem } from './AmountField';
+import { AMOUNT_FORMAT_MESSAGE } from '../lib/format';
+import { AmountField, amountProblem, amountValue } from './AmountField';
 import { DetailsList } from './DetailsList';
 import { ErrorNotice } from './ErrorNotice';
 import { ExportCsvButton } from './ExportCsvButton';
@@ -50,8 +51,16 @@ describe('amountProblem', () => {
   it.each([
     ['', undefined],
     ['12.5', undefined],
-    ['abc', 'Use digits and at most one decimal point.'],
-    ['1.2.3', 'Use digits and at most one decimal point.'],
+    ['1,000', undefined],
+    ['1 000', undefined],
+    ['.5', undefined],
+    ['100.', undefined],
+    [' 1\u00a0000.50 ', undefined],
+    ['1.10000000000', undefined],
+    ['abc', AMOUNT_FORMAT_MESSAGE],
+    ['1.2.3', AMOUNT_FORMAT_MESSAGE],
+    ['1,5', AMOUNT_FORMAT_MESSAGE],
+    ['1.000,5', AMOUNT_FORMAT_MESSAGE],
     ['-1', 'The amount cannot be negative.'],
     ['0', 'The amount must be more than zero.'],
     ['1.123456789', 'Use at most 8 digits after the point.'],
@@ -61,6 +70,12 @@ describe('amountProblem', () => {
 
   it('asks for a value only when required', () => {
     expect(amountProblem('', { required: true })).toBe('Enter an amount.');
+  });
+
+  it('gives the canonical value to send', () => {
+    expect(amountValue('1,000.50')).toBe('1000.5');
+    expect(amountValue('.5')).toBe('0.5');
+    expect(amountValue('1,5')).toBeUndefined();
   });
 });
 
