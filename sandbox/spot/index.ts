@@ -8,6 +8,7 @@ import { SpotExchange } from './exchange';
 import { backfillMarketHistory } from './market/history';
 import { DEFAULT_SIMULATOR, MarketSimulator } from './market/simulator';
 import { MarketData } from './marketData';
+import { PriceOrders } from './priceOrders';
 import { spotRoutes } from './routes';
 import { SpotStore } from './store';
 import { StpGroups } from './stp';
@@ -16,6 +17,7 @@ export interface SpotModule {
   exchange: SpotExchange;
   market: MarketData;
   stp: StpGroups;
+  priceOrders: PriceOrders;
   simulator: MarketSimulator | undefined;
   close(): void;
 }
@@ -46,7 +48,9 @@ export function registerSpot(ctx: SandboxContext): SpotModule {
   });
   const market = new MarketData(exchange, store, () => ctx.clock.now());
   const countdown = new CountdownCancel(exchange);
-  ctx.addRoutes(spotRoutes({ ctx, exchange, market, stp, countdown }));
+  // Price-triggered orders follow the exchange's own trades (and expire on clock ticks, below).
+  const priceOrders = new PriceOrders(ctx.db, exchange, () => ctx.clock.now());
+  ctx.addRoutes(spotRoutes({ ctx, exchange, market, stp, countdown, priceOrders }));
 
   // Live prices for total balance and small-balance conversion: the last trade against USDT.
   ctx.prices.setProvider((currency) => exchange.lastPrice(`${currency}_USDT`) ?? undefined);
@@ -54,6 +58,7 @@ export function registerSpot(ctx: SandboxContext): SpotModule {
   let ticks = 0;
   const unsubscribe = ctx.clock.onTick((now) => {
     countdown.fire(now);
+    priceOrders.expire(now);
     if (++ticks % PRUNE_EVERY_TICKS === 0) exchange.prune();
   });
 
@@ -83,6 +88,7 @@ export function registerSpot(ctx: SandboxContext): SpotModule {
     exchange,
     market,
     stp,
+    priceOrders,
     simulator,
     close() {
       simulator?.stop();

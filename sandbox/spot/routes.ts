@@ -9,10 +9,12 @@ import { bodyObject, optEnum, optInt, pagePaging, timeRange } from '../http/para
 import type { HttpMethod, PrivateRoute, PrivateRouteRequest, PublicRoute, RouteDef, RouteRequest } from '../http/route';
 import type { CountdownCancel } from './countdown';
 import type { SpotExchange } from './exchange';
+import { insuranceHistory } from './insurance';
 import type { MarketData } from './marketData';
 import { type ActionMode, parseAccount, parseActionMode, parseOrderRequest, requirePair } from './orders/validate';
 import { myTradeView, orderView } from './orders/view';
 import { findCurrency } from './pairs';
+import type { PriceOrders } from './priceOrders';
 import type { OrderRow, TradeRow } from './store';
 import type { StpGroups } from './stp';
 
@@ -47,6 +49,7 @@ export interface SpotServices {
   market: MarketData;
   stp: StpGroups;
   countdown: CountdownCancel;
+  priceOrders: PriceOrders;
 }
 
 const definePublic = (method: HttpMethod, path: string, handler: (req: RouteRequest) => unknown): PublicRoute => ({
@@ -84,7 +87,7 @@ function failureOf(error: unknown): { label: string; message: string } {
 }
 
 export function spotRoutes(s: SpotServices): RouteDef[] {
-  const { ctx, exchange, market, stp, countdown } = s;
+  const { ctx, exchange, market, stp, countdown, priceOrders } = s;
   const expiring = (handler: (req: PrivateRouteRequest) => unknown) => (req: PrivateRouteRequest) => {
     checkExpiry(req, ctx.clock.wallTimeMs()); // the earlier of the two times: never expires a request early
     return handler(req);
@@ -355,6 +358,31 @@ export function spotRoutes(s: SpotServices): RouteDef[] {
           ? requirePair(body.currency_pair).id
           : undefined;
       return countdown.set(req.user.id, timeout, pair, req.now);
+    }),
+
+    // ---- price-triggered orders (sandbox/spot/priceOrders.ts) ---------------------------------
+    definePrivate('POST', '/spot/price_orders', 'spot', (req) => priceOrders.create(req.user.id, req.body), 201),
+    definePrivate('GET', '/spot/price_orders', 'spot', (req) => priceOrders.list(req.user.id, req.query)),
+    definePrivate('GET', '/spot/price_orders/:order_id', 'spot', (req) =>
+      priceOrders.get(req.user.id, req.params.order_id ?? ''),
+    ),
+    definePrivate('DELETE', '/spot/price_orders/:order_id', 'spot', (req) =>
+      priceOrders.cancel(req.user.id, req.params.order_id ?? ''),
+    ),
+    definePrivate('DELETE', '/spot/price_orders', 'spot', (req) => priceOrders.cancelAll(req.user.id, req.query)),
+
+    // ---- insurance fund and cross-margin liquidation ---------------------------------------------
+    definePrivate('GET', '/spot/insurance_history', 'spot', (req) => insuranceHistory(req.query)),
+    definePrivate('POST', '/spot/cross_liquidate_orders', 'spot', (req) => {
+      // The request is checked as the platform would, then refused: the sandbox has no cross-margin
+      // (legacy portfolio-margin) accounts, so every caller is "not in cross-margin mode". The label
+      // is the one the sandbox already answers for account=cross_margin (docs/sandbox-spot.md).
+      const body = bodyObject(req.body);
+      const order = parseOrderRequest({ ...body, type: 'limit', side: 'buy', account: 'spot' });
+      throw new ApiFailure(
+        'MARGIN_NOT_SUPPORTED',
+        `The account is not in cross-margin mode: no cross-margin position to liquidate on ${order.pair.id}`,
+      );
     }),
 
     // ---- batches -----------------------------------------------------------------------------
