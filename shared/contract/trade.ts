@@ -217,6 +217,70 @@ export const OrderRequest = z
   });
 export type OrderRequest = z.infer<typeof OrderRequest>;
 
+/** A trigger fires when the last trade price is at or above (`>=`) or at or below (`<=`) its price. */
+export const TriggerRule = z.enum(['>=', '<=']);
+export type TriggerRule = z.infer<typeof TriggerRule>;
+/** How long a trigger waits, in seconds (the ticket offers these choices). */
+export const TRIGGER_EXPIRIES = [3600, 86_400, 7 * 86_400, 30 * 86_400] as const;
+/** open → fired (its order was placed) · failed (the order was refused) · expired · cancelled. */
+export const TriggerStatus = z.enum(['open', 'fired', 'failed', 'expired', 'cancelled']);
+export type TriggerStatus = z.infer<typeof TriggerStatus>;
+
+export const TriggerRequest = z
+  .object({
+    pair: PairId,
+    rule: TriggerRule,
+    triggerPrice: DecimalText,
+    /** The order placed when the trigger fires. */
+    side: Side,
+    type: OrderType,
+    /** Limit price; absent for a market order. */
+    price: DecimalText.optional(),
+    /** Limit and market sell: base amount. Market buy: quote amount to spend. */
+    amount: DecimalText,
+    /** Seconds the trigger waits before it expires: one minute to 30 days. */
+    expiresInSeconds: z
+      .number()
+      .int()
+      .min(60)
+      .max(30 * 86_400),
+    /** The client text id of the order it places; main creates one when absent. */
+    text: ClientText.optional(),
+  })
+  .strict()
+  .superRefine((o, ctx) => {
+    if (o.type === 'limit' && o.price === undefined)
+      ctx.addIssue({ code: 'custom', path: ['price'], message: 'A limit order needs a price.' });
+    if (o.type === 'market' && o.price !== undefined)
+      ctx.addIssue({ code: 'custom', path: ['price'], message: 'A market order has no price.' });
+  });
+export type TriggerRequest = z.infer<typeof TriggerRequest>;
+
+export const TriggerOrder = z.object({
+  id: z.string(),
+  pair: z.string(),
+  rule: TriggerRule,
+  triggerPrice: z.string(),
+  side: Side,
+  type: OrderType,
+  /** Limit price, or '' for a market order. */
+  price: z.string(),
+  amount: z.string(),
+  timeInForce: z.string(),
+  text: z.string(),
+  status: TriggerStatus,
+  /** Why it failed (the platform's words, `LABEL: message` where it gives a label), else ''. */
+  reason: z.string(),
+  /** The order placed when it fired. */
+  firedOrderId: z.string().nullable(),
+  createTimeMs: z.number(),
+  /** When it stops waiting (created + expiration). */
+  expiresAtMs: z.number(),
+  /** When it fired, failed, expired or was cancelled. */
+  finishTimeMs: z.number().nullable(),
+});
+export type TriggerOrder = z.infer<typeof TriggerOrder>;
+
 const PairInput = z.object({ pair: PairId }).strict();
 const OptionalPairInput = z.object({ pair: PairId.optional() }).strict();
 
@@ -284,6 +348,32 @@ export const trade = {
     'The user’s own fills, newest first.',
     z.object({ pair: PairId.optional(), limit: z.number().int().min(1).max(100).default(50) }).strict(),
     z.array(MyTrade),
+  ),
+  placeTrigger: operation(
+    'Place a stop or take-profit: an order the platform places when the last price meets the trigger. Never retried.',
+    TriggerRequest,
+    TriggerOrder,
+  ),
+  triggerOrders: operation(
+    'The user’s trigger orders, open or finished (fired, failed, expired, cancelled), newest first.',
+    z
+      .object({
+        status: z.enum(['open', 'finished']),
+        pair: PairId.optional(),
+        limit: z.number().int().min(1).max(100).default(50),
+      })
+      .strict(),
+    z.array(TriggerOrder),
+  ),
+  cancelTrigger: operation(
+    'Cancel one open trigger order.',
+    z.object({ id: z.string().min(1).max(32) }).strict(),
+    TriggerOrder,
+  ),
+  cancelAllTriggers: operation(
+    'Cancel every open trigger order of one pair, or of all pairs.',
+    OptionalPairInput,
+    z.object({ cancelled: z.array(TriggerOrder) }),
   ),
 };
 

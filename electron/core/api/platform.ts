@@ -247,6 +247,19 @@ export const createPlatformApi = (client: ApiClient) => {
     fee: (currencyPair?: string, opt?: Opt) => get('/spot/fee', S.SpotFee, { currency_pair: currencyPair }, opt),
     accountBook: (q: TimeRange & { currency?: string; page?: number; limit?: number; type?: string } = {}, opt?: Opt) =>
       get('/spot/account_book', arr(S.AccountBookEntry), q, opt),
+    /** POST /spot/price_orders → {id}. Never retried after a 429, like an order placement. */
+    placePriceOrder: (body: S.PlacePriceOrderRequest, opt?: Opt) =>
+      send('POST', '/spot/price_orders', S.PriceOrderId, body, undefined, opt, false),
+    listPriceOrders: (
+      q: { status: 'open' | 'finished'; market?: string; account?: string; limit?: number; offset?: number },
+      opt?: Opt,
+    ) => get('/spot/price_orders', arr(S.PriceTriggeredOrder), q, opt),
+    getPriceOrder: (id: string, opt?: Opt) =>
+      get(`/spot/price_orders/${seg(id)}`, S.PriceTriggeredOrder, undefined, opt),
+    cancelPriceOrder: (id: string, opt?: Opt) =>
+      send('DELETE', `/spot/price_orders/${seg(id)}`, S.PriceTriggeredOrder, undefined, undefined, opt),
+    cancelAllPriceOrders: (q: { market?: string; account?: string } = {}, opt?: Opt) =>
+      send('DELETE', '/spot/price_orders', arr(S.PriceTriggeredOrder), undefined, q, opt),
   };
 
   /**

@@ -18,6 +18,7 @@ import { DeskFailure } from '../errors';
 import { toMyTrade, toOrder, toPair, toTicker } from '../trade/mappers';
 import { MarketFeed } from '../trade/marketFeed';
 import { OrdersWatcher } from '../trade/ordersWatcher';
+import { createTriggerHandlers } from '../trade/triggers';
 import type { ServiceContext } from './context';
 
 const SETTINGS_KEY = 'trade.settings';
@@ -282,5 +283,12 @@ export const createTradeHandlers = (ctx: ServiceContext): DeskHandlers['trade'] 
       const trades = await spot().myTrades({ limit, ...(pair ? { currency_pair: pair } : {}) });
       return trades.map(toMyTrade).sort((a, b) => b.createTimeMs - a.createTimeMs);
     },
+    // Stop and take-profit orders (electron/core/trade/triggers.ts): the same guards as an order.
+    ...createTriggerHandlers({
+      spot,
+      pairInfo,
+      maxNotional: () => readSettings().maxNotional,
+      changed: (pair, reason) => ctx.emit('trade.ordersChanged', { ...(pair ? { pair } : {}), reason }),
+    }),
   };
 };

@@ -216,3 +216,54 @@ export const AmendOrderRequest = z.object({
   account: z.string().optional(),
 });
 export type AmendOrderRequest = z.infer<typeof AmendOrderRequest>;
+
+/** Price-triggered order (api-facts §1.16; the official SDKs' SpotPriceTriggeredOrder). */
+export const PriceTriggeredOrder = z.looseObject({
+  trigger: z.looseObject({
+    price: decimalString,
+    rule: z.enum(['>=', '<=']),
+    expiration: z.number().int(),
+  }),
+  put: z.looseObject({
+    type: z.enum(['limit', 'market']).optional(),
+    side: z.enum(['buy', 'sell']),
+    price: decimalString,
+    amount: decimalString,
+    account: z.string().optional(),
+    time_in_force: z.string().optional(),
+    text: optText,
+  }),
+  id: idString,
+  user: z.number().optional(),
+  market: z.string(),
+  ctime: optSeconds,
+  ftime: optSeconds,
+  fired_order_id: idString.nullish(),
+  status: z.enum(['open', 'cancelled', 'finish', 'failed', 'expired']),
+  reason: optText,
+});
+export type PriceTriggeredOrder = z.infer<typeof PriceTriggeredOrder>;
+
+export const PlacePriceOrderRequest = z.object({
+  market: z.string().min(1),
+  trigger: z.object({
+    price: z.string().regex(/^\d+(\.\d+)?$/),
+    rule: z.enum(['>=', '<=']),
+    /** Seconds the trigger waits before it expires. */
+    expiration: z.number().int().positive(),
+  }),
+  put: z.object({
+    type: z.enum(['limit', 'market']),
+    side: z.enum(['buy', 'sell']),
+    /** The limit price; "0" for a market order. */
+    price: z.string().regex(/^\d+(\.\d+)?$/),
+    amount: z.string().regex(/^\d+(\.\d+)?$/),
+    account: z.enum(['normal', 'margin', 'unified']),
+    time_in_force: z.enum(['gtc', 'ioc']),
+    text: orderText.optional(),
+  }),
+});
+export type PlacePriceOrderRequest = z.infer<typeof PlacePriceOrderRequest>;
+
+/** POST /spot/price_orders answers only the new id (201). */
+export const PriceOrderId = z.looseObject({ id: idString });

@@ -1,0 +1,121 @@
+/**
+ * Stop and take-profit orders through the real core (dispatcher, zod contract, API client) against
+ * an in-process sandbox over HTTP: the guards refuse before sending, a trigger is placed, listed,
+ * fired by a crossing trade (its order appears among the open orders), and cancelled.
+ */
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import type { TriggerOrder } from '../../../shared/contract/trade';
+import type { Core } from '../core';
+import { asRenderer, startTestCore, type TestCore } from '../testing/core';
+import { control, type SandboxHandle, startTestSandbox } from '../testing/sandbox';
+
+let sandbox: SandboxHandle;
+let testCore: TestCore;
+let core: Core;
+
+const call = async (operation: string, input: unknown) => core.dispatch(operation, input, asRenderer);
+const value = async <T>(operation: string, input: unknown): Promise<T> => {
+  const result = await call(operation, input);
+  if (!result.ok) throw new Error(`${operation}: ${JSON.stringify(result.error)}`);
+  return result.value as T;
+};
+
+const stop = {
+  pair: 'BTC_USDT',
+  rule: '<=',
+  triggerPrice: '30000',
+  side: 'sell',
+  type: 'limit',
+  price: '29900',
+  amount: '0.01',
+  expiresInSeconds: 86_400,
+};
+
+beforeAll(async () => {
+  sandbox = await startTestSandbox({ market: 'off' });
+  testCore = await startTestCore({ mode: 'external-control', controlUrl: sandbox.controlUrl });
+  core = testCore.core;
+  const userId = core.ctx.activeProfile()?.userId;
+  await control(sandbox, '/balances', { user_id: userId, account: 'spot', currency: 'USDT', amount: '10000' });
+  await control(sandbox, '/balances', { user_id: userId, account: 'spot', currency: 'BTC', amount: '1' });
+});
+
+afterAll(async () => {
+  await testCore?.close();
+  await sandbox?.close();
+});
+
+describe('trade triggers against the sandbox', () => {
+  it('refuses a trigger that breaks the order rules before anything is sent', async () => {
+    const precise = await call('trade.placeTrigger', { ...stop, triggerPrice: '30000.25' });
+    expect(precise).toMatchObject({
+      ok: false,
+      error: { code: 'INVALID_INPUT', fields: { triggerPrice: expect.any(String) } },
+    });
+    const small = await call('trade.placeTrigger', { ...stop, amount: '0.00001' });
+    expect(small).toMatchObject({ ok: false, error: { code: 'INVALID_INPUT' } });
+    const badText = await call('trade.placeTrigger', { ...stop, text: 'no-prefix' });
+    expect(badText).toMatchObject({ ok: false, error: { code: 'INVALID_INPUT' } });
+    expect(await value<TriggerOrder[]>('trade.triggerOrders', { status: 'open' })).toEqual([]);
+  });
+
+  it('places a stop-loss, fires it with a crossing trade, and cancels another', async () => {
+    const placed = await value<TriggerOrder>('trade.placeTrigger', { ...stop, text: 't-stop-int' });
+    expect(placed).toMatchObject({
+      pair: 'BTC_USDT',
+      rule: '<=',
+      triggerPrice: '30000',
+      side: 'sell',
+      price: '29900',
+      amount: '0.01',
+      text: 't-stop-int',
+      status: 'open',
+      firedOrderId: null,
+      finishTimeMs: null,
+    });
+    expect(placed.expiresAtMs - placed.createTimeMs).toBe(86_400_000);
+    const other = await value<TriggerOrder>('trade.placeTrigger', {
+      ...stop,
+      rule: '>=',
+      triggerPrice: '90000',
+      price: '89000',
+    });
+    const open = await value<TriggerOrder[]>('trade.triggerOrders', { status: 'open', pair: 'BTC_USDT' });
+    expect(open.map((t) => t.id)).toEqual([other.id, placed.id]);
+
+    // The user trades with itself at 30000 (no STP group): the last price meets "<= 30000".
+    await value('trade.placeOrder', {
+      pair: 'BTC_USDT',
+      side: 'buy',
+      type: 'limit',
+      price: '30000',
+      amount: '0.001',
+      timeInForce: 'gtc',
+    });
+    await value('trade.placeOrder', {
+      pair: 'BTC_USDT',
+      side: 'sell',
+      type: 'limit',
+      price: '30000',
+      amount: '0.001',
+      timeInForce: 'ioc',
+    });
+
+    const finished = await value<TriggerOrder[]>('trade.triggerOrders', { status: 'finished' });
+    const fired = finished.find((t) => t.id === placed.id);
+    expect(fired).toMatchObject({ status: 'fired', reason: '' });
+    expect(fired?.firedOrderId).toMatch(/^\d+$/);
+    const orders = await value<{ id: string; text: string; price: string }[]>('trade.openOrders', { pair: 'BTC_USDT' });
+    expect(orders.find((o) => o.id === fired?.firedOrderId)).toMatchObject({ text: 't-stop-int', price: '29900' });
+
+    const cancelled = await value<TriggerOrder>('trade.cancelTrigger', { id: other.id });
+    expect(cancelled).toMatchObject({ id: other.id, status: 'cancelled' });
+    const again = await call('trade.cancelTrigger', { id: other.id });
+    expect(again).toMatchObject({ ok: false, error: { label: 'ORDER_CANCELLED' } });
+
+    await value('trade.placeTrigger', { ...stop, rule: '>=', triggerPrice: '95000', price: '94000' });
+    const all = await value<{ cancelled: TriggerOrder[] }>('trade.cancelAllTriggers', { pair: 'BTC_USDT' });
+    expect(all.cancelled).toHaveLength(1);
+    expect(await value<TriggerOrder[]>('trade.triggerOrders', { status: 'open' })).toEqual([]);
+  });
+});
