@@ -76,6 +76,7 @@ async function main(): Promise<void> {
       event: 'ready',
       base_url: sandbox.baseUrl,
       control_url: sandbox.controlUrl,
+      ws_url: sandbox.wsUrl,
       user_id: sandbox.userId,
       key: sandbox.key,
       secret: sandbox.secret,

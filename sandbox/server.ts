@@ -18,14 +18,14 @@ import { SandboxClock } from './clock';
 import type { ResolvedOptions, SandboxContext, SandboxOptions } from './context';
 import { controlRoutes } from './control/routes';
 import { buildHttp } from './http/app';
-import { Faults } from './http/faults';
+import { Faults, StreamFaults } from './http/faults';
 import { RateLimiter } from './http/rate-limit';
 import type { RouteDef } from './http/route';
 import { marginRoutes } from './margin/routes';
 import { Pipelines } from './pipelines/pipelines';
 import { Prices } from './prices';
 import { seedIfEmpty } from './seed';
-import { registerSpot } from './spot/index';
+import { registerSpot, spotModuleOf } from './spot/index';
 import { openDatabase } from './store/db';
 import { IdSource } from './store/ids';
 import { Ledger } from './store/ledger';
@@ -34,12 +34,15 @@ import { subAccountRoutes } from './subaccounts/routes';
 import { accountBookRoutes } from './wallet/account-book';
 import { walletRoutes } from './wallet/routes';
 import { withdrawalRoutes } from './withdrawals/routes';
+import { StreamServer, WS_PATH } from './ws/server';
 
 export interface SandboxHandle {
   /** e.g. http://127.0.0.1:PORT/api/v4 */
   readonly baseUrl: string;
   /** e.g. http://127.0.0.1:PORT/sandbox */
   readonly controlUrl: string;
+  /** The WebSocket API v4 (spot), e.g. ws://127.0.0.1:PORT/ws/v4/ */
+  readonly wsUrl: string;
   readonly port: number;
   /** The seeded main account and its full read-write key. */
   readonly userId: number;
@@ -49,6 +52,8 @@ export interface SandboxHandle {
   readonly ctx: SandboxContext;
   readonly pipelines: Pipelines;
   readonly limiter: RateLimiter;
+  /** The WebSocket server (tests: connection count, cut). */
+  readonly stream: StreamServer;
   close(): Promise<void>;
 }
 
@@ -113,11 +118,14 @@ export async function startSandbox(options: SandboxOptions = {}): Promise<Sandbo
 
   const limiter = new RateLimiter(() => clock.limiterNowMs());
   const faults = new Faults(() => ids.random());
+  const streamFaults = new StreamFaults(() => ids.random());
+  const stream = new StreamServer({ ctx, spot: spotModuleOf(ctx), faults: streamFaults });
   const app = buildHttp(
     { users, clock, limiter, faults, log },
     routes,
-    controlRoutes({ ctx, pipelines, limiter, faults }),
+    controlRoutes({ ctx, pipelines, limiter, faults, stream: { server: stream, faults: streamFaults } }),
   );
+  stream.attach(app.server);
   await app.listen({ host: '127.0.0.1', port: resolved.port });
   listening = true;
   const address = app.server.address();
@@ -129,6 +137,7 @@ export async function startSandbox(options: SandboxOptions = {}): Promise<Sandbo
   return {
     baseUrl: `${origin}/api/v4`,
     controlUrl: `${origin}/sandbox`,
+    wsUrl: `ws://127.0.0.1:${port}${WS_PATH}`,
     port,
     userId: seeded.userId,
     key: seeded.key,
@@ -136,9 +145,11 @@ export async function startSandbox(options: SandboxOptions = {}): Promise<Sandbo
     ctx,
     pipelines,
     limiter,
+    stream,
     async close() {
       if (closed) return;
       closed = true;
+      await stream.close();
       clock.stop();
       for (const fn of closers.reverse()) await fn();
       await app.close();

@@ -8,7 +8,7 @@ import { chainDef, currencyDef, DELIVERY_SETTLES, FUTURES_SETTLES, MARGIN_PAIRS 
 import type { SandboxContext } from '../context';
 import type { ControlRoute } from '../http/app';
 import { ApiFailure } from '../http/errors';
-import type { Faults } from '../http/faults';
+import type { Faults, StreamFaults } from '../http/faults';
 import { bodyObject, optBool, optString, reqAmount, reqEnum, reqInt, reqString } from '../http/params';
 import type { RateLimiter } from '../http/rate-limit';
 import type { Pipelines } from '../pipelines/pipelines';
@@ -24,8 +24,14 @@ export function controlRoutes(deps: {
   pipelines: Pipelines;
   limiter: RateLimiter;
   faults: Faults;
+  /** The WebSocket API's faults (absent when a caller builds the control plane without it). */
+  stream?: { server: { cut(): number }; faults: StreamFaults };
 }): ControlRoute[] {
-  const { ctx, pipelines, limiter, faults } = deps;
+  const { ctx, pipelines, limiter, faults, stream } = deps;
+  const streamOf = () => {
+    if (stream === undefined) throw new ApiFailure('NOT_FOUND', 'This sandbox has no WebSocket stream');
+    return stream;
+  };
   const { db, users, ledger, clock } = ctx;
 
   const userParam = (body: Record<string, unknown>) => {
@@ -264,6 +270,33 @@ export function controlRoutes(deps: {
       handler: () => {
         faults.clear();
         return { rules: [] };
+      },
+    },
+    {
+      // Every WebSocket connection is cut at once (no close frame), as a network failure would.
+      method: 'POST',
+      path: '/stream/cut',
+      handler: () => ({ closed: streamOf().server.cut() }),
+    },
+    {
+      // Order-book update messages (spot.order_book_update, spot.obu) are dropped: the next N,
+      // and/or each with a probability, so clients meet a gap in U/u.
+      method: 'POST',
+      path: '/stream/faults',
+      handler: ({ body }) => {
+        const s = streamOf();
+        s.faults.set(body);
+        return s.faults.state();
+      },
+    },
+    { method: 'GET', path: '/stream/faults', handler: () => streamOf().faults.state() },
+    {
+      method: 'DELETE',
+      path: '/stream/faults',
+      handler: () => {
+        const s = streamOf();
+        s.faults.clear();
+        return s.faults.state();
       },
     },
     {

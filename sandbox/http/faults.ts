@@ -95,3 +95,56 @@ export class Faults {
     };
   }
 }
+
+/**
+ * Faults of the WebSocket stream (control API POST/DELETE /sandbox/stream/faults, POST
+ * /sandbox/stream/cut): drop order-book update messages (spot.order_book_update, spot.obu) so
+ * clients meet a gap in U/u, the next N of them or each with a probability.
+ */
+export class StreamFaults {
+  private dropNext = 0;
+  private dropProbability = 0;
+  /** Messages dropped so far (the control API reports it). */
+  dropped = 0;
+
+  constructor(private readonly random: () => number) {}
+
+  state(): { drop_next: number; drop_probability: number; dropped: number } {
+    return { drop_next: this.dropNext, drop_probability: this.dropProbability, dropped: this.dropped };
+  }
+
+  set(input: unknown): void {
+    const body = (typeof input === 'object' && input !== null ? input : {}) as Record<string, unknown>;
+    const next = body.drop_book_updates;
+    const probability = body.drop_probability;
+    if (next === undefined && probability === undefined)
+      throw new ApiFailure('INVALID_PARAM_VALUE', 'give drop_book_updates (a count) and/or drop_probability (0..1)');
+    if (next !== undefined && (typeof next !== 'number' || !Number.isInteger(next) || next < 0 || next > 1_000_000))
+      throw new ApiFailure('INVALID_PARAM_VALUE', 'drop_book_updates must be an integer from 0 to 1000000');
+    if (
+      probability !== undefined &&
+      (typeof probability !== 'number' || !Number.isFinite(probability) || probability < 0 || probability > 1)
+    )
+      throw new ApiFailure('INVALID_PARAM_VALUE', 'drop_probability must be a number from 0 to 1');
+    if (next !== undefined) this.dropNext = next;
+    if (probability !== undefined) this.dropProbability = probability;
+  }
+
+  clear(): void {
+    this.dropNext = 0;
+    this.dropProbability = 0;
+  }
+
+  /** Whether the book update about to be sent is dropped instead. */
+  dropBookUpdate(): boolean {
+    let drop = false;
+    if (this.dropNext > 0) {
+      this.dropNext -= 1;
+      drop = true;
+    } else if (this.dropProbability > 0 && this.random() < this.dropProbability) {
+      drop = true;
+    }
+    if (drop) this.dropped += 1;
+    return drop;
+  }
+}

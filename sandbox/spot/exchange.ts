@@ -9,7 +9,7 @@ import type { Ledger } from '../store/ledger';
 import type { FeeTier } from '../store/users';
 import { bucketStart, CANDLE_INTERVALS, type CandleInterval, nominalSeconds, RETAINED_POINTS } from './candles';
 import { formatScaled } from './matching/decimal';
-import { type Fill, MatchingEngine, type MatchResult, type StpAct } from './matching/engine';
+import { type Fill, MatchingEngine, type MatchResult, type Side, type StpAct } from './matching/engine';
 import { type OrderRequest, parseBaseAmount, parsePrice } from './orders/validate';
 import { findPair, SPOT_PAIRS, type SpotPair } from './pairs';
 import type { CandleRow, OrderRow, SpotStore, TradeRow } from './store';
@@ -58,7 +58,21 @@ export interface TradeEvent {
   price: string;
   amount: string;
   side: 'buy' | 'sell';
+  /** The stored trade (ids, time, parties, fees): the WebSocket trade channels publish it. */
+  row?: TradeRow;
 }
+
+/**
+ * A change of one price level of a book (`id` is the book id after it, as GET /spot/order_book
+ * with_id=true shows it), or `reset` when the books were rebuilt from the database (after a failed
+ * change): listeners then start over from the whole book.
+ */
+export type BookChange =
+  | { pair: string; id: number; side: Side; price: number; reset?: undefined }
+  | { pair: string; id: number; reset: true };
+
+/** What happened to an order: placed (and resting), changed (fill, amend), or ended. */
+export type OrderEventKind = 'put' | 'update' | 'finish';
 
 export class SpotExchange {
   private readonly pairs = new Map<string, PairState>();
@@ -70,6 +84,8 @@ export class SpotExchange {
   private readonly sequences = new Map<string, number>();
   private readonly tradeListeners: ((t: TradeEvent) => void)[] = [];
   private readonly dirtyCandles = new Set<string>();
+  private readonly bookListeners: ((change: BookChange) => void)[] = [];
+  private readonly orderListeners: ((row: OrderRow, event: OrderEventKind) => void)[] = [];
 
   constructor(private readonly deps: ExchangeDeps) {
     this.load();
@@ -111,6 +127,39 @@ export class SpotExchange {
       this.pairs.set(pair.id, state);
     }
     this.restoreBooks();
+    for (const state of this.pairs.values()) {
+      this.hookBook(state);
+      for (const listener of this.bookListeners)
+        listener({ pair: state.pair.id, id: state.engine.version, reset: true });
+    }
+  }
+
+  /** Level changes of every book (the WebSocket streams); returns the unsubscribe. */
+  onBookChange(listener: (change: BookChange) => void): () => void {
+    this.bookListeners.push(listener);
+    for (const state of this.pairs.values()) this.hookBook(state);
+    return () => {
+      const i = this.bookListeners.indexOf(listener);
+      if (i >= 0) this.bookListeners.splice(i, 1);
+      for (const state of this.pairs.values()) this.hookBook(state);
+    };
+  }
+
+  /** Every order change, as it is written (inside the change's transaction). */
+  onOrder(listener: (row: OrderRow, event: OrderEventKind) => void): void {
+    this.orderListeners.push(listener);
+  }
+
+  private hookBook(state: PairState): void {
+    const listeners = this.bookListeners;
+    const { engine } = state;
+    const pair = state.pair.id;
+    engine.onLevelChange =
+      listeners.length === 0
+        ? undefined
+        : (side, price) => {
+            for (const listener of listeners) listener({ pair, id: engine.version, side, price });
+          };
   }
 
   /**
@@ -236,7 +285,7 @@ export class SpotExchange {
         order.left = result.left;
         this.finish(order, result, now);
       }
-      this.writeOrder(order, isMarketBuy);
+      this.writeOrder(order, isMarketBuy, true);
       this.flushCandles();
       return order.row;
     });
@@ -427,7 +476,13 @@ export class SpotExchange {
       this.deps.store.insertTrade(trade);
       state.lastTicks = fill.price;
       this.updateCandles(state, fill, Math.floor(now / 1000));
-      const event: TradeEvent = { pair: pair.id, price: trade.price, amount: trade.amount, side: trade.side };
+      const event: TradeEvent = {
+        pair: pair.id,
+        price: trade.price,
+        amount: trade.amount,
+        side: trade.side,
+        row: trade,
+      };
       for (const listener of this.tradeListeners) listener(event);
     }
     for (const resting of result.stpCancelled) {
@@ -510,7 +565,7 @@ export class SpotExchange {
     return order.row;
   }
 
-  private writeOrder(order: LiveOrder, isMarketBuy: boolean): void {
+  private writeOrder(order: LiveOrder, isMarketBuy: boolean, placed = false): void {
     const { pair } = order;
     const quoteScale = pair.precision + pair.amountPrecision;
     order.row.left = formatScaled(order.left, isMarketBuy ? quoteScale : pair.amountPrecision);
@@ -518,6 +573,10 @@ export class SpotExchange {
     order.row.filled_total = formatScaled(order.filledQuote, quoteScale);
     order.row.fee = order.fee.toFixed();
     this.deps.store.saveOrder(order.row);
+    if (this.orderListeners.length > 0) {
+      const event: OrderEventKind = order.row.status !== 'open' ? 'finish' : placed ? 'put' : 'update';
+      for (const listener of this.orderListeners) listener(order.row, event);
+    }
   }
 
   private key(userId: number, currency: string) {

@@ -59,6 +59,21 @@ export interface LedgerEntry {
 
 type Amount = string | Decimal;
 
+/** A balance after a movement (the WebSocket spot.balances channel); amounts canonical decimals. */
+export interface BalanceChange {
+  readonly key: BalanceKey;
+  readonly available: string;
+  readonly locked: string;
+  /** Change of the total (available + locked); "0" for a lock or unlock. */
+  readonly change: string;
+  /** Change of the locked part. */
+  readonly lockedChange: string;
+  /** The movement's type ('' for a lock or unlock). */
+  readonly type: string;
+  /** Unix ms. */
+  readonly time: number;
+}
+
 interface RawBalance {
   available: string;
   locked: string;
@@ -103,6 +118,9 @@ export class Ledger {
   private readonly selectPair;
   private readonly upsertPair;
   private readonly insertEntryPair;
+  private readonly changeListeners: ((change: BalanceChange) => void)[] = [];
+  /** Changes of the open managed transaction, told once it commits (forgotten on a rollback). */
+  private pendingChanges: BalanceChange[] = [];
 
   constructor(
     private readonly db: Db,
@@ -155,15 +173,57 @@ export class Ledger {
     if (this.db.inTransaction && !this.managed) return this.runInTransaction(fn) as T;
     const outermost = !this.db.inTransaction;
     if (outermost) this.managed = true;
+    const pendingBefore = this.pendingChanges.length;
     try {
-      return this.runInTransaction(fn) as T;
+      const result = this.runInTransaction(fn) as T;
+      if (outermost && this.pendingChanges.length > 0) this.tellChanges();
+      return result;
     } catch (error) {
       // Rolled back (to a savepoint or entirely): what was remembered may no longer be true.
       this.cache.clear();
+      this.pendingChanges.length = pendingBefore;
       throw error;
     } finally {
       if (outermost) this.managed = false;
     }
+  }
+
+  /**
+   * Every change of a balance, told after its transaction commits when it ran in `tx` (a bare
+   * `db.transaction` tells at once). Costs nothing while nobody listens.
+   */
+  onChange(listener: (change: BalanceChange) => void): () => void {
+    this.changeListeners.push(listener);
+    return () => {
+      const i = this.changeListeners.indexOf(listener);
+      if (i >= 0) this.changeListeners.splice(i, 1);
+    };
+  }
+
+  private tellChanges(): void {
+    const changes = this.pendingChanges;
+    this.pendingChanges = [];
+    for (const change of changes) for (const listener of this.changeListeners) listener(change);
+  }
+
+  private recordChange(
+    key: BalanceKey,
+    available: Decimal,
+    locked: Decimal,
+    change: Decimal,
+    lockedChange: Decimal,
+    type: string,
+  ): void {
+    this.pendingChanges.push({
+      key,
+      available: dec(available),
+      locked: dec(locked),
+      change: dec(change),
+      lockedChange: dec(lockedChange),
+      type,
+      time: this.now(),
+    });
+    if (!this.managed) this.tellChanges();
   }
 
   /** Current balance (zeros when the row does not exist). Usable outside a transaction. */
@@ -196,7 +256,7 @@ export class Ledger {
   credit(key: BalanceKey, amount: Amount, type: string, ref = ''): void {
     const a = this.amount(amount);
     const b = this.read(key);
-    this.write(key, b.available.plus(a), b.locked, a, type, ref);
+    this.write(key, b.available.plus(a), b.locked, a, type, ref, b);
   }
 
   debit(key: BalanceKey, amount: Amount, type: string, ref = '', label = 'BALANCE_NOT_ENOUGH'): void {
@@ -204,7 +264,7 @@ export class Ledger {
     const b = this.read(key);
     if (b.available.lt(a))
       throw new ApiFailure(label, `Not enough balance: ${key.account} ${key.currency} available ${dec(b.available)}`);
-    this.write(key, b.available.minus(a), b.locked, a.neg(), type, ref);
+    this.write(key, b.available.minus(a), b.locked, a.neg(), type, ref, b);
   }
 
   /** Moves funds from available to locked (e.g. an open order). */
@@ -213,7 +273,7 @@ export class Ledger {
     const b = this.read(key);
     if (b.available.lt(a))
       throw new ApiFailure(label, `Not enough balance: ${key.account} ${key.currency} available ${dec(b.available)}`);
-    this.write(key, b.available.minus(a), b.locked.plus(a), ZERO, '', '');
+    this.write(key, b.available.minus(a), b.locked.plus(a), ZERO, '', '', b);
   }
 
   /** Moves funds from locked back to available. */
@@ -225,7 +285,7 @@ export class Ledger {
         'BALANCE_NOT_ENOUGH',
         `Cannot unlock ${dec(a)} ${key.currency}: only ${dec(b.locked)} locked`,
       );
-    this.write(key, b.available.plus(a), b.locked.minus(a), ZERO, '', '');
+    this.write(key, b.available.plus(a), b.locked.minus(a), ZERO, '', '', b);
   }
 
   /** Removes locked funds (e.g. the filled part of an order). */
@@ -234,7 +294,7 @@ export class Ledger {
     const b = this.read(key);
     if (b.locked.lt(a))
       throw new ApiFailure('BALANCE_NOT_ENOUGH', `Cannot take ${dec(a)} ${key.currency}: only ${dec(b.locked)} locked`);
-    this.write(key, b.available, b.locked.minus(a), a.neg(), type, ref);
+    this.write(key, b.available, b.locked.minus(a), a.neg(), type, ref, b);
   }
 
   /** Debit one balance and credit another with the same amount (transfers). */
@@ -323,6 +383,10 @@ export class Ledger {
       ref,
       now,
     );
+    if (this.changeListeners.length > 0) {
+      this.recordChange(from, newFrom, f.locked, a.neg(), ZERO, type);
+      this.recordChange(to, newTo, t.locked, a, ZERO, type);
+    }
   }
 
   /** Account-book entries, newest first. `from`/`to` are Unix ms (inclusive). */
@@ -388,6 +452,7 @@ export class Ledger {
     change: Decimal,
     type: string,
     ref: string,
+    before?: CachedBalance,
   ): void {
     if (available.isNegative() || locked.isNegative())
       throw new ApiFailure('NEGATIVE_ASSETS', 'Balance would become negative');
@@ -407,5 +472,7 @@ export class Ledger {
         this.now(),
       );
     }
+    if (this.changeListeners.length > 0)
+      this.recordChange(key, available, locked, change, before ? locked.minus(before.locked) : ZERO, type);
   }
 }

@@ -75,6 +75,11 @@ export class MatchingEngine {
   private nextSeq = 1;
   /** Bumped on every book change; exposed as the order book `id`. */
   version = 0;
+  /**
+   * Told the side and price of the level each bump of `version` changed (one call per bump), when
+   * set: the WebSocket book stream derives its sequenced updates from it. Unset costs one check.
+   */
+  onLevelChange: ((side: Side, price: number) => void) | undefined = undefined;
 
   get restingCount(): number {
     return this.orders.size;
@@ -147,7 +152,7 @@ export class MatchingEngine {
     (order.side === 'buy' ? this.bids : this.asks).insertBySeq(resting);
     this.orders.set(order.id, resting);
     if (order.seq >= this.nextSeq) this.nextSeq = order.seq + 1;
-    this.version++;
+    this.changed(order.side, order.price);
   }
 
   cancel(id: string): RestingOrder | undefined {
@@ -173,7 +178,7 @@ export class MatchingEngine {
     if (order === undefined) return undefined;
     if (newPrice === order.price && newLeft <= order.left) {
       (order.side === 'buy' ? this.bids : this.asks).reduce(order, newLeft);
-      this.version++;
+      this.changed(order.side, order.price);
       return {
         kept: true,
         result: { outcome: 'open', fills: [], stpCancelled: [], filledLots: 0n, filledQuote: 0n, left: newLeft },
@@ -224,13 +229,18 @@ export class MatchingEngine {
     };
     (order.side === 'buy' ? this.bids : this.asks).append(resting);
     this.orders.set(order.id, resting);
-    this.version++;
+    this.changed(order.side, order.price);
   }
 
   private unlink(order: RestingOrder): void {
     (order.side === 'buy' ? this.bids : this.asks).remove(order);
     this.orders.delete(order.id);
+    this.changed(order.side, order.price);
+  }
+
+  private changed(side: Side, price: number): void {
     this.version++;
+    if (this.onLevelChange !== undefined) this.onLevelChange(side, price);
   }
 
   /** Runs the taker against the opposite side; returns the outcome when something other than the book ran out stopped it. */
@@ -291,7 +301,7 @@ export class MatchingEngine {
         } else {
           maker.left = makerLeft;
           level.total -= lots;
-          this.version++;
+          this.changed(maker.side, level.price);
         }
         if (remaining === 0n) break outer;
         maker = next;
