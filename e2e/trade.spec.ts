@@ -14,6 +14,7 @@ import { join } from 'node:path';
 import Decimal from 'decimal.js';
 import type { Page } from 'playwright-core';
 import type { SandboxHandle } from '../sandbox/server';
+import { formatAmount, formatMoney } from '../shared/format/money';
 import { expect, test } from './fixtures';
 
 test.use({ sandboxOptions: { memory: true, clock: 'real', market: 'on', seed: 7 } });
@@ -129,7 +130,7 @@ test('the book is live; a resting order shows in open orders and the book; anoth
 
   const row = page.getByTestId('open-order').filter({ hasText: text });
   await expect(row).toHaveCount(1);
-  await expect(row).toContainText(price.toFixed(1));
+  await expect(row).toContainText(formatAmount(price, { precision: 1 }));
   // In the book: the best bid is now our price with our amount.
   const ourLevel = page.locator(`[data-testid="book-bid"][data-price="${price.toFixed(1)}"]`);
   await expect(ourLevel).toContainText('0.010000');
@@ -139,7 +140,9 @@ test('the book is live; a resting order shows in open orders and the book; anoth
   const other = await control.post<{ user_id: number; key: string; secret: string }>('/users', {});
   await credit(control, other.user_id, 'BTC', '1');
   await ticket(page).getByRole('button', { name: 'Sell BTC' }).click();
-  const btcBefore = new Decimal(((await page.getByTestId('ticket-available').textContent()) ?? '').split(' ')[0]!);
+  const btcBefore = new Decimal(
+    ((await page.getByTestId('ticket-available').textContent()) ?? '').split(' ')[0]!.replace(/,/g, ''),
+  );
   const sell = signedClient(sandbox.baseUrl, other.key, other.secret);
   const taker = await sell<{ finish_as: string }>('POST', '/spot/orders', '', {
     currency_pair: PAIR,
@@ -155,7 +158,7 @@ test('the book is live; a resting order shows in open orders and the book; anoth
   // The app sees the fill by itself: a notice says so, open orders empty, the trade listed, the
   // balance updated.
   await expect(page.getByTestId('notice').filter({ hasText: 'Buy order filled: 0.01 BTC' })).toContainText(
-    `at ${price.toFixed(1)} USDT`,
+    `at ${formatMoney(price, 'USDT', { precision: 1 })}`,
     { timeout: 10_000 },
   );
   await expect(row).toHaveCount(0, { timeout: 10_000 });
@@ -163,11 +166,11 @@ test('the book is live; a resting order shows in open orders and the book; anoth
   await page.getByRole('tab', { name: 'My trades' }).click();
   const trade = page.getByTestId('my-trade').filter({ hasText: text });
   await expect(trade).toHaveCount(1);
-  await expect(trade).toContainText(price.toFixed(1));
+  await expect(trade).toContainText(formatAmount(price, { precision: 1 }));
   await expect(trade).toContainText('maker');
   const fills = await app.call('trade.myTrades', { pair: PAIR, limit: 10 });
   const fee = (fills.value as { text: string; fee: string }[]).find((t) => t.text === text)!.fee;
-  await expect(page.getByTestId('ticket-available')).toHaveText(`${btcBefore.add('0.01').sub(fee).toFixed()} BTC`, {
+  await expect(page.getByTestId('ticket-available')).toHaveText(formatMoney(btcBefore.add('0.01').sub(fee), 'BTC'), {
     timeout: 10_000,
   });
   await page.getByRole('tab', { name: 'Order history' }).click();
@@ -234,7 +237,7 @@ test('amend changes a resting order; cancel all empties the list', async ({ page
   }
   await expect(page.getByTestId('open-order')).toHaveCount(2);
 
-  const first = page.getByTestId('open-order').filter({ hasText: low.toFixed(1) });
+  const first = page.getByTestId('open-order').filter({ hasText: formatAmount(low, { precision: 1 }) });
   await first.getByRole('button', { name: /Amend order/ }).click();
   const dialog = page.getByTestId('amend-dialog');
   await dialog.getByLabel('New price').fill(low.sub(5).toFixed(1));
@@ -242,7 +245,7 @@ test('amend changes a resting order; cancel all empties the list', async ({ page
   await app.screenshot('trade-amend');
   await dialog.getByTestId('amend-submit').click();
   await expect(dialog).toHaveCount(0);
-  const amended = page.getByTestId('open-order').filter({ hasText: low.sub(5).toFixed(1) });
+  const amended = page.getByTestId('open-order').filter({ hasText: formatAmount(low.sub(5), { precision: 1 }) });
   await expect(amended).toHaveCount(1);
   await expect(amended).toContainText('0.002');
 

@@ -59,11 +59,11 @@ describe('amount rules before sending', () => {
     expect(check('0')).toMatch(/more than zero/);
     expect(check('10.1234567')).toMatch(/at most 6 digits/);
     expect(check('9.99')).toBe('The minimum withdrawal is 10 USDT.');
-    expect(check('2000.01')).toBe('At most 2000 USDT per withdrawal.');
+    expect(check('2000.01')).toBe('At most 2,000 USDT per withdrawal.');
     expect(amountProblem({ amount: '1999', rules: { ...rules, dayLimitRemaining: '1500' }, chain: trx })).toBe(
-      "Only 1500 USDT of today's limit remains.",
+      "Only 1,500 USDT of today's limit remains.",
     );
-    expect(check('100', '100.5')).toMatch(/needs 100.9 \(amount \+ fee\) and 100.5 is available/);
+    expect(check('100', '100.5')).toMatch(/needs 100.9 USDT \(amount \+ fee\) and 100.5 USDT is available/);
   });
 
   it('rejects an amount that does not cover the fee when the fee is deducted', () => {

@@ -8,6 +8,7 @@
  */
 import Decimal from 'decimal.js';
 import { z } from 'zod';
+import { AMOUNT_FORMAT_MESSAGE, formatMoney, parseAmountInput } from '../format/money';
 import { operation } from '../ipc/define';
 
 // ---------------------------------------------------------------------------------------------
@@ -456,7 +457,7 @@ export const amountProblem = ({
 }: AmountCheckInput): string | undefined => {
   const text = amount.trim();
   if (text === '') return 'Enter an amount.';
-  if (!/^\d+(\.\d+)?$/.test(text)) return 'Use digits and at most one decimal point (no signs or spaces).';
+  if (!/^\d+(\.\d+)?$/.test(text)) return AMOUNT_FORMAT_MESSAGE;
   const a = new Decimal(text);
   if (a.lte(0)) return 'The amount must be more than zero.';
   if (chain.decimals !== undefined && a.decimalPlaces() > chain.decimals) {
@@ -465,16 +466,16 @@ export const amountProblem = ({
       : `${chain.chain} accepts at most ${chain.decimals} digits after the point.`;
   }
   const min = dec(rules.minAmount);
-  if (min && a.lt(min)) return `The minimum withdrawal is ${min.toFixed()} ${rules.currency}.`;
+  if (min && a.lt(min)) return `The minimum withdrawal is ${formatMoney(min, rules.currency)}.`;
   const each = dec(rules.maxPerWithdrawal);
-  if (each?.gt(0) && a.gt(each)) return `At most ${each.toFixed()} ${rules.currency} per withdrawal.`;
+  if (each?.gt(0) && a.gt(each)) return `At most ${formatMoney(each, rules.currency)} per withdrawal.`;
   const remain = dec(rules.dayLimitRemaining);
-  if (remain && a.gt(remain)) return `Only ${remain.toFixed()} ${rules.currency} of today's limit remains.`;
+  if (remain && a.gt(remain)) return `Only ${formatMoney(remain, rules.currency)} of today's limit remains.`;
   const q = quote(rules, chain.chain, text, chain.decimals, mode);
-  if (new Decimal(q.net).lte(0)) return `The amount does not cover the fee of ${q.fee} ${rules.currency}.`;
+  if (new Decimal(q.net).lte(0)) return `The amount does not cover the fee of ${formatMoney(q.fee, rules.currency)}.`;
   const have = dec(available);
   if (have && new Decimal(q.debit).gt(have)) {
-    return `Not enough ${rules.currency}: this needs ${q.debit} (amount + fee) and ${have.toFixed()} is available.`;
+    return `Not enough ${rules.currency}: this needs ${formatMoney(q.debit, rules.currency)} (amount + fee) and ${formatMoney(have, rules.currency)} is available.`;
   }
   return undefined;
 };
@@ -491,9 +492,8 @@ export const needsTypedConfirmation = (
   return a.gt(limit);
 };
 
-/** The typed confirmation matches when it is the same number (ignoring spaces and thousands commas). */
+/** The typed confirmation matches when it reads as the same number ("1,000.50" matches "1000.5"). */
 export const typedAmountMatches = (typed: string, amount: string): boolean => {
-  const cleaned = typed.replace(/[\s,]/g, '');
-  if (!/^\d+(\.\d+)?$/.test(cleaned)) return false;
-  return new Decimal(cleaned).eq(new Decimal(amount));
+  const parsed = parseAmountInput(typed);
+  return parsed.ok && new Decimal(parsed.value).eq(new Decimal(amount));
 };

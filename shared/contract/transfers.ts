@@ -9,6 +9,7 @@
  */
 import Decimal from 'decimal.js';
 import { z } from 'zod';
+import { AMOUNT_FORMAT_MESSAGE, formatMoney } from '../format/money';
 import { operation } from '../ipc/define';
 import { SubAccountType, SubToSubAccountType, TransferAccount } from '../platform/api/wallet';
 import { RequestKey } from './funding';
@@ -20,12 +21,12 @@ const PLAIN_DECIMAL = /^\d+(\.\d+)?$/;
 
 /**
  * What is wrong with a transfer amount, in words for the person typing it, or undefined when it is
- * fine. `available` (decimal text) is checked only when known.
+ * fine. `available` (decimal text) is checked only when known; `currency` names its unit.
  */
-export const amountProblem = (amount: string, available?: string): string | undefined => {
+export const amountProblem = (amount: string, available?: string, currency = ''): string | undefined => {
   const text = amount.trim();
   if (text === '') return 'Enter an amount.';
-  if (!PLAIN_DECIMAL.test(text)) return 'Use a plain number such as 12.5 (digits and one dot, no spaces or commas).';
+  if (!PLAIN_DECIMAL.test(text)) return AMOUNT_FORMAT_MESSAGE;
   const decimals = text.includes('.') ? (text.split('.')[1]?.length ?? 0) : 0;
   if (decimals > TRANSFER_MAX_DECIMALS) {
     return `At most ${TRANSFER_MAX_DECIMALS} decimals are allowed (this has ${decimals}).`;
@@ -33,7 +34,7 @@ export const amountProblem = (amount: string, available?: string): string | unde
   const value = new Decimal(text);
   if (value.lte(0)) return 'The amount must be greater than 0.';
   if (available !== undefined && PLAIN_DECIMAL.test(available) && value.gt(available)) {
-    return `That is more than the ${available} available.`;
+    return `That is more than the ${formatMoney(available, currency)} available.`;
   }
   return undefined;
 };

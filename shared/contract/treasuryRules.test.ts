@@ -9,10 +9,10 @@ describe('transfer amount rules', () => {
     ['', 'Enter an amount.'],
     ['0', 'greater than 0'],
     ['0.00000000', 'greater than 0'],
-    ['-1', 'plain number'],
-    ['1e3', 'plain number'],
-    ['1,5', 'plain number'],
-    ['.5', 'plain number'],
+    ['-1', 'at most one decimal point'],
+    ['1e3', 'at most one decimal point'],
+    ['1,5', 'at most one decimal point'],
+    ['.5', 'at most one decimal point'],
     ['0.123456789', 'At most 8 decimals'],
   ])('refuses %j', (amount, fragment) => {
     expect(amountProblem(amount)).toContain(fragment);

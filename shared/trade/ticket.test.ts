@@ -8,6 +8,7 @@ import {
   feePreview,
   linkTicket,
   newClientText,
+  readTyped,
   type TicketDraft,
   ticketWarnings,
 } from './ticket';
@@ -35,6 +36,14 @@ const draft = (over: Partial<TicketDraft> = {}): TicketDraft => ({
 
 describe('linkTicket', () => {
   const empty = { price: '', amount: '', total: '', lastEdited: 'amount' as const };
+
+  it('reads what was typed: "65,000.1" and ".5" link like 65000.1 and 0.5, the fields keep the text', () => {
+    let t = linkTicket(pair, empty, 'price', '65,000.1');
+    t = linkTicket(pair, t, 'amount', '.5');
+    expect(t).toMatchObject({ price: '65,000.1', amount: '.5', total: '32500.05' });
+    expect(readTyped(' 1 000. ')).toBe('1000');
+    expect(readTyped('1,5')).toBe('1,5');
+  });
 
   it('computes the total from price × amount exactly', () => {
     let t = linkTicket(pair, empty, 'price', '65000.1');
@@ -100,17 +109,17 @@ describe('checkTicket', () => {
 
   it('enforces the max notional per order', () => {
     const e = checkTicket(draft({ amount: '1' }), { ...ctx, maxNotional: '10000' });
-    expect(e.total).toMatch(/limit of 10000 USDT/);
+    expect(e.total).toMatch(/limit of 10,000 USDT/);
   });
 
   it('refuses a market sell it cannot value when a max notional is set', () => {
     const sell = draft({ side: 'sell', type: 'market', price: '', timeInForce: 'ioc', amount: '1' });
     expect(checkTicket(sell, { ...ctx, maxNotional: '10000' }).total).toMatch(
-      /cannot be estimated, so your limit of 10000 USDT per order cannot be checked/,
+      /cannot be estimated, so your limit of 10,000 USDT per order cannot be checked/,
     );
     // With a best bid it is valued and checked as usual; without a limit there is nothing to check.
     expect(checkTicket(sell, { ...ctx, maxNotional: '10000', bestBid: '5000' })).toEqual({});
-    expect(checkTicket(sell, { ...ctx, maxNotional: '10000', bestBid: '65000' }).total).toMatch(/limit of 10000/);
+    expect(checkTicket(sell, { ...ctx, maxNotional: '10000', bestBid: '65000' }).total).toMatch(/limit of 10,000/);
     expect(checkTicket(sell, ctx)).toEqual({});
   });
 
@@ -121,7 +130,7 @@ describe('checkTicket', () => {
 
   it('checks the available balance of the spent currency', () => {
     expect(checkTicket(draft(), { ...ctx, available: '100' }).total).toMatch(
-      /100 USDT available; this order needs 650/,
+      /100 USDT available; this order needs 650 USDT/,
     );
     expect(checkTicket(draft({ side: 'sell' }), { ...ctx, available: '0.001' }).amount).toMatch(/BTC available/);
   });
@@ -140,7 +149,7 @@ describe('checkAmend', () => {
     expect(checkAmend(order, { price: '65000.123' }, ctx).price).toMatch(/at most 2 decimals/);
     expect(checkAmend(order, { amount: '0.00001' }, ctx).amount).toMatch(/at most 4 decimals/);
     expect(checkAmend(order, { price: '100' }, ctx).total).toMatch(/at least 3 USDT/);
-    expect(checkAmend(order, { amount: '1' }, { ...ctx, maxNotional: '10000' }).total).toMatch(/limit of 10000 USDT/);
+    expect(checkAmend(order, { amount: '1' }, { ...ctx, maxNotional: '10000' }).total).toMatch(/limit of 10,000 USDT/);
     expect(checkAmend(order, { amount: '0.1' }, { ...ctx, maxNotional: '10000' })).toEqual({});
   });
 
@@ -153,13 +162,13 @@ describe('checkAmend', () => {
     // 0.016 remaining × 65000 = 1040 locked after, 390 before: 650 more.
     expect(checkAmend(order, { amount: '0.02' }, { ...ctx, available: '650' })).toEqual({});
     expect(checkAmend(order, { amount: '0.02' }, { ...ctx, available: '649' }).total).toMatch(
-      /649 USDT available; the change needs 650 more/,
+      /649 USDT available; the change needs 650 USDT more/,
     );
     // Lowering the price frees funds: nothing more is needed.
     expect(checkAmend(order, { price: '60000' }, { ...ctx, available: '0' })).toEqual({});
     const sell = { ...order, side: 'sell' as const };
     expect(checkAmend(sell, { amount: '0.03' }, { ...ctx, available: '0.0199' }).amount).toMatch(
-      /0.0199 BTC available; the change needs 0.02 more/,
+      /0.0199 BTC available; the change needs 0.02 BTC more/,
     );
     expect(checkAmend(sell, { amount: '0.03' }, { ...ctx, available: '0.02' })).toEqual({});
   });

@@ -5,6 +5,7 @@
  */
 import Decimal from 'decimal.js';
 import type { Order, OrderType, Pair, Side, StpAct, TimeInForce } from '../contract/trade';
+import { AMOUNT_FORMAT_MESSAGE, formatMoney, parseAmountInput } from '../format/money';
 
 const PLAIN = /^\d+(\.\d+)?$/;
 
@@ -37,6 +38,12 @@ export interface TicketNumbers {
 
 const usable = (text: string): boolean => isPlainDecimal(text) && new Decimal(text).gt(0);
 
+/** A typed field ("1,000.5", ".5") as its canonical decimal, or the text as it is when it cannot be read. */
+export const readTyped = (text: string): string => {
+  const parsed = parseAmountInput(text);
+  return parsed.ok ? parsed.value : text.trim();
+};
+
 /**
  * Recompute the linked fields after the user changed `field`. Amounts computed from a total are cut
  * down to the pair's amount precision; totals are exact (price × amount has at most
@@ -51,13 +58,15 @@ export const linkTicket = (
   const next: TicketNumbers = { ...current, [field]: value };
   if (field === 'amount') next.lastEdited = 'amount';
   if (field === 'total') next.lastEdited = 'total';
-  if (!usable(next.price)) return next;
-  const price = new Decimal(next.price);
+  // The fields keep what was typed; the arithmetic reads it ("1,000" is 1000).
+  const typed = { price: readTyped(next.price), amount: readTyped(next.amount), total: readTyped(next.total) };
+  if (!usable(typed.price)) return next;
+  const price = new Decimal(typed.price);
   if (next.lastEdited === 'total') {
-    if (usable(next.total)) next.amount = snapDown(new Decimal(next.total).div(price), pair.amountPrecision);
+    if (usable(typed.total)) next.amount = snapDown(new Decimal(typed.total).div(price), pair.amountPrecision);
     else if (field === 'total') next.amount = '';
-  } else if (usable(next.amount)) {
-    next.total = price.mul(next.amount).toFixed();
+  } else if (usable(typed.amount)) {
+    next.total = price.mul(typed.amount).toFixed();
   } else if (field === 'amount') {
     next.total = '';
   }
@@ -117,7 +126,7 @@ export const checkTicket = (draft: TicketDraft, ctx: TicketContext): TicketError
 
   if (draft.type === 'limit') {
     if (draft.price === '') errors.price = 'Enter a price.';
-    else if (!isPlainDecimal(draft.price)) errors.price = 'Enter the price as a plain number, e.g. 65000.5.';
+    else if (!isPlainDecimal(draft.price)) errors.price = AMOUNT_FORMAT_MESSAGE;
     else if (new Decimal(draft.price).lte(0)) errors.price = 'The price must be more than 0.';
     else if (decimalsOf(draft.price) > pair.precision)
       errors.price = `Prices of ${pair.id} have at most ${pair.precision} decimals.`;
@@ -129,14 +138,14 @@ export const checkTicket = (draft: TicketDraft, ctx: TicketContext): TicketError
   const amountCurrency = marketBuy ? pair.quote : pair.base;
   const amountDecimals = marketBuy ? marketBuyDecimals(pair) : pair.amountPrecision;
   if (draft.amount === '') errors.amount = 'Enter an amount.';
-  else if (!isPlainDecimal(draft.amount)) errors.amount = 'Enter the amount as a plain number, e.g. 0.25.';
+  else if (!isPlainDecimal(draft.amount)) errors.amount = AMOUNT_FORMAT_MESSAGE;
   else if (new Decimal(draft.amount).lte(0)) errors.amount = 'The amount must be more than 0.';
   else if (decimalsOf(draft.amount) > amountDecimals)
     errors.amount = `Amounts in ${amountCurrency} have at most ${amountDecimals} decimals for ${pair.id}.`;
   else if (!marketBuy && pair.minBaseAmount && new Decimal(draft.amount).lt(pair.minBaseAmount))
-    errors.amount = `The smallest order is ${pair.minBaseAmount} ${pair.base}.`;
+    errors.amount = `The smallest order is ${formatMoney(pair.minBaseAmount, pair.base)}.`;
   else if (!marketBuy && pair.maxBaseAmount && new Decimal(draft.amount).gt(pair.maxBaseAmount))
-    errors.amount = `The largest order is ${pair.maxBaseAmount} ${pair.base}.`;
+    errors.amount = `The largest order is ${formatMoney(pair.maxBaseAmount, pair.base)}.`;
 
   if (draft.stpAct !== undefined && !ctx.inStpGroup)
     errors.stpAct = 'Self-trade prevention needs an STP group; you are not in one.';
@@ -147,14 +156,14 @@ export const checkTicket = (draft: TicketDraft, ctx: TicketContext): TicketError
     // Only a market sell without a best bid gets here: its value cannot be estimated, and a limit
     // that cannot be checked must not be skipped.
     if (ctx.maxNotional)
-      errors.total = `Without a best bid in the order book the value of this market sell cannot be estimated, so your limit of ${ctx.maxNotional} ${pair.quote} per order cannot be checked. Wait for the book, or use a limit order.`;
+      errors.total = `Without a best bid in the order book the value of this market sell cannot be estimated, so your limit of ${formatMoney(ctx.maxNotional, pair.quote)} per order cannot be checked. Wait for the book, or use a limit order.`;
   } else {
     if (pair.minQuoteAmount && notional.lt(pair.minQuoteAmount))
-      errors.total = `The order must be worth at least ${pair.minQuoteAmount} ${pair.quote} (it is ${notional.toFixed()}).`;
+      errors.total = `The order must be worth at least ${formatMoney(pair.minQuoteAmount, pair.quote)} (it is ${formatMoney(notional, pair.quote)}).`;
     else if (pair.maxQuoteAmount && notional.gt(pair.maxQuoteAmount))
-      errors.total = `The order may be worth at most ${pair.maxQuoteAmount} ${pair.quote}.`;
+      errors.total = `The order may be worth at most ${formatMoney(pair.maxQuoteAmount, pair.quote)}.`;
     else if (ctx.maxNotional && notional.gt(ctx.maxNotional))
-      errors.total = `Above your limit of ${ctx.maxNotional} ${pair.quote} per order (change it in the ticket settings).`;
+      errors.total = `Above your limit of ${formatMoney(ctx.maxNotional, pair.quote)} per order (change it in the ticket settings).`;
   }
   if (ctx.available !== undefined && isPlainDecimal(ctx.available)) {
     const spends =
@@ -166,7 +175,7 @@ export const checkTicket = (draft: TicketDraft, ctx: TicketContext): TicketError
     const currency = draft.side === 'sell' ? pair.base : pair.quote;
     if (spends?.gt(ctx.available))
       errors[draft.side === 'sell' || marketBuy ? 'amount' : 'total'] =
-        `You have ${ctx.available} ${currency} available; this order needs ${spends.toFixed()}.`;
+        `You have ${formatMoney(ctx.available, currency)} available; this order needs ${formatMoney(spends, currency)}.`;
   }
   return errors;
 };
@@ -210,7 +219,7 @@ export const checkAmend = (order: AmendTarget, change: AmendChange, ctx: TicketC
   const currency = order.side === 'buy' ? ctx.pair.quote : ctx.pair.base;
   if (extra.gt(available))
     errors[order.side === 'buy' ? 'total' : 'amount'] =
-      `You have ${available} ${currency} available; the change needs ${extra.toFixed()} more.`;
+      `You have ${formatMoney(available, currency)} available; the change needs ${formatMoney(extra, currency)} more.`;
   return errors;
 };
 

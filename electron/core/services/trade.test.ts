@@ -178,7 +178,7 @@ describe('trade.amendOrder', () => {
     const failure = await handlers.amendOrder({ ...target, amount: '1' }, amend).catch((e: unknown) => e);
     expect((failure as DeskFailure).detail).toMatchObject({
       code: 'INVALID_INPUT',
-      fields: { total: expect.stringMatching(/limit of 1000 USDT/) },
+      fields: { total: expect.stringMatching(/limit of 1,000 USDT/) },
     });
     expect(spot.getOrder).toHaveBeenCalledWith('42', { currency_pair: 'BTC_USDT' });
     expect(spot.amendOrder).not.toHaveBeenCalled();

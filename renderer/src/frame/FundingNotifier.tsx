@@ -10,7 +10,7 @@ import type { ConsolidatedRow } from '../../../shared/contract/balances';
 import { DEPOSIT_PHASE, type Phase, UID_PUSH_PHASE, WITHDRAWAL_PHASE } from '../../../shared/platform/statuses';
 import { type FundingRecordKind, statusTimeline } from '../../../shared/platform/timelines';
 import { call, type DeskEventPayload, useDeskEvent } from '../lib/desk';
-import { formatAmountOrText } from '../lib/format';
+import { formatMoneyOrText } from '../lib/format';
 import type { ScreenId } from '../lib/navigation';
 import { type NoticeTone, notify } from '../lib/notify';
 import { usePrefs } from '../lib/prefs';
@@ -40,7 +40,7 @@ export const describeChange = (kind: Kind, change: Change) => {
   if (change.previousStatus === change.status) return undefined;
   const phase = PHASES[kind][change.status];
   const { words, tone } = phase ? PHASE_WORDS[phase] : { words: `now ${change.status}`, tone: 'info' as const };
-  const title = `${NOUN[kind]} of ${formatAmountOrText(change.amount)} ${change.currency} ${words}`;
+  const title = `${NOUN[kind]} of ${formatMoneyOrText(change.amount, change.currency)} ${words}`;
   return {
     tone,
     title,

@@ -6,7 +6,7 @@
  */
 import Decimal from 'decimal.js';
 import { type DeskEventPayload, useDeskEvent } from '../lib/desk';
-import { formatAmountOrText } from '../lib/format';
+import { formatAmountOrText, formatMoneyOrText } from '../lib/format';
 import { notify } from '../lib/notify';
 
 type Fill = DeskEventPayload<'trade.orderFilled'>;
@@ -17,8 +17,8 @@ export const describeFill = ({ order, filledNow }: Fill) => {
   const complete = new Decimal(order.left || '0').isZero();
   return {
     tone: 'good' as const,
-    title: `${order.side === 'buy' ? 'Buy' : 'Sell'} order ${complete ? 'filled' : 'partly filled'}: ${formatAmountOrText(filledNow)} ${base}`,
-    message: `${base} / ${quote} at ${order.price} ${quote} · ${formatAmountOrText(order.filledAmount)} of ${formatAmountOrText(order.amount)} ${base} filled`,
+    title: `${order.side === 'buy' ? 'Buy' : 'Sell'} order ${complete ? 'filled' : 'partly filled'}: ${formatMoneyOrText(filledNow, base)}`,
+    message: `${base} / ${quote} at ${formatMoneyOrText(order.price, quote)} · ${formatAmountOrText(order.filledAmount)} of ${formatMoneyOrText(order.amount, base)} filled`,
     screen: 'trade' as const,
     key: `order:${order.id}`,
   };

@@ -74,7 +74,7 @@ describe('describeFill', () => {
   it('says which order traded, how much now, and how much of it in all', () => {
     expect(describeFill({ order, filledNow: '0.004' })).toMatchObject({
       title: 'Sell order partly filled: 0.004 BTC',
-      message: 'BTC / USDT at 65000.5 USDT · 0.004 of 0.01 BTC filled',
+      message: 'BTC / USDT at 65,000.5 USDT · 0.004 of 0.01 BTC filled',
       key: 'order:7',
       screen: 'trade',
     });

@@ -48,8 +48,9 @@ describe('Transfer form: amount rules are checked before sending', () => {
 
   it.each([
     ['0', 'greater than 0'],
-    ['-3', 'plain number'],
-    ['1,5', 'plain number'],
+    ['-3', 'cannot be negative'],
+    ['1,5', 'commas or spaces only between thousands'],
+    ['1.000,5', 'commas or spaces only between thousands'],
   ])('stops %j', async (amount, message) => {
     const { desk } = setup();
     await chooseSub();
@@ -64,7 +65,7 @@ describe('Transfer form: amount rules are checked before sending', () => {
     await chooseSub();
     await screen.findByText(/Available: 100.5 USDT/);
     await userEvent.type(screen.getByLabelText('Amount'), '100.50000001');
-    expect(screen.getByText('That is more than the 100.5 available.')).toBeTruthy();
+    expect(screen.getByText('That is more than the 100.5 USDT available.')).toBeTruthy();
     await userEvent.click(screen.getByRole('button', { name: 'Review transfer' }));
     expect(desk.callsOf('transfers.send')).toEqual([]);
   });
@@ -96,6 +97,22 @@ describe('Transfer form: amount rules are checked before sending', () => {
         requestKey: expect.stringMatching(UUID),
       },
     ]);
+  });
+
+  it.each([
+    ['1,000.5', '1000.5', '1,000.5 USDT'],
+    [' 1 000 ', '1000', '1,000 USDT'],
+    ['.5', '0.5', '0.5 USDT'],
+    ['100.', '100', '100 USDT'],
+  ])('reads %j as written and sends the canonical %s', async (typed, sent, shown) => {
+    const { desk, onResult } = setup('5000');
+    await chooseSub();
+    await userEvent.type(screen.getByLabelText('Amount'), typed);
+    await userEvent.click(screen.getByRole('button', { name: 'Review transfer' }));
+    expect(screen.getByTestId('review-amount').textContent).toBe(shown);
+    await userEvent.click(screen.getByRole('button', { name: 'Transfer now' }));
+    await vi.waitFor(() => expect(onResult).toHaveBeenCalledTimes(1));
+    expect((desk.callsOf('transfers.send') as { amount: string }[])[0]?.amount).toBe(sent);
   });
 
   it('a double click on “Transfer now” sends one call; a new review gets a new request key', async () => {

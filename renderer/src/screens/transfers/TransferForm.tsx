@@ -14,7 +14,7 @@ import {
   type TransferOutcome,
 } from '../../../../shared/contract/transfers';
 import { type DeskCallError, useDeskMutation, useDeskQuery } from '../../lib/desk';
-import { formatAmount } from '../../lib/format';
+import { formatMoney } from '../../lib/format';
 import { useNavigation } from '../../lib/navigation';
 import { Button, ConfirmDialog, Select, type SelectOption, TextField } from '../../ui';
 import { useConfirmation, useSingleFlight } from '../withdrawals/confirmation';
@@ -102,11 +102,12 @@ export const TransferForm = ({ onResult }: TransferFormProps) => {
   const show = (field: keyof typeof problems, typed: boolean) => (attempted || typed ? problems[field] : undefined);
   const needs = ownTransferNeeds(draft.from, draft.to);
   const route = describeRoute(draft, subName);
-  const summary = `${draft.amount.trim()} ${draft.currency} from ${route.from} to ${route.to}`;
+  const input = valid ? toInput(draft) : undefined;
+  const summary = `${input ? formatMoney(input.amount, input.currency) : draft.currency} from ${route.from} to ${route.to}`;
 
   const review = () => {
     setAttempted(true);
-    if (valid) open({ input: toInput(draft), summary, from: route.from, to: route.to });
+    if (input) open({ input, summary, from: route.from, to: route.to });
   };
 
   const confirm = () => {
@@ -285,7 +286,7 @@ export const TransferForm = ({ onResult }: TransferFormProps) => {
                     ? 'Could not read the available balance; the platform will check it.'
                     : availableText === undefined
                       ? (available.data?.note ?? 'The platform does not report what is available here.')
-                      : `Available: ${formatAmount(availableText)} ${draft.currency} · at most ${TRANSFER_MAX_DECIMALS} decimals`}
+                      : `Available: ${formatMoney(availableText, draft.currency)} · at most ${TRANSFER_MAX_DECIMALS} decimals`}
               {availableText !== undefined ? (
                 <>
                   {' '}
@@ -322,7 +323,7 @@ export const TransferForm = ({ onResult }: TransferFormProps) => {
         <dl className="facts">
           <dt>Amount</dt>
           <dd data-testid="review-amount">
-            {confirmation?.details.input.amount} {confirmation?.details.input.currency}
+            {confirmation ? formatMoney(confirmation.details.input.amount, confirmation.details.input.currency) : null}
           </dd>
           <dt>From</dt>
           <dd>{confirmation?.details.from}</dd>

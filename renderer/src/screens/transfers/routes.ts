@@ -4,6 +4,7 @@
  */
 import type { BalanceSource, TransferDetails } from '../../../../shared/contract/transfers';
 import { amountProblem, ownTransferNeeds } from '../../../../shared/contract/transfers';
+import { parseAmountInput } from '../../../../shared/format/money';
 
 export type OwnAccount = 'spot' | 'margin' | 'futures' | 'delivery' | 'options';
 export type SubType = 'spot' | 'futures' | 'delivery' | 'options';
@@ -74,7 +75,8 @@ const PAIR = /^[A-Z0-9]+_[A-Z0-9]+$/;
 export const draftProblems = (draft: TransferDraft, available?: string): DraftProblems => {
   const problems: DraftProblems = {};
   if (!CURRENCY.test(draft.currency)) problems.currency = 'Enter the currency symbol, e.g. USDT.';
-  const amount = amountProblem(draft.amount, available);
+  const typed = parseAmountInput(draft.amount);
+  const amount = typed.ok ? amountProblem(typed.value, available, draft.currency) : typed.message;
   if (amount) problems.amount = amount;
   switch (draft.route) {
     case 'own': {
@@ -151,7 +153,9 @@ export const sourceOf = (draft: TransferDraft): BalanceSource | undefined => {
 
 /** The contract's input for a valid draft, without the confirmation's request key. */
 export const toInput = (draft: TransferDraft): TransferDetails => {
-  const amount = draft.amount.trim();
+  // What was typed ("1,000.5", " .5 ") as the canonical decimal the platform takes.
+  const typed = parseAmountInput(draft.amount);
+  const amount = typed.ok ? typed.value : draft.amount.trim();
   switch (draft.route) {
     case 'own': {
       const needs = ownTransferNeeds(draft.from, draft.to);

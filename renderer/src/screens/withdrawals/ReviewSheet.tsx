@@ -15,7 +15,7 @@ import {
   type WithdrawResult,
 } from '../../../../shared/contract/funding';
 import { useDeskMutation, useDeskQuery } from '../../lib/desk';
-import { chunk, formatAmount } from '../../lib/format';
+import { chunk, formatMoney } from '../../lib/format';
 import { Badge, Button, Dialog, ErrorNotice, TextField } from '../../ui';
 import { newConfirmation, nothingMoved, useSingleFlight } from './confirmation';
 import { FeeEstimateNote } from './FeeEstimateNote';
@@ -91,16 +91,14 @@ export function ReviewSheet({ input, chain, quote, saved: chosen, onClose, onSen
             }
             data-testid="withdraw-send"
           >
-            Send {formatAmount(input.amount)} {input.currency}
+            Send {formatMoney(input.amount, input.currency)}
           </Button>
         </>
       }
     >
       <dl className="review-list">
         <dt>Amount</dt>
-        <dd data-testid="review-amount">
-          {formatAmount(input.amount)} {input.currency}
-        </dd>
+        <dd data-testid="review-amount">{formatMoney(input.amount, input.currency)}</dd>
         <dt>Network</dt>
         <dd data-testid="review-network">
           {chain.chain}
@@ -138,19 +136,13 @@ export function ReviewSheet({ input, chain, quote, saved: chosen, onClose, onSen
           </>
         ) : null}
         <dt>Fee</dt>
-        <dd data-testid="review-fee">
-          {formatAmount(quote.fee)} {input.currency}
-        </dd>
+        <dd data-testid="review-fee">{formatMoney(quote.fee, input.currency)}</dd>
         <dt>Recipient gets</dt>
         <dd data-testid="review-net">
-          <strong>
-            {formatAmount(quote.net)} {input.currency}
-          </strong>
+          <strong>{formatMoney(quote.net, input.currency)}</strong>
         </dd>
         <dt>Taken from spot balance</dt>
-        <dd data-testid="review-debit">
-          {formatAmount(quote.debit)} {input.currency}
-        </dd>
+        <dd data-testid="review-debit">{formatMoney(quote.debit, input.currency)}</dd>
       </dl>
       <FeeEstimateNote />
       {firstTime ? (
@@ -161,7 +153,7 @@ export function ReviewSheet({ input, chain, quote, saved: chosen, onClose, onSen
       ) : null}
       {mustType ? (
         <TextField
-          label={`Type the amount (${input.amount}) to confirm`}
+          label={`Type the amount (${formatMoney(input.amount, input.currency)}) to confirm`}
           value={typed}
           onChange={setTyped}
           disabled={busy}

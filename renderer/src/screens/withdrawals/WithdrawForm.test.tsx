@@ -154,7 +154,7 @@ describe('withdrawal form', () => {
     renderForm();
     await choose(user, /^TRX/, /OTC desk/);
     await user.type(screen.getByLabelText('Amount'), '300000');
-    expect(await screen.findByText(/Not enough USDT: this needs 300001/)).toBeTruthy();
+    expect(await screen.findByText(/Not enough USDT: this needs 300,001 USDT/)).toBeTruthy();
     await user.click(screen.getByTestId('withdraw-review'));
     expect(screen.getByTestId('withdraw-blocked').textContent).toContain('Not enough USDT');
     expect(screen.queryByTestId('review-sheet')).toBeNull();

@@ -13,7 +13,7 @@ import {
   type WithdrawResult,
 } from '../../../../shared/contract/funding';
 import { useDeskQuery } from '../../lib/desk';
-import { chunk, formatAmount } from '../../lib/format';
+import { chunk, formatMoney, parseAmountInput } from '../../lib/format';
 import { Badge, Button, EmptyState, ErrorNotice, Loading, Select, TextField } from '../../ui';
 import { FeeEstimateNote } from './FeeEstimateNote';
 import { firstWithdrawalTo, ReviewSheet } from './ReviewSheet';
@@ -74,6 +74,9 @@ export function WithdrawForm({ onSent }: { readonly onSent: (result: WithdrawRes
     return [{ value: '', label: 'Choose a currency' }, ...list.map((r) => ({ value: r.currency, label: r.currency }))];
   }, [rulesQuery.data]);
 
+  // What was typed ("1,000.5", ".5", pasted spaces) read once; the rules and the review see the canonical value.
+  const typed = parseAmountInput(draft.amount);
+  const amount = typed.ok ? typed.value : '';
   const problems = {
     currency: draft.currency === '' ? 'Choose a currency.' : undefined,
     chain: draft.chain === '' ? 'Choose a network.' : chain && chainProblem(chain) ? chainProblem(chain) : undefined,
@@ -84,14 +87,15 @@ export function WithdrawForm({ onSent }: { readonly onSent: (result: WithdrawRes
         : draft.memo.length > 128
           ? 'The memo is too long.'
           : undefined,
-    amount: rules && chain ? amountProblem({ amount: draft.amount, rules, chain, available }) : undefined,
+    amount:
+      rules && chain ? (typed.ok ? amountProblem({ amount, rules, chain, available }) : typed.message) : undefined,
   };
   const firstProblem = Object.values(problems).find(Boolean);
   // Never sent to before (the review's "first withdrawal to this address"): offer a test amount first.
   const firstTime = firstWithdrawalTo(saved);
   const testAmount =
     rules?.minAmount && new Decimal(rules.minAmount).gt(0) ? new Decimal(rules.minAmount).toFixed() : undefined;
-  const q = rules && chain && !problems.amount ? quote(rules, chain.chain, draft.amount, chain.decimals) : undefined;
+  const q = rules && chain && !problems.amount ? quote(rules, chain.chain, amount, chain.decimals) : undefined;
 
   if (rulesQuery.isPending) return <Loading label="Loading currencies…" />;
   if (rulesQuery.isError) return <ErrorNotice error={rulesQuery.error} onRetry={() => void rulesQuery.refetch()} />;
@@ -233,17 +237,11 @@ export function WithdrawForm({ onSent }: { readonly onSent: (result: WithdrawRes
           <TextField
             label="Amount"
             value={draft.amount}
-            onChange={(amount) => draft.set({ amount: amount.trim() })}
+            onChange={(typedAmount) => draft.set({ amount: typedAmount })}
             inputMode="decimal"
             suffix={draft.currency}
             error={showErrors || draft.amount !== '' ? problems.amount : undefined}
-            hint={
-              available !== undefined ? (
-                <>
-                  Available: {formatAmount(available)} {draft.currency}
-                </>
-              ) : undefined
-            }
+            hint={available !== undefined ? <>Available: {formatMoney(available, draft.currency)}</> : undefined}
           />
           {firstTime ? (
             <div className="notice" role="note" data-testid="test-amount-first">
@@ -254,7 +252,7 @@ export function WithdrawForm({ onSent }: { readonly onSent: (result: WithdrawRes
                 <>
                   {' '}
                   <Button size="sm" onClick={() => draft.set({ amount: testAmount })} data-testid="test-amount-fill">
-                    Send a small test amount first ({formatAmount(testAmount)} {draft.currency})
+                    Send a small test amount first ({formatMoney(testAmount, draft.currency)})
                   </Button>
                 </>
               ) : (
@@ -264,24 +262,24 @@ export function WithdrawForm({ onSent }: { readonly onSent: (result: WithdrawRes
           ) : null}
           <dl className="facts" aria-label="Fee and limits" data-testid="withdraw-facts">
             <dt>Minimum</dt>
-            <dd>{rules.minAmount ? `${formatAmount(rules.minAmount)} ${rules.currency}` : 'none stated'}</dd>
+            <dd>{rules.minAmount ? formatMoney(rules.minAmount, rules.currency) : 'none stated'}</dd>
             <dt>Per withdrawal</dt>
             <dd>
               {rules.maxPerWithdrawal && rules.maxPerWithdrawal !== '0'
-                ? `${formatAmount(rules.maxPerWithdrawal)} ${rules.currency}`
+                ? formatMoney(rules.maxPerWithdrawal, rules.currency)
                 : 'no limit stated'}
             </dd>
             <dt>Left today</dt>
             <dd data-testid="day-remaining">
-              {rules.dayLimitRemaining ? `${formatAmount(rules.dayLimitRemaining)} ${rules.currency}` : 'not stated'}
-              {rules.dayLimit ? ` of ${formatAmount(rules.dayLimit)}` : ''}
+              {rules.dayLimitRemaining ? formatMoney(rules.dayLimitRemaining, rules.currency) : 'not stated'}
+              {rules.dayLimit ? ` of ${formatMoney(rules.dayLimit, rules.currency)}` : ''}
             </dd>
             <dt>Fee</dt>
-            <dd data-testid="withdraw-fee">{q ? `${formatAmount(q.fee)} ${rules.currency}` : '—'}</dd>
+            <dd data-testid="withdraw-fee">{q ? formatMoney(q.fee, rules.currency) : '—'}</dd>
             <dt>Recipient gets</dt>
-            <dd data-testid="withdraw-net">{q ? `${formatAmount(q.net)} ${rules.currency}` : '—'}</dd>
+            <dd data-testid="withdraw-net">{q ? formatMoney(q.net, rules.currency) : '—'}</dd>
             <dt>Taken from balance</dt>
-            <dd data-testid="withdraw-debit">{q ? `${formatAmount(q.debit)} ${rules.currency}` : '—'}</dd>
+            <dd data-testid="withdraw-debit">{q ? formatMoney(q.debit, rules.currency) : '—'}</dd>
           </dl>
           <FeeEstimateNote />
         </>
@@ -304,7 +302,7 @@ export function WithdrawForm({ onSent }: { readonly onSent: (result: WithdrawRes
             currency: draft.currency,
             chain: chain.chain,
             address: draft.address,
-            amount: draft.amount,
+            amount,
             ...(chain.usesMemo && draft.memo.trim() !== '' ? { memo: draft.memo.trim() } : {}),
           }}
           chain={chain}

@@ -88,7 +88,7 @@ describe('AmendDialog checks', () => {
   it('refuses an amendment above the max notional per order and sends nothing', async () => {
     const desk = await openAmend({ maxNotional: '1000' });
     await fill('New amount', '1');
-    expect(screen.getByTestId('amend-error').textContent).toMatch(/Above your limit of 1000 USDT per order/);
+    expect(screen.getByTestId('amend-error').textContent).toMatch(/Above your limit of 1,000 USDT per order/);
     expect(submit().disabled).toBe(true);
     await userEvent.click(submit());
     expect(desk.callsOf('trade.amendOrder')).toEqual([]);
@@ -108,7 +108,9 @@ describe('AmendDialog checks', () => {
     await openAmend();
     // 0.03 × 64000 = 1920 locked after, 640 before: 1280 more than the 1000 available.
     await fill('New amount', '0.03');
-    expect(screen.getByTestId('amend-error').textContent).toMatch(/1000 USDT available; the change needs 1280 more/);
+    expect(screen.getByTestId('amend-error').textContent).toMatch(
+      /1,000 USDT available; the change needs 1,280 USDT more/,
+    );
     expect(submit().disabled).toBe(true);
   });
 

@@ -4,11 +4,17 @@
  * An amendment passes the same checks as a new order (checkAmend, the price warning of
  * ticketWarnings) before it is sent, and main checks it again.
  */
-import Decimal from 'decimal.js';
 import { useState } from 'react';
 import type { Order, Pair, TradeSettings } from '../../../../../shared/contract/trade';
-import { type AmendChange, amendedDraft, checkAmend, ticketWarnings } from '../../../../../shared/trade/ticket';
+import {
+  type AmendChange,
+  amendedDraft,
+  checkAmend,
+  readTyped,
+  ticketWarnings,
+} from '../../../../../shared/trade/ticket';
 import { useDeskMutation, useDeskQuery } from '../../../lib/desk';
+import { formatAmount, formatMoneyOrText, isDecimalString } from '../../../lib/format';
 import {
   AmountField,
   Button,
@@ -30,9 +36,9 @@ import { describeOutcome } from '../ticket/outcome';
 type Tab = 'open' | 'history' | 'trades';
 const REFRESH = ['trade.openOrders', 'trade.account', 'trade.orderHistory', 'trade.myTrades'] as const;
 
-/** A decimal string with the pair's number of decimals (fixed-width columns); other text as is. */
+/** A decimal string grouped, with the pair's number of decimals (aligned columns); other text as is. */
 const fixed = (value: string, decimals: number | undefined) =>
-  decimals !== undefined && /^\d+(\.\d+)?$/.test(value) ? new Decimal(value).toFixed(decimals) : value;
+  isDecimalString(value) ? formatAmount(value, decimals === undefined ? {} : { precision: decimals }) : value;
 
 const time = (ms: number) => (ms > 0 ? new Date(ms).toISOString().replace('T', ' ').slice(0, 19) : '—');
 
@@ -63,11 +69,14 @@ function AmendDialog({ order, pair, settings, live, onClose }: AmendDialogProps)
   const ticker = tickers.data?.find((t) => t.pair === order.pair);
   const bestBid = order.pair === live.pair ? live.bestBid : ticker?.highestBid;
   const bestAsk = order.pair === live.pair ? live.bestAsk : ticker?.lowestAsk;
-  const changedPrice = price.trim() !== order.price;
-  const changedAmount = amount.trim() !== order.amount;
+  // Typed "65,000" is 65000: the change is read, not compared as text.
+  const newPrice = readTyped(price);
+  const newAmount = readTyped(amount);
+  const changedPrice = newPrice !== readTyped(order.price);
+  const changedAmount = newAmount !== readTyped(order.amount);
   const change: AmendChange = {
-    ...(changedPrice ? { price: price.trim() } : {}),
-    ...(changedAmount ? { amount: amount.trim() } : {}),
+    ...(changedPrice ? { price: newPrice } : {}),
+    ...(changedAmount ? { amount: newAmount } : {}),
   };
   const balances = account.data;
   const available = balances ? (order.side === 'buy' ? balances.quote : balances.base).available : undefined;
@@ -302,7 +311,7 @@ function OrderHistory({ pair, info }: { pair: string; info: Pair | undefined }) 
               {o.type} {o.timeInForce.toUpperCase()}
             </Td>
             <Td numeric>{o.type === 'market' ? 'market' : fixed(o.price, info?.precision)}</Td>
-            <Td numeric>{o.amount}</Td>
+            <Td numeric>{fixed(o.amount, info?.amountPrecision)}</Td>
             <Td numeric>{fixed(o.filledAmount, info?.amountPrecision)}</Td>
             <Td className="outcome">{describeOutcome(o)}</Td>
             <Td>
@@ -341,9 +350,7 @@ function MyTrades({ pair, info }: { pair: string; info: Pair | undefined }) {
             <Td>{t.role}</Td>
             <Td numeric>{fixed(t.price, info?.precision)}</Td>
             <Td numeric>{fixed(t.amount, info?.amountPrecision)}</Td>
-            <Td numeric>
-              {t.fee} {t.feeCurrency}
-            </Td>
+            <Td numeric>{formatMoneyOrText(t.fee, t.feeCurrency)}</Td>
             <Td>
               <code>{t.text || t.orderId}</code>
             </Td>

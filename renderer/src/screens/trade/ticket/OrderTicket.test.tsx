@@ -137,7 +137,7 @@ describe('OrderTicket checks before sending', () => {
     await fill(/^Price/, '65000');
     await fill(/^Amount/, '0.1');
     await userEvent.click(screen.getByTestId('ticket-submit'));
-    expect(screen.getByText(/Above your limit of 1000 USDT per order/)).toBeTruthy();
+    expect(screen.getByText(/Above your limit of 1,000 USDT per order/)).toBeTruthy();
     expect(desk.callsOf('trade.placeOrder')).toEqual([]);
   });
 
@@ -148,7 +148,7 @@ describe('OrderTicket checks before sending', () => {
     await fill(/^Amount/, '0.01');
     await userEvent.click(screen.getByTestId('ticket-submit'));
     expect(
-      screen.getByText(/cannot be estimated, so your limit of 1000 USDT per order cannot be checked/),
+      screen.getByText(/cannot be estimated, so your limit of 1,000 USDT per order cannot be checked/),
     ).toBeTruthy();
     expect(desk.callsOf('trade.placeOrder')).toEqual([]);
   });
@@ -192,7 +192,7 @@ describe('OrderTicket checks before sending', () => {
     await fill(/^Price/, '65000');
     await fill(/^Amount/, '0.01');
     await userEvent.click(screen.getByTestId('ticket-submit'));
-    expect((await screen.findByTestId('ticket-confirm')).textContent).toMatch(/Buy 0.01 BTC at 65000 USDT/);
+    expect((await screen.findByTestId('ticket-confirm')).textContent).toMatch(/Buy 0.01 BTC at 65,000 USDT/);
     expect(desk.callsOf('trade.placeOrder')).toEqual([]);
   });
 });
@@ -217,7 +217,7 @@ describe('OrderTicket choices', () => {
 
   it('shows the balance of the currency the order spends', async () => {
     setup();
-    expect(screen.getByTestId('ticket-available').textContent).toBe('100000 USDT');
+    expect(screen.getByTestId('ticket-available').textContent).toBe('100,000 USDT');
     await userEvent.click(screen.getByRole('button', { name: 'Sell BTC' }));
     expect(screen.getByTestId('ticket-available').textContent).toBe('2 BTC');
   });

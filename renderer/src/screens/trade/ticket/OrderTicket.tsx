@@ -24,12 +24,14 @@ import {
   linkTicket,
   marketBuyDecimals,
   newClientText,
+  readTyped,
   type TicketDraft,
   type TicketNumbers,
   type TicketWarning,
   ticketWarnings,
 } from '../../../../../shared/trade/ticket';
 import { useDeskMutation } from '../../../lib/desk';
+import { formatMoney } from '../../../lib/format';
 import { AmountField, Button, ConfirmDialog, ErrorNotice, Select } from '../../../ui';
 import { useTradeUi } from '../store';
 import { describeOutcome } from './outcome';
@@ -102,8 +104,8 @@ export function OrderTicket({ pair, account, settings, bestBid, bestAsk, picked,
     pair: pair.id,
     side,
     type,
-    price: type === 'limit' ? numbers.price.trim() : '',
-    amount: numbers.amount.trim(),
+    price: type === 'limit' ? readTyped(numbers.price) : '',
+    amount: readTyped(numbers.amount),
     timeInForce: tif,
     ...(stpAct && inStpGroup ? { stpAct } : {}),
   };
@@ -246,7 +248,7 @@ export function OrderTicket({ pair, account, settings, bestBid, bestAsk, picked,
           suffix={marketBuy ? pair.quote : pair.base}
           hint={
             pair.minBaseAmount || pair.minQuoteAmount
-              ? `Minimum ${[pair.minBaseAmount && `${pair.minBaseAmount} ${pair.base}`, pair.minQuoteAmount && `${pair.minQuoteAmount} ${pair.quote}`].filter(Boolean).join(' and ')}`
+              ? `Minimum ${[pair.minBaseAmount && formatMoney(pair.minBaseAmount, pair.base), pair.minQuoteAmount && formatMoney(pair.minQuoteAmount, pair.quote)].filter(Boolean).join(' and ')}`
               : undefined
           }
         />
@@ -284,12 +286,14 @@ export function OrderTicket({ pair, account, settings, bestBid, bestAsk, picked,
           <dd data-testid="ticket-available">
             {account
               ? side === 'buy'
-                ? `${account.quote.available} ${pair.quote}`
-                : `${account.base.available} ${pair.base}`
+                ? formatMoney(account.quote.available, pair.quote)
+                : formatMoney(account.base.available, pair.base)
               : '…'}
           </dd>
           <dt>Fee (estimate)</dt>
-          <dd data-testid="ticket-fee">{fee ? `≈ ${fee.amount} ${fee.currency} (${fee.role} ${fee.rate})` : '—'}</dd>
+          <dd data-testid="ticket-fee">
+            {fee ? `${formatMoney(fee.amount, fee.currency, { estimate: true })} (${fee.role} ${fee.rate})` : '—'}
+          </dd>
         </dl>
         {errors.pair ? (
           <div className="field-error" role="alert">
@@ -355,9 +359,12 @@ export function OrderTicket({ pair, account, settings, bestBid, bestAsk, picked,
         {review ? (
           <>
             <p>
-              {review.draft.side === 'buy' ? 'Buy' : 'Sell'} {review.draft.amount}{' '}
-              {review.draft.type === 'market' && review.draft.side === 'buy' ? pair.quote : pair.base}{' '}
-              {review.draft.type === 'limit' ? `at ${review.draft.price} ${pair.quote}` : 'at market'} (
+              {review.draft.side === 'buy' ? 'Buy' : 'Sell'}{' '}
+              {formatMoney(
+                review.draft.amount,
+                review.draft.type === 'market' && review.draft.side === 'buy' ? pair.quote : pair.base,
+              )}{' '}
+              {review.draft.type === 'limit' ? `at ${formatMoney(review.draft.price, pair.quote)}` : 'at market'} (
               {review.draft.timeInForce.toUpperCase()}) on {pair.id}.
             </p>
             {review.warnings.length > 0 ? (

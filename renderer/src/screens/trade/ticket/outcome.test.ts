@@ -44,7 +44,7 @@ describe('describeOutcome', () => {
   });
 
   it('describes a resting and a partly filled order', () => {
-    expect(describeOutcome(order({}))).toBe('Resting on the book: buy 0.5 BTC at 65000.');
+    expect(describeOutcome(order({}))).toBe('Resting on the book: buy 0.5 BTC at 65,000 USDT.');
     expect(describeOutcome(order({ filledAmount: '0.1', left: '0.4' }))).toMatch(/Partly filled \(0.1 BTC\)/);
   });
 });

@@ -1,23 +1,29 @@
 /** A placed order's result in plain words, for the line under the ticket and the orders tables. */
 import Decimal from 'decimal.js';
 import type { Order } from '../../../../../shared/contract/trade';
+import { formatMoney, formatMoneyOrText } from '../../../lib/format';
 
 const base = (pair: string) => pair.split('_')[0] ?? '';
+const quoteOf = (pair: string) => pair.split('_')[1] ?? '';
 
 export const describeOutcome = (order: Order): string => {
   const unit = base(order.pair);
   const filled = new Decimal(order.filledAmount || '0');
   const marketBuy = order.type === 'market' && order.side === 'buy';
-  const filledText = `${filled.toFixed()} ${unit}`;
+  const quote = quoteOf(order.pair);
+  const filledText = formatMoney(filled, unit);
+  const left = formatMoneyOrText(order.left, marketBuy ? quote : unit);
+  const price = formatMoneyOrText(order.price, quote);
+  const average = order.avgDealPrice ? formatMoneyOrText(order.avgDealPrice, quote) : 'unknown';
   switch (order.finishAs) {
     case 'filled':
-      return `Filled: ${filledText} at an average of ${order.avgDealPrice}.`;
+      return `Filled: ${filledText} at an average of ${average}.`;
     case 'ioc':
       return filled.isZero()
         ? 'Immediate-or-cancel: nothing could trade at this price, so the order was cancelled.'
         : marketBuy
-          ? `Immediate-or-cancel: bought ${filledText}; the unspent ${order.left} was cancelled.`
-          : `Immediate-or-cancel: ${filledText} filled; the remaining ${order.left} ${unit} was cancelled.`;
+          ? `Immediate-or-cancel: bought ${filledText}; the unspent ${left} was cancelled.`
+          : `Immediate-or-cancel: ${filledText} filled; the remaining ${left} was cancelled.`;
     case 'poc':
       return 'Post-only: the order would have traded at once, so it was cancelled and nothing traded.';
     case 'fok':
@@ -31,8 +37,8 @@ export const describeOutcome = (order: Order): string => {
   }
   if (order.status === 'open')
     return filled.isZero()
-      ? `Resting on the book: ${order.side} ${order.left} ${unit} at ${order.price}.`
-      : `Partly filled (${filledText}); the remaining ${order.left} ${unit} rests on the book at ${order.price}.`;
-  if (order.status === 'closed') return `Filled: ${filledText} at an average of ${order.avgDealPrice}.`;
+      ? `Resting on the book: ${order.side} ${left} at ${price}.`
+      : `Partly filled (${filledText}); the remaining ${left} rests on the book at ${price}.`;
+  if (order.status === 'closed') return `Filled: ${filledText} at an average of ${average}.`;
   return `Finished (${order.finishAs || order.status}).`;
 };
