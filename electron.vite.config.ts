@@ -13,7 +13,15 @@ export default defineConfig({
     build: {
       outDir: resolve(outDir, 'main'),
       externalizeDeps: true,
-      rollupOptions: { input: { index: resolve(import.meta.dirname, 'electron/main/index.ts') } },
+      // index: Electron main (glue). core: the core's own process (utilityProcess under Electron, a
+      // Node child under the Chromium shell). sandbox: the built-in exchange's process.
+      rollupOptions: {
+        input: {
+          index: resolve(import.meta.dirname, 'electron/main/index.ts'),
+          core: resolve(import.meta.dirname, 'electron/core/host/coreProcess.ts'),
+          sandbox: resolve(import.meta.dirname, 'sandbox/cli.ts'),
+        },
+      },
     },
   },
   preload: {

@@ -3,23 +3,48 @@
  * shell) at 1440×900, pointed at a benchmark's own sandbox with its key kept in memory (a benchmark
  * must not depend on a desktop keychain).
  */
-import type { CoreOptions } from '../electron/core/core';
-import { MemoryKeyStore } from '../electron/core/keychain/keyStore';
 import type { SandboxHandle } from '../electron/core/testing/sandbox';
-import { openShell } from '../electron/shell/shell';
+import { openShell, type Shell, type ShellOptions } from '../electron/shell/shell';
 
 export const openBenchApp = (
   sandbox: SandboxHandle,
   dataDir: string,
-  core: Partial<Omit<CoreOptions, 'dataDir' | 'shell' | 'trustedOrigins' | 'emit'>> = {},
+  core: NonNullable<ShellOptions['core']> = {},
+  /** The shell's log lines, with the core's request lines when `core.log` is set. */
+  log?: (line: string) => void,
 ) =>
   openShell({
     dataDir,
     headless: true,
     viewport: { width: 1440, height: 900 },
+    ...(log ? { log } : {}),
     core: {
       sandbox: { mode: 'external', baseUrl: sandbox.baseUrl, key: sandbox.key, secret: sandbox.secret },
-      keyStore: new MemoryKeyStore(),
+      keyStore: 'memory',
       ...core,
     },
   });
+
+/** Calls one operation of the app's core as its window would (the benchmark drives what a screen would ask). */
+export const callCore = async <T>(shell: Shell, operation: string, payload: unknown): Promise<T> => {
+  const result = await shell.core.dispatch(operation, payload, { url: shell.url, isMainFrame: true });
+  if (!result.ok) throw new Error(`${operation}: ${result.error.code} ${result.error.message}`);
+  return result.value as T;
+};
+
+/** Starts a history sync through the core and waits until it ends. */
+export const syncHistory = async (
+  shell: Shell,
+  request: { kinds: string[]; from: number; to: number },
+): Promise<{ state: string; records: number; requests: number; error?: string }> => {
+  await callCore(shell, 'activity.startHistorySync', request);
+  for (;;) {
+    const status = await callCore<{ state: string; records: number; requests: number; error?: string } | null>(
+      shell,
+      'activity.historyStatus',
+      {},
+    );
+    if (status && status.state !== 'running') return status;
+    await new Promise((r) => setTimeout(r, 200));
+  }
+};

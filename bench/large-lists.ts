@@ -21,7 +21,7 @@ import type { Page } from 'playwright-core';
 import { control } from '../electron/core/testing/sandbox';
 import { startSandbox } from '../sandbox/server';
 import { buildIfNeeded } from '../scripts/buildStamp';
-import { openBenchApp } from './app';
+import { callCore, openBenchApp, syncHistory } from './app';
 
 const ROOT = resolve(import.meta.dirname, '..');
 const DEPOSITS = Number(process.env.BENCH_DEPOSITS ?? 46_000);
@@ -91,11 +91,14 @@ const main = async () => {
 
     const shell = await openBenchApp(sandbox, dataDir, { downloadsDir, watchIntervalMs: 0 });
     try {
-      const { page, core } = shell;
+      const { page } = shell;
       // Fill the cache first (at the platform's rate limits; not what is measured here).
       const syncT0 = performance.now();
-      core.history.start({ kinds: ['deposits', 'withdrawals'], from: seeded.from - 86_400, to: seeded.to + 86_400 });
-      const synced = await core.history.finished();
+      const synced = await syncHistory(shell, {
+        kinds: ['deposits', 'withdrawals'],
+        from: seeded.from - 86_400,
+        to: seeded.to + 86_400,
+      });
       if (synced?.state !== 'done') throw new Error(`history sync ended ${synced?.state}: ${synced?.error}`);
       const syncS = round((performance.now() - syncT0) / 1000);
       console.log(`history sync: ${synced.records} records in ${synced.requests} requests, ${syncS} s`);
@@ -115,11 +118,13 @@ const main = async () => {
       const shownRows = Number(await table.getAttribute('data-row-count'));
       // What the cache holds for the screen's default period (the last 90 days).
       const nowSec = Math.floor(Date.now() / 1000);
-      const cachedTotal = core.history.records(
-        ['deposits', 'withdrawals', 'subAccountTransfers', 'pushes'],
-        nowSec - 90 * 86_400,
-        nowSec,
-        1,
+      const cachedTotal = (
+        await callCore<{ total: number }>(shell, 'activity.history', {
+          kinds: ['deposits', 'withdrawals', 'subAccountTransfers', 'pushes'],
+          from: nowSec - 90 * 86_400,
+          to: nowSec,
+          limit: 1,
+        })
       ).total;
       const drawnRows = await table.locator('tbody tr[data-row-key]').count();
       // Scrolling to the oldest record: pages load as they come into view.

@@ -28,11 +28,8 @@ const run = async (streams: boolean) => {
   const lines: string[] = [];
   let counting = false;
   try {
-    const shell = await openBenchApp(sandbox, dataDir, {
-      streams,
-      log: (line) => {
-        if (counting) lines.push(line);
-      },
+    const shell = await openBenchApp(sandbox, dataDir, { streams, log: true }, (line) => {
+      if (counting) lines.push(line);
     });
     try {
       const { page } = shell;

@@ -92,16 +92,12 @@ test('light theme and the display time zone are remembered across a reload', asy
   await expect(page.getByLabel('Show times in')).toHaveValue('UTC+8');
 });
 
-test('the Lock button locks main too: only app.* answers until Unlock reads the key again', async ({
-  page,
-  app,
-  shell,
-}) => {
+test('the Lock button locks main too: only app.* answers until Unlock reads the key again', async ({ page, app }) => {
+  // (That main forgets the key while locked is checked in electron/core/ipc/lock.integration.test.ts.)
   await page.getByTestId('lock-now').click();
   await expect(page.getByTestId('lock-screen')).toBeVisible();
   await expect(page.getByTestId('unlock')).toBeFocused();
   await expect.poll(async () => (await app.call('app.lockState', {})).value).toMatchObject({ state: 'locked' });
-  expect(shell.core.profiles.currentConnection()?.hasKey).toBe(false);
   expect(await app.call('balances.spot', {})).toMatchObject({ ok: false, error: { code: 'LOCKED' } });
   expect(await app.call('app.ping', { text: 'still here' })).toMatchObject({ ok: true });
   await app.expectAccessible();
@@ -114,7 +110,6 @@ test('the Lock button locks main too: only app.* answers until Unlock reads the 
   await page.getByTestId('unlock').click();
   await expect(page.getByTestId('lock-screen')).toHaveCount(0);
   await expect(page.getByTestId('app-frame')).toBeVisible();
-  expect(shell.core.profiles.currentConnection()?.hasKey).toBe(true);
   expect(await app.call('balances.spot', {})).toMatchObject({ ok: true });
 });
 
@@ -173,10 +168,19 @@ test('the deep check lists its test writes first, then shows read-write per grou
   await expect(page.getByTestId('audit-table')).toContainText('POST /withdrawals');
 });
 
-test('events from main reach the page: an app notice shows as a toast', async ({ page, shell }) => {
-  shell.core.ctx.emit('app.notice', { level: 'warning', message: 'Platform maintenance at 02:00 UTC' });
-  const notice = page.getByTestId('notice').filter({ hasText: 'Platform maintenance at 02:00 UTC' });
+test('events from main reach the page: a core that dies is restarted and the window says so', async ({
+  page,
+  app,
+  shell,
+}) => {
+  const before = shell.core.pid;
+  shell.core.crash();
+  const notice = page.getByTestId('notice').filter({ hasText: 'core stopped unexpectedly and was restarted' });
   await expect(notice).toBeVisible();
+  expect(shell.core.pid).not.toBe(before);
+  expect(shell.core.restarts).toBe(1);
+  // The new core answers the same window.
+  expect(await app.call('balances.spot', {})).toMatchObject({ ok: true });
   await notice.getByRole('button', { name: /Dismiss/ }).click();
   await expect(notice).toHaveCount(0);
 });

@@ -80,6 +80,46 @@ test.describe('withdrawals', () => {
     await app.screenshot('withdrawal-done');
   });
 
+  test('the core process dies while a withdrawal is on its way: restarted, it finds it on the platform and never sends it twice', async ({
+    page,
+    app,
+    control,
+    sandbox,
+    shell,
+  }) => {
+    await app.open('withdrawals');
+    await fillWithdrawal(page, { currency: 'USDT', chain: 'TRX', address: /OTC desk \(TRC20\)/, amount: '100' });
+    await page.getByTestId('withdraw-review').click();
+    const sheet = page.getByTestId('review-sheet');
+    await sheet.getByLabel(/Type the amount/).fill('100');
+    const before = withdrawalRows(sandbox);
+    // The platform takes 3 s to answer; the core is killed while it waits. To know the request has
+    // arrived, the test watches the (in-process) sandbox's rate limiter, which counts it on arrival.
+    await control.addFaults([{ method: 'POST', path: '/withdrawals', kind: 'delay', ms: 3_000, times: 1 }]);
+    let arrived = false;
+    const hit = sandbox.limiter.hit.bind(sandbox.limiter);
+    sandbox.limiter.hit = (...args: Parameters<typeof hit>) => {
+      if (args[2] === 'POST /withdrawals') arrived = true;
+      return hit(...args);
+    };
+    await sheet.getByTestId('withdraw-send').click();
+    await expect.poll(() => arrived).toBe(true);
+    const firstCore = shell.core.pid;
+    shell.core.crash();
+
+    // The window says what happened; a new core serves it.
+    await expect(page.getByTestId('notice').filter({ hasText: 'core stopped unexpectedly' })).toBeVisible();
+    expect(shell.core.pid).not.toBe(firstCore);
+    // The platform carried it out once (its answer went to a dead process)…
+    await expect.poll(() => withdrawalRows(sandbox), { timeout: 10_000 }).toBe(before + 1);
+    // …and the new core, reconciling its journal, finds it by its client id instead of resending.
+    await app.open('activity');
+    const row = page.getByTestId('movements-table').locator('tbody tr').filter({ hasText: 'Withdrawal' }).first();
+    await expect(row).toContainText('Accepted by the platform', { timeout: 45_000 });
+    expect(withdrawalRows(sandbox)).toBe(before + 1);
+    await app.screenshot('withdrawal-after-core-restart');
+  });
+
   test('a pending withdrawal is cancelled', async ({ page, app, control }) => {
     await app.open('withdrawals');
     await fillWithdrawal(page, { currency: 'USDT', chain: 'TRX', address: /OTC desk \(TRC20\)/, amount: '50' });

@@ -1,16 +1,17 @@
 /**
  * Electron main, kept thin: hardening, the app:// protocol, one window, and one ipcMain.handle
- * per contract operation routed to the core's dispatcher. Everything else lives in the
- * Electron-free core (electron/core), shared with the Chromium fallback shell.
+ * per contract operation relayed to the core's dispatcher. The core (electron/core) runs in its own
+ * utility process, restarted if it dies (electron/core/host/remoteCore.ts), and the built-in sandbox
+ * exchange in another: nothing but window and IPC handling runs on this event loop.
  */
 import { join, resolve } from 'node:path';
 import { app, BrowserWindow, dialog, ipcMain } from 'electron';
 import { contract } from '../../shared/contract';
 import { operationNames } from '../../shared/ipc/define';
-import { type Core, createCore } from '../core/core';
-import { createEmitter } from '../core/ipc/events';
-import { DataDirBusy } from '../core/journal/dataDirLock';
+import type { SandboxProcess } from '../core/host/nodeLauncher';
+import { CoreStartFailed, type RemoteCore, startRemoteCore } from '../core/host/remoteCore';
 import { eventChannel, operationChannel } from './channels';
+import { electronCoreLauncher, startElectronSandbox } from './coreLauncher';
 import { installMenu } from './menu';
 import { createElectronNotifications } from './notifications';
 import { APP_ORIGIN, APP_URL, registerAppScheme, serveAppProtocol } from './protocol';
@@ -51,7 +52,8 @@ registerAppScheme();
 installSecurity(isOwnUrl);
 
 let window: BrowserWindow | undefined;
-let core: Core | undefined;
+let core: RemoteCore | undefined;
+let sandbox: SandboxProcess | undefined;
 
 const createWindow = (dataDir: string): BrowserWindow => {
   const state = loadWindowState(dataDir);
@@ -80,7 +82,7 @@ const createWindow = (dataDir: string): BrowserWindow => {
   return win;
 };
 
-const registerIpc = (target: Core): void => {
+const registerIpc = (target: RemoteCore): void => {
   for (const name of operationNames(contract)) {
     ipcMain.handle(operationChannel(name), (event, payload: unknown) =>
       target.dispatch(name, payload, {
@@ -97,19 +99,29 @@ const start = async (): Promise<void> => {
   serveAppProtocol(join(import.meta.dirname, '../renderer'));
   // Windows shows an app's notifications only under its AppUserModelID (electron-builder.yml's appId).
   if (process.platform === 'win32') app.setAppUserModelId('com.treasurydesk.app');
-  core = await createCore({
-    dataDir,
-    shell: 'electron',
-    trustedOrigins,
-    emit: createEmitter(
-      (name, payload) => window?.webContents.send(eventChannel(name), payload),
-      (name, error) => console.error(`event ${name} dropped`, error),
-    ),
-    logError: (operation, error) => console.error(`operation ${operation} failed`, error),
-    // Exports: the person picks the file in the native dialog (the core writes it).
-    chooseSavePath: createChooseSavePath(() => window),
+  // The built-in sandbox (the default profile's platform) in its own process, data in <userData>/sandbox.
+  sandbox = await startElectronSandbox(join(import.meta.dirname, 'sandbox.js'), join(dataDir, 'sandbox'));
+  const notifications = createElectronNotifications(() => window);
+  const chooseSavePath = createChooseSavePath(() => window);
+  core = await startRemoteCore({
+    launch: electronCoreLauncher(join(import.meta.dirname, 'core.js')),
+    options: {
+      dataDir,
+      shell: 'electron',
+      trustedOrigins,
+      sandbox: { mode: 'external', baseUrl: sandbox.baseUrl, key: sandbox.key, secret: sandbox.secret },
+      // Exports: the person picks the file in the native dialog (the core writes it).
+      saveDialog: true,
+      osNotifications: notifications.unavailableReason
+        ? { available: false, reason: notifications.unavailableReason }
+        : { available: true },
+    },
+    // Already checked against the contract in the core's process.
+    emit: (name, payload) => window?.webContents.send(eventChannel(name), payload),
+    chooseSavePath,
     // Deposit/withdrawal changes as OS notifications; a click brings the window forward.
-    osNotifications: createElectronNotifications(() => window),
+    showOsNotification: (notification) => notifications.showOsNotification(notification),
+    log: (line) => console.error(line),
   });
   registerIpc(core);
   installMenu({ dev: devServerUrl !== undefined });
@@ -135,17 +147,23 @@ if (!app.requestSingleInstanceLock()) {
     .catch((error: unknown) => {
       // The fallback shell (or another copy with another single-instance scope) holds this data
       // folder: say which process, change nothing.
-      if (error instanceof DataDirBusy) dialog.showErrorBox('Treasury Desk is already running', error.message);
+      if (error instanceof CoreStartFailed && error.busy) {
+        dialog.showErrorBox('Treasury Desk is already running', error.message);
+      }
+      void sandbox?.close();
       console.error(error);
       app.exit(1);
     });
   app.on('window-all-closed', () => app.quit());
-  // Close the core (journal, watchers, embedded sandbox) before the process goes away.
+  // Close the core (journal, watchers) and the sandbox before the process goes away.
   let closing = false;
   app.on('before-quit', (event) => {
     if (closing || core === undefined) return;
     event.preventDefault();
     closing = true;
-    void core.close().finally(() => app.quit());
+    void core
+      .close()
+      .then(() => sandbox?.close())
+      .finally(() => app.quit());
   });
 }

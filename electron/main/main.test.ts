@@ -102,18 +102,33 @@ vi.mock('electron', () => {
   };
 });
 
-// The core is the core's business (and has its own tests): here a light one with the real dispatcher.
-vi.mock('../core/core', async () => {
+// The core (its own process, supervised by remoteCore) is the core's business and has its own tests:
+// here a light one in-process with the real dispatcher, and no sandbox process.
+vi.mock('./coreLauncher', () => ({
+  electronCoreLauncher: () => () => {
+    throw new Error('not in this test');
+  },
+  startElectronSandbox: async () => ({
+    baseUrl: 'http://127.0.0.1:9/api/v4',
+    controlUrl: 'http://127.0.0.1:9/sandbox',
+    key: 'k',
+    secret: 's',
+    pid: undefined,
+    close: async () => {},
+  }),
+}));
+vi.mock('../core/host/remoteCore', async () => {
   const { createDispatcher } = await import('../core/ipc/dispatcher');
   const { createAppHandlers } = await import('../core/services/app');
   return {
-    createCore: async (options: { trustedOrigins: readonly string[]; emit: unknown }) => {
-      const app = createAppHandlers({ shell: 'electron', emit: options.emit } as never);
+    CoreStartFailed: class CoreStartFailed extends Error {},
+    startRemoteCore: async (o: { options: { trustedOrigins: readonly string[] }; emit: unknown }) => {
+      const app = createAppHandlers({ shell: 'electron', emit: o.emit } as never);
       const handlers = new Proxy({ app } as Record<string, unknown>, {
         get: (target, area: string) => target[area] ?? {},
       });
       return {
-        dispatch: createDispatcher(contract, handlers as never, { trustedOrigins: options.trustedOrigins }),
+        dispatch: createDispatcher(contract, handlers as never, { trustedOrigins: o.options.trustedOrigins }),
         close: async () => {},
       };
     },

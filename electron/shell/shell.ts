@@ -2,6 +2,10 @@
  * The Chromium fallback shell: the same built renderer, the same `window.desk` and the same core
  * as the Electron app, in the system's Chromium driven by playwright-core over a pipe (no TCP
  * port). Used by `npm start` where Electron's binary is unavailable, and by the end-to-end tests.
+ *
+ * Three processes, as under Electron: this one serves the window (bridge, renderer files, OS
+ * notifications), the core runs in its own child process (electron/core/host) and is restarted if it
+ * dies, and the built-in sandbox exchange, when it is the profile's platform, runs in a third.
  */
 import { existsSync } from 'node:fs';
 import { mkdir } from 'node:fs/promises';
@@ -9,9 +13,10 @@ import { join, resolve } from 'node:path';
 import { type BrowserContext, chromium, type Page } from 'playwright-core';
 import { contract } from '../../shared/contract';
 import { operationNames } from '../../shared/ipc/define';
-import { type Core, type CoreOptions, createCore } from '../core/core';
+import type { CoreProcessOptions } from '../core/host/messages';
+import { entryFor, nodeCoreLauncher, type SandboxProcess, startSandboxProcess } from '../core/host/nodeLauncher';
+import { CoreStartFailed, type RemoteCore, startRemoteCore } from '../core/host/remoteCore';
 import { createSenderCheck } from '../core/ipc/dispatcher';
-import { createEmitter } from '../core/ipc/events';
 import { lockDataDir } from '../core/journal/dataDirLock';
 import { type Bridge, installBridge } from './bridge';
 import { CHROME_ARGS, findChrome, hasDisplay, NO_CHROME_ADVICE } from './chrome';
@@ -30,7 +35,7 @@ export const NO_DISPLAY_ADVICE =
 export const DEFAULT_RENDERER_DIR = resolve(import.meta.dirname, '../../out/renderer');
 
 /** Core options the shell decides itself; everything else (profiles, sandbox, …) passes through. */
-type ShellDecidedCoreOptions = 'dataDir' | 'shell' | 'trustedOrigins' | 'emit';
+type ShellDecidedCoreOptions = 'dataDir' | 'shell' | 'trustedOrigins' | 'saveDialog' | 'osNotifications';
 
 export interface ShellOptions {
   /** App data (core state and the browser profile, which keeps the UI preferences). */
@@ -41,7 +46,7 @@ export interface ShellOptions {
   /** Defaults to CHROME_PATH or the usual install paths. */
   readonly chromePath?: string;
   /** Further options for the core, e.g. which sandbox or profile to use. */
-  readonly core?: Partial<Omit<CoreOptions, ShellDecidedCoreOptions>>;
+  readonly core?: Partial<Omit<CoreProcessOptions, ShellDecidedCoreOptions>>;
   readonly viewport?: { readonly width: number; readonly height: number };
   /** How long to wait for the renderer's readiness marker. */
   readonly readyTimeoutMs?: number;
@@ -56,7 +61,10 @@ export interface ShellOptions {
 export interface Shell {
   readonly context: BrowserContext;
   readonly page: Page;
-  readonly core: Core;
+  /** The core, in its own process. */
+  readonly core: RemoteCore;
+  /** The built-in sandbox's process, when the shell started one. */
+  readonly sandbox: SandboxProcess | undefined;
   readonly origin: string;
   readonly url: string;
   /** Resolves when the window is closed (by the person or by close()). */
@@ -88,23 +96,57 @@ export const openShell = async (options: ShellOptions): Promise<Shell> => {
   }
   await mkdir(options.dataDir, { recursive: true });
 
+  // The built-in sandbox (the default profile's platform) runs in its own process, on its data in
+  // <data dir>/sandbox; the core reaches it over loopback like any platform.
+  const requested = options.core?.sandbox ?? { mode: 'embedded' as const };
+  let sandbox: SandboxProcess | undefined;
+  if (requested.mode === 'embedded') {
+    sandbox = await startSandboxProcess({
+      entry: entryFor('sandbox', rendererDir),
+      dataDir: join(options.dataDir, 'sandbox'),
+      ...(requested.clock ? { clock: requested.clock } : {}),
+      ...(requested.market ? { market: requested.market } : {}),
+      log,
+    });
+  }
+  const notifications = options.headless ? undefined : createShellNotifications({ log });
+
   // The bridge exists only once the browser does; events emitted before that have no page anyway.
   let bridge: Bridge | undefined;
-  const core = await createCore({
-    // A headless run is automation (tests, scripts): nobody to tell, and no notification popping up on
-    // the desktop of whoever runs the tests.
-    osNotifications: options.headless
-      ? { showOsNotification: () => {}, unavailableReason: 'The app runs headless: no OS notifications.' }
-      : createShellNotifications({ log }),
-    ...options.core,
-    dataDir: options.dataDir,
-    shell: 'chromium',
-    trustedOrigins: [SHELL_ORIGIN],
-    emit: createEmitter(
-      (name, payload) => bridge?.send(name, payload),
-      (event, error) => log(`event ${event} dropped: ${String(error)}`),
-    ),
-  });
+  let core: RemoteCore;
+  try {
+    core = await startRemoteCore({
+      launch: nodeCoreLauncher(entryFor('core', rendererDir)),
+      options: {
+        ...options.core,
+        ...(sandbox
+          ? { sandbox: { mode: 'external', baseUrl: sandbox.baseUrl, key: sandbox.key, secret: sandbox.secret } }
+          : {}),
+        dataDir: options.dataDir,
+        shell: 'chromium',
+        trustedOrigins: [SHELL_ORIGIN],
+        // A headless run is automation (tests, scripts): nobody to tell, and no notification popping up
+        // on the desktop of whoever runs the tests.
+        osNotifications: notifications
+          ? notifications.unavailableReason
+            ? { available: false, reason: notifications.unavailableReason }
+            : { available: true }
+          : { available: false, reason: 'The app runs headless: no OS notifications.' },
+      },
+      emit: (name, payload) => bridge?.send(name, payload),
+      ...(notifications ? { showOsNotification: (n) => notifications.showOsNotification(n) } : {}),
+      log,
+    });
+  } catch (error) {
+    await sandbox?.close();
+    // Another Treasury Desk took the folder between the check above and the core's own lock.
+    if (error instanceof CoreStartFailed && error.busy) throw new ShellError(error.message);
+    throw error;
+  }
+  const closeProcesses = async (): Promise<void> => {
+    await core.close();
+    await sandbox?.close();
+  };
 
   let context: BrowserContext;
   try {
@@ -124,7 +166,7 @@ export const openShell = async (options: ShellOptions): Promise<Shell> => {
       viewport: options.headless ? (options.viewport ?? { width: 1360, height: 860 }) : null,
     });
   } catch (error) {
-    await core.close();
+    await closeProcesses();
     throw new ShellError(`Could not start Chromium at ${executablePath}: ${(error as Error).message}`);
   }
 
@@ -156,16 +198,16 @@ export const openShell = async (options: ShellOptions): Promise<Shell> => {
     const close = () => {
       closing ??= (async () => {
         await context.close().catch(() => {});
-        await core.close();
+        await closeProcesses();
       })();
       return closing;
     };
     // The person closing the window ends the shell.
     page.once('close', () => void close());
-    return { context, page, core, origin: SHELL_ORIGIN, url: SHELL_URL, closed, close };
+    return { context, page, core, sandbox, origin: SHELL_ORIGIN, url: SHELL_URL, closed, close };
   } catch (error) {
     await context.close().catch(() => {});
-    await core.close();
+    await closeProcesses();
     throw error;
   }
 };

@@ -1,0 +1,138 @@
+/**
+ * The core's own process. A shell starts this file (Electron: utilityProcess.fork; the Chromium
+ * shell and tests: child_process.fork) and sends `start`; from then on every IPC call arrives as a
+ * `call` message and its result goes back as `result`. The window's process therefore never runs a
+ * journal write, a signature, a history sync or the market feed on its own event loop, and a core
+ * that dies can be restarted without the window noticing more than a notice (remoteCore.ts).
+ */
+
+import { type Core, createCore } from '../core';
+import { createEmitter } from '../ipc/events';
+import { DataDirBusy } from '../journal/dataDirLock';
+import { MemoryKeyStore } from '../keychain/keyStore';
+import type { CoreProcessOptions, FromCore, ToCore } from './messages';
+
+interface ParentPort {
+  post(message: FromCore): void;
+  onMessage(listener: (message: ToCore) => void): void;
+  /** Called when the parent goes away (Node's IPC channel closes). */
+  onGone(listener: () => void): void;
+}
+
+/** Electron's utility process has `process.parentPort`; a Node child has `process.send`. */
+const parentPort = (): ParentPort => {
+  const electronPort = (
+    process as unknown as {
+      parentPort?: { postMessage(m: unknown): void; on(e: 'message', l: (ev: { data: unknown }) => void): void };
+    }
+  ).parentPort;
+  if (electronPort) {
+    return {
+      post: (message) => electronPort.postMessage(message),
+      onMessage: (listener) => electronPort.on('message', (event) => listener(event.data as ToCore)),
+      onGone: () => {}, // Electron ends its utility processes with the app.
+    };
+  }
+  if (typeof process.send !== 'function') throw new Error('coreProcess must be started with an IPC channel');
+  return {
+    post: (message) => {
+      if (process.connected) process.send?.(message);
+    },
+    onMessage: (listener) => process.on('message', (message) => listener(message as ToCore)),
+    onGone: (listener) => process.once('disconnect', listener),
+  };
+};
+
+export const runCoreProcess = (port: ParentPort = parentPort()): void => {
+  let core: Core | undefined;
+  let nextSaveId = 1;
+  const saveWaiters = new Map<number, (path: string | undefined) => void>();
+  let closing: Promise<void> | undefined;
+
+  const close = (code: number): Promise<void> => {
+    closing ??= (async () => {
+      try {
+        await core?.close();
+      } finally {
+        port.post({ type: 'closed' });
+        // Give the message a turn to leave, then go.
+        setTimeout(() => process.exit(code), 20);
+      }
+    })();
+    return closing;
+  };
+
+  const start = async (options: CoreProcessOptions): Promise<void> => {
+    const { keyStore, saveDialog, osNotifications, log, ...rest } = options;
+    try {
+      core = await createCore({
+        ...rest,
+        emit: createEmitter(
+          (name, payload) => port.post({ type: 'event', name, payload }),
+          (name, error) => port.post({ type: 'error', operation: `event ${name}`, message: String(error) }),
+        ),
+        logError: (operation, error) =>
+          port.post({ type: 'error', operation, message: error instanceof Error ? error.message : String(error) }),
+        ...(log ? { log: (line: string) => port.post({ type: 'log', line }) } : {}),
+        ...(keyStore === 'memory' ? { keyStore: new MemoryKeyStore() } : {}),
+        ...(saveDialog
+          ? {
+              chooseSavePath: (suggestedName: string) =>
+                new Promise<string | undefined>((resolve) => {
+                  const id = nextSaveId++;
+                  saveWaiters.set(id, resolve);
+                  port.post({ type: 'chooseSavePath', id, suggestedName });
+                }),
+            }
+          : {}),
+        ...(osNotifications
+          ? {
+              osNotifications: {
+                showOsNotification: (notification) => port.post({ type: 'notify', notification }),
+                ...(osNotifications.available ? {} : { unavailableReason: osNotifications.reason }),
+              },
+            }
+          : {}),
+      });
+      port.post({ type: 'ready', pid: process.pid });
+    } catch (error) {
+      port.post({
+        type: 'startFailed',
+        message: error instanceof Error ? error.message : String(error),
+        busy: error instanceof DataDirBusy,
+      });
+      setTimeout(() => process.exit(error instanceof DataDirBusy ? 3 : 1), 20);
+    }
+  };
+
+  port.onMessage((message) => {
+    switch (message.type) {
+      case 'start':
+        void start(message.options);
+        return;
+      case 'call': {
+        const target = core;
+        if (target === undefined) return; // the shell only calls after `ready`
+        void target.dispatch(message.operation, message.payload, message.sender).then((result) => {
+          port.post({ type: 'result', id: message.id, result });
+        });
+        return;
+      }
+      case 'savePath': {
+        const resolve = saveWaiters.get(message.id);
+        saveWaiters.delete(message.id);
+        resolve?.(message.path);
+        return;
+      }
+      case 'close':
+        void close(0);
+        return;
+    }
+  });
+  // A shell that dies must not leave a core holding the data folder's lock.
+  port.onGone(() => void close(0));
+};
+
+// Started as a process (not imported by a test): serve the parent.
+const isEntry = (process as unknown as { parentPort?: unknown }).parentPort !== undefined || process.send !== undefined;
+if (isEntry && process.env.TREASURY_DESK_CORE_PROCESS === '1') runCoreProcess();

@@ -1,0 +1,65 @@
+/**
+ * The messages between a shell (the process that serves the window) and the core running in its
+ * own process (electron/core/host/coreProcess.ts). Everything is plain, structured-cloneable data:
+ * Electron's utilityProcess and Node's child-process channel both carry it as is.
+ */
+import type { EventName } from '../../../shared/contract';
+import type { Result } from '../../../shared/ipc/result';
+import type { CoreOptions } from '../core';
+import type { SenderInfo } from '../ipc/dispatcher';
+import type { OsNotification } from '../notifications/notifier';
+
+/** The core's options that can cross a process boundary; the callbacks become messages. */
+export type CoreProcessOptions = Omit<
+  CoreOptions,
+  'emit' | 'logError' | 'log' | 'keyStore' | 'chooseSavePath' | 'osNotifications'
+> & {
+  /** 'os' (default): the OS keychain. 'memory': a key store that lives as long as the process (tests). */
+  readonly keyStore?: 'os' | 'memory';
+  /** Whether the shell offers a save dialog (Electron); the core then asks it for a path. */
+  readonly saveDialog?: boolean;
+  /** Whether the shell shows OS notifications, or why not. */
+  readonly osNotifications?: { readonly available: true } | { readonly available: false; readonly reason: string };
+  /** Forward request log lines to the shell (default false). */
+  readonly log?: boolean;
+};
+
+/** Shell → core. */
+export type ToCore =
+  | { readonly type: 'start'; readonly options: CoreProcessOptions }
+  | {
+      readonly type: 'call';
+      readonly id: number;
+      readonly operation: string;
+      readonly payload: unknown;
+      readonly sender: SenderInfo;
+    }
+  | { readonly type: 'savePath'; readonly id: number; readonly path: string | undefined }
+  | { readonly type: 'close' };
+
+/** Core → shell. */
+export type FromCore =
+  | { readonly type: 'ready'; readonly pid: number }
+  /** The core could not start; `busy`: another process holds the data folder (nothing was changed). */
+  | { readonly type: 'startFailed'; readonly message: string; readonly busy: boolean }
+  | { readonly type: 'result'; readonly id: number; readonly result: Result<unknown> }
+  | { readonly type: 'event'; readonly name: EventName; readonly payload: unknown }
+  | { readonly type: 'chooseSavePath'; readonly id: number; readonly suggestedName: string }
+  | { readonly type: 'notify'; readonly notification: OsNotification }
+  | { readonly type: 'log'; readonly line: string }
+  | { readonly type: 'error'; readonly operation: string; readonly message: string }
+  | { readonly type: 'closed' };
+
+/** One end of the pipe, whatever carries it (utilityProcess, child_process, a test double). */
+export interface CoreChannel {
+  send(message: ToCore): void;
+  onMessage(listener: (message: FromCore) => void): void;
+  /** Called once when the process ends, for whatever reason. */
+  onExit(listener: (code: number | null, signal: string | null) => void): void;
+  readonly pid: number | undefined;
+  /** Ends the process at once (SIGKILL): what a crash looks like. */
+  kill(): void;
+}
+
+/** Starts a fresh core process and returns its channel. */
+export type LaunchCore = () => CoreChannel;

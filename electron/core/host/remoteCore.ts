@@ -1,0 +1,254 @@
+/**
+ * The shell's side of a core running in its own process: the same `dispatch` as an in-process core,
+ * plus supervision. When the core process dies, every call it was running is answered
+ * OUTCOME_UNKNOWN (a movement among them was journaled before it was sent; the new core reconciles
+ * it with the platform and never resends it blindly), a new core starts on the same data folder, the
+ * window gets a notice saying what happened, and calls made meanwhile wait for it.
+ */
+import type { EventName } from '../../../shared/contract';
+import { fail, type Result } from '../../../shared/ipc/result';
+import type { Dispatch, SenderInfo } from '../ipc/dispatcher';
+import type { OsNotification } from '../notifications/notifier';
+import type { ChooseSavePath } from '../services/app';
+import type { CoreChannel, CoreProcessOptions, FromCore, LaunchCore } from './messages';
+
+/** The core could not start; `busy`: another Treasury Desk holds the data folder (nothing changed). */
+export class CoreStartFailed extends Error {
+  override readonly name = 'CoreStartFailed';
+  constructor(
+    message: string,
+    readonly busy: boolean,
+  ) {
+    super(message);
+  }
+}
+
+export interface RemoteCoreOptions {
+  readonly launch: LaunchCore;
+  readonly options: CoreProcessOptions;
+  /** Events from the core, already checked against the contract there. */
+  readonly emit: (name: EventName, payload: unknown) => void;
+  readonly chooseSavePath?: ChooseSavePath;
+  readonly showOsNotification?: (notification: OsNotification) => void;
+  readonly log?: (line: string) => void;
+  /** More restarts than this within a minute and the shell stops trying (the window says so). */
+  readonly maxRestartsPerMinute?: number;
+  /** How long a start may take, ms (default 60 000). */
+  readonly startTimeoutMs?: number;
+}
+
+export interface RemoteCore {
+  readonly dispatch: Dispatch;
+  /** The current core process (undefined between a crash and the restart). */
+  readonly pid: number | undefined;
+  /** How many times the core was restarted after dying. */
+  readonly restarts: number;
+  /** Resolves once the current (or next) core is ready. */
+  ready(): Promise<void>;
+  /** Tests and benchmarks: kills the core process as a crash would (SIGKILL). */
+  crash(): void;
+  close(): Promise<void>;
+}
+
+const CORE_STOPPED_MESSAGE =
+  'The app’s core stopped while this was running. It has been restarted and checks with the platform whether it went through; nothing is sent again.';
+
+const restartNotice = (restarts: number): string =>
+  `The app’s core stopped unexpectedly and was restarted${restarts > 1 ? ` (${restarts} times so far)` : ''}. Anything in flight is being checked with the platform; nothing is sent twice. See Activity for the outcome.`;
+
+interface Pending {
+  readonly resolve: (result: Result<unknown>) => void;
+}
+
+export const startRemoteCore = async (o: RemoteCoreOptions): Promise<RemoteCore> => {
+  const maxRestarts = o.maxRestartsPerMinute ?? 5;
+  const startTimeoutMs = o.startTimeoutMs ?? 60_000;
+  let channel: CoreChannel | undefined;
+  let pid: number | undefined;
+  let restarts = 0;
+  const recentCrashes: number[] = [];
+  let closing = false;
+  let gaveUp = false;
+  let nextId = 1;
+  const pending = new Map<number, Pending>();
+  let readyPromise: Promise<void> = Promise.resolve();
+  let closedResolve: (() => void) | undefined;
+
+  const onMessage = (from: CoreChannel, message: FromCore): void => {
+    if (from !== channel) return; // a late message of a core already replaced
+    switch (message.type) {
+      case 'result': {
+        const waiter = pending.get(message.id);
+        pending.delete(message.id);
+        waiter?.resolve(message.result);
+        return;
+      }
+      case 'event':
+        o.emit(message.name, message.payload);
+        return;
+      case 'chooseSavePath': {
+        const choose = o.chooseSavePath;
+        void (choose ? choose(message.suggestedName) : Promise.resolve(undefined)).then(
+          (path) => from.send({ type: 'savePath', id: message.id, path }),
+          () => from.send({ type: 'savePath', id: message.id, path: undefined }),
+        );
+        return;
+      }
+      case 'notify':
+        o.showOsNotification?.(message.notification);
+        return;
+      case 'log':
+        o.log?.(message.line);
+        return;
+      case 'error':
+        o.log?.(`core: ${message.operation} failed: ${message.message}`);
+        return;
+      case 'closed':
+        closedResolve?.();
+        return;
+      default:
+        return; // ready / startFailed are handled by launchOnce
+    }
+  };
+
+  /** Starts one core process and waits until it is ready. */
+  const launchOnce = (): Promise<void> =>
+    new Promise<void>((resolve, reject) => {
+      const child = o.launch();
+      channel = child;
+      let settled = false;
+      const timer = setTimeout(() => {
+        if (settled) return;
+        settled = true;
+        child.kill();
+        reject(new CoreStartFailed(`The app’s core did not start within ${startTimeoutMs / 1000} s.`, false));
+      }, startTimeoutMs);
+      child.onMessage((message) => {
+        if (!settled && message.type === 'ready') {
+          settled = true;
+          clearTimeout(timer);
+          pid = message.pid;
+          resolve();
+          return;
+        }
+        if (!settled && message.type === 'startFailed') {
+          settled = true;
+          clearTimeout(timer);
+          reject(new CoreStartFailed(message.message, message.busy));
+          return;
+        }
+        onMessage(child, message);
+      });
+      child.onExit((code, signal) => {
+        if (!settled) {
+          settled = true;
+          clearTimeout(timer);
+          reject(new CoreStartFailed(`The app’s core exited while starting (${signal ?? `code ${code}`}).`, false));
+        }
+        if (child === channel) onCoreExit(code, signal);
+      });
+      child.send({ type: 'start', options: o.options });
+    });
+
+  const failPending = (): void => {
+    for (const [id, waiter] of pending) {
+      pending.delete(id);
+      waiter.resolve(
+        fail({ code: 'OUTCOME_UNKNOWN', message: CORE_STOPPED_MESSAGE, advice: 'See Activity for the outcome.' }),
+      );
+    }
+  };
+
+  const onCoreExit = (code: number | null, signal: string | null): void => {
+    channel = undefined;
+    pid = undefined;
+    failPending();
+    closedResolve?.();
+    if (closing) return;
+    o.log?.(`core process ended unexpectedly (${signal ?? `code ${code}`}); restarting it`);
+    const now = Date.now();
+    recentCrashes.push(now);
+    while (recentCrashes.length > 0 && recentCrashes[0]! < now - 60_000) recentCrashes.shift();
+    if (recentCrashes.length > maxRestarts) {
+      gaveUp = true;
+      o.emit('app.notice', {
+        level: 'error',
+        message: `The app’s core keeps stopping (${recentCrashes.length} times in a minute), so it was not restarted again. Close and reopen Treasury Desk; anything in flight is checked when it starts.`,
+      });
+      readyPromise = Promise.reject(new CoreStartFailed('The core was not restarted.', false));
+      readyPromise.catch(() => {});
+      return;
+    }
+    restarts += 1;
+    readyPromise = (async () => {
+      // A core that dies while starting (e.g. the data folder is still being released) gets a few tries.
+      for (let attempt = 0; ; attempt++) {
+        try {
+          await launchOnce();
+          o.emit('app.notice', { level: 'warning', message: restartNotice(restarts) });
+          return;
+        } catch (error) {
+          if (closing || attempt >= 4) throw error;
+          await new Promise((r) => setTimeout(r, 250 * 2 ** attempt));
+        }
+      }
+    })();
+    readyPromise.catch((error: unknown) => {
+      gaveUp = true;
+      o.emit('app.notice', {
+        level: 'error',
+        message: `The app’s core could not be restarted: ${(error as Error).message} Close and reopen Treasury Desk.`,
+      });
+    });
+  };
+
+  readyPromise = launchOnce();
+  await readyPromise;
+
+  const dispatch: Dispatch = async (operation: string, payload: unknown, sender: SenderInfo) => {
+    if (closing) return fail({ code: 'INTERNAL', message: 'Treasury Desk is closing.' });
+    try {
+      await readyPromise;
+    } catch {
+      return fail({ code: 'INTERNAL', message: 'The app’s core is not running. Close and reopen Treasury Desk.' });
+    }
+    const target = channel;
+    if (target === undefined || gaveUp) {
+      return fail({ code: 'INTERNAL', message: 'The app’s core is not running. Close and reopen Treasury Desk.' });
+    }
+    const id = nextId++;
+    return new Promise<Result<unknown>>((resolve) => {
+      pending.set(id, { resolve });
+      target.send({ type: 'call', id, operation, payload, sender });
+    });
+  };
+
+  return {
+    dispatch,
+    get pid() {
+      return pid;
+    },
+    get restarts() {
+      return restarts;
+    },
+    ready: () => readyPromise,
+    crash: () => channel?.kill(),
+    close: async () => {
+      if (closing) return;
+      closing = true;
+      const target = channel;
+      if (target === undefined) return;
+      // The core finishes what it is doing, closes its journal and releases the data folder.
+      await new Promise<void>((resolve) => {
+        closedResolve = resolve;
+        const timer = setTimeout(() => {
+          target.kill();
+          resolve();
+        }, 15_000);
+        timer.unref?.();
+        target.send({ type: 'close' });
+      });
+      failPending();
+    },
+  };
+};

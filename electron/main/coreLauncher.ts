@@ -1,0 +1,65 @@
+/**
+ * Electron's way to run the core and the built-in sandbox in their own processes: utility
+ * processes (Node without Electron's APIs, started and ended with the app). The Chromium shell and
+ * the tests use electron/core/host/nodeLauncher.ts instead; both speak electron/core/host/messages.ts.
+ */
+import { createInterface } from 'node:readline';
+import { utilityProcess } from 'electron';
+import type { CoreChannel, FromCore, LaunchCore } from '../core/host/messages';
+import type { SandboxProcess } from '../core/host/nodeLauncher';
+
+export const electronCoreLauncher =
+  (entry: string): LaunchCore =>
+  (): CoreChannel => {
+    const child = utilityProcess.fork(entry, [], {
+      serviceName: 'Treasury Desk core',
+      env: { ...process.env, TREASURY_DESK_CORE_PROCESS: '1' },
+      stdio: 'inherit',
+    });
+    return {
+      send: (message) => child.postMessage(message),
+      onMessage: (listener) => child.on('message', (message: unknown) => listener(message as FromCore)),
+      onExit: (listener) => child.once('exit', (code: number) => listener(code, null)),
+      get pid() {
+        return child.pid;
+      },
+      kill: () => {
+        child.kill();
+      },
+    };
+  };
+
+export const startElectronSandbox = async (entry: string, dataDir: string): Promise<SandboxProcess> => {
+  const child = utilityProcess.fork(entry, ['--data', dataDir, '--port', '0'], {
+    serviceName: 'Treasury Desk sandbox',
+    stdio: 'pipe',
+  });
+  const exited = new Promise<void>((done) => child.once('exit', () => done()));
+  const ready = await new Promise<{ base_url: string; control_url: string; key: string; secret: string }>(
+    (resolve, reject) => {
+      if (!child.stdout) {
+        reject(new Error('The built-in sandbox has no output pipe.'));
+        return;
+      }
+      createInterface({ input: child.stdout }).once('line', (line) => {
+        try {
+          resolve(JSON.parse(line));
+        } catch (error) {
+          reject(error);
+        }
+      });
+      child.once('exit', (code: number) => reject(new Error(`The built-in sandbox did not start (code ${code}).`)));
+    },
+  );
+  return {
+    baseUrl: ready.base_url,
+    controlUrl: ready.control_url,
+    key: ready.key,
+    secret: ready.secret,
+    pid: child.pid,
+    close: async () => {
+      child.kill();
+      await exited;
+    },
+  };
+};
