@@ -3,20 +3,22 @@
  * order ticket side by side; the user's orders and trades below.
  */
 import { useQueryClient } from '@tanstack/react-query';
-import { useMemo, useRef } from 'react';
+import { useMemo, useRef, useState } from 'react';
 import { DEFAULT_TRADE_SETTINGS } from '../../../../shared/contract/trade';
 import { groupingSteps } from '../../../../shared/trade/book';
 import { DuplicateGuard } from '../../../../shared/trade/ticket';
 import { useDeskEvent, useDeskMutation, useDeskQuery } from '../../lib/desk';
-import { EmptyState, ErrorNotice, Loading, PageHeader } from '../../ui';
+import { EmptyState, ErrorNotice, Loading, PageHeader, Tabs } from '../../ui';
 import { OrderBook } from './book/OrderBook';
 import { CandleChart } from './market/CandleChart';
 import { PairBar } from './market/PairBar';
 import { RecentTrades } from './market/RecentTrades';
 import { OrdersPanel } from './orders/OrdersPanel';
+import { TriggerOrders } from './orders/TriggerOrders';
 import { useTradeUi } from './store';
 import { GuardSettings } from './ticket/GuardSettings';
 import { OrderTicket } from './ticket/OrderTicket';
+import { TriggerTicket } from './ticket/TriggerTicket';
 import { useMarket } from './useMarket';
 import './trade.css';
 
@@ -42,6 +44,7 @@ export default function TradeScreen() {
   const market = useMarket(pair ? pairId : '', ui.candleInterval);
   const account = useDeskQuery(['trade.account', { pair: pairId }], { enabled: pair !== undefined });
   const guard = useRef(new DuplicateGuard()).current;
+  const [ticketMode, setTicketMode] = useState<'order' | 'trigger'>('order');
 
   // Fills seen by main (or our own actions) refresh orders, trades and balances.
   useDeskEvent('trade.ordersChanged', () => {
@@ -105,16 +108,36 @@ export default function TradeScreen() {
         </div>
         <div className="trade-right">
           {account.error ? <ErrorNotice error={account.error} compact onRetry={() => void account.refetch()} /> : null}
-          <OrderTicket
-            key={pair.id}
-            pair={pair}
-            account={account.data}
-            settings={current}
-            bestBid={market.book.bids[0]?.[0]}
-            bestAsk={market.book.asks[0]?.[0]}
-            picked={ui.picked}
-            guard={guard}
-          />
+          <Tabs
+            label="Ticket"
+            value={ticketMode}
+            onChange={setTicketMode}
+            tabs={[
+              { id: 'order', label: 'Order' },
+              { id: 'trigger', label: 'Stop / take-profit' },
+            ]}
+          >
+            {ticketMode === 'order' ? (
+              <OrderTicket
+                key={pair.id}
+                pair={pair}
+                account={account.data}
+                settings={current}
+                bestBid={market.book.bids[0]?.[0]}
+                bestAsk={market.book.asks[0]?.[0]}
+                picked={ui.picked}
+                guard={guard}
+              />
+            ) : (
+              <TriggerTicket
+                key={pair.id}
+                pair={pair}
+                settings={current}
+                last={market.ticker?.last || undefined}
+                guard={guard}
+              />
+            )}
+          </Tabs>
           <GuardSettings
             settings={current}
             onSave={(s) => updateSettings.mutate(s)}
@@ -128,6 +151,7 @@ export default function TradeScreen() {
         settings={current}
         live={{ pair: pairId, bestBid: market.book.bids[0]?.[0], bestAsk: market.book.asks[0]?.[0] }}
       />
+      <TriggerOrders pair={pairId} pairs={pairMap} />
     </div>
   );
 }

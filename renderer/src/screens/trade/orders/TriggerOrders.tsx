@@ -1,0 +1,230 @@
+/**
+ * The user's stop and take-profit orders: the open ones (pair, the rule in words, trigger price, the
+ * order it will place, when it expires, cancel) and the finished ones with their outcome in plain
+ * words, including the id of the order a fired trigger placed. The platform fires triggers on its
+ * own, so the lists are read again every few seconds while open triggers exist; when one leaves the
+ * open list, the orders, balances and history are refreshed too (its order may be among them now).
+ */
+import { useQueryClient } from '@tanstack/react-query';
+import { useEffect, useRef, useState } from 'react';
+import type { Pair, TriggerOrder } from '../../../../../shared/contract/trade';
+import { ruleWords, TRIGGER_STATUS_WORDS } from '../../../../../shared/trade/trigger';
+import { useDeskEvent, useDeskMutation, useDeskQuery } from '../../../lib/desk';
+import { formatMoney } from '../../../lib/format';
+import {
+  Button,
+  ConfirmDialog,
+  EmptyState,
+  ErrorNotice,
+  Loading,
+  Table,
+  Tabs,
+  TBody,
+  Td,
+  THead,
+  Th,
+  Time,
+  Tr,
+} from '../../../ui';
+import { describeTriggerOrder } from '../ticket/TriggerTicket';
+
+type Tab = 'open' | 'finished';
+const POLL_MS = 3000;
+const REFRESH = ['trade.triggerOrders', 'trade.openOrders', 'trade.account', 'trade.orderHistory'] as const;
+
+const REASON_WORDS: Record<string, string> = {
+  BALANCE_NOT_ENOUGH: 'not enough balance when it fired',
+  AMOUNT_TOO_LITTLE: 'the order was below the minimum when it fired',
+  TRADE_RESTRICTED: 'the pair could not be traded when it fired',
+};
+
+/** A failed trigger's reason in words ("BALANCE_NOT_ENOUGH: …" → "not enough balance when it fired"). */
+export const reasonWords = (reason: string): string => {
+  const label = /^([A-Z_]+)(:|$)/.exec(reason)?.[1];
+  return (label && REASON_WORDS[label]) || reason || 'the platform refused the order';
+};
+
+const unitsOf = (pairs: Map<string, Pair>, id: string): Pick<Pair, 'base' | 'quote'> => {
+  const p = pairs.get(id);
+  const [base = '', quote = ''] = id.split('_');
+  return p ?? { base, quote };
+};
+
+const when = (t: TriggerOrder, quote: string) =>
+  `Last price ${ruleWords(t.rule)} ${formatMoney(t.triggerPrice, quote)}`;
+
+function OpenTriggers({ pair, pairs }: { pair: string; pairs: Map<string, Pair> }) {
+  const [allPairs, setAllPairs] = useState(false);
+  const [confirmAll, setConfirmAll] = useState(false);
+  const scope = allPairs ? {} : { pair };
+  const list = useDeskQuery(['trade.triggerOrders', { status: 'open', limit: 50, ...scope }], {
+    refetchInterval: (q) => ((q.state.data?.length ?? 0) > 0 ? POLL_MS : false),
+  });
+  const cancel = useDeskMutation('trade.cancelTrigger', { invalidates: ['trade.triggerOrders'] });
+  const cancelAll = useDeskMutation('trade.cancelAllTriggers', {
+    invalidates: ['trade.triggerOrders'],
+    onSuccess: () => setConfirmAll(false),
+  });
+
+  // A trigger that left the open list fired, failed or expired: what it did shows elsewhere too.
+  const queries = useQueryClient();
+  const seen = useRef<Set<string>>(new Set());
+  useEffect(() => {
+    if (!list.data) return;
+    const now = new Set(list.data.map((t) => t.id));
+    const gone = [...seen.current].some((id) => !now.has(id));
+    seen.current = now;
+    if (gone) for (const name of REFRESH) void queries.invalidateQueries({ queryKey: [name] });
+  }, [list.data, queries]);
+
+  return (
+    <div>
+      <div className="orders-toolbar">
+        <label>
+          <input type="checkbox" checked={allPairs} onChange={(e) => setAllPairs(e.target.checked)} /> All pairs
+        </label>
+        <Button
+          size="sm"
+          disabled={!list.data?.length}
+          onClick={() => setConfirmAll(true)}
+          data-testid="cancel-all-triggers"
+        >
+          Cancel all triggers{allPairs ? '' : ` ${pair}`}
+        </Button>
+      </div>
+      {cancel.error ? <ErrorNotice error={cancel.error} compact /> : null}
+      {list.isLoading ? <Loading /> : null}
+      {list.error ? <ErrorNotice error={list.error} onRetry={() => void list.refetch()} /> : null}
+      {list.data && list.data.length === 0 ? <EmptyState title="No open stop or take-profit orders" /> : null}
+      {list.data && list.data.length > 0 ? (
+        <Table caption="Open trigger orders" testId="open-triggers">
+          <THead>
+            <Tr>
+              <Th>Placed</Th>
+              <Th>Pair</Th>
+              <Th>When</Th>
+              <Th>Then</Th>
+              <Th>Expires</Th>
+              <Th>Client id</Th>
+              <Th>Actions</Th>
+            </Tr>
+          </THead>
+          <TBody>
+            {list.data.map((t) => {
+              const units = unitsOf(pairs, t.pair);
+              return (
+                <Tr key={t.id} data-testid="open-trigger" data-trigger-id={t.id} data-text={t.text}>
+                  <Td>
+                    <Time ms={t.createTimeMs} />
+                  </Td>
+                  <Td>{t.pair}</Td>
+                  <Td>{when(t, units.quote)}</Td>
+                  <Td className={t.side === 'buy' ? 'text-buy' : 'text-sell'}>{describeTriggerOrder(t, units)}</Td>
+                  <Td>
+                    <Time ms={t.expiresAtMs} />
+                  </Td>
+                  <Td>
+                    <code>{t.text}</code>
+                  </Td>
+                  <Td>
+                    <Button
+                      size="sm"
+                      busy={cancel.isPending && cancel.variables?.id === t.id}
+                      onClick={() => cancel.mutate({ id: t.id })}
+                      aria-label={`Cancel trigger ${t.text || t.id}`}
+                    >
+                      Cancel
+                    </Button>
+                  </Td>
+                </Tr>
+              );
+            })}
+          </TBody>
+        </Table>
+      ) : null}
+      <ConfirmDialog
+        open={confirmAll}
+        title="Cancel all open trigger orders?"
+        confirmLabel="Cancel all"
+        cancelLabel="Keep them"
+        busy={cancelAll.isPending}
+        error={cancelAll.error}
+        onConfirm={() => cancelAll.mutate(scope)}
+        onCancel={() => setConfirmAll(false)}
+        testId="cancel-all-triggers-confirm"
+      >
+        <p>
+          This cancels {list.data?.length ?? 0} trigger order(s){allPairs ? ' on all pairs' : ` on ${pair}`}. Orders
+          they already placed stay.
+        </p>
+      </ConfirmDialog>
+    </div>
+  );
+}
+
+function FinishedTriggers({ pair, pairs }: { pair: string; pairs: Map<string, Pair> }) {
+  const list = useDeskQuery(['trade.triggerOrders', { status: 'finished', pair, limit: 50 }]);
+  if (list.isLoading) return <Loading />;
+  if (list.error) return <ErrorNotice error={list.error} onRetry={() => void list.refetch()} />;
+  if (!list.data?.length) return <EmptyState title="No finished stop or take-profit orders" />;
+  return (
+    <Table caption="Finished trigger orders" testId="finished-triggers">
+      <THead>
+        <Tr>
+          <Th>Finished</Th>
+          <Th>When</Th>
+          <Th>Then</Th>
+          <Th>Outcome</Th>
+          <Th>Client id</Th>
+        </Tr>
+      </THead>
+      <TBody>
+        {list.data.map((t) => {
+          const units = unitsOf(pairs, t.pair);
+          return (
+            <Tr key={t.id} data-testid="finished-trigger" data-trigger-id={t.id} data-status={t.status}>
+              <Td>{t.finishTimeMs ? <Time ms={t.finishTimeMs} /> : '—'}</Td>
+              <Td>{when(t, units.quote)}</Td>
+              <Td>{describeTriggerOrder(t, units)}</Td>
+              <Td className="outcome">
+                {TRIGGER_STATUS_WORDS[t.status]}
+                {t.status === 'fired' && t.firedOrderId ? (
+                  <>
+                    {' '}
+                    (order <code data-testid="fired-order-id">{t.firedOrderId}</code>)
+                  </>
+                ) : null}
+                {t.status === 'failed' ? ` — ${reasonWords(t.reason)}` : null}
+              </Td>
+              <Td>
+                <code>{t.text}</code>
+              </Td>
+            </Tr>
+          );
+        })}
+      </TBody>
+    </Table>
+  );
+}
+
+export function TriggerOrders({ pair, pairs }: { pair: string; pairs: Map<string, Pair> }) {
+  const [tab, setTab] = useState<Tab>('open');
+  const queries = useQueryClient();
+  useDeskEvent('trade.ordersChanged', () => void queries.invalidateQueries({ queryKey: ['trade.triggerOrders'] }));
+  return (
+    <section className="orders-panel" aria-label="Stop and take-profit orders" data-testid="trigger-orders">
+      <Tabs
+        label="Stop and take-profit orders"
+        value={tab}
+        onChange={setTab}
+        tabs={[
+          { id: 'open', label: 'Open triggers' },
+          { id: 'finished', label: 'Finished triggers' },
+        ]}
+      >
+        {tab === 'open' ? <OpenTriggers pair={pair} pairs={pairs} /> : null}
+        {tab === 'finished' ? <FinishedTriggers pair={pair} pairs={pairs} /> : null}
+      </Tabs>
+    </section>
+  );
+}
