@@ -7,7 +7,7 @@
  * `{time, channel: "spot.ping"}`. Answers: `{time, time_ms, id?, channel, event, result}`, an
  * error adds `error: {code, message}` (1 not a JSON object, 2 bad argument/unknown channel,
  * 4/6/11 authentication, see auth.ts). Garbage never closes the socket; a frame over MAX_FRAME
- * bytes, a flood of requests, a client too far behind to read or one silent through two pings does.
+ * bytes, a flood of requests, a client too far behind to read or one that misses a ping period does.
  */
 import type { IncomingMessage, Server } from 'node:http';
 import type { Duplex } from 'node:stream';
