@@ -96,4 +96,12 @@ if [ ! -f node_modules/.package-lock.json ] || [ package-lock.json -nt node_modu
 else
   say "npm dependencies are up to date."
 fi
+# The layer checker (dependency-cruiser) has its own small install: it parses TypeScript with the
+# compiler API of TypeScript 6, which the app's TypeScript 7 no longer ships (docs/decisions.md).
+# `npm install` at the root does it too (postinstall); this catches a lock file changed alone.
+if [ ! -f tools/depcruise/node_modules/.package-lock.json ] ||
+  [ tools/depcruise/package-lock.json -nt tools/depcruise/node_modules/.package-lock.json ]; then
+  say "Installing the layer checker (tools/depcruise, npm ci)…"
+  npm ci --prefix tools/depcruise --no-audit --no-fund
+fi
 say "Ready."

@@ -20,10 +20,11 @@ import { MovementService } from './movements/service';
 import { FundingNotifier, isFundingEvent, type OsNotificationCapability } from './notifications/notifier';
 import { ProfileManager, type SandboxSource } from './profiles/manager';
 import { createActivityHandlers } from './services/activity';
-import { type AppDeps, type ChooseSavePath, createAppHandlers } from './services/app';
+import { type ChooseSavePath, createAppHandlers } from './services/app';
 import { createBalancesHandlers } from './services/balances';
 import type { Emit, ServiceContext } from './services/context';
 import { createFundingHandlers } from './services/funding';
+import type { CoreInternals } from './services/internals';
 import { createKeysHandlers } from './services/keys';
 import { createProfilesHandlers } from './services/profiles';
 import { createSubAccountsHandlers } from './services/subAccounts';
@@ -93,15 +94,7 @@ export const createHandlers = (ctx: ServiceContext, internals: CoreInternals): D
   activity: createActivityHandlers(ctx, internals),
 });
 
-/** What the profiles and activity handlers need beyond the shared context. */
-export interface CoreInternals {
-  readonly profiles: ProfileManager;
-  readonly movementService: MovementService;
-  readonly history: HistorySync;
-  readonly keyStore: KeyStore;
-  /** Saving files and the lock (the `app` area). */
-  readonly app?: AppDeps;
-}
+export type { CoreInternals } from './services/internals';
 
 const accountOf = (record: RequestRecord): string => {
   const sub = /^\/sub_accounts\/(\d+)/.exec(record.path)?.[1];

@@ -16,7 +16,7 @@ import type { PlatformStream } from '../api/stream';
 import { DeskFailure } from '../errors';
 import type { Db } from '../journal/db';
 import { type KeyStore, maskKey, type StoredKey } from '../keychain/keyStore';
-import type { ActiveProfile } from '../services/context';
+import type { ActiveProfile } from '../types';
 import { runConnectionCheck } from './check';
 import { PlatformConnection } from './connection';
 

@@ -2,11 +2,11 @@ import { basename } from 'node:path';
 import type { DeskHandlers } from '../../../shared/contract';
 import { CSV_BOM, csvField, csvLine } from '../../../shared/format/csv';
 import { historyCsvFields, historyCsvHeader } from '../../../shared/format/history';
-import type { CoreInternals } from '../core';
 import { DeskFailure } from '../errors';
 import type { Movement } from '../movements/types';
 import { cannotWrite, openExportFile } from './app';
 import type { ServiceContext } from './context';
+import type { CoreInternals } from './internals';
 
 const stamp = () => new Date().toISOString().replace(/[:.]/g, '-').slice(0, 19);
 

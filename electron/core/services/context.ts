@@ -14,27 +14,14 @@
  *   advice, requestId}); throw DeskFailure for app-side problems.
  */
 
-import type { z } from 'zod';
-import type { EventName, Events } from '../../../shared/contract';
-import type { ProfileKind } from '../../../shared/contract/profiles';
 import type { PlatformApi } from '../api/platform';
 import type { PlatformStream } from '../api/stream';
 import type { AuditLog, BalanceSnapshots, Settings } from '../journal/types';
 import type { KeyStore } from '../keychain/keyStore';
 import type { Movements } from '../movements/types';
+import type { ActiveProfile, Emit } from '../types';
 
-export type Emit = <N extends EventName>(name: N, payload: z.input<Events[N]>) => void;
-
-/** The profile everything currently works against. */
-export interface ActiveProfile {
-  readonly id: string;
-  readonly name: string;
-  readonly kind: ProfileKind;
-  /** Base URL incl. /api/v4. */
-  readonly baseUrl: string;
-  /** The user id of the key's account (main account), when known after connecting. */
-  readonly userId?: number;
-}
+export type { ActiveProfile, Emit } from '../types';
 
 export interface ServiceContext {
   readonly emit: Emit;

@@ -1,8 +1,8 @@
 import type { DeskHandlers } from '../../../shared/contract';
-import type { CoreInternals } from '../core';
 import { MemoryKeyStore } from '../keychain/keyStore';
 import { keychainAdvice, OsKeyStore } from '../keychain/osKeyStore';
 import type { ServiceContext } from './context';
+import type { CoreInternals } from './internals';
 
 /** Handlers of the `profiles` area: secrets go in through setKey and never come back out. */
 export const createProfilesHandlers = (ctx: ServiceContext, core: CoreInternals): DeskHandlers['profiles'] => {

@@ -25,7 +25,7 @@ import { BookSync } from '../../../shared/trade/bookSync';
 import type { PlatformApi } from '../api/platform';
 import type { PlatformStream } from '../api/stream';
 import { DeskFailure } from '../errors';
-import type { Emit } from '../services/context';
+import type { Emit } from '../types';
 import { toCandle, toPublicTrade, toTicker } from './mappers';
 
 /**

@@ -14,7 +14,7 @@ import Decimal from 'decimal.js';
 import { StreamOrder } from '../../../shared/platform/api/stream';
 import type { PlatformApi } from '../api/platform';
 import type { PlatformStream } from '../api/stream';
-import type { Emit } from '../services/context';
+import type { Emit } from '../types';
 import { toOrder } from './mappers';
 
 export const ORDERS_POLL_MS = 2_000;

@@ -11,7 +11,7 @@ import { type FundingRecordKind, statusTimeline } from '../../../shared/platform
 import type { PlatformApi } from '../api/platform';
 import type { BalanceSnapshots } from '../journal/types';
 import type { Movement, Movements } from '../movements/types';
-import type { ActiveProfile, Emit } from '../services/context';
+import type { ActiveProfile, Emit } from '../types';
 
 export interface WatchersOptions {
   readonly platform: () => PlatformApi;
