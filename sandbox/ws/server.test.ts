@@ -227,7 +227,9 @@ describe('public channels', () => {
     const bt = await s.next((m) => isUpdate('spot.book_ticker')(m) && (m.result as Json).A === '0.015');
     expect(bt.result).toMatchObject({ s: 'BTC_USDT', a: '30001' });
     const snap = await s.next(
-      (m) => isUpdate('spot.order_book')(m) && (m.result as { asks: Level[] }).asks.some(([p]) => p === '30001'),
+      (m) =>
+        isUpdate('spot.order_book')(m) &&
+        (m.result as { asks: Level[] }).asks.some(([p, q]) => p === '30001' && q === '0.015'),
     );
     expect(snap.result).toMatchObject({ s: 'BTC_USDT', asks: expect.arrayContaining([['30001', '0.015']]) });
     const inc = await s.next((m) => isUpdate('spot.obu')(m) && (m.result as Json).full === undefined);
@@ -375,4 +377,43 @@ describe("the app's client (PlatformStream) unchanged", () => {
       stream.close();
     }
   });
+});
+
+describe('with the simulated market running', () => {
+  it('REST snapshot + updates stays the sandbox book while the simulator trades', async () => {
+    const live = await startSandbox({ memory: true, market: 'on', clock: 'real', seed: 5 });
+    const s = await TestStream.open(live.wsUrl);
+    try {
+      const sync = new BookSync();
+      const outcomes: string[] = [];
+      s.ws.on('message', (data) => {
+        const m = JSON.parse(data.toString()) as StreamReply;
+        if (m.channel !== 'spot.order_book_update' || m.event !== 'update') return;
+        const r = m.result as { U: number; u: number; b: Level[]; a: Level[]; full?: boolean };
+        outcomes.push(sync.update({ U: r.U, u: r.u, bids: r.b, asks: r.a, full: r.full }));
+      });
+      await s.request('spot.order_book_update', 'subscribe', ['BTC_USDT', '20ms']);
+      const book = async () =>
+        (await (
+          await fetch(`${live.baseUrl}/spot/order_book?currency_pair=BTC_USDT&with_id=true&limit=1000`)
+        ).json()) as RestBook;
+      const first = await book();
+      outcomes.push(sync.snapshot(first.id, first.bids, first.asks));
+      await sleep(1500);
+      let matched = false;
+      for (let i = 0; i < 100 && !matched; i++) {
+        const now = await book();
+        if (sync.lastId === now.id) {
+          expect(sync.levels()).toEqual({ bids: now.bids, asks: now.asks });
+          matched = true;
+        } else await sleep(5);
+      }
+      expect(matched).toBe(true);
+      expect(outcomes).not.toContain('gap');
+      expect(outcomes.filter((o) => o === 'applied').length).toBeGreaterThan(3);
+    } finally {
+      s.close();
+      await live.close();
+    }
+  }, 20_000);
 });
