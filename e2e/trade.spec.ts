@@ -342,3 +342,101 @@ test('a self-trade inside an STP group is stopped and shown with its outcome', a
   await app.expectAccessible();
   await app.screenshot('trade-stp');
 });
+
+test('a stop-loss from the ticket waits in the open triggers, fires when the market crosses it, and a trigger can be cancelled', async ({
+  page,
+  app,
+  sandbox,
+  control,
+}) => {
+  await credit(control, sandbox.userId, 'BTC', '1');
+  await openTrade(page, app);
+  await pauseMarket(sandbox);
+  const book = await publicBook(sandbox);
+  const [ticker] = (await (await fetch(`${sandbox.baseUrl}/spot/tickers?currency_pair=${PAIR}`)).json()) as {
+    last: string;
+  }[];
+  // Just under both the best bid and the last trade, so it waits until someone sells through it.
+  const stop = Decimal.min(book.bids[0]![0], ticker!.last).sub('0.1');
+  const limit = stop.mul('0.99').toDecimalPlaces(1);
+
+  await page.getByRole('tab', { name: 'Stop / take-profit' }).click();
+  const tt = page.getByTestId('trigger-ticket');
+  await expect(tt.getByLabel(/^When the last price falls to or below/)).toBeVisible();
+  await app.expectAccessible();
+
+  // A take-profit far above the market, to cancel.
+  await tt.getByTestId('trigger-kind-takeProfit').click();
+  const high = new Decimal(book.asks[0]![0]).mul('1.05').toDecimalPlaces(1);
+  await tt.getByLabel(/^When the last price rises to or above/).fill(high.toFixed(1));
+  await tt.getByLabel(/^Limit price/).fill(high.toFixed(1));
+  await tt.getByLabel(/^Amount/).fill('0.001');
+  await tt.getByTestId('trigger-submit').click();
+  await expect(page.getByTestId('trigger-outcome')).toContainText('is waiting');
+  const tpText = ((await page.getByTestId('trigger-outcome').locator('code').textContent()) ?? '').trim();
+
+  // The stop-loss.
+  await tt.getByTestId('trigger-kind-stop').click();
+  await tt.getByLabel(/^When the last price falls to or below/).fill(stop.toFixed(1));
+  await tt.getByLabel(/^Limit price/).fill(limit.toFixed(1));
+  await tt.getByLabel(/^Amount/).fill('0.001');
+  await expect(tt.getByTestId('trigger-rule')).toContainText(`falls to or below ${formatMoney(stop, 'USDT')}`);
+  await tt.getByTestId('trigger-submit').click();
+  await expect(page.getByTestId('trigger-outcome')).toContainText(`falls to or below ${formatMoney(stop, 'USDT')}`);
+  const slText = ((await page.getByTestId('trigger-outcome').locator('code').textContent()) ?? '').trim();
+  expect(slText).toMatch(/^t-/);
+  expect(slText).not.toBe(tpText);
+
+  const openTriggers = page.getByTestId('open-trigger');
+  await expect(openTriggers).toHaveCount(2);
+  const slRow = openTriggers.filter({ hasText: slText });
+  await expect(slRow).toContainText(`Last price falls to or below ${formatMoney(stop, 'USDT')}`);
+  await expect(slRow).toContainText(`Sell 0.001 BTC at ${formatMoney(limit, 'USDT')}`);
+  await app.expectAccessible();
+  await app.screenshot('trade-trigger-open');
+
+  // Cancel the take-profit.
+  await page.getByRole('button', { name: `Cancel trigger ${tpText}` }).click();
+  await expect(openTriggers).toHaveCount(1);
+  await expect(openTriggers.first()).toContainText(slText);
+
+  // Another account sells through every bid above the stop: the last trade lands at or below it.
+  const other = await control.post<{ user_id: number; key: string; secret: string }>('/users', {});
+  await credit(control, other.user_id, 'BTC', '10');
+  const now = await publicBook(sandbox);
+  const above = now.bids.filter(([p]) => new Decimal(p).gt(stop));
+  const below = now.bids.find(([p]) => new Decimal(p).lte(stop));
+  expect(below, 'a bid at or below the stop to trade with').toBeDefined();
+  const amount = above.reduce((sum, [, a]) => sum.add(a), new Decimal('0.0001'));
+  const sell = signedClient(sandbox.baseUrl, other.key, other.secret);
+  await sell('POST', '/spot/orders', '', {
+    currency_pair: PAIR,
+    side: 'sell',
+    type: 'limit',
+    price: below![0],
+    amount: amount.toFixed(6),
+    time_in_force: 'ioc',
+    text: 't-e2e-through',
+  });
+
+  // The trigger fires by itself: it leaves the open list and shows as fired with its order's id.
+  await expect(openTriggers).toHaveCount(0, { timeout: 15_000 });
+  await page.getByRole('tab', { name: 'Finished triggers' }).click();
+  const fired = page.getByTestId('finished-trigger').filter({ hasText: slText });
+  await expect(fired).toHaveAttribute('data-status', 'fired');
+  await expect(fired).toContainText('Fired: order placed');
+  const firedId = ((await fired.getByTestId('fired-order-id').textContent()) ?? '').trim();
+  expect(firedId).toMatch(/^\d+$/);
+  await expect(page.getByTestId('finished-trigger').filter({ hasText: tpText })).toContainText('Cancelled');
+  await app.expectAccessible();
+  await app.screenshot('trade-trigger-fired');
+
+  // Its order is an ordinary order with the trigger's client id: it sold into the bids below.
+  const orders = [
+    ...((await app.call('trade.openOrders', { pair: PAIR })).value as { id: string }[]),
+    ...((await app.call('trade.orderHistory', { pair: PAIR, limit: 50 })).value as { id: string }[]),
+  ];
+  expect(orders.map((o) => o.id)).toContain(firedId);
+  await page.getByRole('tab', { name: 'Order history' }).click();
+  await expect(page.getByTestId('history-order').filter({ hasText: slText })).toHaveCount(1);
+});
