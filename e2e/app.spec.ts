@@ -174,7 +174,7 @@ test('events from main reach the page: a core that dies is restarted and the win
   shell,
 }) => {
   const before = shell.core.pid;
-  shell.core.crash();
+  await shell.core.crash();
   const notice = page.getByTestId('notice').filter({ hasText: 'core stopped unexpectedly and was restarted' });
   await expect(notice).toBeVisible();
   expect(shell.core.pid).not.toBe(before);

@@ -105,7 +105,7 @@ test.describe('withdrawals', () => {
     await sheet.getByTestId('withdraw-send').click();
     await expect.poll(() => arrived).toBe(true);
     const firstCore = shell.core.pid;
-    shell.core.crash();
+    await shell.core.crash();
 
     // The window says what happened; a new core serves it.
     await expect(page.getByTestId('notice').filter({ hasText: 'core stopped unexpectedly' })).toBeVisible();

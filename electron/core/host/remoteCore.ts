@@ -45,8 +45,8 @@ export interface RemoteCore {
   readonly restarts: number;
   /** Resolves once the current (or next) core is ready. */
   ready(): Promise<void>;
-  /** Tests and benchmarks: kills the core process as a crash would (SIGKILL). */
-  crash(): void;
+  /** Tests and benchmarks: kills the core process as a crash would (SIGKILL); resolves once noticed. */
+  crash(): Promise<void>;
   close(): Promise<void>;
 }
 
@@ -73,6 +73,8 @@ export const startRemoteCore = async (o: RemoteCoreOptions): Promise<RemoteCore>
   const pending = new Map<number, Pending>();
   let readyPromise: Promise<void> = Promise.resolve();
   let closedResolve: (() => void) | undefined;
+  /** Resolved when the current core process's exit has been handled (crash() waits for it). */
+  const exitWaiters: (() => void)[] = [];
 
   const onMessage = (from: CoreChannel, message: FromCore): void => {
     if (from !== channel) return; // a late message of a core already replaced
@@ -134,6 +136,7 @@ export const startRemoteCore = async (o: RemoteCoreOptions): Promise<RemoteCore>
         if (!settled && message.type === 'startFailed') {
           settled = true;
           clearTimeout(timer);
+          if (child === channel) channel = undefined;
           reject(new CoreStartFailed(message.message, message.busy));
           return;
         }
@@ -141,9 +144,12 @@ export const startRemoteCore = async (o: RemoteCoreOptions): Promise<RemoteCore>
       });
       child.onExit((code, signal) => {
         if (!settled) {
+          // A start that fails is the starter's to handle (the first start throws, a restart retries).
           settled = true;
           clearTimeout(timer);
+          if (child === channel) channel = undefined;
           reject(new CoreStartFailed(`The app’s core exited while starting (${signal ?? `code ${code}`}).`, false));
+          return;
         }
         if (child === channel) onCoreExit(code, signal);
       });
@@ -164,6 +170,7 @@ export const startRemoteCore = async (o: RemoteCoreOptions): Promise<RemoteCore>
     pid = undefined;
     failPending();
     closedResolve?.();
+    for (const waiter of exitWaiters.splice(0)) waiter();
     if (closing) return;
     o.log?.(`core process ended unexpectedly (${signal ?? `code ${code}`}); restarting it`);
     const now = Date.now();
@@ -232,7 +239,13 @@ export const startRemoteCore = async (o: RemoteCoreOptions): Promise<RemoteCore>
       return restarts;
     },
     ready: () => readyPromise,
-    crash: () => channel?.kill(),
+    crash: () => {
+      const target = channel;
+      if (target === undefined) return Promise.resolve();
+      const noticed = new Promise<void>((resolve) => exitWaiters.push(resolve));
+      target.kill();
+      return noticed;
+    },
     close: async () => {
       if (closing) return;
       closing = true;
