@@ -42,11 +42,13 @@ test('own-account transfer spot → futures asks for settle only, sends once and
   await expect(form.getByLabel('Margin market (pair)')).toHaveCount(0);
   await expect(form.getByTestId('transfer-available')).toContainText('Available:');
   await form.getByRole('textbox', { name: 'Currency', exact: true }).fill('USDT');
-  await form.getByLabel('Amount').fill('12.5');
+  // Typed as people write it (thousands comma, pasted spaces): read as 1012.5, shown as 1,012.5 USDT.
+  await form.getByLabel('Amount').fill(' 1,012.5\u00a0');
   await app.expectAccessible();
   await app.screenshot('transfer-form');
   await form.getByRole('button', { name: 'Review transfer' }).click();
   const review = page.getByTestId('transfer-confirm');
+  await expect(review.getByTestId('review-amount')).toHaveText('1,012.5 USDT');
   await expect(review).toContainText('Perpetual futures (settle USDT)');
   await app.expectAccessible();
   await app.screenshot('transfer-review');
@@ -55,7 +57,7 @@ test('own-account transfer spot → futures asks for settle only, sends once and
   await expect(page.getByTestId('transfer-result-state')).toHaveAttribute('data-state', 'done');
   const row = page.getByTestId('transfer-history-table').getByRole('row').filter({ hasText: 'Own accounts' });
   await expect(row).toHaveCount(1);
-  await expect(row).toContainText('12.5');
+  await expect(row).toContainText('1,012.5');
   await expect(row).toContainText('Done');
   await app.screenshot('transfer-history');
 });

@@ -1,4 +1,12 @@
-import { decimalPlaces, formatAmount, formatMoney, type MoneyFormat } from '../lib/format';
+import type { ReactNode } from 'react';
+import {
+  decimalPlaces,
+  formatAmount,
+  formatMoney,
+  fractionDigits,
+  isDecimalString,
+  type MoneyFormat,
+} from '../lib/format';
 
 /**
  * A decimal-string amount with fixed-width digits (formatMoney's text: "1,000 USDT"). `tone="auto"`
@@ -33,4 +41,22 @@ export const Amount = ({
       {currency && !format.estimate ? <span className="amount-currency"> {currency}</span> : null}
     </span>
   );
+};
+
+/**
+ * A table column's cell for a decimal-string field: `<Amount>` with the decimals of every row lined
+ * up (`cell: alignedAmounts(rows, (r) => r.amount)`). Anything that is not a decimal shows as it
+ * came, an empty value as `empty`.
+ */
+export const alignedAmounts = <Row,>(
+  rows: readonly Row[] | undefined,
+  pick: (row: Row) => string | undefined,
+  empty = '—',
+): ((row: Row) => ReactNode) => {
+  const alignTo = fractionDigits((rows ?? []).map(pick));
+  return (row) => {
+    const value = pick(row);
+    if (value === undefined || value === '') return empty;
+    return isDecimalString(value) ? <Amount value={value} alignTo={alignTo} /> : value;
+  };
 };

@@ -1,5 +1,5 @@
 /** The shared UI kit: every screen builds from these so the app looks and behaves as one. */
-export { Amount } from './Amount';
+export { Amount, alignedAmounts } from './Amount';
 export { AmountField, type AmountFieldProps, amountProblem, amountValue } from './AmountField';
 export { Badge, type Tone } from './Badge';
 export { Button, type ButtonProps } from './Button';

@@ -7,9 +7,9 @@ import { useState } from 'react';
 import type { MovementView } from '../../../../shared/contract/activity';
 import { pushTimeline, withdrawalTimeline } from '../../../../shared/platform/timelines';
 import { call, useDeskEvent, useDeskMutation, useDeskQuery } from '../../lib/desk';
-import { formatAmount } from '../../lib/format';
 import { usePeriod } from '../../lib/period';
 import {
+  alignedAmounts,
   Badge,
   Button,
   DataTable,
@@ -102,7 +102,13 @@ export function Movements() {
           columns={[
             { id: 'time', header: 'Time', width: '10em', cell: (m) => <Time ms={m.createdAt} /> },
             { id: 'kind', header: 'Kind', cell: (m) => KIND_WORDS[m.kind] },
-            { id: 'amount', header: 'Amount', numeric: true, width: '8em', cell: (m) => formatAmount(m.amount) },
+            {
+              id: 'amount',
+              header: 'Amount',
+              numeric: true,
+              width: '8em',
+              cell: alignedAmounts(query.data, (m) => m.amount),
+            },
             { id: 'currency', header: 'Currency', width: '6em', cell: (m) => m.currency },
             {
               id: 'state',

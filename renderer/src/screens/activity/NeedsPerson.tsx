@@ -8,7 +8,7 @@ import { useState } from 'react';
 import { AMBIGUOUS_RECORD, type MovementView } from '../../../../shared/contract/activity';
 import { DUPLICATE_REQUEST_LABELS } from '../../../../shared/platform/labels';
 import { useDeskMutation, useDeskQuery } from '../../lib/desk';
-import { formatAmount } from '../../lib/format';
+import { formatMoney } from '../../lib/format';
 import { Button, Checkbox, ConfirmDialog, ErrorNotice, TextField, Time } from '../../ui';
 import { KIND_WORDS } from './words';
 
@@ -37,7 +37,7 @@ const whereToLook = (m: MovementView): string => {
     case 'withdrawal':
       return `Look for this withdrawal${ref} in the platform’s withdrawal records (website or app) and in the spot balance of ${m.currency}.`;
     case 'push':
-      return `Look for this UID transfer of ${formatAmount(m.amount)} ${m.currency} in the platform’s UID transfer records and in the spot balance.`;
+      return `Look for this UID transfer of ${formatMoney(m.amount, m.currency)} in the platform’s UID transfer records and in the spot balance.`;
     case 'transfer':
       return `Compare the ${m.currency} balances of both accounts with what they were before the transfer.`;
     case 'subAccountTransfer':
@@ -130,11 +130,8 @@ function SettleDialog({
       onConfirm={() => resolve.mutate({ id: movement.id, outcome: verdict, note: note.trim() })}
     >
       <p>
-        {KIND_WORDS[movement.kind]} of{' '}
-        <strong>
-          {formatAmount(movement.amount)} {movement.currency}
-        </strong>
-        , <Time ms={movement.createdAt} withZone />.
+        {KIND_WORDS[movement.kind]} of <strong>{formatMoney(movement.amount, movement.currency)}</strong>,{' '}
+        <Time ms={movement.createdAt} withZone />.
       </p>
       <p>
         <strong>Before settling, check on the platform itself.</strong> {whereToLook(movement)}
@@ -173,7 +170,7 @@ export function NeedsPerson() {
           <li key={m.id} data-testid={`needs-person-${m.id}`}>
             <p>
               <strong>
-                {KIND_WORDS[m.kind]}: {formatAmount(m.amount)} {m.currency}
+                {KIND_WORDS[m.kind]}: {formatMoney(m.amount, m.currency)}
               </strong>{' '}
               <span className="muted">
                 · <Time ms={m.createdAt} /> · {m.clientId ? `client id ${m.clientId}` : `journal id ${m.id}`}

@@ -6,8 +6,7 @@ import Decimal from 'decimal.js';
 import { useDeferredValue, useMemo, useState } from 'react';
 import type { AccountKind, CellAmount, ConsolidatedRow } from '../../../../shared/contract/balances';
 import { useDeskQuery } from '../../lib/desk';
-import { formatAmount } from '../../lib/format';
-import { Badge, Button, type Column, QueryStatus, TextField, VirtualTable } from '../../ui';
+import { Amount, Badge, Button, type Column, QueryStatus, TextField, VirtualTable } from '../../ui';
 
 const KINDS: { id: AccountKind; label: string }[] = [
   { id: 'spot', label: 'Spot' },
@@ -54,7 +53,7 @@ function Cell({
     <ul className="cell-amounts">
       {shown.map((a) => (
         <li key={`${a.currency}|${a.note ?? ''}`}>
-          <span className="amount">{formatAmount(a.amount)}</span> {a.currency}
+          <Amount value={a.amount} currency={a.currency} />
           {a.note ? <span className="muted"> · {a.note}</span> : null}
         </li>
       ))}
@@ -120,7 +119,7 @@ export function ConsolidatedMatrix() {
               .filter((t) => f === '' || t.currency.includes(f))
               .map((t) => (
                 <li key={t.currency}>
-                  <span className="amount">{formatAmount(t.amount)}</span> {t.currency}
+                  <Amount value={t.amount} currency={t.currency} />
                 </li>
               ))}
           </ul>

@@ -8,10 +8,10 @@ import { useMemo, useState } from 'react';
 import { Bar, BarChart, CartesianGrid, Line, LineChart, Tooltip, XAxis, YAxis } from 'recharts';
 import type { ValuationCurrency } from '../../../../shared/contract/balances';
 import { useDeskQuery } from '../../lib/desk';
-import { formatAmount, formatTime } from '../../lib/format';
+import { formatAmount, formatMoney, formatTime } from '../../lib/format';
 import { useNavigation } from '../../lib/navigation';
 import { usePrefs } from '../../lib/prefs';
-import { Button, DataTable, EmptyState, ErrorNotice, Loading, QueryStatus, Select } from '../../ui';
+import { alignedAmounts, Button, DataTable, EmptyState, ErrorNotice, Loading, QueryStatus, Select } from '../../ui';
 
 const VALUATIONS: { value: ValuationCurrency; label: string }[] = [
   { value: 'USDT', label: 'USDT' },
@@ -62,10 +62,12 @@ function TotalCard({ currency }: { readonly currency: ValuationCurrency }) {
     <section className="card" aria-label="Total balance">
       <h2>Total balance</h2>
       <p className="big-number" data-testid="total-balance">
-        {formatAmount(total.data.total.amount, { precision })} {total.data.total.currency}
+        {formatMoney(total.data.total.amount, total.data.total.currency, { precision })}
       </p>
       {total.data.total.borrowed && !new Decimal(total.data.total.borrowed).isZero() ? (
-        <p className="muted">Borrowed {formatAmount(total.data.total.borrowed, { precision })}</p>
+        <p className="muted">
+          Borrowed {formatMoney(total.data.total.borrowed, total.data.total.currency, { precision })}
+        </p>
       ) : null}
       <div className="chart-and-table">
         {chartData.length > 0 ? (
@@ -182,9 +184,9 @@ function SpotBalances() {
           empty={<EmptyState title="The spot account is empty">Deposit funds to see them here.</EmptyState>}
           columns={[
             { id: 'currency', header: 'Currency', cell: (b) => b.currency },
-            { id: 'available', header: 'Available', numeric: true, cell: (b) => formatAmount(b.available) },
-            { id: 'locked', header: 'In orders', numeric: true, cell: (b) => formatAmount(b.locked) },
-            { id: 'total', header: 'Total', numeric: true, cell: (b) => formatAmount(b.total) },
+            { id: 'available', header: 'Available', numeric: true, cell: alignedAmounts(rows, (b) => b.available) },
+            { id: 'locked', header: 'In orders', numeric: true, cell: alignedAmounts(rows, (b) => b.locked) },
+            { id: 'total', header: 'Total', numeric: true, cell: alignedAmounts(rows, (b) => b.total) },
             {
               id: 'actions',
               header: <span className="sr-only">Actions</span>,

@@ -6,8 +6,8 @@ import Decimal from 'decimal.js';
 import { useMemo, useState } from 'react';
 import type { SmallBalance } from '../../../../shared/contract/balances';
 import { useDeskMutation, useDeskQuery } from '../../lib/desk';
-import { formatAmount } from '../../lib/format';
-import { Button, ConfirmDialog, DataTable, EmptyState, QueryStatus, Time } from '../../ui';
+import { formatMoney } from '../../lib/format';
+import { alignedAmounts, Button, ConfirmDialog, DataTable, EmptyState, QueryStatus, Time } from '../../ui';
 
 /** What converting the chosen balances gives, summed exactly. */
 export const conversionPreview = (balances: readonly SmallBalance[], chosen: ReadonlySet<string>) => {
@@ -70,9 +70,24 @@ export function SmallBalances() {
                   ),
                 },
                 { id: 'currency', header: 'Currency', cell: (b) => b.currency },
-                { id: 'available', header: 'Available', numeric: true, cell: (b) => formatAmount(b.available) },
-                { id: 'btc', header: 'About (BTC)', numeric: true, cell: (b) => formatAmount(b.estimatedBtc) },
-                { id: 'gt', header: 'Gives (GT)', numeric: true, cell: (b) => formatAmount(b.convertibleToGt) },
+                {
+                  id: 'available',
+                  header: 'Available',
+                  numeric: true,
+                  cell: alignedAmounts(balances, (b) => b.available),
+                },
+                {
+                  id: 'btc',
+                  header: 'About (BTC)',
+                  numeric: true,
+                  cell: alignedAmounts(balances, (b) => b.estimatedBtc),
+                },
+                {
+                  id: 'gt',
+                  header: 'Gives (GT)',
+                  numeric: true,
+                  cell: alignedAmounts(balances, (b) => b.convertibleToGt),
+                },
               ]}
             />
             {balances.length > 0 ? (
@@ -80,7 +95,7 @@ export function SmallBalances() {
                 <p role="status" data-testid="conversion-preview">
                   {preview.count === 0
                     ? 'Choose balances to convert.'
-                    : `Converting ${preview.count} balance${preview.count === 1 ? '' : 's'} gives ${formatAmount(preview.gt)} GT (about ${formatAmount(preview.btc)} BTC).`}
+                    : `Converting ${preview.count} balance${preview.count === 1 ? '' : 's'} gives ${formatMoney(preview.gt, 'GT')} (${formatMoney(preview.btc, 'BTC', { estimate: true })}).`}
                 </p>
                 <Button onClick={() => setChosen(new Set(balances.map((b) => b.currency)))}>Choose all</Button>
                 <Button variant="primary" disabled={preview.count === 0} onClick={() => setConfirming(true)}>
@@ -94,7 +109,7 @@ export function SmallBalances() {
       <ConfirmDialog
         open={confirming}
         title="Convert small balances to GT?"
-        confirmLabel={`Convert for ${formatAmount(preview.gt)} GT`}
+        confirmLabel={`Convert for ${formatMoney(preview.gt, 'GT')}`}
         busy={convert.isPending}
         error={convert.error ?? undefined}
         onConfirm={() => convert.mutate({ currencies: [...chosen] })}
@@ -104,7 +119,7 @@ export function SmallBalances() {
         }}
       >
         <p>
-          {[...chosen].sort().join(', ')} will be converted to about {formatAmount(preview.gt)} GT. This cannot be
+          {[...chosen].sort().join(', ')} will be converted to about {formatMoney(preview.gt, 'GT')}. This cannot be
           undone.
         </p>
       </ConfirmDialog>
@@ -121,8 +136,8 @@ export function SmallBalances() {
             columns={[
               { id: 'time', header: 'Time', cell: (h) => <Time ms={h.createTime * 1000} /> },
               { id: 'currency', header: 'Currency', cell: (h) => h.currency },
-              { id: 'amount', header: 'Amount', numeric: true, cell: (h) => formatAmount(h.amount) },
-              { id: 'gt', header: 'GT received', numeric: true, cell: (h) => formatAmount(h.gtAmount) },
+              { id: 'amount', header: 'Amount', numeric: true, cell: alignedAmounts(history.data, (h) => h.amount) },
+              { id: 'gt', header: 'GT received', numeric: true, cell: alignedAmounts(history.data, (h) => h.gtAmount) },
             ]}
           />
         ) : null}

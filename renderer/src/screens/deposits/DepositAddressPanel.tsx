@@ -5,7 +5,7 @@
  */
 import { useMemo, useState } from 'react';
 import { useDeskQuery } from '../../lib/desk';
-import { chunk, formatAmount } from '../../lib/format';
+import { chunk, formatMoney } from '../../lib/format';
 import { useNavigation } from '../../lib/navigation';
 import { Badge, Button, CopyButton, EmptyState, ErrorNotice, Loading, Select } from '../../ui';
 import { QrCode } from './QrCode';
@@ -170,7 +170,7 @@ export function DepositAddressPanel() {
             <dt>Minimum deposit</dt>
             <dd data-testid="deposit-minimum">
               {address.data?.minDepositAmount
-                ? `${formatAmount(address.data.minDepositAmount)} ${currency} — smaller deposits are not credited`
+                ? `${formatMoney(address.data.minDepositAmount, currency)} — smaller deposits are not credited`
                 : 'not stated by the platform'}
             </dd>
             <dt>Confirmations</dt>

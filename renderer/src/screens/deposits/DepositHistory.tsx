@@ -7,9 +7,9 @@ import type { DepositRecord } from '../../../../shared/contract/funding';
 import { depositTimeline } from '../../../../shared/platform/timelines';
 import { isoInZone, timeHeader, toCsv } from '../../lib/csv';
 import { useDeskQuery } from '../../lib/desk';
-import { type DisplayTimeZone, formatAmount } from '../../lib/format';
+import { type DisplayTimeZone, formatMoney } from '../../lib/format';
 import { usePrefs } from '../../lib/prefs';
-import { DataTable, DetailsList, EmptyState, QueryStatus, Time } from '../../ui';
+import { alignedAmounts, DataTable, DetailsList, EmptyState, QueryStatus, Time } from '../../ui';
 import {
   detailsColumn,
   HistoryFilterBar,
@@ -56,7 +56,7 @@ function DepositDetail({ record }: { readonly record: DepositRecord }) {
       <StatusTimeline timeline={depositTimeline(record, confirms)} label={`Deposit ${record.id} status`} />
       <DetailsList
         rows={[
-          { label: 'Amount', value: `${formatAmount(record.amount)} ${record.currency}` },
+          { label: 'Amount', value: formatMoney(record.amount, record.currency) },
           { label: 'Network', value: record.chain ?? '—' },
           { label: 'Time', value: <Time ms={record.time * 1000} withZone /> },
           record.txid ? { label: 'Transaction id', value: <code className="break-all">{record.txid}</code> } : null,
@@ -106,7 +106,7 @@ export function DepositHistory() {
           columns={[
             { id: 'time', header: 'Time', cell: (r) => <Time ms={r.time * 1000} /> },
             { id: 'currency', header: 'Currency', cell: (r) => r.currency },
-            { id: 'amount', header: 'Amount', numeric: true, cell: (r) => formatAmount(r.amount) },
+            { id: 'amount', header: 'Amount', numeric: true, cell: alignedAmounts(rows, (r) => r.amount) },
             { id: 'chain', header: 'Network', cell: (r) => r.chain ?? '—' },
             statusColumn((r: DepositRecord) => depositTimeline(r)),
             detailsColumn(setSelected),

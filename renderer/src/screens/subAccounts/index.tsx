@@ -5,7 +5,7 @@
 import { useMemo, useState } from 'react';
 import type { SubAccountView } from '../../../../shared/contract/subAccounts';
 import { useDeskQuery } from '../../lib/desk';
-import { formatAmount } from '../../lib/format';
+import { formatMoney } from '../../lib/format';
 import { useNavigation } from '../../lib/navigation';
 import { Badge, Button, type Column, EmptyState, ErrorNotice, PageHeader, QueryStatus, VirtualTable } from '../../ui';
 import { CreateSubAccountDialog } from './CreateSubAccountDialog';
@@ -18,7 +18,7 @@ const balancesText = (spot: Record<string, string> | undefined): string => {
   if (spot === undefined) return '…';
   const entries = Object.entries(spot).filter(([, amount]) => !/^[0.]+$/.test(amount));
   if (entries.length === 0) return 'Empty';
-  const shown = entries.slice(0, 3).map(([currency, amount]) => `${formatAmount(amount)} ${currency}`);
+  const shown = entries.slice(0, 3).map(([currency, amount]) => formatMoney(amount, currency));
   return entries.length > 3 ? `${shown.join(' · ')} (+${entries.length - 3} more)` : shown.join(' · ');
 };
 

@@ -8,9 +8,11 @@ import { useMemo, useState } from 'react';
 import type { PushDetails, PushResult } from '../../../../shared/contract/funding';
 import { pushTimeline } from '../../../../shared/platform/timelines';
 import { useDeskEvent, useDeskMutation, useDeskQuery } from '../../lib/desk';
-import { formatAmount } from '../../lib/format';
+import { formatMoney, parseAmountInput } from '../../lib/format';
 import { lastDays, usePeriod } from '../../lib/period';
 import {
+  alignedAmounts,
+  amountValue,
   Button,
   ConfirmDialog,
   DataTable,
@@ -33,14 +35,13 @@ const uidProblem = (uid: string): string | undefined => {
   return undefined;
 };
 
-const pushAmountProblem = (amount: string, available: string | undefined): string | undefined => {
-  const text = amount.trim();
-  if (text === '') return 'Enter an amount.';
-  if (!/^\d+(\.\d+)?$/.test(text)) return 'Use digits and at most one decimal point.';
-  const a = new Decimal(text);
+const pushAmountProblem = (amount: string, available: string | undefined, currency: string): string | undefined => {
+  const typed = parseAmountInput(amount);
+  if (!typed.ok) return typed.message;
+  const a = new Decimal(typed.value);
   if (a.lte(0)) return 'The amount must be more than zero.';
   if (a.decimalPlaces() > 8) return 'Use at most 8 digits after the point.';
-  if (available !== undefined && a.gt(available)) return `Only ${formatAmount(available)} is available.`;
+  if (available !== undefined && a.gt(available)) return `Only ${formatMoney(available, currency)} is available.`;
   return undefined;
 };
 
@@ -67,7 +68,7 @@ function PushForm({ onSent }: { readonly onSent: (result: PushResult) => void })
   const problems = {
     uid: uidProblem(uid),
     currency: currency === '' ? 'Choose a currency.' : undefined,
-    amount: pushAmountProblem(amount, available),
+    amount: pushAmountProblem(amount, available, currency),
   };
   const first = Object.values(problems).find(Boolean);
 
@@ -80,7 +81,7 @@ function PushForm({ onSent }: { readonly onSent: (result: PushResult) => void })
       onSubmit={(event) => {
         event.preventDefault();
         setShowErrors(true);
-        if (!first) open({ receiveUid: Number(uid), currency, amount });
+        if (!first) open({ receiveUid: Number(uid), currency, amount: amountValue(amount) ?? amount });
       }}
     >
       <p className="field-hint">
@@ -107,10 +108,10 @@ function PushForm({ onSent }: { readonly onSent: (result: PushResult) => void })
       <TextField
         label="Amount"
         value={amount}
-        onChange={(v) => setAmount(v.trim())}
+        onChange={setAmount}
         inputMode="decimal"
         suffix={currency}
-        hint={available ? `Available: ${formatAmount(available)} ${currency}` : undefined}
+        hint={available ? `Available: ${formatMoney(available, currency)}` : undefined}
         error={showErrors || amount !== '' ? problems.amount : undefined}
       />
       <div className="form-actions">
@@ -121,7 +122,9 @@ function PushForm({ onSent }: { readonly onSent: (result: PushResult) => void })
       <ConfirmDialog
         open={confirmation !== undefined}
         title="Send UID transfer?"
-        confirmLabel={`Send ${confirmation?.details.amount ?? ''} ${confirmation?.details.currency ?? ''}`}
+        confirmLabel={
+          confirmation ? `Send ${formatMoney(confirmation.details.amount, confirmation.details.currency)}` : 'Send'
+        }
         busy={push.isPending}
         error={push.error ?? undefined}
         onConfirm={() => {
@@ -154,9 +157,7 @@ function PushForm({ onSent }: { readonly onSent: (result: PushResult) => void })
             },
             {
               label: 'Amount',
-              value: confirmation
-                ? `${formatAmount(confirmation.details.amount)} ${confirmation.details.currency}`
-                : null,
+              value: confirmation ? formatMoney(confirmation.details.amount, confirmation.details.currency) : null,
             },
           ]}
         />
@@ -205,7 +206,7 @@ function PushHistory({ kind }: { readonly kind: 'withdraw' | 'deposit' }) {
               cell: (r) => String(kind === 'withdraw' ? r.receiveUid : r.pushUid),
             },
             { id: 'currency', header: 'Currency', cell: (r) => r.currency },
-            { id: 'amount', header: 'Amount', numeric: true, cell: (r) => formatAmount(r.amount) },
+            { id: 'amount', header: 'Amount', numeric: true, cell: alignedAmounts(rows, (r) => r.amount) },
             {
               id: 'status',
               header: 'Status',

@@ -7,9 +7,9 @@ import type { WithdrawalRecord } from '../../../../shared/contract/funding';
 import { withdrawalTimeline } from '../../../../shared/platform/timelines';
 import { isoInZone, timeHeader, toCsv } from '../../lib/csv';
 import { useDeskQuery } from '../../lib/desk';
-import { type DisplayTimeZone, formatAmount } from '../../lib/format';
+import type { DisplayTimeZone } from '../../lib/format';
 import { usePrefs } from '../../lib/prefs';
-import { DataTable, EmptyState, ErrorNotice, Loading, Time } from '../../ui';
+import { alignedAmounts, DataTable, EmptyState, ErrorNotice, Loading, Time } from '../../ui';
 import { detailsColumn, HistoryFilterBar, matchesState, statusColumn, useHistoryFilters } from './history/filters';
 import { WithdrawalDetail } from './WithdrawalTracker';
 
@@ -102,8 +102,8 @@ export function WithdrawalHistory() {
           columns={[
             { id: 'time', header: 'Time', cell: (r) => <Time ms={r.time * 1000} /> },
             { id: 'currency', header: 'Currency', cell: (r) => r.currency },
-            { id: 'amount', header: 'Amount', numeric: true, cell: (r) => formatAmount(r.amount) },
-            { id: 'fee', header: 'Fee', numeric: true, cell: (r) => (r.fee ? formatAmount(r.fee) : '—') },
+            { id: 'amount', header: 'Amount', numeric: true, cell: alignedAmounts(rows, (r) => r.amount) },
+            { id: 'fee', header: 'Fee', numeric: true, cell: alignedAmounts(rows, (r) => r.fee) },
             { id: 'chain', header: 'Network', cell: (r) => r.chain ?? '—' },
             { id: 'address', header: 'Address', cell: (r) => <code className="break-all">{r.address}</code> },
             statusColumn(withdrawalTimeline),

@@ -9,7 +9,7 @@ import { useState } from 'react';
 import type { WithdrawalRecord } from '../../../../shared/contract/funding';
 import { isWithdrawalCancellable, withdrawalTimeline } from '../../../../shared/platform/timelines';
 import { useDeskEvent, useDeskMutation, useDeskQuery } from '../../lib/desk';
-import { chunk, formatAmount } from '../../lib/format';
+import { chunk, formatMoney } from '../../lib/format';
 import { Button, ConfirmDialog, DetailsList, ErrorNotice, Loading, Time } from '../../ui';
 import { StatusTimeline } from './timeline/StatusTimeline';
 
@@ -42,7 +42,7 @@ export function CancelWithdrawalButton({ record }: { readonly record: Withdrawal
         testId="cancel-withdrawal-dialog"
       >
         <p>
-          {formatAmount(record.amount)} {record.currency} to <code>{chunk(record.address ?? '')}</code>. The platform
+          {formatMoney(record.amount, record.currency)} to <code>{chunk(record.address ?? '')}</code>. The platform
           confirms the cancellation in the status; the amount and fee return to your spot account.
         </p>
       </ConfirmDialog>
@@ -59,8 +59,8 @@ export function WithdrawalDetail({ record }: { readonly record: WithdrawalRecord
       </StatusTimeline>
       <DetailsList
         rows={[
-          { label: 'Amount', value: `${formatAmount(record.amount)} ${record.currency}` },
-          record.fee !== undefined ? { label: 'Fee', value: `${formatAmount(record.fee)} ${record.currency}` } : null,
+          { label: 'Amount', value: formatMoney(record.amount, record.currency) },
+          record.fee !== undefined ? { label: 'Fee', value: formatMoney(record.fee, record.currency) } : null,
           { label: 'Network', value: record.chain ?? '—' },
           { label: 'Address', value: <code className="address-chunks">{chunk(record.address ?? '')}</code> },
           record.memo ? { label: 'Memo', value: <code>{record.memo}</code> } : null,

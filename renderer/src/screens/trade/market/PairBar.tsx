@@ -1,7 +1,7 @@
 /** Pair selector (search + favourites) and the chosen pair's 24 h ticker line. */
 import { useId, useMemo, useState } from 'react';
 import type { Pair, Ticker } from '../../../../../shared/contract/trade';
-import { formatAmountOrText } from '../../../lib/format';
+import { formatMoneyOrText } from '../../../lib/format';
 
 export interface PairBarProps {
   pairs: Pair[];
@@ -128,7 +128,7 @@ export function PairBar({ pairs, pair, ticker, favourites, onSelect, onToggleFav
           <dt>24 h volume</dt>
           <dd className="num">
             {ticker
-              ? `${formatAmountOrText(ticker.baseVolume, { precision: 4 })} ${pair.split('_')[0]} · ${formatAmountOrText(ticker.quoteVolume, { precision: 2 })} ${pair.split('_')[1]}`
+              ? `${formatMoneyOrText(ticker.baseVolume, pair.split('_')[0] ?? '', { precision: 4 })} · ${formatMoneyOrText(ticker.quoteVolume, pair.split('_')[1] ?? '', { precision: 2 })}`
               : '—'}
           </dd>
         </div>

@@ -1,7 +1,7 @@
 /** The ticket's guards and preferences: price band, max notional, confirmation, shortcuts. */
 import { useEffect, useState } from 'react';
 import type { TradeSettings } from '../../../../../shared/contract/trade';
-import { AmountField, Button } from '../../../ui';
+import { AmountField, amountValue, Button } from '../../../ui';
 
 export function GuardSettings({
   settings,
@@ -50,7 +50,14 @@ export function GuardSettings({
         variant="primary"
         disabled={!changed || draft.priceDeviationPercent === ''}
         busy={saving}
-        onClick={() => onSave(draft)}
+        onClick={() =>
+          // Saved as canonical decimals: "1,000" typed is kept as 1000.
+          onSave({
+            ...draft,
+            priceDeviationPercent: amountValue(draft.priceDeviationPercent) ?? draft.priceDeviationPercent,
+            maxNotional: draft.maxNotional.trim() === '' ? '' : (amountValue(draft.maxNotional) ?? draft.maxNotional),
+          })
+        }
       >
         Save guards
       </Button>
