@@ -44,7 +44,7 @@ describe('FundingNotifier', () => {
     notifier.observe('funding.depositChanged', deposit('DONE', 'TRACK'));
     expect(shown).toEqual([
       {
-        title: 'Deposit 1250.5 USDT · Local sandbox',
+        title: 'Deposit 1,250.5 USDT · Local sandbox',
         body: 'Done: the funds are in your spot account (DONE)',
       },
     ]);
@@ -89,8 +89,8 @@ describe('FundingNotifier', () => {
     notifier.observe('funding.pushChanged', push('RECEIVING', 'deposit'));
     notifier.observe('funding.pushChanged', push('RECEIVED', 'deposit'));
     expect(shown).toEqual([
-      { title: 'Transfer to another user 1250.5 USDT · Local sandbox', body: 'Refused by the receiver (REFUSED)' },
-      { title: 'Transfer from another user: 1250.5 USDT · Local sandbox', body: 'Received in your spot account.' },
+      { title: 'Transfer to another user 1,250.5 USDT · Local sandbox', body: 'Refused by the receiver (REFUSED)' },
+      { title: 'Transfer from another user: 1,250.5 USDT · Local sandbox', body: 'Received in your spot account.' },
     ]);
   });
 
@@ -127,7 +127,7 @@ describe('FundingNotifier', () => {
     notifier.observe('funding.withdrawalChanged', withdrawal('DONE', 'EXTPEND'));
     expect(shown).toEqual([]);
     notifier.observe('funding.depositChanged', { ...deposit('DONE', 'TRACK'), profileId: 'desk-2' });
-    expect(shown.map((n) => n.title)).toEqual(['Deposit 1250.5 USDT']);
+    expect(shown.map((n) => n.title)).toEqual(['Deposit 1,250.5 USDT']);
   });
 
   it('below the minimum for its currency gives none; at or above gives one; other currencies always notify', () => {
@@ -137,11 +137,11 @@ describe('FundingNotifier', () => {
     notifier.observe('funding.withdrawalChanged', withdrawal('DONE', 'EXTPEND'));
     expect(shown).toEqual([]);
     notifier.observe('funding.depositChanged', deposit('DONE', 'TRACK'));
-    expect(shown.map((n) => n.title)).toEqual(['Deposit 1250.5 USDT · Local sandbox']);
+    expect(shown.map((n) => n.title)).toEqual(['Deposit 1,250.5 USDT · Local sandbox']);
     notifier.observe('funding.depositChanged', { ...deposit('DONE', 'TRACK'), amount: '1250.51' });
     notifier.observe('funding.depositChanged', { ...deposit('DONE', 'TRACK'), currency: 'ETH', amount: '0.0001' });
     expect(shown.map((n) => n.title).slice(1)).toEqual([
-      'Deposit 1250.51 USDT · Local sandbox',
+      'Deposit 1,250.51 USDT · Local sandbox',
       'Deposit 0.0001 ETH · Local sandbox',
     ]);
   });

@@ -12,6 +12,7 @@ import {
   NotificationSettings,
   type NotificationSettingsView,
 } from '../../../shared/contract/app';
+import { formatMoneyOrText } from '../../../shared/format/money';
 import { type FundingRecordKind, statusTimeline } from '../../../shared/platform/timelines';
 import type { Settings } from '../journal/types';
 
@@ -71,7 +72,7 @@ const NOUN: Record<Kind, string> = { deposit: 'Deposit', withdrawal: 'Withdrawal
 /** The notification for one change, or undefined when the change is not worth interrupting anyone for. */
 export const describeForOs = (kind: Kind, change: FundingChange, profileName: string): OsNotification | undefined => {
   if (change.previousStatus === change.status) return undefined;
-  const what = `${change.amount} ${change.currency}`;
+  const what = formatMoneyOrText(change.amount, change.currency);
   const where = profileName ? ` · ${profileName}` : '';
   if (kind === 'push' && isIncomingPush(change)) {
     // The push timeline speaks for the sender; for the receiver only the arrival is news.
