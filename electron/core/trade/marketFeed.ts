@@ -386,8 +386,9 @@ export class MarketFeed {
               high: candle.h,
               low: candle.l,
               close: candle.c,
-              baseVolume: candle.v ?? '0',
-              quoteVolume: candle.a ?? '0',
+              // The platform's candle: `a` is the base amount, `v` the total volume in quote.
+              baseVolume: candle.a ?? '0',
+              quoteVolume: candle.v ?? '0',
               closed: candle.w ?? false,
             },
           ]);

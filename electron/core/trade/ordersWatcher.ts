@@ -148,6 +148,32 @@ export class OrdersWatcher {
       if (this.streamLive) onPollingResumes();
       this.streamLive = false;
     };
+    const onOrder = (result: unknown): void => {
+      const parsed = StreamOrder.safeParse(result);
+      if (!parsed.success || generation !== this.generation) return;
+      const raw = parsed.data;
+      if (raw.currency_pair !== undefined && raw.currency_pair !== pair) return;
+      const order = toOrder(raw, pair);
+      // What it had left before this event. This app's own orders are known only once their
+      // placement answer said they rest (track): an order that filled at once is told by
+      // that answer, not again here.
+      const before =
+        left.get(order.id) ?? this.placed.get(order.id) ?? (isOwnOrder(order.text) ? undefined : order.amount);
+      if (raw.event === 'finish') left.delete(order.id);
+      else left.set(order.id, order.left);
+      let filledNow: Decimal | undefined;
+      try {
+        filledNow = before === undefined ? undefined : new Decimal(before).minus(order.left);
+      } catch {
+        filledNow = undefined;
+      }
+      const filled = filledNow?.gt(0) && raw.event !== 'put';
+      // A market buy's `left` is in quote currency; its fill notice comes from the placement answer.
+      if (filled && order.type === 'limit') {
+        this.emit('trade.orderFilled', { order, filledNow: (filledNow as Decimal).toFixed() });
+      }
+      this.emit('trade.ordersChanged', { pair, reason: raw.event === 'put' && !filled ? 'placed' : 'filled' });
+    };
     this.unsubscribe.push(
       stream.subscribe(
         'spot.orders',
@@ -156,30 +182,8 @@ export class OrdersWatcher {
           onSubscribed: () => up('spot.orders'),
           onDown: down,
           onUpdate: (result) => {
-            const parsed = StreamOrder.safeParse(result);
-            if (!parsed.success || generation !== this.generation) return;
-            const raw = parsed.data;
-            if (raw.currency_pair !== undefined && raw.currency_pair !== pair) return;
-            const order = toOrder(raw, pair);
-            // What it had left before this event. This app's own orders are known only once their
-            // placement answer said they rest (track): an order that filled at once is told by
-            // that answer, not again here.
-            const before =
-              left.get(order.id) ?? this.placed.get(order.id) ?? (isOwnOrder(order.text) ? undefined : order.amount);
-            if (raw.event === 'finish') left.delete(order.id);
-            else left.set(order.id, order.left);
-            let filledNow: Decimal | undefined;
-            try {
-              filledNow = before === undefined ? undefined : new Decimal(before).minus(order.left);
-            } catch {
-              filledNow = undefined;
-            }
-            const filled = filledNow?.gt(0) && raw.event !== 'put';
-            // A market buy's `left` is in quote currency; its fill notice comes from the placement answer.
-            if (filled && order.type === 'limit') {
-              this.emit('trade.orderFilled', { order, filledNow: (filledNow as Decimal).toFixed() });
-            }
-            this.emit('trade.ordersChanged', { pair, reason: raw.event === 'put' && !filled ? 'placed' : 'filled' });
+            // The platform pushes a list of orders per message (the official clients read an array).
+            for (const item of Array.isArray(result) ? result : [result]) onOrder(item);
           },
         },
         { private: true },

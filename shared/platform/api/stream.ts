@@ -34,6 +34,7 @@ export const StreamTicker = Ticker;
 export const StreamCandle = z.looseObject({
   /** Seconds. */
   t: z.union([z.number(), z.string()]).transform((v) => Number(v)),
+  /** Total volume, in the quote currency. */
   v: decimalString.optional(),
   c: decimalString,
   h: decimalString,
@@ -41,7 +42,7 @@ export const StreamCandle = z.looseObject({
   o: decimalString,
   /** "<interval>_<pair>", e.g. "1m_BTC_USDT". */
   n: z.string(),
-  /** Quote volume. */
+  /** Base currency amount traded. */
   a: decimalString.optional(),
   /** Whether the window closed. */
   w: z.boolean().optional(),
