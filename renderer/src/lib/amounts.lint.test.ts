@@ -24,7 +24,7 @@ interface Finding {
 
 /** Names whose value is an amount when printed (the last segment of a path: b.available, fee). */
 const AMOUNT_NAME =
-  /^(amount|balance|available|total|fee|debit|net|locked|filled|volume|price|borrowed)$|(Amount|Balance|Available|Fee|Volume|Price|Debit)$/;
+  /^(amount|balance|available|total|fee|debit|net|locked|filled|volume|price|borrowed|minimum|maximum)$|(Amount|Balance|Available|Fee|Volume|Price|Debit|Minimum|Maximum)$/;
 /** Paths that hold a message about an amount, not an amount (errors.total, problems.amount). */
 const MESSAGE_PATH = /^(errors|problems|problem|error)(\?\.|\.)/;
 /** Names whose value is a unit. */

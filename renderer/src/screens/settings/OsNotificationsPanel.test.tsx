@@ -92,16 +92,16 @@ describe('OS notifications settings', () => {
     await userEvent.type(await screen.findByTestId('os-notifications-minimum-currency'), 'usdt');
     await userEvent.type(screen.getByTestId('os-notifications-minimum-amount'), '1e3');
     await userEvent.click(screen.getByTestId('os-notifications-minimum-add'));
-    expect(await screen.findByText(/plain decimal number/)).toBeTruthy();
+    expect(await screen.findByText(/at most one decimal point/)).toBeTruthy();
     expect(desk.callsOf('app.setNotificationSettings')).toEqual([]);
 
     await userEvent.clear(screen.getByTestId('os-notifications-minimum-amount'));
-    await userEvent.type(screen.getByTestId('os-notifications-minimum-amount'), '100.5');
+    await userEvent.type(screen.getByTestId('os-notifications-minimum-amount'), '1,100.5');
     await userEvent.click(screen.getByTestId('os-notifications-minimum-add'));
     expect(desk.callsOf('app.setNotificationSettings')).toEqual([
-      { ...DEFAULT_NOTIFICATION_SETTINGS, minAmounts: { USDT: '100.5' } },
+      { ...DEFAULT_NOTIFICATION_SETTINGS, minAmounts: { USDT: '1100.5' } },
     ]);
-    expect((await screen.findByTestId('os-notifications-minimum-USDT')).textContent).toContain('below 100.5');
+    expect((await screen.findByTestId('os-notifications-minimum-USDT')).textContent).toContain('below 1,100.5 USDT');
 
     await userEvent.click(screen.getByRole('button', { name: 'Remove the minimum for USDT' }));
     expect(desk.callsOf('app.setNotificationSettings').at(-1)).toEqual(DEFAULT_NOTIFICATION_SETTINGS);

@@ -6,6 +6,7 @@
 import { useState } from 'react';
 import type { NotificationSettings } from '../../../../shared/contract/app';
 import { useDeskMutation, useDeskQuery } from '../../lib/desk';
+import { formatMoney, parseAmountInput } from '../../lib/format';
 import { Button, Checkbox, ErrorNotice, Loading, TextField } from '../../ui';
 
 type KindKey = 'deposits' | 'withdrawals' | 'pushes';
@@ -106,10 +107,13 @@ const MinimumAmounts = ({ settings, onChange }: PartProps) => {
   const entries = Object.entries(settings.minAmounts).sort(([a], [b]) => a.localeCompare(b));
   const add = () => {
     const code = currency.trim().toUpperCase();
-    const minimum = amount.trim();
+    const typed = parseAmountInput(amount);
+    const minimum = typed.ok ? typed.value : '';
     const found = {
       ...(CURRENCY.test(code) ? {} : { currency: 'Enter a currency such as USDT (letters, digits, "_", "-", ".")' }),
-      ...(PLAIN_DECIMAL.test(minimum) ? {} : { amount: 'Enter a plain decimal number such as 100 or 0.5' }),
+      ...(typed.ok && PLAIN_DECIMAL.test(typed.value)
+        ? {}
+        : { amount: typed.ok ? 'Use at most 30 digits before and after the point.' : typed.message }),
     };
     setProblem(found);
     if (found.currency || found.amount) return;
@@ -131,7 +135,7 @@ const MinimumAmounts = ({ settings, onChange }: PartProps) => {
         <ul>
           {entries.map(([code, minimum]) => (
             <li key={code} data-testid={`os-notifications-minimum-${code}`}>
-              {code}: below {minimum} not notified{' '}
+              {code}: below {formatMoney(minimum, code)} not notified{' '}
               <Button
                 size="sm"
                 variant="ghost"
