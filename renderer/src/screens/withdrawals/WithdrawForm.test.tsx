@@ -232,6 +232,31 @@ describe('withdrawal form', () => {
     ]);
   });
 
+  it('reads "1,000.50" as typed, shows 1,000.5 USDT in the review and sends the canonical 1000.5', async () => {
+    const user = userEvent.setup();
+    const onSent = renderForm();
+    await choose(user, /^XRP/, /desk B/);
+    await user.type(screen.getByLabelText('Amount'), '1,000.50');
+    expect(screen.getByTestId('withdraw-net').textContent).toBe('1,000.5 USDT');
+    await user.click(screen.getByTestId('withdraw-review'));
+    const sheet = await screen.findByTestId('review-sheet');
+    expect(within(sheet).getByTestId('review-amount').textContent).toBe('1,000.5 USDT');
+    await user.type(await within(sheet).findByLabelText(/Type the amount \(1,000.5 USDT\)/), '1 000.5');
+    await user.click(within(sheet).getByTestId('withdraw-send'));
+    await waitFor(() => expect(onSent).toHaveBeenCalledTimes(1));
+    expect(withdrawCalls).toEqual([expect.objectContaining({ amount: '1000.5' })]);
+  });
+
+  it('refuses an amount that could be read two ways, with one message', async () => {
+    const user = userEvent.setup();
+    renderForm();
+    await choose(user, /^XRP/, /desk B/);
+    await user.type(screen.getByLabelText('Amount'), '1,5');
+    expect(await screen.findByText(/commas or spaces only between thousands/)).toBeTruthy();
+    await user.click(screen.getByTestId('withdraw-review'));
+    expect(screen.queryByTestId('review-sheet')).toBeNull();
+  });
+
   it('follows the memo: the entry used before shows no first-time badge, a memo typed over it does', async () => {
     const user = userEvent.setup();
     renderForm();
