@@ -90,6 +90,8 @@ async function main(): Promise<void> {
   };
   process.on('SIGINT', stop);
   process.on('SIGTERM', stop);
+  // Started by the app (a fork with an IPC channel): it ends with the app, even one that was killed.
+  if (process.send !== undefined) process.once('disconnect', stop);
 }
 
 main().catch((error: unknown) => {
