@@ -440,3 +440,151 @@ test('a stop-loss from the ticket waits in the open triggers, fires when the mar
   await page.getByRole('tab', { name: 'Order history' }).click();
   await expect(page.getByTestId('history-order').filter({ hasText: slText })).toHaveCount(1);
 });
+
+/** The sandbox's simulated market (the same instance its server registered, see pauseMarket). */
+const simulatorOf = async (sandbox: SandboxHandle) => {
+  const spot = (await import(
+    join(import.meta.dirname, '..', 'sandbox', 'spot', 'index.ts')
+  )) as typeof import('../sandbox/spot/index');
+  const simulator = spot.spotModuleOf(sandbox.ctx)?.simulator;
+  if (simulator === undefined) throw new Error('the sandbox runs no simulated market');
+  return simulator;
+};
+
+/** Keeps, in the page, every text the book's status line shows from now on. */
+const recordFeedStatus = (page: Page) =>
+  page.evaluate(() => {
+    const log: string[] = [];
+    (window as unknown as { __feedStatus: string[] }).__feedStatus = log;
+    const look = () => {
+      const text = document.querySelector('.book-status')?.textContent ?? '';
+      if (log.at(-1) !== text) log.push(text);
+    };
+    const book = document.querySelector('[data-testid="order-book"]');
+    if (book) new MutationObserver(look).observe(book, { subtree: true, childList: true, characterData: true });
+    look();
+  });
+const feedStatuses = (page: Page) =>
+  page.evaluate(() => (window as unknown as { __feedStatus: string[] }).__feedStatus);
+
+/** The best bid and ask the screen shows (asks are listed best last). */
+const screenBest = (page: Page) =>
+  page.evaluate(() => {
+    const prices = (side: string) =>
+      [...document.querySelectorAll(`[data-testid="book-${side}"]`)].map((row) =>
+        Number(row.getAttribute('data-price')),
+      );
+    return { bid: Math.max(...prices('bid')), ask: Math.min(...prices('ask')) };
+  });
+
+/** Market data and the user's orders over REST: every read of them answers 500 while these are set. */
+const REST_READS = ['/spot/order_book*', '/spot/trades*', '/spot/tickers*', '/spot/open_orders*', '/spot/orders*'].map(
+  (path) => ({ method: 'GET', path, kind: 'status_500' }),
+);
+
+test('the book and open orders stay live from the stream while REST is faulted; a cut stream falls back to polling and comes back; a gap is rebuilt', async ({
+  page,
+  app,
+  sandbox,
+  control,
+}) => {
+  test.setTimeout(120_000);
+  await credit(control, sandbox.userId, 'USDT', '100000');
+  await openTrade(page, app);
+  const status = page.locator('.book-status');
+  await expect(status).toHaveText('Live · streamed', { timeout: 15_000 });
+  await page.getByLabel('Levels per side').selectOption('50');
+
+  // With REST market data failing, the simulated market still moves the book on screen.
+  await control.addFaults(REST_READS);
+  const moving = await page.getByTestId('book-bids').textContent();
+  await expect.poll(() => page.getByTestId('book-bids').textContent(), { timeout: 10_000 }).not.toBe(moving);
+  expect((await app.call('trade.bookSnapshot', { pair: PAIR })).ok).toBe(true);
+  expect((await app.call('trade.openOrders', { pair: PAIR })).ok, 'REST reads of orders fail').toBe(false);
+  await expect(status).toHaveText('Live · streamed');
+
+  // A resting buy at the best bid (REST healthy for a moment, so open orders list it).
+  const simulator = await simulatorOf(sandbox);
+  simulator.stop();
+  await control.clearFaults();
+  const book = await publicBook(sandbox);
+  const price = new Decimal(book.bids[0]![0]).add('0.1');
+  expect(price.lt(book.asks[0]![0])).toBe(true);
+  await fillTicket(page, price.toFixed(1), '0.01');
+  await ticket(page).getByTestId('ticket-submit').click();
+  await expect(page.getByTestId('ticket-outcome')).toContainText('Resting on the book');
+  const text = ((await page.getByTestId('ticket-outcome').locator('code').textContent()) ?? '').trim();
+  const row = page.getByTestId('open-order').filter({ hasText: text });
+  await expect(row).toHaveCount(1);
+  const ourLevel = page.locator(`[data-testid="book-bid"][data-price="${price.toFixed(1)}"]`);
+  await expect(ourLevel).toContainText('0.010000');
+
+  // REST fails again. Another account's orders change the book, and its sell fills ours: the
+  // screen learns both from the stream alone.
+  await control.addFaults(REST_READS);
+  const other = await control.post<{ user_id: number; key: string; secret: string }>('/users', {});
+  await credit(control, other.user_id, 'BTC', '1');
+  const otherClient = signedClient(sandbox.baseUrl, other.key, other.secret);
+  const ask = new Decimal(book.asks[0]![0]).sub('0.1').toFixed(1);
+  const resting = await otherClient<{ id: string }>('POST', '/spot/orders', '', {
+    currency_pair: PAIR,
+    side: 'sell',
+    type: 'limit',
+    price: ask,
+    amount: '0.02',
+    text: 't-e2e-stream-ask',
+  });
+  const askLevel = page.locator(`[data-testid="book-ask"][data-price="${ask}"]`);
+  await expect(askLevel).toContainText('0.020000');
+  await otherClient('DELETE', `/spot/orders/${resting.id}`, `currency_pair=${PAIR}`);
+  await expect(askLevel).toHaveCount(0);
+
+  const taker = await otherClient<{ finish_as: string }>('POST', '/spot/orders', '', {
+    currency_pair: PAIR,
+    side: 'sell',
+    type: 'limit',
+    price: price.toFixed(1),
+    amount: '0.01',
+    time_in_force: 'ioc',
+    text: 't-e2e-stream-cross',
+  });
+  expect(taker.finish_as).toBe('filled');
+  await expect(page.getByTestId('notice').filter({ hasText: 'Buy order filled: 0.01 BTC' })).toContainText(
+    `at ${formatMoney(price, 'USDT', { precision: 1 })}`,
+  );
+  await expect(row).toHaveCount(0);
+  await expect(ourLevel).toHaveCount(0);
+  await expect(status).toHaveText('Live · streamed');
+  await app.screenshot('trade-streamed-rest-faulted');
+
+  // REST healthy, the stream cut: the screen says it polls, then streams again once reconnected.
+  await control.clearFaults();
+  await recordFeedStatus(page);
+  await control.post('/stream/cut');
+  await expect
+    .poll(() => feedStatuses(page))
+    .toContainEqual(expect.stringMatching(/^Live by polling: the stream is down/));
+  await expect(status).toHaveText('Live · streamed', { timeout: 20_000 });
+
+  // A gap in the book's update ids: the book is rebuilt from a snapshot, and it is the platform's.
+  simulator.start();
+  await recordFeedStatus(page);
+  await control.post('/stream/faults', { drop_book_updates: 2 });
+  await expect
+    .poll(async () => (await control.get<{ dropped: number }>('/stream/faults')).dropped, { timeout: 10_000 })
+    .toBeGreaterThanOrEqual(2);
+  await expect
+    .poll(() => feedStatuses(page), { timeout: 10_000 })
+    .toContainEqual('Live by polling: updates were missed; rebuilding the book');
+  await expect(status).toHaveText('Live · streamed', { timeout: 10_000 });
+  simulator.stop();
+  await expect
+    .poll(
+      async () => {
+        const [shown, rest] = await Promise.all([screenBest(page), publicBook(sandbox)]);
+        return `${shown.bid} / ${shown.ask} on screen, ${Number(rest.bids[0]![0])} / ${Number(rest.asks[0]![0])} by REST`;
+      },
+      { timeout: 10_000, message: 'the best bid / ask on screen are the platform’s' },
+    )
+    .toMatch(/^(\S+) \/ (\S+) on screen, \1 \/ \2 by REST$/);
+});

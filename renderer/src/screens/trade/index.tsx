@@ -3,8 +3,9 @@
  * order ticket side by side; the user's orders and trades below.
  */
 import { useQueryClient } from '@tanstack/react-query';
+import Decimal from 'decimal.js';
 import { useMemo, useRef, useState } from 'react';
-import { DEFAULT_TRADE_SETTINGS } from '../../../../shared/contract/trade';
+import { DEFAULT_TRADE_SETTINGS, type Order } from '../../../../shared/contract/trade';
 import { groupingSteps } from '../../../../shared/trade/book';
 import { DuplicateGuard } from '../../../../shared/trade/ticket';
 import { useDeskEvent, useDeskMutation, useDeskQuery } from '../../lib/desk';
@@ -50,6 +51,14 @@ export default function TradeScreen() {
   useDeskEvent('trade.ordersChanged', () => {
     for (const name of ['trade.openOrders', 'trade.account', 'trade.orderHistory', 'trade.myTrades'])
       void queries.invalidateQueries({ queryKey: [name] });
+  });
+  // A fill main saw (from the stream where there is one) updates the open orders at once: it stays
+  // right even while reading them back over REST fails.
+  useDeskEvent('trade.orderFilled', ({ order }) => {
+    const done = order.status !== 'open' || new Decimal(order.left || '0').isZero();
+    queries.setQueriesData<Order[]>({ queryKey: ['trade.openOrders'] }, (list) =>
+      list?.flatMap((o) => (o.id !== order.id ? [o] : done ? [] : [order])),
+    );
   });
 
   const current = settings.data ?? DEFAULT_TRADE_SETTINGS;
