@@ -51,7 +51,7 @@ const main = async () => {
   try {
     await fetch(`${ready.control_url}/rate_limits`, {
       method: 'POST',
-      headers: { 'content-type': 'application/json' },
+      headers: { 'content-type': 'application/json', 'x-sandbox-token': ready.control_token },
       body: JSON.stringify({ enforce: false }),
     });
 

@@ -87,7 +87,7 @@ const main = async () => {
   try {
     const scale = await fetch(`${sandbox.controlUrl}/scale`, {
       method: 'POST',
-      headers: { 'content-type': 'application/json' },
+      headers: { 'content-type': 'application/json', 'x-sandbox-token': sandbox.controlToken },
       body: JSON.stringify({ deposits: DEPOSITS, withdrawals: DEPOSITS / 4, days: 360 }),
     });
     if (!scale.ok) throw new Error(`seeding failed: ${scale.status} ${await scale.text()}`);

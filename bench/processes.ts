@@ -12,6 +12,8 @@ export const ROOT = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '
 export interface SandboxReady {
   readonly base_url: string;
   readonly control_url: string;
+  /** Sent as X-Sandbox-Token with every control request. */
+  readonly control_token: string;
   readonly user_id: number;
   readonly key: string;
   readonly secret: string;

@@ -156,7 +156,7 @@ async function main(): Promise<void> {
     for (const r of [ready, fileReady]) {
       await fetch(`${r.control_url}/rate_limits`, {
         method: 'POST',
-        headers: { 'Content-Type': 'application/json' },
+        headers: { 'Content-Type': 'application/json', 'X-Sandbox-Token': r.control_token },
         body: JSON.stringify({ enforce: false }),
       });
     }

@@ -23,7 +23,7 @@ const PATH = '/api/v4/spot/orders';
 async function control(ready: SandboxReady, route: string, body: unknown): Promise<void> {
   const res = await fetch(`${ready.control_url}${route}`, {
     method: 'POST',
-    headers: { 'Content-Type': 'application/json' },
+    headers: { 'Content-Type': 'application/json', 'X-Sandbox-Token': ready.control_token },
     body: JSON.stringify(body),
   });
   if (!res.ok) throw new Error(`control ${route} answered ${res.status}: ${await res.text()}`);

@@ -76,6 +76,7 @@ async function main(): Promise<void> {
       event: 'ready',
       base_url: sandbox.baseUrl,
       control_url: sandbox.controlUrl,
+      control_token: sandbox.controlToken,
       ws_url: sandbox.wsUrl,
       user_id: sandbox.userId,
       key: sandbox.key,

@@ -86,11 +86,15 @@ describe('command line', () => {
       event: 'ready',
       base_url: expect.stringMatching(/^http:\/\/127\.0\.0\.1:\d+\/api\/v4$/),
       control_url: expect.stringMatching(/^http:\/\/127\.0\.0\.1:\d+\/sandbox$/),
+      control_token: expect.stringMatching(/^[A-Za-z0-9_-]{32}$/),
       user_id: 10000001,
       key: expect.stringMatching(/^[0-9a-f]{32}$/),
       secret: expect.stringMatching(/^[0-9a-f]{64}$/),
     });
-    const handle = { controlUrl: ready.control_url as string } as Parameters<typeof control>[0];
+    const handle = {
+      controlUrl: ready.control_url as string,
+      controlToken: ready.control_token as string,
+    } as Parameters<typeof control>[0];
     const health = await control<{ status: string }>(handle, 'GET', '/health');
     expect(health.body.status).toBe('ok');
     const exited = new Promise<number | null>((resolve) => child.on('exit', (code) => resolve(code)));

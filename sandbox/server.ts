@@ -12,12 +12,13 @@
  * unref'd timers stopped via `ctx.onClose`), publish live prices with `ctx.prices.setProvider`.
  * Spot balances live in ctx.ledger with account 'spot'; fee rates come from ctx.users.fees(userId).
  */
+import { randomBytes } from 'node:crypto';
 import path from 'node:path';
 import { accountRoutes } from './account/routes';
 import { SandboxClock } from './clock';
 import type { ResolvedOptions, SandboxContext, SandboxOptions } from './context';
 import { controlRoutes } from './control/routes';
-import { buildHttp } from './http/app';
+import { buildHttp, CONTROL_TOKEN_HEADER, hostAllowed } from './http/app';
 import { Faults, StreamFaults } from './http/faults';
 import { RateLimiter } from './http/rate-limit';
 import type { RouteDef } from './http/route';
@@ -41,6 +42,14 @@ export interface SandboxHandle {
   readonly baseUrl: string;
   /** e.g. http://127.0.0.1:PORT/sandbox */
   readonly controlUrl: string;
+  /**
+   * The control plane's token, new at every start: send it as `X-Sandbox-Token` with every
+   * /sandbox/* request (`controlHeaders` has it ready). Whoever started the sandbox is the only one
+   * who learns it.
+   */
+  readonly controlToken: string;
+  /** `{ 'X-Sandbox-Token': controlToken }`, for a fetch to the control plane. */
+  readonly controlHeaders: Readonly<Record<string, string>>;
   /** The WebSocket API v4 (spot), e.g. ws://127.0.0.1:PORT/ws/v4/ */
   readonly wsUrl: string;
   readonly port: number;
@@ -119,9 +128,17 @@ export async function startSandbox(options: SandboxOptions = {}): Promise<Sandbo
   const limiter = new RateLimiter(() => clock.limiterNowMs());
   const faults = new Faults(() => ids.random());
   const streamFaults = new StreamFaults(() => ids.random());
-  const stream = new StreamServer({ ctx, spot: spotModuleOf(ctx), faults: streamFaults });
+  const controlToken = randomBytes(24).toString('base64url');
+  let boundPort = -1;
+  const stream = new StreamServer({
+    ctx,
+    spot: spotModuleOf(ctx),
+    faults: streamFaults,
+    // The stream answers only its own loopback names too (DNS rebinding).
+    hostAllowed: (host) => hostAllowed(host, boundPort),
+  });
   const app = buildHttp(
-    { users, clock, limiter, faults, log },
+    { controlToken, users, clock, limiter, faults, log },
     routes,
     controlRoutes({ ctx, pipelines, limiter, faults, stream: { server: stream, faults: streamFaults } }),
   );
@@ -130,6 +147,7 @@ export async function startSandbox(options: SandboxOptions = {}): Promise<Sandbo
   listening = true;
   const address = app.server.address();
   const port = typeof address === 'object' && address ? address.port : resolved.port;
+  boundPort = port;
   const origin = `http://127.0.0.1:${port}`;
   log('sandbox listening', { origin, data: dataDir ?? ':memory:', clock: resolved.clock });
 
@@ -137,6 +155,8 @@ export async function startSandbox(options: SandboxOptions = {}): Promise<Sandbo
   return {
     baseUrl: `${origin}/api/v4`,
     controlUrl: `${origin}/sandbox`,
+    controlToken,
+    controlHeaders: { [CONTROL_TOKEN_HEADER]: controlToken },
     wsUrl: `ws://127.0.0.1:${port}${WS_PATH}`,
     port,
     userId: seeded.userId,

@@ -466,7 +466,11 @@ describe('balance snapshots', () => {
 
 describe('external sandbox by control URL', () => {
   it('asks the sandbox for a fresh account and connects with it', async () => {
-    const other = await startTestCore({ mode: 'external-control', controlUrl: sandbox.controlUrl });
+    const other = await startTestCore({
+      mode: 'external-control',
+      controlUrl: sandbox.controlUrl,
+      controlToken: sandbox.controlToken,
+    });
     try {
       expect(other.core.profiles.status().state).toBe('connected');
       const check = other.core.profiles.lastConnectionCheck();

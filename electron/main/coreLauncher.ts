@@ -35,25 +35,30 @@ export const startElectronSandbox = async (entry: string, dataDir: string): Prom
     stdio: 'pipe',
   });
   const exited = new Promise<void>((done) => child.once('exit', () => done()));
-  const ready = await new Promise<{ base_url: string; control_url: string; key: string; secret: string }>(
-    (resolve, reject) => {
-      if (!child.stdout) {
-        reject(new Error('The built-in sandbox has no output pipe.'));
-        return;
+  const ready = await new Promise<{
+    base_url: string;
+    control_url: string;
+    control_token: string;
+    key: string;
+    secret: string;
+  }>((resolve, reject) => {
+    if (!child.stdout) {
+      reject(new Error('The built-in sandbox has no output pipe.'));
+      return;
+    }
+    createInterface({ input: child.stdout }).once('line', (line) => {
+      try {
+        resolve(JSON.parse(line));
+      } catch (error) {
+        reject(error);
       }
-      createInterface({ input: child.stdout }).once('line', (line) => {
-        try {
-          resolve(JSON.parse(line));
-        } catch (error) {
-          reject(error);
-        }
-      });
-      child.once('exit', (code: number) => reject(new Error(`The built-in sandbox did not start (code ${code}).`)));
-    },
-  );
+    });
+    child.once('exit', (code: number) => reject(new Error(`The built-in sandbox did not start (code ${code}).`)));
+  });
   return {
     baseUrl: ready.base_url,
     controlUrl: ready.control_url,
+    controlToken: ready.control_token,
     key: ready.key,
     secret: ready.secret,
     pid: child.pid,

@@ -3,6 +3,7 @@
  * permissions, rate limits, fault injection, the common headers and the label→status error mapping.
  * Nothing here knows about wallets or orders.
  */
+import { timingSafeEqual } from 'node:crypto';
 import { performance } from 'node:perf_hooks';
 import Fastify, { type FastifyInstance, type FastifyReply, type FastifyRequest } from 'fastify';
 import { RATE_LIMIT_HEADERS, RATE_LIMITS, type RateLimitKey, rateLimitKeyFor } from '../../shared/platform/limits';
@@ -39,7 +40,7 @@ declare module 'fastify' {
   }
 }
 
-/** A route of the control plane (/sandbox/*): unsigned, loopback only. */
+/** A route of the control plane (/sandbox/*): unsigned, loopback only, with the control token. */
 export interface ControlRoute {
   readonly method: HttpMethod;
   /** Path after /sandbox. */
@@ -49,6 +50,11 @@ export interface ControlRoute {
 }
 
 export interface HttpDeps {
+  /**
+   * The control plane's token (X-Sandbox-Token): generated at start, handed only to who started the
+   * sandbox (startSandbox's `controlToken`, the CLI's ready line). Every /sandbox/* call must carry it.
+   */
+  readonly controlToken: string;
   readonly users: Users;
   readonly clock: SandboxClock;
   readonly limiter: RateLimiter;
@@ -73,6 +79,26 @@ function stateOf(req: FastifyRequest): RequestState {
 }
 
 const LOOPBACK = new Set(['127.0.0.1', '::1', '::ffff:127.0.0.1']);
+/** The header that carries the control plane's token. */
+export const CONTROL_TOKEN_HEADER = 'x-sandbox-token';
+
+/**
+ * Whether a Host header names this server on loopback: 127.0.0.1:PORT, localhost:PORT or
+ * [::1]:PORT, nothing else. A web page that reached the port through DNS rebinding sends its own
+ * name (evil.example:PORT), so checking the Host is what stops it.
+ */
+export const hostAllowed = (host: string | undefined, port: number): boolean => {
+  if (host === undefined) return false;
+  const h = host.toLowerCase();
+  return h === `127.0.0.1:${port}` || h === `localhost:${port}` || h === `[::1]:${port}`;
+};
+
+const sameSecret = (given: string | undefined, expected: string): boolean => {
+  if (given === undefined) return false;
+  const a = Buffer.from(given);
+  const b = Buffer.from(expected);
+  return a.length === b.length && timingSafeEqual(a, b);
+};
 const normaliseIp = (ip: string): string => (ip.startsWith('::ffff:') ? ip.slice(7) : ip);
 const WRITE_METHODS = new Set(['POST', 'PUT', 'PATCH']);
 /** Methods that need only read permission (HEAD is a GET without the body). */
@@ -130,6 +156,18 @@ export function buildHttp(
     },
   });
   app.decorateRequest('sbx', null as unknown as RequestState);
+
+  /** The port the server listens on (known once it listens; every request comes after that). */
+  const listeningPort = (): number => {
+    const address = app.server.address();
+    return typeof address === 'object' && address ? address.port : -1;
+  };
+  /** Refuses a request whose Host is not this server on loopback (DNS rebinding): 403 FORBIDDEN. */
+  const checkHost = (req: FastifyRequest): void => {
+    if (!hostAllowed(headerString(req, 'host'), listeningPort())) {
+      throw new ApiFailure('FORBIDDEN', 'Host not allowed: use 127.0.0.1, localhost or [::1] with this port');
+    }
+  };
 
   // Bodies are read raw: the signature covers the exact bytes received.
   app.removeAllContentTypeParsers();
@@ -335,6 +373,7 @@ export function buildHttp(
       method: route.method,
       url,
       handler: (req, reply) => {
+        checkHost(req);
         if (faults.active) {
           const fault = faults.take(req.method, req.url.split('?', 1)[0]!);
           if (fault?.kind === 'drop_after') return serve(req, reply, fault);
@@ -408,6 +447,16 @@ export function buildHttp(
       handler: async (req, reply) => {
         // The control plane moves money without signatures: loopback callers only.
         if (!LOOPBACK.has(req.ip)) throw new ApiFailure('FORBIDDEN', 'Control API is loopback only');
+        checkHost(req);
+        // A browser adds Origin to a cross-site request (and to every POST): a page must never drive
+        // the control plane, even one that guessed the token. Absent or "null" only.
+        const origin = headerString(req, 'origin');
+        if (origin !== undefined && origin !== 'null') {
+          throw new ApiFailure('FORBIDDEN', 'Control API refuses requests from web pages (Origin header)');
+        }
+        if (!sameSecret(headerString(req, CONTROL_TOKEN_HEADER), deps.controlToken)) {
+          throw new ApiFailure('FORBIDDEN', 'Control API needs the X-Sandbox-Token of this sandbox');
+        }
         if (stateOf(req).badContentType)
           throw new ApiFailure('INVALID_CONTENT_TYPE', 'Request body must be application/json');
         const result = await route.handler({
@@ -423,6 +472,11 @@ export function buildHttp(
 
   // --- errors -------------------------------------------------------------------------------
   app.setNotFoundHandler((req, reply) => {
+    if (!hostAllowed(headerString(req, 'host'), listeningPort())) {
+      const failure = new ApiFailure('FORBIDDEN', 'Host not allowed: use 127.0.0.1, localhost or [::1] with this port');
+      send(req, reply, failure.status, JSON.stringify(failure.toBody()));
+      return;
+    }
     const path = req.url.split('?', 1)[0]!;
     const match = known.find((k) => k.re.test(path));
     const failure = match

@@ -284,7 +284,7 @@ describe('expiry on a manual clock', () => {
     const advance = (seconds: number) =>
       fetch(`${control}/advance`, {
         method: 'POST',
-        headers: { 'Content-Type': 'application/json' },
+        headers: { 'Content-Type': 'application/json', ...manual.controlHeaders },
         body: JSON.stringify({ seconds }),
       });
     expect((await advance(59)).status).toBe(200);

@@ -72,7 +72,11 @@ export async function control<T = unknown>(
 ): Promise<ApiAnswer<T>> {
   const res = await fetch(`${sandbox.controlUrl}${path}`, {
     method,
-    ...(body !== undefined ? { body: JSON.stringify(body), headers: { 'Content-Type': 'application/json' } } : {}),
+    headers: {
+      'X-Sandbox-Token': sandbox.controlToken,
+      ...(body !== undefined ? { 'Content-Type': 'application/json' } : {}),
+    },
+    ...(body !== undefined ? { body: JSON.stringify(body) } : {}),
   });
   const raw = await res.text();
   return { status: res.status, body: (raw === '' ? undefined : JSON.parse(raw)) as T, headers: res.headers };

@@ -319,7 +319,7 @@ describe('order book stream', () => {
     const { sync, outcomes } = await follow('BTC_USDT');
     const res = await fetch(`${sb.controlUrl}/stream/faults`, {
       method: 'POST',
-      headers: { 'Content-Type': 'application/json' },
+      headers: { 'Content-Type': 'application/json', ...sb.controlHeaders },
       body: JSON.stringify({ drop_book_updates: 1 }),
     });
     expect(await res.json()).toMatchObject({ drop_next: 1 });
@@ -329,14 +329,16 @@ describe('order book stream', () => {
     for (let i = 0; i < 40 && !outcomes.includes('gap'); i++) await sleep(25);
     expect(outcomes).toContain('gap');
     expect(sync.synced).toBe(false);
-    const state = (await (await fetch(`${sb.controlUrl}/stream/faults`)).json()) as Json;
+    const state = (await (
+      await fetch(`${sb.controlUrl}/stream/faults`, { headers: sb.controlHeaders })
+    ).json()) as Json;
     expect(state).toMatchObject({ drop_next: 0, dropped: 1 });
   });
 
   it('POST /sandbox/stream/cut closes every socket', async () => {
     const s1 = await open();
     const s2 = await open();
-    const res = await fetch(`${sb.controlUrl}/stream/cut`, { method: 'POST' });
+    const res = await fetch(`${sb.controlUrl}/stream/cut`, { method: 'POST', headers: sb.controlHeaders });
     expect(((await res.json()) as { closed: number }).closed).toBeGreaterThanOrEqual(2);
     await s1.whenClosed();
     await s2.whenClosed();

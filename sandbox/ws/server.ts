@@ -53,7 +53,13 @@ export class StreamServer {
   private server: Server | undefined;
 
   constructor(
-    private readonly deps: { ctx: SandboxContext; spot: SpotModule | undefined; faults: StreamFaults },
+    private readonly deps: {
+      ctx: SandboxContext;
+      spot: SpotModule | undefined;
+      faults: StreamFaults;
+      /** Refuses an upgrade whose Host header is not this server on loopback (absent: no check). */
+      hostAllowed?: (host: string | undefined) => boolean;
+    },
     options: StreamServerOptions = {},
   ) {
     this.wss = new WebSocketServer({ noServer: true, maxPayload: MAX_FRAME, perMessageDeflate: false });
@@ -110,7 +116,8 @@ export class StreamServer {
       socket.end(`HTTP/1.1 ${status}\r\nConnection: close\r\nContent-Length: 0\r\n\r\n`);
       socket.destroy();
     };
-    if (path !== WS_PATH && path !== '/ws/v4') refuse('404 Not Found');
+    if (this.deps.hostAllowed && !this.deps.hostAllowed(req.headers.host)) refuse('403 Forbidden');
+    else if (path !== WS_PATH && path !== '/ws/v4') refuse('404 Not Found');
     else if (this.closed || this.connections.size >= MAX_CONNECTIONS) refuse('503 Service Unavailable');
     else this.wss.handleUpgrade(req, socket, head, (ws) => this.onConnection(ws, req));
   };

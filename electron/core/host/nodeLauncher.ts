@@ -57,6 +57,8 @@ export const nodeCoreLauncher =
 export interface SandboxReady {
   readonly baseUrl: string;
   readonly controlUrl: string;
+  /** The control plane's token (`control_token`): X-Sandbox-Token on every /sandbox/* request. */
+  readonly controlToken: string;
   readonly key: string;
   readonly secret: string;
 }
@@ -96,10 +98,17 @@ export const startSandboxProcess = async (options: {
     const lines = createInterface({ input: child.stdout! });
     lines.once('line', (line) => {
       try {
-        const parsed = JSON.parse(line) as { base_url: string; control_url: string; key: string; secret: string };
+        const parsed = JSON.parse(line) as {
+          base_url: string;
+          control_url: string;
+          control_token: string;
+          key: string;
+          secret: string;
+        };
         resolveReady({
           baseUrl: parsed.base_url,
           controlUrl: parsed.control_url,
+          controlToken: parsed.control_token,
           key: parsed.key,
           secret: parsed.secret,
         });

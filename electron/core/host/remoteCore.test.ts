@@ -43,7 +43,7 @@ const open = (dataDir: string, notices: string[] = [], maxRestartsPerMinute?: nu
 const faults = (rules: unknown[]) =>
   fetch(`${sandbox.controlUrl}/faults`, {
     method: 'POST',
-    headers: { 'content-type': 'application/json' },
+    headers: { 'content-type': 'application/json', ...sandbox.controlHeaders },
     body: JSON.stringify({ rules }),
   });
 

@@ -48,8 +48,8 @@ export type SandboxSource =
   | { readonly mode: 'embedded'; readonly clock?: 'real' | 'manual'; readonly market?: 'on' | 'off' }
   /** A sandbox someone else runs (e2e tests): its address and a key… */
   | { readonly mode: 'external'; readonly baseUrl: string; readonly key: string; readonly secret: string }
-  /** …or its control URL: the core asks it for a new main account and key. */
-  | { readonly mode: 'external-control'; readonly controlUrl: string }
+  /** …or its control URL and token: the core asks it for a new main account and key. */
+  | { readonly mode: 'external-control'; readonly controlUrl: string; readonly controlToken: string }
   /** No sandbox profile connection (unit tests). */
   | { readonly mode: 'off' };
 
@@ -424,7 +424,7 @@ export class ProfileManager {
     } else if (source.mode === 'external') {
       facts = source;
     } else if (source.mode === 'external-control') {
-      facts = await provisionFromControl(source.controlUrl);
+      facts = await provisionFromControl(source.controlUrl, source.controlToken);
     } else {
       throw DeskFailure.precondition('The local sandbox is switched off in this run.');
     }
@@ -531,11 +531,15 @@ const normalizeUrl = (url: string): string => {
 };
 
 /** Asks an external sandbox's control plane for a new main account with a full key. */
-const provisionFromControl = async (controlUrl: string): Promise<{ baseUrl: string; key: string; secret: string }> => {
+const provisionFromControl = async (
+  controlUrl: string,
+  controlToken: string,
+): Promise<{ baseUrl: string; key: string; secret: string }> => {
   const base = controlUrl.replace(/\/+$/, '');
   const response = await fetch(`${base}/users`, {
     method: 'POST',
-    headers: { 'content-type': 'application/json' },
+    // The control plane answers only who started the sandbox (its token; docs/security.md).
+    headers: { 'content-type': 'application/json', 'x-sandbox-token': controlToken },
     body: '{}',
   });
   if (!response.ok)

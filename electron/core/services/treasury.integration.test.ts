@@ -21,7 +21,11 @@ const value = async <T>(operation: string, input: unknown): Promise<T> => {
 
 beforeAll(async () => {
   sandbox = await startTestSandbox({ market: 'off' });
-  testCore = await startTestCore({ mode: 'external-control', controlUrl: sandbox.controlUrl });
+  testCore = await startTestCore({
+    mode: 'external-control',
+    controlUrl: sandbox.controlUrl,
+    controlToken: sandbox.controlToken,
+  });
   core = testCore.core;
   // The core asked the sandbox for a fresh main account: fund its spot USDT.
   const userId = core.ctx.activeProfile()?.userId;

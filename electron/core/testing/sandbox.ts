@@ -11,14 +11,18 @@ export const startTestSandbox = (options: Parameters<typeof startSandbox>[0] = {
 
 /** POST/DELETE to the control plane (/sandbox/…); throws with the body on non-2xx. */
 export const control = async <T = unknown>(
-  sandbox: { controlUrl: string },
+  sandbox: { controlUrl: string; controlToken: string },
   path: string,
   body?: unknown,
   method: 'POST' | 'DELETE' | 'GET' = 'POST',
 ): Promise<T> => {
   const response = await fetch(`${sandbox.controlUrl}${path}`, {
     method,
-    ...(body === undefined ? {} : { headers: { 'content-type': 'application/json' }, body: JSON.stringify(body) }),
+    headers: {
+      'x-sandbox-token': sandbox.controlToken,
+      ...(body === undefined ? {} : { 'content-type': 'application/json' }),
+    },
+    ...(body === undefined ? {} : { body: JSON.stringify(body) }),
   });
   const text = await response.text();
   if (!response.ok) throw new Error(`control ${method} ${path}: HTTP ${response.status} ${text}`);

@@ -33,7 +33,11 @@ const stop = {
 
 beforeAll(async () => {
   sandbox = await startTestSandbox({ market: 'off' });
-  testCore = await startTestCore({ mode: 'external-control', controlUrl: sandbox.controlUrl });
+  testCore = await startTestCore({
+    mode: 'external-control',
+    controlUrl: sandbox.controlUrl,
+    controlToken: sandbox.controlToken,
+  });
   core = testCore.core;
   const userId = core.ctx.activeProfile()?.userId;
   await control(sandbox, '/balances', { user_id: userId, account: 'spot', currency: 'USDT', amount: '10000' });

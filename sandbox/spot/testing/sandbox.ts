@@ -9,6 +9,8 @@ import { SignedClient } from './client';
 
 export interface SpotTestSandbox {
   baseUrl: string;
+  /** The control plane's token header (X-Sandbox-Token). */
+  controlHeaders: Readonly<Record<string, string>>;
   ctx: SandboxContext;
   spot: SpotModule;
   /** The rate limiter (tests that are not about limits switch enforcement off). */
@@ -55,6 +57,7 @@ export async function startSpotSandbox(
   };
   return {
     baseUrl: handle.baseUrl,
+    controlHeaders: handle.controlHeaders,
     ctx,
     spot,
     limiter: handle.limiter,
