@@ -9,6 +9,8 @@ import {
   linkTicket,
   newClientText,
   readTyped,
+  shareOfAvailable,
+  switchTicket,
   type TicketDraft,
   ticketWarnings,
 } from './ticket';
@@ -69,6 +71,74 @@ describe('linkTicket', () => {
     let t = linkTicket(pair, empty, 'price', '0.1');
     t = linkTicket(pair, t, 'amount', '3');
     expect(t.total).toBe('0.3');
+  });
+});
+
+describe('linkTicket never leaves a stale computed field', () => {
+  const empty = { price: '', amount: '', total: '', lastEdited: 'amount' as const };
+
+  it('empties the total when the price that made it is cleared or unreadable', () => {
+    let t = linkTicket(pair, empty, 'price', '64000');
+    t = linkTicket(pair, t, 'amount', '1000000');
+    expect(t.total).toBe('64000000000');
+    expect(linkTicket(pair, t, 'price', '').total).toBe('');
+    expect(linkTicket(pair, t, 'price', '1,5').total).toBe('');
+  });
+
+  it('empties the computed amount when the price goes after a total was typed', () => {
+    let t = linkTicket(pair, empty, 'price', '100');
+    t = linkTicket(pair, t, 'total', '50');
+    expect(linkTicket(pair, t, 'price', '')).toMatchObject({ total: '50', amount: '' });
+  });
+});
+
+describe('switchTicket: the amount follows the order type’s unit', () => {
+  const limitBuy = { type: 'limit' as const, side: 'buy' as const };
+  const marketBuy = { type: 'market' as const, side: 'buy' as const };
+  const limitSell = { type: 'limit' as const, side: 'sell' as const };
+  const marketSell = { type: 'market' as const, side: 'sell' as const };
+  const typed = { price: '64000', amount: '0.01', total: '640', lastEdited: 'amount' as const };
+
+  it('Limit → Market buy: the BTC amount is not carried into Spend (USDT); the limit total becomes the spend', () => {
+    expect(switchTicket(pair, typed, limitBuy, marketBuy)).toMatchObject({ amount: '640', total: '' });
+    expect(switchTicket(pair, { ...typed, total: '' }, limitBuy, marketBuy)).toMatchObject({ amount: '' });
+  });
+
+  it('Market buy → Limit: the spend becomes the total and the amount follows from the price', () => {
+    const spend = { price: '64000', amount: '640', total: '', lastEdited: 'amount' as const };
+    expect(switchTicket(pair, spend, marketBuy, limitBuy)).toMatchObject({
+      amount: '0.0100',
+      total: '640',
+      lastEdited: 'total',
+    });
+  });
+
+  it('same unit (sell): the amount stays, a market order has no total, back to limit recomputes it', () => {
+    const market = switchTicket(pair, typed, limitSell, marketSell);
+    expect(market).toMatchObject({ amount: '0.01', total: '' });
+    expect(switchTicket(pair, market, marketSell, limitSell)).toMatchObject({ amount: '0.01', total: '640' });
+  });
+
+  it('a side change that changes the unit of a market order clears the amount', () => {
+    expect(switchTicket(pair, { ...typed, total: '' }, marketSell, marketBuy).amount).toBe('');
+    expect(switchTicket(pair, { ...typed, total: '' }, marketBuy, marketSell).amount).toBe('');
+  });
+});
+
+describe('shareOfAvailable', () => {
+  const empty = { price: '', amount: '', total: '', lastEdited: 'amount' as const };
+  it('a sell takes a share of the base, cut down to the amount precision', () => {
+    expect(shareOfAvailable(pair, empty, { type: 'limit', side: 'sell' }, '1.23456', 50).amount).toBe('0.6172');
+  });
+  it('a limit buy takes a share of the quote as the total; the amount follows from the price', () => {
+    const priced = linkTicket(pair, empty, 'price', '100');
+    expect(shareOfAvailable(pair, priced, { type: 'limit', side: 'buy' }, '1000', 25)).toMatchObject({
+      total: '250',
+      amount: '2.5000',
+    });
+  });
+  it('a market buy spends a share of the quote', () => {
+    expect(shareOfAvailable(pair, empty, { type: 'market', side: 'buy' }, '1000', 100).amount).toBe('1000');
   });
 });
 

@@ -60,7 +60,15 @@ export const linkTicket = (
   if (field === 'total') next.lastEdited = 'total';
   // The fields keep what was typed; the arithmetic reads it ("1,000" is 1000).
   const typed = { price: readTyped(next.price), amount: readTyped(next.amount), total: readTyped(next.total) };
-  if (!usable(typed.price)) return next;
+  if (!usable(typed.price)) {
+    // Without a price the computed field cannot be known: it is emptied rather than left stale
+    // (a total of 64,000,000,000 must not stay on screen once the price that made it is gone).
+    if (field === 'price') {
+      if (next.lastEdited === 'total') next.amount = '';
+      else next.total = '';
+    }
+    return next;
+  }
   const price = new Decimal(typed.price);
   if (next.lastEdited === 'total') {
     if (usable(typed.total)) next.amount = snapDown(new Decimal(typed.total).div(price), pair.amountPrecision);
@@ -71,6 +79,65 @@ export const linkTicket = (
     next.total = '';
   }
   return next;
+};
+
+/** The unit the ticket's amount field is in: a market buy spends the quote currency, everything else is base. */
+export const amountUnitOf = (pair: Pair, type: OrderType, side: Side): string =>
+  type === 'market' && side === 'buy' ? pair.quote : pair.base;
+
+/**
+ * The ticket's numbers after the order type or side changed. When the amount's unit changes, the
+ * amount is never carried over as it is (1 BTC must not become "Spend 1 USDT"): a limit buy's total
+ * becomes a market buy's spend, a market buy's spend becomes a limit buy's total (and the amount
+ * is recomputed from the price); anything else that cannot be converted exactly is cleared. A market
+ * order has no total of its own.
+ */
+export const switchTicket = (
+  pair: Pair,
+  current: TicketNumbers,
+  from: { type: OrderType; side: Side },
+  to: { type: OrderType; side: Side },
+): TicketNumbers => {
+  const fromUnit = amountUnitOf(pair, from.type, from.side);
+  const toUnit = amountUnitOf(pair, to.type, to.side);
+  if (fromUnit === toUnit) {
+    if (to.type === 'market') return { ...current, total: '', lastEdited: 'amount' };
+    // Back to a limit order in the same unit: the total follows price × amount again.
+    return linkTicket(pair, { ...current, lastEdited: 'amount' }, 'amount', current.amount);
+  }
+  if (to.type === 'market' && to.side === 'buy') {
+    // base → quote: only a limit buy's total says how much it would spend.
+    const total = from.type === 'limit' && from.side === 'buy' ? readTyped(current.total) : '';
+    return { ...current, amount: usable(total) ? total : '', total: '', lastEdited: 'amount' };
+  }
+  if (to.type === 'limit' && from.type === 'market' && from.side === 'buy') {
+    // quote → base: the spend becomes the total; the amount follows from the price when there is one.
+    const spend = readTyped(current.amount);
+    if (!usable(spend)) return { ...current, amount: '', total: '', lastEdited: 'amount' };
+    return linkTicket(pair, { ...current, amount: '', lastEdited: 'total' }, 'total', spend);
+  }
+  return { ...current, amount: '', total: '', lastEdited: 'amount' };
+};
+
+/**
+ * A share (25, 50, 75, 100 %) of what is available, written into the field in the available
+ * currency: a sell's amount (base), a market buy's spend, a limit buy's total (the amount follows
+ * from the price). Cut down, never rounded up, to what the pair accepts.
+ */
+export const shareOfAvailable = (
+  pair: Pair,
+  current: TicketNumbers,
+  order: { type: OrderType; side: Side },
+  available: string,
+  percent: number,
+): TicketNumbers => {
+  if (!isPlainDecimal(available)) return current;
+  const share = new Decimal(available).mul(percent).div(100);
+  // Cut down, then written without trailing zeros ("250", not "250.000000").
+  const cut = (decimals: number) => new Decimal(snapDown(share, decimals)).toFixed();
+  if (order.side === 'sell') return linkTicket(pair, current, 'amount', cut(pair.amountPrecision));
+  if (order.type === 'market') return { ...current, amount: cut(marketBuyDecimals(pair)), total: '' };
+  return linkTicket(pair, current, 'total', cut(marketBuyDecimals(pair)));
 };
 
 /** What the ticket would send, as typed. */

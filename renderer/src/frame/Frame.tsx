@@ -10,6 +10,7 @@ import { FundingNotifier } from './FundingNotifier';
 import { IdleLockWatcher, LockScreen } from './IdleLock';
 import { Nav } from './Nav';
 import { Notices } from './Notices';
+import { PrefsMigration } from './PrefsMigration';
 import { ProfileSwitcher } from './ProfileSwitcher';
 import { SCREENS } from './screens';
 import { TradeNotifier } from './TradeNotifier';
@@ -138,6 +139,7 @@ export const Frame = () => {
       <FundingNotifier />
       <TradeNotifier />
       <AppNotices />
+      <PrefsMigration />
       <IdleLockWatcher />
       <LockScreen />
     </>

@@ -18,8 +18,12 @@ export interface Prefs {
   /** Minutes of inactivity before the app locks; 0 = never. */
   readonly idleLockMinutes: number;
   readonly upColour: UpColour;
-  /** Ask for confirmation before placing an order (withdrawals and transfers always ask). */
-  readonly confirmOrders: boolean;
+  /**
+   * A value of the old "Ask before placing an order" preference (stored here up to version 1) that
+   * is still to be carried into the one setting, `confirmOrders` of the trade settings kept by main
+   * (frame/PrefsMigration). That setting is the only one: main and the tickets read it.
+   */
+  readonly legacyConfirmOrders?: boolean;
   /** Show an OS-style notice when a deposit or withdrawal changes state. */
   readonly fundingNotices: boolean;
 }
@@ -29,7 +33,6 @@ export const DEFAULT_PREFS: Prefs = {
   timeZone: 'local',
   idleLockMinutes: 15,
   upColour: 'green',
-  confirmOrders: true,
   fundingNotices: true,
 };
 
@@ -47,15 +50,22 @@ export const usePrefs = create<PrefsStore>()(
     }),
     {
       name: 'treasury-desk.prefs',
-      version: 1,
+      version: 2,
       storage: createJSONStorage(() => localStorage),
-      partialize: ({ theme, timeZone, idleLockMinutes, upColour, confirmOrders, fundingNotices }) => ({
+      // Version 1 kept its own "confirm orders" flag, which nothing read: it moves to main's setting.
+      migrate: (persisted, version) => {
+        const { confirmOrders, ...rest } = (persisted ?? {}) as Partial<Prefs> & { confirmOrders?: unknown };
+        return version < 2 && typeof confirmOrders === 'boolean'
+          ? { ...rest, legacyConfirmOrders: confirmOrders }
+          : rest;
+      },
+      partialize: ({ theme, timeZone, idleLockMinutes, upColour, fundingNotices, legacyConfirmOrders }) => ({
         theme,
         timeZone,
         idleLockMinutes,
         upColour,
-        confirmOrders,
         fundingNotices,
+        ...(legacyConfirmOrders === undefined ? {} : { legacyConfirmOrders }),
       }),
     },
   ),

@@ -6,12 +6,14 @@ export const Checkbox = ({
   hint,
   checked,
   onChange,
+  disabled = false,
   testId,
 }: {
   readonly label: string;
   readonly hint?: string;
   readonly checked: boolean;
   readonly onChange: (checked: boolean) => void;
+  readonly disabled?: boolean;
   readonly testId?: string;
 }) => {
   const id = useId();
@@ -21,6 +23,7 @@ export const Checkbox = ({
         id={id}
         type="checkbox"
         checked={checked}
+        disabled={disabled}
         onChange={(event) => onChange(event.target.checked)}
         data-testid={testId}
         aria-describedby={hint ? `${id}-hint` : undefined}

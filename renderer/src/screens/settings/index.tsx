@@ -2,6 +2,7 @@ import { useDeskQuery } from '../../lib/desk';
 import { DISPLAY_TIME_ZONES, type DisplayTimeZone, formatTime, zoneLabel } from '../../lib/format';
 import { IDLE_LOCK_CHOICES, type Theme, type UpColour, usePrefs } from '../../lib/prefs';
 import { Button, Checkbox, ErrorNotice, Loading, PageHeader, Select } from '../../ui';
+import { ConfirmOrdersSetting } from './ConfirmOrdersSetting';
 import { OsNotificationsPanel } from './OsNotificationsPanel';
 import { ProfilesPanel } from './ProfilesPanel';
 
@@ -84,13 +85,7 @@ export default function SettingsScreen() {
             data-testid="pref-idle-lock"
           />
           <div className="field-hint">The app never locks while an operation is still running.</div>
-          <Checkbox
-            label="Ask before placing an order"
-            hint="Withdrawals and transfers always ask."
-            checked={prefs.confirmOrders}
-            onChange={(confirmOrders) => prefs.set({ confirmOrders })}
-            testId="pref-confirm-orders"
-          />
+          <ConfirmOrdersSetting />
           <div>
             <Button size="sm" onClick={() => prefs.reset()}>
               Restore defaults

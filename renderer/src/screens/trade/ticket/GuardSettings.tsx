@@ -1,6 +1,7 @@
 /** The ticket's guards and preferences: price band, max notional, confirmation, shortcuts. */
 import { useEffect, useState } from 'react';
 import type { TradeSettings } from '../../../../../shared/contract/trade';
+import { goTo } from '../../../lib/navigation';
 import { AmountField, amountValue, Button } from '../../../ui';
 
 export function GuardSettings({
@@ -29,14 +30,13 @@ export function GuardSettings({
         value={draft.maxNotional}
         onChange={(v) => setDraft({ ...draft, maxNotional: v })}
       />
-      <label className="check">
-        <input
-          type="checkbox"
-          checked={draft.confirmOrders}
-          onChange={(e) => setDraft({ ...draft, confirmOrders: e.target.checked })}
-        />{' '}
-        Confirm every order
-      </label>
+      <p className="field-hint" data-testid="guard-confirm-orders">
+        {settings.confirmOrders ? 'Every order is reviewed before it is sent' : 'Orders are sent without a review'}{' '}
+        (Settings → Safety → “Ask before placing an order”).{' '}
+        <button type="button" className="link-button" onClick={() => goTo('settings')}>
+          Change
+        </button>
+      </p>
       <label className="check">
         <input
           type="checkbox"

@@ -1,6 +1,7 @@
 import { act, cleanup, screen, waitFor } from '@testing-library/react';
 import userEvent from '@testing-library/user-event';
 import { afterEach, describe, expect, it, vi } from 'vitest';
+import type { DeskOperation } from '../../../../../shared/contract';
 import {
   DEFAULT_TRADE_SETTINGS,
   type Order,
@@ -67,6 +68,8 @@ const setup = (
     guard?: DuplicateGuard;
     placeOrder?: Answer;
     findOrder?: Answer;
+    /** Other operations (e.g. the open orders the result card follows). */
+    answers?: Partial<Record<DeskOperation, Answer>>;
     /** Best bid and ask; none when the book is not known yet. */
     book?: { bestBid?: string; bestAsk?: string };
   } = {},
@@ -74,6 +77,7 @@ const setup = (
   const desk = installFakeDesk({
     'trade.placeOrder': over.placeOrder ?? ((input) => resting(input as Record<string, string>)),
     'trade.findOrder': over.findOrder ?? (() => null),
+    ...over.answers,
   });
   renderWithQuery(
     <OrderTicket
@@ -285,5 +289,84 @@ describe('OrderTicket after an unknown outcome', () => {
     }
     expect(screen.getByTestId('ticket-checking')).toBeTruthy();
     expect((screen.getByTestId('ticket-submit') as HTMLButtonElement).disabled).toBe(true);
+  });
+});
+
+describe('OrderTicket: issue 13 — units, totals and the live result', () => {
+  const value = (label: RegExp) => (screen.getByLabelText(label) as HTMLInputElement).value;
+
+  it('Limit → Market does not carry the BTC amount into "Spend (USDT)": the limit total becomes the spend', async () => {
+    setup();
+    await fill(/^Price/, '64000');
+    await fill(/^Amount/, '0.01');
+    expect(value(/^Total/)).toBe('640');
+    await userEvent.click(screen.getByRole('button', { name: 'Market' }));
+    expect(value(/^Spend \(USDT\)/)).toBe('640');
+    await userEvent.click(screen.getByRole('button', { name: 'Limit' }));
+    // Back from the spend: the amount is recomputed from it, cut to the pair's 6 decimals.
+    expect(value(/^Amount/)).toBe('0.010000');
+    expect(value(/^Total/)).toBe('640');
+  });
+
+  it('Limit → Market with no total clears the amount instead of reading BTC as USDT', async () => {
+    setup();
+    await fill(/^Amount/, '0.5');
+    await userEvent.click(screen.getByRole('button', { name: 'Market' }));
+    expect(value(/^Spend \(USDT\)/)).toBe('');
+  });
+
+  it('the total never stays stale: clearing the price clears the 64,000,000,000 total', async () => {
+    setup();
+    await fill(/^Price/, '64000');
+    await fill(/^Amount/, '1000000');
+    expect(value(/^Total/)).toBe('64000000000');
+    await userEvent.clear(screen.getByLabelText(/^Price/));
+    expect(value(/^Total/)).toBe('');
+    await fill(/^Price/, '64000');
+    await fill(/^Amount/, '0.01');
+    expect(value(/^Total/)).toBe('640');
+  });
+
+  it('25/50/75/100 % fill the field from what is available', async () => {
+    setup();
+    await fill(/^Price/, '50000');
+    await userEvent.click(screen.getByTestId('ticket-share-25'));
+    expect(value(/^Total/)).toBe('25000');
+    expect(value(/^Amount/)).toBe('0.500000');
+    await userEvent.click(screen.getByRole('button', { name: 'Sell BTC' }));
+    await userEvent.click(screen.getByTestId('ticket-share-100'));
+    expect(value(/^Amount/)).toBe('2');
+  });
+
+  it('the result card follows the order: amended, then cancelled — never "Resting on the book" after', async () => {
+    let open: Order[] = [];
+    let history: Order | null = null;
+    const desk = setup({
+      placeOrder: (input) => {
+        const order = { ...resting(input as Record<string, string>), updateTimeMs: 10 };
+        open = [order];
+        return order;
+      },
+      findOrder: () => history,
+      answers: { 'trade.openOrders': () => open },
+    });
+    await fill(/^Price/, '65000');
+    await fill(/^Amount/, '0.01');
+    await userEvent.click(screen.getByTestId('ticket-submit'));
+    expect((await screen.findByTestId('ticket-outcome')).textContent).toMatch(/Resting on the book: buy 0.01 BTC/);
+
+    // Amended in the orders panel: the open order now rests at another price.
+    const placed = open[0]!;
+    open = [{ ...placed, price: '64000', updateTimeMs: 20 }];
+    act(() => desk.emit('trade.ordersChanged', { pair: 'BTC_USDT', reason: 'amended' }));
+    await waitFor(() => expect(screen.getByTestId('ticket-outcome').textContent).toMatch(/at 64,000 USDT/));
+
+    // Then cancelled: it leaves the open orders and is read back by its client id.
+    history = { ...placed, price: '64000', status: 'cancelled', finishAs: 'cancelled', updateTimeMs: 30 };
+    open = [];
+    act(() => desk.emit('trade.ordersChanged', { pair: 'BTC_USDT', reason: 'cancelled' }));
+    await waitFor(() => expect(screen.getByTestId('ticket-outcome').textContent).toMatch(/Cancelled\./));
+    expect(screen.getByTestId('ticket-outcome').textContent).not.toMatch(/Resting on the book/);
+    expect(desk.callsOf('trade.findOrder').at(-1)).toMatchObject({ pair: 'BTC_USDT', text: placed.text });
   });
 });

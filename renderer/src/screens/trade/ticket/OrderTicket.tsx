@@ -25,6 +25,8 @@ import {
   marketBuyDecimals,
   newClientText,
   readTyped,
+  shareOfAvailable,
+  switchTicket,
   type TicketDraft,
   type TicketNumbers,
   type TicketWarning,
@@ -35,6 +37,7 @@ import { formatMoney } from '../../../lib/format';
 import { AmountField, Button, ConfirmDialog, ErrorNotice, Select } from '../../../ui';
 import { useTradeUi } from '../store';
 import { describeOutcome } from './outcome';
+import { useLiveOrder } from './useLiveOrder';
 import { useUnconfirmedOrder } from './useUnconfirmedOrder';
 
 export interface OrderTicketProps {
@@ -62,16 +65,33 @@ const STP_LABEL: Record<StpAct, string> = {
 };
 
 const EMPTY: TicketNumbers = { price: '', amount: '', total: '', lastEdited: 'amount' };
+const SHARES = [25, 50, 75, 100] as const;
 
 export function OrderTicket({ pair, account, settings, bestBid, bestAsk, picked, guard }: OrderTicketProps) {
-  const [side, setSide] = useState<Side>('buy');
-  const [type, setType] = useState<OrderType>('limit');
-  const [numbers, setNumbers] = useState<TicketNumbers>(EMPTY);
+  const [{ side, type, numbers }, setTicket] = useState<{ side: Side; type: OrderType; numbers: TicketNumbers }>({
+    side: 'buy',
+    type: 'limit',
+    numbers: EMPTY,
+  });
+  const setNumbers = (update: (n: TicketNumbers) => TicketNumbers) =>
+    setTicket((t) => ({ ...t, numbers: update(t.numbers) }));
+  // The amount's unit follows the order type and side (a market buy spends USDT, everything else is
+  // BTC): a change converts what can be converted exactly and clears the rest (switchTicket).
+  const change = (next: { side?: Side; type?: OrderType }) =>
+    setTicket((t) => {
+      const to = { side: next.side ?? t.side, type: next.type ?? t.type };
+      if (to.side === t.side && to.type === t.type) return t;
+      return { ...to, numbers: switchTicket(pair, t.numbers, t, to) };
+    });
+  const setSide = (s: Side) => change({ side: s });
+  const setType = (t: OrderType) => change({ type: t });
   const [tif, setTif] = useState<TimeInForce>('gtc');
   const [stpAct, setStpAct] = useState<StpAct | ''>('');
   const [submitted, setSubmitted] = useState(false);
   const [review, setReview] = useState<{ draft: TicketDraft; warnings: TicketWarning[] } | undefined>();
-  const [placed, setPlaced] = useState<Order | undefined>();
+  const [placedAt, setPlacedAt] = useState<{ order: Order; at: number } | undefined>();
+  const setPlaced = (order: Order | undefined) => setPlacedAt(order ? { order, at: Date.now() } : undefined);
+  const placed = useLiveOrder(placedAt);
 
   const setUnconfirmed = useTradeUi((s) => s.setUnconfirmed);
   const place = useDeskMutation('trade.placeOrder', {
@@ -90,8 +110,11 @@ export function OrderTicket({ pair, account, settings, bestBid, bestAsk, picked,
   // A price clicked in the book goes into the ticket (a limit order).
   useEffect(() => {
     if (!picked) return;
-    setType('limit');
-    setNumbers((n) => linkTicket(pair, n, 'price', picked.price));
+    setTicket((t) => {
+      const to = { side: t.side, type: 'limit' as const };
+      const numbers = t.type === 'limit' ? t.numbers : switchTicket(pair, t.numbers, t, to);
+      return { ...to, numbers: linkTicket(pair, numbers, 'price', picked.price) };
+    });
   }, [picked, pair]);
 
   useEffect(() => {
@@ -159,6 +182,7 @@ export function OrderTicket({ pair, account, settings, bestBid, bestAsk, picked,
   };
 
   // Optional shortcuts (off by default): Alt+B buy, Alt+S sell, Alt+L limit, Alt+M market.
+  // biome-ignore lint/correctness/useExhaustiveDependencies: setSide/setType use only setTicket and the pair (a ticket is keyed by its pair).
   useEffect(() => {
     if (!settings.shortcuts) return undefined;
     const onKey = (event: KeyboardEvent) => {
@@ -252,6 +276,24 @@ export function OrderTicket({ pair, account, settings, bestBid, bestAsk, picked,
               : undefined
           }
         />
+        <fieldset className="ticket-shares" disabled={available === undefined}>
+          <legend className="sr-only">Share of what is available</legend>
+          {SHARES.map((percent) => (
+            <button
+              key={percent}
+              type="button"
+              className="ticket-share"
+              data-testid={`ticket-share-${percent}`}
+              aria-label={`${percent} % of available ${side === 'buy' ? pair.quote : pair.base}`}
+              onClick={() =>
+                available !== undefined &&
+                setNumbers((n) => shareOfAvailable(pair, n, { type, side }, available, percent))
+              }
+            >
+              {percent} %
+            </button>
+          ))}
+        </fieldset>
         {type === 'limit' ? (
           <AmountField
             label={`Total (${pair.quote})`}
