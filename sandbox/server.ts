@@ -33,6 +33,7 @@ import { Ledger } from './store/ledger';
 import { Users } from './store/users';
 import { subAccountRoutes } from './subaccounts/routes';
 import { accountBookRoutes } from './wallet/account-book';
+import { mainAccountRoutes } from './wallet/mainAccounts';
 import { walletRoutes } from './wallet/routes';
 import { withdrawalRoutes } from './withdrawals/routes';
 import { StreamServer, WS_PATH } from './ws/server';
@@ -119,6 +120,7 @@ export async function startSandbox(options: SandboxOptions = {}): Promise<Sandbo
   ctx.addRoutes(withdrawalRoutes(ctx, pipelines));
   ctx.addRoutes(subAccountRoutes(ctx));
   ctx.addRoutes(accountBookRoutes(ctx));
+  ctx.addRoutes(mainAccountRoutes(ctx));
   ctx.addRoutes(marginRoutes());
   ctx.addRoutes(accountRoutes());
 

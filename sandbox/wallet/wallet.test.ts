@@ -322,3 +322,30 @@ describe('transfers', () => {
     expect(Number(await balance('USDT'))).toBe(before - 3);
   });
 });
+
+describe("the main account's own accounts", () => {
+  it('answers margin, cross margin, futures, delivery and options balances that follow a transfer', async () => {
+    const futures = async () =>
+      (await api<{ available: string; currency: string }>(sb, main, 'GET', '/futures/usdt/accounts')).body;
+    const before = await futures();
+    expect(before.currency).toBe('USDT');
+    const moved = await api(sb, main, 'POST', '/wallet/transfers', {
+      currency: 'USDT',
+      from: 'spot',
+      to: 'futures',
+      amount: '12.5',
+      settle: 'usdt',
+    });
+    expect(moved.status).toBe(200);
+    expect((await futures()).available).toBe(String(Number(before.available) + 12.5));
+    const margin = await api<{ currency_pair: string; base: Rec; quote: Rec }[]>(sb, main, 'GET', '/margin/accounts');
+    expect(margin.body[0]).toMatchObject({
+      currency_pair: expect.stringMatching(/_/),
+      base: { currency: expect.any(String) },
+    });
+    expect((await api<Rec>(sb, main, 'GET', '/margin/cross/accounts')).body).toHaveProperty('balances');
+    expect((await api<Rec>(sb, main, 'GET', '/delivery/usdt/accounts')).body).toMatchObject({ currency: 'USDT' });
+    expect((await api<Rec>(sb, main, 'GET', '/options/accounts')).body).toMatchObject({ currency: 'USDT' });
+    expect((await api<Err>(sb, main, 'GET', '/futures/doge/accounts')).body.label).toBe('INVALID_PARAM_VALUE');
+  });
+});
