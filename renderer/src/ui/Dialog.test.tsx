@@ -3,7 +3,7 @@ import userEvent from '@testing-library/user-event';
 import { useState } from 'react';
 import { afterEach, describe, expect, it, vi } from 'vitest';
 import { useLock } from '../lib/lock';
-import { Dialog, type DialogCloseCause } from './Dialog';
+import { ConfirmDialog, Dialog, type DialogCloseCause } from './Dialog';
 
 afterEach(() => {
   cleanup();
@@ -111,5 +111,115 @@ describe('Dialog dismissal', () => {
     act(() => dialog().close());
     expect(onClose).toHaveBeenCalledWith('dismissed');
     expect(screen.queryByTestId('dialog')).toBeNull();
+  });
+});
+
+describe('Dialog keys and focus: one way everywhere', () => {
+  /** A button that opens a dialog, as screens do. */
+  const Opener = ({
+    kind,
+    onConfirm,
+    onCancel,
+  }: {
+    kind: 'confirm' | 'danger' | 'form';
+    onConfirm: () => void;
+    onCancel: () => void;
+  }) => {
+    const [open, setOpen] = useState(false);
+    const close = () => {
+      onCancel();
+      setOpen(false);
+    };
+    return (
+      <>
+        <button type="button" onClick={() => setOpen(true)}>
+          Open
+        </button>
+        {kind === 'form' ? (
+          <Dialog open={open} title="Create key" onClose={close} testId="dialog">
+            <form
+              onSubmit={(event) => {
+                event.preventDefault();
+                onConfirm();
+              }}
+            >
+              <label>
+                Name <input aria-label="Name" data-autofocus />
+              </label>
+              <button type="submit">Create</button>
+            </form>
+          </Dialog>
+        ) : (
+          <ConfirmDialog
+            open={open}
+            title="Place order?"
+            confirmLabel="Place"
+            tone={kind === 'danger' ? 'danger' : 'primary'}
+            onConfirm={() => {
+              onConfirm();
+              setOpen(false);
+            }}
+            onCancel={close}
+            testId="dialog"
+          >
+            <p>Buy 1 BTC</p>
+          </ConfirmDialog>
+        )}
+      </>
+    );
+  };
+
+  it('Enter confirms a primary confirmation (not Cancel), and focus returns to the opener', async () => {
+    const onConfirm = vi.fn();
+    const onCancel = vi.fn();
+    render(<Opener kind="confirm" onConfirm={onConfirm} onCancel={onCancel} />);
+    const opener = screen.getByRole('button', { name: 'Open' });
+    await userEvent.click(opener);
+    expect(document.activeElement?.hasAttribute('data-dialog-body')).toBe(true);
+    await userEvent.keyboard('{Enter}');
+    expect(onConfirm).toHaveBeenCalledTimes(1);
+    expect(onCancel).not.toHaveBeenCalled();
+    expect(screen.queryByTestId('dialog')).toBeNull();
+    expect(document.activeElement).toBe(opener);
+  });
+
+  it('a held-down Enter (auto-repeat) confirms nothing', async () => {
+    const onConfirm = vi.fn();
+    render(<Opener kind="confirm" onConfirm={onConfirm} onCancel={vi.fn()} />);
+    await userEvent.click(screen.getByRole('button', { name: 'Open' }));
+    fireEvent.keyDown(screen.getByTestId('dialog'), { key: 'Enter', repeat: true });
+    expect(onConfirm).not.toHaveBeenCalled();
+  });
+
+  it('Enter does nothing in a danger confirmation; Escape cancels and focus returns to the opener', async () => {
+    const onConfirm = vi.fn();
+    const onCancel = vi.fn();
+    render(<Opener kind="danger" onConfirm={onConfirm} onCancel={onCancel} />);
+    const opener = screen.getByRole('button', { name: 'Open' });
+    await userEvent.click(opener);
+    await userEvent.keyboard('{Enter}');
+    expect(onConfirm).not.toHaveBeenCalled();
+    expect(screen.getByTestId('dialog')).toBeTruthy();
+    pressEscape();
+    expect(onCancel).toHaveBeenCalledTimes(1);
+    expect(screen.queryByTestId('dialog')).toBeNull();
+    expect(document.activeElement).toBe(opener);
+  });
+
+  it('Enter in a field of a dialog form without an Enter action submits nothing (no key created with defaults)', async () => {
+    const onConfirm = vi.fn();
+    render(<Opener kind="form" onConfirm={onConfirm} onCancel={vi.fn()} />);
+    await userEvent.click(screen.getByRole('button', { name: 'Open' }));
+    expect(document.activeElement).toBe(screen.getByLabelText('Name'));
+    await userEvent.keyboard('{Enter}');
+    expect(onConfirm).not.toHaveBeenCalled();
+    // The button itself still works.
+    await userEvent.click(screen.getByRole('button', { name: 'Create' }));
+    expect(onConfirm).toHaveBeenCalledTimes(1);
+  });
+
+  it('a close button that may not be used is disabled (and styled so: .dialog-close:disabled)', () => {
+    render(<Harness dismissible={false} onClose={vi.fn()} />);
+    expect((screen.getByRole('button', { name: 'Close' }) as HTMLButtonElement).disabled).toBe(true);
   });
 });

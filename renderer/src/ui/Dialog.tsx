@@ -1,4 +1,4 @@
-import { type ReactNode, useEffect, useId, useRef } from 'react';
+import { type KeyboardEvent, type ReactNode, useEffect, useId, useRef } from 'react';
 import { useLock } from '../lib/lock';
 import { Button } from './Button';
 import { ErrorNotice } from './ErrorNotice';
@@ -22,7 +22,17 @@ export interface DialogProps {
   readonly dismissible?: boolean;
   readonly size?: 'sm' | 'md' | 'lg';
   readonly testId?: string;
+  /**
+   * What Enter does when the focus is not on a button, link, list or multi-line field (those keep
+   * their own Enter): the dialog's primary action where that is safe, or nothing when absent. A
+   * form inside a dialog is never submitted by Enter otherwise (an API key is never created with
+   * defaults by a stray Enter). Ignored while busy and for a held-down key (auto-repeat).
+   */
+  readonly onEnter?: () => void;
 }
+
+/** Elements whose own Enter behaviour is kept: a focused button activates itself, a textarea takes a line. */
+const OWN_ENTER = 'button, a[href], textarea, select, summary, [role="button"], [role="link"], [role="option"]';
 
 /**
  * A modal on the native <dialog>: the browser traps focus, makes the rest inert and restores
@@ -43,6 +53,7 @@ export const Dialog = ({
   dismissible = true,
   size = 'md',
   testId,
+  onEnter,
 }: DialogProps) => {
   const ref = useRef<HTMLDialogElement>(null);
   const titleId = useId();
@@ -52,6 +63,17 @@ export const Dialog = ({
   /** Set when locking hid this dialog while busy: it comes back after unlocking. */
   const keptThroughLock = useRef(false);
   const canDismiss = !busy && dismissible;
+
+  // Focus goes back to what opened the dialog when it closes (it is unmounted, so the browser's own
+  // restoring has nothing to restore from and would leave the focus on <body>).
+  useEffect(() => {
+    if (!open) return undefined;
+    const active = document.activeElement;
+    const opener = active instanceof HTMLElement && active !== document.body ? active : null;
+    return () => {
+      if (opener?.isConnected && !useLock.getState().locked) opener.focus();
+    };
+  }, [open]);
 
   useEffect(() => {
     const dialog = ref.current;
@@ -70,13 +92,23 @@ export const Dialog = ({
     if (!dialog.open) {
       dialog.showModal();
       // showModal focuses the first focusable element (the close button); an element marked
-      // data-autofocus (e.g. Cancel in a confirmation) takes the initial focus instead.
-      dialog.querySelector<HTMLElement>('[data-autofocus]')?.focus();
+      // data-autofocus (e.g. the first field of a form) takes the initial focus instead, else the body.
+      (
+        dialog.querySelector<HTMLElement>('[data-autofocus]') ?? dialog.querySelector<HTMLElement>('[data-dialog-body]')
+      )?.focus();
     }
   }, [open, locked, busy]);
   if (!open) return null;
+  const onKeyDown = (event: KeyboardEvent<HTMLDialogElement>) => {
+    if (event.key !== 'Enter' || event.altKey || event.ctrlKey || event.metaKey || event.shiftKey) return;
+    const target = event.target as HTMLElement;
+    if (target.closest(OWN_ENTER)) return;
+    event.preventDefault();
+    if (onEnter && !busy && !event.repeat) onEnter();
+  };
   return (
     <dialog
+      onKeyDown={onKeyDown}
       ref={ref}
       className={`dialog dialog-${size}`}
       aria-labelledby={titleId}
@@ -94,7 +126,10 @@ export const Dialog = ({
         if (canDismiss) onClose('dismissed');
         else {
           dialog.showModal();
-          dialog.querySelector<HTMLElement>('[data-autofocus]')?.focus();
+          (
+            dialog.querySelector<HTMLElement>('[data-autofocus]') ??
+            dialog.querySelector<HTMLElement>('[data-dialog-body]')
+          )?.focus();
         }
       }}
     >
@@ -110,7 +145,11 @@ export const Dialog = ({
           ×
         </button>
       </header>
-      <div className="dialog-body">{children}</div>
+      {/* The body takes the first focus unless something is marked data-autofocus: Enter then does the
+          dialog's one Enter action, never the focused Cancel or close button's. */}
+      <div className="dialog-body" tabIndex={-1} data-dialog-body>
+        {children}
+      </div>
       {footer ? <footer className="dialog-footer">{footer}</footer> : null}
     </dialog>
   );
@@ -131,9 +170,18 @@ export interface ConfirmDialogProps {
   readonly onConfirm: () => void;
   readonly onCancel: () => void;
   readonly testId?: string;
+  /**
+   * Whether Enter (outside the buttons) confirms. Default: yes for a primary confirmation, no for a
+   * danger one (deleting, cancelling everything), which needs the button itself.
+   */
+  readonly enterConfirms?: boolean;
 }
 
-/** "Review and confirm". Cancel has the initial focus so Enter never confirms by accident. */
+/**
+ * "Review and confirm". The same keys everywhere: Escape cancels; Enter confirms a primary
+ * confirmation (a fresh press: not the Enter that opened it, not a held-down key) and does nothing
+ * in a danger one; a focused button does what it says.
+ */
 export const ConfirmDialog = ({
   open,
   title,
@@ -147,6 +195,7 @@ export const ConfirmDialog = ({
   onConfirm,
   onCancel,
   testId,
+  enterConfirms = tone !== 'danger',
 }: ConfirmDialogProps) => (
   <Dialog
     open={open}
@@ -154,10 +203,11 @@ export const ConfirmDialog = ({
     onClose={onCancel}
     busy={busy}
     size="sm"
+    {...(enterConfirms && !confirmDisabled ? { onEnter: onConfirm } : {})}
     {...(testId ? { testId } : {})}
     footer={
       <>
-        <Button onClick={onCancel} disabled={busy} data-autofocus data-testid="confirm-cancel">
+        <Button onClick={onCancel} disabled={busy} data-testid="confirm-cancel">
           {cancelLabel}
         </Button>
         <Button variant={tone} onClick={onConfirm} busy={busy} disabled={confirmDisabled} data-testid="confirm-accept">
