@@ -90,6 +90,59 @@ export const SmallBalanceConversion = z.object({
 });
 export type SmallBalanceConversion = z.infer<typeof SmallBalanceConversion>;
 
+/** What the firm-wide view values everything in (from the platform's spot tickers). */
+export const FirmQuote = z.enum(['USDT', 'USD', 'BTC']);
+export type FirmQuote = z.infer<typeof FirmQuote>;
+
+/** Every account type the firm-wide view reads, for main and sub-accounts alike. */
+export const FirmAccountType = z.enum(['spot', 'margin', 'crossMargin', 'futures', 'delivery', 'options']);
+export type FirmAccountType = z.infer<typeof FirmAccountType>;
+
+export const FirmHolding = z.object({
+  account: FirmAccountType,
+  currency: z.string(),
+  /** Net amount of the currency held there (available + locked − borrowed − interest). */
+  amount: DecimalText,
+  /** Its value in the quote; null when the platform has no price for it (then it is not in any total). */
+  value: DecimalText.nullable(),
+  /** Detail in plain words (e.g. "BTC_USDT pair", "borrowed 5", "USDT-settled"). */
+  note: z.string().optional(),
+});
+export type FirmHolding = z.infer<typeof FirmHolding>;
+
+export const FirmAccount = z.object({
+  uid: z.string(),
+  label: z.string(),
+  role: z.enum(['main', 'sub']),
+  frozen: z.boolean().optional(),
+  holdings: z.array(FirmHolding),
+  /** Sum of the priced holdings' values. */
+  value: DecimalText,
+  /** Per account type: why it could not be read (plain words). Its holdings are then unknown, not zero. */
+  errors: z.record(z.string(), z.string()),
+});
+export type FirmAccount = z.infer<typeof FirmAccount>;
+
+export const FirmView = z.object({
+  quote: FirmQuote,
+  /** Unix seconds. */
+  fetchedAt: z.number(),
+  /** The price of each held currency in the quote (only those the platform prices). */
+  prices: z.record(z.string(), DecimalText),
+  accounts: z.array(FirmAccount),
+  /** Per currency over the whole firm. */
+  currencies: z.array(z.object({ currency: z.string(), amount: DecimalText, value: DecimalText.nullable() })),
+  /** The firm total: every priced holding of every account. */
+  total: DecimalText,
+  /** Held currencies without a price (left out of the totals, listed so nothing is silently missing). */
+  unpriced: z.array(z.string()),
+  /** Whether some account type of some account could not be read (the total is then a lower bound). */
+  incomplete: z.boolean(),
+  /** How the quote was derived, in words (e.g. "USD valued at 1 USDT = 1 USD"). */
+  basis: z.string(),
+});
+export type FirmView = z.infer<typeof FirmView>;
+
 export const balances = {
   total: operation(
     'Total balance and its split by account type (GET /wallet/total_balance); also records a local snapshot.',
@@ -115,6 +168,16 @@ export const balances = {
     'Main and every sub-account: spot, isolated margin, perpetual and cross-margin balances in one matrix.',
     z.object({}),
     z.array(ConsolidatedRow),
+  ),
+  firm: operation(
+    'The firm-wide view: main and every sub-account × every account type, valued in the quote from the spot tickers, with the firm total, per-account and per-currency totals; also records a point of the firm total over time.',
+    z.object({ quote: FirmQuote.default('USDT') }).strict(),
+    FirmView,
+  ),
+  firmHistory: operation(
+    'The firm total over time, from the points recorded by balances.firm (at most one a minute).',
+    z.object({ quote: FirmQuote.default('USDT'), since: z.number().int().nonnegative().optional() }).strict(),
+    z.array(TotalPoint),
   ),
   smallBalances: operation(
     'Balances too small to trade and what converting them to GT would give (GET /wallet/small_balance).',

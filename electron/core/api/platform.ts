@@ -275,7 +275,17 @@ export const createPlatformApi = (client: ApiClient) => {
       get(`/delivery/${seg(settle)}/account_book`, arr(LedgerEntry), q, opt),
   };
 
-  return { withdrawals, wallet, subAccounts, account, spot, books, client };
+  /** The main account's own balances per account type (the firm-wide view reads them). */
+  const accounts = {
+    margin: (opt?: Opt) => get('/margin/accounts', arr(S.MarginAccount), undefined, opt),
+    crossMargin: (opt?: Opt) => get('/margin/cross/accounts', S.CrossMarginAccount, undefined, opt),
+    futures: (settle: string, opt?: Opt) => get(`/futures/${seg(settle)}/accounts`, S.FuturesAccount, undefined, opt),
+    delivery: (settle: string, opt?: Opt) =>
+      get(`/delivery/${seg(settle)}/accounts`, S.FuturesAccount, undefined, opt),
+    options: (opt?: Opt) => get('/options/accounts', S.OptionsAccount, undefined, opt),
+  };
+
+  return { withdrawals, wallet, subAccounts, account, spot, books, accounts, client };
 };
 
 /** The active profile's platform operations. */

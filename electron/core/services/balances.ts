@@ -3,6 +3,7 @@ import type { DeskHandlers } from '../../../shared/contract';
 import type { CellAmount, ConsolidatedRow } from '../../../shared/contract/balances';
 import type { PlatformApi } from '../api/platform';
 import { describeFailure } from '../balances/failures';
+import { buildFirmView, readFirmSources } from '../balances/firm';
 import { DeskFailure } from '../errors';
 import { readAllPages } from '../subAccounts/pages';
 import type { ServiceContext } from './context';
@@ -11,6 +12,9 @@ const isZero = (v: string | undefined) => v === undefined || v === '' || new Dec
 const sum = (...values: (string | undefined)[]) =>
   values.reduce((acc, v) => (v === undefined || v === '' ? acc : acc.plus(v)), new Decimal(0)).toFixed();
 const byCurrency = (a: CellAmount, b: CellAmount) => a.currency.localeCompare(b.currency);
+
+/** The snapshot series of the firm total, beside the main account's own total of the same profile. */
+const firmSeries = (profileId: string) => `${profileId}#firm`;
 
 /** Sub-accounts per page of GET /wallet/sub_account_balances (the spec's maximum). */
 const SUB_BALANCE_PAGE = 100;
@@ -107,6 +111,32 @@ export const createBalancesHandlers = (ctx: ServiceContext): DeskHandlers['balan
         });
     },
 
+    firm: async ({ quote }) => {
+      const profile = ctx.activeProfile();
+      const view = buildFirmView(
+        await readFirmSources(api(), profile?.userId !== undefined ? String(profile.userId) : 'main'),
+        quote,
+        Math.floor(Date.now() / 1000),
+      );
+      // A complete read is a point of the firm total over time (its own series: `<profile>#firm`).
+      if (profile !== undefined && !view.incomplete && view.unpriced.length === 0) {
+        ctx.snapshots.add({
+          profileId: firmSeries(profile.id),
+          currency: quote,
+          total: view.total,
+          byAccount: Object.fromEntries(view.accounts.map((a) => [a.uid, a.value])),
+        });
+      }
+      return view;
+    },
+    firmHistory: async ({ quote, since }) => {
+      const profile = ctx.activeProfile();
+      if (profile === undefined) return [];
+      return ctx.snapshots
+        .list({ profileId: firmSeries(profile.id), ...(since !== undefined ? { from: since * 1000 } : {}) })
+        .filter((s) => s.currency === quote)
+        .map((s) => ({ time: Math.floor(s.at / 1000), amount: s.total, currency: s.currency }));
+    },
     totalHistory: async ({ currency, since }) =>
       ctx.snapshots
         .list(since !== undefined ? { from: since * 1000 } : {})

@@ -177,7 +177,18 @@ export const FuturesAccount = z.looseObject({
   margin_mode_name: optText,
   position_mode: optText,
 });
+export type FuturesAccount = z.infer<typeof FuturesAccount>;
 export const SubAccountFuturesBalance = z.object({ uid: idString, available: z.record(z.string(), FuturesAccount) });
+
+/** OptionsAccount (GET /options/accounts). */
+export const OptionsAccount = z.looseObject({
+  total: optDecimal,
+  unrealised_pnl: optDecimal,
+  order_margin: optDecimal,
+  available: optDecimal,
+  currency: optText,
+});
+export type OptionsAccount = z.infer<typeof OptionsAccount>;
 export type SubAccountFuturesBalance = z.infer<typeof SubAccountFuturesBalance>;
 
 export const CrossMarginBalance = z.object({
@@ -186,27 +197,28 @@ export const CrossMarginBalance = z.object({
   borrowed: decimalString,
   interest: decimalString,
 });
-export const SubAccountCrossMarginBalance = z.object({
-  uid: idString,
-  available: z.looseObject({
-    user_id: int64.optional(),
-    locked: z.boolean().optional(),
-    balances: z.record(z.string(), CrossMarginBalance).default({}),
-    total: optDecimal,
-    borrowed: optDecimal,
-    borrowed_net: optDecimal,
-    net: optDecimal,
-    leverage: optDecimal,
-    interest: optDecimal,
-    risk: optDecimal,
-    total_initial_margin: optDecimal,
-    total_margin_balance: optDecimal,
-    total_maintenance_margin: optDecimal,
-    total_initial_margin_rate: optDecimal,
-    total_maintenance_margin_rate: optDecimal,
-    total_available_margin: optDecimal,
-  }),
+/** CrossMarginAccount (GET /margin/cross/accounts; a sub-account's, inside sub_account_cross_margin_balances). */
+export const CrossMarginAccount = z.looseObject({
+  user_id: int64.optional(),
+  locked: z.boolean().optional(),
+  balances: z.record(z.string(), CrossMarginBalance).default({}),
+  total: optDecimal,
+  borrowed: optDecimal,
+  borrowed_net: optDecimal,
+  net: optDecimal,
+  leverage: optDecimal,
+  interest: optDecimal,
+  risk: optDecimal,
+  total_initial_margin: optDecimal,
+  total_margin_balance: optDecimal,
+  total_maintenance_margin: optDecimal,
+  total_initial_margin_rate: optDecimal,
+  total_maintenance_margin_rate: optDecimal,
+  total_available_margin: optDecimal,
 });
+export type CrossMarginAccount = z.infer<typeof CrossMarginAccount>;
+
+export const SubAccountCrossMarginBalance = z.object({ uid: idString, available: CrossMarginAccount });
 export type SubAccountCrossMarginBalance = z.infer<typeof SubAccountCrossMarginBalance>;
 
 export const SavedAddress = z.object({
