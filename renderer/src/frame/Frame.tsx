@@ -10,9 +10,11 @@ import { FundingNotifier } from './FundingNotifier';
 import { IdleLockWatcher, LockScreen } from './IdleLock';
 import { Nav } from './Nav';
 import { Notices } from './Notices';
+import { NotificationCentre } from './NotificationCentre';
 import { PrefsMigration } from './PrefsMigration';
 import { ProfileSwitcher } from './ProfileSwitcher';
 import { SCREENS } from './screens';
+import { useSidebarCollapsed } from './sidebar';
 import { TradeNotifier } from './TradeNotifier';
 
 /** Ctrl/⌘+1…8 open screens, Ctrl/⌘+Shift+L locks. Bound once for the whole window. */
@@ -87,6 +89,7 @@ export const Frame = () => {
   const entry = SCREENS.find((s) => s.id === screen) ?? SCREENS[0]!;
   const Screen = entry.component;
   const firstRender = useRef(true);
+  const sidebar = useSidebarCollapsed();
 
   // Move focus to the new screen's title so keyboard and screen-reader users land on it.
   // biome-ignore lint/correctness/useExhaustiveDependencies: runs on every screen change by design.
@@ -101,13 +104,29 @@ export const Frame = () => {
 
   return (
     <>
-      <div className="app" data-testid="app-frame" inert={locked || undefined}>
-        <aside className="sidebar">
+      <div
+        className="app"
+        data-testid="app-frame"
+        data-sidebar={sidebar.collapsed ? 'collapsed' : 'expanded'}
+        inert={locked || undefined}
+      >
+        <aside className="sidebar" data-testid="sidebar">
           <div className="brand">
             <span className="brand-mark" aria-hidden="true">
               TD
             </span>
             <span className="brand-name">Treasury Desk</span>
+            <button
+              type="button"
+              className="sidebar-toggle"
+              data-testid="sidebar-toggle"
+              aria-expanded={!sidebar.collapsed}
+              aria-label={sidebar.collapsed ? 'Expand the sidebar' : 'Collapse the sidebar'}
+              title={sidebar.collapsed ? 'Expand the sidebar' : 'Collapse the sidebar'}
+              onClick={sidebar.toggle}
+            >
+              {sidebar.collapsed ? '»' : '«'}
+            </button>
           </div>
           <Nav />
           <div className="sidebar-footer" data-testid="app-version">
@@ -119,6 +138,7 @@ export const Frame = () => {
             <ProfileSwitcher />
             <div className="topbar-spacer" />
             <BusyIndicator />
+            <NotificationCentre />
             <Button
               size="sm"
               variant="ghost"

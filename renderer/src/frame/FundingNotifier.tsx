@@ -11,7 +11,7 @@ import { DEPOSIT_PHASE, type Phase, UID_PUSH_PHASE, WITHDRAWAL_PHASE } from '../
 import { type FundingRecordKind, statusTimeline } from '../../../shared/platform/timelines';
 import { call, type DeskEventPayload, useDeskEvent } from '../lib/desk';
 import { formatMoneyOrText } from '../lib/format';
-import type { ScreenId } from '../lib/navigation';
+import type { ScreenId, ScreenParams } from '../lib/navigation';
 import { type NoticeTone, notify } from '../lib/notify';
 import { usePrefs } from '../lib/prefs';
 
@@ -46,6 +46,8 @@ export const describeChange = (kind: Kind, change: Change) => {
     title,
     message: `${statusTimeline(kind, change.status).headline} (${change.status})`,
     screen: SCREEN[kind],
+    // "Open" opens this record (its timeline in the history), not the screen's first tab.
+    params: (kind === 'push' ? { record: change.id } : { tab: 'history', record: change.id }) as ScreenParams,
     // One notice per record: its next status replaces this one.
     key: `${kind}:${change.id}`,
     // Failures stay until read: they need someone to act.

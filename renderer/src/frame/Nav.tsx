@@ -28,6 +28,8 @@ export const Nav = () => {
               aria-current={entry.id === screen ? 'page' : undefined}
               aria-keyshortcuts={`${isMac ? 'Meta' : 'Control'}+${entry.key}`}
               title={`${entry.label} (${isMac ? '⌘' : 'Ctrl+'}${entry.key})`}
+              // The name stays when the sidebar is collapsed to its icons (the label is hidden then).
+              aria-label={entry.label}
               onClick={() => go(entry.id)}
             >
               <span className="nav-icon" aria-hidden="true">

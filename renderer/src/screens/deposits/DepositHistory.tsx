@@ -2,7 +2,7 @@
  * Deposit history with filters, each record's status timeline in plain words (with the network's
  * confirmations when known), refreshed on main's deposit events (the frame's FundingNotifier), and a CSV export.
  */
-import { useMemo, useState } from 'react';
+import { useMemo } from 'react';
 import type { DepositRecord } from '../../../../shared/contract/funding';
 import { depositTimeline } from '../../../../shared/platform/timelines';
 import { isoInZone, timeHeader, toCsv } from '../../lib/csv';
@@ -18,6 +18,7 @@ import {
   useHistoryFilters,
 } from '../withdrawals/history/filters';
 import { StatusTimeline } from '../withdrawals/timeline/StatusTimeline';
+import { useDepositsUi } from './store';
 
 export const depositsCsv = (rows: readonly DepositRecord[], zone: DisplayTimeZone): string =>
   toCsv(
@@ -72,7 +73,8 @@ export function DepositHistory() {
   const filters = useHistoryFilters();
   const { range } = filters.period;
   const { currency, state } = filters;
-  const [selected, setSelected] = useState<string | undefined>();
+  const selected = useDepositsUi((s) => s.selected);
+  const setSelected = (id: string) => useDepositsUi.getState().patch({ selected: id });
   const query = useDeskQuery(['funding.deposits', { range, ...(currency ? { currency } : {}) }]);
   const rows = useMemo(
     () => (query.data ?? []).filter((r) => matchesState(depositTimeline(r), state)),

@@ -2,7 +2,7 @@
  * Sub-accounts: the list with state, type, mode and spot balances; create; and the selected
  * sub-account's detail (balances, freeze/unfreeze, API keys).
  */
-import { useMemo, useState } from 'react';
+import { useEffect, useMemo, useState } from 'react';
 import type { SubAccountView } from '../../../../shared/contract/subAccounts';
 import { useDeskQuery } from '../../lib/desk';
 import { formatMoney } from '../../lib/format';
@@ -11,6 +11,7 @@ import { Badge, Button, type Column, EmptyState, ErrorNotice, PageHeader, QueryS
 import { CreateSubAccountDialog } from './CreateSubAccountDialog';
 import { STATE_TEXT, TYPE_TEXT, unifiedModeText } from './labels';
 import { SubAccountDetail } from './SubAccountDetail';
+import { useSubAccountsUi } from './store';
 import './treasury.css';
 
 /** The few largest-looking balances as text, e.g. "1,000 USDT · 0.5 BTC (+3 more)". */
@@ -28,9 +29,12 @@ const SubAccountsScreen = () => {
   const modes = useDeskQuery(['subAccounts.unifiedMode', {}]);
   // Another screen may open a given sub-account: params.userId.
   const handedOver = useNavigation((state) => state.params.userId);
-  const [selected, setSelected] = useState<number | undefined>(
-    handedOver && /^\d+$/.test(handedOver) ? Number(handedOver) : undefined,
-  );
+  useEffect(() => {
+    if (handedOver && /^\d+$/.test(handedOver)) useSubAccountsUi.getState().patch({ selected: Number(handedOver) });
+  }, [handedOver]);
+  // Kept across navigation (a store per screen), not in component state.
+  const selected = useSubAccountsUi((s) => s.selected);
+  const setSelected = (id: number | undefined) => useSubAccountsUi.getState().patch({ selected: id });
   const [creating, setCreating] = useState(false);
 
   const spotOf = useMemo(() => new Map(balances.data?.balances.map((b) => [b.userId, b.spot])), [balances.data]);

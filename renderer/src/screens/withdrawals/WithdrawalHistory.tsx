@@ -2,7 +2,7 @@
  * Withdrawal history: filters (range, currency, state), a table, the selected record's timeline with
  * Cancel, and a CSV export of exactly the rows shown.
  */
-import { useMemo, useState } from 'react';
+import { useMemo } from 'react';
 import type { WithdrawalRecord } from '../../../../shared/contract/funding';
 import { withdrawalTimeline } from '../../../../shared/platform/timelines';
 import { isoInZone, timeHeader, toCsv } from '../../lib/csv';
@@ -11,6 +11,7 @@ import type { DisplayTimeZone } from '../../lib/format';
 import { usePrefs } from '../../lib/prefs';
 import { alignedAmounts, DataTable, EmptyState, ErrorNotice, Loading, Time } from '../../ui';
 import { detailsColumn, HistoryFilterBar, matchesState, statusColumn, useHistoryFilters } from './history/filters';
+import { useWithdrawalsUi } from './store';
 import { WithdrawalDetail } from './WithdrawalTracker';
 
 export const withdrawalsCsv = (rows: readonly WithdrawalRecord[], zone: DisplayTimeZone): string =>
@@ -56,7 +57,8 @@ export function WithdrawalHistory() {
   const filters = useHistoryFilters();
   const { range } = filters.period;
   const { currency, state } = filters;
-  const [selected, setSelected] = useState<string | undefined>();
+  const selected = useWithdrawalsUi((s) => s.selected);
+  const setSelected = (id: string) => useWithdrawalsUi.getState().patch({ selected: id });
 
   // Refreshed on main's withdrawal events (the frame's FundingNotifier): main follows what is still moving.
   const query = useDeskQuery(['funding.withdrawals', { range, ...(currency ? { currency } : {}) }]);

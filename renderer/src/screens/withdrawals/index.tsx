@@ -9,20 +9,29 @@ import { useNavigation } from '../../lib/navigation';
 import { PageHeader, Tabs } from '../../ui';
 import { PushPanel } from './PushPanel';
 import { ReviewSettings } from './ReviewSettings';
+import { useWithdrawalsUi, type WithdrawalsTab } from './store';
 import { WithdrawalHistory } from './WithdrawalHistory';
 import { WithdrawalTracker } from './WithdrawalTracker';
 import { useWithdrawDraft, WithdrawForm } from './WithdrawForm';
 
-type Tab = 'send' | 'history' | 'push' | 'settings';
+type Tab = WithdrawalsTab;
+const TABS: readonly Tab[] = ['send', 'history', 'push', 'settings'];
 
 export default function WithdrawalsScreen() {
-  const initial = useNavigation((s) => s.params.tab) as Tab | undefined;
+  // Another screen or a notice may open a tab or a record: params.tab, params.record.
+  const params = useNavigation((s) => s.params);
+  useEffect(() => {
+    const tab = params.tab as Tab | undefined;
+    if (tab && TABS.includes(tab)) useWithdrawalsUi.getState().patch({ tab });
+    if (params.record) useWithdrawalsUi.getState().patch({ tab: 'history', selected: params.record });
+  }, [params]);
   const currency = useNavigation((s) => s.params.currency);
   // Balances → "Withdraw" hands over a currency: start a fresh draft with it.
   useEffect(() => {
     if (currency) useWithdrawDraft.getState().set({ currency, chain: '', address: '', memo: '', amount: '' });
   }, [currency]);
-  const [tab, setTab] = useState<Tab>(initial ?? 'send');
+  const tab = useWithdrawalsUi((s) => s.tab);
+  const setTab = (next: Tab) => useWithdrawalsUi.getState().patch({ tab: next });
   const [sent, setSent] = useState<WithdrawResult[]>([]);
   return (
     <div className="treasury">
