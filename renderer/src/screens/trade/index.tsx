@@ -4,7 +4,7 @@
  */
 import { useQueryClient } from '@tanstack/react-query';
 import Decimal from 'decimal.js';
-import { useMemo, useRef, useState } from 'react';
+import { memo, useCallback, useMemo, useRef, useState } from 'react';
 import { DEFAULT_TRADE_SETTINGS, type Order } from '../../../../shared/contract/trade';
 import { groupingSteps } from '../../../../shared/trade/book';
 import { DuplicateGuard } from '../../../../shared/trade/ticket';
@@ -22,6 +22,19 @@ import { OrderTicket } from './ticket/OrderTicket';
 import { TriggerTicket } from './ticket/TriggerTicket';
 import { useMarket } from './useMarket';
 import './trade.css';
+
+/**
+ * The parts of the screen beside the book, memoised: the book changes up to 50 times a second
+ * (streamed, 20 ms batches) and must re-render only itself, not the ticket, the orders or the chart
+ * (bench/match-to-screen.ts). The ticket and the orders re-render when the best bid or ask moves.
+ */
+const PairBarM = memo(PairBar);
+const OrderTicketM = memo(OrderTicket);
+const TriggerTicketM = memo(TriggerTicket);
+const GuardSettingsM = memo(GuardSettings);
+const OrdersPanelM = memo(OrdersPanel);
+const TriggerOrdersM = memo(TriggerOrders);
+const NO_PAIRS: never[] = [];
 
 /** What the book's status line says: live, and from where (the stream or polling), or the problem. */
 const liveWords = (status: { state: string; message: string; source?: 'stream' | 'polling' }): string => {
@@ -64,23 +77,29 @@ export default function TradeScreen() {
   const current = settings.data ?? DEFAULT_TRADE_SETTINGS;
   const steps = pair ? groupingSteps(pair.precision) : ['1'];
   const step = ui.steps[pairId] && steps.includes(ui.steps[pairId]) ? ui.steps[pairId] : steps[0]!;
+  const bestBid = market.book.bids[0]?.[0];
+  const bestAsk = market.book.asks[0]?.[0];
+  const live = useMemo(() => ({ pair: pairId, bestBid, bestAsk }), [pairId, bestBid, bestAsk]);
+  const { mutate: saveSettings } = updateSettings;
+  const toggleFavourite = useCallback(
+    (id: string) => {
+      const favourites = current.favourites.includes(id)
+        ? current.favourites.filter((f) => f !== id)
+        : [...current.favourites, id];
+      saveSettings({ ...current, favourites });
+    },
+    [current, saveSettings],
+  );
 
   if (pairs.isLoading) return <Loading />;
   if (pairs.error) return <ErrorNotice error={pairs.error} onRetry={() => void pairs.refetch()} />;
   if (!pair) return <EmptyState title="No spot pairs">The platform lists no spot pairs for this profile.</EmptyState>;
 
-  const toggleFavourite = (id: string) => {
-    const favourites = current.favourites.includes(id)
-      ? current.favourites.filter((f) => f !== id)
-      : [...current.favourites, id];
-    updateSettings.mutate({ ...current, favourites });
-  };
-
   return (
     <div className="trade-screen" data-testid="trade-screen">
       <PageHeader title="Trade" subtitle="Spot orders with the live order book." />
-      <PairBar
-        pairs={pairs.data ?? []}
+      <PairBarM
+        pairs={pairs.data ?? NO_PAIRS}
         pair={pairId}
         ticker={market.ticker}
         favourites={current.favourites}
@@ -127,18 +146,18 @@ export default function TradeScreen() {
             ]}
           >
             {ticketMode === 'order' ? (
-              <OrderTicket
+              <OrderTicketM
                 key={pair.id}
                 pair={pair}
                 account={account.data}
                 settings={current}
-                bestBid={market.book.bids[0]?.[0]}
-                bestAsk={market.book.asks[0]?.[0]}
+                bestBid={bestBid}
+                bestAsk={bestAsk}
                 picked={ui.picked}
                 guard={guard}
               />
             ) : (
-              <TriggerTicket
+              <TriggerTicketM
                 key={pair.id}
                 pair={pair}
                 settings={current}
@@ -147,20 +166,11 @@ export default function TradeScreen() {
               />
             )}
           </Tabs>
-          <GuardSettings
-            settings={current}
-            onSave={(s) => updateSettings.mutate(s)}
-            saving={updateSettings.isPending}
-          />
+          <GuardSettingsM settings={current} onSave={saveSettings} saving={updateSettings.isPending} />
         </div>
       </div>
-      <OrdersPanel
-        pair={pairId}
-        pairs={pairMap}
-        settings={current}
-        live={{ pair: pairId, bestBid: market.book.bids[0]?.[0], bestAsk: market.book.asks[0]?.[0] }}
-      />
-      <TriggerOrders pair={pairId} pairs={pairMap} />
+      <OrdersPanelM pair={pairId} pairs={pairMap} settings={current} live={live} />
+      <TriggerOrdersM pair={pairId} pairs={pairMap} />
     </div>
   );
 }
