@@ -8,7 +8,15 @@ import { DISPLAY_TIME_ZONES } from '../format/time';
 import { operation } from '../ipc/define';
 import { sanitizeFileName } from './app';
 
-export const MovementKind = z.enum(['withdrawal', 'push', 'transfer', 'subAccountTransfer', 'subToSubTransfer']);
+export const MovementKind = z.enum([
+  'withdrawal',
+  'push',
+  'transfer',
+  'subAccountTransfer',
+  'subToSubTransfer',
+  /** A spot order, journaled with its `text` (t-desk-…) as client id (electron/core/movements/adapters/spotOrder.ts). */
+  'spotOrder',
+]);
 export const MovementState = z.enum(['prepared', 'sent', 'unknown', 'done', 'failed']);
 
 /**

@@ -4,7 +4,7 @@
  * before it left, or answered with an error, did nothing; a timeout, a cut connection or a 5xx
  * leaves the outcome unknown and must be reconciled, never resent blindly.
  */
-import type { IpcError } from '../../../shared/ipc/result';
+import type { Delivery as IpcDelivery, IpcError } from '../../../shared/ipc/result';
 import { helpForLabel } from './labels';
 
 export type ApiErrorKind =
@@ -66,13 +66,25 @@ export class ApiError extends Error {
     return this.status >= 500 ? 'unknown' : 'not-executed';
   }
 
+  /**
+   * What crosses IPC about delivery. A read moves nothing, whatever happened to it (`not_sent`);
+   * for a write: refused or never connected → `not_sent`, no answer or a 5xx → `unknown`, an
+   * answer the app cannot read → `executed`.
+   */
+  get ipcDelivery(): IpcDelivery {
+    if (this.method === 'GET') return 'not_sent';
+    return IPC_DELIVERY[this.delivery];
+  }
+
   toIpcError(): IpcError {
+    const delivery = this.ipcDelivery;
     if (this.label === 'NO_KEY') {
       return {
         code: 'PRECONDITION',
         message: 'This profile has no API key, so private operations are not possible.',
         requestId: this.requestId,
         advice: 'Add the key and secret in Settings → Profiles.',
+        delivery,
       };
     }
     if (this.kind === 'platform') {
@@ -83,16 +95,28 @@ export class ApiError extends Error {
         label: this.label,
         requestId: this.requestId,
         advice: help.advice,
+        delivery,
       };
     }
     if (this.kind === 'invalid-response') {
-      return {
-        code: 'PLATFORM',
-        message: `The platform answered in a form the app does not understand (${this.method} ${this.path}).`,
-        label: this.label,
-        requestId: this.requestId,
-        advice: 'Check that the profile points at the right address; update the app if it persists.',
-      };
+      // Not a refusal: the platform answered 2xx. For a write, it was done; only its answer is unreadable.
+      return delivery === 'executed'
+        ? {
+            code: 'PLATFORM',
+            message: `The platform accepted the request, but answered in a form the app does not understand (${this.method} ${this.path}). It was most likely carried out.`,
+            label: this.label,
+            requestId: this.requestId,
+            advice: 'Check the result on the platform before doing it again. Update the app if it persists.',
+            delivery,
+          }
+        : {
+            code: 'PLATFORM',
+            message: `The platform answered in a form the app does not understand (${this.method} ${this.path}).`,
+            label: this.label,
+            requestId: this.requestId,
+            advice: 'Check that the profile points at the right address; update the app if it persists.',
+            delivery,
+          };
     }
     return {
       code: 'NETWORK',
@@ -103,8 +127,15 @@ export class ApiError extends Error {
       label: this.label,
       requestId: this.requestId,
       advice: 'Check the network connection and the profile’s address, then try again.',
+      delivery,
     };
   }
 }
+
+const IPC_DELIVERY: Record<Delivery, IpcDelivery> = {
+  'not-executed': 'not_sent',
+  unknown: 'unknown',
+  executed: 'executed',
+};
 
 export const isApiError = (e: unknown): e is ApiError => e instanceof ApiError;

@@ -138,7 +138,13 @@ describe('dispatcher: what handlers return or throw', () => {
     const { dispatch } = setup();
     expect(await dispatch('money.refused', {}, OURS)).toEqual({
       ok: false,
-      error: { code: 'PRECONDITION', message: 'No profile is connected.', advice: 'Add a profile in Settings.' },
+      // A refusal by the app itself: certainly nothing was sent (the screens decide on `delivery`).
+      error: {
+        code: 'PRECONDITION',
+        message: 'No profile is connected.',
+        advice: 'Add a profile in Settings.',
+        delivery: 'not_sent',
+      },
     });
   });
 

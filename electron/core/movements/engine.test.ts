@@ -11,7 +11,7 @@ import { AMBIGUOUS_RECORD } from '../../../shared/contract/activity';
 import { ApiError } from '../api/apiError';
 import type { PlatformApi } from '../api/platform';
 import { openJournalDb } from '../journal/db';
-import { MovementService, type MovementServiceOptions } from './service';
+import { MovementEngine, type MovementEngineOptions } from './engine';
 import type { Movement } from './types';
 
 const PROFILE = 'p1';
@@ -56,7 +56,7 @@ type Fake = {
   clockMeasured?: boolean;
 };
 
-const setup = (fake: Fake, options: Partial<MovementServiceOptions> = {}) => {
+const setup = (fake: Fake, options: Partial<MovementEngineOptions> = {}) => {
   const db = openJournalDb(':memory:');
   const clock = { now: 1_800_000_000_000 };
   const calls = { withdraw: 0, push: 0, withdrawals: 0, pushRecords: 0, transfer: 0, subTransfer: 0, orderStatus: 0 };
@@ -110,7 +110,7 @@ const setup = (fake: Fake, options: Partial<MovementServiceOptions> = {}) => {
     books: { futures: async () => (fake.futuresBook ?? (async () => []))() },
   } as unknown as PlatformApi;
   const changes: Movement[] = [];
-  const service = new MovementService({
+  const service = new MovementEngine({
     db,
     profileId: () => PROFILE,
     platform: () => api,
@@ -678,5 +678,99 @@ describe('a journal the disk refuses to write', () => {
     expect(s.calls.withdraw).toBe(2);
     expect(s.service.list()).toHaveLength(1);
     expect(s.service.list()[0]).toMatchObject({ state: 'done', platformId: 'w2' });
+  });
+});
+
+describe('spot orders: journaled by their text, found by it, never sent again', () => {
+  const ORDER = {
+    currency_pair: 'BTC_USDT',
+    side: 'buy' as const,
+    type: 'limit' as const,
+    amount: '0.01',
+    price: '65000',
+    time_in_force: 'gtc' as const,
+    account: 'spot' as const,
+    text: 't-desk-k1',
+  };
+  const orderNotFound = () => refusal('ORDER_NOT_FOUND', 404, '/spot/orders/t-desk-k1');
+
+  const spotSetup = (spot: { placeOrder: () => Promise<unknown>; getOrder: (text: string) => Promise<unknown> }) => {
+    const db = openJournalDb(':memory:');
+    const clock = { now: 1_800_000_000_000 };
+    const calls = { place: 0, get: 0 };
+    const measured = { offsetMs: 0, rttMs: 1, measuredAt: clock.now };
+    const api = {
+      client: { clock: { offsetMs: 0, last: measured }, syncClock: async () => 0 },
+      spot: {
+        placeOrder: async () => {
+          calls.place++;
+          return spot.placeOrder();
+        },
+        getOrder: async (text: string) => {
+          calls.get++;
+          return spot.getOrder(text);
+        },
+      },
+    } as unknown as PlatformApi;
+    const engine = new MovementEngine({
+      db,
+      profileId: () => PROFILE,
+      platform: () => api,
+      onChange: () => {},
+      now: () => clock.now,
+      settleMs: 20_000,
+      backgroundMs: 0,
+    });
+    return { db, clock, calls, engine };
+  };
+
+  it('a lost answer is settled by finding the order by its text, with the order as the result', async () => {
+    const order = { id: '42', text: 't-desk-k1', status: 'open' };
+    const s = spotSetup({ placeOrder: () => Promise.reject(cut('/spot/orders')), getOrder: async () => order });
+    const result = await s.engine.execute('spotOrder', ORDER);
+    expect(result).toMatchObject({
+      state: 'done',
+      record: order,
+      movement: { clientId: 't-desk-k1', platformId: '42' },
+    });
+    expect(s.calls).toEqual({ place: 1, get: 1 });
+  });
+
+  it('an order proven absent is recorded as not executed and never placed again', async () => {
+    const s = spotSetup({
+      placeOrder: () => Promise.reject(cut('/spot/orders')),
+      getOrder: () => Promise.reject(orderNotFound()),
+    });
+    const result = await s.engine.execute('spotOrder', ORDER);
+    expect(result.state).toBe('unknown');
+    if (result.state === 'unknown')
+      expect(result.failure.detail).toMatchObject({ code: 'OUTCOME_UNKNOWN', delivery: 'unknown' });
+    s.clock.now += MINUTE; // past settleMs: "not found" now proves it never arrived
+    await s.engine.reconcile();
+    expect(s.engine.list()[0]).toMatchObject({ state: 'failed', label: 'NEVER_EXECUTED' });
+    expect(s.calls.place).toBe(1);
+  });
+
+  it('a 429 is a refusal (a late order is worse than none), not a wait-and-resend', async () => {
+    const s = spotSetup({
+      placeOrder: () => Promise.reject(refusal('TOO_MANY_REQUESTS', 429, '/spot/orders')),
+      getOrder: () => Promise.reject(orderNotFound()),
+    });
+    const result = await s.engine.execute('spotOrder', ORDER);
+    expect(result).toMatchObject({ state: 'refused', movement: { state: 'failed', label: 'TOO_MANY_REQUESTS' } });
+    expect(s.calls).toEqual({ place: 1, get: 0 });
+  });
+
+  it('an order journaled but never sent (the app stopped) is not sent later by the background check', async () => {
+    const s = spotSetup({ placeOrder: async () => ({ id: '1' }), getOrder: () => Promise.reject(orderNotFound()) });
+    s.db
+      .prepare(
+        `INSERT INTO intents (id, profile_id, kind, state, client_id, currency, amount, params, attempts, created_at, updated_at)
+         VALUES ('o1', ?, 'spotOrder', 'prepared', 't-desk-k1', 'BTC', '0.01', ?, 0, ?, ?)`,
+      )
+      .run(PROFILE, JSON.stringify(ORDER), s.clock.now, s.clock.now);
+    await s.engine.reconcile();
+    expect(s.engine.get('o1')).toMatchObject({ state: 'failed', label: 'NEVER_EXECUTED' });
+    expect(s.calls.place).toBe(0);
   });
 });

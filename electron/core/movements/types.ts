@@ -5,13 +5,8 @@
  * sending blindly, and a retry reuses the same id. See docs/core.md.
  */
 import type { MovementView } from '../../../shared/contract/activity';
-import type {
-  PushRequest,
-  SubAccountTransferRequest,
-  SubToSubTransferRequest,
-  TransferRequest,
-  WithdrawRequest,
-} from '../../../shared/platform/api/wallet';
+import type { DeskFailure } from '../errors';
+import type { MovementParams } from './registry';
 
 /**
  * One journaled movement (schema: shared/contract/activity.ts `Movement`). States:
@@ -20,8 +15,9 @@ import type {
  * - `unknown`: sent, the answer was lost; being checked with the platform.
  * - `done`: the platform accepted it (for a withdrawal, `platformStatus` follows its progress).
  * - `failed`: the platform refused it (`label`), or it was proven never executed and abandoned.
- * `clientId` is the withdraw_order_id / client_order_id sent with every attempt ("" for kinds the
- * platform takes no id for: push and own-account transfer); `platformId` the platform's id once known.
+ * `clientId` is the withdraw_order_id / client_order_id / order text sent with every attempt ("" for
+ * kinds the platform takes no id for: push, own-account and sub → sub transfers); `platformId` the
+ * platform's id once known.
  */
 export type Movement = MovementView;
 export type MovementKind = Movement['kind'];
@@ -49,24 +45,43 @@ export interface MovementFilter {
 }
 
 /**
- * Each operation resolves with the movement in state `done` once the platform accepted it.
- * It rejects with the platform's error (an ApiError: the dispatcher shows its label and advice)
- * when refused, and with DeskFailure code OUTCOME_UNKNOWN when the outcome could not be settled
- * yet: the journal keeps checking in the background and emits `activity.movementChanged`.
+ * What asking for a movement did, as a value:
+ * - `done`: the platform accepted it (`record`: the platform's answer, when this call got one);
+ * - `unknown`: it may have executed; the engine keeps checking by its client id and never sends it
+ *   blindly (`failure`: OUTCOME_UNKNOWN, delivery `unknown`, for the screen);
+ * - `refused`: nothing moved — refused by the platform, proven never executed, or stopped by the
+ *   app before sending (`failure`: the ApiError or DeskFailure to show, delivery `not_sent`).
+ */
+export type MovementResult =
+  | { readonly state: 'done'; readonly movement: Movement; readonly record?: unknown }
+  | { readonly state: 'unknown'; readonly movement?: Movement; readonly failure: DeskFailure }
+  | { readonly state: 'refused'; readonly movement?: Movement; readonly failure: Error };
+
+/**
+ * The movement engine (engine.ts). `execute` is the one entry point; the kind-named calls resolve
+ * with the movement in state `done` and reject with the result's failure otherwise (an ApiError
+ * or DeskFailure when refused, DeskFailure OUTCOME_UNKNOWN when the outcome is not settled yet:
+ * the engine keeps checking in the background and emits `activity.movementChanged`).
  */
 export interface Movements {
-  withdraw(request: WithdrawRequest, options?: MovementOptions): Promise<Movement>;
+  /** Journals the movement, sends it once and settles its outcome (see MovementResult). */
+  execute<K extends MovementKind>(
+    kind: K,
+    params: MovementParams[K],
+    options?: MovementOptions,
+  ): Promise<MovementResult>;
+  withdraw(request: MovementParams['withdrawal'], options?: MovementOptions): Promise<Movement>;
   /** UID transfer to another main account. */
-  push(request: PushRequest, options?: MovementOptions): Promise<Movement>;
+  push(request: MovementParams['push'], options?: MovementOptions): Promise<Movement>;
   /** Between the active account's own accounts (spot, margin, futures, …). */
-  transfer(request: TransferRequest, options?: MovementOptions): Promise<Movement>;
+  transfer(request: MovementParams['transfer'], options?: MovementOptions): Promise<Movement>;
   /** Main ↔ sub-account. */
-  subAccountTransfer(request: SubAccountTransferRequest, options?: MovementOptions): Promise<Movement>;
+  subAccountTransfer(request: MovementParams['subAccountTransfer'], options?: MovementOptions): Promise<Movement>;
   /**
    * Sub-account → sub-account. The spec gives this operation neither a client id nor a record
    * listing: if its answer is lost it stays `unknown` until a person settles it (resolveManually).
    */
-  subToSubTransfer(request: SubToSubTransferRequest, options?: MovementOptions): Promise<Movement>;
+  subToSubTransfer(request: MovementParams['subToSubTransfer'], options?: MovementOptions): Promise<Movement>;
   /** A person settles an `unknown` movement after checking the balances (audited by the caller). */
   resolveManually(id: string, outcome: 'done' | 'failed', note: string): Movement;
   list(filter?: MovementFilter): Movement[];

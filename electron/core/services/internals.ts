@@ -5,13 +5,13 @@
  */
 import type { HistorySync } from '../history/sync';
 import type { KeyStore } from '../keychain/keyStore';
-import type { MovementService } from '../movements/service';
+import type { MovementEngine } from '../movements/engine';
 import type { ProfileManager } from '../profiles/manager';
 import type { AppDeps } from './app';
 
 export interface CoreInternals {
   readonly profiles: ProfileManager;
-  readonly movementService: MovementService;
+  readonly movementService: MovementEngine;
   readonly history: HistorySync;
   readonly keyStore: KeyStore;
   /** Saving files and the lock (the `app` area). */

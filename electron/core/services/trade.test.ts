@@ -1,6 +1,8 @@
 import { describe, expect, it, vi } from 'vitest';
 import { ApiError } from '../api/apiError';
 import { DeskFailure } from '../errors';
+import { openJournalDb } from '../journal/db';
+import { MovementEngine } from '../movements/engine';
 import type { ServiceContext } from './context';
 import { createTradeHandlers } from './trade';
 
@@ -40,9 +42,20 @@ const setup = (placeOrder: () => Promise<unknown>, getOrder: () => Promise<unkno
     })),
   };
   const settings = new Map<string, unknown>();
+  // Orders go through the movement engine (journaled with their text before they are sent).
+  const measured = { offsetMs: 0, rttMs: 1, measuredAt: Date.now() };
+  const api = { spot, client: { clock: { offsetMs: 0, last: measured }, syncClock: async () => 0 } };
+  const movements = new MovementEngine({
+    db: openJournalDb(':memory:'),
+    profileId: () => 'p1',
+    platform: () => api as unknown as ReturnType<ServiceContext['platform']>,
+    onChange: () => {},
+    backgroundMs: 0,
+  });
   const ctx = {
     emit: vi.fn(),
-    platform: () => ({ spot }),
+    platform: () => api,
+    movements,
     onProfileChange: () => () => {},
     settings: {
       get: (k: string, d: unknown) => settings.get(k) ?? d,
@@ -51,7 +64,7 @@ const setup = (placeOrder: () => Promise<unknown>, getOrder: () => Promise<unkno
     audit: { record: vi.fn() },
     activeProfile: () => undefined,
   } as unknown as ServiceContext;
-  return { handlers: createTradeHandlers(ctx), spot, settings };
+  return { handlers: createTradeHandlers(ctx), spot, settings, movements };
 };
 
 const order = {
@@ -93,6 +106,8 @@ describe('trade.placeOrder', () => {
         account: 'spot',
         text: 't-desk-a',
       },
+      // The engine's request id (journaled before sending) and the signed-time hook.
+      { requestId: expect.any(String), onSigned: expect.any(Function) },
     ]);
   });
 
@@ -117,9 +132,46 @@ describe('trade.placeOrder', () => {
     );
     const failure = await handlers.placeOrder(order, call).catch((e: unknown) => e);
     expect(failure).toBeInstanceOf(DeskFailure);
-    expect((failure as DeskFailure).detail).toMatchObject({ code: 'OUTCOME_UNKNOWN', requestId: 'td-1' });
+    expect((failure as DeskFailure).detail).toMatchObject({
+      code: 'OUTCOME_UNKNOWN',
+      requestId: 'td-1',
+      delivery: 'unknown',
+    });
     expect((failure as DeskFailure).detail.message).toContain('t-desk-a');
     expect(spot.placeOrder).toHaveBeenCalledTimes(1);
+  });
+
+  it('journals the order with its text before sending it, and a repeat of the same text joins it', async () => {
+    let journaledFirst: unknown;
+    const s = setup(async () => {
+      journaledFirst = s.movements.list()[0];
+      return placed;
+    });
+    await s.handlers.placeOrder(order, call);
+    expect(journaledFirst).toMatchObject({ kind: 'spotOrder', state: 'sent', clientId: 't-desk-a', currency: 'BTC' });
+    expect(s.movements.list()[0]).toMatchObject({ state: 'done', platformId: '42' });
+    // The same submission again (a double click, a retry): no second order.
+    await expect(s.handlers.placeOrder(order, call)).resolves.toMatchObject({ id: '42' });
+    expect(s.spot.placeOrder).toHaveBeenCalledTimes(1);
+  });
+
+  it('a refusal is the platform’s error with delivery not_sent, and the order is journaled as failed', async () => {
+    const s = setup(async () => {
+      throw new ApiError({
+        kind: 'platform',
+        status: 400,
+        label: 'BALANCE_NOT_ENOUGH',
+        message: 'Not enough balance',
+        requestId: 'td-3',
+        method: 'POST',
+        path: '/spot/orders',
+      });
+    });
+    const failure = await s.handlers.placeOrder(order, call).catch((e: unknown) => e);
+    expect(failure).toBeInstanceOf(ApiError);
+    expect((failure as ApiError).toIpcError()).toMatchObject({ code: 'PLATFORM', delivery: 'not_sent' });
+    expect(s.movements.list()[0]).toMatchObject({ state: 'failed', label: 'BALANCE_NOT_ENOUGH' });
+    expect(s.spot.placeOrder).toHaveBeenCalledTimes(1);
   });
 
   it('enforces the precision and the max notional again in main, sending nothing', async () => {

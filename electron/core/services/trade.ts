@@ -1,7 +1,8 @@
 /**
  * Handlers of the `trade` area: market data and the live feed of one pair, the order ticket and the
- * user's orders and trades. Order placement is never retried here: each order carries a `t-` client
- * text id, and when the answer is lost the order is looked up by that id instead of being resent.
+ * user's orders and trades. An order is placed through the movement engine (movements/adapters/
+ * spotOrder.ts): journaled with its `t-desk-` text before it is sent; when the answer is lost it is
+ * found by that text, never placed again.
  */
 import type { z } from 'zod';
 import type { DeskHandlers } from '../../../shared/contract';
@@ -139,9 +140,12 @@ export const createTradeHandlers = (ctx: ServiceContext): DeskHandlers['trade'] 
     );
     if (Object.keys(errors).length > 0) throw invalid(errors as Record<string, string>);
 
+    // Through the movement engine: journaled with its text (its client id) before it is sent; a lost
+    // answer is settled by finding the order by that text, never by placing it again.
     const text = input.text ?? newClientText();
-    try {
-      const order = await spot().placeOrder({
+    const result = await ctx.movements.execute(
+      'spotOrder',
+      {
         currency_pair: input.pair,
         side: input.side,
         type: input.type,
@@ -151,24 +155,33 @@ export const createTradeHandlers = (ctx: ServiceContext): DeskHandlers['trade'] 
         account: 'spot',
         text,
         ...(input.stpAct ? { stp_act: input.stpAct } : {}),
+      },
+      // The text is the ticket's one submission: a repeat of it joins the first, never a second order.
+      { requestKey: `order:${text}` },
+    );
+    if (result.state === 'refused') throw result.failure;
+    if (result.state === 'unknown') {
+      throw new DeskFailure({
+        ...result.failure.detail,
+        message: `The platform did not confirm the order ${text}. It may or may not have been placed; the app is checking.`,
+        advice: 'Do not place it again yet: check Open orders and Order history for this id first.',
       });
-      return placed(toOrder(order, input.pair));
-    } catch (error) {
-      if (isApiError(error) && error.delivery === 'unknown') {
-        // The order may have been placed. Never resend: look it up by its client text id once.
-        const found = await spot()
-          .getOrder(text, { currency_pair: input.pair })
-          .catch(() => undefined);
-        if (found) return placed(toOrder(found, input.pair));
-        throw new DeskFailure({
-          code: 'OUTCOME_UNKNOWN',
-          message: `The platform did not confirm the order ${text}. It may or may not have been placed.`,
-          advice: 'Do not place it again yet: check Open orders and Order history for this id first.',
-          ...(error.requestId ? { requestId: error.requestId } : {}),
-        });
-      }
-      throw error;
     }
+    const record =
+      (result.record as Parameters<typeof toOrder>[0] | undefined) ??
+      (await spot()
+        .getOrder(text, { currency_pair: input.pair })
+        .catch(() => undefined));
+    if (record === undefined) {
+      // Placed for certain (e.g. a repeat joined it), but it cannot be read back now.
+      throw new DeskFailure({
+        code: 'OUTCOME_UNKNOWN',
+        delivery: 'executed',
+        message: `The order ${text} was placed (id ${result.movement.platformId ?? 'unknown'}), but it could not be read back.`,
+        advice: 'Do not place it again: it shows in Open orders or Order history.',
+      });
+    }
+    return placed(toOrder(record, input.pair));
   };
 
   return {

@@ -48,6 +48,8 @@ const whereToLook = (m: MovementView): string => {
       const which = from && to ? ` (${from} → ${to})` : '';
       return `Compare the ${m.currency} balances of both sub-accounts${which} with what they were before the transfer.`;
     }
+    case 'spotOrder':
+      return `Look for this order${ref} in the platform’s open orders and order history of ${String(m.params.currency_pair ?? 'its pair')}.`;
   }
 };
 

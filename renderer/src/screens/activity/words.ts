@@ -7,4 +7,5 @@ export const KIND_WORDS: Record<MovementView['kind'], string> = {
   transfer: 'Transfer between own accounts',
   subAccountTransfer: 'Main ↔ sub-account transfer',
   subToSubTransfer: 'Sub-account → sub-account transfer',
+  spotOrder: 'Spot order',
 };
