@@ -5,6 +5,7 @@
  */
 import { z } from 'zod';
 import { operation } from '../ipc/define';
+import { DecimalText } from './funding';
 
 /**
  * Login-name rule. The platform allows letters, digits and underscore; it does not publish a
@@ -78,12 +79,25 @@ export const subAccounts = {
     z.object({ balances: z.array(z.object({ userId: z.number(), spot: CurrencyAmounts })) }),
   ),
   get: operation(
-    'One sub-account with its spot and perpetual-futures balances and its unified mode.',
+    'One sub-account with every account type the platform reports for it (spot, isolated margin, perpetual futures, cross margin) and its unified mode.',
     z.object({ userId }).strict(),
     z.object({
       account: SubAccountView,
       spot: CurrencyAmounts,
       futures: z.array(FuturesBalance),
+      /** Isolated margin: one line per pair side that holds or owes something. */
+      margin: z.array(
+        z.object({
+          pair: z.string(),
+          currency: z.string(),
+          available: DecimalText,
+          locked: DecimalText,
+          borrowed: DecimalText,
+        }),
+      ),
+      crossMargin: z.array(
+        z.object({ currency: z.string(), available: DecimalText, locked: DecimalText, borrowed: DecimalText }),
+      ),
       unified: UnifiedModeView.optional(),
     }),
   ),

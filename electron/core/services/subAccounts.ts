@@ -6,6 +6,7 @@ import type { DeskHandlers } from '../../../shared/contract';
 import { readAllPages } from '../subAccounts/pages';
 import { toSubAccountView } from '../subAccounts/views';
 import type { ServiceContext } from './context';
+import { rulesCacheOf, SUB_ACCOUNTS_KEY } from './rulesCache';
 
 /** The platform's page size maximum for sub-account balances. */
 const BALANCE_PAGE = 100;
@@ -33,7 +34,10 @@ export const createSubAccountsHandlers = (ctx: ServiceContext): DeskHandlers['su
   return {
     list: async () => {
       // type 0: every type (regular and cross-margin); the platform's default would hide cross-margin ones.
-      const accounts = await ctx.platform().subAccounts.list({ type: '0' });
+      // Always read, but a read already under way (the history's names) is shared, and kept for them.
+      const accounts = await rulesCacheOf(ctx).get(SUB_ACCOUNTS_KEY, 0, () =>
+        ctx.platform().subAccounts.list({ type: '0' }),
+      );
       return { accounts: accounts.map(toSubAccountView).sort((a, b) => a.loginName.localeCompare(b.loginName)) };
     },
 
@@ -41,13 +45,16 @@ export const createSubAccountsHandlers = (ctx: ServiceContext): DeskHandlers['su
 
     get: async ({ userId }) => {
       const api = ctx.platform();
-      const [account, spot, futures, modes] = await Promise.all([
+      const [account, spot, futures, margin, cross, modes] = await Promise.all([
         view(userId),
         spotBalances(userId),
         api.wallet.subAccountFuturesBalances({ sub_uid: String(userId) }),
+        api.wallet.subAccountMarginBalances({ sub_uid: String(userId) }),
+        api.wallet.subAccountCrossMarginBalances({ sub_uid: String(userId) }),
         // The mode is informative; a failure here must not hide balances.
         api.subAccounts.unifiedMode().catch(() => undefined),
       ]);
+      const mine = <T extends { uid: string }>(rows: readonly T[]) => rows.filter((row) => Number(row.uid) === userId);
       const mode = modes?.find((m) => m.user_id === userId);
       return {
         account,
@@ -62,6 +69,24 @@ export const createSubAccountsHandlers = (ctx: ServiceContext): DeskHandlers['su
               ...(acc.unrealised_pnl !== undefined ? { unrealisedPnl: acc.unrealised_pnl } : {}),
             })),
           ),
+        margin: mine(margin).flatMap((row) =>
+          row.available.flatMap((m) =>
+            [m.base, m.quote]
+              .filter((side) => [side.available, side.locked, side.borrowed].some((v) => v !== '' && Number(v) !== 0))
+              .map((side) => ({
+                pair: m.currency_pair,
+                currency: side.currency,
+                available: side.available,
+                locked: side.locked,
+                borrowed: side.borrowed,
+              })),
+          ),
+        ),
+        crossMargin: mine(cross).flatMap((row) =>
+          Object.entries(row.available.balances ?? {})
+            .filter(([, b]) => [b.available, b.freeze, b.borrowed].some((v) => Number(v) !== 0))
+            .map(([currency, b]) => ({ currency, available: b.available, locked: b.freeze, borrowed: b.borrowed })),
+        ),
         ...(mode
           ? { unified: { userId, isUnified: mode.is_unified ?? mode.mode !== 'classic', mode: mode.mode } }
           : {}),
@@ -71,6 +96,7 @@ export const createSubAccountsHandlers = (ctx: ServiceContext): DeskHandlers['su
     create: async ({ loginName, remark, email }) => {
       const params = { login_name: loginName, ...(remark ? { remark } : {}), ...(email ? { email } : {}) };
       const created = await ctx.platform().subAccounts.create(params);
+      rulesCacheOf(ctx).invalidate(SUB_ACCOUNTS_KEY);
       return toSubAccountView(created);
     },
 

@@ -2,7 +2,7 @@
 import '../withdrawals/treasury.css';
 import { useState } from 'react';
 import { PageHeader, Tabs } from '../../ui';
-import { ConsolidatedMatrix } from './ConsolidatedMatrix';
+import { FirmView } from './FirmView';
 import { Overview } from './Overview';
 import { SmallBalances } from './SmallBalances';
 
@@ -19,12 +19,12 @@ export default function BalancesScreen() {
         onChange={setTab}
         tabs={[
           { id: 'overview', label: 'Overview' },
-          { id: 'accounts', label: 'All accounts' },
+          { id: 'accounts', label: 'Firm-wide' },
           { id: 'small', label: 'Small balances' },
         ]}
       >
         {tab === 'overview' ? <Overview /> : null}
-        {tab === 'accounts' ? <ConsolidatedMatrix /> : null}
+        {tab === 'accounts' ? <FirmView /> : null}
         {tab === 'small' ? <SmallBalances /> : null}
       </Tabs>
     </div>

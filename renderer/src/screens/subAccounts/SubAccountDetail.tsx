@@ -31,7 +31,7 @@ export const SubAccountDetail = ({ userId }: { readonly userId: number }) => {
 
   if (detail.isPending) return <Loading label="Loading sub-account…" />;
   if (detail.error) return <ErrorNotice error={detail.error} onRetry={() => detail.refetch()} />;
-  const { account, spot, futures, unified } = detail.data;
+  const { account, spot, futures, margin, crossMargin, unified } = detail.data;
   const frozen = account.state === 'frozen';
   const spotRows = Object.entries(spot).sort(([a], [b]) => a.localeCompare(b));
 
@@ -90,7 +90,7 @@ export const SubAccountDetail = ({ userId }: { readonly userId: number }) => {
 
       <section aria-labelledby="sub-balances" className="stack">
         <h3 id="sub-balances">Balances</h3>
-        {spotRows.length === 0 && futures.length === 0 ? (
+        {spotRows.length === 0 && futures.length === 0 && margin.length === 0 && crossMargin.length === 0 ? (
           <EmptyState title="No funds in this sub-account">Use Transfers to move funds into it.</EmptyState>
         ) : (
           <Table caption="Balances of this sub-account" testId="subaccount-balances">
@@ -99,6 +99,8 @@ export const SubAccountDetail = ({ userId }: { readonly userId: number }) => {
                 <Th>Account</Th>
                 <Th>Currency</Th>
                 <Th numeric>Available</Th>
+                <Th numeric>In orders</Th>
+                <Th numeric>Borrowed</Th>
               </Tr>
             </THead>
             <TBody>
@@ -109,6 +111,38 @@ export const SubAccountDetail = ({ userId }: { readonly userId: number }) => {
                   <Td numeric>
                     <Amount value={amount} />
                   </Td>
+                  <Td numeric>—</Td>
+                  <Td numeric>—</Td>
+                </Tr>
+              ))}
+              {margin.map((row) => (
+                <Tr key={`margin-${row.pair}-${row.currency}`}>
+                  <Td>Isolated margin · {row.pair}</Td>
+                  <Td>{row.currency}</Td>
+                  <Td numeric>
+                    <Amount value={row.available} />
+                  </Td>
+                  <Td numeric>
+                    <Amount value={row.locked} />
+                  </Td>
+                  <Td numeric>
+                    <Amount value={row.borrowed} />
+                  </Td>
+                </Tr>
+              ))}
+              {crossMargin.map((row) => (
+                <Tr key={`cross-${row.currency}`}>
+                  <Td>Cross margin</Td>
+                  <Td>{row.currency}</Td>
+                  <Td numeric>
+                    <Amount value={row.available} />
+                  </Td>
+                  <Td numeric>
+                    <Amount value={row.locked} />
+                  </Td>
+                  <Td numeric>
+                    <Amount value={row.borrowed} />
+                  </Td>
                 </Tr>
               ))}
               {futures.map((row) => (
@@ -118,6 +152,8 @@ export const SubAccountDetail = ({ userId }: { readonly userId: number }) => {
                   <Td numeric>
                     <Amount value={row.available} />
                   </Td>
+                  <Td numeric>—</Td>
+                  <Td numeric>—</Td>
                 </Tr>
               ))}
             </TBody>
