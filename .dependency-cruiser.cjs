@@ -47,6 +47,8 @@ const ENGINE_FOLDERS = [
   'subAccounts',
   'notifications',
   'profiles',
+  // Policies, the Approvals queue and the trusted confirmation's view (docs/approvals.md).
+  'policies',
 ];
 const CORE_ENGINE = `^electron/core/(${ENGINE_FOLDERS.join('|')})/`;
 const CORE_API = '^electron/core/api/';

@@ -16,16 +16,21 @@ import { createSettings, createSnapshots } from './journal/store';
 import { journalWriteProblem } from './journal/writeFailure';
 import type { KeyStore } from './keychain/keyStore';
 import { OsKeyStore } from './keychain/osKeyStore';
-import { MovementEngine } from './movements/engine';
+import { MovementService } from './movements/service';
 import { FundingNotifier, isFundingEvent, type OsNotificationCapability } from './notifications/notifier';
+import { ApprovalStore } from './policies/approvals';
+import type { Confirm } from './policies/confirm';
+import { type OperatorSource, singleOperator } from './policies/operators';
 import { ProfileManager, type SandboxSource } from './profiles/manager';
 import { createActivityHandlers } from './services/activity';
 import { type ChooseSavePath, createAppHandlers } from './services/app';
 import { createBalancesHandlers } from './services/balances';
 import type { Emit, ServiceContext } from './services/context';
 import { createFundingHandlers } from './services/funding';
+import { createGuard } from './services/guard';
 import type { CoreInternals } from './services/internals';
 import { createKeysHandlers } from './services/keys';
+import { createApprovalsHandlers, createPoliciesHandlers } from './services/policies';
 import { createProfilesHandlers } from './services/profiles';
 import { createSubAccountsHandlers } from './services/subAccounts';
 import { createTradeHandlers } from './services/trade';
@@ -53,7 +58,7 @@ export interface CoreOptions {
   readonly limiterScale?: number;
   /** Use the platform's WebSocket stream where there is one (default true; `false`: REST polling only). */
   readonly streams?: boolean;
-  /** Tests only: timings of the movement engine (see MovementEngineOptions). */
+  /** Tests only: timings of the movement journal (see MovementServiceOptions). */
   readonly movements?: { readonly settleMs?: number; readonly backgroundMs?: number; readonly maxAttempts?: number };
   /**
    * How often watchers poll the funding records, ms (default 10 000; every 3 s, or this if shorter,
@@ -66,6 +71,16 @@ export interface CoreOptions {
   readonly downloadsDir?: string;
   /** How this shell shows OS notifications of deposit/withdrawal/push changes. Absent: none. */
   readonly osNotifications?: OsNotificationCapability;
+  /**
+   * The shell's trusted confirmation (a window the renderer cannot script). Absent: every
+   * withdrawal, push, transfer above the threshold, key or policy change is refused
+   * (CONFIRMATION_DECLINED). In-process tests pass an automatic answer.
+   */
+  readonly confirm?: Confirm;
+  /** Who is at the desk (the operators module). Default: one implicit admin operator. */
+  readonly operators?: OperatorSource;
+  /** How often pending approvals are checked for expiry, ms (default 30 000). */
+  readonly approvalsExpiryMs?: number;
 }
 
 export interface Core {
@@ -74,7 +89,7 @@ export interface Core {
   readonly ctx: ServiceContext;
   /** Internals for the shells and tests. */
   readonly profiles: ProfileManager;
-  readonly movementService: MovementEngine;
+  readonly movementService: MovementService;
   readonly history: HistorySync;
   readonly db: Db;
   /** The app lock (app.lock / app.unlock); the dispatcher refuses everything else while it is closed. */
@@ -86,12 +101,14 @@ export const createHandlers = (ctx: ServiceContext, internals: CoreInternals): D
   app: createAppHandlers(ctx, internals.app),
   profiles: createProfilesHandlers(ctx, internals),
   balances: createBalancesHandlers(ctx),
-  funding: createFundingHandlers(ctx),
-  transfers: createTransfersHandlers(ctx),
+  funding: createFundingHandlers(ctx, internals.guard),
+  transfers: createTransfersHandlers(ctx, internals.guard),
   subAccounts: createSubAccountsHandlers(ctx),
-  keys: createKeysHandlers(ctx),
+  keys: createKeysHandlers(ctx, internals.guard),
   trade: createTradeHandlers(ctx),
   activity: createActivityHandlers(ctx, internals),
+  policies: createPoliciesHandlers(ctx, internals.guard),
+  approvals: createApprovalsHandlers(ctx, internals.guard),
 });
 
 export type { CoreInternals } from './services/internals';
@@ -136,7 +153,7 @@ const buildCore = async (options: CoreOptions, releaseLock: () => void): Promise
   const settings = createSettings(db);
   const profileListeners = new Set<Parameters<ServiceContext['onProfileChange']>[0]>();
 
-  const movementService = new MovementEngine({
+  const movementService = new MovementService({
     db,
     profileId: () => profiles?.active()?.id,
     platform: () => (profiles as ProfileManager).platform(),
@@ -262,11 +279,27 @@ const buildCore = async (options: CoreOptions, releaseLock: () => void): Promise
     secure: () => manager.lock(),
     restore: () => manager.unlock(),
   });
+  const guard = createGuard(ctx, {
+    confirm: options.confirm,
+    operators: options.operators ?? singleOperator,
+    approvals: new ApprovalStore(db),
+  });
+  // An approval left between "approved" and the send by a core that stopped is never sent late.
+  guard.recover();
+  const expiryTimer = setInterval(() => {
+    try {
+      guard.expire();
+    } catch (error) {
+      options.logError?.('approvals.expire', error);
+    }
+  }, options.approvalsExpiryMs ?? 30_000);
+  expiryTimer.unref?.();
   const internals: CoreInternals = {
     profiles: manager,
     movementService,
     history,
     keyStore,
+    guard,
     app: {
       lock,
       notifier,
@@ -296,6 +329,7 @@ const buildCore = async (options: CoreOptions, releaseLock: () => void): Promise
     close: async () => {
       if (closed) return;
       closed = true;
+      clearInterval(expiryTimer);
       watchers.stop();
       history.cancelRunning();
       movementService.close();

@@ -20,6 +20,7 @@ import { createSenderCheck } from '../core/ipc/dispatcher';
 import { lockDataDir } from '../core/journal/dataDirLock';
 import { type Bridge, installBridge } from './bridge';
 import { CHROME_ARGS, findChrome, hasDisplay, NO_CHROME_ADVICE } from './chrome';
+import { CONFIRM_ORIGIN, type ConfirmWindow, createConfirmWindow } from './confirmWindow';
 import { createShellNotifications } from './osNotifications';
 import { SHELL_ORIGIN, SHELL_URL, serveRenderer } from './serve';
 
@@ -35,7 +36,13 @@ export const NO_DISPLAY_ADVICE =
 export const DEFAULT_RENDERER_DIR = resolve(import.meta.dirname, '../../out/renderer');
 
 /** Core options the shell decides itself; everything else (profiles, sandbox, …) passes through. */
-type ShellDecidedCoreOptions = 'dataDir' | 'shell' | 'trustedOrigins' | 'saveDialog' | 'osNotifications';
+type ShellDecidedCoreOptions =
+  | 'dataDir'
+  | 'shell'
+  | 'trustedOrigins'
+  | 'saveDialog'
+  | 'osNotifications'
+  | 'confirmWindow';
 
 export interface ShellOptions {
   /** App data (core state and the browser profile, which keeps the UI preferences). */
@@ -56,6 +63,8 @@ export interface ShellOptions {
    * Security tests use it to keep a handle on the raw binding.
    */
   readonly beforeBridgeScript?: (context: BrowserContext) => Promise<void>;
+  /** How long the trusted confirmation waits for the person before it counts as cancelled (default 120 s). */
+  readonly confirmTimeoutMs?: number;
 }
 
 export interface Shell {
@@ -67,6 +76,8 @@ export interface Shell {
   readonly sandbox: SandboxProcess | undefined;
   readonly origin: string;
   readonly url: string;
+  /** The origin of the trusted confirmation page (tests find it by this). */
+  readonly confirmOrigin: string;
   /** Resolves when the window is closed (by the person or by close()). */
   readonly closed: Promise<void>;
   close(): Promise<void>;
@@ -113,6 +124,8 @@ export const openShell = async (options: ShellOptions): Promise<Shell> => {
 
   // The bridge exists only once the browser does; events emitted before that have no page anyway.
   let bridge: Bridge | undefined;
+  // The trusted confirmation is a page of the browser too; before it exists, nothing is confirmed.
+  let confirmWindow: ConfirmWindow | undefined;
   let core: RemoteCore;
   try {
     core = await startRemoteCore({
@@ -125,6 +138,7 @@ export const openShell = async (options: ShellOptions): Promise<Shell> => {
         dataDir: options.dataDir,
         shell: 'chromium',
         trustedOrigins: [SHELL_ORIGIN],
+        confirmWindow: true,
         // A headless run is automation (tests, scripts): nobody to tell, and no notification popping up
         // on the desktop of whoever runs the tests.
         osNotifications: notifications
@@ -134,6 +148,7 @@ export const openShell = async (options: ShellOptions): Promise<Shell> => {
           : { available: false, reason: 'The app runs headless: no OS notifications.' },
       },
       emit: (name, payload) => bridge?.send(name, payload),
+      confirm: (view) => (confirmWindow ? confirmWindow.confirm(view) : Promise.resolve({ accepted: false })),
       ...(notifications ? { showOsNotification: (n) => notifications.showOsNotification(n) } : {}),
       log,
     });
@@ -182,12 +197,20 @@ export const openShell = async (options: ShellOptions): Promise<Shell> => {
       ...(options.beforeBridgeScript ? { beforeScript: () => options.beforeBridgeScript!(context) } : {}),
     });
     const page = context.pages()[0] ?? (await context.newPage());
-    // Popups and new windows are refused: the app has exactly one window.
+    const confirmer = createConfirmWindow(context, {
+      log,
+      ...(options.confirmTimeoutMs ? { timeoutMs: options.confirmTimeoutMs } : {}),
+    });
+    confirmWindow = confirmer;
+    // Popups and new windows are refused: the app has exactly one window, plus the trusted
+    // confirmation, which only the shell opens.
     context.on('page', (other) => {
-      if (other !== page) {
+      if (other === page) return;
+      void confirmer.owns(other).then((mine) => {
+        if (mine) return;
         log(`refused new window ${other.url()}`);
         void other.close();
-      }
+      });
     });
     page.on('download', (download) => void download.cancel());
     await page.goto(SHELL_URL);
@@ -204,7 +227,17 @@ export const openShell = async (options: ShellOptions): Promise<Shell> => {
     };
     // The person closing the window ends the shell.
     page.once('close', () => void close());
-    return { context, page, core, sandbox, origin: SHELL_ORIGIN, url: SHELL_URL, closed, close };
+    return {
+      context,
+      page,
+      core,
+      sandbox,
+      origin: SHELL_ORIGIN,
+      url: SHELL_URL,
+      closed,
+      close,
+      confirmOrigin: CONFIRM_ORIGIN,
+    };
   } catch (error) {
     await context.close().catch(() => {});
     await closeProcesses();

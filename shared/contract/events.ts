@@ -32,4 +32,6 @@ export const events = {
   'funding.depositChanged': FundingRecordChanged,
   'funding.withdrawalChanged': FundingRecordChanged,
   'funding.pushChanged': FundingRecordChanged,
+  /** An approval was added, decided, expired or sent: the Approvals screen refreshes. */
+  'approvals.changed': z.object({ id: z.string(), state: z.string() }),
 };

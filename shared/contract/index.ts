@@ -10,6 +10,7 @@ import { balances } from './balances';
 import { events } from './events';
 import { funding } from './funding';
 import { keys } from './keys';
+import { approvals, policies } from './policies';
 import { profiles } from './profiles';
 import { subAccounts } from './subAccounts';
 import { trade } from './trade';
@@ -25,6 +26,8 @@ export const contract = {
   keys,
   trade,
   activity,
+  policies,
+  approvals,
 };
 export { events };
 

@@ -47,6 +47,8 @@ export const runCoreProcess = (port: ParentPort = parentPort()): void => {
   let core: Core | undefined;
   let nextSaveId = 1;
   const saveWaiters = new Map<number, (path: string | undefined) => void>();
+  let nextConfirmId = 1;
+  const confirmWaiters = new Map<number, (answer: { accepted: boolean; typedAmount?: string }) => void>();
   let closing: Promise<void> | undefined;
 
   const close = (code: number): Promise<void> => {
@@ -63,7 +65,7 @@ export const runCoreProcess = (port: ParentPort = parentPort()): void => {
   };
 
   const start = async (options: CoreProcessOptions): Promise<void> => {
-    const { keyStore, saveDialog, osNotifications, log, ...rest } = options;
+    const { keyStore, saveDialog, osNotifications, log, confirmWindow, ...rest } = options;
     try {
       core = await createCore({
         ...rest,
@@ -82,6 +84,16 @@ export const runCoreProcess = (port: ParentPort = parentPort()): void => {
                   const id = nextSaveId++;
                   saveWaiters.set(id, resolve);
                   port.post({ type: 'chooseSavePath', id, suggestedName });
+                }),
+            }
+          : {}),
+        ...(confirmWindow
+          ? {
+              confirm: (view) =>
+                new Promise((resolve) => {
+                  const id = nextConfirmId++;
+                  confirmWaiters.set(id, resolve);
+                  port.post({ type: 'confirm', id, view });
                 }),
             }
           : {}),
@@ -122,6 +134,15 @@ export const runCoreProcess = (port: ParentPort = parentPort()): void => {
         const resolve = saveWaiters.get(message.id);
         saveWaiters.delete(message.id);
         resolve?.(message.path);
+        return;
+      }
+      case 'confirmAnswer': {
+        const resolve = confirmWaiters.get(message.id);
+        confirmWaiters.delete(message.id);
+        resolve?.({
+          accepted: message.accepted === true,
+          ...(typeof message.typedAmount === 'string' ? { typedAmount: message.typedAmount } : {}),
+        });
         return;
       }
       case 'close':

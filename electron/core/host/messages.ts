@@ -8,12 +8,18 @@ import type { Result } from '../../../shared/ipc/result';
 import type { CoreOptions } from '../core';
 import type { SenderInfo } from '../ipc/dispatcher';
 import type { OsNotification } from '../notifications/notifier';
+import type { ConfirmView } from '../policies/confirm';
 
 /** The core's options that can cross a process boundary; the callbacks become messages. */
 export type CoreProcessOptions = Omit<
   CoreOptions,
-  'emit' | 'logError' | 'log' | 'keyStore' | 'chooseSavePath' | 'osNotifications'
+  'emit' | 'logError' | 'log' | 'keyStore' | 'chooseSavePath' | 'osNotifications' | 'confirm' | 'operators'
 > & {
+  /**
+   * Whether the shell shows the trusted confirmation (its own window); the core then asks it with
+   * `confirm` messages. Absent/false: everything that needs one is refused.
+   */
+  readonly confirmWindow?: boolean;
   /** 'os' (default): the OS keychain. 'memory': a key store that lives as long as the process (tests). */
   readonly keyStore?: 'os' | 'memory';
   /** Whether the shell offers a save dialog (Electron); the core then asks it for a path. */
@@ -35,6 +41,8 @@ export type ToCore =
       readonly sender: SenderInfo;
     }
   | { readonly type: 'savePath'; readonly id: number; readonly path: string | undefined }
+  /** The person's answer in the shell's trusted confirmation window. */
+  | { readonly type: 'confirmAnswer'; readonly id: number; readonly accepted: boolean; readonly typedAmount?: string }
   | { readonly type: 'close' };
 
 /** Core → shell. */
@@ -45,6 +53,8 @@ export type FromCore =
   | { readonly type: 'result'; readonly id: number; readonly result: Result<unknown> }
   | { readonly type: 'event'; readonly name: EventName; readonly payload: unknown }
   | { readonly type: 'chooseSavePath'; readonly id: number; readonly suggestedName: string }
+  /** Show the trusted confirmation (built by the core from the intent) and answer `confirmAnswer`. */
+  | { readonly type: 'confirm'; readonly id: number; readonly view: ConfirmView }
   | { readonly type: 'notify'; readonly notification: OsNotification }
   | { readonly type: 'log'; readonly line: string }
   | { readonly type: 'error'; readonly operation: string; readonly message: string }

@@ -9,6 +9,7 @@ import type { EventName } from '../../../shared/contract';
 import { fail, type Result } from '../../../shared/ipc/result';
 import type { Dispatch, SenderInfo } from '../ipc/dispatcher';
 import type { OsNotification } from '../notifications/notifier';
+import type { Confirm, ConfirmAnswer } from '../policies/confirm';
 import type { ChooseSavePath } from '../services/app';
 import type { CoreChannel, CoreProcessOptions, FromCore, LaunchCore } from './messages';
 
@@ -29,6 +30,8 @@ export interface RemoteCoreOptions {
   /** Events from the core, already checked against the contract there. */
   readonly emit: (name: EventName, payload: unknown) => void;
   readonly chooseSavePath?: ChooseSavePath;
+  /** The shell's trusted confirmation window (pass `options.confirmWindow: true` with it). */
+  readonly confirm?: Confirm;
   readonly showOsNotification?: (notification: OsNotification) => void;
   readonly log?: (line: string) => void;
   /** More restarts than this within a minute and the shell stops trying (the window says so). */
@@ -93,6 +96,20 @@ export const startRemoteCore = async (o: RemoteCoreOptions): Promise<RemoteCore>
         void (choose ? choose(message.suggestedName) : Promise.resolve(undefined)).then(
           (path) => from.send({ type: 'savePath', id: message.id, path }),
           () => from.send({ type: 'savePath', id: message.id, path: undefined }),
+        );
+        return;
+      }
+      case 'confirm': {
+        const confirm = o.confirm;
+        void (confirm ? confirm(message.view) : Promise.resolve<ConfirmAnswer>({ accepted: false })).then(
+          (answer) =>
+            from.send({
+              type: 'confirmAnswer',
+              id: message.id,
+              accepted: answer.accepted,
+              ...(answer.typedAmount !== undefined ? { typedAmount: answer.typedAmount } : {}),
+            }),
+          () => from.send({ type: 'confirmAnswer', id: message.id, accepted: false }),
         );
         return;
       }

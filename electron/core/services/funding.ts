@@ -2,6 +2,7 @@ import type { DeskHandlers } from '../../../shared/contract';
 import {
   amountProblem,
   destinationKey,
+  quote,
   type ReviewPolicy,
   type WithdrawalRecord,
   type WithdrawDetails,
@@ -18,9 +19,10 @@ import {
   toWithdrawal,
 } from '../funding/records';
 import { readAllWindows } from '../funding/windows';
-import { DUPLICATE_LABELS } from '../movements/engine';
+import { DUPLICATE_LABELS } from '../movements/service';
 import type { Movement } from '../movements/types';
 import type { ServiceContext } from './context';
+import type { Guard } from './guard';
 
 const REVIEW_POLICY_KEY = 'funding.reviewPolicy';
 const DAY = 86_400;
@@ -33,7 +35,7 @@ const invalid = (message: string, field: string): DeskFailure =>
 const nowSeconds = () => Math.floor(Date.now() / 1000);
 
 /** Handlers of the `funding` area. */
-export const createFundingHandlers = (ctx: ServiceContext): DeskHandlers['funding'] => {
+export const createFundingHandlers = (ctx: ServiceContext, guard: Guard): DeskHandlers['funding'] => {
   const api = () => ctx.platform();
 
   const readWithdrawals = (from: number, to: number, currency?: string) =>
@@ -46,8 +48,9 @@ export const createFundingHandlers = (ctx: ServiceContext): DeskHandlers['fundin
   /**
    * The same rules the screen checks, checked again with fresh platform data before the journal
    * sends anything: a mistake or a stale screen is stopped here with the reason, nothing sent.
+   * Returns the fee the platform will take (for the trusted confirmation), when its rules are known.
    */
-  const precheckWithdrawal = async (input: WithdrawDetails): Promise<void> => {
+  const precheckWithdrawal = async (input: WithdrawDetails): Promise<string | undefined> => {
     const [chains, statuses, spot] = await Promise.all([
       api().wallet.currencyChains(input.currency),
       api().wallet.withdrawStatus(input.currency),
@@ -66,7 +69,9 @@ export const createFundingHandlers = (ctx: ServiceContext): DeskHandlers['fundin
       const available = spot.find((a) => a.currency === input.currency)?.available ?? '0';
       const problem = amountProblem({ amount: input.amount, rules, chain, available });
       if (problem) throw invalid(problem, 'amount');
+      return quote(rules, input.chain, input.amount, chain.decimals).fee;
     }
+    return undefined;
   };
 
   const journalView = (m: Movement | undefined) =>
@@ -164,18 +169,18 @@ export const createFundingHandlers = (ctx: ServiceContext): DeskHandlers['fundin
       const { requestKey } = input;
       // A repeat of a confirmation already journaled joins it; only a new one is checked (the
       // first may already have spent the balance the check would look for).
-      if (ctx.movements.byRequestKey(requestKey) === undefined) await precheckWithdrawal(input);
+      const fee = ctx.movements.byRequestKey(requestKey) === undefined ? await precheckWithdrawal(input) : undefined;
+      // What main journals and sends is exactly what the trusted confirmation shows.
+      const request = {
+        currency: input.currency,
+        chain: input.chain,
+        address: input.address,
+        amount: input.amount,
+        ...(input.memo ? { memo: input.memo } : {}),
+      };
+      const release = await guard.movement({ kind: 'withdrawal', requestKey, request, fee });
       try {
-        const movement = await ctx.movements.withdraw(
-          {
-            currency: input.currency,
-            chain: input.chain,
-            address: input.address,
-            amount: input.amount,
-            ...(input.memo ? { memo: input.memo } : {}),
-          },
-          { requestKey },
-        );
+        const movement = await ctx.movements.withdraw(request, { requestKey }).finally(release);
         let record: WithdrawalRecord | undefined;
         try {
           const [found] = await api().wallet.withdrawals({ withdraw_order_id: movement.clientId });
@@ -207,11 +212,15 @@ export const createFundingHandlers = (ctx: ServiceContext): DeskHandlers['fundin
 
     push: async (input) => {
       const { requestKey } = input;
+      const release = await guard.movement({
+        kind: 'push',
+        requestKey,
+        request: { receiveUid: input.receiveUid, currency: input.currency, amount: input.amount },
+      });
       try {
-        const movement = await ctx.movements.push(
-          { receive_uid: input.receiveUid, currency: input.currency, amount: input.amount },
-          { requestKey },
-        );
+        const movement = await ctx.movements
+          .push({ receive_uid: input.receiveUid, currency: input.currency, amount: input.amount }, { requestKey })
+          .finally(release);
         return {
           outcome: 'accepted' as const,
           intentId: movement.id,

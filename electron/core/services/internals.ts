@@ -5,15 +5,18 @@
  */
 import type { HistorySync } from '../history/sync';
 import type { KeyStore } from '../keychain/keyStore';
-import type { MovementEngine } from '../movements/engine';
+import type { MovementService } from '../movements/service';
 import type { ProfileManager } from '../profiles/manager';
 import type { AppDeps } from './app';
+import type { Guard } from './guard';
 
 export interface CoreInternals {
   readonly profiles: ProfileManager;
-  readonly movementService: MovementEngine;
+  readonly movementService: MovementService;
   readonly history: HistorySync;
   readonly keyStore: KeyStore;
+  /** Roles, policies and the trusted confirmation (services/guard.ts). */
+  readonly guard: Guard;
   /** Saving files and the lock (the `app` area). */
   readonly app?: AppDeps;
 }

@@ -10,10 +10,17 @@ import type { DeskHandlers } from '../../../shared/contract';
 import { DeskFailure } from '../errors';
 import { subKeyEntry, toKeyView, toPlatformPerms } from '../subAccounts/views';
 import type { ServiceContext } from './context';
+import type { Guard } from './guard';
 
 const MODE = { classic: 1, unified: 2 } as const;
 
-export const createKeysHandlers = (ctx: ServiceContext): DeskHandlers['keys'] => {
+const permsText = (perms: Record<string, string | undefined>): string =>
+  Object.entries(perms)
+    .filter(([, access]) => access !== undefined && access !== 'none')
+    .map(([group, access]) => `${group}: ${access}`)
+    .join(', ') || 'none';
+
+export const createKeysHandlers = (ctx: ServiceContext, guard: Guard): DeskHandlers['keys'] => {
   const profileId = (): string => {
     const profile = ctx.activeProfile();
     if (profile === undefined) throw DeskFailure.precondition('No profile is connected.', 'Choose a profile first.');
@@ -42,6 +49,18 @@ export const createKeysHandlers = (ctx: ServiceContext): DeskHandlers['keys'] =>
 
     create: async ({ userId, name, mode, perms, ipWhitelist, keepSecretInKeychain }) => {
       const profile = profileId();
+      await guard.change({
+        action: 'keyCreate',
+        title: `Create an API key for sub-account ${userId}`,
+        rows: [
+          { label: 'Sub-account', value: String(userId) },
+          { label: 'Name', value: name },
+          { label: 'Mode', value: mode },
+          { label: 'Permissions', value: permsText(perms) },
+          { label: 'IP whitelist', value: ipWhitelist.join(', ') || 'none (the key expires after 90 days)' },
+        ],
+        confirmLabel: 'Create key',
+      });
       const body = { mode: MODE[mode], name, perms: toPlatformPerms(perms), ip_whitelist: ipWhitelist };
       const created = await ctx.platform().subAccounts.createKey(userId, body);
       let secretStored = false;
@@ -69,6 +88,18 @@ export const createKeysHandlers = (ctx: ServiceContext): DeskHandlers['keys'] =>
 
     update: async ({ userId, key, name, perms, ipWhitelist }) => {
       const profile = profileId();
+      await guard.change({
+        action: 'keyUpdate',
+        title: `Change API key ${key.slice(0, 4)}…${key.slice(-4)} of sub-account ${userId}`,
+        rows: [
+          { label: 'Sub-account', value: String(userId) },
+          { label: 'Key', value: `${key.slice(0, 4)}…${key.slice(-4)}` },
+          { label: 'Name', value: name },
+          { label: 'Permissions', value: permsText(perms) },
+          { label: 'IP whitelist', value: ipWhitelist.join(', ') || 'none (the key expires after 90 days)' },
+        ],
+        confirmLabel: 'Change key',
+      });
       // Both lists are always sent in full: the platform clears perms or ip_whitelist when omitted.
       const body = { name, perms: toPlatformPerms(perms), ip_whitelist: ipWhitelist };
       await ctx.platform().subAccounts.updateKey(userId, key, body);
@@ -78,6 +109,16 @@ export const createKeysHandlers = (ctx: ServiceContext): DeskHandlers['keys'] =>
 
     delete: async ({ userId, key }) => {
       const profile = profileId();
+      await guard.change({
+        action: 'keyDelete',
+        title: `Delete API key ${key.slice(0, 4)}…${key.slice(-4)} of sub-account ${userId}`,
+        rows: [
+          { label: 'Sub-account', value: String(userId) },
+          { label: 'Key', value: `${key.slice(0, 4)}…${key.slice(-4)}` },
+        ],
+        note: 'Anything using this key stops working at once.',
+        confirmLabel: 'Delete key',
+      });
       await ctx.platform().subAccounts.deleteKey(userId, key);
       let secretForgotten = false;
       try {

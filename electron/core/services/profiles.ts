@@ -21,6 +21,18 @@ export const createProfilesHandlers = (ctx: ServiceContext, core: CoreInternals)
       return status;
     },
     add: async (input) => {
+      // A custom endpoint decides where signed requests go: the trusted confirmation shows it.
+      if (input.kind === 'custom') {
+        await core.guard.change({
+          action: 'endpoint',
+          title: `Add an endpoint: ${input.baseUrl ?? ''}`,
+          rows: [
+            { label: 'Name', value: input.name },
+            { label: 'Address', value: input.baseUrl ?? '' },
+          ],
+          confirmLabel: 'Add endpoint',
+        });
+      }
       const profile = profiles.add(input);
       ctx.audit.record({ action: 'profiles.add', params: input, outcome: 'ok', profileId: profile.id });
       return profile;

@@ -6,7 +6,7 @@
 import type { DeskHandlers } from '../../../shared/contract';
 import type { TransferInput, TransferOutcome } from '../../../shared/contract/transfers';
 import { DeskFailure } from '../errors';
-import { DUPLICATE_LABELS } from '../movements/engine';
+import { DUPLICATE_LABELS } from '../movements/service';
 import type { Movement, MovementKind } from '../movements/types';
 import {
   journalRecord,
@@ -17,6 +17,7 @@ import {
   TRANSFER_KINDS,
 } from '../transfers/records';
 import type { ServiceContext } from './context';
+import type { Guard } from './guard';
 
 const DEFAULT_WINDOW_S = 7 * 86_400;
 const PAGE = 100;
@@ -39,7 +40,24 @@ const outcome = (movement: Movement): TransferOutcome => {
 const NOT_READ =
   'The app does not read this account’s balance; the platform checks the amount when the transfer is sent.';
 
-export const createTransfersHandlers = (ctx: ServiceContext): DeskHandlers['transfers'] => {
+/** Where a transfer goes from and to, in words for the trusted confirmation. */
+const routeOf = (input: TransferInput): { from: string; to: string } => {
+  switch (input.kind) {
+    case 'own':
+      return { from: `Main account, ${input.from}`, to: `Main account, ${input.to}` };
+    case 'mainSub':
+      return input.direction === 'to'
+        ? { from: 'Main account, spot', to: `Sub-account ${input.subUserId} (${input.subAccountType ?? 'spot'})` }
+        : { from: `Sub-account ${input.subUserId} (${input.subAccountType ?? 'spot'})`, to: 'Main account, spot' };
+    case 'subSub':
+      return {
+        from: `Sub-account ${input.fromUserId} (${input.fromType})`,
+        to: `Sub-account ${input.toUserId} (${input.toType})`,
+      };
+  }
+};
+
+export const createTransfersHandlers = (ctx: ServiceContext, guard: Guard): DeskHandlers['transfers'] => {
   /** Sends through the journal; the movement kind and the platform body for each route. */
   const dispatch = (input: TransferInput): { kind: MovementKind; run: () => Promise<Movement> } => {
     const options = { requestKey: input.requestKey };
@@ -113,6 +131,12 @@ export const createTransfersHandlers = (ctx: ServiceContext): DeskHandlers['tran
   return {
     send: async (input) => {
       const { run } = dispatch(input);
+      await guard.transfer({
+        requestKey: input.requestKey,
+        currency: input.currency,
+        amount: input.amount,
+        ...routeOf(input),
+      });
       try {
         return outcome(await run());
       } catch (error) {

@@ -8,8 +8,20 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { type Core, type CoreOptions, createCore } from '../core';
 import { MemoryKeyStore } from '../keychain/keyStore';
+import type { Confirm, ConfirmView } from '../policies/confirm';
 import type { SandboxSource } from '../profiles/manager';
 import type { SandboxHandle } from './sandbox';
+
+/**
+ * The trusted confirmation of a test core: a person who confirms everything and types the amount
+ * when asked (`confirmations` records each view). Tests about the confirmation pass their own.
+ */
+export const autoConfirm =
+  (confirmations: ConfirmView[] = []): Confirm =>
+  async (view) => {
+    confirmations.push(view);
+    return { accepted: true, ...(view.typedAmount ? { typedAmount: view.typedAmount.amount } : {}) };
+  };
 
 /** The renderer's origin the test core trusts; `asRenderer` calls come from it. */
 export const TEST_ORIGIN = 'app://desk';
@@ -46,6 +58,7 @@ export const startTestCore = async (
         ? sandbox
         : { mode: 'external', baseUrl: sandbox.baseUrl, key: sandbox.key, secret: sandbox.secret },
     watchIntervalMs: 0,
+    confirm: autoConfirm(),
     ...options,
     dataDir,
   });

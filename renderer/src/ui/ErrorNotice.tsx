@@ -15,6 +15,10 @@ const HEADLINE: Record<IpcErrorCode, string> = {
   KEYCHAIN: 'The system keychain is unavailable.',
   LOCKED: 'The app is locked. Unlock it first.',
   PRECONDITION: 'This cannot be done yet.',
+  CONFIRMATION_DECLINED: 'It was not confirmed in the app’s confirmation window. Nothing was sent.',
+  POLICY: 'The profile’s policy does not allow this. Nothing was sent.',
+  AWAITING_APPROVAL: 'This needs another operator’s approval. It waits in Approvals; nothing was sent yet.',
+  NOT_ALLOWED: 'Your role does not allow this.',
   INTERNAL: 'Something went wrong inside the app.',
 };
 

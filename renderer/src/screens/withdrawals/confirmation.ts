@@ -27,6 +27,9 @@ const NOTHING_MOVED: ReadonlySet<IpcErrorCode> = new Set([
   'INVALID_INPUT',
   'PRECONDITION',
   'JOURNAL_UNAVAILABLE',
+  'CONFIRMATION_DECLINED',
+  'POLICY',
+  'NOT_ALLOWED',
 ]);
 export const nothingMoved = (code: IpcErrorCode | undefined): boolean => code !== undefined && NOTHING_MOVED.has(code);
 

@@ -1,0 +1,216 @@
+/**
+ * Operations of the `policies` and `approvals` areas: the per-profile policy that main enforces on
+ * every money movement (limits per transaction and per rolling 24 hours, per currency and in USDT
+ * value; a destination allowlist with a cooling-off period; a time-of-day window; approval rules),
+ * and the Approvals queue where a movement that needs another operator's approval waits.
+ *
+ * Everything here is checked again in main (electron/core/policies/): the screen only helps. See
+ * docs/approvals.md and docs/security.md, "Policies".
+ */
+import { z } from 'zod';
+import { operation } from '../ipc/define';
+import { Address, ChainName, CurrencyCode, Memo } from './funding';
+
+/** A limit: a non-negative decimal string, "0" meaning "nothing may move". */
+export const LimitAmount = z
+  .string()
+  .trim()
+  .min(1, 'Enter an amount')
+  .max(40, 'This amount is too long')
+  .regex(/^\d+(\.\d+)?$/, 'Use digits and an optional decimal point (no signs, spaces or exponents)');
+
+/** Limits of one currency (in that currency) or, for `usdtLimits`, of the USDT value. Absent: no limit. */
+export const Limits = z
+  .object({
+    perTransaction: LimitAmount.optional(),
+    rolling24h: LimitAmount.optional(),
+  })
+  .strict();
+export type Limits = z.infer<typeof Limits>;
+
+export const AllowlistLabel = z
+  .string()
+  .trim()
+  .min(1, 'Give the address a label')
+  .max(60, 'Use at most 60 characters')
+  .regex(/^[^\p{Cc}]*$/u, 'A label has no control characters');
+
+/** A destination as the person enters it in the policy form (main sets when it was added). */
+export const AllowlistEntryInput = z
+  .object({
+    currency: CurrencyCode,
+    chain: ChainName,
+    address: Address,
+    memo: Memo.optional(),
+    label: AllowlistLabel,
+  })
+  .strict();
+export type AllowlistEntryInput = z.infer<typeof AllowlistEntryInput>;
+
+export const AllowlistEntry = AllowlistEntryInput.extend({
+  /** Unix ms when main added it; it may be used once the cooling-off period has passed. */
+  addedAt: z.number().int().nonnegative(),
+});
+export type AllowlistEntry = z.infer<typeof AllowlistEntry>;
+
+const Minute = z.number().int().min(0, 'From 0 (00:00)').max(1439, 'Up to 1439 (23:59)');
+
+/** Movements are allowed only between `fromMinute` and `toMinute` (minutes after midnight, at `utcOffsetMinutes`). */
+export const TimeWindow = z
+  .object({
+    fromMinute: Minute,
+    toMinute: Minute,
+    /** The time zone of the window as an offset from UTC (e.g. 60 for UTC+1). */
+    utcOffsetMinutes: z.number().int().min(-840).max(840),
+  })
+  .strict()
+  .refine((w) => w.fromMinute !== w.toMinute, { message: 'The window must not be empty', path: ['toMinute'] });
+export type TimeWindow = z.infer<typeof TimeWindow>;
+
+export const ApprovalRules = z
+  .object({
+    /** Movements worth more than this many USDT need an approver other than the maker. */
+    aboveUsdt: LimitAmount.optional(),
+    /** A withdrawal to a destination this profile never sent to needs approval. */
+    newDestination: z.boolean(),
+    /** Every UID push needs approval. */
+    anyPush: z.boolean(),
+    /** How long a movement waits for approval before it expires (hours). */
+    expiresHours: z.number().int().min(1, 'At least 1 hour').max(336, 'At most 14 days (336 hours)'),
+  })
+  .strict();
+export type ApprovalRules = z.infer<typeof ApprovalRules>;
+
+const MAX_LIMITED_CURRENCIES = 200;
+const MAX_ALLOWLIST = 500;
+
+const policyShape = <E extends z.ZodType>(entry: E) =>
+  z
+    .object({
+      /** Per currency (upper case), in that currency. */
+      limits: z
+        .record(CurrencyCode, Limits)
+        .refine((r) => Object.keys(r).length <= MAX_LIMITED_CURRENCIES, `At most ${MAX_LIMITED_CURRENCIES} currencies`),
+      /** Over every currency, in USDT value. */
+      usdtLimits: Limits,
+      allowlist: z
+        .object({
+          /** Withdrawals only to an allowlisted destination whose cooling-off period has passed. */
+          required: z.boolean(),
+          coolingOffHours: z.number().int().min(0).max(720, 'At most 30 days (720 hours)'),
+          entries: z.array(entry).max(MAX_ALLOWLIST, `At most ${MAX_ALLOWLIST} addresses`),
+        })
+        .strict(),
+      /** Absent: any time of day. */
+      timeWindow: TimeWindow.optional(),
+      approval: ApprovalRules,
+    })
+    .strict();
+
+/** What an admin sends (Settings → Policies). */
+export const PolicyInput = policyShape(AllowlistEntryInput);
+export type PolicyInput = z.infer<typeof PolicyInput>;
+
+/** The policy as main keeps and enforces it. */
+export const Policy = policyShape(AllowlistEntry);
+export type Policy = z.infer<typeof Policy>;
+
+/** The policy of a profile nobody has set one for: no limits, no allowlist, approvals off. */
+export const DEFAULT_POLICY: Policy = {
+  limits: {},
+  usdtLimits: {},
+  allowlist: { required: false, coolingOffHours: 24, entries: [] },
+  approval: { newDestination: false, anyPush: false, expiresHours: 24 },
+};
+
+export const PolicyView = z.object({
+  profileId: z.string(),
+  policy: Policy,
+  /** Unix ms of the last change; absent while the default applies. */
+  updatedAt: z.number().optional(),
+  updatedBy: z.string().optional(),
+});
+export type PolicyView = z.infer<typeof PolicyView>;
+
+// ---------------------------------------------------------------------------------------------
+// Approvals
+
+export const ApprovalKind = z.enum(['withdrawal', 'push']);
+export type ApprovalKind = z.infer<typeof ApprovalKind>;
+
+/**
+ * pending: waits for an approver · approved: approved, being sent (briefly) · sent: the journal
+ * has it (see the movement in Activity) · rejected · expired · failed: refused when sent, or it
+ * could not be sent (the reason is in `outcome`).
+ */
+export const ApprovalState = z.enum(['pending', 'approved', 'sent', 'rejected', 'expired', 'failed']);
+export type ApprovalState = z.infer<typeof ApprovalState>;
+
+export const Approval = z.object({
+  id: z.string(),
+  profileId: z.string(),
+  kind: ApprovalKind,
+  state: ApprovalState,
+  currency: z.string(),
+  amount: z.string(),
+  /** USDT value when it was prepared (absent when no price was known). */
+  usdtValue: z.string().optional(),
+  /** Withdrawal: network, address, memo; push: the receiving UID. */
+  destination: z.string(),
+  /** What it is, in a line: "Withdraw 250 USDT to 0xabc… (TRX)". */
+  summary: z.string(),
+  /** Why it needs approval, each in plain words. */
+  reasons: z.array(z.string()),
+  makerId: z.string(),
+  makerName: z.string(),
+  createdAt: z.number(),
+  expiresAt: z.number(),
+  decidedBy: z.string().optional(),
+  decidedAt: z.number().optional(),
+  /** The approver's or rejecter's reason. */
+  reason: z.string().optional(),
+  /** The journal's movement once sent. */
+  movementId: z.string().optional(),
+  /** What happened when it was sent (a refusal's words). */
+  outcome: z.string().optional(),
+});
+export type Approval = z.infer<typeof Approval>;
+
+const ApprovalId = z.string().regex(/^ap_[A-Za-z0-9-]{1,64}$/, 'Not an approval id');
+const DecisionReason = z
+  .string()
+  .trim()
+  .min(1, 'Give a reason')
+  .max(500, 'Use at most 500 characters')
+  .regex(/^[^\p{Cc}]*$/u, 'A reason has no control characters');
+
+export const policies = {
+  get: operation(
+    'The active profile’s policy, enforced in main on every money movement.',
+    z.object({}).strict(),
+    PolicyView,
+  ),
+  set: operation(
+    'Replaces the active profile’s policy (admin only, after the trusted confirmation; audited). Bad input changes nothing.',
+    PolicyInput,
+    PolicyView,
+  ),
+};
+
+export const approvals = {
+  list: operation(
+    'The Approvals queue of the active profile: pending first, then decided ones (newest first).',
+    z.object({ state: ApprovalState.optional() }).strict(),
+    z.object({ approvals: z.array(Approval) }),
+  ),
+  approve: operation(
+    'Approves a pending movement (an approver other than its maker, after the trusted confirmation); main then sends it once.',
+    z.object({ id: ApprovalId, reason: DecisionReason }).strict(),
+    Approval,
+  ),
+  reject: operation(
+    'Rejects a pending movement with a reason; it is never sent.',
+    z.object({ id: ApprovalId, reason: DecisionReason }).strict(),
+    Approval,
+  ),
+};
