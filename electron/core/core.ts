@@ -25,6 +25,7 @@ import { ProfileManager, type SandboxSource } from './profiles/manager';
 import { createActivityHandlers } from './services/activity';
 import { type ChooseSavePath, createAppHandlers } from './services/app';
 import { createBalancesHandlers } from './services/balances';
+import { createBulkService } from './services/bulk';
 import type { Emit, ServiceContext } from './services/context';
 import { createFundingHandlers } from './services/funding';
 import { createGuard } from './services/guard';
@@ -107,6 +108,7 @@ export const createHandlers = (ctx: ServiceContext, internals: CoreInternals): D
   keys: createKeysHandlers(ctx, internals.guard),
   trade: createTradeHandlers(ctx),
   activity: createActivityHandlers(ctx, internals),
+  bulk: internals.bulk.handlers,
   policies: createPoliciesHandlers(ctx, internals.guard),
   approvals: createApprovalsHandlers(ctx, internals.guard),
 });
@@ -269,15 +271,31 @@ const buildCore = async (options: CoreOptions, releaseLock: () => void): Promise
     void movementService.reconcile().catch(() => {});
   });
 
+  // Bulk batches (docs/bulk.md): each row goes out through the handlers built below (late-bound).
+  const bulk = createBulkService(ctx, {
+    db,
+    handlers: () => handlers,
+    app: {
+      ...(options.chooseSavePath ? { chooseSavePath: options.chooseSavePath } : {}),
+      ...(options.downloadsDir ? { downloadsDir: options.downloadsDir } : {}),
+    },
+    ...(options.log ? { log: options.log } : {}),
+  });
+
   // Locking lets every call in flight finish (the dispatcher counts them), then the journal's
   // background checks, and only then forgets the key; watchers pause by themselves without one.
   const lock = new AppLock({
     settle: async () => {
       history.cancelRunning();
+      // No new batch row starts; the rows in flight get their answer first.
+      await bulk.runner.suspend();
       await movementService.idle();
     },
     secure: () => manager.lock(),
-    restore: () => manager.unlock(),
+    restore: async () => {
+      await manager.unlock();
+      bulk.runner.unsuspend();
+    },
   });
   const guard = createGuard(ctx, {
     confirm: options.confirm,
@@ -295,6 +313,7 @@ const buildCore = async (options: CoreOptions, releaseLock: () => void): Promise
   }, options.approvalsExpiryMs ?? 30_000);
   expiryTimer.unref?.();
   const internals: CoreInternals = {
+    bulk,
     profiles: manager,
     movementService,
     history,
@@ -315,6 +334,8 @@ const buildCore = async (options: CoreOptions, releaseLock: () => void): Promise
   });
 
   if (options.connect ?? true) await manager.start();
+  // Batches left running by a core that stopped go on where they were (exactly once per row).
+  bulk.resume();
 
   let closed = false;
   return {
@@ -332,6 +353,7 @@ const buildCore = async (options: CoreOptions, releaseLock: () => void): Promise
       clearInterval(expiryTimer);
       watchers.stop();
       history.cancelRunning();
+      bulk.close();
       movementService.close();
       await manager.close();
       db.close();

@@ -1,5 +1,6 @@
 import { z } from 'zod';
 import { activityEvents } from './activity';
+import { bulkEvents } from './bulk';
 import { profilesEvents } from './profiles';
 import { tradeEvents } from './trade';
 
@@ -29,6 +30,7 @@ export const events = {
   ...tradeEvents,
   ...profilesEvents,
   ...activityEvents,
+  ...bulkEvents,
   'funding.depositChanged': FundingRecordChanged,
   'funding.withdrawalChanged': FundingRecordChanged,
   'funding.pushChanged': FundingRecordChanged,

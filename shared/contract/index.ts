@@ -7,6 +7,7 @@ import type { DeskApi, Handlers, OperationName } from '../ipc/define';
 import { activity } from './activity';
 import { app } from './app';
 import { balances } from './balances';
+import { bulk } from './bulk';
 import { events } from './events';
 import { funding } from './funding';
 import { keys } from './keys';
@@ -26,6 +27,7 @@ export const contract = {
   keys,
   trade,
   activity,
+  bulk,
   policies,
   approvals,
 };

@@ -8,6 +8,7 @@ import type { KeyStore } from '../keychain/keyStore';
 import type { MovementService } from '../movements/service';
 import type { ProfileManager } from '../profiles/manager';
 import type { AppDeps } from './app';
+import type { BulkService } from './bulk';
 import type { Guard } from './guard';
 
 export interface CoreInternals {
@@ -15,6 +16,8 @@ export interface CoreInternals {
   readonly movementService: MovementService;
   readonly history: HistorySync;
   readonly keyStore: KeyStore;
+  /** Bulk batches (services/bulk.ts): the `bulk` handlers and the runner the lock suspends. */
+  readonly bulk: BulkService;
   /** Roles, policies and the trusted confirmation (services/guard.ts). */
   readonly guard: Guard;
   /** Saving files and the lock (the `app` area). */
