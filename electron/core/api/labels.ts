@@ -3,6 +3,8 @@
  * in plain words with what to do about it. Screens show `explanation` and `advice`; programs key on
  * the label only (the platform's message is free text).
  */
+import { allowanceWords } from '../../../shared/platform/pacing';
+
 export interface LabelHelp {
   /** What happened, in words for the person at the screen. */
   readonly explanation: string;
@@ -99,7 +101,12 @@ export const LABELS: Readonly<Record<string, LabelHelp>> = {
     'Withdrawals through the API only go to addresses already used on the website or saved and verified there.',
     'Save and verify this address in the platform’s address book (or withdraw to it once on the website), then try again.',
   ),
-  TOO_FAST: h('Withdrawals were requested too quickly.', 'Wait a few seconds; the app spaces requests itself.'),
+  // The words name the platform's real window for POST /withdrawals (shared/platform/limits.ts);
+  // the screen adds the exact time left, counting down.
+  TOO_FAST: h(
+    `Withdrawals were requested too quickly: the platform accepts ${allowanceWords('withdraw')}.`,
+    'Nothing was sent. Send it again when the countdown ends.',
+  ),
   WITHDRAWAL_OVER_LIMIT: h(
     'The amount exceeds the withdrawal limit (per withdrawal or today’s remaining).',
     'Withdraw less, or wait until the daily limit resets.',

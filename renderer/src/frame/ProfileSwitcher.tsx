@@ -6,8 +6,11 @@ import { useQueryClient } from '@tanstack/react-query';
 import { useEffect, useId, useRef, useState } from 'react';
 import type { z } from 'zod';
 import type { ConnectionStatus, ProfileKind } from '../../../shared/contract/profiles';
+import { ruleOfBucket, rulesThatMatter, windowWords } from '../../../shared/platform/pacing';
 import { useDeskEvent, useDeskQuery } from '../lib/desk';
-import { Badge, DetailsList, Time, type Tone } from '../ui';
+import { useNavigation } from '../lib/navigation';
+import { Badge, DetailsList, secondsLeft, Time, type Tone } from '../ui';
+import { useNow } from '../ui/Countdown';
 import { forgetOtherProfile, useProfileSwitch } from './useProfileSwitch';
 
 type Status = z.output<typeof ConnectionStatus>;
@@ -31,6 +34,60 @@ const STATE_TEXT: Record<Status['state'], string> = {
 /** The rate-limit budget needs a look: requests are waiting, the platform paused us, or little is left. */
 export const limiterNeedsAttention = (limiter: Status['limiter'], now: number): boolean =>
   limiter.queued > 0 || limiter.headroom < 0.25 || limiter.buckets.some((b) => (b.blockedUntil ?? 0) > now);
+
+type Bucket = Status['limiter']['buckets'][number];
+
+/**
+ * The budget that matters to what the person is doing (the open screen's windows, shared/platform/
+ * pacing.ts): requests waiting, a pause with its end, or the tightest window's real remaining count.
+ * Undefined when nothing there needs a look. A single withdrawal spends the 1-per-3-s window; that is
+ * no reason for an amber "0 % left" on another screen.
+ */
+export const relevantBudget = (
+  limiter: Status['limiter'],
+  screen: string,
+  now: number,
+): { queued: number; blockedUntil?: number; tightest?: Bucket } | undefined => {
+  const matters = new Set(rulesThatMatter(screen));
+  const buckets = limiter.buckets.filter((b) => {
+    const rule = ruleOfBucket(b.key);
+    return rule === undefined || matters.has(rule);
+  });
+  const queued = buckets.reduce((sum, b) => sum + b.queued, 0);
+  const blockedUntil = Math.max(0, ...buckets.map((b) => b.blockedUntil ?? 0));
+  let tightest: Bucket | undefined;
+  for (const b of buckets) if (!tightest || 1 - b.used / b.limit < 1 - tightest.used / tightest.limit) tightest = b;
+  const low = tightest !== undefined && tightest.limit > 1 && 1 - tightest.used / tightest.limit < 0.25;
+  if (queued === 0 && blockedUntil <= now && !low) return undefined;
+  return {
+    queued,
+    ...(blockedUntil > now ? { blockedUntil } : {}),
+    ...(tightest ? { tightest } : {}),
+  };
+};
+
+/** The badge: a pause counting down, requests waiting, or what is left of the tightest window. */
+const BudgetBadge = ({ budget }: { budget: NonNullable<ReturnType<typeof relevantBudget>> }) => {
+  const now = useNow(budget.blockedUntil);
+  const { tightest } = budget;
+  const text =
+    budget.blockedUntil !== undefined && budget.blockedUntil > now
+      ? `Paused by the platform: ${secondsLeft(budget.blockedUntil, now)} s left`
+      : budget.queued > 0
+        ? `${budget.queued} waiting`
+        : tightest
+          ? `Rate limit: ${tightest.limit - tightest.used} of ${tightest.limit} left per ${windowWords(tightest.windowMs)}`
+          : 'Rate limit';
+  return (
+    <Badge
+      tone="warn"
+      testId="rate-limit-badge"
+      title={tightest ? `Requests wait for the platform's rate limits (${tightest.scope})` : undefined}
+    >
+      {text}
+    </Badge>
+  );
+};
 
 const percent = (fraction: number) => `${Math.round(Math.max(0, Math.min(1, fraction)) * 100)} %`;
 
@@ -133,6 +190,7 @@ export const ConnectionDetails = ({ status, id }: { readonly status: Status; rea
 };
 
 const ConnectionIndicator = ({ status }: { readonly status: Status | undefined }) => {
+  const screen = useNavigation((s) => s.screen);
   const [open, setOpen] = useState(false);
   const panelId = useId();
   const root = useRef<HTMLSpanElement>(null);
@@ -152,7 +210,7 @@ const ConnectionIndicator = ({ status }: { readonly status: Status | undefined }
   }, [open]);
   if (status === undefined) return null;
   const dot = status.state === 'connected' ? (status.clockWarning ? 'degraded' : 'connected') : status.state;
-  const busy = limiterNeedsAttention(status.limiter, Date.now());
+  const budget = relevantBudget(status.limiter, screen, Date.now());
   return (
     <span className="connection" ref={root}>
       <button
@@ -173,13 +231,7 @@ const ConnectionIndicator = ({ status }: { readonly status: Status | undefined }
           Clock
         </Badge>
       ) : null}
-      {busy ? (
-        <Badge tone="warn" testId="rate-limit-badge" title="Requests wait for the platform's rate limits">
-          {status.limiter.queued > 0
-            ? `${status.limiter.queued} waiting`
-            : `Rate limit ${percent(status.limiter.headroom)} left`}
-        </Badge>
-      ) : null}
+      {budget ? <BudgetBadge budget={budget} /> : null}
       {status.unresolvedMovements > 0 ? (
         <Badge tone="warn" title="Money movements whose outcome is still being checked with the platform">
           {status.unresolvedMovements} being checked

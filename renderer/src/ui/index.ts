@@ -5,6 +5,7 @@ export { Badge, type Tone } from './Badge';
 export { Button, type ButtonProps } from './Button';
 export { Checkbox } from './Checkbox';
 export { CopyButton, copyText } from './CopyButton';
+export { Countdown, RetryCountdown, secondsLeft } from './Countdown';
 export { type Detail, DetailsList } from './DetailsList';
 export { ConfirmDialog, type ConfirmDialogProps, Dialog, type DialogProps } from './Dialog';
 export { EmptyState } from './EmptyState';

@@ -16,7 +16,7 @@ import {
 } from '../../../../shared/contract/funding';
 import { useDeskMutation, useDeskQuery } from '../../lib/desk';
 import { chunk, formatMoney } from '../../lib/format';
-import { Badge, Button, Dialog, ErrorNotice, TextField } from '../../ui';
+import { Badge, Button, Dialog, ErrorNotice, RetryCountdown, TextField } from '../../ui';
 import { newConfirmation, nothingMoved, useSingleFlight } from './confirmation';
 import { FeeEstimateNote } from './FeeEstimateNote';
 import { needsTypedConfirmation, typedAmountMatches, type WithdrawQuote } from './withdrawMath';
@@ -83,7 +83,7 @@ export function ReviewSheet({ input, chain, quote, saved: chosen, onClose, onSen
                     onSettled: done,
                     // Refused, nothing moved: a deliberate new click is a new withdrawal.
                     onError: (error) => {
-                      if (nothingMoved(error.code)) setConfirmation(newConfirmation(confirmation.details));
+                      if (nothingMoved(error.error)) setConfirmation(newConfirmation(confirmation.details));
                     },
                   },
                 ),
@@ -162,6 +162,7 @@ export function ReviewSheet({ input, chain, quote, saved: chosen, onClose, onSen
         />
       ) : null}
       {send.isError ? <ErrorNotice error={send.error} /> : null}
+      {send.isError ? <RetryCountdown error={send.error} /> : null}
     </Dialog>
   );
 }

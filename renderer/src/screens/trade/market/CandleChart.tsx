@@ -1,48 +1,49 @@
 /**
- * Candles with volume (recharts). Prices reach the chart as numbers: this is drawing only, no
- * arithmetic on amounts happens here, and the axis labels are rounded for display anyway.
+ * Candles with volume, drawn by lightweight-charts (canvas; a few thousand candles redraw without
+ * React). Theme-aware: colours come from the stylesheet's variables (background, text, grid, the
+ * up/down colours the person chose) and follow a theme change; the crosshair's axis labels and the
+ * OHLC line above the chart use the theme's raised background and text, so they read in both themes.
+ * Prices reach the chart as numbers: this is drawing only, no arithmetic on amounts happens here.
  */
-import { memo, useMemo } from 'react';
-import { Bar, ComposedChart, ResponsiveContainer, Tooltip, XAxis, YAxis } from 'recharts';
+import {
+  CandlestickSeries,
+  ColorType,
+  CrosshairMode,
+  createChart,
+  HistogramSeries,
+  type IChartApi,
+  type ISeriesApi,
+  type UTCTimestamp,
+} from 'lightweight-charts';
+import { memo, useEffect, useMemo, useRef, useState } from 'react';
 import { CANDLE_INTERVALS, type Candle, type CandleInterval } from '../../../../../shared/contract/trade';
+import { formatAmountOrText, formatTime } from '../../../lib/format';
+import { usePrefs } from '../../../lib/prefs';
 
-interface Point {
-  t: number;
-  range: [number, number];
-  open: number;
-  close: number;
-  high: number;
-  low: number;
-  volume: number;
-  label: string;
-}
-
-interface ShapeProps {
-  x?: number;
-  y?: number;
-  width?: number;
-  height?: number;
-  payload?: Point;
-}
-
-/** Draws one candle inside the bar recharts lays out for [low, high]. */
-const CandleShape = ({ x = 0, y = 0, width = 0, height = 0, payload }: ShapeProps) => {
-  if (!payload) return null;
-  const { open, close, high, low } = payload;
-  const up = close >= open;
-  const span = high - low || 1;
-  const yOf = (v: number) => y + ((high - v) / span) * height;
-  const top = yOf(Math.max(open, close));
-  const bottom = yOf(Math.min(open, close));
-  const colour = up ? '#51cf66' : '#ff6b6b';
-  const mid = x + width / 2;
-  return (
-    <g>
-      <line x1={mid} x2={mid} y1={y} y2={y + height} stroke={colour} />
-      <rect x={x + width * 0.15} width={width * 0.7} y={top} height={Math.max(1, bottom - top)} fill={colour} />
-    </g>
-  );
+/** The stylesheet's colours for the current theme (read after the theme is set on <html>). */
+const themeColours = () => {
+  const css = getComputedStyle(document.documentElement);
+  const v = (name: string, fallback: string) => css.getPropertyValue(name).trim() || fallback;
+  return {
+    background: v('--bg-raised', '#151a21'),
+    text: v('--text', '#e3e8ef'),
+    muted: v('--text-muted', '#a3aebd'),
+    grid: v('--border', '#262e39'),
+    border: v('--border-strong', '#36404d'),
+    up: v('--up', '#3fbf7f'),
+    down: v('--down', '#f2685f'),
+    label: v('--bg-selected', '#1f2a38'),
+  };
 };
+
+interface Legend {
+  time: number;
+  open: string;
+  high: string;
+  low: string;
+  close: string;
+  volume: string;
+}
 
 export const CandleChart = memo(function CandleChart({
   candles,
@@ -53,20 +54,96 @@ export const CandleChart = memo(function CandleChart({
   interval: CandleInterval;
   onIntervalChange: (interval: CandleInterval) => void;
 }) {
-  const data = useMemo<Point[]>(
-    () =>
-      candles.map((c) => ({
-        t: c.t,
-        range: [Number(c.low), Number(c.high)],
-        open: Number(c.open),
-        close: Number(c.close),
-        high: Number(c.high),
-        low: Number(c.low),
-        volume: Number(c.baseVolume),
-        label: new Date(c.t * 1000).toISOString().slice(5, 16).replace('T', ' '),
+  const theme = usePrefs((s) => s.theme);
+  const upColour = usePrefs((s) => s.upColour);
+  const timeZone = usePrefs((s) => s.timeZone);
+  const box = useRef<HTMLDivElement>(null);
+  const chart = useRef<{ api: IChartApi; price: ISeriesApi<'Candlestick'>; volume: ISeriesApi<'Histogram'> }>(null);
+  const [legend, setLegend] = useState<Legend | undefined>();
+  const byTime = useMemo(() => new Map(candles.map((c) => [c.t, c])), [candles]);
+  const byTimeRef = useRef(byTime);
+  byTimeRef.current = byTime;
+
+  // One chart for the component's life.
+  useEffect(() => {
+    const container = box.current;
+    if (container === null) return undefined;
+    const api = createChart(container, { autoSize: true, crosshair: { mode: CrosshairMode.Normal } });
+    const price = api.addSeries(CandlestickSeries, { priceLineVisible: true });
+    const volume = api.addSeries(HistogramSeries, { priceScaleId: 'volume', priceFormat: { type: 'volume' } });
+    api.priceScale('volume').applyOptions({ scaleMargins: { top: 0.8, bottom: 0 } });
+    price.priceScale().applyOptions({ scaleMargins: { top: 0.08, bottom: 0.25 } });
+    api.subscribeCrosshairMove((param) => {
+      const candle = typeof param.time === 'number' ? byTimeRef.current.get(param.time) : undefined;
+      setLegend(
+        candle
+          ? {
+              time: candle.t,
+              open: candle.open,
+              high: candle.high,
+              low: candle.low,
+              close: candle.close,
+              volume: candle.baseVolume,
+            }
+          : undefined,
+      );
+    });
+    chart.current = { api, price, volume };
+    return () => {
+      chart.current = null;
+      api.remove();
+    };
+  }, []);
+
+  // Colours follow the theme and the up/down choice.
+  // biome-ignore lint/correctness/useExhaustiveDependencies: theme and upColour change the CSS variables read here.
+  useEffect(() => {
+    const c = chart.current;
+    if (c === null) return;
+    const t = themeColours();
+    c.api.applyOptions({
+      layout: { background: { type: ColorType.Solid, color: t.background }, textColor: t.muted, fontSize: 11 },
+      grid: { vertLines: { color: t.grid }, horzLines: { color: t.grid } },
+      rightPriceScale: { borderColor: t.border },
+      timeScale: { borderColor: t.border, timeVisible: true, secondsVisible: false },
+      crosshair: {
+        vertLine: { color: t.muted, labelBackgroundColor: t.label },
+        horzLine: { color: t.muted, labelBackgroundColor: t.label },
+      },
+    });
+    c.price.applyOptions({
+      upColor: t.up,
+      downColor: t.down,
+      wickUpColor: t.up,
+      wickDownColor: t.down,
+      borderVisible: false,
+    });
+  }, [theme, upColour]);
+
+  useEffect(() => {
+    const c = chart.current;
+    if (c === null) return;
+    const t = themeColours();
+    c.price.setData(
+      candles.map((k) => ({
+        time: k.t as UTCTimestamp,
+        open: Number(k.open),
+        high: Number(k.high),
+        low: Number(k.low),
+        close: Number(k.close),
       })),
-    [candles],
-  );
+    );
+    c.volume.setData(
+      candles.map((k) => ({
+        time: k.t as UTCTimestamp,
+        value: Number(k.baseVolume),
+        color: Number(k.close) >= Number(k.open) ? `${t.up}80` : `${t.down}80`,
+      })),
+    );
+  }, [candles]);
+
+  const last = candles.at(-1);
+  const shown = legend ?? (last ? { ...last, time: last.t, volume: last.baseVolume } : undefined);
   return (
     <section className="candles" aria-label="Price chart" data-testid="candle-chart">
       <div className="candles-head">
@@ -82,38 +159,23 @@ export const CandleChart = memo(function CandleChart({
           </select>
         </label>
       </div>
-      {data.length === 0 ? (
-        <p className="muted">No candles for this interval yet.</p>
-      ) : (
-        <div className="candles-body" role="img" aria-label={`Candlestick chart, ${data.length} ${interval} candles`}>
-          <ResponsiveContainer width="100%" height={200}>
-            <ComposedChart data={data} margin={{ top: 4, right: 8, bottom: 0, left: 8 }}>
-              <XAxis dataKey="label" hide />
-              <YAxis
-                yAxisId="price"
-                domain={['dataMin', 'dataMax']}
-                orientation="right"
-                width={70}
-                tick={{ fontSize: 11 }}
-              />
-              <Tooltip
-                formatter={(_v, _n, item) => {
-                  const p = (item as { payload?: Point }).payload;
-                  return p ? [`O ${p.open} H ${p.high} L ${p.low} C ${p.close}`, 'Price'] : ['', ''];
-                }}
-              />
-              <Bar yAxisId="price" dataKey="range" shape={<CandleShape />} isAnimationActive={false} />
-            </ComposedChart>
-          </ResponsiveContainer>
-          <ResponsiveContainer width="100%" height={60}>
-            <ComposedChart data={data} margin={{ top: 0, right: 8, bottom: 0, left: 8 }}>
-              <XAxis dataKey="label" tick={{ fontSize: 10 }} minTickGap={40} />
-              <YAxis orientation="right" width={70} tick={{ fontSize: 10 }} />
-              <Bar dataKey="volume" fill="#748ffc" isAnimationActive={false} name="Volume" />
-            </ComposedChart>
-          </ResponsiveContainer>
-        </div>
-      )}
+      <div className="candles-legend" data-testid="candle-legend" aria-live="off">
+        {shown ? (
+          <>
+            <span>{formatTime(shown.time * 1000, timeZone)}</span> <span>O {formatAmountOrText(shown.open)}</span>{' '}
+            <span>H {formatAmountOrText(shown.high)}</span> <span>L {formatAmountOrText(shown.low)}</span>{' '}
+            <span>C {formatAmountOrText(shown.close)}</span> <span>V {formatAmountOrText(shown.volume)}</span>
+          </>
+        ) : (
+          <span className="muted">No candles for this interval yet.</span>
+        )}
+      </div>
+      <div
+        ref={box}
+        className="candles-body"
+        role="img"
+        aria-label={`Candlestick chart, ${candles.length} ${interval} candles`}
+      />
     </section>
   );
 });
