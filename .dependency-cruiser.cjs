@@ -49,6 +49,8 @@ const ENGINE_FOLDERS = [
   'profiles',
   // Policies, the Approvals queue and the trusted confirmation's view (docs/approvals.md).
   'policies',
+  // Bulk batches (docs/bulk.md): parsing, checking, the batch journal and its runner.
+  'batches',
 ];
 const CORE_ENGINE = `^electron/core/(${ENGINE_FOLDERS.join('|')})/`;
 const CORE_API = '^electron/core/api/';

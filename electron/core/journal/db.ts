@@ -117,6 +117,39 @@ const MIGRATIONS: readonly ((db: Db) => void)[] = [
   // 3. History read newest first across kinds (Activity → History, its export) without sorting
   //    every record of the period.
   (db) => db.exec('CREATE INDEX IF NOT EXISTS history_profile_time ON history_records(profile_id, time)'),
+  // 4. Bulk batches (docs/bulk.md): one batch row, its rows each with a derived request key (UNIQUE:
+  //    the key of the movement each row journals through the ordinary handlers).
+  (db) =>
+    db.exec(`
+CREATE TABLE IF NOT EXISTS batches (
+  id TEXT PRIMARY KEY,
+  profile_id TEXT NOT NULL,
+  kind TEXT NOT NULL,
+  name TEXT NOT NULL,
+  state TEXT NOT NULL,
+  created_at INTEGER NOT NULL,
+  updated_at INTEGER NOT NULL,
+  started_at INTEGER,
+  finished_at INTEGER
+);
+CREATE INDEX IF NOT EXISTS batches_profile ON batches(profile_id, created_at);
+CREATE TABLE IF NOT EXISTS batch_rows (
+  batch_id TEXT NOT NULL REFERENCES batches(id),
+  row_no INTEGER NOT NULL,
+  input TEXT NOT NULL,
+  attempt INTEGER NOT NULL DEFAULT 0,
+  request_key TEXT NOT NULL UNIQUE,
+  state TEXT NOT NULL,
+  movement_id TEXT,
+  client_id TEXT,
+  platform_id TEXT,
+  label TEXT,
+  message TEXT,
+  updated_at INTEGER NOT NULL,
+  PRIMARY KEY (batch_id, row_no)
+);
+CREATE INDEX IF NOT EXISTS batch_rows_state ON batch_rows(batch_id, state);
+`),
 ];
 
 const migrate = (db: Db): void => {
