@@ -12,7 +12,7 @@ import { api, control, mainCreds, startTestSandbox } from './testing/harness';
 let sb: SandboxHandle;
 
 beforeAll(async () => {
-  sb = await startTestSandbox(21);
+  sb = await startTestSandbox({ seed: 21 });
 });
 afterAll(() => sb.close());
 
@@ -124,7 +124,7 @@ describe('ccxt gate', () => {
 
   it('maps a spec label to its error class', async () => {
     const ex = exchange();
-    await control(sb, 'POST', '/rate_limits', { reset: true });
+    await control(sb, '/rate_limits', { reset: true });
     await expect(
       ex.privateWalletPostTransfers({ currency: 'USDT', from: 'spot', to: 'options', amount: '99999999' }),
     ).rejects.toBeInstanceOf(ccxt.InsufficientFunds);

@@ -4,7 +4,7 @@ import os from 'node:os';
 import path from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
 import { startSandbox } from './server';
-import { api, control, mainCreds } from './testing/harness';
+import { api, type control, controlAnswer, mainCreds } from './testing/harness';
 
 const tmp = fs.mkdtempSync(path.join(os.tmpdir(), 'sandbox-test-'));
 afterAll(() => fs.rmSync(tmp, { recursive: true, force: true }));
@@ -95,7 +95,7 @@ describe('command line', () => {
       controlUrl: ready.control_url as string,
       controlToken: ready.control_token as string,
     } as Parameters<typeof control>[0];
-    const health = await control<{ status: string }>(handle, 'GET', '/health');
+    const health = await controlAnswer<{ status: string }>(handle, 'GET', '/health');
     expect(health.body.status).toBe('ok');
     const exited = new Promise<number | null>((resolve) => child.on('exit', (code) => resolve(code)));
     child.kill('SIGTERM');

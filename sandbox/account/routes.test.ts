@@ -1,14 +1,14 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { AccountDetail } from '../../shared/platform/api/subAccounts';
 import type { SandboxHandle } from '../server';
-import { api, control, mainCreds, startTestSandbox } from '../testing/harness';
+import { api, control, controlAnswer, mainCreds, startTestSandbox } from '../testing/harness';
 
 let sb: SandboxHandle;
 type Err = { label: string; message: string };
 type Key = { key: string; secret: string };
 
 beforeAll(async () => {
-  sb = await startTestSandbox(11);
+  sb = await startTestSandbox({ seed: 11 });
 });
 afterAll(() => sb.close());
 
@@ -30,7 +30,7 @@ describe('GET /account/detail', () => {
 
   it("shows a whitelisted key's addresses and answers a sub-account key with the sub-account's id", async () => {
     const sub = sb.ctx.users.subAccounts(sb.userId)[0]!;
-    const made = await control<Key>(sb, 'POST', '/keys', {
+    const made = await controlAnswer<Key>(sb, 'POST', '/keys', {
       user_id: sub.id,
       perms: [{ name: 'account', read_only: true }],
       ip_whitelist: ['127.0.0.1', '10.0.0.7'],
@@ -41,7 +41,7 @@ describe('GET /account/detail', () => {
   });
 
   it('needs the account permission, like the platform', async () => {
-    const made = await control<Key>(sb, 'POST', '/keys', {
+    const made = await controlAnswer<Key>(sb, 'POST', '/keys', {
       user_id: sb.userId,
       perms: [{ name: 'futures', read_only: false }],
     });

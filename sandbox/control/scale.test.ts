@@ -1,7 +1,7 @@
 /** POST /sandbox/scale: a large treasury seeded in one transaction, read back through the signed API. */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { SandboxHandle } from '../server';
-import { api, type Credentials, control, mainCreds, startTestSandbox } from '../testing/harness';
+import { api, type Credentials, control, controlAnswer, mainCreds, startTestSandbox } from '../testing/harness';
 
 type Rec = Record<string, string>;
 type Err = { label: string; message: string };
@@ -12,7 +12,7 @@ let sb: SandboxHandle;
 let main: Credentials;
 
 beforeAll(async () => {
-  sb = await startTestSandbox(11);
+  sb = await startTestSandbox({ seed: 11 });
   main = mainCreds(sb);
 });
 afterAll(() => sb.close());
@@ -43,7 +43,7 @@ async function listAll(path: '/wallet/deposits' | '/wallet/withdrawals', from: n
 
 describe('POST /sandbox/scale', () => {
   it('seeds deposits, withdrawals and sub-accounts the signed API lists like organic ones', async () => {
-    const health = await control<{ now: number }>(sb, 'GET', '/health');
+    const health = await controlAnswer<{ now: number }>(sb, 'GET', '/health');
     const to = Math.floor(health.body.now / 1000);
     const from = Math.floor((health.body.now - 100 * DAY * 1000) / 1000);
     // The seed's own history lies in the same range: count it first.
@@ -52,7 +52,7 @@ describe('POST /sandbox/scale', () => {
     const subsBefore = (await api<Rec[]>(sb, main, 'GET', '/sub_accounts')).body;
     expect(subsBefore.map((s) => s.login_name)).toEqual(['desk_trading', 'desk_ops']);
 
-    const seeded = await control<ScaleAnswer>(sb, 'POST', '/scale', {
+    const seeded = await controlAnswer<ScaleAnswer>(sb, 'POST', '/scale', {
       deposits: 3000,
       withdrawals: 2000,
       sub_accounts: 250,
@@ -127,7 +127,7 @@ describe('POST /sandbox/scale', () => {
     });
 
     // Organic records keep working after the seeded ones (ids continue, nothing collides).
-    const organic = await control<Rec>(sb, 'POST', '/deposits', {
+    const organic = await controlAnswer<Rec>(sb, 'POST', '/deposits', {
       user_id: sb.userId,
       currency: 'USDT',
       chain: 'TRX',
@@ -154,7 +154,7 @@ describe('POST /sandbox/scale', () => {
       [[1, 2], 'INVALID_REQUEST_BODY', /JSON object/],
     ];
     for (const [body, label, message] of bad) {
-      const answer = await control<Err>(sb, 'POST', '/scale', body);
+      const answer = await controlAnswer<Err>(sb, 'POST', '/scale', body);
       expect(answer.status, JSON.stringify(body)).toBe(400);
       expect(answer.body.label, JSON.stringify(body)).toBe(label);
       expect(answer.body.message, JSON.stringify(body)).toMatch(message);
@@ -163,9 +163,9 @@ describe('POST /sandbox/scale', () => {
   });
 
   it('continues login names and defaults the chain (memo chains carry the memo)', async () => {
-    const user = await control<{ user_id: number; key: string; secret: string }>(sb, 'POST', '/users', {});
+    const user = await controlAnswer<{ user_id: number; key: string; secret: string }>(sb, 'POST', '/users', {});
     const creds = { key: user.body.key, secret: user.body.secret };
-    const seeded = await control<ScaleAnswer>(sb, 'POST', '/scale', {
+    const seeded = await controlAnswer<ScaleAnswer>(sb, 'POST', '/scale', {
       user_id: user.body.user_id,
       deposits: 5,
       withdrawals: 5,
@@ -194,10 +194,13 @@ describe('POST /sandbox/scale', () => {
   });
 
   it('seeds 50,000 deposits and 1,000 sub-accounts in well under 10 s', async () => {
-    const fresh = await startTestSandbox(12);
+    const fresh = await startTestSandbox({ seed: 12 });
     try {
       const started = performance.now();
-      const answer = await control<ScaleAnswer>(fresh, 'POST', '/scale', { deposits: 50_000, sub_accounts: 1000 });
+      const answer = await controlAnswer<ScaleAnswer>(fresh, 'POST', '/scale', {
+        deposits: 50_000,
+        sub_accounts: 1000,
+      });
       const ms = performance.now() - started;
       console.log(`POST /sandbox/scale 50,000 deposits + 1,000 sub-accounts: ${ms.toFixed(0)} ms`);
       expect(answer.status).toBe(200);

@@ -1,13 +1,21 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { SandboxHandle } from '../server';
-import { api, type Credentials, control, mainCreds, signedHeaders, startTestSandbox } from '../testing/harness';
+import {
+  api,
+  type Credentials,
+  control,
+  controlAnswer,
+  mainCreds,
+  signedHeaders,
+  startTestSandbox,
+} from '../testing/harness';
 
 let sb: SandboxHandle;
 let main: Credentials;
 const SUB = 10_000_002;
 
 beforeAll(async () => {
-  sb = await startTestSandbox();
+  sb = await startTestSandbox({ seed: 1 });
   main = mainCreds(sb);
 });
 afterAll(() => sb.close());
@@ -22,7 +30,11 @@ async function keyWith(
   perms: { name: string; read_only: boolean }[],
   extra: Record<string, unknown> = {},
 ) {
-  const res = await control<{ key: string; secret: string }>(sb, 'POST', '/keys', { user_id: userId, perms, ...extra });
+  const res = await controlAnswer<{ key: string; secret: string }>(sb, 'POST', '/keys', {
+    user_id: userId,
+    perms,
+    ...extra,
+  });
   expect(res.status).toBe(200);
   return { key: res.body.key, secret: res.body.secret };
 }
@@ -56,10 +68,10 @@ describe('authentication failures', () => {
     const frac = (Date.now() / 1000).toFixed(3);
     const ok = await raw('GET', '/wallet/fee', signedHeaders(main, 'GET', '/api/v4/wallet/fee', '', '', frac));
     expect(ok.status).toBe(200);
-    await control(sb, 'POST', '/clock', { offset_seconds: 300 });
+    await control(sb, '/clock', { offset_seconds: 300 });
     const skewed = await api(sb, main, 'GET', '/wallet/fee');
     expect((skewed.body as { label: string }).label).toBe('REQUEST_EXPIRED');
-    await control(sb, 'POST', '/clock', { offset_seconds: 0 });
+    await control(sb, '/clock', { offset_seconds: 0 });
     expect((await api(sb, main, 'GET', '/wallet/fee')).status).toBe(200);
   });
 
@@ -150,21 +162,24 @@ describe('authentication failures', () => {
       { name: 'wallet', read_only: false },
       { name: 'spot', read_only: false },
     ]);
-    const off = await control(sb, 'POST', '/sub_accounts/business_permissions', { user_id: SUB, disabled: ['spot'] });
+    const off = await controlAnswer(sb, 'POST', '/sub_accounts/business_permissions', {
+      user_id: SUB,
+      disabled: ['spot'],
+    });
     expect(off.body).toEqual({ user_id: SUB, disabled: ['spot'] });
     const refused = await api<{ label: string; message: string }>(sb, sub, 'GET', '/spot/accounts');
     expect([refused.status, refused.body.label]).toEqual([403, 'FORBIDDEN']);
     expect(refused.body.message).toContain('business permission');
     expect((await api(sb, sub, 'GET', '/wallet/fee')).status).toBe(200); // other groups unaffected
     expect((await api(sb, main, 'GET', '/spot/accounts')).status).toBe(200); // the main account too
-    await control(sb, 'POST', '/sub_accounts/business_permissions', { user_id: SUB, disabled: [] });
+    await control(sb, '/sub_accounts/business_permissions', { user_id: SUB, disabled: [] });
     expect((await api(sb, sub, 'GET', '/spot/accounts')).status).toBe(200);
     for (const bad of [
       { user_id: sb.userId, disabled: ['spot'] },
       { user_id: SUB, disabled: ['withdrawal'] },
       { user_id: SUB, disabled: 'spot' },
     ]) {
-      expect((await control(sb, 'POST', '/sub_accounts/business_permissions', bad)).status).toBe(400);
+      expect((await controlAnswer(sb, 'POST', '/sub_accounts/business_permissions', bad)).status).toBe(400);
     }
   });
 

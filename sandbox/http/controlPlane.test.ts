@@ -10,7 +10,7 @@ import { startTestSandbox } from '../testing/harness';
 
 let sandbox: SandboxHandle;
 beforeAll(async () => {
-  sandbox = await startTestSandbox(3);
+  sandbox = await startTestSandbox({ seed: 3 });
 });
 afterAll(async () => {
   await sandbox.close();
@@ -129,7 +129,7 @@ describe('control token and Origin', () => {
   });
 
   it('a new sandbox has a new token', async () => {
-    const other = await startTestSandbox(4);
+    const other = await startTestSandbox({ seed: 4 });
     try {
       expect(other.controlToken).not.toBe(sandbox.controlToken);
       expect(other.controlToken.length).toBeGreaterThanOrEqual(32);

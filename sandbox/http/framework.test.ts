@@ -1,13 +1,21 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { SandboxHandle } from '../server';
-import { api, type Credentials, control, mainCreds, signedHeaders, startTestSandbox } from '../testing/harness';
+import {
+  api,
+  type Credentials,
+  control,
+  controlAnswer,
+  mainCreds,
+  signedHeaders,
+  startTestSandbox,
+} from '../testing/harness';
 
 let sb: SandboxHandle;
 let main: Credentials;
 type Err = { label: string; message: string };
 
 beforeAll(async () => {
-  sb = await startTestSandbox();
+  sb = await startTestSandbox({ seed: 1 });
   main = mainCreds(sb);
 });
 afterAll(() => sb.close());
@@ -85,7 +93,7 @@ describe('errors', () => {
     expect(head.headers.get('content-length')).toBe(get.headers.get('content-length'));
     expect(head.headers.get('x-svc-trace-id')).toBeTruthy();
     const reader = (
-      await control<Credentials>(sb, 'POST', '/keys', {
+      await controlAnswer<Credentials>(sb, 'POST', '/keys', {
         user_id: sb.userId,
         perms: [{ name: 'wallet', read_only: true }],
       })
@@ -147,14 +155,14 @@ describe('rate limits', () => {
     expect(Number(second.headers.get('x-gate-ratelimit-reset-timestamp'))).toBeGreaterThanOrEqual(
       Math.floor(Date.now() / 1000),
     );
-    await control(sb, 'POST', '/advance', { seconds: 3 });
+    await control(sb, '/advance', { seconds: 3 });
     expect((await api<Err>(sb, main, 'POST', '/withdrawals', body)).status).toBe(400);
   });
 
   it('counts per endpoint and per user: a sub-account has its own 80/10 s on total_balance', async () => {
-    await control(sb, 'POST', '/advance', { seconds: 10 });
+    await control(sb, '/advance', { seconds: 10 });
     const sub = (
-      await control<Credentials>(sb, 'POST', '/keys', {
+      await controlAnswer<Credentials>(sb, 'POST', '/keys', {
         user_id: 10_000_002,
         perms: [{ name: 'wallet', read_only: true }],
       })
@@ -168,7 +176,7 @@ describe('rate limits', () => {
   });
 
   it('public endpoints are counted per IP: 200 per 10 s', async () => {
-    await control(sb, 'POST', '/advance', { seconds: 10 });
+    await control(sb, '/advance', { seconds: 10 });
     let last = 0;
     for (let i = 0; i < 201; i += 1) last = (await api(sb, null, 'GET', '/wallet/currency_chains?currency=BTC')).status;
     expect(last).toBe(429);
@@ -178,7 +186,7 @@ describe('rate limits', () => {
 describe('fault injection', () => {
   it('drop_before cuts the connection without doing the work', async () => {
     const before = await spotUsdt();
-    await control(sb, 'POST', '/faults', {
+    await control(sb, '/faults', {
       rules: [{ method: 'POST', path: '/wallet/transfers', kind: 'drop_before', times: 1 }],
     });
     await expect(api(sb, main, 'POST', '/wallet/transfers', optionsTransfer)).rejects.toThrow();
@@ -187,7 +195,7 @@ describe('fault injection', () => {
 
   it('drop_after commits the operation, then cuts the connection', async () => {
     const before = Number(await spotUsdt());
-    await control(sb, 'POST', '/faults', {
+    await control(sb, '/faults', {
       rules: [{ method: 'POST', path: '/wallet/transfers', kind: 'drop_after', times: 1 }],
     });
     await expect(api(sb, main, 'POST', '/wallet/transfers', optionsTransfer)).rejects.toThrow();
@@ -197,7 +205,7 @@ describe('fault injection', () => {
   });
 
   it('status_500, status_429 and delay; DELETE /sandbox/faults clears the rules', async () => {
-    await control(sb, 'POST', '/faults', {
+    await control(sb, '/faults', {
       rules: [
         { path: '/wallet/fee', kind: 'status_500', times: 1 },
         { path: '/wallet/fee', kind: 'status_429', times: 1 },
@@ -212,14 +220,14 @@ describe('fault injection', () => {
     const t0 = Date.now();
     expect((await api(sb, main, 'GET', '/wallet/deposits')).status).toBe(200);
     expect(Date.now() - t0).toBeGreaterThanOrEqual(290);
-    expect((await control(sb, 'DELETE', '/faults')).status).toBe(200);
+    expect((await controlAnswer(sb, 'DELETE', '/faults')).status).toBe(200);
     const t1 = Date.now();
     await api(sb, main, 'GET', '/wallet/deposits');
     expect(Date.now() - t1).toBeLessThan(290);
   });
 
   it('rejects malformed fault rules', async () => {
-    const res = await control<Err>(sb, 'POST', '/faults', { rules: [{ path: '/x', kind: 'explode' }] });
+    const res = await controlAnswer<Err>(sb, 'POST', '/faults', { rules: [{ path: '/x', kind: 'explode' }] });
     expect([res.status, res.body.label]).toEqual([400, 'INVALID_PARAM_VALUE']);
   });
 });

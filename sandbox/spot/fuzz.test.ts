@@ -4,14 +4,14 @@
 import Decimal from 'decimal.js';
 import fc from 'fast-check';
 import { afterAll, beforeAll, expect, it } from 'vitest';
-import { type SpotTestSandbox, startSpotSandbox, type TestUser } from './testing/sandbox';
+import { startTestSandbox, type TestSandbox, type TestUser } from '../testing/harness';
 
-let sb: SpotTestSandbox;
+let sb: TestSandbox;
 let u: TestUser;
 const FUNDS = { USDT: '100000', BTC: '2', ETH: '30', GT: '5000', XRP: '100000' };
 
 beforeAll(async () => {
-  sb = await startSpotSandbox();
+  sb = await startTestSandbox({ clock: 'real' });
   u = sb.user(FUNDS, { maker_fee: '0', taker_fee: '0' });
   sb.limiter.enforce = false;
 });

@@ -4,7 +4,7 @@
 // manual clock.
 
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
-import { type SpotTestSandbox, startSpotSandbox, type TestUser } from './testing/sandbox';
+import { controlAnswer, startTestSandbox, type TestSandbox, type TestUser } from '../testing/harness';
 
 type Json = Record<string, unknown>;
 interface PriceOrder {
@@ -22,9 +22,9 @@ interface PriceOrder {
 
 const PAIR = 'BTC_USDT';
 
-let sb: SpotTestSandbox;
+let sb: TestSandbox;
 beforeAll(async () => {
-  sb = await startSpotSandbox();
+  sb = await startTestSandbox({ clock: 'real' });
   sb.limiter.enforce = false;
 });
 afterAll(async () => {
@@ -269,9 +269,9 @@ describe('the trigger engine', () => {
 });
 
 describe('expiry on a manual clock', () => {
-  let manual: SpotTestSandbox;
+  let manual: TestSandbox;
   beforeAll(async () => {
-    manual = await startSpotSandbox({ clock: 'manual' });
+    manual = await startTestSandbox({ clock: 'manual' });
   });
   afterAll(async () => {
     await manual?.close();
@@ -280,13 +280,7 @@ describe('expiry on a manual clock', () => {
   it('an open trigger becomes expired once business time passes its expiration', async () => {
     const u = manual.user({ BTC: '1' });
     const id = await create(u, stopLoss({ trigger: { expiration: 60 } }));
-    const control = manual.baseUrl.replace(/\/api\/v4$/, '/sandbox');
-    const advance = (seconds: number) =>
-      fetch(`${control}/advance`, {
-        method: 'POST',
-        headers: { 'Content-Type': 'application/json', ...manual.controlHeaders },
-        body: JSON.stringify({ seconds }),
-      });
+    const advance = (seconds: number) => controlAnswer(manual, 'POST', '/advance', { seconds });
     expect((await advance(59)).status).toBe(200);
     expect((await u.api.get<PriceOrder>(`/spot/price_orders/${id}`)).body.status).toBe('open');
     await advance(2);

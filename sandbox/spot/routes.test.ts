@@ -4,14 +4,14 @@
 import ccxt from 'ccxt';
 import { ApiClient, Order as SdkOrder, SpotApi } from 'gate-api';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
-import { type SpotTestSandbox, startSpotSandbox, type TestUser } from './testing/sandbox';
+import { startTestSandbox, type TestSandbox, type TestUser } from '../testing/harness';
 
 type Json = Record<string, unknown>;
 type OrderJson = Json & { id: string; status: string; finish_as: string; left: string };
 
-let sb: SpotTestSandbox;
+let sb: TestSandbox;
 beforeAll(async () => {
-  sb = await startSpotSandbox();
+  sb = await startTestSandbox({ clock: 'real' });
 });
 afterAll(async () => {
   await sb?.close();
@@ -661,11 +661,11 @@ describe('persistence', () => {
     const { tmpdir } = await import('node:os');
     const { join } = await import('node:path');
     const { startSandbox } = await import('../server');
-    const { SignedClient } = await import('./testing/client');
+    const { SignedClient } = await import('../testing/client');
     const dataDir = mkdtempSync(join(tmpdir(), 'spot-persist-'));
     try {
       const first = await startSandbox({ port: 0, dataDir, market: 'off', seed: 9 });
-      const api = new SignedClient(first.baseUrl, first.key, first.secret);
+      const api = new SignedClient(first.baseUrl, { key: first.key, secret: first.secret });
       const bid = await api.post<OrderJson>('/spot/orders', {
         currency_pair: PAIR,
         side: 'buy',
@@ -678,7 +678,7 @@ describe('persistence', () => {
 
       const second = await startSandbox({ port: 0, dataDir, market: 'off' });
       try {
-        const again = new SignedClient(second.baseUrl, second.key, second.secret);
+        const again = new SignedClient(second.baseUrl, { key: second.key, secret: second.secret });
         const order = await again.get<OrderJson>(`/spot/orders/${bid.body.id}`, { currency_pair: PAIR });
         expect(order.body).toMatchObject({ status: 'open', left: '0.001' });
         const book = await again.get<{ bids: string[][] }>('/spot/order_book', { currency_pair: PAIR });
@@ -699,7 +699,7 @@ describe('persistence', () => {
 
 describe('manual clock', () => {
   it('never writes a record time ahead of /spot/time, and a client that did not re-sync still signs in', async () => {
-    const manual = await startSpotSandbox({ clock: 'manual' });
+    const manual = await startTestSandbox({ clock: 'manual' });
     try {
       manual.ctx.clock.advance(3600); // an hour ahead of the wall clock
       const u = manual.user({ USDT: '100000' }); // its client signs with the wall clock
@@ -721,7 +721,7 @@ describe('manual clock', () => {
 
 describe('countdown cancel-all', () => {
   it('cancels the open orders when business time passes the countdown, unless re-armed or disarmed', async () => {
-    const manual = await startSpotSandbox({ clock: 'manual' });
+    const manual = await startTestSandbox({ clock: 'manual' });
     try {
       const u = manual.user({ USDT: '100000' });
       const order = (

@@ -1,6 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { SandboxHandle } from '../server';
-import { api, type Credentials, control, mainCreds, startTestSandbox } from '../testing/harness';
+import { api, type Credentials, control, controlAnswer, mainCreds, startTestSandbox } from '../testing/harness';
 
 let sb: SandboxHandle;
 let main: Credentials;
@@ -8,7 +8,7 @@ type Err = { label: string; message: string };
 type Rec = Record<string, unknown>;
 
 beforeAll(async () => {
-  sb = await startTestSandbox(5);
+  sb = await startTestSandbox({ seed: 5 });
   main = mainCreds(sb);
 });
 afterAll(() => sb.close());
@@ -116,14 +116,14 @@ describe('sub-accounts', () => {
 
   it('refuses sub-account keys and keys without the account permission', async () => {
     const sub = (
-      await control<Credentials>(sb, 'POST', '/keys', {
+      await controlAnswer<Credentials>(sb, 'POST', '/keys', {
         user_id: 10000002,
         perms: [{ name: 'account', read_only: false }],
       })
     ).body;
     expect((await api<Err>(sb, sub, 'GET', '/sub_accounts')).body.label).toBe('FORBIDDEN');
     const walletOnly = (
-      await control<Credentials>(sb, 'POST', '/keys', {
+      await controlAnswer<Credentials>(sb, 'POST', '/keys', {
         user_id: sb.userId,
         perms: [{ name: 'wallet', read_only: false }],
       })

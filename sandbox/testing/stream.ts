@@ -1,8 +1,8 @@
-// A small WebSocket client for the stream tests and the fan-out benchmark: collects every message
+// The test WebSocket client (part of the one test harness, ./harness.ts): collects every message
 // and waits for the ones a test expects.
 
 import WebSocket from 'ws';
-import { channelSignature } from './auth';
+import { channelSignature } from '../ws/auth';
 
 export interface StreamReply {
   time: number;

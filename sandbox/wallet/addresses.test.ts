@@ -53,7 +53,7 @@ const SHAPES: Record<string, RegExp> = {
 describe('seeded addresses', () => {
   let sb: SandboxHandle;
   beforeAll(async () => {
-    sb = await startTestSandbox(5);
+    sb = await startTestSandbox({ seed: 5 });
   });
   afterAll(() => sb.close());
 

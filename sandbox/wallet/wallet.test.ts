@@ -1,6 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { SandboxHandle } from '../server';
-import { api, type Credentials, control, mainCreds, startTestSandbox } from '../testing/harness';
+import { api, type Credentials, control, controlAnswer, mainCreds, startTestSandbox } from '../testing/harness';
 
 let sb: SandboxHandle;
 let main: Credentials;
@@ -10,7 +10,7 @@ const TRADING = 10_000_002;
 const OPS = 10_000_003;
 
 beforeAll(async () => {
-  sb = await startTestSandbox();
+  sb = await startTestSandbox({ seed: 1 });
   main = mainCreds(sb);
 });
 afterAll(() => sb.close());
@@ -282,7 +282,10 @@ describe('transfers', () => {
     const opsBalances = await api<Rec[]>(sb, main, 'GET', `/wallet/sub_account_balances?sub_uid=${OPS}`);
     expect(opsBalances.body[0]).toMatchObject({ available: { USDT: '2010' } });
     const opsKey = (
-      await control<Credentials>(sb, 'POST', '/keys', { user_id: OPS, perms: [{ name: 'wallet', read_only: false }] })
+      await controlAnswer<Credentials>(sb, 'POST', '/keys', {
+        user_id: OPS,
+        perms: [{ name: 'wallet', read_only: false }],
+      })
     ).body;
     const foreign = await api<Err>(sb, opsKey, 'POST', '/wallet/sub_account_to_sub_account', body);
     expect(foreign.body.label).toBe('FORBIDDEN');

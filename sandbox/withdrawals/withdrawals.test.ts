@@ -1,13 +1,13 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { SandboxHandle } from '../server';
-import { api, type Credentials, control, mainCreds, startTestSandbox } from '../testing/harness';
+import { api, type Credentials, control, controlAnswer, mainCreds, startTestSandbox } from '../testing/harness';
 
 let sb: SandboxHandle;
 type Err = { label: string; message: string };
 type Rec = Record<string, unknown>;
 
 beforeAll(async () => {
-  sb = await startTestSandbox(3);
+  sb = await startTestSandbox({ seed: 3 });
 });
 afterAll(() => sb.close());
 
@@ -16,13 +16,13 @@ interface User extends Credentials {
 }
 
 async function newUser(extra: Rec = {}): Promise<User> {
-  return (await control<User>(sb, 'POST', '/users', extra)).body;
+  return (await controlAnswer<User>(sb, 'POST', '/users', extra)).body;
 }
 const credit = (u: User, currency: string, amount: string) =>
-  control(sb, 'POST', '/balances', { user_id: u.user_id, account: 'spot', currency, amount });
+  controlAnswer(sb, 'POST', '/balances', { user_id: u.user_id, account: 'spot', currency, amount });
 const save = (u: User, currency: string, chain: string, address: string, extra: Rec = {}) =>
-  control(sb, 'POST', '/saved_addresses', { user_id: u.user_id, currency, chain, address, ...extra });
-const advance = (seconds: number) => control(sb, 'POST', '/advance', { seconds });
+  controlAnswer(sb, 'POST', '/saved_addresses', { user_id: u.user_id, currency, chain, address, ...extra });
+const advance = (seconds: number) => controlAnswer(sb, 'POST', '/advance', { seconds });
 const spot = async (u: Credentials, currency: string) =>
   (await api<{ available: string }[]>(sb, u, 'GET', `/spot/accounts?currency=${currency}`)).body[0]?.available ?? '0';
 /** Every POST /withdrawals is 1 per 3 s per user: step past the window first. */
@@ -300,9 +300,9 @@ describe('withdrawal pipelines', () => {
       address: 'TStepMe',
       amount: '100',
     });
-    const step = await control<Rec>(sb, 'POST', '/pipelines/step', { kind: 'withdrawal', id: res.body.id });
+    const step = await controlAnswer<Rec>(sb, 'POST', '/pipelines/step', { kind: 'withdrawal', id: res.body.id });
     expect(step.body).toMatchObject({ status: 'VERIFY' });
-    expect((await control<Err>(sb, 'POST', '/pipelines/step', { kind: 'withdrawal', id: 'w0' })).body.label).toBe(
+    expect((await controlAnswer<Err>(sb, 'POST', '/pipelines/step', { kind: 'withdrawal', id: 'w0' })).body.label).toBe(
       'NOT_FOUND',
     );
   });
@@ -318,7 +318,7 @@ describe('pipeline robustness', () => {
          VALUES (900000, 'w99999999', ?, 'USDT', 'TRX', 'TBroken', 'not-a-number', '1', 'FAIL', ?, 'fail', ?)`,
       )
       .run(u.user_id, now, now);
-    const dep = await control<Rec>(sb, 'POST', '/deposits', {
+    const dep = await controlAnswer<Rec>(sb, 'POST', '/deposits', {
       user_id: u.user_id,
       currency: 'USDT',
       chain: 'TRX',
@@ -337,7 +337,7 @@ describe('deposit pipelines (control deposits)', () => {
   it('PEND → TRACK → DEP_CREDITED (credited, not yet withdrawable) → DONE', async () => {
     const u = await newUser();
     await save(u, 'USDT', 'TRX', 'TLockedFunds');
-    const dep = await control<Rec>(sb, 'POST', '/deposits', {
+    const dep = await controlAnswer<Rec>(sb, 'POST', '/deposits', {
       user_id: u.user_id,
       currency: 'USDT',
       chain: 'TRX',
@@ -361,20 +361,20 @@ describe('deposit pipelines (control deposits)', () => {
 
   it('review above the threshold, BLOCKED when flagged, INVALID below the minimum', async () => {
     const u = await newUser();
-    const review = await control<Rec>(sb, 'POST', '/deposits', {
+    const review = await controlAnswer<Rec>(sb, 'POST', '/deposits', {
       user_id: u.user_id,
       currency: 'BTC',
       chain: 'BTC',
       amount: '12',
     });
-    const blocked = await control<Rec>(sb, 'POST', '/deposits', {
+    const blocked = await controlAnswer<Rec>(sb, 'POST', '/deposits', {
       user_id: u.user_id,
       currency: 'ETH',
       chain: 'ETH',
       amount: '1',
       blocked: true,
     });
-    const small = await control<Rec>(sb, 'POST', '/deposits', {
+    const small = await controlAnswer<Rec>(sb, 'POST', '/deposits', {
       user_id: u.user_id,
       currency: 'USDT',
       chain: 'TRX',
@@ -431,16 +431,16 @@ describe('UID push', () => {
       amount: '40',
     });
     await advance(2);
-    const cancel = await control<Rec>(sb, 'POST', '/pushes/cancel', { id: Number(res.body.id) });
+    const cancel = await controlAnswer<Rec>(sb, 'POST', '/pushes/cancel', { id: Number(res.body.id) });
     expect(cancel.body).toMatchObject({ id: res.body.id, status: 'CANCELLING' });
     expect((await api<Rec[]>(sb, a, 'GET', `/wallet/push?id=${res.body.id}`)).body[0]?.status).toBe('CANCELLING');
     await advance(3);
     expect((await api<Rec[]>(sb, a, 'GET', `/wallet/push?id=${res.body.id}`)).body[0]?.status).toBe('CANCELLED');
     expect(await spot(a, 'USDT')).toBe('100');
     expect(await spot(b, 'USDT')).toBe('0');
-    const again = await control<Err>(sb, 'POST', '/pushes/cancel', { id: Number(res.body.id) });
+    const again = await controlAnswer<Err>(sb, 'POST', '/pushes/cancel', { id: Number(res.body.id) });
     expect([again.status, again.body.label]).toEqual([400, 'INVALID_PARAM_VALUE']);
-    expect((await control<Err>(sb, 'POST', '/pushes/cancel', { id: 999_999 })).status).toBe(404);
+    expect((await controlAnswer<Err>(sb, 'POST', '/pushes/cancel', { id: 999_999 })).status).toBe(404);
   });
 
   it('a receiver that refuses gets REFUSED and the sender is refunded; bad receivers and the 10 s limit', async () => {

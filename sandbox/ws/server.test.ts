@@ -9,11 +9,9 @@ import WebSocket from 'ws';
 import { PlatformClock } from '../../electron/core/api/clock';
 import { PlatformStream } from '../../electron/core/api/stream';
 import { BookSync } from '../../shared/trade/bookSync';
-import { type SandboxHandle, startSandbox } from '../server';
-import { SignedClient } from '../spot/testing/client';
-import { FULL_PERMS } from '../store/users';
+import { controlAnswer, type SignedClient, startTestSandbox, type TestSandbox } from '../testing/harness';
+import { type StreamReply, TestStream } from '../testing/stream';
 import { MAX_FRAME } from './server';
-import { type StreamReply, TestStream } from './testing';
 
 type Json = Record<string, unknown>;
 type Level = [string, string];
@@ -23,12 +21,11 @@ interface RestBook {
   asks: Level[];
 }
 
-let sb: SandboxHandle;
-let counter = 0;
+let sb: TestSandbox;
 const streams: TestStream[] = [];
 
 beforeAll(async () => {
-  sb = await startSandbox({ memory: true, market: 'off', clock: 'real', seed: 11 });
+  sb = await startTestSandbox({ market: 'off', clock: 'real', seed: 11 });
   sb.limiter.enforce = false;
 });
 afterAll(async () => {
@@ -42,16 +39,7 @@ async function open(): Promise<TestStream> {
   return s;
 }
 
-function user(funds: Record<string, string> = { USDT: '100000000', BTC: '1000' }) {
-  const { ctx } = sb;
-  const u = ctx.users.createUser({ parentId: null, loginName: `ws_test_${process.pid}_${++counter}` });
-  ctx.db.transaction(() => {
-    for (const [currency, amount] of Object.entries(funds))
-      ctx.ledger.credit({ userId: u.id, account: 'spot', currency }, amount, 'dnw');
-  })();
-  const key = ctx.users.createKey(u.id, { perms: FULL_PERMS, ipWhitelist: [] });
-  return { id: u.id, key: key.key, secret: key.secret, api: new SignedClient(sb.baseUrl, key.key, key.secret) };
-}
+const user = (funds: Record<string, string> = { USDT: '100000000', BTC: '1000' }) => sb.user(funds);
 
 async function place(api: SignedClient, body: Json): Promise<Json & { id: string }> {
   const res = await api.post<Json & { id: string }>('/spot/orders', { currency_pair: 'BTC_USDT', ...body });
@@ -317,12 +305,8 @@ describe('order book stream', () => {
   it('a dropped update (control API fault) is a gap for BookSync', async () => {
     const t = user();
     const { sync, outcomes } = await follow('BTC_USDT');
-    const res = await fetch(`${sb.controlUrl}/stream/faults`, {
-      method: 'POST',
-      headers: { 'Content-Type': 'application/json', ...sb.controlHeaders },
-      body: JSON.stringify({ drop_book_updates: 1 }),
-    });
-    expect(await res.json()).toMatchObject({ drop_next: 1 });
+    const res = await controlAnswer(sb, 'POST', '/stream/faults', { drop_book_updates: 1 });
+    expect(res.body).toMatchObject({ drop_next: 1 });
     await place(t.api, { side: 'buy', amount: '0.001', price: '20000' });
     await sleep(80);
     await place(t.api, { side: 'buy', amount: '0.001', price: '20001' });
@@ -383,7 +367,7 @@ describe("the app's client (PlatformStream) unchanged", () => {
 
 describe('with the simulated market running', () => {
   it('REST snapshot + updates stays the sandbox book while the simulator trades', async () => {
-    const live = await startSandbox({ memory: true, market: 'on', clock: 'real', seed: 5 });
+    const live = await startTestSandbox({ market: 'on', clock: 'real', seed: 5 });
     const s = await TestStream.open(live.wsUrl);
     try {
       const sync = new BookSync();

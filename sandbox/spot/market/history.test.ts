@@ -1,11 +1,11 @@
 import { afterEach, describe, expect, it } from 'vitest';
+import { startTestSandbox, type TestSandbox } from '../../testing/harness';
 import { bucketStart, CANDLE_INTERVALS } from '../candles';
 import { SPOT_PAIRS } from '../pairs';
-import { type SpotTestSandbox, startSpotSandbox } from '../testing/sandbox';
 import { backfillMarketHistory, pairHistory } from './history';
 import { seededRandom } from './random';
 
-const open: SpotTestSandbox[] = [];
+const open: TestSandbox[] = [];
 afterEach(async () => {
   for (const sb of open.splice(0)) await sb.close();
 });
@@ -41,7 +41,7 @@ describe('market history of a new sandbox', () => {
   });
 
   it('the chart and the 24 h ticker of a new sandbox with the live market show history', async () => {
-    const sb = await startSpotSandbox({ market: 'on', clock: 'manual' });
+    const sb = await startTestSandbox({ market: 'on', clock: 'manual' });
     open.push(sb);
     const u = sb.user();
     const candles = await u.api.get<string[][]>('/spot/candlesticks', {
@@ -66,7 +66,7 @@ describe('market history of a new sandbox', () => {
   });
 
   it('is written once: a pair that has candles is never rewritten, and a seed replays the same history', async () => {
-    const sb = await startSpotSandbox({ market: 'on', clock: 'manual', seed: 7 });
+    const sb = await startTestSandbox({ market: 'on', clock: 'manual', seed: 7 });
     open.push(sb);
     const store = sb.spot.exchange.store;
     const before = store.query<{ n: number }>('SELECT COUNT(*) AS n FROM spot_candles')[0]!.n;
@@ -81,7 +81,7 @@ describe('market history of a new sandbox', () => {
   });
 
   it('the market off (tests, benchmarks) gets no invented history', async () => {
-    const sb = await startSpotSandbox({ market: 'off' });
+    const sb = await startTestSandbox({ clock: 'real', market: 'off' });
     open.push(sb);
     expect(sb.spot.exchange.store.query<{ n: number }>('SELECT COUNT(*) AS n FROM spot_candles')[0]!.n).toBe(0);
   });

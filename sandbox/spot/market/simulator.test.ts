@@ -1,15 +1,15 @@
 import { afterEach, describe, expect, it } from 'vitest';
-import { type SpotTestSandbox, startSpotSandbox } from '../testing/sandbox';
+import { startTestSandbox, type TestSandbox } from '../../testing/harness';
 import { MarketSimulator } from './simulator';
 
-const open: SpotTestSandbox[] = [];
+const open: TestSandbox[] = [];
 afterEach(async () => {
   for (const sb of open.splice(0)) await sb.close();
 });
 
 /** A sandbox with the market off and a simulator driven tick by tick (no timers). */
 async function simulated(seed: number, ticks: number) {
-  const sb = await startSpotSandbox({ seed });
+  const sb = await startTestSandbox({ clock: 'real', seed });
   open.push(sb);
   const sim = new MarketSimulator(sb.ctx, sb.spot.exchange, sb.spot.exchange.store);
   for (let i = 0; i < ticks; i++) sim.tick();
@@ -82,7 +82,7 @@ describe('simulated market', () => {
   });
 
   it('with a manual clock, moves only when business time is advanced', async () => {
-    const sb = await startSpotSandbox({ market: 'on', clock: 'manual', seed: 8 });
+    const sb = await startTestSandbox({ market: 'on', clock: 'manual', seed: 8 });
     open.push(sb);
     const count = () => sb.spot.exchange.store.query<{ n: number }>('SELECT COUNT(*) AS n FROM spot_trades')[0]!.n;
     const book = sb.spot.exchange.pairState('BTC_USDT')!.engine;
