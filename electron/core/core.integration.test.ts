@@ -163,6 +163,9 @@ describe('money movements', () => {
     )!;
     const other = await control<{ user_id: number }>(sandbox, '/users', {});
     const subs = await api.subAccounts.list();
+    // The deep check's write probe used POST /withdrawals' 3 s window: the sandbox forgets it (no wait;
+    // advancing the clock instead would date these records after the wall-clock history ranges below).
+    await control(sandbox, '/rate_limits', { reset: true });
     const w = await movements.withdraw({ currency: 'USDT', chain: 'TRX', address: saved.address, amount: '15' });
     expect(w).toMatchObject({ state: 'done', kind: 'withdrawal', attempts: 1 });
     expect(w.platformId).toMatch(/^w/);

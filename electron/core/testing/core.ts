@@ -12,6 +12,9 @@ import type { Confirm, ConfirmView } from '../policies/confirm';
 import type { SandboxSource } from '../profiles/manager';
 import type { SandboxHandle } from './sandbox';
 
+/** The client's rate-limit windows in tests, as a share of the platform's (CoreOptions.limiterScale). */
+export const FAST_LIMITER_SCALE = 0.001;
+
 /**
  * The trusted confirmation of a test core: a person who confirms everything and types the amount
  * when asked (`confirmations` records each view). Tests about the confirmation pass their own.
@@ -59,6 +62,10 @@ export const startTestCore = async (
         : { mode: 'external', baseUrl: sandbox.baseUrl, key: sandbox.key, secret: sandbox.secret },
     watchIntervalMs: 0,
     confirm: autoConfirm(),
+    // No test waits on a real rate-limit window: the client's windows are 1/1000 of the platform's.
+    // The sandbox still enforces its own; a test skips one with POST /sandbox/advance (it moves the
+    // sandbox's limiter time), and a test about the client's limiter passes `limiterScale: 1`.
+    limiterScale: FAST_LIMITER_SCALE,
     ...options,
     dataDir,
   });
