@@ -51,6 +51,8 @@ const ENGINE_FOLDERS = [
   'policies',
   // Bulk batches (docs/bulk.md): parsing, checking, the batch journal and its runner.
   'batches',
+  // Operators and roles: who is signed in, passphrases (scrypt), what each role may call.
+  'operators',
 ];
 const CORE_ENGINE = `^electron/core/(${ENGINE_FOLDERS.join('|')})/`;
 const CORE_API = '^electron/core/api/';

@@ -18,9 +18,10 @@ import type { KeyStore } from './keychain/keyStore';
 import { OsKeyStore } from './keychain/osKeyStore';
 import { MovementService } from './movements/service';
 import { FundingNotifier, isFundingEvent, type OsNotificationCapability } from './notifications/notifier';
+import { accessOf, can, Operators, type ScryptCost, stampIntentsWithOperator } from './operators';
 import { ApprovalStore } from './policies/approvals';
 import type { Confirm } from './policies/confirm';
-import { type OperatorSource, singleOperator } from './policies/operators';
+import type { OperatorSource } from './policies/operators';
 import { ProfileManager, type SandboxSource } from './profiles/manager';
 import { createActivityHandlers } from './services/activity';
 import { type ChooseSavePath, createAppHandlers } from './services/app';
@@ -31,6 +32,7 @@ import { createFundingHandlers } from './services/funding';
 import { createGuard } from './services/guard';
 import type { CoreInternals } from './services/internals';
 import { createKeysHandlers } from './services/keys';
+import { createOperatorsHandlers, createSession } from './services/operators';
 import { createApprovalsHandlers, createPoliciesHandlers } from './services/policies';
 import { createProfilesHandlers } from './services/profiles';
 import { createSubAccountsHandlers } from './services/subAccounts';
@@ -80,6 +82,13 @@ export interface CoreOptions {
   readonly confirm?: Confirm;
   /** Who is at the desk (the operators module). Default: one implicit admin operator. */
   readonly operators?: OperatorSource;
+  /**
+   * Automation only (e2e tests, benchmarks; never set by `npm start` or Electron): creates this
+   * administrator when the data folder has no operator yet, and signs them in at every start.
+   */
+  readonly bootstrapOperator?: { readonly name: string; readonly passphrase: string };
+  /** Tests only: a cheaper scrypt for operators' passphrases. */
+  readonly scryptCost?: ScryptCost;
   /** How often pending approvals are checked for expiry, ms (default 30 000). */
   readonly approvalsExpiryMs?: number;
 }
@@ -100,6 +109,7 @@ export interface Core {
 
 export const createHandlers = (ctx: ServiceContext, internals: CoreInternals): DeskHandlers => ({
   app: createAppHandlers(ctx, internals.app),
+  operators: createOperatorsHandlers(ctx, internals.app?.session),
   profiles: createProfilesHandlers(ctx, internals),
   balances: createBalancesHandlers(ctx),
   funding: createFundingHandlers(ctx, internals.guard),
@@ -114,6 +124,13 @@ export const createHandlers = (ctx: ServiceContext, internals: CoreInternals): D
 });
 
 export type { CoreInternals } from './services/internals';
+
+const accessWords = (access: string): string =>
+  access === 'make'
+    ? 'a maker, approver or administrator'
+    : access === 'approve'
+      ? 'an approver or administrator'
+      : 'an administrator';
 
 const accountOf = (record: RequestRecord): string => {
   const sub = /^\/sub_accounts\/(\d+)/.exec(record.path)?.[1];
@@ -150,7 +167,11 @@ const buildCore = async (options: CoreOptions, releaseLock: () => void): Promise
   const keyStore = options.keyStore ?? new OsKeyStore();
   let profiles: ProfileManager | undefined;
   const activeId = () => profiles?.active()?.id ?? '';
-  const audit = createAuditLog(db, activeId);
+  // Who is at the desk: their name goes on every audit entry and every journal intent.
+  const operators = new Operators({ db, ...(options.scryptCost ? { scryptCost: options.scryptCost } : {}) });
+  const operatorSource = options.operators ?? operators;
+  stampIntentsWithOperator(db, operatorSource);
+  const audit = createAuditLog(db, activeId, Date.now, () => operatorSource.current()?.name ?? '');
   const snapshots = createSnapshots(db, activeId);
   const settings = createSettings(db);
   const profileListeners = new Set<Parameters<ServiceContext['onProfileChange']>[0]>();
@@ -299,7 +320,7 @@ const buildCore = async (options: CoreOptions, releaseLock: () => void): Promise
   });
   const guard = createGuard(ctx, {
     confirm: options.confirm,
-    operators: options.operators ?? singleOperator,
+    operators: operatorSource,
     approvals: new ApprovalStore(db),
   });
   // An approval left between "approved" and the send by a core that stopped is never sent late.
@@ -313,6 +334,7 @@ const buildCore = async (options: CoreOptions, releaseLock: () => void): Promise
   }, options.approvalsExpiryMs ?? 30_000);
   expiryTimer.unref?.();
   const internals: CoreInternals = {
+  const session = createSession(ctx, operators, lock);
     bulk,
     profiles: manager,
     movementService,
@@ -322,6 +344,7 @@ const buildCore = async (options: CoreOptions, releaseLock: () => void): Promise
     app: {
       lock,
       notifier,
+      session,
       ...(options.chooseSavePath ? { chooseSavePath: options.chooseSavePath } : {}),
       ...(options.downloadsDir ? { downloadsDir: options.downloadsDir } : {}),
     },
@@ -331,12 +354,41 @@ const buildCore = async (options: CoreOptions, releaseLock: () => void): Promise
     trustedOrigins: options.trustedOrigins,
     lock,
     ...(options.logError ? { logError: options.logError } : {}),
+    // Roles: every operation needs its access (operators/access.ts); nobody signed in is LOCKED.
+    access: {
+      isOpen: (operation) => accessOf(operation) === 'open',
+      refuse: (operation) => {
+        const who = operatorSource.current();
+        if (who === undefined)
+          return {
+            code: 'LOCKED',
+            message: 'Nobody is signed in; nothing was done.',
+            advice: 'Sign in, then try again.',
+          };
+        const access = accessOf(operation);
+        if (can(who.role, access)) return undefined;
+        return {
+          code: 'NOT_ALLOWED',
+          message: `${who.name} is ${who.role === 'admin' ? 'an' : 'a'} ${who.role}: this needs ${accessWords(access)}. Nothing was done.`,
+          advice: 'Ask an administrator to do it, or to give you that role.',
+        };
+      },
+    },
   });
 
   if (options.connect ?? true) await manager.start();
   // Batches left running by a core that stopped go on where they were (exactly once per row).
   bulk.resume();
 
+  // Nobody is at the desk yet: the app starts locked (signed out) and the keys leave memory as soon
+  // as whatever started in the background has settled. Automation signs its operator in instead.
+  const bootstrap = options.bootstrapOperator;
+  if (bootstrap) {
+    if (operators.count() === 0) await operators.setup(bootstrap.name, bootstrap.passphrase);
+    else await operators.signIn(bootstrap.name, bootstrap.passphrase).catch(() => undefined);
+  }
+  if (operators.current() === undefined)
+    void lock.lock('signedOut').catch((error) => options.logError?.('lock', error));
   let closed = false;
   return {
     dispatch,

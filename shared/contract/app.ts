@@ -55,13 +55,18 @@ export const SaveFileResult = z.union([
 export type SaveFileResult = z.infer<typeof SaveFileResult>;
 
 /**
- * The lock: while locked, main holds no signing secret and refuses every operation outside `app`
- * (code LOCKED). `locking`: waiting for money movements in flight to settle before it locks.
+ * The lock: while locked, main holds no signing secret and refuses every operation but the few that
+ * unlock or sign in (code LOCKED). `locking`: waiting for money movements in flight to settle before
+ * it locks. Signed out (no operator, e.g. at start) is locked too, with reason `signedOut`.
  */
 export const LockState = z.object({
   state: z.enum(['unlocked', 'locking', 'locked']),
   /** Why it locked (shown on the lock screen, also after a reload of the window). */
-  reason: z.enum(['idle', 'manual']).optional(),
+  reason: z.enum(['idle', 'manual', 'signedOut']).optional(),
+  /** The operator whose passphrase unlocks it (absent when nobody is signed in). */
+  operator: z.string().optional(),
+  /** Wrong passphrases in a row have made unlocking wait until then (Unix ms). */
+  retryAfter: z.number().optional(),
   /** When it locked (or started locking), Unix ms. */
   since: z.number().optional(),
 });
@@ -146,8 +151,14 @@ export const app = {
     LockState,
   ),
   unlock: operation(
-    'Unlocks the app: the active profile’s key is read again from the keychain.',
-    z.object({}).strict(),
+    'Unlocks the app with the operator’s passphrase (checked in main; repeated wrong ones make the next attempt wait), then reads the active profile’s key again from the keychain. With another operator’s name it switches operator.',
+    z
+      .object({
+        /** Another operator's name: switch to them (absent: the operator who locked). */
+        operator: z.string().trim().min(1).max(40).optional(),
+        passphrase: z.string().min(1, 'Enter the passphrase').max(256),
+      })
+      .strict(),
     LockState,
   ),
   lockState: operation(

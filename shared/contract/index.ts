@@ -11,6 +11,7 @@ import { bulk } from './bulk';
 import { events } from './events';
 import { funding } from './funding';
 import { keys } from './keys';
+import { operators } from './operators';
 import { approvals, policies } from './policies';
 import { profiles } from './profiles';
 import { subAccounts } from './subAccounts';
@@ -28,6 +29,7 @@ export const contract = {
   trade,
   activity,
   bulk,
+  operators,
   policies,
   approvals,
 };

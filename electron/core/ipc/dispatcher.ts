@@ -5,7 +5,7 @@
  */
 import type { z } from 'zod';
 import { type ContractShape, type Handlers, lookupOperation } from '../../../shared/ipc/define';
-import { fail, type Result } from '../../../shared/ipc/result';
+import { fail, type IpcError, type Result } from '../../../shared/ipc/result';
 import { DeskFailure, isConvertibleToIpcError } from '../errors';
 import type { LockGate } from './appLock';
 
@@ -27,6 +27,16 @@ export interface DispatcherOptions {
    * the others are counted while they run, so that locking waits for them.
    */
   readonly lock?: LockGate;
+  /**
+   * Who may call what (operators and roles). Without it every operation outside the `app` area is
+   * gated by the lock and nothing else.
+   */
+  readonly access?: {
+    /** Answered also while locked or signed out (liveness, the lock, signing in). */
+    isOpen(operation: string): boolean;
+    /** Undefined when the signed-in operator may call it; else the refusal (LOCKED, NOT_ALLOWED). */
+    refuse(operation: string): IpcError | undefined;
+  };
 }
 
 /** The area that stays usable while locked (ping, info, saving a file, the lock itself). */
@@ -86,7 +96,8 @@ export const createDispatcher = <C extends ContractShape>(
     }
 
     const [area, name] = splitName(operation);
-    const gated = area !== ALWAYS_OPEN_AREA ? options.lock : undefined;
+    const open = options.access ? options.access.isOpen(operation) : area === ALWAYS_OPEN_AREA;
+    const gated = open ? undefined : options.lock;
     if (gated?.closed) {
       return fail({
         code: 'LOCKED',
@@ -94,6 +105,9 @@ export const createDispatcher = <C extends ContractShape>(
         advice: 'Unlock the app, then try again.',
       });
     }
+    // The operator's role, checked here for every operation: a handler never runs for a role that may not call it.
+    const refusal = open ? undefined : options.access?.refuse(operation);
+    if (refusal) return fail(refusal);
 
     const input = definition.input.safeParse(payload);
     if (!input.success) {

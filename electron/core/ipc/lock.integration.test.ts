@@ -6,7 +6,7 @@
 import { randomUUID } from 'node:crypto';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { Core } from '../core';
-import { asRenderer, startTestCore, type TestCore } from '../testing/core';
+import { asRenderer, startTestCore, TEST_ADMIN, type TestCore } from '../testing/core';
 import { control, type SandboxHandle, startTestSandbox } from '../testing/sandbox';
 
 const sender = asRenderer;
@@ -48,7 +48,16 @@ describe('app.lock in the core', () => {
     expect(await core.dispatch('balances.spot', {}, sender)).toMatchObject({ ok: false, error: { code: 'LOCKED' } });
     expect(await transfer('2')).toMatchObject({ ok: false, error: { code: 'LOCKED' } });
 
-    expect(await core.dispatch('app.unlock', {}, sender)).toEqual({ ok: true, value: { state: 'unlocked' } });
+    // Unlocking needs the operator's passphrase (electron/core/operators/operators.integration.test.ts).
+    expect(await core.dispatch('app.unlock', { passphrase: 'not the passphrase' }, sender)).toMatchObject({
+      ok: false,
+      error: { code: 'NOT_ALLOWED', label: 'WRONG_PASSPHRASE' },
+    });
+    expect(core.profiles.currentConnection()?.hasKey).toBe(false);
+    expect(await core.dispatch('app.unlock', { passphrase: TEST_ADMIN.passphrase }, sender)).toEqual({
+      ok: true,
+      value: { state: 'unlocked', operator: TEST_ADMIN.name },
+    });
     expect(core.profiles.currentConnection()?.hasKey).toBe(true);
     expect(await core.dispatch('balances.spot', {}, sender)).toMatchObject({ ok: true });
     expect(await transfer('2')).toMatchObject({ ok: true, value: { state: 'done' } });

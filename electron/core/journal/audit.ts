@@ -37,9 +37,26 @@ const safeParse = (text: string): unknown => {
 
 type Row = Omit<AuditEntry, 'profileId' | 'requestId'> & { profile_id: string; request_id: string };
 
+/**
+ * The operator is covered only when there is one, so that entries written before operators existed
+ * (operator '') keep their hash; an entry written with an operator and edited to '' breaks the chain.
+ */
 const hashOf = (prev: string, e: Omit<AuditEntry, 'hash' | 'seq'>): string =>
   createHash('sha256')
-    .update(JSON.stringify([prev, e.at, e.profileId, e.action, e.account, e.params, e.outcome, e.label, e.requestId]))
+    .update(
+      JSON.stringify([
+        prev,
+        e.at,
+        e.profileId,
+        e.action,
+        e.account,
+        e.params,
+        e.outcome,
+        e.label,
+        e.requestId,
+        ...(e.operator ? [e.operator] : []),
+      ]),
+    )
     .digest('hex');
 
 const toEntry = (r: Row): AuditEntry => ({
@@ -52,13 +69,20 @@ const toEntry = (r: Row): AuditEntry => ({
   outcome: r.outcome,
   label: r.label,
   requestId: r.request_id,
+  operator: r.operator ?? '',
   hash: r.hash,
 });
 
-export const createAuditLog = (db: Db, activeProfileId: () => string, now: () => number = Date.now): AuditLog => {
+export const createAuditLog = (
+  db: Db,
+  activeProfileId: () => string,
+  now: () => number = Date.now,
+  /** The name of the operator signed in ('' when nobody is). */
+  operatorName: () => string = () => '',
+): AuditLog => {
   const last = db.prepare<[], { hash: string }>('SELECT hash FROM audit ORDER BY seq DESC LIMIT 1');
   const insert = db.prepare(
-    'INSERT INTO audit (at, profile_id, action, account, params, outcome, label, request_id, hash) VALUES (?,?,?,?,?,?,?,?,?)',
+    'INSERT INTO audit (at, profile_id, action, account, params, outcome, label, request_id, operator, hash) VALUES (?,?,?,?,?,?,?,?,?,?)',
   );
   const append = db.transaction((fields: Omit<AuditEntry, 'hash' | 'seq'>): AuditEntry => {
     const prev = last.get()?.hash ?? GENESIS;
@@ -72,6 +96,7 @@ export const createAuditLog = (db: Db, activeProfileId: () => string, now: () =>
       fields.outcome,
       fields.label,
       fields.requestId,
+      fields.operator,
       hash,
     );
     return { ...fields, seq: Number(info.lastInsertRowid), hash };
@@ -89,9 +114,9 @@ export const createAuditLog = (db: Db, activeProfileId: () => string, now: () =>
     if (filter.text) {
       const like = `%${filter.text.replace(/[%_\\]/g, (c) => `\\${c}`)}%`;
       clauses.push(
-        "(action LIKE ? ESCAPE '\\' OR account LIKE ? ESCAPE '\\' OR params LIKE ? ESCAPE '\\' OR label LIKE ? ESCAPE '\\' OR request_id LIKE ? ESCAPE '\\')",
+        "(action LIKE ? ESCAPE '\\' OR account LIKE ? ESCAPE '\\' OR params LIKE ? ESCAPE '\\' OR label LIKE ? ESCAPE '\\' OR request_id LIKE ? ESCAPE '\\' OR operator LIKE ? ESCAPE '\\')",
       );
-      args.push(like, like, like, like, like);
+      args.push(like, like, like, like, like, like);
     }
     return { sql: clauses.length ? `WHERE ${clauses.join(' AND ')}` : '', args };
   };
@@ -116,6 +141,7 @@ export const createAuditLog = (db: Db, activeProfileId: () => string, now: () =>
         outcome: input.outcome,
         label: input.label ?? '',
         requestId: input.requestId ?? '',
+        operator: capped(input.operator ?? operatorName(), AUDIT_FIELD_MAX),
       }),
     list: (filter = {}) => select(filter, 'DESC'),
     verify: () => {
@@ -140,6 +166,7 @@ export const createAuditLog = (db: Db, activeProfileId: () => string, now: () =>
         'outcome',
         'label',
         'request_id',
+        'operator',
         'hash',
       ];
       const lines = [header.join(',')];
@@ -155,6 +182,7 @@ export const createAuditLog = (db: Db, activeProfileId: () => string, now: () =>
             e.outcome,
             e.label,
             e.requestId,
+            e.operator,
             e.hash,
           ]
             .map(csvField)

@@ -150,6 +150,21 @@ CREATE TABLE IF NOT EXISTS batch_rows (
 );
 CREATE INDEX IF NOT EXISTS batch_rows_state ON batch_rows(batch_id, state);
 `),
+  // 5. Operators (electron/core/operators/): who may do what, their passphrase's scrypt hash only;
+  //    the operator's name on every intent and audit entry ('' on those written before).
+  (db) => {
+    db.exec(`CREATE TABLE IF NOT EXISTS operators (
+      id TEXT PRIMARY KEY,
+      name TEXT NOT NULL UNIQUE COLLATE NOCASE,
+      role TEXT NOT NULL CHECK (role IN ('viewer', 'maker', 'approver', 'admin')),
+      passphrase_hash TEXT NOT NULL,
+      created_at INTEGER NOT NULL,
+      updated_at INTEGER NOT NULL,
+      created_by TEXT NOT NULL DEFAULT ''
+    )`);
+    addColumn(db, 'intents', 'operator', "TEXT NOT NULL DEFAULT ''");
+    addColumn(db, 'audit', 'operator', "TEXT NOT NULL DEFAULT ''");
+  },
 ];
 
 const migrate = (db: Db): void => {

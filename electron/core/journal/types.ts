@@ -13,6 +13,8 @@ export interface AuditInput {
   readonly requestId?: string;
   /** Defaults to the active profile. */
   readonly profileId?: string;
+  /** Who did it; defaults to the operator signed in (electron/core/operators/). */
+  readonly operator?: string;
 }
 
 export interface AuditEntry {
@@ -27,6 +29,8 @@ export interface AuditEntry {
   readonly outcome: 'ok' | 'error' | 'unknown';
   readonly label: string;
   readonly requestId: string;
+  /** The operator's name ('' for entries written before operators existed, or by the app itself at start). */
+  readonly operator: string;
   /** SHA-256 over the previous entry's hash and this entry's fields: editing any row breaks the chain. */
   readonly hash: string;
 }

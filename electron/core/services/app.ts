@@ -6,6 +6,7 @@ import { DeskFailure } from '../errors';
 import type { AppLock } from '../ipc/appLock';
 import type { FundingNotifier } from '../notifications/notifier';
 import type { ServiceContext } from './context';
+import type { Session } from './operators';
 
 const APP_NAME = 'Treasury Desk';
 const APP_VERSION = '0.1.0';
@@ -20,6 +21,8 @@ export interface AppDeps {
   /** Default: ~/Downloads (created when missing). */
   readonly downloadsDir?: string;
   readonly lock?: AppLock;
+  /** Who is signed in; unlocking checks their passphrase (services/operators.ts). */
+  readonly session?: Session;
   /** OS notifications of funding changes (their settings live here, with the app's). */
   readonly notifier?: FundingNotifier;
 }
@@ -113,20 +116,19 @@ export const createAppHandlers = (ctx: ServiceContext, deps: AppDeps = {}): Desk
     },
 
     lock: async ({ reason }) => {
+      if (deps.session) return deps.session.lock(reason);
       const lock = lockOf();
       const wasOpen = !lock.closed;
       const state = await lock.lock(reason);
       if (wasOpen) ctx.audit.record({ action: 'app.lock', params: { reason }, outcome: 'ok' });
       return state;
     },
-    unlock: async () => {
-      const lock = lockOf();
-      const wasLocked = lock.closed;
-      const state = await lock.unlock();
-      if (wasLocked) ctx.audit.record({ action: 'app.unlock', outcome: 'ok' });
-      return state;
+    unlock: async ({ operator, passphrase }) => {
+      // The passphrase is checked in main, always: the lock screen only collects it.
+      if (!deps.session) throw DeskFailure.precondition('This build of the app has no operators.');
+      return deps.session.unlock(passphrase, operator);
     },
-    lockState: async () => lockOf().view(),
+    lockState: async () => deps.session?.lockView() ?? lockOf().view(),
 
     notificationSettings: async () => notifierOf().view(),
     setNotificationSettings: async (settings) => {

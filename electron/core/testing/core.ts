@@ -8,6 +8,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { type Core, type CoreOptions, createCore } from '../core';
 import { MemoryKeyStore } from '../keychain/keyStore';
+import { TEST_SCRYPT_COST } from '../operators';
 import type { Confirm, ConfirmView } from '../policies/confirm';
 import type { SandboxSource } from '../profiles/manager';
 import type { SandboxHandle } from './sandbox';
@@ -28,6 +29,9 @@ export const autoConfirm =
 
 /** The renderer's origin the test core trusts; `asRenderer` calls come from it. */
 export const TEST_ORIGIN = 'app://desk';
+
+/** The administrator every test core signs in at start (pass `bootstrapOperator: undefined` for none). */
+export const TEST_ADMIN = { name: 'Test admin', passphrase: 'test admin passphrase 1' } as const;
 export const asRenderer = { url: `${TEST_ORIGIN}/index.html`, isMainFrame: true } as const;
 
 /**
@@ -66,6 +70,8 @@ export const startTestCore = async (
     // The sandbox still enforces its own; a test skips one with POST /sandbox/advance (it moves the
     // sandbox's limiter time), and a test about the client's limiter passes `limiterScale: 1`.
     limiterScale: FAST_LIMITER_SCALE,
+    bootstrapOperator: TEST_ADMIN,
+    scryptCost: TEST_SCRYPT_COST,
     ...options,
     dataDir,
   });

@@ -1,0 +1,290 @@
+/**
+ * Operators in the real core: the first start, signing in and out, unlocking with the passphrase
+ * (wrong ones refused and then slowed down), the roles the dispatcher enforces, and the operator's
+ * name on audit entries and journal intents.
+ */
+import { randomUUID } from 'node:crypto';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { control, type SandboxHandle, startTestSandbox } from '../../../sandbox/testing/harness';
+import { contract } from '../../../shared/contract';
+import { operationNames } from '../../../shared/ipc/define';
+import { openJournalDb } from '../journal/db';
+import { asRenderer, startTestCore, TEST_ADMIN, type TestCore } from '../testing/core';
+import { accessOf, can, OPERATION_ACCESS } from './access';
+import { FREE_ATTEMPTS, Operators } from './operators';
+import { hashPassphrase, TEST_SCRYPT_COST, verifyPassphrase } from './passphrase';
+
+const sender = asRenderer;
+let sandbox: SandboxHandle;
+beforeAll(async () => {
+  sandbox = await startTestSandbox({ market: 'off' });
+});
+afterAll(async () => {
+  await sandbox?.close();
+});
+
+describe('passphrases', () => {
+  it('scrypt with a salt per hash: the same passphrase hashes differently, verifies, and a wrong one does not', async () => {
+    const a = await hashPassphrase('correct horse battery', TEST_SCRYPT_COST);
+    const b = await hashPassphrase('correct horse battery', TEST_SCRYPT_COST);
+    expect(a).not.toBe(b);
+    expect(a).toMatch(/^scrypt\$1024\$8\$1\$[A-Za-z0-9+/=]+\$[A-Za-z0-9+/=]+$/);
+    expect(await verifyPassphrase('correct horse battery', a)).toBe(true);
+    expect(await verifyPassphrase('correct horse batterY', a)).toBe(false);
+    expect(await verifyPassphrase('correct horse battery', 'plain text')).toBe(false);
+    expect(await verifyPassphrase('x', 'scrypt$99999999$8$1$AAAA$AAAA')).toBe(false);
+  });
+
+  it('the default cost is the real one (N = 2^17)', async () => {
+    const hash = await hashPassphrase('a passphrase of the desk');
+    expect(hash.startsWith('scrypt$131072$8$1$')).toBe(true);
+    expect(await verifyPassphrase('a passphrase of the desk', hash)).toBe(true);
+  });
+
+  it('after 5 wrong passphrases every attempt waits, twice as long each time; the waiting says until when', async () => {
+    let now = 1_000_000;
+    const ops = new Operators({ db: openJournalDb(':memory:'), scryptCost: TEST_SCRYPT_COST, now: () => now });
+    await ops.setup('Ada', 'a long enough passphrase');
+    for (let i = 0; i < FREE_ATTEMPTS; i++) {
+      await expect(ops.verify('Ada', 'wrong')).rejects.toMatchObject({ detail: { label: 'WRONG_PASSPHRASE' } });
+    }
+    expect(ops.retryAfter()).toBe(now + 2_000);
+    // Even the right passphrase is not checked while waiting.
+    await expect(ops.verify('Ada', 'a long enough passphrase')).rejects.toMatchObject({
+      detail: { label: 'TOO_MANY_ATTEMPTS' },
+    });
+    now += 2_000;
+    await expect(ops.verify('Ada', 'wrong')).rejects.toMatchObject({ detail: { label: 'WRONG_PASSPHRASE' } });
+    expect(ops.retryAfter()).toBe(now + 4_000);
+    now += 4_000;
+    // An unknown name counts the same and says the same.
+    await expect(ops.verify('Nobody', 'wrong')).rejects.toMatchObject({ detail: { label: 'WRONG_PASSPHRASE' } });
+    expect(ops.retryAfter()).toBe(now + 8_000);
+    now += 8_000;
+    await expect(ops.verify('ada', 'a long enough passphrase')).resolves.toMatchObject({ name: 'Ada', role: 'admin' });
+    expect(ops.retryAfter()).toBe(0);
+  });
+});
+
+describe('roles', () => {
+  it('every operation of the contract has its access, and nothing else is listed', () => {
+    const names = operationNames(contract);
+    expect(names.filter((name) => !Object.hasOwn(OPERATION_ACCESS, name))).toEqual([]);
+    expect(Object.keys(OPERATION_ACCESS).filter((name) => !names.includes(name as never))).toEqual([]);
+    expect(accessOf('made.up')).toBe('admin');
+  });
+
+  it('the matrix: viewer reads, maker moves, approver approves, admin administers', () => {
+    const row = (role: 'viewer' | 'maker' | 'approver' | 'admin') =>
+      (['self', 'read', 'make', 'approve', 'admin'] as const).map((access) => can(role, access));
+    expect(row('viewer')).toEqual([true, true, false, false, false]);
+    expect(row('maker')).toEqual([true, true, true, false, false]);
+    expect(row('approver')).toEqual([true, true, true, true, false]);
+    expect(row('admin')).toEqual([true, true, true, true, true]);
+    expect(accessOf('transfers.send')).toBe('make');
+    expect(accessOf('funding.withdraw')).toBe('make');
+    expect(accessOf('trade.placeOrder')).toBe('make');
+    expect(accessOf('keys.create')).toBe('admin');
+    expect(accessOf('profiles.setKey')).toBe('admin');
+    expect(accessOf('operators.create')).toBe('admin');
+    expect(accessOf('balances.spot')).toBe('read');
+  });
+});
+
+describe('operators in the core', () => {
+  let testCore: TestCore;
+  beforeAll(async () => {
+    testCore = await startTestCore(sandbox, { bootstrapOperator: undefined });
+  });
+  afterAll(async () => {
+    await testCore?.close();
+  });
+  const call = (operation: string, payload: unknown = {}) => testCore.core.dispatch(operation, payload, sender);
+
+  it('first start: nothing but setup is answered until the administrator exists; setup works once', async () => {
+    expect(await call('operators.current')).toMatchObject({
+      ok: true,
+      value: { setupNeeded: true, operator: null, lock: { reason: 'signedOut' } },
+    });
+    expect(await call('balances.spot')).toMatchObject({ ok: false, error: { code: 'LOCKED' } });
+    expect(await call('operators.list')).toMatchObject({ ok: false, error: { code: 'LOCKED' } });
+    // Strength is checked in main too.
+    expect(await call('operators.setup', { name: 'Ada', passphrase: 'short' })).toMatchObject({
+      ok: false,
+      error: { code: 'INVALID_INPUT', fields: { passphrase: expect.stringContaining('12 characters') } },
+    });
+    const setup = await call('operators.setup', { name: 'Ada', passphrase: 'she keeps the ledgers' });
+    expect(setup).toMatchObject({
+      ok: true,
+      value: { setupNeeded: false, operator: { name: 'Ada', role: 'admin' }, lock: { state: 'unlocked' } },
+    });
+    expect(testCore.core.profiles.currentConnection()?.hasKey).toBe(true);
+    expect(await call('operators.setup', { name: 'Eve', passphrase: 'wants to be the admin' })).toMatchObject({
+      ok: false,
+      error: { code: 'NOT_ALLOWED' },
+    });
+    expect(await call('balances.spot')).toMatchObject({ ok: true });
+  });
+
+  it('an admin creates operators; each role gets exactly its operations; the names are on the audit log and the intents', async () => {
+    for (const [name, role] of [
+      ['Val', 'viewer'],
+      ['Mo', 'maker'],
+      ['Ann', 'approver'],
+    ] as const) {
+      expect(
+        await call('operators.create', { name, role, passphrase: `${role} passphrase of the desk` }),
+      ).toMatchObject({
+        ok: true,
+        value: { name, role, createdBy: 'Ada' },
+      });
+    }
+    expect(
+      await call('operators.create', { name: 'mo', role: 'admin', passphrase: 'another passphrase here' }),
+    ).toMatchObject({
+      ok: false,
+      error: { code: 'PRECONDITION' },
+    });
+    await control(sandbox, '/balances', { user_id: sandbox.userId, account: 'spot', currency: 'USDT', amount: '100' });
+    const send = () =>
+      call('transfers.send', {
+        requestKey: randomUUID(),
+        kind: 'own',
+        currency: 'USDT',
+        from: 'spot',
+        to: 'futures',
+        settle: 'usdt',
+        amount: '1',
+      });
+
+    const signIn = async (name: string, role: string) => {
+      const session = await call('operators.signIn', { name, passphrase: `${role} passphrase of the desk` });
+      expect(session).toMatchObject({ ok: true, value: { operator: { name, role }, lock: { state: 'unlocked' } } });
+    };
+
+    await signIn('Val', 'viewer');
+    expect(await call('balances.spot')).toMatchObject({ ok: true });
+    expect(await send()).toMatchObject({
+      ok: false,
+      error: { code: 'NOT_ALLOWED', message: expect.stringContaining('Val is a viewer') },
+    });
+    expect(await call('keys.create', { name: 'x' })).toMatchObject({ ok: false, error: { code: 'NOT_ALLOWED' } });
+    expect(await call('operators.list')).toMatchObject({ ok: false, error: { code: 'NOT_ALLOWED' } });
+
+    await signIn('Mo', 'maker');
+    const sent = await send();
+    expect(sent.ok, JSON.stringify(sent)).toBe(true);
+    expect(await call('operators.changeRole', { id: 'x', role: 'admin' })).toMatchObject({
+      ok: false,
+      error: { code: 'NOT_ALLOWED' },
+    });
+    const intent = testCore.core.db
+      .prepare<[], { operator: string }>('SELECT operator FROM intents ORDER BY created_at DESC LIMIT 1')
+      .get();
+    expect(intent?.operator).toBe('Mo');
+
+    await signIn('Ann', 'approver');
+    expect(await call('profiles.add', { kind: 'testnet', name: 'T' })).toMatchObject({
+      ok: false,
+      error: { code: 'NOT_ALLOWED' },
+    });
+
+    const audit = await call('activity.auditLog', { limit: 200 });
+    const entries = (audit.ok ? audit.value : []) as { action: string; operator?: string }[];
+    const transferEntry = testCore.core.ctx.audit.list({ text: '/wallet/transfers' })[0];
+    expect(transferEntry?.operator).toBe('Mo');
+    expect(testCore.core.ctx.audit.list({ action: 'operators.signIn' }).map((e) => e.operator)).toEqual(
+      expect.arrayContaining(['Val', 'Mo', 'Ann']),
+    );
+    expect(entries.length).toBeGreaterThan(0);
+    expect(testCore.core.ctx.audit.verify()).toMatchObject({ ok: true });
+  });
+
+  it('unlock asks the passphrase: a wrong one is refused (keys stay out), the right one opens; another name switches operator', async () => {
+    await call('operators.signIn', { name: 'Ada', passphrase: 'she keeps the ledgers' });
+    expect(await call('app.lock', { reason: 'manual' })).toMatchObject({
+      ok: true,
+      value: { state: 'locked', operator: 'Ada' },
+    });
+    expect(testCore.core.profiles.currentConnection()?.hasKey).toBe(false);
+    expect(await call('app.unlock', { passphrase: 'wrong passphrase' })).toMatchObject({
+      ok: false,
+      error: { code: 'NOT_ALLOWED', label: 'WRONG_PASSPHRASE' },
+    });
+    expect(testCore.core.profiles.currentConnection()?.hasKey).toBe(false);
+    expect(await call('balances.spot')).toMatchObject({ ok: false, error: { code: 'LOCKED' } });
+    expect(await call('app.unlock', { passphrase: 'she keeps the ledgers' })).toMatchObject({
+      ok: true,
+      value: { state: 'unlocked', operator: 'Ada' },
+    });
+    expect(testCore.core.profiles.currentConnection()?.hasKey).toBe(true);
+
+    // Switching: lock, then another operator's name and passphrase.
+    await call('app.lock', { reason: 'manual' });
+    expect(await call('app.unlock', { operator: 'Val', passphrase: 'viewer passphrase of the desk' })).toMatchObject({
+      ok: true,
+      value: { state: 'unlocked', operator: 'Val' },
+    });
+    expect(await call('operators.current')).toMatchObject({ ok: true, value: { operator: { name: 'Val' } } });
+
+    // Signing out locks and forgets who it was: unlocking then needs a name.
+    expect(await call('operators.signOut')).toMatchObject({
+      ok: true,
+      value: { operator: null, lock: { state: 'locked', reason: 'signedOut' } },
+    });
+    expect(testCore.core.profiles.currentConnection()?.hasKey).toBe(false);
+    expect(await call('app.unlock', { passphrase: 'viewer passphrase of the desk' })).toMatchObject({
+      ok: false,
+      error: { code: 'INVALID_INPUT' },
+    });
+  });
+
+  it('the last administrator keeps the role; an operator changes their own passphrase with the current one', async () => {
+    await call('operators.signIn', { name: 'Ada', passphrase: 'she keeps the ledgers' });
+    const list = await call('operators.list');
+    const ada = (list.ok ? (list.value as { id: string; name: string }[]) : []).find((o) => o.name === 'Ada');
+    expect(await call('operators.changeRole', { id: ada?.id, role: 'viewer' })).toMatchObject({
+      ok: false,
+      error: { code: 'PRECONDITION', message: expect.stringContaining('at least one administrator') },
+    });
+    expect(
+      await call('operators.changePassphrase', { current: 'nope', next: 'she has a new passphrase' }),
+    ).toMatchObject({ ok: false, error: { code: 'NOT_ALLOWED' } });
+    expect(
+      await call('operators.changePassphrase', { current: 'she keeps the ledgers', next: 'she has a new passphrase' }),
+    ).toMatchObject({ ok: true });
+    await call('app.lock', { reason: 'manual' });
+    expect(await call('app.unlock', { passphrase: 'she keeps the ledgers' })).toMatchObject({ ok: false });
+    expect(await call('app.unlock', { passphrase: 'she has a new passphrase' })).toMatchObject({ ok: true });
+  });
+});
+
+describe('a restarted core', () => {
+  it('starts signed out (no key in memory) unless automation signs its operator in', async () => {
+    const first = await startTestCore(sandbox);
+    const dataDir = first.dataDir;
+    await first.core.close();
+    const again = await startTestCore(sandbox, { dataDir, bootstrapOperator: undefined });
+    try {
+      expect(await again.core.dispatch('operators.current', {}, sender)).toMatchObject({
+        ok: true,
+        value: { setupNeeded: false, operator: null },
+      });
+      expect(await again.core.dispatch('balances.spot', {}, sender)).toMatchObject({
+        ok: false,
+        error: { code: 'LOCKED' },
+      });
+      await expect.poll(() => again.core.profiles.currentConnection()?.hasKey).toBe(false);
+      expect(
+        await again.core.dispatch(
+          'operators.signIn',
+          { name: TEST_ADMIN.name, passphrase: TEST_ADMIN.passphrase },
+          sender,
+        ),
+      ).toMatchObject({ ok: true, value: { lock: { state: 'unlocked' } } });
+      expect(await again.core.dispatch('balances.spot', {}, sender)).toMatchObject({ ok: true });
+    } finally {
+      await again.close();
+    }
+  });
+});

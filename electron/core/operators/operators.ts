@@ -1,0 +1,276 @@
+/**
+ * The desk's operators (table `operators` of the journal, migration 4 in journal/db.ts) and who is
+ * signed in now. Passphrases are checked here and nowhere else; repeated wrong ones make the next
+ * attempt wait (5 free attempts, then 2 s, 4 s, 8 s … up to 5 minutes), whoever's name is typed.
+ *
+ * Other modules use it through `OperatorSource` (`current()`: id, name, role) and `can(role, access)`
+ * from ./access — see ./index.ts.
+ */
+import { randomUUID } from 'node:crypto';
+import type { Operator, OperatorRole } from '../../../shared/contract/operators';
+import { DeskFailure } from '../errors';
+import type { Db } from '../journal/db';
+import { DEFAULT_SCRYPT_COST, hashPassphrase, type ScryptCost, verifyPassphrase } from './passphrase';
+
+export type { Operator, OperatorRole } from '../../../shared/contract/operators';
+
+/** Who is at the desk: what the dispatcher, the audit log, the journal and the approvals need. */
+export interface OperatorInfo {
+  readonly id: string;
+  readonly name: string;
+  readonly role: OperatorRole;
+}
+
+export interface OperatorSource {
+  /** The operator signed in now, or undefined when nobody is (then only signing in is answered). */
+  current(): OperatorInfo | undefined;
+}
+
+export interface OperatorsOptions {
+  readonly db: Db;
+  readonly now?: () => number;
+  /** Tests only: a cheaper scrypt (the stored format is the same). */
+  readonly scryptCost?: ScryptCost;
+}
+
+/** Free attempts before the waiting starts. */
+export const FREE_ATTEMPTS = 5;
+const FIRST_WAIT_MS = 2_000;
+const MAX_WAIT_MS = 5 * 60_000;
+
+interface Row {
+  id: string;
+  name: string;
+  role: OperatorRole;
+  passphrase_hash: string;
+  created_at: number;
+  created_by: string;
+}
+
+const toOperator = (row: Row): Operator => ({
+  id: row.id,
+  name: row.name,
+  role: row.role,
+  createdAt: row.created_at,
+  createdBy: row.created_by,
+});
+
+const wrongPassphrase = (): DeskFailure =>
+  new DeskFailure({
+    code: 'NOT_ALLOWED',
+    label: 'WRONG_PASSPHRASE',
+    message: 'That name and passphrase do not match an operator of this desk.',
+    advice: 'Check the name and the passphrase (they are case-sensitive) and try again.',
+  });
+
+export class Operators implements OperatorSource {
+  private signedIn: OperatorInfo | undefined;
+  private failures = 0;
+  private waitUntil = 0;
+  private readonly now: () => number;
+  private readonly cost: ScryptCost;
+  /** Checked against when the name is unknown, so that an unknown name takes as long as a known one. */
+  private decoy: Promise<string> | undefined;
+
+  constructor(private readonly options: OperatorsOptions) {
+    this.now = options.now ?? Date.now;
+    this.cost = options.scryptCost ?? DEFAULT_SCRYPT_COST;
+  }
+
+  count(): number {
+    return (this.options.db.prepare('SELECT COUNT(*) AS n FROM operators').get() as { n: number }).n;
+  }
+
+  list(): Operator[] {
+    return this.options.db.prepare<[], Row>('SELECT * FROM operators ORDER BY created_at, name').all().map(toOperator);
+  }
+
+  get(id: string): Operator | undefined {
+    const row = this.options.db.prepare<[string], Row>('SELECT * FROM operators WHERE id = ?').get(id);
+    return row ? toOperator(row) : undefined;
+  }
+
+  private rowByName(name: string): Row | undefined {
+    return this.options.db
+      .prepare<[string], Row>('SELECT * FROM operators WHERE name = ? COLLATE NOCASE')
+      .get(name.trim().normalize('NFC'));
+  }
+
+  byName(name: string): Operator | undefined {
+    const row = this.rowByName(name);
+    return row ? toOperator(row) : undefined;
+  }
+
+  current(): OperatorInfo | undefined {
+    return this.signedIn;
+  }
+
+  /** The signed-in operator as stored (role changes show at once). */
+  currentOperator(): Operator | undefined {
+    return this.signedIn ? this.get(this.signedIn.id) : undefined;
+  }
+
+  /** Until when a passphrase check waits after repeated failures (0: it does not). */
+  retryAfter(): number {
+    return this.waitUntil > this.now() ? this.waitUntil : 0;
+  }
+
+  /**
+   * Adds an operator. `createdBy` is the admin's name ("" for the first administrator). Names are
+   * unique whatever their case.
+   */
+  async create(input: { name: string; passphrase: string; role: OperatorRole }, createdBy: string): Promise<Operator> {
+    const name = input.name.trim().normalize('NFC');
+    if (this.rowByName(name)) throw DeskFailure.precondition(`There is already an operator named ${name}.`);
+    const hash = await hashPassphrase(input.passphrase, this.cost);
+    const row: Row = {
+      id: randomUUID(),
+      name,
+      role: input.role,
+      passphrase_hash: hash,
+      created_at: this.now(),
+      created_by: createdBy,
+    };
+    try {
+      this.options.db
+        .prepare(
+          'INSERT INTO operators (id, name, role, passphrase_hash, created_at, updated_at, created_by) VALUES (?,?,?,?,?,?,?)',
+        )
+        .run(row.id, row.name, row.role, row.passphrase_hash, row.created_at, row.created_at, row.created_by);
+    } catch (error) {
+      if ((error as { code?: string }).code === 'SQLITE_CONSTRAINT_UNIQUE') {
+        throw DeskFailure.precondition(`There is already an operator named ${name}.`);
+      }
+      throw error;
+    }
+    return toOperator(row);
+  }
+
+  /**
+   * The first start: creates the administrator, only while there is no operator at all (a second
+   * call, even a racing one, is refused), and signs them in.
+   */
+  async setup(name: string, passphrase: string): Promise<Operator> {
+    if (this.count() > 0) throw alreadySetUp();
+    const hash = await hashPassphrase(passphrase, this.cost);
+    const id = randomUUID();
+    const at = this.now();
+    const clean = name.trim().normalize('NFC');
+    const inserted = this.options.db
+      .prepare(
+        `INSERT INTO operators (id, name, role, passphrase_hash, created_at, updated_at, created_by)
+         SELECT ?, ?, 'admin', ?, ?, ?, '' WHERE NOT EXISTS (SELECT 1 FROM operators)`,
+      )
+      .run(id, clean, hash, at, at);
+    if (inserted.changes === 0) throw alreadySetUp();
+    const operator = this.get(id)!;
+    this.signedIn = { id, name: operator.name, role: operator.role };
+    return operator;
+  }
+
+  /**
+   * Checks a name and passphrase (the same answer for an unknown name and a wrong passphrase, in
+   * about the same time). After FREE_ATTEMPTS failures in a row every further attempt must wait,
+   * twice as long each time; a success resets the count. Does not sign in (see signIn).
+   */
+  async verify(name: string, passphrase: string): Promise<Operator> {
+    const wait = this.retryAfter();
+    if (wait > 0) throw tooManyAttempts(wait - this.now(), wait);
+    const row = this.rowByName(name);
+    let ok: boolean;
+    if (row) ok = await verifyPassphrase(passphrase, row.passphrase_hash);
+    else {
+      this.decoy ??= hashPassphrase(randomUUID(), this.cost);
+      await verifyPassphrase(passphrase, await this.decoy);
+      ok = false;
+    }
+    if (!ok || !row) {
+      this.failures += 1;
+      if (this.failures >= FREE_ATTEMPTS) {
+        const ms = Math.min(FIRST_WAIT_MS * 2 ** (this.failures - FREE_ATTEMPTS), MAX_WAIT_MS);
+        this.waitUntil = this.now() + ms;
+      }
+      throw wrongPassphrase();
+    }
+    this.failures = 0;
+    this.waitUntil = 0;
+    return toOperator(row);
+  }
+
+  /** Checks the passphrase and makes that operator the one at the desk. */
+  async signIn(name: string, passphrase: string): Promise<Operator> {
+    const operator = await this.verify(name, passphrase);
+    this.enter(operator);
+    return operator;
+  }
+
+  /** Makes an operator that `verify` just returned the one at the desk. */
+  enter(operator: Operator): void {
+    this.signedIn = { id: operator.id, name: operator.name, role: operator.role };
+  }
+
+  signOut(): void {
+    this.signedIn = undefined;
+  }
+
+  changeRole(id: string, role: OperatorRole): Operator {
+    const db = this.options.db;
+    const change = db.transaction(() => {
+      const target = this.get(id);
+      if (!target) throw DeskFailure.precondition('There is no such operator.');
+      if (target.role === 'admin' && role !== 'admin') {
+        const admins = (db.prepare("SELECT COUNT(*) AS n FROM operators WHERE role = 'admin'").get() as { n: number })
+          .n;
+        if (admins <= 1) {
+          throw DeskFailure.precondition(
+            'The desk needs at least one administrator.',
+            'Make another operator an administrator first.',
+          );
+        }
+      }
+      db.prepare('UPDATE operators SET role = ?, updated_at = ? WHERE id = ?').run(role, this.now(), id);
+      return { ...target, role };
+    });
+    const changed = change.immediate();
+    if (this.signedIn?.id === id) this.signedIn = { ...this.signedIn, role };
+    return changed;
+  }
+
+  /** The signed-in operator's own passphrase; the current one is checked (and counts as an attempt). */
+  async changePassphrase(current: string, next: string): Promise<void> {
+    const me = this.signedIn;
+    if (!me) throw DeskFailure.precondition('Nobody is signed in.');
+    await this.verify(me.name, current);
+    const hash = await hashPassphrase(next, this.cost);
+    this.options.db
+      .prepare('UPDATE operators SET passphrase_hash = ?, updated_at = ? WHERE id = ?')
+      .run(hash, this.now(), me.id);
+  }
+}
+
+const alreadySetUp = (): DeskFailure =>
+  new DeskFailure({
+    code: 'NOT_ALLOWED',
+    message: 'This desk already has an administrator.',
+    advice: 'Sign in; an administrator adds operators in Settings → Operators.',
+  });
+
+const tooManyAttempts = (ms: number, until: number): DeskFailure =>
+  new DeskFailure({
+    code: 'NOT_ALLOWED',
+    label: 'TOO_MANY_ATTEMPTS',
+    message: `Too many wrong passphrases: try again in ${Math.ceil(ms / 1000)} s.`,
+    advice: `Nothing was checked. The wait doubles after every further wrong passphrase (until ${new Date(until).toISOString()}).`,
+  });
+
+/**
+ * Puts the signed-in operator's name on every new intent of the journal, whoever writes it: a
+ * temporary trigger on this connection fills `intents.operator` when the insert left it empty.
+ */
+export const stampIntentsWithOperator = (db: Db, source: OperatorSource): void => {
+  db.function('desk_current_operator', { deterministic: false }, () => source.current()?.name ?? '');
+  db.exec(`CREATE TEMP TRIGGER IF NOT EXISTS intents_operator AFTER INSERT ON main.intents
+    WHEN NEW.operator = '' BEGIN
+      UPDATE main.intents SET operator = desk_current_operator() WHERE id = NEW.id;
+    END`);
+};
