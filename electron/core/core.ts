@@ -16,7 +16,7 @@ import { createSettings, createSnapshots } from './journal/store';
 import { journalWriteProblem } from './journal/writeFailure';
 import type { KeyStore } from './keychain/keyStore';
 import { OsKeyStore } from './keychain/osKeyStore';
-import { MovementService } from './movements/service';
+import { MovementEngine } from './movements/engine';
 import { FundingNotifier, isFundingEvent, type OsNotificationCapability } from './notifications/notifier';
 import { accessOf, can, Operators, type ScryptCost, stampIntentsWithOperator } from './operators';
 import { ApprovalStore } from './policies/approvals';
@@ -61,7 +61,7 @@ export interface CoreOptions {
   readonly limiterScale?: number;
   /** Use the platform's WebSocket stream where there is one (default true; `false`: REST polling only). */
   readonly streams?: boolean;
-  /** Tests only: timings of the movement journal (see MovementServiceOptions). */
+  /** Tests only: timings of the movement engine (see MovementEngineOptions). */
   readonly movements?: { readonly settleMs?: number; readonly backgroundMs?: number; readonly maxAttempts?: number };
   /**
    * How often watchers poll the funding records, ms (default 10 000; every 3 s, or this if shorter,
@@ -99,7 +99,7 @@ export interface Core {
   readonly ctx: ServiceContext;
   /** Internals for the shells and tests. */
   readonly profiles: ProfileManager;
-  readonly movementService: MovementService;
+  readonly movementService: MovementEngine;
   readonly history: HistorySync;
   readonly db: Db;
   /** The app lock (app.lock / app.unlock); the dispatcher refuses everything else while it is closed. */
@@ -176,7 +176,7 @@ const buildCore = async (options: CoreOptions, releaseLock: () => void): Promise
   const settings = createSettings(db);
   const profileListeners = new Set<Parameters<ServiceContext['onProfileChange']>[0]>();
 
-  const movementService = new MovementService({
+  const movementService = new MovementEngine({
     db,
     profileId: () => profiles?.active()?.id,
     platform: () => (profiles as ProfileManager).platform(),

@@ -56,10 +56,48 @@ export const IpcError = z.object({
   advice: z.string().optional(),
   /** Per-field problems for INVALID_INPUT (path joined with dots → message). */
   fields: z.record(z.string(), z.string()).optional(),
+  /**
+   * Whether the operation's request can have done anything (what screens decide on, never the
+   * code): `not_sent` — certainly nothing moved (refused before sending, or by the platform before
+   * acting); `unknown` — it may have executed and is being checked, do not repeat it; `executed` —
+   * the platform did it, only its answer could not be read. Absent when the error says nothing
+   * about it (a code this list does not know).
+   */
+  delivery: z.enum(['not_sent', 'unknown', 'executed']).optional(),
 });
 export type IpcError = z.infer<typeof IpcError>;
+export type Delivery = NonNullable<IpcError['delivery']>;
+
+/**
+ * What an error code says about delivery when the error does not say it itself: the app's own
+ * refusals happen before anything is sent; an unknown outcome or a bug may have sent it. PLATFORM
+ * and NETWORK say it only with the request's own `delivery` (set from the API error).
+ */
+const DELIVERY_OF_CODE: Partial<Record<IpcErrorCode, Delivery>> = {
+  UNKNOWN_OPERATION: 'not_sent',
+  INVALID_INPUT: 'not_sent',
+  FORBIDDEN_SENDER: 'not_sent',
+  JOURNAL_UNAVAILABLE: 'not_sent',
+  KEYCHAIN: 'not_sent',
+  LOCKED: 'not_sent',
+  PRECONDITION: 'not_sent',
+  CONFIRMATION_DECLINED: 'not_sent',
+  POLICY: 'not_sent',
+  AWAITING_APPROVAL: 'not_sent',
+  NOT_ALLOWED: 'not_sent',
+  OUTCOME_UNKNOWN: 'unknown',
+  INTERNAL: 'unknown',
+};
+
+/** The error with its `delivery`, from the code where the error does not carry one. */
+export const withDelivery = (error: IpcError): IpcError => {
+  if (error.delivery !== undefined) return error;
+  const delivery = DELIVERY_OF_CODE[error.code];
+  return delivery === undefined ? error : { ...error, delivery };
+};
 
 export type Result<T> = { ok: true; value: T } | { ok: false; error: IpcError };
 
 export const ok = <T>(value: T): Result<T> => ({ ok: true, value });
-export const fail = (error: IpcError): Result<never> => ({ ok: false, error });
+/** Every IPC error leaves with its `delivery` (see withDelivery). */
+export const fail = (error: IpcError): Result<never> => ({ ok: false, error: withDelivery(error) });

@@ -19,7 +19,7 @@ import {
   toWithdrawal,
 } from '../funding/records';
 import { readAllWindows } from '../funding/windows';
-import { DUPLICATE_LABELS } from '../movements/service';
+import { DUPLICATE_LABELS } from '../movements/engine';
 import type { Movement } from '../movements/types';
 import type { ServiceContext } from './context';
 import type { Guard } from './guard';

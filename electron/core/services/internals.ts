@@ -5,7 +5,7 @@
  */
 import type { HistorySync } from '../history/sync';
 import type { KeyStore } from '../keychain/keyStore';
-import type { MovementService } from '../movements/service';
+import type { MovementEngine } from '../movements/engine';
 import type { ProfileManager } from '../profiles/manager';
 import type { AppDeps } from './app';
 import type { BulkService } from './bulk';
@@ -13,7 +13,7 @@ import type { Guard } from './guard';
 
 export interface CoreInternals {
   readonly profiles: ProfileManager;
-  readonly movementService: MovementService;
+  readonly movementService: MovementEngine;
   readonly history: HistorySync;
   readonly keyStore: KeyStore;
   /** Bulk batches (services/bulk.ts): the `bulk` handlers and the runner the lock suspends. */

@@ -6,7 +6,7 @@
 import type { DeskHandlers } from '../../../shared/contract';
 import type { TransferInput, TransferOutcome } from '../../../shared/contract/transfers';
 import { DeskFailure } from '../errors';
-import { DUPLICATE_LABELS } from '../movements/service';
+import { DUPLICATE_LABELS } from '../movements/engine';
 import type { Movement, MovementKind } from '../movements/types';
 import {
   journalRecord,

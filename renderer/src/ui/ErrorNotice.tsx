@@ -1,4 +1,4 @@
-import type { IpcErrorCode } from '../../../shared/ipc/result';
+import type { IpcError, IpcErrorCode } from '../../../shared/ipc/result';
 import { isDeskCallError } from '../lib/desk';
 import { Button } from './Button';
 import { CopyButton } from './CopyButton';
@@ -22,6 +22,16 @@ const HEADLINE: Record<IpcErrorCode, string> = {
   INTERNAL: 'Something went wrong inside the app.',
 };
 
+/** A platform or network error whose request may have been carried out is not a refusal (`delivery`). */
+const DELIVERY_HEADLINE = (detail: IpcError): string | undefined => {
+  if (detail.delivery === 'executed')
+    return 'The platform accepted it, but its answer could not be read. Check before doing it again.';
+  if (detail.delivery === 'unknown' && (detail.code === 'PLATFORM' || detail.code === 'NETWORK')) {
+    return 'The platform did not confirm whether it was done. Check before doing it again.';
+  }
+  return undefined;
+};
+
 export interface ErrorNoticeProps {
   readonly error: unknown;
   /** Offered for reads; never pass it for money movements (a blind retry could send twice). */
@@ -32,7 +42,7 @@ export interface ErrorNoticeProps {
 /** A failure in plain words, with the platform's label, the request id and advice when known. */
 export const ErrorNotice = ({ error, onRetry, compact = false }: ErrorNoticeProps) => {
   const detail = isDeskCallError(error) ? error.error : undefined;
-  const headline = detail ? HEADLINE[detail.code] : 'Something went wrong.';
+  const headline = detail ? (DELIVERY_HEADLINE(detail) ?? HEADLINE[detail.code]) : 'Something went wrong.';
   const message = detail?.message ?? (error instanceof Error ? error.message : String(error));
   return (
     <div

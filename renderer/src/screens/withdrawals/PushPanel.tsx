@@ -136,7 +136,7 @@ function PushForm({ onSent }: { readonly onSent: (result: PushResult) => void })
               {
                 onSettled: done,
                 onError: (error) => {
-                  if (nothingMoved(error.code)) renew();
+                  if (nothingMoved(error.error)) renew();
                 },
               },
             ),

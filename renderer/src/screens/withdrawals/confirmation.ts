@@ -6,7 +6,7 @@
  * new review, hence a new key.
  */
 import { useCallback, useRef, useState } from 'react';
-import type { IpcErrorCode } from '../../../../shared/ipc/result';
+import type { IpcError, IpcErrorCode } from '../../../../shared/ipc/result';
 
 export interface Confirmation<T> {
   /** Exactly what the review step shows and what is sent. */
@@ -31,7 +31,16 @@ const NOTHING_MOVED: ReadonlySet<IpcErrorCode> = new Set([
   'POLICY',
   'NOT_ALLOWED',
 ]);
-export const nothingMoved = (code: IpcErrorCode | undefined): boolean => code !== undefined && NOTHING_MOVED.has(code);
+/**
+ * Whether nothing moved for certain: main says so in every error's `delivery` (`not_sent`; a
+ * refusal by the platform, or the app's own before sending). `unknown` and `executed` keep the key.
+ * The codes above answer only for an error that carries no delivery.
+ */
+export const nothingMoved = (error: Pick<IpcError, 'code' | 'delivery'> | undefined): boolean => {
+  if (error === undefined) return false;
+  if (error.delivery !== undefined) return error.delivery === 'not_sent';
+  return NOTHING_MOVED.has(error.code);
+};
 
 /**
  * The confirmation step: `open(details)` freezes what is reviewed under a new key, `close()` drops
