@@ -334,6 +334,7 @@ const buildCore = async (options: CoreOptions, releaseLock: () => void): Promise
   }, options.approvalsExpiryMs ?? 30_000);
   expiryTimer.unref?.();
   const internals: CoreInternals = {
+    bulk,
   const session = createSession(ctx, operators, lock);
     bulk,
     profiles: manager,

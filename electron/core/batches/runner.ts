@@ -209,6 +209,8 @@ export class BatchRunner {
       this.inFlight--;
       if (this.inFlight === 0) for (const resolve of this.idleWaiters.splice(0)) resolve();
     }
+    // A core closing meanwhile: the journal keeps the movement; the next core finds the row `sending`.
+    if (this.closed) return outcome;
     if (outcome.state === 'retry') {
       // Nothing was sent by this attempt; a movement journaled by an earlier one is followed.
       const journaled = this.o.executor.lookup(row.request_key);
@@ -266,6 +268,7 @@ export class BatchRunner {
   }
 
   private finishIfDone(id: string): void {
+    if (this.closed) return;
     const b = this.o.store.batch(id);
     if (!b || this.drivers.has(id)) return;
     const open = this.o.store.rowsIn(id, OPEN_ROW_STATES).length;
@@ -288,7 +291,9 @@ export class BatchRunner {
 
   /** At most 4 events a second per batch (a 500-row batch moves fast); state changes at once. */
   private changed(id: string, now = false): void {
+    if (this.closed) return;
     const emit = () => {
+      if (this.closed) return;
       this.pendingEmit.delete(id);
       this.lastEmit.set(id, Date.now());
       const summary = this.summary(id);

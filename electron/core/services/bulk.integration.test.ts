@@ -1,0 +1,235 @@
+/**
+ * Bulk batches through the real core (dispatcher, handlers, journal, API client) against an
+ * in-process sandbox: import → preview with errors → fix → run → report; a sweep; and a batch run
+ * while the sandbox faults 30 % of its writes and the core is stopped and reopened on the same data
+ * directory three times mid-run — every row executed exactly once (counted in the sandbox's own
+ * tables per client id / distinct amount), none lost.
+ */
+import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import Decimal from 'decimal.js';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import type { BatchPreview, BatchRowView, BatchSummary } from '../../../shared/contract/bulk';
+import type { Core } from '../core';
+import type { ConfirmView } from '../policies/confirm';
+import { asRenderer, autoConfirm, startTestCore } from '../testing/core';
+import { control, type SandboxHandle, startTestSandbox } from '../testing/sandbox';
+
+let sandbox: SandboxHandle;
+let subs: number[];
+let downloadsDir: string;
+
+const value = async <T>(core: Core, operation: string, input: unknown): Promise<T> => {
+  const result = await core.dispatch(operation, input, asRenderer);
+  if (!result.ok) throw new Error(`${operation}: ${JSON.stringify(result.error)}`);
+  return result.value as T;
+};
+
+const waitFinished = async (core: () => Core, id: string, timeoutMs: number) => {
+  const until = Date.now() + timeoutMs;
+  for (;;) {
+    try {
+      const got = await value<{ batch: BatchSummary; rows: BatchRowView[] }>(core(), 'bulk.get', { id });
+      if (got.batch.state === 'finished' || (got.batch.state === 'cancelled' && got.batch.finishedAt)) return got;
+    } catch {
+      // the core is being restarted
+    }
+    if (Date.now() > until) throw new Error('batch did not finish in time');
+    await new Promise((r) => setTimeout(r, 200));
+  }
+};
+
+beforeAll(async () => {
+  // Real clock: own-transfer lookups compare platform record times with the journal's.
+  sandbox = await startTestSandbox({ clock: 'real', market: 'off' });
+  await control(sandbox, '/rate_limits', { enforce: false });
+  // Sub-accounts of the seeded main account (scale_sub_…, each with some spot USDT).
+  await control(sandbox, '/scale', { sub_accounts: 4 });
+  subs = (
+    sandbox.ctx.db
+      .prepare("SELECT id FROM users WHERE parent_id = ? AND login_name LIKE 'scale_sub_%' ORDER BY id")
+      .all(sandbox.userId) as { id: number }[]
+  ).map((r) => r.id);
+  await control(sandbox, '/balances', { user_id: sandbox.userId, account: 'spot', currency: 'USDT', amount: '100000' });
+  for (const sub of subs.slice(0, 2)) {
+    await control(sandbox, '/balances', { user_id: sub, account: 'spot', currency: 'USDT', amount: '500' });
+  }
+  downloadsDir = mkdtempSync(join(tmpdir(), 'td-bulk-dl-'));
+});
+
+afterAll(async () => {
+  await sandbox?.close();
+  if (downloadsDir) rmSync(downloadsDir, { recursive: true, force: true });
+});
+
+describe('bulk batches against the sandbox', () => {
+  it('import → preview with errors → fix → run (one confirmation for the batch) → report', async () => {
+    const views: ConfirmView[] = [];
+    const test = await startTestCore(sandbox, { confirm: autoConfirm(views), downloadsDir });
+    const core = test.core;
+    try {
+      const [a, b] = subs as [number, number];
+      const bad = [
+        'type,currency,amount,from,to,chain,memo,reference',
+        `transfer,USDT,10,spot,sub:${a},,,r1`,
+        `transfer,USDT,1.123456789,spot,sub:${b},,,r2`,
+        'transfer,USDT,5,spot,sub:99999999,,,r3',
+        `transfer,USDT,"1,000,000",sub:${a},spot,,,r4`,
+      ].join('\n');
+      const preview = await value<BatchPreview>(core, 'bulk.preview', { source: 'csv', text: bad });
+      expect(preview.rows.map((r) => r.errors.length > 0)).toEqual([false, true, true, true]);
+      expect(preview.rows[3]?.errors.join(' ')).toMatch(/511 USDT available; this row needs 1,000,000 USDT/);
+      const refused = await value<{ created: boolean }>(core, 'bulk.create', {
+        name: 'payroll',
+        kind: 'csv',
+        batch: { source: 'csv', text: bad },
+      });
+      expect(refused.created).toBe(false);
+      expect(sandbox.ctx.db.prepare('SELECT COUNT(*) AS n FROM transfers').get()).toEqual({ n: 0 });
+
+      const fixed = [
+        'type,currency,amount,from,to,chain,memo,reference',
+        `transfer,USDT,10,spot,sub:${a},,,r1`,
+        `transfer,USDT,1.12345678,spot,sub:${b},,,r2`,
+        `transfer,USDT,100,sub:${a},spot,,,r4`,
+        `transfer,USDT,3,sub:${a},sub:${b},,,r5`,
+        'transfer,USDT,7,spot,futures:usdt,,,r6',
+      ].join('\n');
+      const created = await value<{ created: true; batch: BatchSummary }>(core, 'bulk.create', {
+        name: 'payroll',
+        kind: 'csv',
+        batch: { source: 'csv', text: fixed },
+      });
+      expect(created.created).toBe(true);
+      await value(core, 'bulk.start', { id: created.batch.id });
+      const done = await waitFinished(() => core, created.batch.id, 30_000);
+      expect(done.rows.map((r) => r.state)).toEqual(['done', 'done', 'done', 'done', 'done']);
+      expect(done.rows[0]?.clientId).toMatch(/^td/);
+      // One trusted confirmation for the whole batch, none per row.
+      expect(views.map((v) => v.title)).toEqual(['Run batch “payroll”: 5 rows']);
+
+      const report = await value<{ path: string; rows: number }>(core, 'bulk.exportReport', {
+        id: created.batch.id,
+        timeZone: 'UTC',
+      });
+      const text = readFileSync(report.path, 'utf8');
+      expect(text.split('\r\n')[0]).toBe(
+        'row,type,currency,amount,from,to,reference,client_id,status,platform_id,label,message,time (UTC)',
+      );
+      expect(text).toContain(`${done.rows[0]?.clientId},done`);
+      expect(report.rows).toBe(5);
+    } finally {
+      await test.close();
+    }
+  }, 60_000);
+
+  it('a sweep collects every selected sub-account’s spot USDT above the threshold to main', async () => {
+    const test = await startTestCore(sandbox, {});
+    const core = test.core;
+    try {
+      const c = subs[2] as number;
+      await control(sandbox, '/balances', { user_id: c, account: 'spot', currency: 'USDT', amount: '42.5' });
+      const before = await value<{ balances: { spot: Record<string, string> }[] }>(core, 'subAccounts.balances', {
+        userId: c,
+      });
+      const held = before.balances[0]?.spot.USDT as string;
+      const plan = await value<BatchPreview>(core, 'bulk.planSweep', {
+        mode: 'sweep',
+        subUserIds: [c],
+        accountTypes: ['spot'],
+        currency: 'USDT',
+        threshold: '1',
+      });
+      expect(plan.rows.map((r) => [r.amount, r.from, r.to, r.errors])).toEqual([
+        [held, `Sub ${c} · spot`, 'Main · spot', []],
+      ]);
+      const created = await value<{ batch: BatchSummary }>(core, 'bulk.create', {
+        name: 'sweep',
+        kind: 'sweep',
+        batch: { source: 'rows', rows: plan.rows.map((r) => r.input) },
+      });
+      await value(core, 'bulk.start', { id: created.batch.id });
+      await waitFinished(() => core, created.batch.id, 20_000);
+      const left = await value<{ balances: { userId: number; spot: Record<string, string> }[] }>(
+        core,
+        'subAccounts.balances',
+        {
+          userId: c,
+        },
+      );
+      expect(new Decimal(left.balances[0]?.spot.USDT ?? '0').toNumber()).toBe(0);
+    } finally {
+      await test.close();
+    }
+  }, 40_000);
+
+  it('under 30 % faults and three restarts mid-run, every row is executed exactly once', async () => {
+    const dataDir = mkdtempSync(join(tmpdir(), 'td-bulk-fault-'));
+    const options = { dataDir, timeoutMs: 2_000, movements: { settleMs: 3_000, backgroundMs: 250 } } as const;
+    let test = await startTestCore(sandbox, options);
+    try {
+      const sub = subs[3] as number;
+      const ROWS = 60;
+      const lines = ['type,currency,amount,from,to,reference'];
+      for (let i = 0; i < ROWS; i++) {
+        // Distinct amounts: own transfers carry no client id, the sandbox's records are counted by amount.
+        lines.push(
+          i % 2 === 0
+            ? `transfer,USDT,3.${1000 + i},spot,futures:usdt,f${i}`
+            : `transfer,USDT,4.${1000 + i},spot,sub:${sub},s${i}`,
+        );
+      }
+      const created = await value<{ batch: BatchSummary }>(test.core, 'bulk.create', {
+        name: 'faults',
+        kind: 'csv',
+        batch: { source: 'csv', text: lines.join('\n') },
+      });
+      const id = created.batch.id;
+      const rule = (kind: string, probability: number, extra: Record<string, unknown> = {}) => [
+        { method: 'POST', path: '/api/v4/wallet/transfers', kind, probability, ...extra },
+        { method: 'POST', path: '/api/v4/wallet/sub_account_transfers', kind, probability, ...extra },
+      ];
+      await control(sandbox, '/faults', {
+        rules: [
+          ...rule('drop_after', 0.1),
+          ...rule('drop_before', 0.08),
+          ...rule('status_500', 0.07),
+          ...rule('delay', 0.05, { ms: 2_500 }),
+        ],
+      });
+      await value(test.core, 'bulk.start', { id });
+      for (let restart = 0; restart < 3; restart++) {
+        await new Promise((r) => setTimeout(r, 700 + restart * 300));
+        await test.core.close();
+        test = await startTestCore(sandbox, options);
+      }
+      const done = await waitFinished(() => test.core, id, 120_000);
+      await control(sandbox, '/faults', undefined, 'DELETE');
+      expect(done.rows.filter((r) => r.state !== 'done').map((r) => `${r.row} ${r.state} ${r.message}`)).toEqual([]);
+
+      const sdb = sandbox.ctx.db;
+      const mainSub = sdb
+        .prepare(
+          "SELECT client_order_id AS id, COUNT(*) AS n FROM transfers WHERE kind = 'main_sub' AND amount LIKE '4.1%' GROUP BY client_order_id",
+        )
+        .all() as { id: string; n: number }[];
+      expect(mainSub.filter((r) => r.n !== 1)).toEqual([]);
+      expect(new Set(mainSub.map((r) => r.id))).toEqual(
+        new Set(done.rows.filter((r) => r.kind.includes('main ↔ sub')).map((r) => r.clientId)),
+      );
+      const own = (
+        sdb
+          .prepare("SELECT amount FROM transfers WHERE kind = 'own' AND owner_id = ? AND amount LIKE '3.1%'")
+          .all(sandbox.userId) as {
+          amount: string;
+        }[]
+      ).map((r) => new Decimal(r.amount).toFixed());
+      const planned = done.rows.filter((r) => r.kind.includes('own')).map((r) => new Decimal(r.amount).toFixed());
+      expect(own.sort()).toEqual(planned.sort());
+    } finally {
+      await control(sandbox, '/faults', undefined, 'DELETE').catch(() => undefined);
+      await test.close();
+    }
+  }, 180_000);
+});
