@@ -421,6 +421,12 @@ test('a stop-loss from the ticket waits in the open triggers, fires when the mar
 
   // The trigger fires by itself: it leaves the open list and shows as fired with its order's id.
   await expect(openTriggers).toHaveCount(0, { timeout: 15_000 });
+  // A notice says so, and the ticket's result line follows the trigger: no longer "waiting".
+  await expect(page.getByTestId('notice').filter({ hasText: 'Trigger fired' })).toContainText(
+    `Sell 0.001 BTC at ${formatMoney(limit, 'USDT')}`,
+  );
+  await expect(page.getByTestId('trigger-outcome')).toHaveAttribute('data-status', 'fired');
+  await expect(page.getByTestId('trigger-outcome')).toContainText(/fired: order \d+ placed/);
   await page.getByRole('tab', { name: 'Finished triggers' }).click();
   const fired = page.getByTestId('finished-trigger').filter({ hasText: slText });
   await expect(fired).toHaveAttribute('data-status', 'fired');

@@ -9,8 +9,9 @@ import { useQueryClient } from '@tanstack/react-query';
 import { useEffect, useRef, useState } from 'react';
 import type { Pair, TriggerOrder } from '../../../../../shared/contract/trade';
 import { ruleWords, TRIGGER_STATUS_WORDS } from '../../../../../shared/trade/trigger';
-import { useDeskEvent, useDeskMutation, useDeskQuery } from '../../../lib/desk';
+import { call, useDeskEvent, useDeskMutation, useDeskQuery } from '../../../lib/desk';
 import { formatMoney } from '../../../lib/format';
+import { notify } from '../../../lib/notify';
 import {
   Button,
   ConfirmDialog,
@@ -27,22 +28,11 @@ import {
   Tr,
 } from '../../../ui';
 import { describeTriggerOrder } from '../ticket/TriggerTicket';
+import { reasonWords } from './reasons';
 
 type Tab = 'open' | 'finished';
 const POLL_MS = 3000;
 const REFRESH = ['trade.triggerOrders', 'trade.openOrders', 'trade.account', 'trade.orderHistory'] as const;
-
-const REASON_WORDS: Record<string, string> = {
-  BALANCE_NOT_ENOUGH: 'not enough balance when it fired',
-  AMOUNT_TOO_LITTLE: 'the order was below the minimum when it fired',
-  TRADE_RESTRICTED: 'the pair could not be traded when it fired',
-};
-
-/** A failed trigger's reason in words ("BALANCE_NOT_ENOUGH: …" → "not enough balance when it fired"). */
-export const reasonWords = (reason: string): string => {
-  const label = /^([A-Z_]+)(:|$)/.exec(reason)?.[1];
-  return (label && REASON_WORDS[label]) || reason || 'the platform refused the order';
-};
 
 const unitsOf = (pairs: Map<string, Pair>, id: string): Pick<Pair, 'base' | 'quote'> => {
   const p = pairs.get(id);
@@ -207,10 +197,67 @@ function FinishedTriggers({ pair, pairs }: { pair: string; pairs: Map<string, Pa
   );
 }
 
+/** The notice for a trigger that left the open list (a cancelled one was the trader's own doing: none). */
+export const describeTriggerOutcome = (t: TriggerOrder, units: Pick<Pair, 'base' | 'quote'>) => {
+  const order = describeTriggerOrder(t, units);
+  const rule = `${when(t, units.quote)} · ${t.text || t.id}`;
+  if (t.status === 'fired')
+    return {
+      tone: 'good' as const,
+      title: `Trigger fired: ${order}`,
+      message: `${rule} · order ${t.firedOrderId ?? ''} placed`,
+    };
+  if (t.status === 'failed')
+    return {
+      tone: 'bad' as const,
+      title: `Trigger failed: ${reasonWords(t.reason)}`,
+      message: `${rule} · ${order}`,
+      sticky: true,
+    };
+  return { tone: 'warn' as const, title: 'Trigger expired without firing', message: `${rule} · ${order}` };
+};
+
+/**
+ * Tells the trader when a trigger of the pair fires (or fails or expires), whichever tab is open:
+ * the open list is read every few seconds while it is not empty, and one that leaves it is looked
+ * up among the finished ones.
+ */
+const useTriggerNotices = (pair: string, pairs: Map<string, Pair>) => {
+  const open = useDeskQuery(['trade.triggerOrders', { status: 'open', limit: 50, pair }], {
+    refetchInterval: (q) => ((q.state.data?.length ?? 0) > 0 ? POLL_MS : false),
+  });
+  const seen = useRef<{ pair: string; ids: Set<string> }>({ pair, ids: new Set() });
+  const units = useRef(pairs);
+  units.current = pairs;
+  useEffect(() => {
+    if (!open.data) return;
+    const before = seen.current;
+    const now = new Set(open.data.map((t) => t.id));
+    seen.current = { pair, ids: now };
+    const gone = before.pair === pair ? [...before.ids].filter((id) => !now.has(id)) : [];
+    if (gone.length === 0) return;
+    call('trade.triggerOrders', { status: 'finished', pair, limit: 50 })
+      .then((finished) => {
+        for (const t of finished)
+          if (gone.includes(t.id) && t.status !== 'cancelled')
+            notify({
+              ...describeTriggerOutcome(t, unitsOf(units.current, t.pair)),
+              screen: 'trade',
+              key: `trigger:${t.id}`,
+            });
+      })
+      .catch(() => undefined);
+  }, [open.data, pair]);
+};
+
 export function TriggerOrders({ pair, pairs }: { pair: string; pairs: Map<string, Pair> }) {
   const [tab, setTab] = useState<Tab>('open');
+  useTriggerNotices(pair, pairs);
   const queries = useQueryClient();
-  useDeskEvent('trade.ordersChanged', () => void queries.invalidateQueries({ queryKey: ['trade.triggerOrders'] }));
+  // An event naming its orders is about plain orders (placed, amended, cancelled): triggers did not change.
+  useDeskEvent('trade.ordersChanged', (change) => {
+    if (change.orders === undefined) void queries.invalidateQueries({ queryKey: ['trade.triggerOrders'] });
+  });
   return (
     <section className="orders-panel" aria-label="Stop and take-profit orders" data-testid="trigger-orders">
       <Tabs

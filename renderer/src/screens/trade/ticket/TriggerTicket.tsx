@@ -31,6 +31,8 @@ import {
 import { useDeskMutation } from '../../../lib/desk';
 import { formatMoney } from '../../../lib/format';
 import { AmountField, Button, ConfirmDialog, ErrorNotice, Select } from '../../../ui';
+import { reasonWords } from '../orders/reasons';
+import { useLiveTrigger } from './useLiveTrigger';
 
 export interface TriggerTicketProps {
   pair: Pair;
@@ -60,6 +62,22 @@ export const describeTriggerOrder = (
   return `${what} ${o.type === 'market' ? 'at market' : `at ${formatMoney(o.price, pair.quote)}`}`;
 };
 
+/** "is waiting", "fired: order 123 placed", "failed: not enough balance when it fired", … */
+export const triggerStateWords = (t: Pick<TriggerOrder, 'status' | 'firedOrderId' | 'reason'>): string => {
+  switch (t.status) {
+    case 'open':
+      return 'is waiting';
+    case 'fired':
+      return t.firedOrderId ? `fired: order ${t.firedOrderId} placed` : 'fired: order placed';
+    case 'failed':
+      return `failed: ${reasonWords(t.reason)}`;
+    case 'expired':
+      return 'expired without firing';
+    default:
+      return 'was cancelled';
+  }
+};
+
 export function TriggerTicket({ pair, settings, last, guard }: TriggerTicketProps) {
   const [side, setSide] = useState<Side>('sell');
   const [kind, setKind] = useState<TriggerKind>('stop');
@@ -70,7 +88,8 @@ export function TriggerTicket({ pair, settings, last, guard }: TriggerTicketProp
   const [expiry, setExpiry] = useState(String(86_400));
   const [submitted, setSubmitted] = useState(false);
   const [review, setReview] = useState<{ draft: TriggerDraft; warnings: TicketWarning[]; atOnce?: string }>();
-  const [placed, setPlaced] = useState<TriggerOrder | undefined>();
+  const [placed, setPlaced] = useState<{ trigger: TriggerOrder; at: number } | undefined>();
+  const live = useLiveTrigger(placed);
   const place = useDeskMutation('trade.placeTrigger', {
     invalidates: ['trade.triggerOrders', 'trade.openOrders', 'trade.account'],
   });
@@ -116,7 +135,7 @@ export function TriggerTicket({ pair, settings, last, guard }: TriggerTicketProp
         expiresInSeconds: Number(expiry),
         text: newClientText(),
       },
-      { onSuccess: (t) => setPlaced(t) },
+      { onSuccess: (t) => setPlaced({ trigger: t, at: Date.now() }) },
     );
   };
 
@@ -255,14 +274,18 @@ export function TriggerTicket({ pair, settings, last, guard }: TriggerTicketProp
 
       <div aria-live="polite" data-testid="trigger-result">
         {place.error ? <ErrorNotice error={place.error} compact /> : null}
-        {placed ? (
-          <div className="notice notice-good" data-testid="trigger-outcome">
+        {live ? (
+          <div
+            className={`notice ${live.status === 'failed' ? 'notice-bad' : live.status === 'open' || live.status === 'fired' ? 'notice-good' : 'notice-warn'}`}
+            data-testid="trigger-outcome"
+            data-status={live.status}
+          >
             <div className="notice-title">
-              Trigger <code>{placed.text || placed.id}</code> is waiting
+              Trigger <code>{live.text || live.id}</code> {triggerStateWords(live)}
             </div>
             <div className="notice-text">
-              When the last price {ruleWords(placed.rule)} {formatMoney(placed.triggerPrice, pair.quote)}:{' '}
-              {describeTriggerOrder(placed, pair)}.
+              When the last price {ruleWords(live.rule)} {formatMoney(live.triggerPrice, pair.quote)}:{' '}
+              {describeTriggerOrder(live, pair)}.
             </div>
           </div>
         ) : null}
