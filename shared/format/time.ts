@@ -74,3 +74,19 @@ export const isoInZone = (epochMs: number, zone: DisplayTimeZone): string => {
 
 /** Column title of a time column: states the zone ("Time (UTC+8)"). */
 export const timeHeader = (title: string, zone: DisplayTimeZone): string => `${title} (${zoneLabel(zone)})`;
+
+/**
+ * The instant a calendar day ("YYYY-MM-DD") starts in the display zone, epoch ms; undefined for a
+ * text that is not a real date.
+ */
+export const startOfDayInZone = (date: string, zone: DisplayTimeZone): number | undefined => {
+  const match = /^(\d{4})-(\d{2})-(\d{2})$/.exec(date);
+  if (!match) return undefined;
+  const [y, m, d] = [Number(match[1]), Number(match[2]), Number(match[3])];
+  const utc = Date.UTC(y, m - 1, d);
+  const check = new Date(utc);
+  if (check.getUTCFullYear() !== y || check.getUTCMonth() !== m - 1 || check.getUTCDate() !== d) return undefined;
+  if (zone === 'UTC') return utc;
+  if (zone === 'UTC+8') return utc - 8 * 3_600_000;
+  return new Date(y, m - 1, d).getTime();
+};

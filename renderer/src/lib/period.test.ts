@@ -1,5 +1,6 @@
 import { describe, expect, it } from 'vitest';
-import { lastDays, PERIOD_PRESETS } from './period';
+import { startOfDayInZone } from '../../../shared/format/time';
+import { customRange, lastDays, PERIOD_PRESETS } from './period';
 
 describe('lastDays', () => {
   it('ends an hour past the next minute boundary (platform clocks running ahead) and starts `days` before that boundary', () => {
@@ -15,5 +16,27 @@ describe('lastDays', () => {
 
   it('offers the presets from 24 hours to 12 months, shortest first', () => {
     expect(PERIOD_PRESETS.map((p) => p.days)).toEqual([1, 7, 30, 90, 365]);
+  });
+});
+
+describe('custom range', () => {
+  const startOfDay = (date: string) => startOfDayInZone(date, 'UTC');
+  it('runs from the start of the first day to the end of the last, in the display zone', () => {
+    expect(customRange('2026-01-01', '2026-01-31', startOfDay)).toEqual({
+      range: { from: Date.UTC(2026, 0, 1) / 1000, to: Date.UTC(2026, 1, 1) / 1000 - 1 },
+    });
+    const utc8 = customRange('2026-01-01', '2026-01-01', (d) => startOfDayInZone(d, 'UTC+8'));
+    expect(utc8).toEqual({
+      range: { from: Date.UTC(2025, 11, 31, 16) / 1000, to: Date.UTC(2026, 0, 1, 16) / 1000 - 1 },
+    });
+  });
+  it('says what is wrong, at the field it concerns', () => {
+    expect(customRange('', '2026-01-01', startOfDay)).toMatchObject({ field: 'from' });
+    expect(customRange('2026-02-30', '2026-03-01', startOfDay)).toMatchObject({ field: 'from' });
+    expect(customRange('2026-03-01', '2026-02-01', startOfDay)).toEqual({
+      problem: 'The last day is before the first.',
+      field: 'to',
+    });
+    expect(customRange('2999-01-01', '2999-01-02', startOfDay, Date.UTC(2026, 0, 1))).toMatchObject({ field: 'from' });
   });
 });

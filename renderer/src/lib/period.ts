@@ -31,21 +31,47 @@ export const lastDays = (days: number, nowMs: number = Date.now()): Range => {
 };
 
 export interface Period {
-  readonly days: PeriodDays;
+  /** A preset, or 'custom' for a range of whole days the person chose. */
+  readonly days: PeriodDays | 'custom';
   readonly range: Range;
   /** Picks another preset (the period is fixed from now). */
   readonly choose: (days: PeriodDays) => void;
-  /** The same preset again, up to now (Refresh). */
+  /** A custom range (Unix seconds, from the start of the first day to the end of the last). */
+  readonly chooseRange: (range: Range) => void;
+  /** The same preset again, up to now (Refresh); a custom range stays as chosen. */
   readonly refresh: () => void;
 }
 
 /** The chosen period of one list; render it with `PeriodSelect` from the UI kit. */
 export const usePeriod = (initialDays: PeriodDays): Period => {
-  const [state, setState] = useState(() => ({ days: initialDays, range: lastDays(initialDays) }));
+  const [state, setState] = useState<{ days: PeriodDays | 'custom'; range: Range }>(() => ({
+    days: initialDays,
+    range: lastDays(initialDays),
+  }));
   return {
     days: state.days,
     range: state.range,
     choose: (days) => setState({ days, range: lastDays(days) }),
-    refresh: () => setState((s) => ({ days: s.days, range: lastDays(s.days) })),
+    chooseRange: (range) => setState({ days: 'custom', range }),
+    refresh: () => setState((s) => (s.days === 'custom' ? { ...s } : { days: s.days, range: lastDays(s.days) })),
   };
+};
+
+/**
+ * A custom range typed as two dates ("YYYY-MM-DD", in the display time zone): from the start of
+ * `from` to the end of `to`, in Unix seconds, or what is wrong with it in words.
+ */
+export const customRange = (
+  from: string,
+  to: string,
+  startOfDay: (date: string) => number | undefined,
+  nowMs: number = Date.now(),
+): { range: Range } | { problem: string; field: 'from' | 'to' } => {
+  const start = startOfDay(from);
+  if (start === undefined) return { problem: 'Enter the first day (YYYY-MM-DD).', field: 'from' };
+  const endStart = startOfDay(to);
+  if (endStart === undefined) return { problem: 'Enter the last day (YYYY-MM-DD).', field: 'to' };
+  if (endStart < start) return { problem: 'The last day is before the first.', field: 'to' };
+  if (start > nowMs) return { problem: 'The first day is in the future.', field: 'from' };
+  return { range: { from: Math.floor(start / 1000), to: Math.floor(endStart / 1000) + 86_400 - 1 } };
 };

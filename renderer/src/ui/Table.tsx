@@ -2,6 +2,8 @@
  * Compact tables. The primitives (Table, Th, Td, …) fit TanStack Table's header groups and
  * TanStack Virtual's rows; DataTable is the ready-made version for plain lists.
  */
+
+import Decimal from 'decimal.js';
 import {
   type HTMLAttributes,
   type ReactNode,
@@ -9,6 +11,7 @@ import {
   type TdHTMLAttributes,
   type ThHTMLAttributes,
   useLayoutEffect,
+  useMemo,
   useRef,
   useState,
 } from 'react';
@@ -110,7 +113,26 @@ export interface Column<Row> {
   /** Right-aligned, fixed-width digits. */
   readonly numeric?: boolean;
   readonly width?: string;
+  /**
+   * Makes the column sortable (DataTable): the value rows are ordered by. Decimal strings compare
+   * as numbers (exactly), other strings alphabetically.
+   */
+  readonly sortValue?: (row: Row) => string | number | undefined;
 }
+
+const DECIMAL = /^-?\d+(\.\d+)?$/;
+
+/** Orders two sort values: numbers and decimal strings by value, other text alphabetically, missing last. */
+export const compareSortValues = (a: string | number | undefined, b: string | number | undefined): number => {
+  if (a === undefined || a === '') return b === undefined || b === '' ? 0 : 1;
+  if (b === undefined || b === '') return -1;
+  const numeric = (v: string | number) => typeof v === 'number' || DECIMAL.test(v);
+  if (numeric(a) && numeric(b)) {
+    const x = new Decimal(a);
+    return x.comparedTo(new Decimal(b));
+  }
+  return String(a).localeCompare(String(b));
+};
 
 export interface DataTableProps<Row> {
   readonly caption: string;
@@ -133,20 +155,54 @@ export const DataTable = <Row,>({
   onRowClick,
   selectedKey,
 }: DataTableProps<Row>) => {
+  const [sort, setSort] = useState<{ id: string; descending: boolean } | undefined>(undefined);
+  const sorted = useMemo(() => {
+    const column = sort === undefined ? undefined : columns.find((c) => c.id === sort.id);
+    if (column?.sortValue === undefined || sort === undefined) return rows;
+    const value = column.sortValue;
+    const ordered = [...rows].sort((a, b) => compareSortValues(value(a), value(b)));
+    return sort.descending ? ordered.reverse() : ordered;
+  }, [rows, columns, sort]);
   if (rows.length === 0) return <>{empty ?? <EmptyState title="Nothing to show" />}</>;
   return (
     <Table caption={caption} {...(testId ? { testId } : {})}>
       <THead>
         <Tr>
-          {columns.map((column) => (
-            <Th key={column.id} numeric={column.numeric} style={column.width ? { width: column.width } : undefined}>
-              {column.header}
-            </Th>
-          ))}
+          {columns.map((column) => {
+            const active = sort?.id === column.id;
+            return (
+              <Th
+                key={column.id}
+                numeric={column.numeric}
+                style={column.width ? { width: column.width } : undefined}
+                aria-sort={active ? (sort?.descending ? 'descending' : 'ascending') : undefined}
+              >
+                {column.sortValue ? (
+                  <button
+                    type="button"
+                    className="sort-header"
+                    data-testid={`sort-${column.id}`}
+                    onClick={() =>
+                      setSort((s) =>
+                        s?.id === column.id
+                          ? { id: column.id, descending: !s.descending }
+                          : { id: column.id, descending: false },
+                      )
+                    }
+                  >
+                    {column.header}
+                    <span aria-hidden="true">{active ? (sort?.descending ? ' ▼' : ' ▲') : ''}</span>
+                  </button>
+                ) : (
+                  column.header
+                )}
+              </Th>
+            );
+          })}
         </Tr>
       </THead>
       <TBody>
-        {rows.map((row) => {
+        {sorted.map((row) => {
           const key = rowKey(row);
           return (
             <Tr

@@ -13,6 +13,7 @@ import { alignedAmounts, DataTable, DetailsList, EmptyState, QueryStatus, Time }
 import {
   detailsColumn,
   HistoryFilterBar,
+  matchesSearch,
   matchesState,
   statusColumn,
   useHistoryFilters,
@@ -72,13 +73,16 @@ export function DepositHistory() {
   const zone = usePrefs((s) => s.timeZone);
   const filters = useHistoryFilters();
   const { range } = filters.period;
-  const { currency, state } = filters;
+  const { currency, state, search } = filters;
   const selected = useDepositsUi((s) => s.selected);
   const setSelected = (id: string) => useDepositsUi.getState().patch({ selected: id });
   const query = useDeskQuery(['funding.deposits', { range, ...(currency ? { currency } : {}) }]);
   const rows = useMemo(
-    () => (query.data ?? []).filter((r) => matchesState(depositTimeline(r), state)),
-    [query.data, state],
+    () =>
+      (query.data ?? []).filter(
+        (r) => matchesState(depositTimeline(r), state) && matchesSearch(search, [r.id, r.txid, r.address, r.memo]),
+      ),
+    [query.data, state, search],
   );
   const chosen = rows.find((r) => r.id === selected);
   return (
@@ -106,10 +110,16 @@ export function DepositHistory() {
           onRowClick={(r) => setSelected(r.id)}
           empty={<EmptyState title="No deposits in this period">Change the filters to look further back.</EmptyState>}
           columns={[
-            { id: 'time', header: 'Time', cell: (r) => <Time ms={r.time * 1000} /> },
-            { id: 'currency', header: 'Currency', cell: (r) => r.currency },
-            { id: 'amount', header: 'Amount', numeric: true, cell: alignedAmounts(rows, (r) => r.amount) },
-            { id: 'chain', header: 'Network', cell: (r) => r.chain ?? '—' },
+            { id: 'time', header: 'Time', cell: (r) => <Time ms={r.time * 1000} />, sortValue: (r) => r.time },
+            { id: 'currency', header: 'Currency', cell: (r) => r.currency, sortValue: (r) => r.currency },
+            {
+              id: 'amount',
+              header: 'Amount',
+              numeric: true,
+              cell: alignedAmounts(rows, (r) => r.amount),
+              sortValue: (r) => r.amount,
+            },
+            { id: 'chain', header: 'Network', cell: (r) => r.chain ?? '—', sortValue: (r) => r.chain },
             statusColumn((r: DepositRecord) => depositTimeline(r)),
             detailsColumn(setSelected),
           ]}

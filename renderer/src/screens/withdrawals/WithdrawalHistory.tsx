@@ -10,7 +10,14 @@ import { useDeskQuery } from '../../lib/desk';
 import type { DisplayTimeZone } from '../../lib/format';
 import { usePrefs } from '../../lib/prefs';
 import { alignedAmounts, DataTable, EmptyState, ErrorNotice, Loading, Time } from '../../ui';
-import { detailsColumn, HistoryFilterBar, matchesState, statusColumn, useHistoryFilters } from './history/filters';
+import {
+  detailsColumn,
+  HistoryFilterBar,
+  matchesSearch,
+  matchesState,
+  statusColumn,
+  useHistoryFilters,
+} from './history/filters';
 import { useWithdrawalsUi } from './store';
 import { WithdrawalDetail } from './WithdrawalTracker';
 
@@ -56,7 +63,7 @@ export function WithdrawalHistory() {
   const zone = usePrefs((s) => s.timeZone);
   const filters = useHistoryFilters();
   const { range } = filters.period;
-  const { currency, state } = filters;
+  const { currency, state, search } = filters;
   const selected = useWithdrawalsUi((s) => s.selected);
   const setSelected = (id: string) => useWithdrawalsUi.getState().patch({ selected: id });
 
@@ -67,8 +74,9 @@ export function WithdrawalHistory() {
     () =>
       [...(query.data ?? [])]
         .filter((r) => matchesState(withdrawalTimeline(r), state))
+        .filter((r) => matchesSearch(search, [r.id, r.txid, r.withdrawOrderId, r.address, r.memo]))
         .sort((a, b) => b.time - a.time || b.id.localeCompare(a.id)),
-    [query.data, state],
+    [query.data, state, search],
   );
   const chosen = rows.find((r) => r.id === selected);
 
@@ -102,11 +110,23 @@ export function WithdrawalHistory() {
             <EmptyState title="No withdrawals in this period">Change the filters to look further back.</EmptyState>
           }
           columns={[
-            { id: 'time', header: 'Time', cell: (r) => <Time ms={r.time * 1000} /> },
-            { id: 'currency', header: 'Currency', cell: (r) => r.currency },
-            { id: 'amount', header: 'Amount', numeric: true, cell: alignedAmounts(rows, (r) => r.amount) },
-            { id: 'fee', header: 'Fee', numeric: true, cell: alignedAmounts(rows, (r) => r.fee) },
-            { id: 'chain', header: 'Network', cell: (r) => r.chain ?? '—' },
+            { id: 'time', header: 'Time', cell: (r) => <Time ms={r.time * 1000} />, sortValue: (r) => r.time },
+            { id: 'currency', header: 'Currency', cell: (r) => r.currency, sortValue: (r) => r.currency },
+            {
+              id: 'amount',
+              header: 'Amount',
+              numeric: true,
+              cell: alignedAmounts(rows, (r) => r.amount),
+              sortValue: (r) => r.amount,
+            },
+            {
+              id: 'fee',
+              header: 'Fee',
+              numeric: true,
+              cell: alignedAmounts(rows, (r) => r.fee),
+              sortValue: (r) => r.fee,
+            },
+            { id: 'chain', header: 'Network', cell: (r) => r.chain ?? '—', sortValue: (r) => r.chain },
             { id: 'address', header: 'Address', cell: (r) => <code className="break-all">{r.address}</code> },
             statusColumn(withdrawalTimeline),
             detailsColumn(setSelected),

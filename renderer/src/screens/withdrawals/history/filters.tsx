@@ -1,13 +1,14 @@
 /**
- * Filters and columns shared by the withdrawal and deposit histories: the filter bar (period,
- * currency, state over the status timelines, Refresh, CSV export), the status column (plain words with the platform's code)
+ * Filters and columns shared by the withdrawal and deposit histories: the filter bar (period or a
+ * custom range, currency, state over the status timelines, a search over txid / address / id,
+ * Refresh, CSV export), the status column (plain words with the platform's code)
  * and the Details button.
  */
 import { useState } from 'react';
 import type { Timeline } from '../../../../../shared/platform/timelines';
 import { useDeskQuery } from '../../../lib/desk';
 import { usePeriod } from '../../../lib/period';
-import { Button, type Column, type CsvFile, ExportCsvButton, PeriodSelect, Select } from '../../../ui';
+import { Button, type Column, type CsvFile, ExportCsvButton, PeriodSelect, Select, TextField } from '../../../ui';
 
 export type StateFilter = 'all' | 'active' | 'done' | 'failed';
 
@@ -67,6 +68,7 @@ interface HistoryRow {
 export const statusColumn = <R extends HistoryRow>(timelineOf: (row: R) => Timeline): Column<R> => ({
   id: 'status',
   header: 'Status',
+  sortValue: (r) => timelineOf(r).headline,
   cell: (r) => (
     <span data-status={r.status}>
       {timelineOf(r).headline} <span className="muted">({r.status})</span>
@@ -85,12 +87,23 @@ export const detailsColumn = <R extends HistoryRow>(open: (id: string) => void):
   ),
 });
 
-/** The filters of one history list: period, currency and state. */
+/**
+ * Whether a record matches the search text: any of its ids (record id, txid, client id), its
+ * address or memo contains it, ignoring case and spaces (a pasted, grouped address still matches).
+ */
+export const matchesSearch = (search: string, fields: readonly (string | undefined)[]): boolean => {
+  const text = search.replace(/\s+/g, '').toLowerCase();
+  if (text === '') return true;
+  return fields.some((f) => f !== undefined && f.replace(/\s+/g, '').toLowerCase().includes(text));
+};
+
+/** The filters of one history list: period, currency, state and a search over ids and addresses. */
 export const useHistoryFilters = () => {
   const period = usePeriod(30);
   const [currency, setCurrency] = useState('');
   const [state, setState] = useState<StateFilter>('all');
-  return { period, currency, setCurrency, state, setState };
+  const [search, setSearch] = useState('');
+  return { period, currency, setCurrency, state, setState, search, setSearch };
 };
 
 export type HistoryFilters = ReturnType<typeof useHistoryFilters>;
@@ -119,6 +132,13 @@ export const HistoryFilterBar = ({
     <PeriodSelect period={filters.period} />
     <CurrencySelect value={filters.currency} onChange={filters.setCurrency} />
     <StateSelect value={filters.state} onChange={filters.setState} />
+    <TextField
+      label="Search"
+      value={filters.search}
+      onChange={filters.setSearch}
+      placeholder="Txid, address or id"
+      data-testid="history-search"
+    />
     <Button onClick={filters.period.refresh} busy={refreshing} data-testid={refreshTestId}>
       Refresh
     </Button>
