@@ -2,6 +2,7 @@ import { randomUUID } from 'node:crypto';
 import type { Page } from 'playwright-core';
 import { expect, savedExports, test } from './fixtures';
 import type { SandboxControl } from './fixtures/control';
+import { confirmTrusted } from './fixtures/trustedConfirm';
 
 /** Rows of withdrawals the sandbox holds for everyone (the seed has exactly one). */
 const withdrawalRows = (sandbox: { ctx: { db: { prepare(sql: string): { get(): unknown } } } }): number =>
@@ -31,6 +32,7 @@ test.describe('withdrawals', () => {
     app,
     control,
     sandbox,
+    shell,
   }) => {
     await app.open('withdrawals');
     const form = await fillWithdrawal(page, {
@@ -65,6 +67,8 @@ test.describe('withdrawals', () => {
     const before = withdrawalRows(sandbox);
     // A double click sends one withdrawal (one confirmation, one request key).
     await send.dblclick();
+    // Main asks again in the shell's own confirmation window (one, for the double click).
+    await confirmTrusted(shell, { title: 'Withdraw 100 USDT' });
 
     const tracker = page.getByTestId('withdrawal-tracker');
     await expect(tracker.getByTestId('timeline-headline')).toHaveAttribute('data-status', 'REQUEST');

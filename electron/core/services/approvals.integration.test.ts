@@ -1,0 +1,225 @@
+/**
+ * Policies and the Approvals queue through the real dispatcher, against the sandbox: a movement
+ * that needs approval waits (journaled), survives a core restart, is sent exactly once after an
+ * approver other than its maker approves it; a rejected one and an expired one are never sent; the
+ * maker cannot approve their own; a trusted confirmation that is declined sends nothing; limits
+ * refuse; only an admin changes the policy, and bad policy input changes nothing.
+ */
+import { randomUUID } from 'node:crypto';
+import { mkdtemp, rm } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import type { SavedAddress } from '../../../shared/contract/funding';
+import type { Approval, PolicyInput } from '../../../shared/contract/policies';
+import type { Core } from '../core';
+import type { ConfirmView } from '../policies/confirm';
+import type { OperatorInfo } from '../policies/operators';
+import { asRenderer, autoConfirm, startTestCore } from '../testing/core';
+import { control, type SandboxHandle, startTestSandbox } from '../testing/sandbox';
+
+const ADMIN: OperatorInfo = { id: 'op-admin', name: 'Ada (admin)', role: 'admin' };
+const MAKER: OperatorInfo = { id: 'op-maker', name: 'Max (maker)', role: 'maker' };
+const APPROVER: OperatorInfo = { id: 'op-approver', name: 'Alice (approver)', role: 'approver' };
+
+let sandbox: SandboxHandle;
+let dataDir: string;
+let core: Core;
+let who: OperatorInfo = ADMIN;
+const now = Date.now();
+const confirmations: ConfirmView[] = [];
+let answer: 'yes' | 'no' | 'wrong-amount' = 'yes';
+const confirm = async (view: ConfirmView) => {
+  if (answer === 'no') return { accepted: false };
+  if (answer === 'wrong-amount') return { accepted: true, typedAmount: '1' };
+  return autoConfirm(confirmations)(view);
+};
+const operators = { current: () => who };
+
+const open = async () => {
+  const started = await startTestCore(sandbox, {
+    dataDir,
+    confirm,
+    operators,
+    approvalsExpiryMs: 3_600_000,
+  } as never);
+  core = started.core;
+};
+const call = (operation: string, input: unknown) => core.dispatch(operation, input, asRenderer);
+const value = async <T>(operation: string, input: unknown): Promise<T> => {
+  const result = await call(operation, input);
+  if (!result.ok) throw new Error(`${operation}: ${JSON.stringify(result.error)}`);
+  return result.value as T;
+};
+const sandboxWithdrawals = (address: string): number =>
+  (
+    sandbox.ctx.db.prepare('SELECT COUNT(*) AS n FROM withdrawals WHERE address = ?').get(address) as {
+      n: number;
+    }
+  ).n;
+
+const policy = (over: Partial<PolicyInput> = {}): PolicyInput => ({
+  limits: {},
+  usdtLimits: {},
+  allowlist: { required: false, coolingOffHours: 24, entries: [] },
+  approval: { aboveUsdt: '50', newDestination: false, anyPush: false, expiresHours: 1 },
+  ...over,
+});
+
+let address = '';
+const withdraw = (amount: string, requestKey = randomUUID()) =>
+  call('funding.withdraw', { requestKey, currency: 'USDT', chain: 'TRX', address, amount });
+
+beforeAll(async () => {
+  sandbox = await startTestSandbox({ seed: 12 });
+  dataDir = await mkdtemp(join(tmpdir(), 'td-approvals-'));
+  await open();
+  const saved = await value<SavedAddress[]>('funding.savedAddresses', { currency: 'USDT', chain: 'TRX' });
+  address = (saved.find((a) => a.verified) ?? saved[0])!.address;
+});
+
+afterAll(async () => {
+  await core?.close();
+  await rm(dataDir, { recursive: true, force: true });
+  await sandbox?.close();
+});
+
+describe('policies and approvals', () => {
+  it('only an admin changes the policy, after the trusted confirmation; bad input changes nothing', async () => {
+    who = MAKER;
+    expect(await call('policies.set', policy())).toMatchObject({ ok: false, error: { code: 'NOT_ALLOWED' } });
+    who = ADMIN;
+    const bad = await call('policies.set', policy({ usdtLimits: { perTransaction: '500', rolling24h: '100' } }));
+    expect(bad).toMatchObject({ ok: false, error: { code: 'INVALID_INPUT' } });
+    const nonsense = await call('policies.set', { ...policy(), usdtLimits: { perTransaction: '-1' } });
+    expect(nonsense).toMatchObject({ ok: false, error: { code: 'INVALID_INPUT' } });
+    expect((await value<{ policy: PolicyInput }>('policies.get', {})).policy.approval.aboveUsdt).toBeUndefined();
+    answer = 'no';
+    expect(await call('policies.set', policy())).toMatchObject({ ok: false, error: { code: 'CONFIRMATION_DECLINED' } });
+    answer = 'yes';
+    const set = await value<{ policy: PolicyInput; updatedBy: string }>('policies.set', policy());
+    expect(set).toMatchObject({ policy: { approval: { aboveUsdt: '50' } }, updatedBy: ADMIN.name });
+    expect(confirmations.at(-1)).toMatchObject({ action: 'policy' });
+  });
+
+  it('a declined confirmation or a wrong typed amount sends nothing', async () => {
+    who = MAKER;
+    const before = sandboxWithdrawals(address);
+    answer = 'no';
+    expect(await withdraw('20')).toMatchObject({ ok: false, error: { code: 'CONFIRMATION_DECLINED' } });
+    answer = 'wrong-amount';
+    expect(await withdraw('20')).toMatchObject({ ok: false, error: { code: 'CONFIRMATION_DECLINED' } });
+    answer = 'yes';
+    expect(sandboxWithdrawals(address)).toBe(before);
+    // Below the approval amount it goes out at once, after the confirmation main rendered.
+    expect(await withdraw('20')).toMatchObject({ ok: true, value: { outcome: 'accepted' } });
+    expect(sandboxWithdrawals(address)).toBe(before + 1);
+    expect(confirmations.at(-1)).toMatchObject({
+      action: 'withdrawal',
+      title: 'Withdraw 20 USDT',
+      typedAmount: { amount: '20', currency: 'USDT' },
+    });
+    expect(confirmations.at(-1)?.rows.map((r) => r.label)).toEqual(
+      expect.arrayContaining(['Amount', 'Destination', 'Network', 'Fee', 'Profile', 'Operator']),
+    );
+  });
+
+  it('waits for approval, survives a restart, and is sent exactly once after an approver approves', async () => {
+    who = MAKER;
+    const before = sandboxWithdrawals(address);
+    const key = randomUUID();
+    const first = await withdraw('60', key);
+    expect(first).toMatchObject({ ok: false, error: { code: 'AWAITING_APPROVAL' } });
+    // A repeat of the same confirmation joins the queued one.
+    expect(await withdraw('60', key)).toMatchObject({ ok: false, error: { code: 'AWAITING_APPROVAL' } });
+    const { approvals } = await value<{ approvals: Approval[] }>('approvals.list', { state: 'pending' });
+    expect(approvals).toHaveLength(1);
+    const queued = approvals[0]!;
+    expect(queued).toMatchObject({ amount: '60', currency: 'USDT', makerName: MAKER.name, state: 'pending' });
+    expect(sandboxWithdrawals(address)).toBe(before);
+
+    // The maker cannot approve their own movement.
+    expect(await call('approvals.approve', { id: queued.id, reason: 'mine' })).toMatchObject({
+      ok: false,
+      error: { code: 'NOT_ALLOWED' },
+    });
+
+    // Restart: the queue is in the journal.
+    await core.close();
+    await open();
+    who = APPROVER;
+    // The sandbox allows one withdrawal a minute to one address: let the last one's minute pass.
+    await control(sandbox, '/advance', { seconds: 61 });
+    const after = await value<{ approvals: Approval[] }>('approvals.list', {});
+    expect(after.approvals.find((a) => a.id === queued.id)?.state).toBe('pending');
+
+    const approved = await value<Approval>('approvals.approve', { id: queued.id, reason: 'Invoice 42 checked' });
+    expect(approved, JSON.stringify(approved)).toMatchObject({
+      state: 'sent',
+      decidedBy: APPROVER.name,
+      reason: 'Invoice 42 checked',
+    });
+    expect(approved.movementId).toBeTruthy();
+    expect(confirmations.at(-1)).toMatchObject({ action: 'approve', typedAmount: { amount: '60' } });
+    expect(sandboxWithdrawals(address)).toBe(before + 1);
+
+    // Once: approving again is refused, and the maker's same confirmation joins the one movement.
+    expect(await call('approvals.approve', { id: queued.id, reason: 'again' })).toMatchObject({
+      ok: false,
+      error: { code: 'PRECONDITION' },
+    });
+    who = MAKER;
+    expect(await withdraw('60', key)).toMatchObject({ ok: true, value: { outcome: 'accepted' } });
+    expect(sandboxWithdrawals(address)).toBe(before + 1);
+  });
+
+  it('a rejected movement is never sent', async () => {
+    who = MAKER;
+    const before = sandboxWithdrawals(address);
+    const key = randomUUID();
+    expect(await withdraw('70', key)).toMatchObject({ ok: false, error: { code: 'AWAITING_APPROVAL' } });
+    const [queued] = (await value<{ approvals: Approval[] }>('approvals.list', { state: 'pending' })).approvals;
+    who = APPROVER;
+    expect(await call('approvals.reject', { id: queued!.id, reason: '' })).toMatchObject({
+      ok: false,
+      error: { code: 'INVALID_INPUT' },
+    });
+    const rejected = await value<Approval>('approvals.reject', { id: queued!.id, reason: 'Unknown supplier' });
+    expect(rejected).toMatchObject({ state: 'rejected', reason: 'Unknown supplier' });
+    expect(await call('approvals.approve', { id: queued!.id, reason: 'late' })).toMatchObject({ ok: false });
+    who = MAKER;
+    expect(await withdraw('70', key)).toMatchObject({ ok: false, error: { code: 'POLICY' } });
+    expect(sandboxWithdrawals(address)).toBe(before);
+  });
+
+  it('an expired movement is never sent', async () => {
+    who = MAKER;
+    const before = sandboxWithdrawals(address);
+    expect(await withdraw('80')).toMatchObject({ ok: false, error: { code: 'AWAITING_APPROVAL' } });
+    const [queued] = (await value<{ approvals: Approval[] }>('approvals.list', { state: 'pending' })).approvals;
+    // Its hour passes (the row's expiry moved back, as if the clock had run).
+    core.db.prepare('UPDATE approvals SET expires_at = ? WHERE id = ?').run(Date.now() - 1, queued!.id);
+    who = APPROVER;
+    expect(await call('approvals.approve', { id: queued!.id, reason: 'too late' })).toMatchObject({
+      ok: false,
+      error: { code: 'PRECONDITION' },
+    });
+    const list = await value<{ approvals: Approval[] }>('approvals.list', {});
+    expect(list.approvals.find((a) => a.id === queued!.id)?.state).toBe('expired');
+    expect(sandboxWithdrawals(address)).toBe(before);
+  });
+
+  it('limits refuse in main, whatever the renderer sends', async () => {
+    who = ADMIN;
+    await value('policies.set', policy({ limits: { USDT: { perTransaction: '30', rolling24h: '1000' } } }));
+    who = MAKER;
+    const before = sandboxWithdrawals(address);
+    const refused = await withdraw('31');
+    expect(refused).toMatchObject({ ok: false, error: { code: 'POLICY' } });
+    expect(refused.ok || refused.error.message).toMatch(/per-transaction limit of 30 USDT/);
+    expect(sandboxWithdrawals(address)).toBe(before);
+    who = { id: 'op-viewer', name: 'Vic', role: 'viewer' };
+    expect(await withdraw('10')).toMatchObject({ ok: false, error: { code: 'NOT_ALLOWED' } });
+    expect(now).toBeGreaterThan(0);
+  });
+});
