@@ -26,7 +26,7 @@ import { ProfileManager, type SandboxSource } from './profiles/manager';
 import { createActivityHandlers } from './services/activity';
 import { type ChooseSavePath, createAppHandlers } from './services/app';
 import { createBalancesHandlers } from './services/balances';
-import { createBulkService } from './services/bulk';
+import { batchScopedConfirm, createBulkService } from './services/bulk';
 import type { Emit, ServiceContext } from './services/context';
 import { createFundingHandlers } from './services/funding';
 import { createGuard } from './services/guard';
@@ -296,6 +296,7 @@ const buildCore = async (options: CoreOptions, releaseLock: () => void): Promise
   const bulk = createBulkService(ctx, {
     db,
     handlers: () => handlers,
+    ...(options.confirm ? { confirm: options.confirm } : {}),
     app: {
       ...(options.chooseSavePath ? { chooseSavePath: options.chooseSavePath } : {}),
       ...(options.downloadsDir ? { downloadsDir: options.downloadsDir } : {}),
@@ -319,7 +320,7 @@ const buildCore = async (options: CoreOptions, releaseLock: () => void): Promise
     },
   });
   const guard = createGuard(ctx, {
-    confirm: options.confirm,
+    confirm: batchScopedConfirm(options.confirm),
     operators: operatorSource,
     approvals: new ApprovalStore(db),
   });
@@ -333,9 +334,8 @@ const buildCore = async (options: CoreOptions, releaseLock: () => void): Promise
     }
   }, options.approvalsExpiryMs ?? 30_000);
   expiryTimer.unref?.();
-  const internals: CoreInternals = {
-    bulk,
   const session = createSession(ctx, operators, lock);
+  const internals: CoreInternals = {
     bulk,
     profiles: manager,
     movementService,
@@ -344,8 +344,8 @@ const buildCore = async (options: CoreOptions, releaseLock: () => void): Promise
     guard,
     app: {
       lock,
-      notifier,
       session,
+      notifier,
       ...(options.chooseSavePath ? { chooseSavePath: options.chooseSavePath } : {}),
       ...(options.downloadsDir ? { downloadsDir: options.downloadsDir } : {}),
     },
@@ -354,7 +354,6 @@ const buildCore = async (options: CoreOptions, releaseLock: () => void): Promise
   const dispatch = createDispatcher(contract, handlers, {
     trustedOrigins: options.trustedOrigins,
     lock,
-    ...(options.logError ? { logError: options.logError } : {}),
     // Roles: every operation needs its access (operators/access.ts); nobody signed in is LOCKED.
     access: {
       isOpen: (operation) => accessOf(operation) === 'open',
@@ -375,12 +374,12 @@ const buildCore = async (options: CoreOptions, releaseLock: () => void): Promise
         };
       },
     },
+    ...(options.logError ? { logError: options.logError } : {}),
   });
 
   if (options.connect ?? true) await manager.start();
   // Batches left running by a core that stopped go on where they were (exactly once per row).
   bulk.resume();
-
   // Nobody is at the desk yet: the app starts locked (signed out) and the keys leave memory as soon
   // as whatever started in the background has settled. Automation signs its operator in instead.
   const bootstrap = options.bootstrapOperator;
@@ -390,6 +389,7 @@ const buildCore = async (options: CoreOptions, releaseLock: () => void): Promise
   }
   if (operators.current() === undefined)
     void lock.lock('signedOut').catch((error) => options.logError?.('lock', error));
+
   let closed = false;
   return {
     dispatch,
