@@ -66,6 +66,7 @@ export const customRange = (
   to: string,
   startOfDay: (date: string) => number | undefined,
   nowMs: number = Date.now(),
+  maxDays?: number,
 ): { range: Range } | { problem: string; field: 'from' | 'to' } => {
   const start = startOfDay(from);
   if (start === undefined) return { problem: 'Enter the first day (YYYY-MM-DD).', field: 'from' };
@@ -73,5 +74,8 @@ export const customRange = (
   if (endStart === undefined) return { problem: 'Enter the last day (YYYY-MM-DD).', field: 'to' };
   if (endStart < start) return { problem: 'The last day is before the first.', field: 'to' };
   if (start > nowMs) return { problem: 'The first day is in the future.', field: 'from' };
+  if (maxDays !== undefined && (endStart - start) / 86_400_000 + 1 > maxDays) {
+    return { problem: `Choose at most ${maxDays} days here.`, field: 'to' };
+  }
   return { range: { from: Math.floor(start / 1000), to: Math.floor(endStart / 1000) + 86_400 - 1 } };
 };

@@ -7,24 +7,36 @@ import { Select } from './Select';
 import { TextField } from './TextField';
 
 const CUSTOM = 'custom';
-const OPTIONS = [
-  ...PERIOD_PRESETS.map((p) => ({ value: String(p.days), label: p.label })),
-  { value: CUSTOM, label: 'Custom range…' },
-];
 
 /**
  * The one history-period picker ("Last 24 hours" … "Last 12 months", or a custom range of days in
  * the display time zone); state comes from `usePeriod`.
  */
-export const PeriodSelect = ({ period, label = 'Period' }: { readonly period: Period; readonly label?: string }) => {
+export const PeriodSelect = ({
+  period,
+  label = 'Period',
+  maxDays,
+}: {
+  readonly period: Period;
+  readonly label?: string;
+  /** The longest period this list can show (e.g. 30 days where the platform allows no more). */
+  readonly maxDays?: number;
+}) => {
   const zone = usePrefs((s) => s.timeZone);
+  const options = [
+    ...PERIOD_PRESETS.filter((p) => maxDays === undefined || p.days <= maxDays).map((p) => ({
+      value: String(p.days),
+      label: p.label,
+    })),
+    { value: CUSTOM, label: 'Custom range…' },
+  ];
   const [editing, setEditing] = useState(false);
   const [from, setFrom] = useState('');
   const [to, setTo] = useState('');
   const [problem, setProblem] = useState<{ problem: string; field: 'from' | 'to' } | undefined>();
   const custom = editing || period.days === 'custom';
   const apply = () => {
-    const result = customRange(from, to, (date) => startOfDayInZone(date, zone));
+    const result = customRange(from, to, (date) => startOfDayInZone(date, zone), Date.now(), maxDays);
     if ('problem' in result) {
       setProblem(result);
       return;
@@ -38,7 +50,7 @@ export const PeriodSelect = ({ period, label = 'Period' }: { readonly period: Pe
       <Select
         label={label}
         value={custom ? CUSTOM : String(period.days)}
-        options={OPTIONS}
+        options={options}
         onChange={(value) => {
           if (value === CUSTOM) {
             setEditing(true);

@@ -1,7 +1,15 @@
-/** Transfers of a period, newest first: sub-account transfer records plus own-account transfers from the journal. */
-import { useState } from 'react';
+/**
+ * Transfers of a period (at most 30 days: the platform's limit for these records), newest first:
+ * sub-account transfer records plus own-account transfers from the journal; sortable, searchable,
+ * and exported as CSV with the time zone in the column titles.
+ */
+import { useMemo, useState } from 'react';
 import type { TransferRecord } from '../../../../shared/contract/transfers';
+import { toCsv } from '../../../../shared/format/csv';
+import { type DisplayTimeZone, isoInZone, timeHeader } from '../../../../shared/format/time';
 import { useDeskQuery } from '../../lib/desk';
+import { usePeriod } from '../../lib/period';
+import { usePrefs } from '../../lib/prefs';
 import {
   Amount,
   Badge,
@@ -10,14 +18,18 @@ import {
   DataTable,
   EmptyState,
   ErrorNotice,
+  ExportCsvButton,
   Loading,
+  PeriodSelect,
   Select,
+  TextField,
   Time,
   type Tone,
 } from '../../ui';
+import { matchesSearch } from '../withdrawals/history/filters';
 
-const PERIODS = { '1': 'Last 24 hours', '7': 'Last 7 days', '30': 'Last 30 days' } as const;
-type Period = keyof typeof PERIODS;
+/** The platform lists sub-account transfers for at most 30 days per request. */
+const MAX_DAYS = 30;
 
 const TONE: Record<TransferRecord['state'], Tone> = { done: 'good', checking: 'warn', pending: 'info', failed: 'bad' };
 
@@ -27,24 +39,52 @@ const KIND_TEXT: Record<TransferRecord['kind'], string> = {
   subSub: 'Sub ↔ sub',
 };
 
+/** The CSV of the rows shown: times in the display zone, named in the column titles. */
+export const transfersCsv = (rows: readonly TransferRecord[], zone: DisplayTimeZone): string =>
+  toCsv(
+    [timeHeader('Time', zone), 'Kind', 'From', 'To', 'Currency', 'Amount', 'Status', 'Client id', 'Recorded by'],
+    rows.map((r) => [
+      isoInZone(r.time, zone),
+      KIND_TEXT[r.kind],
+      r.from,
+      r.to,
+      r.currency,
+      r.amount,
+      r.stateText,
+      r.clientOrderId ?? '',
+      r.source === 'journal' ? 'this app' : 'the platform',
+    ]),
+  );
+
 export const TransferHistory = () => {
-  const [period, setPeriod] = useState<Period>('7');
+  const period = usePeriod(7);
   const [sub, setSub] = useState('');
-  // The window is fixed per choice (rounded to the minute) so the query key is stable between renders.
-  const to = Math.floor(Date.now() / 60_000) * 60 + 60;
-  const from = to - Number(period) * 86_400;
+  const [search, setSearch] = useState('');
+  const zone = usePrefs((s) => s.timeZone);
+  const { from, to } = period.range;
   const subs = useDeskQuery(['subAccounts.list', {}]);
   const history = useDeskQuery(['transfers.history', { from, to, ...(sub === '' ? {} : { subUserId: Number(sub) }) }]);
+  const rows = useMemo(
+    () => (history.data?.records ?? []).filter((r) => matchesSearch(search, [r.id, r.clientOrderId, r.from, r.to])),
+    [history.data, search],
+  );
 
   const columns: Column<TransferRecord>[] = [
-    { id: 'time', header: 'Time', cell: (r) => <Time ms={r.time} /> },
-    { id: 'kind', header: 'Kind', cell: (r) => KIND_TEXT[r.kind] },
-    { id: 'from', header: 'From', cell: (r) => r.from },
-    { id: 'to', header: 'To', cell: (r) => r.to },
-    { id: 'amount', header: 'Amount', numeric: true, cell: (r) => <Amount value={r.amount} currency={r.currency} /> },
+    { id: 'time', header: 'Time', cell: (r) => <Time ms={r.time} />, sortValue: (r) => r.time },
+    { id: 'kind', header: 'Kind', cell: (r) => KIND_TEXT[r.kind], sortValue: (r) => KIND_TEXT[r.kind] },
+    { id: 'from', header: 'From', cell: (r) => r.from, sortValue: (r) => r.from },
+    { id: 'to', header: 'To', cell: (r) => r.to, sortValue: (r) => r.to },
+    {
+      id: 'amount',
+      header: 'Amount',
+      numeric: true,
+      cell: (r) => <Amount value={r.amount} currency={r.currency} />,
+      sortValue: (r) => r.amount,
+    },
     {
       id: 'state',
       header: 'Status',
+      sortValue: (r) => r.stateText,
       cell: (r) => (
         <Badge
           tone={TONE[r.state]}
@@ -76,12 +116,7 @@ export const TransferHistory = () => {
       <div className="section-header">
         <h2 id="transfer-history-heading">History</h2>
         <div className="form-row">
-          <Select
-            label="Period"
-            value={period}
-            onChange={setPeriod}
-            options={(Object.keys(PERIODS) as Period[]).map((p) => ({ value: p, label: PERIODS[p] }))}
-          />
+          <PeriodSelect period={period} maxDays={MAX_DAYS} />
           <Select
             label="Sub-account"
             value={sub}
@@ -94,6 +129,15 @@ export const TransferHistory = () => {
               })),
             ]}
           />
+          <TextField label="Search" value={search} onChange={setSearch} placeholder="Client id, account or id" />
+          <ExportCsvButton
+            disabled={rows.length === 0}
+            testId="transfers-export"
+            build={() => ({
+              fileName: `transfers-${new Date().toISOString().slice(0, 10)}.csv`,
+              csv: transfersCsv(rows, zone),
+            })}
+          />
         </div>
       </div>
       {history.isPending ? <Loading label="Loading transfers…" /> : null}
@@ -102,7 +146,7 @@ export const TransferHistory = () => {
         <DataTable
           caption="Transfers"
           columns={columns}
-          rows={history.data.records}
+          rows={rows}
           rowKey={(r) => r.id}
           testId="transfer-history-table"
           empty={<EmptyState title="No transfers in this period" />}
