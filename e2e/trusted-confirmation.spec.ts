@@ -119,7 +119,7 @@ test.describe('a compromised renderer', () => {
     expect(count(sandbox, 'api_keys')).toBe(keysBefore);
   });
 
-  test('a wrong amount typed in the confirmation sends nothing; the right one sends it once', async ({
+  test('a wrong amount typed in the confirmation cannot confirm; the right one sends it once', async ({
     page,
     shell,
     sandbox,
@@ -134,7 +134,13 @@ test.describe('a compromised renderer', () => {
           window.desk!.funding.withdraw({ requestKey: key, currency: 'USDT', chain: 'TRX', address, amount: '100' }),
         { address, key },
       );
-    const [wrong] = await Promise.all([send(randomUUID()), confirmTrusted(shell, { typedAmount: '1000' })]);
+    // A wrong amount leaves the button disabled (main would refuse it anyway: approvals.integration.test.ts).
+    const wrongCall = send(randomUUID());
+    const confirmation = await trustedConfirmPage(shell);
+    await confirmation.getByTestId('trusted-typed').fill('1000');
+    await expect(confirmation.getByTestId('trusted-accept')).toBeDisabled();
+    await cancelTrusted(shell);
+    const wrong = await wrongCall;
     expect(wrong).toMatchObject({ ok: false, error: { code: 'CONFIRMATION_DECLINED' } });
     expect(count(sandbox, 'withdrawals')).toBe(before);
     const [right] = await Promise.all([send(randomUUID()), confirmTrusted(shell, { title: 'Withdraw 100 USDT' })]);
