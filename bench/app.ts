@@ -6,6 +6,8 @@
 import type { SandboxHandle } from '../electron/core/testing/sandbox';
 import { openShell, type Shell, type ShellOptions } from '../electron/shell/shell';
 
+export const BENCH_ADMIN = { name: 'Bench admin', passphrase: 'bench admin passphrase 1' } as const;
+
 export const openBenchApp = (
   sandbox: SandboxHandle,
   dataDir: string,
@@ -21,6 +23,8 @@ export const openBenchApp = (
     core: {
       sandbox: { mode: 'external', baseUrl: sandbox.baseUrl, key: sandbox.key, secret: sandbox.secret },
       keyStore: 'memory',
+      // A benchmark starts on the app: its administrator is created and signed in at start.
+      bootstrapOperator: BENCH_ADMIN,
       ...core,
     },
   });

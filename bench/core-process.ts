@@ -21,6 +21,7 @@ import { startRemoteCore } from '../electron/core/host/remoteCore';
 import type { Dispatch } from '../electron/core/ipc/dispatcher';
 import { createEmitter } from '../electron/core/ipc/events';
 import { MemoryKeyStore } from '../electron/core/keychain/keyStore';
+import { BENCH_ADMIN } from './app';
 
 const ROOT = resolve(dirname(fileURLToPath(import.meta.url)), '..');
 const DEPOSITS = Number(process.env.BENCH_RECORDS ?? 60_000);
@@ -105,6 +106,7 @@ const main = async () => {
         keyStore: new MemoryKeyStore(),
         sandbox: source,
         watchIntervalMs: 0,
+        bootstrapOperator: BENCH_ADMIN,
       });
       try {
         results.push(await workload('core in the window’s process (before)', core.dispatch, events));
@@ -124,6 +126,7 @@ const main = async () => {
           keyStore: 'memory',
           sandbox: source,
           watchIntervalMs: 0,
+          bootstrapOperator: BENCH_ADMIN,
         },
         emit: forward(events),
       });

@@ -1,4 +1,4 @@
-import { expect, test } from './fixtures';
+import { E2E_ADMIN, expect, test } from './fixtures';
 
 const SCREENS = [
   ['balances', 'Balances'],
@@ -96,7 +96,7 @@ test('the Lock button locks main too: only app.* answers until Unlock reads the 
   // (That main forgets the key while locked is checked in electron/core/ipc/lock.integration.test.ts.)
   await page.getByTestId('lock-now').click();
   await expect(page.getByTestId('lock-screen')).toBeVisible();
-  await expect(page.getByTestId('unlock')).toBeFocused();
+  await expect(page.getByTestId('unlock-passphrase')).toBeFocused();
   await expect.poll(async () => (await app.call('app.lockState', {})).value).toMatchObject({ state: 'locked' });
   expect(await app.call('balances.spot', {})).toMatchObject({ ok: false, error: { code: 'LOCKED' } });
   expect(await app.call('app.ping', { text: 'still here' })).toMatchObject({ ok: true });
@@ -107,10 +107,76 @@ test('the Lock button locks main too: only app.* answers until Unlock reads the 
   await expect(page.locator('html')).toHaveAttribute('data-desk-ready', 'true');
   await expect(page.getByTestId('lock-screen')).toBeVisible();
 
+  // Unlocking needs the operator's passphrase, checked in main: a wrong one is refused.
+  await expect(page.getByTestId('lock-operator')).toContainText(E2E_ADMIN.name);
+  await page.getByTestId('unlock-passphrase').fill('not my passphrase');
+  await page.getByTestId('unlock').click();
+  await expect(page.getByTestId('lock-screen')).toContainText('do not match');
+  await expect(page.getByTestId('lock-screen')).toBeVisible();
+  expect(await app.call('balances.spot', {})).toMatchObject({ ok: false, error: { code: 'LOCKED' } });
+  expect(await app.call('app.unlock', { passphrase: 'guessed again' })).toMatchObject({
+    ok: false,
+    error: { code: 'NOT_ALLOWED', label: 'WRONG_PASSPHRASE' },
+  });
+  await app.screenshot('unlock-wrong-passphrase');
+
+  await page.getByTestId('unlock-passphrase').fill(E2E_ADMIN.passphrase);
   await page.getByTestId('unlock').click();
   await expect(page.getByTestId('lock-screen')).toHaveCount(0);
   await expect(page.getByTestId('app-frame')).toBeVisible();
   expect(await app.call('balances.spot', {})).toMatchObject({ ok: true });
+});
+
+test.describe('first start', () => {
+  test.use({ coreOptions: { bootstrapOperator: undefined } });
+
+  test('asks to create the administrator before anything else; then the app opens, and a restart asks to sign in', async ({
+    page,
+    app,
+  }) => {
+    const setup = page.getByTestId('create-administrator');
+    await expect(setup).toBeVisible();
+    await expect(setup).toContainText('Create the administrator');
+    expect(await app.call('balances.spot', {})).toMatchObject({ ok: false, error: { code: 'LOCKED' } });
+    await app.expectAccessible();
+    await app.screenshot('create-administrator');
+
+    await page.getByTestId('setup-name').fill('Ada');
+    await page.getByTestId('setup-passphrase').fill('short');
+    await page.getByTestId('setup-repeat').fill('short');
+    await page.getByTestId('setup-create').click();
+    await expect(setup).toContainText('at least 12 characters');
+    await page.getByTestId('setup-passphrase').fill('she keeps the ledgers');
+    await page.getByTestId('setup-repeat').fill('she keeps the ledgers!');
+    await page.getByTestId('setup-create').click();
+    await expect(setup).toContainText('The two passphrases differ');
+    await page.getByTestId('setup-repeat').fill('she keeps the ledgers');
+    await page.getByTestId('setup-create').click();
+
+    await expect(setup).toHaveCount(0);
+    await expect(page.getByTestId('lock-screen')).toHaveCount(0);
+    expect(await app.call('balances.spot', {})).toMatchObject({ ok: true });
+    expect(await app.call('operators.current', {})).toMatchObject({
+      ok: true,
+      value: { setupNeeded: false, operator: { name: 'Ada', role: 'admin' } },
+    });
+    // Only once.
+    expect(await app.call('operators.setup', { name: 'Eve', passphrase: 'wants to be the admin' })).toMatchObject({
+      ok: false,
+      error: { code: 'NOT_ALLOWED' },
+    });
+
+    // Signed out (as after a restart): the lock screen asks the name and the passphrase.
+    expect(await app.call('operators.signOut', {})).toMatchObject({ ok: true });
+    await page.reload();
+    await expect(page.locator('html')).toHaveAttribute('data-desk-ready', 'true');
+    await expect(page.getByTestId('lock-screen')).toBeVisible();
+    await page.getByTestId('unlock-name').fill('Ada');
+    await page.getByTestId('unlock-passphrase').fill('she keeps the ledgers');
+    await page.getByTestId('unlock').click();
+    await expect(page.getByTestId('lock-screen')).toHaveCount(0);
+    expect(await app.call('balances.spot', {})).toMatchObject({ ok: true });
+  });
 });
 
 test('Settings shows the sandbox profile with a masked key, and its connection check passes', async ({
@@ -285,14 +351,15 @@ test('locking with a dialog open closes the dialog; the lock screen is on top an
   const lockScreen = page.getByTestId('lock-screen');
   await expect(lockScreen).toBeVisible();
   await expect(create).toHaveCount(0);
-  await expect(page.getByTestId('unlock')).toBeFocused();
+  await expect(page.getByTestId('unlock-passphrase')).toBeFocused();
   // Chrome stops letting a page refuse Escape after a few presses (close watchers); the lock holds.
   for (let press = 0; press < 4; press++) await page.keyboard.press('Escape');
   await expect(lockScreen).toBeVisible();
-  await expect(page.getByTestId('unlock')).toBeFocused();
+  await expect(page.getByTestId('unlock-passphrase')).toBeFocused();
   await app.expectAccessible();
 
-  // A real click: nothing above the lock screen intercepts it.
+  // Real typing and a real click: nothing above the lock screen intercepts them.
+  await page.getByTestId('unlock-passphrase').fill(E2E_ADMIN.passphrase);
   await page.getByTestId('unlock').click();
   await expect(lockScreen).toHaveCount(0);
   await expect(create).toHaveCount(0);

@@ -7,6 +7,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { type SandboxHandle, startSandbox } from '../../../sandbox/server';
+import { TEST_ADMIN } from '../testing/core';
 import { nodeCoreLauncher } from './nodeLauncher';
 import { CoreStartFailed, type RemoteCore, startRemoteCore } from './remoteCore';
 
@@ -33,6 +34,7 @@ const open = (dataDir: string, notices: string[] = [], maxRestartsPerMinute?: nu
       keyStore: 'memory',
       sandbox: { mode: 'external', baseUrl: sandbox.baseUrl, key: sandbox.key, secret: sandbox.secret },
       watchIntervalMs: 0,
+      bootstrapOperator: TEST_ADMIN,
     },
     emit: (name, payload) => {
       if (name === 'app.notice') notices.push((payload as { message: string }).message);

@@ -12,6 +12,7 @@ import { createCore } from '../core';
 import { DataDirBusy } from '../journal/dataDirLock';
 import type { Db } from '../journal/db';
 import { MemoryKeyStore } from '../keychain/keyStore';
+import { TEST_SCRYPT_COST } from '../operators';
 
 export interface FaultPlan {
   readonly dataDir: string;
@@ -99,6 +100,9 @@ const main = async () => {
     limiterScale: 0.001,
     movements: { settleMs: 4_000, backgroundMs: 250, maxAttempts: 10 },
     watchIntervalMs: 0,
+    // Signed in at every start: a core nobody signed in to holds no key.
+    bootstrapOperator: { name: 'Fault admin', passphrase: 'fault admin passphrase 1' },
+    scryptCost: TEST_SCRYPT_COST,
   });
   failJournalWrites(core.db, Number(process.env.JOURNAL_FAULT_RATE ?? 0));
   const m = core.ctx.movements;

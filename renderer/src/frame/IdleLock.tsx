@@ -1,9 +1,11 @@
 import { useQueryClient } from '@tanstack/react-query';
-import { useEffect, useRef } from 'react';
+import { type FormEvent, useEffect, useRef, useState } from 'react';
+import { passphraseProblem } from '../../../shared/contract/operators';
+import { call, DeskCallError, isDeskCallError, useDeskEvent } from '../lib/desk';
 import { useInFlight } from '../lib/inFlight';
 import { restoreLockFromMain, useLock } from '../lib/lock';
 import { usePrefs } from '../lib/prefs';
-import { Button, ErrorNotice } from '../ui';
+import { Button, ErrorNotice, TextField } from '../ui';
 
 const ACTIVITY_EVENTS = ['pointerdown', 'pointermove', 'keydown', 'wheel', 'focusin'] as const;
 const CHECK_EVERY_MS = 5_000;
@@ -62,20 +64,36 @@ export const IdleLockWatcher = () => {
  * dialogs included, is inert. The rest of the frame is inert meanwhile too.
  */
 export const LockScreen = () => {
-  const { locked, reason, securing, unlocking, error, secretHidden, unlock } = useLock();
+  const { locked, reason, securing, unlocking, error, secretHidden, unlock, operator, setupNeeded } = useLock();
   const minutes = usePrefs((s) => s.idleLockMinutes);
   const client = useQueryClient();
   const dialog = useRef<HTMLDialogElement>(null);
-  const button = useRef<HTMLButtonElement>(null);
+
+  const [passphrase, setPassphrase] = useState('');
+  const [name, setName] = useState('');
+  const [switching, setSwitching] = useState(false);
   useEffect(() => {
     void restoreLockFromMain();
   }, []);
+  // A restarted core starts signed out: ask main again whenever the window is told something happened.
+  useDeskEvent('app.notice', () => void restoreLockFromMain());
   useEffect(() => {
     if (!locked) return;
     if (dialog.current?.open === false) dialog.current.showModal();
-    button.current?.focus();
+    dialog.current?.querySelector<HTMLInputElement>('input')?.focus();
   }, [locked]);
+  if (setupNeeded) return <CreateAdministrator />;
   if (!locked) return null;
+  const askName = operator === null || switching;
+  const submit = async (event: FormEvent) => {
+    event.preventDefault();
+    // What failed with LOCKED meanwhile (background refreshes) is read again.
+    if (await unlock(passphrase, askName ? name.trim() : undefined)) {
+      setPassphrase('');
+      setSwitching(false);
+      await client.invalidateQueries();
+    } else setPassphrase('');
+  };
   return (
     <dialog
       ref={dialog}
@@ -110,19 +128,142 @@ export const LockScreen = () => {
             : 'The API keys are out of memory; unlocking reads them again from the keychain.'}
         </p>
         {error ? <ErrorNotice error={error} compact /> : null}
-        <Button
-          ref={button}
-          variant="primary"
-          busy={unlocking}
-          onClick={async () => {
-            // What failed with LOCKED meanwhile (background refreshes) is read again.
-            if (await unlock()) await client.invalidateQueries();
-          }}
-          data-testid="unlock"
-        >
-          Unlock
-        </Button>
+        <form onSubmit={submit} className="lock-form" data-testid="unlock-form">
+          {askName ? (
+            <TextField
+              label="Operator name"
+              value={name}
+              onChange={setName}
+              autoComplete="username"
+              data-testid="unlock-name"
+            />
+          ) : (
+            <p data-testid="lock-operator">
+              Signed in as <strong>{operator}</strong>
+            </p>
+          )}
+          <TextField
+            label="Passphrase"
+            type="password"
+            value={passphrase}
+            onChange={setPassphrase}
+            autoComplete="current-password"
+            data-testid="unlock-passphrase"
+          />
+          <Button type="submit" variant="primary" busy={unlocking} disabled={passphrase === ''} data-testid="unlock">
+            Unlock
+          </Button>
+          {operator !== null ? (
+            <Button
+              type="button"
+              variant="ghost"
+              onClick={() => setSwitching(!switching)}
+              data-testid="switch-operator"
+            >
+              {switching ? `Unlock as ${operator}` : 'Another operator'}
+            </Button>
+          ) : null}
+        </form>
       </div>
+    </dialog>
+  );
+};
+
+/**
+ * The first start: before anything else, the person creates the administrator (name, passphrase
+ * twice, the same strength rule main applies). Main answers `operators.setup` only while the desk
+ * has no operator at all.
+ */
+const CreateAdministrator = () => {
+  const client = useQueryClient();
+  const dialog = useRef<HTMLDialogElement>(null);
+  const [name, setName] = useState('');
+  const [passphrase, setPassphrase] = useState('');
+  const [repeat, setRepeat] = useState('');
+  const [tried, setTried] = useState(false);
+  const [busy, setBusy] = useState(false);
+  const [error, setError] = useState<DeskCallError | null>(null);
+  useEffect(() => {
+    if (dialog.current?.open === false) dialog.current.showModal();
+    dialog.current?.querySelector<HTMLInputElement>('input')?.focus();
+  }, []);
+  const nameProblem = name.trim().length < 2 ? 'Enter a name of at least 2 characters' : undefined;
+  const strength = passphrase === '' ? 'Enter a passphrase' : passphraseProblem(passphrase, name);
+  const mismatch = repeat !== passphrase ? 'The two passphrases differ' : undefined;
+  const submit = async (event: FormEvent) => {
+    event.preventDefault();
+    setTried(true);
+    if (nameProblem || strength || mismatch) return;
+    setBusy(true);
+    setError(null);
+    try {
+      const session = await call('operators.setup', { name: name.trim(), passphrase }, { action: true });
+      useLock.setState({
+        setupNeeded: false,
+        locked: session.lock.state !== 'unlocked',
+        reason: null,
+        operator: session.operator?.name ?? null,
+      });
+      await client.invalidateQueries();
+    } catch (failure) {
+      setError(
+        isDeskCallError(failure)
+          ? failure
+          : new DeskCallError('operators.setup', {
+              code: 'INTERNAL',
+              message: 'The app could not reach its main process.',
+            }),
+      );
+    } finally {
+      setBusy(false);
+    }
+  };
+  return (
+    <dialog
+      ref={dialog}
+      className="lock-screen"
+      aria-labelledby="setup-title"
+      data-testid="create-administrator"
+      onCancel={(event) => event.preventDefault()}
+    >
+      <form className="lock-card" onSubmit={submit}>
+        <h2 id="setup-title">Create the administrator</h2>
+        <p>
+          This desk has no operator yet. The administrator adds the other operators (viewers, makers, approvers) and
+          manages profiles, API keys and policies. The passphrase unlocks the app; it is kept only as a scrypt hash.
+        </p>
+        <TextField
+          label="Your name"
+          value={name}
+          onChange={setName}
+          autoComplete="username"
+          error={tried ? nameProblem : undefined}
+          data-testid="setup-name"
+        />
+        <TextField
+          label="Passphrase"
+          type="password"
+          value={passphrase}
+          onChange={setPassphrase}
+          autoComplete="new-password"
+          hint="At least 12 characters; a few unrelated words work well."
+          error={tried || passphrase.length >= 12 ? strength : undefined}
+          data-testid="setup-passphrase"
+        />
+        <TextField
+          label="Passphrase again"
+          type="password"
+          value={repeat}
+          onChange={setRepeat}
+          autoComplete="new-password"
+          error={tried || (repeat !== '' && repeat.length >= passphrase.length) ? mismatch : undefined}
+          data-testid="setup-repeat"
+        />
+        {error ? <ErrorNotice error={error} compact /> : null}
+        <Button type="submit" variant="primary" busy={busy} data-testid="setup-create">
+          Create the administrator
+        </Button>
+      </form>
     </dialog>
   );
 };

@@ -7,7 +7,7 @@
 import { create } from 'zustand';
 import { call, DeskCallError, isDeskCallError } from './desk';
 
-export type LockReason = 'idle' | 'manual';
+export type LockReason = 'idle' | 'manual' | 'signedOut';
 
 interface LockState {
   readonly locked: boolean;
@@ -20,9 +20,19 @@ interface LockState {
   readonly error: DeskCallError | null;
   /** Locking hid a one-time secret (it cannot be shown again); the lock screen says so. */
   readonly secretHidden: boolean;
-  lock(reason: LockReason): Promise<void>;
-  /** Resolves true once main has unlocked (the caller refreshes what failed meanwhile). */
-  unlock(): Promise<boolean>;
+  /** The operator whose passphrase unlocks (null: nobody is signed in, the lock screen asks the name). */
+  readonly operator: string | null;
+  /** No operator exists yet: the lock screen is "Create the administrator". */
+  readonly setupNeeded: boolean;
+  lock(reason: Exclude<LockReason, 'signedOut'>): Promise<void>;
+  /**
+   * Resolves true once main has checked the passphrase and unlocked (the caller refreshes what
+   * failed meanwhile). `operator`: another operator's name (switching operator), or the name when
+   * nobody is signed in.
+   */
+  unlock(passphrase: string, operator?: string): Promise<boolean>;
+  /** Signs out: main locks and forgets who was signed in. */
+  signOut(): Promise<void>;
   /** Called by the one-time secret dialog when locking closed it. */
   noteSecretHidden(): void;
 }
@@ -39,6 +49,8 @@ export const useLock = create<LockState>((set, get) => ({
   unlocking: false,
   error: null,
   secretHidden: false,
+  operator: null,
+  setupNeeded: false,
   lock: async (reason) => {
     if (get().locked) return;
     set({ locked: true, reason, securing: true, error: null, secretHidden: false });
@@ -50,16 +62,33 @@ export const useLock = create<LockState>((set, get) => ({
       set({ securing: false, error: asDeskError(error) });
     }
   },
-  unlock: async () => {
+  unlock: async (passphrase, operator) => {
     if (get().unlocking) return false;
     set({ unlocking: true, error: null });
     try {
-      await call('app.unlock', {}, { action: true });
-      set({ locked: false, reason: null, securing: false, unlocking: false, secretHidden: false });
+      const state = await call('app.unlock', { passphrase, ...(operator ? { operator } : {}) }, { action: true });
+      set({
+        locked: false,
+        reason: null,
+        securing: false,
+        unlocking: false,
+        secretHidden: false,
+        operator: state.operator ?? null,
+        setupNeeded: false,
+      });
       return true;
     } catch (error) {
       set({ unlocking: false, error: asDeskError(error) });
       return false;
+    }
+  },
+  signOut: async () => {
+    set({ locked: true, reason: 'signedOut', securing: true, error: null, secretHidden: false });
+    try {
+      await call('operators.signOut', {});
+      set({ securing: false, operator: null });
+    } catch (error) {
+      set({ securing: false, error: asDeskError(error) });
     }
   },
   noteSecretHidden: () => set({ secretHidden: true }),
@@ -68,12 +97,14 @@ export const useLock = create<LockState>((set, get) => ({
 /** After a reload of the window: main may still be locked, so the screen must be too. */
 export const restoreLockFromMain = async (): Promise<void> => {
   try {
-    const state = await call('app.lockState', {});
+    const session = await call('operators.current', {});
+    const state = session.lock;
+    useLock.setState({ operator: session.operator?.name ?? null, setupNeeded: session.setupNeeded });
     if (state.state === 'unlocked' || useLock.getState().locked) return;
     const reason = state.reason ?? 'manual';
     useLock.setState({ locked: true, reason, securing: state.state === 'locking', error: null });
     if (state.state === 'locking') {
-      await call('app.lock', { reason });
+      await call('app.lock', { reason: reason === 'signedOut' ? 'manual' : reason });
       useLock.setState({ securing: false });
     }
   } catch {
