@@ -2,6 +2,7 @@
  * The bell in the top bar: how many notices are unread (failures in red) and, when opened, the
  * history of every notice with its time; each opens its record. Escape or a click outside closes it.
  */
+import { Bell } from 'lucide-react';
 import { useEffect, useId, useRef, useState } from 'react';
 import { formatTime } from '../lib/format';
 import { useNotices } from '../lib/notify';
@@ -50,7 +51,7 @@ export const NotificationCentre = () => {
         title="Notifications"
         onClick={() => setOpen((o) => !o)}
       >
-        <span aria-hidden="true">🔔</span>
+        <Bell aria-hidden="true" focusable="false" size={16} />
         {unread.length > 0 ? (
           <span className={`bell-count${unreadFailures > 0 ? ' bell-count-bad' : ''}`} data-testid="notification-count">
             {unread.length}

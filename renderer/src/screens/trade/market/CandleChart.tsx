@@ -170,12 +170,8 @@ export const CandleChart = memo(function CandleChart({
           <span className="muted">No candles for this interval yet.</span>
         )}
       </div>
-      <div
-        ref={box}
-        className="candles-body"
-        role="img"
-        aria-label={`Candlestick chart, ${candles.length} ${interval} candles`}
-      />
+      <p className="sr-only">{`Candlestick chart, ${candles.length} ${interval} candles.`}</p>
+      <div ref={box} className="candles-body" />
     </section>
   );
 });
