@@ -9,7 +9,8 @@ import { type SandboxHandle, startTestSandbox } from '../../../sandbox/testing/h
 import { PlatformConnection } from '../profiles/connection';
 import { buildFirmView, type FirmSources, readFirmSources } from './firm';
 
-const ok = <T>(value: T): PromiseFulfilledResult<T> => ({ status: 'fulfilled', value });
+// Fixtures hold only the fields the view reads (the platform's models have many more).
+const ok = (value: unknown) => ({ status: 'fulfilled', value }) as PromiseFulfilledResult<never>;
 const failed = (message: string): PromiseRejectedResult => ({ status: 'rejected', reason: new Error(message) });
 
 const sources = (over: Partial<FirmSources> = {}): FirmSources => ({
@@ -29,8 +30,10 @@ const sources = (over: Partial<FirmSources> = {}): FirmSources => ({
       base: { currency: 'ETH', available: '2', locked: '0', borrowed: '1', interest: '0' },
       quote: { currency: 'USDT', available: '0', locked: '0', borrowed: '0', interest: '0' },
     },
-  ]) as FirmSources['margin'],
-  crossMargin: ok({ balances: { USDT: { available: '100', freeze: '0', borrowed: '0', interest: '0' } } }),
+  ]),
+  crossMargin: ok({
+    balances: { USDT: { available: '100', freeze: '0', borrowed: '0', interest: '0' } },
+  }),
   futures: ok([
     { total: '2000', unrealised_pnl: '-50', currency: 'USDT' },
     { total: '0', currency: 'BTC' },
@@ -40,7 +43,7 @@ const sources = (over: Partial<FirmSources> = {}): FirmSources => ({
   subs: ok([
     { user_id: 10, login_name: 'desk_a', remark: 'market making', state: 1 },
     { user_id: 11, login_name: 'desk_b', state: 2 },
-  ]) as FirmSources['subs'],
+  ]),
   subSpot: ok([{ uid: '10', available: { USDT: '250', BTC: '0' } }]),
   subMargin: ok([]),
   subFutures: ok([{ uid: '11', available: { usdt: { total: '400', currency: 'USDT' } } }]),

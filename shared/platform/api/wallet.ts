@@ -160,6 +160,7 @@ export const MarginAccount = z.object({
   base: MarginSide,
   quote: MarginSide,
 });
+export type MarginAccount = z.infer<typeof MarginAccount>;
 export const SubAccountMarginBalance = z.object({ uid: idString, available: z.array(MarginAccount) });
 export type SubAccountMarginBalance = z.infer<typeof SubAccountMarginBalance>;
 
