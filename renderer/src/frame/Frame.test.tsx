@@ -124,6 +124,7 @@ describe('the frame', () => {
     expect(screen.getByTestId('connection-last-error').textContent).toBe('None');
     await userEvent.keyboard('{Escape}');
     expect(screen.queryByTestId('connection-details')).toBeNull();
+    await userEvent.type(screen.getByTestId('unlock-passphrase'), 'the passphrase');
   });
 
   it('opens a screen from the navigation and marks it current', async () => {
@@ -150,7 +151,8 @@ describe('the frame', () => {
     installDesk(fakeDesk({ unlockError: true }));
     render(<App />);
     await userEvent.click(screen.getByTestId('lock-now'));
-    await userEvent.click(await screen.findByTestId('unlock'));
+    await userEvent.type(await screen.findByTestId('unlock-passphrase'), 'the passphrase');
+    await userEvent.click(screen.getByTestId('unlock'));
     const lockScreen = screen.getByTestId('lock-screen');
     await waitFor(() => expect(lockScreen.textContent).toContain('The keychain refused access.'));
     expect(screen.getByTestId('lock-screen')).toBeTruthy();

@@ -50,8 +50,10 @@ describe('Lock screen', () => {
     const lockScreen = screen.getByTestId('lock-screen') as HTMLDialogElement;
     expect(lockScreen.tagName).toBe('DIALOG');
     expect(lockScreen.open).toBe(true);
-    expect(document.activeElement).toBe(screen.getByTestId('unlock'));
+    // Nobody known as signed in (this fake main names no operator): the name comes first.
+    expect(document.activeElement).toBe(screen.getByTestId('unlock-name'));
     expect(screen.queryByTestId('lock-secret-hidden')).toBeNull();
+    await userEvent.type(screen.getByTestId('unlock-passphrase'), 'the passphrase');
     await userEvent.click(screen.getByTestId('unlock'));
     await waitFor(() => expect(screen.queryByTestId('lock-screen')).toBeNull());
     expect(screen.queryByTestId('review')).toBeNull();
@@ -63,6 +65,7 @@ describe('Lock screen', () => {
     await act(() => useLock.getState().lock('manual'));
     act(() => useLock.getState().noteSecretHidden());
     expect(screen.getByTestId('lock-secret-hidden').textContent).toContain('cannot be shown again');
+    await userEvent.type(screen.getByTestId('unlock-passphrase'), 'the passphrase');
     await userEvent.click(screen.getByTestId('unlock'));
     await waitFor(() => expect(screen.queryByTestId('lock-screen')).toBeNull());
     expect(useLock.getState().secretHidden).toBe(false);

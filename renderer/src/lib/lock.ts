@@ -97,9 +97,11 @@ export const useLock = create<LockState>((set, get) => ({
 /** After a reload of the window: main may still be locked, so the screen must be too. */
 export const restoreLockFromMain = async (): Promise<void> => {
   try {
-    const session = await call('operators.current', {});
-    const state = session.lock;
-    useLock.setState({ operator: session.operator?.name ?? null, setupNeeded: session.setupNeeded });
+    // Who is signed in and whether the desk has an administrator yet; a main without operators
+    // (an older core) answers the lock state alone.
+    const session = await call('operators.current', {}).catch(() => undefined);
+    const state = session?.lock ?? (await call('app.lockState', {}));
+    if (session) useLock.setState({ operator: session.operator?.name ?? null, setupNeeded: session.setupNeeded });
     if (state.state === 'unlocked' || useLock.getState().locked) return;
     const reason = state.reason ?? 'manual';
     useLock.setState({ locked: true, reason, securing: state.state === 'locking', error: null });
