@@ -4,7 +4,6 @@ import Decimal from 'decimal.js';
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
 import { BATCH_COLUMNS, BATCH_TOO_LARGE_MESSAGE, type BatchRowInput } from '../../../shared/contract/bulk';
-import { toCsv } from '../../../shared/format/csv';
 import { parseAccount, parseBatchText, rowToRecord } from './csv';
 import { BATCH_EXAMPLE_CSV } from './example';
 import { decryptKeyFile, encryptKeyFile } from './keyFile';
@@ -15,7 +14,11 @@ const ROOT = join(import.meta.dirname, '../../..');
 
 // --- generators ------------------------------------------------------------------------------
 const amount = fc
-  .tuple(fc.integer({ min: 0, max: 9_999_999 }), fc.integer({ min: 0, max: 8 }), fc.integer({ min: 1, max: 99_999_999 }))
+  .tuple(
+    fc.integer({ min: 0, max: 9_999_999 }),
+    fc.integer({ min: 0, max: 8 }),
+    fc.integer({ min: 1, max: 99_999_999 }),
+  )
   .map(([int, places, frac]) => {
     const f = String(frac).padStart(8, '0').slice(0, places).replace(/0+$/, '');
     const text = f ? `${int}.${f}` : String(int);
@@ -32,30 +35,26 @@ const account = fc.oneof(
   uid.map((owner) => ({ owner, account: 'spot' as const })),
   uid.map((owner) => ({ owner, account: 'futures' as const })),
 );
-const row: fc.Arbitrary<BatchRowInput> = fc.oneof(
-  fc.record({ type: fc.constant('transfer' as const), currency, amount, from: account, to: account, reference }),
-  fc.record({ type: fc.constant('push' as const), currency, amount, receiveUid: uid, reference }),
-  fc.record({
-    type: fc.constant('withdrawal' as const),
-    currency,
-    amount,
-    chain: fc.constantFrom('TRX', 'ETH'),
-    address: fc.stringMatching(/^[A-Za-z0-9]{10,40}$/),
-    memo: fc.option(fc.stringMatching(/^[0-9]{1,10}$/), { nil: undefined }),
-    reference,
-  }),
-).map((r) => {
-  const { reference: ref, ...rest } = r as BatchRowInput & { memo?: string };
-  const clean = { ...rest } as Record<string, unknown>;
-  if (clean.memo === undefined) delete clean.memo;
-  return (ref ? { ...clean, reference: ref } : clean) as BatchRowInput;
-});
-
-const asCsv = (rows: readonly BatchRowInput[]) =>
-  toCsv(
-    BATCH_COLUMNS,
-    rows.map((r) => BATCH_COLUMNS.map((c) => rowToRecord(r)[c])),
-  );
+const row: fc.Arbitrary<BatchRowInput> = fc
+  .oneof(
+    fc.record({ type: fc.constant('transfer' as const), currency, amount, from: account, to: account, reference }),
+    fc.record({ type: fc.constant('push' as const), currency, amount, receiveUid: uid, reference }),
+    fc.record({
+      type: fc.constant('withdrawal' as const),
+      currency,
+      amount,
+      chain: fc.constantFrom('TRX', 'ETH'),
+      address: fc.stringMatching(/^[A-Za-z0-9]{10,40}$/),
+      memo: fc.option(fc.stringMatching(/^[0-9]{1,10}$/), { nil: undefined }),
+      reference,
+    }),
+  )
+  .map((r) => {
+    const { reference: ref, ...rest } = r as BatchRowInput & { memo?: string };
+    const clean = { ...rest } as Record<string, unknown>;
+    if (clean.memo === undefined) delete clean.memo;
+    return (ref ? { ...clean, reference: ref } : clean) as BatchRowInput;
+  });
 
 describe('parseBatchText (property)', () => {
   it('reads back every row it was given, whatever the separator, BOM or line ends', () => {
@@ -69,7 +68,9 @@ describe('parseBatchText (property)', () => {
           // The app's own CSV writer quotes what needs quotes; re-separate its fields.
           const lines = [BATCH_COLUMNS, ...rows.map((r) => BATCH_COLUMNS.map((c) => rowToRecord(r)[c]))].map((cells) =>
             cells
-              .map((cell) => (/["\r\n,;\t]/.test(cell) || /^\s|\s$/.test(cell) ? `"${cell.replace(/"/g, '""')}"` : cell))
+              .map((cell) =>
+                /["\r\n,;\t]/.test(cell) || /^\s|\s$/.test(cell) ? `"${cell.replace(/"/g, '""')}"` : cell,
+              )
               .join(separator),
           );
           const text = `${bom ? '\uFEFF' : ''}${lines.join(eol)}${eol}`;
@@ -117,7 +118,9 @@ describe('parseBatchText (bad files)', () => {
     expect(parseBatchText('foo,bar\n1,2\n').fileProblems[0]?.message).toMatch(/not a header/);
   });
   it('refuses text that was not UTF-8, an empty file and a file too large, in one message', () => {
-    expect(parseBatchText(`${header}transfer,USDT,1,spot,sub:1,,,caf\uFFFD\n`).fileProblems[0]?.message).toMatch(/not UTF-8/);
+    expect(parseBatchText(`${header}transfer,USDT,1,spot,sub:1,,,caf\uFFFD\n`).fileProblems[0]?.message).toMatch(
+      /not UTF-8/,
+    );
     expect(parseBatchText('').fileProblems[0]?.message).toBe('The file is empty.');
     const big = `${header}${'transfer,USDT,1,spot,sub:10002,,,x\n'.repeat(5_001)}`;
     expect(parseBatchText(big).fileProblems).toEqual([{ message: BATCH_TOO_LARGE_MESSAGE }]);
@@ -125,7 +128,9 @@ describe('parseBatchText (bad files)', () => {
     expect(parseBatchText(huge).fileProblems).toEqual([{ message: BATCH_TOO_LARGE_MESSAGE }]);
   });
   it('a comma in an unquoted amount is a row error naming the quotes; quoted it is fine', () => {
-    const parsed = parseBatchText(`${header}transfer,USDT,1,000,spot,sub:10002,,,x\ntransfer,USDT,"1,000",spot,sub:10002,,,y\n`);
+    const parsed = parseBatchText(
+      `${header}transfer,USDT,1,000,spot,sub:10002,,,x\ntransfer,USDT,"1,000",spot,sub:10002,,,y\n`,
+    );
     expect(parsed.rows[0]?.errors.join(' ')).toMatch(/needs quotes/);
     expect(parsed.rows[1]?.input?.amount).toBe('1000');
   });
@@ -197,10 +202,28 @@ describe('validateBatch', () => {
     const f: BatchFacts = {
       ...facts({ [MAIN_USDT]: '102' }),
       chains: new Map([
-        ['USDT', [{ chain: 'TRX', nameEn: '', nameCn: '', disabled: false, depositDisabled: false, withdrawDisabled: false, decimals: 6, usesMemo: false }]],
+        [
+          'USDT',
+          [
+            {
+              chain: 'TRX',
+              nameEn: '',
+              nameCn: '',
+              disabled: false,
+              depositDisabled: false,
+              withdrawDisabled: false,
+              decimals: 6,
+              usesMemo: false,
+            },
+          ],
+        ],
       ]),
-      rules: new Map([['USDT', { currency: 'USDT', feeFixedOnChains: { TRX: '1' }, feePercentOnChains: {}, minAmount: '10' }]]),
-      saved: new Map([['USDT', [{ currency: 'USDT', chain: 'TRX', address: 'TSaved1', verified: true, previousWithdrawals: 1 }]]]),
+      rules: new Map([
+        ['USDT', { currency: 'USDT', feeFixedOnChains: { TRX: '1' }, feePercentOnChains: {}, minAmount: '10' }],
+      ]),
+      saved: new Map([
+        ['USDT', [{ currency: 'USDT', chain: 'TRX', address: 'TSaved1', verified: true, previousWithdrawals: 1 }]],
+      ]),
     };
     const text = [
       'type,currency,amount,to,chain,reference',
@@ -235,7 +258,9 @@ describe('batch helpers', () => {
     expect(new Set([requestKeyOf('b1', 7, 1), requestKeyOf('b1', 8, 0), requestKeyOf('b2', 7, 0), key]).size).toBe(4);
   });
   it('the key file opens with its passphrase only', () => {
-    const entries = [{ userId: 1, key: 'k', secret: 's3cret', replaces: 'old', ipWhitelist: ['1.2.3.4'], createdAt: 'now' }];
+    const entries = [
+      { userId: 1, key: 'k', secret: 's3cret', replaces: 'old', ipWhitelist: ['1.2.3.4'], createdAt: 'now' },
+    ];
     const file = encryptKeyFile(entries, 'correct horse battery');
     expect(JSON.stringify(file)).not.toContain('s3cret');
     expect(decryptKeyFile(file, 'correct horse battery')).toEqual(entries);

@@ -3,7 +3,7 @@
  * with its row's request key. Rows run in lanes, one per platform endpoint (own transfers, main↔sub,
  * sub↔sub, UID pushes, withdrawals): in row order within a lane, lanes side by side, so the API
  * client's limiter paces each endpoint at its own limit and one slow endpoint does not hold up the
- * others. Before a row is sent its state becomes `sending` on disk: a row found `sending` after a
+ * others (a few rows of a lane in flight at once, `laneConcurrency`). Before a row is sent its state becomes `sending` on disk: a row found `sending` after a
  * crash is sent again with the SAME key, which joins the movement if it had been journaled (the
  * journal settles it with the platform) — exactly once either way.
  *
@@ -44,6 +44,8 @@ export interface BatchRunnerOptions {
   /** How long a lane waits after a row could not be sent (not connected, locked), ms (default 3 000). */
   readonly retryMs?: number;
   readonly log?: (line: string) => void;
+  /** Rows of one lane in flight at once (default 2). */
+  readonly laneConcurrency?: number;
 }
 
 export const laneOf = (input: BatchRowInput): string => {
@@ -68,10 +70,12 @@ export class BatchRunner {
   private timer: ReturnType<typeof setInterval> | undefined;
   private readonly pollMs: number;
   private readonly retryMs: number;
+  private readonly laneConcurrency: number;
 
   constructor(private readonly o: BatchRunnerOptions) {
     this.pollMs = o.pollMs ?? 1_000;
     this.retryMs = o.retryMs ?? 3_000;
+    this.laneConcurrency = o.laneConcurrency ?? 2;
   }
 
   note(id: string): string | undefined {
@@ -183,8 +187,21 @@ export class BatchRunner {
     this.ensureFollower();
   }
 
+  /**
+   * A lane's rows in order, `laneConcurrency` at a time: the limiter paces the endpoint; several in
+   * flight keep the journal's writes and the round trips from setting the pace instead (the batch's
+   * balances were checked as a whole, so rows of one lane need not wait for each other).
+   */
   private async runLane(id: string, rowNos: readonly number[]): Promise<void> {
-    for (const rowNo of rowNos) {
+    const queue = [...rowNos];
+    const workers = Array.from({ length: Math.min(this.laneConcurrency, queue.length) }, () =>
+      this.laneWorker(id, queue),
+    );
+    await Promise.all(workers);
+  }
+
+  private async laneWorker(id: string, queue: number[]): Promise<void> {
+    for (let rowNo = queue.shift(); rowNo !== undefined; rowNo = queue.shift()) {
       for (;;) {
         while (this.suspended && this.running(id)) await sleep(200);
         if (!this.running(id)) return;

@@ -6,6 +6,7 @@ import type { ComponentType } from 'react';
 import type { ScreenId } from '../lib/navigation';
 import ActivityScreen from '../screens/activity';
 import BalancesScreen from '../screens/balances';
+import BulkScreen from '../screens/bulk';
 import DepositsScreen from '../screens/deposits';
 import SettingsScreen from '../screens/settings';
 import SubAccountsScreen from '../screens/subAccounts';
@@ -31,4 +32,5 @@ export const SCREENS: readonly ScreenEntry[] = [
   { id: 'trade', label: 'Trade', key: '6', icon: '◈', component: TradeScreen },
   { id: 'activity', label: 'Activity', key: '7', icon: '≡', component: ActivityScreen },
   { id: 'settings', label: 'Settings', key: '8', icon: '⚙', component: SettingsScreen },
+  { id: 'bulk', label: 'Bulk', key: '9', icon: '⧉', component: BulkScreen },
 ];

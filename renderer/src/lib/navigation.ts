@@ -13,6 +13,7 @@ export const SCREEN_IDS = [
   'trade',
   'activity',
   'settings',
+  'bulk',
 ] as const;
 export type ScreenId = (typeof SCREEN_IDS)[number];
 
