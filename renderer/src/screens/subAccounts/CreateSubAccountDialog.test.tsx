@@ -42,3 +42,33 @@ describe('Create sub-account: login-name rules', () => {
     expect(desk.callsOf('subAccounts.create')).toEqual([{ loginName: 'ops_desk', remark: 'bots' }]);
   });
 });
+
+describe('Create sub-account: one way for errors and keys', () => {
+  it('a refusal naming a field shows once, at that field — not as a banner too', async () => {
+    installFakeDesk({
+      'subAccounts.create': () => {
+        throw {
+          code: 'INVALID_INPUT',
+          message: 'Check the highlighted values',
+          fields: { email: 'This e-mail is taken.' },
+        };
+      },
+    });
+    renderWithQuery(<CreateSubAccountDialog onClose={() => {}} onCreated={() => {}} />);
+    await userEvent.type(screen.getByLabelText('Login name'), 'ops_desk');
+    await userEvent.type(screen.getByLabelText('E-mail (optional)'), 'a@b.co');
+    await userEvent.click(screen.getByRole('button', { name: 'Create sub-account' }));
+    await vi.waitFor(() => expect(screen.getAllByText('This e-mail is taken.')).toHaveLength(1));
+    expect(screen.queryByText(/Check the highlighted values/)).toBeNull();
+    expect(screen.getByLabelText('E-mail (optional)').getAttribute('aria-invalid')).toBe('true');
+  });
+
+  it('Enter in a field submits a valid form; with an invalid name it sends nothing', async () => {
+    const desk = installFakeDesk({ 'subAccounts.create': () => created });
+    renderWithQuery(<CreateSubAccountDialog onClose={() => {}} onCreated={() => {}} />);
+    await userEvent.type(screen.getByLabelText('Login name'), 'ab{Enter}');
+    expect(desk.callsOf('subAccounts.create')).toEqual([]);
+    await userEvent.type(screen.getByLabelText('Login name'), 'cd_ok{Enter}');
+    await vi.waitFor(() => expect(desk.callsOf('subAccounts.create')).toEqual([{ loginName: 'abcd_ok' }]));
+  });
+});

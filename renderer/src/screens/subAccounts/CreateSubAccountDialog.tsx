@@ -1,15 +1,35 @@
-/** Creates a sub-account; the login-name rule is checked as the person types, before anything is sent. */
+/**
+ * Creates a sub-account. A react-hook-form form driven by the contract's own input schema
+ * (`subAccounts.create`): the login-name rule and the e-mail check are the ones main applies, shown
+ * once, at their field, as the person types (after the first touch) and on submit. A refusal that
+ * names a field is put on that field; anything else is one banner. Enter in a field submits (a
+ * sub-account is only created from a typed, valid name — nothing is created with defaults).
+ */
+import { zodResolver } from '@hookform/resolvers/zod';
 import { useState } from 'react';
+import { Controller, type Resolver, useForm } from 'react-hook-form';
+import { z } from 'zod';
 import {
+  subAccounts as contract,
   LOGIN_NAME_MAX,
   LOGIN_NAME_MIN,
-  loginNameProblem,
   type SubAccountView,
 } from '../../../../shared/contract/subAccounts';
 import { useDeskMutation } from '../../lib/desk';
+import { putFieldErrors } from '../../lib/formErrors';
 import { Button, Dialog, ErrorNotice, TextField } from '../../ui';
 
-const EMAIL = /^[^\s@]+@[^\s@]+\.[^\s@]+$/;
+const input = contract.create.input;
+/** An optional text the form holds as '' when empty: trimmed, and left out when empty. */
+const optional = (schema: z.ZodType) =>
+  z.preprocess((v) => (typeof v === 'string' && v.trim() !== '' ? v.trim() : undefined), schema);
+const FormSchema = z.object({
+  loginName: input.shape.loginName,
+  remark: optional(input.shape.remark),
+  email: optional(input.shape.email),
+});
+type FormValues = { loginName: string; remark: string; email: string };
+const FIELDS = ['loginName', 'remark', 'email'] as const;
 
 export const CreateSubAccountDialog = ({
   onClose,
@@ -18,32 +38,35 @@ export const CreateSubAccountDialog = ({
   readonly onClose: () => void;
   readonly onCreated: (account: SubAccountView) => void;
 }) => {
-  const [loginName, setLoginName] = useState('');
-  const [remark, setRemark] = useState('');
-  const [email, setEmail] = useState('');
-  const [attempted, setAttempted] = useState(false);
+  const form = useForm<FormValues, unknown, z.output<typeof FormSchema>>({
+    // The schema reads the form's strings (its preprocess takes `unknown`): the same values, typed for the form.
+    resolver: zodResolver(FormSchema) as unknown as Resolver<FormValues, unknown, z.output<typeof FormSchema>>,
+    mode: 'onTouched',
+    reValidateMode: 'onChange',
+    defaultValues: { loginName: '', remark: '', email: '' },
+  });
+  const [banner, setBanner] = useState<unknown>();
   const create = useDeskMutation('subAccounts.create', {
     invalidates: ['subAccounts.list', 'subAccounts.balances', 'subAccounts.unifiedMode'],
   });
 
-  const nameProblem = loginNameProblem(loginName);
-  const emailProblem =
-    email.trim() !== '' && !EMAIL.test(email.trim()) ? 'Enter a valid e-mail address or leave it empty.' : undefined;
-  const remarkProblem = remark.length > 200 ? 'Use at most 200 characters.' : undefined;
-  const valid = !nameProblem && !emailProblem && !remarkProblem;
-
-  const submit = () => {
-    setAttempted(true);
-    if (!valid || create.isPending) return;
+  const submit = form.handleSubmit((values) => {
+    if (create.isPending) return;
+    setBanner(undefined);
     create.mutate(
       {
-        loginName,
-        ...(remark.trim() ? { remark: remark.trim() } : {}),
-        ...(email.trim() ? { email: email.trim() } : {}),
+        loginName: values.loginName,
+        ...(values.remark ? { remark: values.remark as string } : {}),
+        ...(values.email ? { email: values.email as string } : {}),
       },
-      { onSuccess: (account) => onCreated(account) },
+      {
+        onSuccess: (account) => onCreated(account),
+        onError: (error) => {
+          if (!putFieldErrors(error, form.setError, FIELDS)) setBanner(error);
+        },
+      },
     );
-  };
+  });
 
   return (
     <Dialog
@@ -52,12 +75,18 @@ export const CreateSubAccountDialog = ({
       onClose={onClose}
       busy={create.isPending}
       testId="create-subaccount"
+      onEnter={() => void submit()}
       footer={
         <>
           <Button onClick={onClose} disabled={create.isPending}>
             Cancel
           </Button>
-          <Button variant="primary" onClick={submit} busy={create.isPending} data-testid="create-subaccount-submit">
+          <Button
+            variant="primary"
+            onClick={() => void submit()}
+            busy={create.isPending}
+            data-testid="create-subaccount-submit"
+          >
             Create sub-account
           </Button>
         </>
@@ -68,28 +97,55 @@ export const CreateSubAccountDialog = ({
         className="stack"
         onSubmit={(event) => {
           event.preventDefault();
-          submit();
+          void submit();
         }}
       >
-        <TextField
-          label="Login name"
-          value={loginName}
-          onChange={setLoginName}
-          error={attempted || loginName !== '' ? nameProblem : undefined}
-          hint={`${LOGIN_NAME_MIN}–${LOGIN_NAME_MAX} characters: letters, digits and underscore, starting with a letter.`}
-          maxLength={LOGIN_NAME_MAX + 8}
+        <Controller
+          control={form.control}
+          name="loginName"
+          render={({ field, fieldState }) => (
+            <TextField
+              label="Login name"
+              value={field.value}
+              onChange={(v) => {
+                field.onChange(v);
+                // The rule is shown as the person types, not only after leaving the field.
+                if (!fieldState.isTouched) form.setValue('loginName', v, { shouldTouch: true, shouldValidate: true });
+              }}
+              error={fieldState.error?.message}
+              hint={`${LOGIN_NAME_MIN}–${LOGIN_NAME_MAX} characters: letters, digits and underscore, starting with a letter.`}
+              maxLength={LOGIN_NAME_MAX + 8}
+              data-autofocus
+            />
+          )}
         />
-        <TextField label="Remark (optional)" value={remark} onChange={setRemark} error={remarkProblem} />
-        <TextField
-          label="E-mail (optional)"
-          value={email}
-          onChange={setEmail}
-          error={emailProblem}
-          type="email"
-          hint="Password and e-mail default to the main account’s."
+        <Controller
+          control={form.control}
+          name="remark"
+          render={({ field, fieldState }) => (
+            <TextField
+              label="Remark (optional)"
+              value={field.value}
+              onChange={field.onChange}
+              error={fieldState.error?.message}
+            />
+          )}
         />
-        {create.error ? <ErrorNotice error={create.error} /> : null}
-        <button type="submit" hidden tabIndex={-1} aria-hidden="true" />
+        <Controller
+          control={form.control}
+          name="email"
+          render={({ field, fieldState }) => (
+            <TextField
+              label="E-mail (optional)"
+              value={field.value}
+              onChange={field.onChange}
+              error={fieldState.error?.message}
+              type="email"
+              hint="Password and e-mail default to the main account’s."
+            />
+          )}
+        />
+        {banner ? <ErrorNotice error={banner} /> : null}
       </form>
     </Dialog>
   );
