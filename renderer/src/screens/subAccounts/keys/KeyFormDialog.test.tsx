@@ -114,3 +114,12 @@ describe('Key form: IP whitelist and permissions are checked before sending', ()
     expect(screen.getByText(/Saving removes every address/)).toBeTruthy();
   });
 });
+
+describe('Key form: Enter never creates a key', () => {
+  it('Enter in the name field creates nothing (no key with default permissions); the button does', async () => {
+    const desk = installFakeDesk({ 'keys.create': () => ({ key: view, secret: 's', secretStored: false }) });
+    renderWithQuery(<KeyFormDialog userId={7} onClose={() => {}} />);
+    await userEvent.type(screen.getByLabelText('Key name'), 'bot{Enter}');
+    expect(desk.callsOf('keys.create')).toEqual([]);
+  });
+});
