@@ -1,3 +1,4 @@
+/// <reference lib="dom" />
 /**
  * Match-to-screen latency of the Trade screen, streamed (issue 15): the app (real renderer and core,
  * headless Chromium through the fallback shell) on BTC_USDT, streamed from an in-process sandbox
@@ -247,7 +248,9 @@ const main = async () => {
       await sleep(2_000);
       const cdp = await context.newCDPSession(page);
       const trace: TraceEvent[] = [];
-      cdp.on('Tracing.dataCollected', (e: { value: TraceEvent[] }) => trace.push(...e.value));
+      cdp.on('Tracing.dataCollected', (e) => {
+        trace.push(...(e.value as unknown as TraceEvent[]));
+      });
       await cdp.send('Tracing.start', {
         traceConfig: {
           includedCategories: ['toplevel', 'devtools.timeline', 'disabled-by-default-devtools.timeline.frame'],
