@@ -90,7 +90,12 @@ describe('control token and Origin', () => {
   it('refuses a control request without the token or with a wrong one; nothing is created', async () => {
     const before = await raw('GET', '/sandbox/health', { ...host(), ...token() });
     expect(before.status).toBe(200);
-    for (const headers of [{}, { 'x-sandbox-token': 'wrong' }, { 'x-sandbox-token': `${sandbox.controlToken}x` }]) {
+    const attempts: Record<string, string>[] = [
+      {},
+      { 'x-sandbox-token': 'wrong' },
+      { 'x-sandbox-token': `${sandbox.controlToken}x` },
+    ];
+    for (const headers of attempts) {
       const answer = await raw(
         'POST',
         '/sandbox/users',
