@@ -3,79 +3,63 @@ import userEvent from '@testing-library/user-event';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { App } from '../App';
 import { useLock } from '../lib/lock';
+import { installFakeDesk } from '../lib/testing/fakeDesk';
 
-/** A stand-in bridge: answers what the frame asks; everything else fails like a missing profile. */
-const fakeDesk = (options: { lockState?: 'unlocked' | 'locked'; unlockError?: boolean } = {}) => {
+/** The bridge: answers what the frame asks; everything else fails like a missing profile. */
+const installDesk = (options: { lockState?: 'unlocked' | 'locked'; unlockError?: boolean } = {}) => {
   let lockState = options.lockState ?? 'unlocked';
-  const calls: string[] = [];
-  const answers: Record<string, unknown> = {
-    'app.info': { name: 'Treasury Desk', version: '9.9.9', shell: 'chromium', platform: 'linux' },
-    'profiles.list': [
-      {
-        id: 'sb',
-        kind: 'sandbox',
-        name: 'Local sandbox',
-        baseUrl: 'http://127.0.0.1/api/v4',
-        active: true,
-        managed: true,
+  const lock = () => ({ state: lockState, ...(lockState === 'locked' ? { reason: 'idle' as const } : {}) });
+  const desk = installFakeDesk(
+    {
+      'app.info': () => ({ name: 'Treasury Desk', version: '9.9.9', shell: 'chromium', platform: 'linux' }),
+      'profiles.list': () => [
+        {
+          id: 'sb',
+          kind: 'sandbox',
+          name: 'Local sandbox',
+          baseUrl: 'http://127.0.0.1/api/v4',
+          active: true,
+          managed: true,
+        },
+        {
+          id: 'lv',
+          kind: 'live',
+          name: 'Treasury live',
+          baseUrl: 'https://api.example/api/v4',
+          active: false,
+          managed: false,
+        },
+      ],
+      'profiles.status': () => ({
+        profileId: 'sb',
+        state: 'connected',
+        clockWarning: false,
+        limiter: { queued: 0, headroom: 1, buckets: [] },
+        unresolvedMovements: 2,
+      }),
+      'app.lock': () => {
+        lockState = 'locked';
+        return lock();
       },
-      {
-        id: 'lv',
-        kind: 'live',
-        name: 'Treasury live',
-        baseUrl: 'https://api.example/api/v4',
-        active: false,
-        managed: false,
+      'app.unlock': () => {
+        if (options.unlockError) throw { code: 'KEYCHAIN', message: 'The keychain refused access.' };
+        lockState = 'unlocked';
+        return lock();
       },
-    ],
-    'profiles.status': {
-      profileId: 'sb',
-      state: 'connected',
-      clockWarning: false,
-      limiter: { queued: 0, headroom: 1, buckets: [] },
-      unresolvedMovements: 2,
+      'app.lockState': () => lock(),
+    },
+    { unanswered: () => ({ code: 'PRECONDITION', message: 'No profile is connected.' }) },
+  );
+  return {
+    /** The operations called so far, in order. */
+    get calls() {
+      return desk.calls.map((c) => c.operation);
     },
   };
-  const handler = {
-    get: (_t: object, area: string | symbol) =>
-      area === 'calls'
-        ? calls
-        : typeof area === 'symbol'
-          ? undefined
-          : area === 'on'
-            ? () => () => {}
-            : new Proxy(
-                {},
-                {
-                  get: (_o, op: string) => async () => {
-                    const name = `${area}.${op}`;
-                    calls.push(name);
-                    if (name === 'app.lock') lockState = 'locked';
-                    if (name === 'app.unlock' && options.unlockError) {
-                      return { ok: false, error: { code: 'KEYCHAIN', message: 'The keychain refused access.' } };
-                    }
-                    if (name === 'app.unlock') lockState = 'unlocked';
-                    if (['app.lock', 'app.unlock', 'app.lockState'].includes(name)) {
-                      return {
-                        ok: true,
-                        value: { state: lockState, ...(lockState === 'locked' ? { reason: 'idle' } : {}) },
-                      };
-                    }
-                    return name in answers
-                      ? { ok: true, value: answers[name] }
-                      : { ok: false, error: { code: 'PRECONDITION', message: 'No profile is connected.' } };
-                  },
-                },
-              ),
-  };
-  return new Proxy({}, handler) as { readonly calls: string[] };
 };
 
-const installDesk = (desk: ReturnType<typeof fakeDesk>) =>
-  Object.defineProperty(window, 'desk', { value: desk, configurable: true });
-
 beforeEach(() => {
-  installDesk(fakeDesk());
+  installDesk();
   useLock.setState({ locked: false, reason: null, securing: false, unlocking: false, error: null });
 });
 afterEach(() => {
@@ -124,7 +108,6 @@ describe('the frame', () => {
     expect(screen.getByTestId('connection-last-error').textContent).toBe('None');
     await userEvent.keyboard('{Escape}');
     expect(screen.queryByTestId('connection-details')).toBeNull();
-    await userEvent.type(screen.getByTestId('unlock-passphrase'), 'the passphrase');
   });
 
   it('opens a screen from the navigation and marks it current', async () => {
@@ -135,20 +118,20 @@ describe('the frame', () => {
   });
 
   it('locks on request in main too, makes the rest of the app inert, and unlocks through main', async () => {
-    const desk = fakeDesk();
-    installDesk(desk);
+    const desk = installDesk();
     render(<App />);
     await userEvent.click(screen.getByTestId('lock-now'));
     expect(screen.getByTestId('lock-screen')).toBeTruthy();
     expect(screen.getByTestId('app-frame').hasAttribute('inert')).toBe(true);
     await waitFor(() => expect(desk.calls).toContain('app.lock'));
+    await userEvent.type(screen.getByTestId('unlock-passphrase'), 'the passphrase');
     await userEvent.click(screen.getByTestId('unlock'));
     await waitFor(() => expect(screen.queryByTestId('lock-screen')).toBeNull());
     expect(desk.calls).toContain('app.unlock');
   });
 
   it('stays locked and says why when main cannot unlock (the keychain refused)', async () => {
-    installDesk(fakeDesk({ unlockError: true }));
+    installDesk({ unlockError: true });
     render(<App />);
     await userEvent.click(screen.getByTestId('lock-now'));
     await userEvent.type(await screen.findByTestId('unlock-passphrase'), 'the passphrase');
@@ -159,7 +142,7 @@ describe('the frame', () => {
   });
 
   it('shows the lock screen after a reload while main is still locked', async () => {
-    installDesk(fakeDesk({ lockState: 'locked' }));
+    installDesk({ lockState: 'locked' });
     render(<App />);
     expect((await screen.findByTestId('lock-screen')).textContent).toContain('without activity');
   });

@@ -4,7 +4,7 @@ import { afterEach, describe, expect, it } from 'vitest';
 import { DEFAULT_TRADE_SETTINGS, type TradeSettings } from '../../../../shared/contract/trade';
 import { PrefsMigration } from '../../frame/PrefsMigration';
 import { usePrefs } from '../../lib/prefs';
-import { installFakeDesk, renderWithQuery } from '../subAccounts/testing/fakeDesk';
+import { installFakeDesk, renderWithQuery } from '../../lib/testing/fakeDesk';
 import { GuardSettings } from '../trade/ticket/GuardSettings';
 import { ConfirmOrdersSetting } from './ConfirmOrdersSetting';
 

@@ -1,7 +1,7 @@
 import { cleanup, fireEvent, screen } from '@testing-library/react';
 import userEvent from '@testing-library/user-event';
 import { afterEach, describe, expect, it, vi } from 'vitest';
-import { installFakeDesk, renderWithQuery } from '../subAccounts/testing/fakeDesk';
+import { installFakeDesk, renderWithQuery } from '../../lib/testing/fakeDesk';
 import { TransferForm } from './TransferForm';
 
 afterEach(cleanup);

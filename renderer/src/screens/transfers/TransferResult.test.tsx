@@ -1,6 +1,6 @@
 import { cleanup, screen } from '@testing-library/react';
 import { afterEach, describe, expect, it } from 'vitest';
-import { installFakeDesk, renderWithQuery } from '../subAccounts/testing/fakeDesk';
+import { installFakeDesk, renderWithQuery } from '../../lib/testing/fakeDesk';
 import { TransferResult } from './TransferResult';
 
 afterEach(cleanup);

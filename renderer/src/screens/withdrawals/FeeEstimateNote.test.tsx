@@ -2,6 +2,7 @@ import { QueryClient, QueryClientProvider } from '@tanstack/react-query';
 import { cleanup, render, screen } from '@testing-library/react';
 import { afterEach, describe, expect, it } from 'vitest';
 import { useActiveProfile } from '../../lib/activeProfile';
+import { installFakeDesk } from '../../lib/testing/fakeDesk';
 import { FeeEstimateNote } from './FeeEstimateNote';
 
 /** Shows when the active profile has been read, so a test can tell "no note" from "not loaded yet". */
@@ -13,10 +14,7 @@ const renderWith = (kind: 'sandbox' | 'live') => {
   const profiles = [
     { id: 'p', kind, name: 'P', baseUrl: 'http://x/api/v4', active: true, managed: kind === 'sandbox' },
   ];
-  Object.defineProperty(window, 'desk', {
-    value: { profiles: { list: async () => ({ ok: true, value: profiles }) }, on: () => () => {} },
-    configurable: true,
-  });
+  installFakeDesk({ 'profiles.list': () => profiles });
   render(
     <QueryClientProvider client={new QueryClient()}>
       <ActiveKind />

@@ -3,12 +3,14 @@ import { act, cleanup, render, screen, waitFor } from '@testing-library/react';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import type { PushRecord, PushResult } from '../../../../shared/contract/funding';
 import { FundingNotifier } from '../../frame/FundingNotifier';
+import { movementChanged } from '../../lib/testing/events';
+import { type FakeDesk, installFakeDesk } from '../../lib/testing/fakeDesk';
 import { SentPush } from './PushPanel';
 
 /** What main answers, changed by each test as the journal and the platform move on. */
 let sent: PushRecord[];
 let movement: { id: string; state: string; platformId?: string; label?: string; message?: string };
-let listeners: Map<string, ((payload: unknown) => void)[]>;
+let desk: FakeDesk;
 
 const record: PushRecord = {
   id: 'push-77',
@@ -24,26 +26,9 @@ const record: PushRecord = {
 beforeEach(() => {
   sent = [];
   movement = { id: 'intent-1', state: 'unknown' };
-  listeners = new Map();
-  const desk = {
-    funding: { pushes: async () => ({ ok: true, value: sent }) },
-    activity: { movement: async () => ({ ok: true, value: movement }) },
-    on: (name: string, listener: (payload: unknown) => void) => {
-      listeners.set(name, [...(listeners.get(name) ?? []), listener]);
-      return () =>
-        listeners.set(
-          name,
-          (listeners.get(name) ?? []).filter((l) => l !== listener),
-        );
-    },
-  };
-  Object.defineProperty(window, 'desk', { value: desk, configurable: true });
+  desk = installFakeDesk({ 'funding.pushes': () => sent, 'activity.movement': () => movement });
 });
 afterEach(cleanup);
-
-const emit = (name: string, payload: unknown) => {
-  for (const listener of listeners.get(name) ?? []) listener(payload);
-};
 
 /** The tracker inside the frame's FundingNotifier, which refreshes the funding lists on main's events. */
 const renderSent = (result: PushResult) =>
@@ -62,7 +47,7 @@ describe('following a sent UID transfer', () => {
     // The journal finds the transfer on the platform and reports it with the platform's id.
     movement = { id: 'intent-1', state: 'done', platformId: 'push-77' };
     sent = [record];
-    act(() => emit('activity.movementChanged', { id: 'intent-1', kind: 'push', state: 'done' }));
+    act(() => desk.emit('activity.movementChanged', movementChanged({ id: 'intent-1', kind: 'push', state: 'done' })));
     await waitFor(() =>
       expect(screen.getByTestId('timeline-headline').textContent).toContain('Waiting for the receiver'),
     );
@@ -72,7 +57,9 @@ describe('following a sent UID transfer', () => {
     renderSent({ outcome: 'unknown', intentId: 'intent-1' });
     await screen.findByRole('status');
     movement = { id: 'intent-1', state: 'failed', label: 'NEVER_EXECUTED', message: 'It never reached the platform.' };
-    act(() => emit('activity.movementChanged', { id: 'intent-1', kind: 'push', state: 'failed' }));
+    act(() =>
+      desk.emit('activity.movementChanged', movementChanged({ id: 'intent-1', kind: 'push', state: 'failed' })),
+    );
     const notice = await screen.findByTestId('push-not-executed');
     expect(notice.textContent).toContain('Not executed');
     expect(notice.textContent).toContain('NEVER_EXECUTED');

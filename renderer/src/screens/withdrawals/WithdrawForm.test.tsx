@@ -3,6 +3,7 @@ import { cleanup, fireEvent, render, screen, waitFor, within } from '@testing-li
 import userEvent from '@testing-library/user-event';
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
 import type { CurrencyChainInfo, SavedAddress, WithdrawRules } from '../../../../shared/contract/funding';
+import { type Answers, installFakeDesk } from '../../lib/testing/fakeDesk';
 import { useWithdrawDraft, WithdrawForm } from './WithdrawForm';
 
 const rules: WithdrawRules = {
@@ -77,7 +78,7 @@ const withdrawCalls: unknown[] = [];
 /** How main answers funding.withdraw (a test may hold the answer back). */
 let withdrawAnswer: () => unknown = () => ({ outcome: 'accepted', withdrawOrderId: 'td1' });
 const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-4[0-9a-f]{3}-[89ab][0-9a-f]{3}-[0-9a-f]{12}$/;
-const answers: Record<string, (input: Record<string, unknown>) => unknown> = {
+const answers: Answers = {
   'funding.withdrawRules': () => [rules],
   'balances.spot': () => [{ currency: 'USDT', available: '250000', locked: '0', total: '250000' }],
   'funding.chains': () => [
@@ -98,23 +99,7 @@ beforeEach(() => {
   withdrawCalls.length = 0;
   withdrawAnswer = () => ({ outcome: 'accepted', withdrawOrderId: 'td1' });
   useWithdrawDraft.getState().reset();
-  const desk = new Proxy(
-    {},
-    {
-      get: (_target, area: string) =>
-        new Proxy(
-          {},
-          {
-            get: (_t, op: string) => async (input: Record<string, unknown>) => {
-              const answer = answers[`${area}.${op}`];
-              if (!answer) return { ok: false, error: { code: 'UNKNOWN_OPERATION', message: `${area}.${op}` } };
-              return { ok: true, value: await answer(input) };
-            },
-          },
-        ),
-    },
-  );
-  Object.defineProperty(window, 'desk', { value: desk, configurable: true });
+  installFakeDesk(answers);
   // happy-dom's <dialog> lacks showModal.
   HTMLDialogElement.prototype.showModal ??= function showModal(this: HTMLDialogElement) {
     this.setAttribute('open', '');

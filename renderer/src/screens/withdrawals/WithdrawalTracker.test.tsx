@@ -2,30 +2,24 @@ import { QueryClient, QueryClientProvider } from '@tanstack/react-query';
 import { act, cleanup, render, screen, waitFor } from '@testing-library/react';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import type { WithdrawalLookup } from '../../../../shared/contract/funding';
+import { movementChanged } from '../../lib/testing/events';
+import { type FakeDesk, installFakeDesk } from '../../lib/testing/fakeDesk';
 import { WithdrawalTracker } from './WithdrawalTracker';
 
 /** What main answers for funding.withdrawal, changed by each test as the platform moves on. */
 let lookup: WithdrawalLookup;
 let lookups = 0;
-/** Main's events, as the screen subscribed to them. */
-let listeners: Map<string, (payload: unknown) => void>;
+/** The bridge: main's answers and events, as the screen subscribed to them. */
+let desk: FakeDesk;
 
 beforeEach(() => {
   lookups = 0;
-  listeners = new Map();
-  const desk = {
-    funding: {
-      withdrawal: async () => {
-        lookups++;
-        return { ok: true, value: lookup };
-      },
+  desk = installFakeDesk({
+    'funding.withdrawal': () => {
+      lookups++;
+      return lookup;
     },
-    on: (name: string, listener: (payload: unknown) => void) => {
-      listeners.set(name, listener);
-      return () => listeners.delete(name);
-    },
-  };
-  Object.defineProperty(window, 'desk', { value: desk, configurable: true });
+  });
 });
 afterEach(cleanup);
 
@@ -59,7 +53,7 @@ describe('following a sent withdrawal', () => {
       },
       journal: { state: 'done' },
     };
-    act(() => listeners.get('activity.movementChanged')?.({ clientId: 'tdABC', state: 'done' }));
+    act(() => desk.emit('activity.movementChanged', movementChanged({ clientId: 'tdABC', state: 'done' })));
     await waitFor(() => expect(screen.getByTestId('timeline-headline').getAttribute('data-status')).toBe('REQUEST'), {
       timeout: 5_000,
     });

@@ -8,7 +8,7 @@ import {
   type TradeAccount,
   type TradeSettings,
 } from '../../../../../shared/contract/trade';
-import { installFakeDesk, renderWithQuery } from '../../subAccounts/testing/fakeDesk';
+import { installFakeDesk, renderWithQuery } from '../../../lib/testing/fakeDesk';
 import { OrdersPanel } from './OrdersPanel';
 
 afterEach(cleanup);

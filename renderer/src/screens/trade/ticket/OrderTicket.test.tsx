@@ -10,8 +10,8 @@ import {
   type TradeSettings,
 } from '../../../../../shared/contract/trade';
 import { DuplicateGuard } from '../../../../../shared/trade/ticket';
-import type { Answer } from '../../subAccounts/testing/fakeDesk';
-import { installFakeDesk, renderWithQuery } from '../../subAccounts/testing/fakeDesk';
+import type { Answer } from '../../../lib/testing/fakeDesk';
+import { installFakeDesk, renderWithQuery } from '../../../lib/testing/fakeDesk';
 import { useTradeUi } from '../store';
 import { OrderTicket } from './OrderTicket';
 import { LOOKUP_EVERY_MS, SIGNATURE_WINDOW_MS } from './useUnconfirmedOrder';

@@ -3,7 +3,7 @@ import userEvent from '@testing-library/user-event';
 import { afterEach, describe, expect, it } from 'vitest';
 import { DEFAULT_TRADE_SETTINGS, type Pair, type TriggerOrder } from '../../../../../shared/contract/trade';
 import { DuplicateGuard } from '../../../../../shared/trade/ticket';
-import { installFakeDesk, renderWithQuery } from '../../subAccounts/testing/fakeDesk';
+import { installFakeDesk, renderWithQuery } from '../../../lib/testing/fakeDesk';
 import { TriggerOrders } from '../orders/TriggerOrders';
 import { TriggerTicket } from './TriggerTicket';
 
@@ -48,10 +48,8 @@ const fill = async (label: RegExp, value: string) => {
 
 const setupTicket = (over: { last?: string; confirmOrders?: boolean } = {}) => {
   const desk = installFakeDesk({
-    'trade.placeTrigger': (input) => {
-      const i = input as Record<string, string>;
-      return trigger({ rule: i.rule as '<=', triggerPrice: i.triggerPrice, price: i.price ?? '', text: i.text });
-    },
+    'trade.placeTrigger': (i) =>
+      trigger({ rule: i.rule, triggerPrice: i.triggerPrice, price: i.price ?? '', text: i.text as string }),
   });
   renderWithQuery(
     <TriggerTicket
