@@ -1,16 +1,20 @@
 import { randomUUID } from 'node:crypto';
 import { expect, savedExports, test } from './fixtures';
+import { confirmedCall } from './fixtures/trustedConfirm';
 
 test.describe('activity', () => {
-  test('money movements, the audit log and the history sync', async ({ page, app, control, downloadsDir }) => {
+  test('money movements, the audit log and the history sync', async ({ page, app, shell, control, downloadsDir }) => {
     // One journaled money movement to show: a UID transfer to another main account.
     const counterparty = await control.post<{ user_id: number }>('/users', {});
-    const sent = await app.call('funding.push', {
-      requestKey: randomUUID(),
-      receiveUid: counterparty.user_id,
-      currency: 'USDT',
-      amount: '1',
-    });
+    const sent = await confirmedCall(
+      shell,
+      app.call('funding.push', {
+        requestKey: randomUUID(),
+        receiveUid: counterparty.user_id,
+        currency: 'USDT',
+        amount: '1',
+      }),
+    );
     expect(sent).toMatchObject({ ok: true, value: { outcome: 'accepted' } });
     await app.open('activity');
     const movements = page.getByTestId('movements-table');
@@ -58,17 +62,21 @@ test.describe('activity', () => {
   test('a CSV export is saved as a file with the movements’ rows and says where', async ({
     page,
     app,
+    shell,
     control,
     downloadsDir,
   }) => {
     const counterparty = await control.post<{ user_id: number }>('/users', {});
     for (const amount of ['1', '2.5']) {
-      const sent = await app.call('funding.push', {
-        requestKey: randomUUID(),
-        receiveUid: counterparty.user_id,
-        currency: 'USDT',
-        amount,
-      });
+      const sent = await confirmedCall(
+        shell,
+        app.call('funding.push', {
+          requestKey: randomUUID(),
+          receiveUid: counterparty.user_id,
+          currency: 'USDT',
+          amount,
+        }),
+      );
       expect(sent).toMatchObject({ ok: true });
     }
     await app.open('activity');
@@ -97,6 +105,7 @@ test.describe('activity', () => {
   test('a movement that needs a person stands out with what to do, and is settled by hand after a confirmation', async ({
     page,
     app,
+    shell,
     control,
   }) => {
     const list = await app.call('subAccounts.list', {});
@@ -107,16 +116,19 @@ test.describe('activity', () => {
     await control.addFaults([
       { method: 'POST', path: '/wallet/sub_account_to_sub_account', kind: 'drop_after', times: 1 },
     ]);
-    const sent = await app.call('transfers.send', {
-      kind: 'subSub',
-      fromUserId: from.userId,
-      fromType: 'spot',
-      toUserId: to.userId,
-      toType: 'spot',
-      currency: 'USDT',
-      amount: '3',
-      requestKey: randomUUID(),
-    });
+    const sent = await confirmedCall(
+      shell,
+      app.call('transfers.send', {
+        kind: 'subSub',
+        fromUserId: from.userId,
+        fromType: 'spot',
+        toUserId: to.userId,
+        toType: 'spot',
+        currency: 'USDT',
+        amount: '3',
+        requestKey: randomUUID(),
+      }),
+    );
     expect(sent).toMatchObject({ ok: true, value: { state: 'checking' } });
 
     await app.open('activity');

@@ -5,6 +5,7 @@
  */
 import Decimal from 'decimal.js';
 import { expect, test } from './fixtures';
+import { confirmTrusted } from './fixtures/trustedConfirm';
 
 test('an amount with 9 decimals is stopped before sending', async ({ page, app }) => {
   await app.open('transfers');
@@ -28,6 +29,7 @@ test('an amount with 9 decimals is stopped before sending', async ({ page, app }
 test('own-account transfer spot → futures asks for settle only, sends once and shows in history', async ({
   page,
   app,
+  shell,
 }) => {
   await app.open('transfers');
   await expect(page.getByRole('heading', { level: 1 })).toHaveText('Transfers');
@@ -54,6 +56,8 @@ test('own-account transfer spot → futures asks for settle only, sends once and
   await app.screenshot('transfer-review');
   // A double click is one transfer: the confirmation's request key makes the second the same one.
   await review.getByRole('button', { name: 'Transfer now' }).dblclick();
+  // Main asks the shell's trusted confirmation once; the amount is typed as people write it.
+  await confirmTrusted(shell, { title: 'Transfer 1,012.5 USDT', typedAmount: '1,012.5' });
   await expect(page.getByTestId('transfer-result-state')).toHaveAttribute('data-state', 'done');
   const row = page.getByTestId('transfer-history-table').getByRole('row').filter({ hasText: 'Own accounts' });
   await expect(row).toHaveCount(1);
@@ -65,6 +69,7 @@ test('own-account transfer spot → futures asks for settle only, sends once and
 test('a lost answer shows “unknown — checking”, is reconciled, never resent: the funds move exactly once', async ({
   page,
   app,
+  shell,
   control,
 }) => {
   test.setTimeout(90_000);
@@ -96,6 +101,7 @@ test('a lost answer shows “unknown — checking”, is reconciled, never resen
   await form.getByLabel('Amount').fill('7');
   await form.getByRole('button', { name: 'Review transfer' }).click();
   await page.getByTestId('transfer-confirm').getByRole('button', { name: 'Transfer now' }).click();
+  await confirmTrusted(shell, { typedAmount: '7' });
 
   // The screen says so plainly and offers no way to send it again…
   const state = page.getByTestId('transfer-result-state');
