@@ -40,52 +40,34 @@ const SUB_BALANCE_PAGE = 100;
 const VALUE_DECIMALS = 8;
 
 export const readFirmSources = async (api: PlatformApi, mainUid: string): Promise<FirmSources> => {
-  const [
-    tickers,
-    spot,
-    margin,
-    crossMargin,
-    futures,
-    delivery,
-    options,
-    subs,
-    subSpot,
-    subMargin,
-    subFutures,
-    subCross,
-  ] = await Promise.allSettled([
-    api.spot.tickers(),
-    api.spot.accounts(),
-    api.accounts.margin(),
-    api.accounts.crossMargin(),
-    Promise.all(FUTURES_SETTLES.map((settle) => api.accounts.futures(settle))),
-    Promise.all(DELIVERY_SETTLES.map((settle) => api.accounts.delivery(settle))),
-    api.accounts.options(),
-    api.subAccounts.list({ type: '0' }),
-    readAllPages({
-      read: (page) => api.wallet.subAccountBalances({ page, limit: SUB_BALANCE_PAGE }),
-      pageSize: SUB_BALANCE_PAGE,
-      maxPages: 50,
-    }),
-    api.wallet.subAccountMarginBalances(),
-    api.wallet.subAccountFuturesBalances(),
-    api.wallet.subAccountCrossMarginBalances(),
-  ]);
-  return {
-    mainUid,
-    tickers,
-    spot,
-    margin,
-    crossMargin,
-    futures,
-    delivery,
-    options,
-    subs,
-    subSpot,
-    subMargin,
-    subFutures,
-    subCrossMargin: subCross,
+  // Every read at once; each settles on its own, so one failing source never hides the others.
+  const settle = <T>(read: Promise<T>): Promise<Settled<T>> =>
+    read.then(
+      (value) => ({ status: 'fulfilled', value }),
+      (reason: unknown) => ({ status: 'rejected', reason }),
+    );
+  const reads = {
+    tickers: settle(api.spot.tickers()),
+    spot: settle(api.spot.accounts()),
+    margin: settle(api.accounts.margin()),
+    crossMargin: settle(api.accounts.crossMargin()),
+    futures: settle(Promise.all(FUTURES_SETTLES.map((settle) => api.accounts.futures(settle)))),
+    delivery: settle(Promise.all(DELIVERY_SETTLES.map((settle) => api.accounts.delivery(settle)))),
+    options: settle(api.accounts.options()),
+    subs: settle(api.subAccounts.list({ type: '0' })),
+    subSpot: settle(
+      readAllPages({
+        read: (page) => api.wallet.subAccountBalances({ page, limit: SUB_BALANCE_PAGE }),
+        pageSize: SUB_BALANCE_PAGE,
+        maxPages: 50,
+      }),
+    ),
+    subMargin: settle(api.wallet.subAccountMarginBalances()),
+    subFutures: settle(api.wallet.subAccountFuturesBalances()),
+    subCrossMargin: settle(api.wallet.subAccountCrossMarginBalances()),
   };
+  const entries = await Promise.all(Object.entries(reads).map(async ([name, read]) => [name, await read] as const));
+  return { mainUid, ...(Object.fromEntries(entries) as Omit<FirmSources, 'mainUid'>) };
 };
 
 const dec = (v: string | undefined | null): Decimal => {

@@ -115,24 +115,16 @@ export const SubAccountDetail = ({ userId }: { readonly userId: number }) => {
                   <Td numeric>—</Td>
                 </Tr>
               ))}
-              {margin.map((row) => (
-                <Tr key={`margin-${row.pair}-${row.currency}`}>
-                  <Td>Isolated margin · {row.pair}</Td>
-                  <Td>{row.currency}</Td>
-                  <Td numeric>
-                    <Amount value={row.available} />
-                  </Td>
-                  <Td numeric>
-                    <Amount value={row.locked} />
-                  </Td>
-                  <Td numeric>
-                    <Amount value={row.borrowed} />
-                  </Td>
-                </Tr>
-              ))}
-              {crossMargin.map((row) => (
-                <Tr key={`cross-${row.currency}`}>
-                  <Td>Cross margin</Td>
+              {[
+                ...margin.map((row) => ({
+                  ...row,
+                  key: `margin-${row.pair}-${row.currency}`,
+                  label: `Isolated margin · ${row.pair}`,
+                })),
+                ...crossMargin.map((row) => ({ ...row, key: `cross-${row.currency}`, label: 'Cross margin' })),
+              ].map((row) => (
+                <Tr key={row.key}>
+                  <Td>{row.label}</Td>
                   <Td>{row.currency}</Td>
                   <Td numeric>
                     <Amount value={row.available} />
