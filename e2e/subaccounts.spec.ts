@@ -5,7 +5,9 @@
  * Plus: an invalid login name and an invalid whitelist IP are stopped before anything is sent.
  */
 import type { Page } from 'playwright-core';
+import type { Shell } from '../electron/shell/shell';
 import { type AppDriver, expect, test } from './fixtures';
+import { confirmTrusted } from './fixtures/trustedConfirm';
 
 const LOGIN = 'ops_e2e_desk';
 
@@ -18,7 +20,7 @@ const openSubAccount = async (page: Page, app: AppDriver) => {
   await expect(page.getByRole('heading', { level: 2, name: new RegExp(LOGIN) })).toBeVisible();
 };
 
-const transferToSub = async (page: Page, app: AppDriver, uid: string, amount: string) => {
+const transferToSub = async (page: Page, app: AppDriver, shell: Shell, uid: string, amount: string) => {
   await app.open('transfers');
   const form = page.getByTestId('transfer-form');
   await form.getByLabel('Transfer type').selectOption('mainToSub');
@@ -29,12 +31,15 @@ const transferToSub = async (page: Page, app: AppDriver, uid: string, amount: st
   const review = page.getByTestId('transfer-confirm');
   await expect(review.getByTestId('review-amount')).toHaveText(`${amount} USDT`);
   await review.getByRole('button', { name: 'Transfer now' }).click();
+  // Main asks for the trusted confirmation (no review threshold for USDT: every transfer asks).
+  await confirmTrusted(shell, { title: `Transfer ${amount} USDT`, typedAmount: amount });
   await expect(review).toBeHidden();
 };
 
 test('sub-account lifecycle: key shown once, transfers, freeze blocks them, unfreeze restores them', async ({
   page,
   app,
+  shell,
 }) => {
   test.setTimeout(90_000);
 
@@ -77,6 +82,7 @@ test('sub-account lifecycle: key shown once, transfers, freeze blocks them, unfr
   // Kept in the keychain (the fixtures give the core a test KeyStore), shown once all the same.
   await expect(keyForm.getByLabel(/Keep the secret/)).toBeChecked();
   await keyForm.getByTestId('key-form-submit').click();
+  await confirmTrusted(shell, { title: /Create an API key/ });
 
   // --- The secret is shown once…
   const once = page.getByTestId('secret-once');
@@ -110,6 +116,7 @@ test('sub-account lifecycle: key shown once, transfers, freeze blocks them, unfr
   await expect(editForm.getByRole('textbox', { name: 'IP address 1', exact: true })).toHaveValue('203.0.113.7');
   await editForm.getByLabel('Key name').fill('e2e-bot-2');
   await editForm.getByTestId('key-form-submit').click();
+  await confirmTrusted(shell);
   await expect(editForm).toBeHidden();
   const edited = page.getByTestId('keys-table').getByRole('row').filter({ hasText: 'e2e-bot-2' });
   await expect(edited).toContainText('203.0.113.7');
@@ -118,7 +125,7 @@ test('sub-account lifecycle: key shown once, transfers, freeze blocks them, unfr
   await page.getByTestId('transfer-funds').click();
   await expect(page.getByTestId('screen-transfers')).toBeVisible();
   await expect(page.getByTestId('transfer-form').getByLabel('Sub-account', { exact: true })).toHaveValue(uid);
-  await transferToSub(page, app, uid, '25');
+  await transferToSub(page, app, shell, uid, '25');
   await expect(page.getByTestId('transfer-result-state')).toHaveAttribute('data-state', 'done');
 
   // --- Freeze it (with confirmation).
@@ -135,7 +142,7 @@ test('sub-account lifecycle: key shown once, transfers, freeze blocks them, unfr
   await app.open('transfers');
   await page.getByTestId('transfer-form').getByLabel('Sub-account', { exact: true }).selectOption(uid);
   await expect(page.getByTestId('transfer-frozen-warning')).toContainText(`${LOGIN} is frozen`);
-  await transferToSub(page, app, uid, '5');
+  await transferToSub(page, app, shell, uid, '5');
   const failure = page.getByTestId('transfer-result').getByTestId('error-notice');
   await expect(failure).toContainText('The platform refused the request.');
   await expect(failure).toContainText(/frozen/i);
@@ -149,7 +156,7 @@ test('sub-account lifecycle: key shown once, transfers, freeze blocks them, unfr
   await page.getByTestId('unfreeze').click();
   await page.getByTestId('freeze-confirm').getByRole('button', { name: 'Unfreeze' }).click();
   await expect(page.getByTestId('subaccount-state')).toHaveText('Active');
-  await transferToSub(page, app, uid, '5');
+  await transferToSub(page, app, shell, uid, '5');
   await expect(page.getByTestId('transfer-result-state')).toHaveAttribute('data-state', 'done');
 
   // The history shows both successful transfers; the sub-account holds 30 USDT.
@@ -164,6 +171,7 @@ test('sub-account lifecycle: key shown once, transfers, freeze blocks them, unfr
   const confirmDelete = page.getByTestId('delete-key-confirm');
   await expect(confirmDelete).toContainText('stops working');
   await confirmDelete.getByRole('button', { name: 'Delete key' }).click();
+  await confirmTrusted(shell);
   await expect(page.getByTestId('keys-panel')).toContainText('No API keys yet');
 });
 
