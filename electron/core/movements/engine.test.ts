@@ -11,8 +11,13 @@ import { AMBIGUOUS_RECORD } from '../../../shared/contract/activity';
 import { ApiError } from '../api/apiError';
 import type { PlatformApi } from '../api/platform';
 import { openJournalDb } from '../journal/db';
+import { fastForwardTimeouts } from '../testing/timers';
 import { MovementEngine, type MovementEngineOptions } from './engine';
 import type { Movement } from './types';
+
+// The engine's lookup rounds pause between attempts (real setTimeout); its clock is injected (`now`),
+// so the pauses are skipped, in order, instead of waited for.
+fastForwardTimeouts();
 
 const PROFILE = 'p1';
 const MINUTE = 60_000;

@@ -1,6 +1,7 @@
 import { afterEach, describe, expect, it, vi } from 'vitest';
 import { csvField, downloadCsv, isoInZone, timeHeader, toCsv } from './csv';
 import { useNotices } from './notify';
+import { installFakeDesk } from './testing/fakeDesk';
 
 describe('CSV export (RFC 4180)', () => {
   it('quotes only what needs quoting and doubles quotes', () => {
@@ -23,15 +24,14 @@ describe('CSV export (RFC 4180)', () => {
 });
 
 describe('downloadCsv saves through main and says where', () => {
-  const install = (saveFile: unknown) =>
-    Object.defineProperty(window, 'desk', { value: { app: { saveFile } }, configurable: true });
+  const install = (saveFile: () => unknown) => installFakeDesk({ 'app.saveFile': saveFile });
   afterEach(() => {
     Reflect.deleteProperty(window, 'desk');
     useNotices.setState({ notices: [] });
   });
 
   it('sends the text with one BOM and shows “Saved to …”', async () => {
-    const saveFile = vi.fn(async () => ({ ok: true, value: { path: '/home/ops/Downloads/deposits.csv' } }));
+    const saveFile = vi.fn(() => ({ path: '/home/ops/Downloads/deposits.csv' }));
     install(saveFile);
     await expect(downloadCsv('deposits.csv', '\uFEFFa,b\r\n')).resolves.toBe('/home/ops/Downloads/deposits.csv');
     expect(saveFile).toHaveBeenCalledWith({
@@ -45,16 +45,15 @@ describe('downloadCsv saves through main and says where', () => {
   });
 
   it('says nothing when the person cancels the save dialog', async () => {
-    install(async () => ({ ok: true, value: { cancelled: true } }));
+    install(() => ({ cancelled: true }));
     await expect(downloadCsv('x.csv', 'a\r\n')).resolves.toBeUndefined();
     expect(useNotices.getState().notices).toEqual([]);
   });
 
   it('shows a failure as a notice that stays, never as an exception', async () => {
-    install(async () => ({
-      ok: false,
-      error: { code: 'PRECONDITION', message: 'The file could not be saved.', advice: 'Check the folder.' },
-    }));
+    install(() => {
+      throw { code: 'PRECONDITION', message: 'The file could not be saved.', advice: 'Check the folder.' };
+    });
     await expect(downloadCsv('x.csv', 'a\r\n')).resolves.toBeUndefined();
     expect(useNotices.getState().notices).toEqual([
       expect.objectContaining({ tone: 'bad', sticky: true, message: 'The file could not be saved. Check the folder.' }),

@@ -4,6 +4,7 @@ import { useState } from 'react';
 import { afterEach, describe, expect, it, vi } from 'vitest';
 import { DeskCallError } from '../lib/desk';
 import { AMOUNT_FORMAT_MESSAGE } from '../lib/format';
+import { installFakeDesk } from '../lib/testing/fakeDesk';
 import { AmountField, amountProblem, amountValue } from './AmountField';
 import { DetailsList } from './DetailsList';
 import { ErrorNotice } from './ErrorNotice';
@@ -179,8 +180,8 @@ describe('ExportCsvButton', () => {
   afterEach(() => Reflect.deleteProperty(window, 'desk'));
 
   it('saves what it built through main', async () => {
-    const saveFile = vi.fn(async () => ({ ok: true, value: { path: '/tmp/x.csv' } }));
-    Object.defineProperty(window, 'desk', { value: { app: { saveFile } }, configurable: true });
+    const saveFile = vi.fn(() => ({ path: '/tmp/x.csv' }));
+    installFakeDesk({ 'app.saveFile': saveFile });
     render(<ExportCsvButton testId="export" build={() => ({ fileName: 'x.csv', csv: 'a\r\n' })} />);
     await userEvent.click(screen.getByTestId('export'));
     expect(saveFile).toHaveBeenCalledWith({ suggestedName: 'x.csv', content: '\uFEFFa\r\n', mimeType: 'text/csv' });
@@ -188,7 +189,7 @@ describe('ExportCsvButton', () => {
 
   it('shows why the file could not be built, and saves nothing', async () => {
     const saveFile = vi.fn();
-    Object.defineProperty(window, 'desk', { value: { app: { saveFile } }, configurable: true });
+    installFakeDesk({ 'app.saveFile': saveFile });
     render(
       <ExportCsvButton
         testId="export"
