@@ -10,6 +10,8 @@ import Decimal from 'decimal.js';
 import { z } from 'zod';
 import { AMOUNT_FORMAT_MESSAGE, formatMoney, parseAmountInput } from '../format/money';
 import { operation } from '../ipc/define';
+import { DUPLICATE_REQUEST_LABELS } from '../platform/labels';
+import type { MovementView } from './activity';
 
 // ---------------------------------------------------------------------------------------------
 // Building blocks
@@ -496,4 +498,44 @@ export const needsTypedConfirmation = (
 export const typedAmountMatches = (typed: string, amount: string): boolean => {
   const parsed = parseAmountInput(typed);
   return parsed.ok && new Decimal(parsed.value).eq(new Decimal(amount));
+};
+
+// ---------------------------------------------------------------------------------------------
+// A withdrawal as the journal knows it: what main answers right after sending, and what a screen
+// puts in its cache from an `activity.movementChanged` event, without reading the platform again.
+
+/** The journal's view of a withdrawal movement (`WithdrawalLookup.journal`). */
+export const withdrawalJournalView = (m: MovementView): NonNullable<WithdrawalLookup['journal']> => ({
+  state: m.state,
+  ...(m.label ? { label: m.label } : {}),
+  ...(m.message ? { message: m.message } : {}),
+  ...(m.state === 'unknown' && m.label && DUPLICATE_REQUEST_LABELS.has(m.label)
+    ? {
+        attention:
+          m.message ??
+          'The platform said it already has this withdrawal, but its records do not show it. Check it on the platform and settle it by hand in Activity.',
+      }
+    : {}),
+});
+
+/**
+ * The withdrawal record an accepted movement stands for — its platform id and status from the
+ * platform's answer, the rest as journaled — until the platform's own record arrives (the
+ * watchers' `funding.withdrawalChanged` carries it, fee and txid included). Undefined while the
+ * platform id is not known.
+ */
+export const withdrawalFromMovement = (m: MovementView): WithdrawalRecord | undefined => {
+  if (m.kind !== 'withdrawal' || m.state !== 'done' || !m.platformId) return undefined;
+  const { chain, address, memo } = m.params;
+  return {
+    id: m.platformId,
+    ...(m.clientId ? { withdrawOrderId: m.clientId } : {}),
+    time: Math.floor(m.createdAt / 1000),
+    amount: m.amount,
+    currency: m.currency,
+    ...(typeof address === 'string' ? { address } : {}),
+    ...(typeof memo === 'string' && memo !== '' ? { memo } : {}),
+    status: m.platformStatus ?? 'REQUEST',
+    ...(typeof chain === 'string' ? { chain } : {}),
+  };
 };

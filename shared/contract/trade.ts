@@ -398,10 +398,16 @@ export const tradeEvents = {
   'trade.tickerChanged': Ticker,
   'trade.tradesAdded': z.object({ pair: z.string(), trades: z.array(PublicTrade) }),
   'trade.candlesChanged': z.object({ pair: z.string(), interval: CandleInterval, candles: z.array(Candle) }),
-  /** The user's orders or balances changed (placed, cancelled, amended, or a fill seen by the poll). */
+  /**
+   * The user's orders or balances changed (placed, cancelled, amended, or a fill seen by the poll).
+   * `orders`: the orders as they stand now, when the change is exactly these orders (one placed,
+   * amended or cancelled from this app, or pushed by the stream): the screen puts them in its open
+   * orders (`setQueryData`) instead of reading the list again. Without it, anything may have changed.
+   */
   'trade.ordersChanged': z.object({
     pair: z.string().optional(),
     reason: z.enum(['placed', 'cancelled', 'amended', 'filled']),
+    orders: z.array(Order).optional(),
   }),
   /**
    * One of the user's orders on the watched pair traded since the last poll (by anyone): the order as

@@ -12,6 +12,7 @@ import { z } from 'zod';
 import { AMOUNT_FORMAT_MESSAGE, formatMoney } from '../format/money';
 import { operation } from '../ipc/define';
 import { SubAccountType, SubToSubAccountType, TransferAccount } from '../platform/api/wallet';
+import type { MovementView } from './activity';
 import { RequestKey } from './funding';
 
 /** The platform accepts at most 8 decimals on every transfer. */
@@ -233,4 +234,97 @@ export const transfers = {
       }),
     z.object({ records: z.array(TransferRecord) }),
   ),
+};
+
+// ---------------------------------------------------------------------------------------------
+// A journaled transfer as a history row: built by main for `transfers.history`, and by the screen
+// from an `activity.movementChanged` event (the movement is the whole record: nothing is read again).
+
+/** The movement kinds that are transfers. */
+export const TRANSFER_MOVEMENT_KINDS = ['transfer', 'subAccountTransfer', 'subToSubTransfer'] as const;
+
+export const isTransferMovement = (movement: Pick<MovementView, 'kind'>): boolean =>
+  (TRANSFER_MOVEMENT_KINDS as readonly string[]).includes(movement.kind);
+
+const ACCOUNT_WORDS: Record<string, string> = {
+  spot: 'spot',
+  margin: 'isolated margin',
+  futures: 'perpetual futures',
+  delivery: 'delivery futures',
+  options: 'options',
+};
+/** An account type in the history's words ("perpetual futures"). */
+export const transferAccountWords = (account: unknown): string =>
+  typeof account === 'string' ? (ACCOUNT_WORDS[account] ?? account) : 'spot';
+
+/** How a sub-account is named in the history, from its uid. */
+export type SubName = (uid: string) => string;
+
+/** "desk-ops (UID 1000002)", or "Sub-account 1000002" when its login name is not known. */
+export const subAccountName = (uid: string, loginName: string | undefined): string =>
+  loginName ? `${loginName} (UID ${uid})` : `Sub-account ${uid}`;
+
+const param = (movement: MovementView, field: string): unknown => movement.params[field];
+
+/** Sub-account user ids a journaled transfer touches (for the sub-account filter). */
+export const transferSubAccounts = (movement: MovementView): string[] =>
+  [param(movement, 'sub_account'), param(movement, 'sub_account_from'), param(movement, 'sub_account_to')]
+    .filter((v): v is string | number => typeof v === 'string' || typeof v === 'number')
+    .map(String);
+
+const JOURNAL_STATE: Record<MovementView['state'], { state: TransferRecord['state']; text: string }> = {
+  prepared: { state: 'checking', text: 'Unknown — checking' },
+  sent: { state: 'checking', text: 'Unknown — checking' },
+  unknown: { state: 'checking', text: 'Unknown — checking' },
+  done: { state: 'done', text: 'Done' },
+  failed: { state: 'failed', text: 'Failed' },
+};
+
+/** A journaled transfer (any kind) → its history row (id `j-<journal id>`); undefined for other kinds. */
+export const transferHistoryRow = (movement: MovementView, subName: SubName): TransferRecord | undefined => {
+  const state = JOURNAL_STATE[movement.state];
+  const stateText = movement.state === 'failed' && movement.label ? `Failed · ${movement.label}` : state.text;
+  const common = {
+    id: `j-${movement.id}`,
+    time: movement.createdAt,
+    currency: movement.currency,
+    amount: movement.amount,
+    state: state.state,
+    stateText,
+    ...(movement.clientId ? { clientOrderId: movement.clientId } : {}),
+    source: 'journal' as const,
+  };
+  switch (movement.kind) {
+    case 'transfer': {
+      const pair = param(movement, 'currency_pair');
+      const settle = param(movement, 'settle');
+      const extra = [
+        typeof pair === 'string' ? pair : '',
+        typeof settle === 'string' ? `settle ${settle.toUpperCase()}` : '',
+      ]
+        .filter(Boolean)
+        .join(', ');
+      const suffix = extra ? ` (${extra})` : '';
+      return {
+        ...common,
+        kind: 'own',
+        from: `Main · ${transferAccountWords(param(movement, 'from'))}${suffix}`,
+        to: `Main · ${transferAccountWords(param(movement, 'to'))}${suffix}`,
+      };
+    }
+    case 'subAccountTransfer': {
+      const sub = `${subName(String(param(movement, 'sub_account')))} · ${transferAccountWords(param(movement, 'sub_account_type'))}`;
+      const into = param(movement, 'direction') === 'to';
+      return { ...common, kind: 'mainSub', from: into ? 'Main · spot' : sub, to: into ? sub : 'Main · spot' };
+    }
+    case 'subToSubTransfer':
+      return {
+        ...common,
+        kind: 'subSub',
+        from: `${subName(String(param(movement, 'sub_account_from')))} · ${transferAccountWords(param(movement, 'sub_account_from_type'))}`,
+        to: `${subName(String(param(movement, 'sub_account_to')))} · ${transferAccountWords(param(movement, 'sub_account_to_type'))}`,
+      };
+    default:
+      return undefined;
+  }
 };

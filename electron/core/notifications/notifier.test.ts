@@ -83,7 +83,7 @@ describe('FundingNotifier', () => {
     const { shown, notifier } = setup();
     const push = (status: string, direction: 'withdraw' | 'deposit'): FundingChange => ({
       ...deposit(status, 'PENDING'),
-      record: { id: 'p1', transaction_type: direction, status },
+      record: { id: 'p1', transactionType: direction, status },
     });
     notifier.observe('funding.pushChanged', push('REFUSED', 'withdraw'));
     notifier.observe('funding.pushChanged', push('RECEIVING', 'deposit'));

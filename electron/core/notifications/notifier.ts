@@ -65,7 +65,8 @@ const MILESTONES: Record<Kind, ReadonlySet<string>> = {
 
 export const SETTINGS_KEY = 'notifications.os';
 
-const isIncomingPush = (change: FundingChange): boolean => change.record.transaction_type === 'deposit';
+/** The event's record is the contract's PushRecord (shared/contract/funding.ts). */
+const isIncomingPush = (change: FundingChange): boolean => change.record.transactionType === 'deposit';
 
 const NOUN: Record<Kind, string> = { deposit: 'Deposit', withdrawal: 'Withdrawal', push: 'Transfer to another user' };
 

@@ -4,10 +4,14 @@ import {
   destinationKey,
   quote,
   type ReviewPolicy,
-  type WithdrawalRecord,
+  type SavedAddress,
   type WithdrawDetails,
   type WithdrawResult,
+  type WithdrawRules,
+  withdrawalFromMovement,
+  withdrawalJournalView,
 } from '../../../shared/contract/funding';
+import { savedAddressRefusal } from '../../../shared/platform/savedAddresses';
 import { DeskFailure } from '../errors';
 import {
   toChain,
@@ -19,10 +23,10 @@ import {
   toWithdrawal,
 } from '../funding/records';
 import { readAllWindows } from '../funding/windows';
-import { DUPLICATE_LABELS } from '../movements/engine';
 import type { Movement } from '../movements/types';
 import type { ServiceContext } from './context';
 import type { Guard } from './guard';
+import { RULES_FRESH_MS, rulesCacheOf } from './rulesCache';
 
 const REVIEW_POLICY_KEY = 'funding.reviewPolicy';
 const DAY = 86_400;
@@ -37,6 +41,17 @@ const nowSeconds = () => Math.floor(Date.now() / 1000);
 /** Handlers of the `funding` area. */
 export const createFundingHandlers = (ctx: ServiceContext, guard: Guard): DeskHandlers['funding'] => {
   const api = () => ctx.platform();
+  /**
+   * Withdrawal rules and chain info: what the screen read a moment ago serves the precheck
+   * (services/rulesCache.ts). Keys: `withdrawStatus:<currency or *>`, `chains:<currency>`.
+   */
+  const rules = rulesCacheOf(ctx);
+  const readRules = (currency: string | undefined, maxAgeMs: number) =>
+    rules.get(`withdrawStatus:${currency ?? '*'}`, maxAgeMs, async () =>
+      (await api().wallet.withdrawStatus(currency)).map(toRules),
+    );
+  const readChains = (currency: string, maxAgeMs: number) =>
+    rules.get(`chains:${currency}`, maxAgeMs, async () => (await api().wallet.currencyChains(currency)).map(toChain));
 
   const readWithdrawals = (from: number, to: number, currency?: string) =>
     readAllWindows(from, to, {
@@ -46,17 +61,63 @@ export const createFundingHandlers = (ctx: ServiceContext, guard: Guard): DeskHa
     });
 
   /**
-   * The same rules the screen checks, checked again with fresh platform data before the journal
-   * sends anything: a mistake or a stale screen is stopped here with the reason, nothing sent.
+   * The saved addresses of a currency (on one chain) with how often the app has seen each
+   * destination used. Kept in the rules cache: the withdrawal precheck uses what the form read a
+   * moment ago to refuse an address the platform will not accept (shared/platform/savedAddresses.ts).
+   */
+  const savedAddressesKey = (currency: string, chain: string | undefined) =>
+    `savedAddresses:${currency}:${chain ?? '*'}`;
+  const readSavedAddresses = async (currency: string, chain: string | undefined): Promise<SavedAddress[]> => {
+    // An hour past now tolerates a platform clock ahead of ours.
+    const to = nowSeconds() + 3600;
+    const [saved, recent] = await Promise.all([
+      api().wallet.savedAddresses({ currency, ...(chain ? { chain } : {}), limit: 100 }),
+      readWithdrawals(to - 30 * DAY - 3600, to, currency),
+    ]);
+    // "Used before" = sent to this destination (chain, address, memo) in the last 30 days, or by
+    // this app (journal). A memo never sent to is a new destination even at a known address.
+    const seenIds = new Set(recent.map((r) => r.id));
+    const uses = new Map<string, number>();
+    const count = (key: string) => uses.set(key, (uses.get(key) ?? 0) + 1);
+    for (const r of recent) {
+      if (r.address && !NOT_SENT.has(r.status)) count(destinationKey(r.chain ?? '', r.address, r.memo));
+    }
+    // Older ones the app sent itself (outside the platform's 30-day window), unless cancelled.
+    for (const m of ctx.movements.list({ kind: 'withdrawal', state: 'done' })) {
+      const { chain: sentChain, address, memo } = m.params;
+      if (typeof sentChain !== 'string' || typeof address !== 'string' || m.currency !== currency) continue;
+      if (m.platformId && seenIds.has(m.platformId)) continue;
+      if (m.platformStatus && NOT_SENT.has(m.platformStatus)) continue;
+      count(destinationKey(sentChain, address, typeof memo === 'string' ? memo : undefined));
+    }
+    return saved
+      .filter((a) => !chain || !a.chain || a.chain === chain)
+      .map((a) => {
+        const entry = toSavedAddress(a, chain ?? '', 0);
+        return {
+          ...entry,
+          previousWithdrawals: uses.get(destinationKey(entry.chain, entry.address, entry.tag)) ?? 0,
+        };
+      });
+  };
+
+  /**
+   * The same rules the screen checks, checked again before the journal sends anything: a mistake
+   * or a stale screen is stopped here with the reason, nothing sent. The balance is read now; the
+   * chain's state and the currency's rules are the platform's answer of at most RULES_FRESH_MS ago
+   * (the form read them when the person chose the currency), else read now.
    * Returns the fee the platform will take (for the trusted confirmation), when its rules are known.
    */
   const precheckWithdrawal = async (input: WithdrawDetails): Promise<string | undefined> => {
+    const everyCurrency = rules.peek<WithdrawRules[]>('withdrawStatus:*', RULES_FRESH_MS);
     const [chains, statuses, spot] = await Promise.all([
-      api().wallet.currencyChains(input.currency),
-      api().wallet.withdrawStatus(input.currency),
+      readChains(input.currency, RULES_FRESH_MS),
+      everyCurrency?.some((r) => r.currency === input.currency)
+        ? everyCurrency
+        : readRules(input.currency, RULES_FRESH_MS),
       api().spot.accounts(input.currency),
     ]);
-    const chain = chains.map(toChain).find((c) => c.chain === input.chain);
+    const chain = chains.find((c) => c.chain === input.chain);
     if (!chain) throw invalid(`${input.currency} cannot be withdrawn on network ${input.chain}.`, 'chain');
     if (chain.disabled || chain.withdrawDisabled) {
       throw invalid(`Withdrawals of ${input.currency} on ${input.chain} are suspended by the platform.`, 'chain');
@@ -64,31 +125,27 @@ export const createFundingHandlers = (ctx: ServiceContext, guard: Guard): DeskHa
     if (chain.usesMemo && !input.memo) {
       throw invalid(`${input.chain} needs a memo/tag: without it the funds cannot be credited.`, 'memo');
     }
-    const rules = statuses.map(toRules).find((r) => r.currency === input.currency);
-    if (rules) {
+    // A saved address the platform refuses (not verified, never used): said now, nothing sent.
+    // Whatever list was read a moment ago serves (all chains, e.g. a bulk check, or this chain).
+    const entries = (
+      rules.peek<SavedAddress[]>(savedAddressesKey(input.currency, undefined), RULES_FRESH_MS) ??
+      (await rules.get(savedAddressesKey(input.currency, input.chain), RULES_FRESH_MS, () =>
+        readSavedAddresses(input.currency, input.chain),
+      ))
+    ).filter((a) => a.chain === input.chain && a.address === input.address);
+    const refusal = entries.length > 0 && entries.every((a) => savedAddressRefusal(a)) ? entries[0] : undefined;
+    if (refusal) throw invalid(savedAddressRefusal(refusal) ?? '', 'address');
+    const currencyRules = statuses.find((r) => r.currency === input.currency);
+    if (currencyRules) {
       const available = spot.find((a) => a.currency === input.currency)?.available ?? '0';
-      const problem = amountProblem({ amount: input.amount, rules, chain, available });
+      const problem = amountProblem({ amount: input.amount, rules: currencyRules, chain, available });
       if (problem) throw invalid(problem, 'amount');
-      return quote(rules, input.chain, input.amount, chain.decimals).fee;
+      return quote(currencyRules, input.chain, input.amount, chain.decimals).fee;
     }
     return undefined;
   };
 
-  const journalView = (m: Movement | undefined) =>
-    m
-      ? {
-          state: m.state,
-          ...(m.label ? { label: m.label } : {}),
-          ...(m.message ? { message: m.message } : {}),
-          ...(m.state === 'unknown' && m.label && DUPLICATE_LABELS.has(m.label)
-            ? {
-                attention:
-                  m.message ??
-                  'The platform said it already has this withdrawal, but its records do not show it. Check it on the platform and settle it by hand in Activity.',
-              }
-            : {}),
-        }
-      : undefined;
+  const journalView = (m: Movement | undefined) => (m ? withdrawalJournalView(m) : undefined);
 
   const findWithdrawalMovement = (predicate: (m: Movement) => boolean, since?: number) =>
     ctx.movements.list({ kind: 'withdrawal', ...(since !== undefined ? { from: since } : {}) }).find(predicate);
@@ -96,9 +153,10 @@ export const createFundingHandlers = (ctx: ServiceContext, guard: Guard): DeskHa
   const readPolicy = (): ReviewPolicy => ctx.settings.get<ReviewPolicy>(REVIEW_POLICY_KEY, { typedConfirmAbove: {} });
 
   return {
-    withdrawRules: async ({ currency }) => (await api().wallet.withdrawStatus(currency)).map(toRules),
+    // Always read (a screen asks when it wants them new), kept for the precheck; reads at once share one request.
+    withdrawRules: ({ currency }) => readRules(currency, 0),
 
-    chains: async ({ currency }) => (await api().wallet.currencyChains(currency)).map(toChain),
+    chains: ({ currency }) => readChains(currency, 0),
 
     depositAddress: async ({ currency }) => toDepositAddress(await api().wallet.depositAddress(currency)),
 
@@ -131,39 +189,8 @@ export const createFundingHandlers = (ctx: ServiceContext, guard: Guard): DeskHa
       return { record: record ? toWithdrawal(record) : null, ...(journal ? { journal } : {}) };
     },
 
-    savedAddresses: async ({ currency, chain }) => {
-      // An hour past now tolerates a platform clock ahead of ours.
-      const to = nowSeconds() + 3600;
-      const [saved, recent] = await Promise.all([
-        api().wallet.savedAddresses({ currency, ...(chain ? { chain } : {}), limit: 100 }),
-        readWithdrawals(to - 30 * DAY - 3600, to, currency),
-      ]);
-      // "Used before" = sent to this destination (chain, address, memo) in the last 30 days, or by
-      // this app (journal). A memo never sent to is a new destination even at a known address.
-      const seenIds = new Set(recent.map((r) => r.id));
-      const uses = new Map<string, number>();
-      const count = (key: string) => uses.set(key, (uses.get(key) ?? 0) + 1);
-      for (const r of recent) {
-        if (r.address && !NOT_SENT.has(r.status)) count(destinationKey(r.chain ?? '', r.address, r.memo));
-      }
-      // Older ones the app sent itself (outside the platform's 30-day window), unless cancelled.
-      for (const m of ctx.movements.list({ kind: 'withdrawal', state: 'done' })) {
-        const { chain: sentChain, address, memo } = m.params;
-        if (typeof sentChain !== 'string' || typeof address !== 'string' || m.currency !== currency) continue;
-        if (m.platformId && seenIds.has(m.platformId)) continue;
-        if (m.platformStatus && NOT_SENT.has(m.platformStatus)) continue;
-        count(destinationKey(sentChain, address, typeof memo === 'string' ? memo : undefined));
-      }
-      return saved
-        .filter((a) => !chain || !a.chain || a.chain === chain)
-        .map((a) => {
-          const entry = toSavedAddress(a, chain ?? '', 0);
-          return {
-            ...entry,
-            previousWithdrawals: uses.get(destinationKey(entry.chain, entry.address, entry.tag)) ?? 0,
-          };
-        });
-    },
+    savedAddresses: ({ currency, chain }) =>
+      rules.get(savedAddressesKey(currency, chain), 0, () => readSavedAddresses(currency, chain)),
 
     withdraw: async (input): Promise<WithdrawResult> => {
       const { requestKey } = input;
@@ -181,13 +208,15 @@ export const createFundingHandlers = (ctx: ServiceContext, guard: Guard): DeskHa
       const release = await guard.movement({ kind: 'withdrawal', requestKey, request, fee });
       try {
         const movement = await ctx.movements.withdraw(request, { requestKey }).finally(release);
-        let record: WithdrawalRecord | undefined;
-        try {
-          const [found] = await api().wallet.withdrawals({ withdraw_order_id: movement.clientId });
-          record = found ? toWithdrawal(found) : undefined;
-        } catch {
-          // Accepted is certain; the record is read again by the screen.
-        }
+        // The day's remaining limit moved: the next precheck reads the rules again.
+        rules.invalidate('withdrawStatus:');
+        // This destination now counts one more use.
+        rules.invalidate('savedAddresses:');
+        // The record from the platform's answer (id, status), the journal and the fee the rules
+        // say (what the review showed); no read-back: the watchers' event brings the platform's
+        // full record (its fee, txid) to the screen.
+        const accepted = withdrawalFromMovement(movement);
+        const record = accepted && fee !== undefined ? { ...accepted, fee } : accepted;
         return { outcome: 'accepted', withdrawOrderId: movement.clientId, ...(record ? { record } : {}) };
       } catch (error) {
         if (!(error instanceof DeskFailure) || error.detail.code !== 'OUTCOME_UNKNOWN') throw error;
@@ -204,6 +233,7 @@ export const createFundingHandlers = (ctx: ServiceContext, guard: Guard): DeskHa
 
     cancelWithdrawal: async ({ id }) => {
       await api().withdrawals.cancel(id);
+      rules.invalidate('withdrawStatus:');
       // DELETE answers 202: read the record for its current status.
       const [record] = await api().wallet.withdrawals({ withdraw_id: id });
       if (!record) throw DeskFailure.precondition(`Withdrawal ${id} was not found after cancelling.`);

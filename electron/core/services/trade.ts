@@ -21,6 +21,7 @@ import { MarketFeed } from '../trade/marketFeed';
 import { OrdersWatcher } from '../trade/ordersWatcher';
 import { createTriggerHandlers } from '../trade/triggers';
 import type { ServiceContext } from './context';
+import { RULES_FRESH_MS, rulesCacheOf } from './rulesCache';
 
 const SETTINGS_KEY = 'trade.settings';
 const PAIRS_TTL_MS = 60_000;
@@ -112,7 +113,8 @@ export const createTradeHandlers = (ctx: ServiceContext): DeskHandlers['trade'] 
   /** A placed order: the screens refresh, and a resting one is followed for its fill notice. */
   const placed = (order: z.output<typeof Order>) => {
     if (order.status === 'open') watcher.track(order.pair, order.id, order.left);
-    ctx.emit('trade.ordersChanged', { pair: order.pair, reason: 'placed' });
+    // The order itself goes with the event: screens put it in their lists without reading them again.
+    ctx.emit('trade.ordersChanged', { pair: order.pair, reason: 'placed', orders: [order] });
     return order;
   };
 
@@ -207,10 +209,14 @@ export const createTradeHandlers = (ctx: ServiceContext): DeskHandlers['trade'] 
       const info = await pairInfo(pair);
       const [accounts, fee, stp] = await Promise.all([
         spot().accounts(),
-        ctx
-          .platform()
-          .wallet.fee({ currency_pair: pair })
-          .catch(() => spot().fee(pair)),
+        // Fee rates change rarely: those of the last minute serve (services/rulesCache.ts), so an
+        // order's balance refresh reads the balances alone.
+        rulesCacheOf(ctx).get(`fee:${pair}`, RULES_FRESH_MS, () =>
+          ctx
+            .platform()
+            .wallet.fee({ currency_pair: pair })
+            .catch(() => spot().fee(pair)),
+        ),
         stpGroup(),
       ]);
       const balance = (currency: string) => {
@@ -252,9 +258,9 @@ export const createTradeHandlers = (ctx: ServiceContext): DeskHandlers['trade'] 
       return groups.flatMap((g) => g.orders.map((o) => toOrder(o, g.currency_pair)));
     },
     cancelOrder: async ({ pair, orderId }) => {
-      const order = await spot().cancelOrder(orderId, { currency_pair: pair });
-      ctx.emit('trade.ordersChanged', { pair, reason: 'cancelled' });
-      return toOrder(order, pair);
+      const order = toOrder(await spot().cancelOrder(orderId, { currency_pair: pair }), pair);
+      ctx.emit('trade.ordersChanged', { pair, reason: 'cancelled', orders: [order] });
+      return order;
     },
     cancelAll: async ({ pair }) => {
       // Per pair: the platform's cancel-all without a pair is not available everywhere.
@@ -284,9 +290,9 @@ export const createTradeHandlers = (ctx: ServiceContext): DeskHandlers['trade'] 
         maxNotional: readSettings().maxNotional,
       });
       if (Object.keys(errors).length > 0) throw invalid(errors as Record<string, string>);
-      const order = await spot().amendOrder(orderId, pair, change);
-      ctx.emit('trade.ordersChanged', { pair, reason: 'amended' });
-      return toOrder(order, pair);
+      const order = toOrder(await spot().amendOrder(orderId, pair, change), pair);
+      ctx.emit('trade.ordersChanged', { pair, reason: 'amended', orders: [order] });
+      return order;
     },
     orderHistory: async ({ pair, limit }) => {
       const orders = await spot().listOrders({ status: 'finished', limit, ...(pair ? { currency_pair: pair } : {}) });

@@ -4,7 +4,7 @@
  * outcome is not known yet is reported as "checking" with its journal id, never resent.
  */
 import type { DeskHandlers } from '../../../shared/contract';
-import type { TransferInput, TransferOutcome } from '../../../shared/contract/transfers';
+import { subAccountName, type TransferInput, type TransferOutcome } from '../../../shared/contract/transfers';
 import { DeskFailure } from '../errors';
 import { DUPLICATE_LABELS } from '../movements/engine';
 import type { Movement, MovementKind } from '../movements/types';
@@ -18,6 +18,7 @@ import {
 } from '../transfers/records';
 import type { ServiceContext } from './context';
 import type { Guard } from './guard';
+import { RULES_FRESH_MS, rulesCacheOf, SUB_ACCOUNTS_KEY } from './rulesCache';
 
 const DEFAULT_WINDOW_S = 7 * 86_400;
 const PAGE = 100;
@@ -112,20 +113,22 @@ export const createTransfersHandlers = (ctx: ServiceContext, guard: Guard): Desk
     }
   };
 
-  /** Login names for history rows; the uid alone when the list cannot be read. */
+  /**
+   * Login names for history rows; the uid alone when the list cannot be read. Names of the last
+   * minute serve (services/rulesCache.ts), and a read already under way — the transfer form's
+   * `subAccounts.list` as the screen opens — is shared.
+   */
   const subNames = async (): Promise<(uid: string) => string> => {
     const names = new Map<string, string>();
     try {
-      for (const account of await ctx.platform().subAccounts.list({ type: '0' })) {
-        names.set(String(account.user_id), account.login_name);
-      }
+      const accounts = await rulesCacheOf(ctx).get(SUB_ACCOUNTS_KEY, RULES_FRESH_MS, () =>
+        ctx.platform().subAccounts.list({ type: '0' }),
+      );
+      for (const account of accounts) names.set(String(account.user_id), account.login_name);
     } catch {
       // Names are a convenience; the uid identifies the account either way.
     }
-    return (uid) => {
-      const name = names.get(uid);
-      return name ? `${name} (UID ${uid})` : `Sub-account ${uid}`;
-    };
+    return (uid) => subAccountName(uid, names.get(uid));
   };
 
   return {

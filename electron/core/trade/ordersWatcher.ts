@@ -172,7 +172,11 @@ export class OrdersWatcher {
       if (filled && order.type === 'limit') {
         this.emit('trade.orderFilled', { order, filledNow: (filledNow as Decimal).toFixed() });
       }
-      this.emit('trade.ordersChanged', { pair, reason: raw.event === 'put' && !filled ? 'placed' : 'filled' });
+      this.emit('trade.ordersChanged', {
+        pair,
+        reason: raw.event === 'put' && !filled ? 'placed' : 'filled',
+        orders: [order],
+      });
     };
     this.unsubscribe.push(
       stream.subscribe(
@@ -202,7 +206,9 @@ export class OrdersWatcher {
                 c !== null &&
                 currencies.includes(String((c as { currency?: unknown }).currency)),
             );
-            if (touches && generation === this.generation) this.emit('trade.ordersChanged', { pair, reason: 'filled' });
+            // Balances only: no order named (`orders: []`), the screens read the balances again.
+            if (touches && generation === this.generation)
+              this.emit('trade.ordersChanged', { pair, reason: 'filled', orders: [] });
           },
         },
         { private: true },

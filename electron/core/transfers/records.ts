@@ -2,23 +2,23 @@
  * Transfer records for the history and the outcome of a journaled transfer, in the contract's
  * words. Pure functions: the platform's records and the journal's movements in, rows out.
  */
-import type { TransferOutcome, TransferRecord } from '../../../shared/contract/transfers';
+import {
+  type SubName,
+  TRANSFER_MOVEMENT_KINDS,
+  type TransferOutcome,
+  type TransferRecord,
+  transferAccountWords,
+  transferHistoryRow,
+  transferSubAccounts,
+} from '../../../shared/contract/transfers';
 import type { SubAccountTransferRecord } from '../../../shared/platform/api/wallet';
 import type { Movement } from '../movements/types';
 
-export const TRANSFER_KINDS = ['transfer', 'subAccountTransfer', 'subToSubTransfer'] as const;
+export const TRANSFER_KINDS = TRANSFER_MOVEMENT_KINDS;
 
-const ACCOUNT_WORDS: Record<string, string> = {
-  spot: 'spot',
-  margin: 'isolated margin',
-  futures: 'perpetual futures',
-  delivery: 'delivery futures',
-  options: 'options',
-};
-const words = (account: unknown): string =>
-  typeof account === 'string' ? (ACCOUNT_WORDS[account] ?? account) : 'spot';
+const words = transferAccountWords;
 
-export type SubName = (uid: string) => string;
+export type { SubName };
 
 /** A journaled movement → where the transfer stands for the screen. */
 export const outcomeOf = (movement: Movement): TransferOutcome => {
@@ -47,70 +47,11 @@ export const outcomeOf = (movement: Movement): TransferOutcome => {
   };
 };
 
-const p = (movement: Movement, field: string): unknown => movement.params[field];
-
 /** Sub-account user ids a journaled transfer touches (for the sub-account filter). */
-export const subAccountsOf = (movement: Movement): string[] =>
-  [p(movement, 'sub_account'), p(movement, 'sub_account_from'), p(movement, 'sub_account_to')]
-    .filter((v): v is string | number => typeof v === 'string' || typeof v === 'number')
-    .map(String);
+export const subAccountsOf = transferSubAccounts;
 
-const JOURNAL_STATE: Record<Movement['state'], { state: TransferRecord['state']; text: string }> = {
-  prepared: { state: 'checking', text: 'Unknown — checking' },
-  sent: { state: 'checking', text: 'Unknown — checking' },
-  unknown: { state: 'checking', text: 'Unknown — checking' },
-  done: { state: 'done', text: 'Done' },
-  failed: { state: 'failed', text: 'Failed' },
-};
-
-/** A journaled transfer (any kind) → a history row. */
-export const journalRecord = (movement: Movement, subName: SubName): TransferRecord | undefined => {
-  const state = JOURNAL_STATE[movement.state];
-  const stateText = movement.state === 'failed' && movement.label ? `Failed · ${movement.label}` : state.text;
-  const common = {
-    id: `j-${movement.id}`,
-    time: movement.createdAt,
-    currency: movement.currency,
-    amount: movement.amount,
-    state: state.state,
-    stateText,
-    ...(movement.clientId ? { clientOrderId: movement.clientId } : {}),
-    source: 'journal' as const,
-  };
-  switch (movement.kind) {
-    case 'transfer': {
-      const pair = p(movement, 'currency_pair');
-      const settle = p(movement, 'settle');
-      const extra = [
-        typeof pair === 'string' ? pair : '',
-        typeof settle === 'string' ? `settle ${settle.toUpperCase()}` : '',
-      ]
-        .filter(Boolean)
-        .join(', ');
-      const suffix = extra ? ` (${extra})` : '';
-      return {
-        ...common,
-        kind: 'own',
-        from: `Main · ${words(p(movement, 'from'))}${suffix}`,
-        to: `Main · ${words(p(movement, 'to'))}${suffix}`,
-      };
-    }
-    case 'subAccountTransfer': {
-      const sub = `${subName(String(p(movement, 'sub_account')))} · ${words(p(movement, 'sub_account_type'))}`;
-      const into = p(movement, 'direction') === 'to';
-      return { ...common, kind: 'mainSub', from: into ? 'Main · spot' : sub, to: into ? sub : 'Main · spot' };
-    }
-    case 'subToSubTransfer':
-      return {
-        ...common,
-        kind: 'subSub',
-        from: `${subName(String(p(movement, 'sub_account_from')))} · ${words(p(movement, 'sub_account_from_type'))}`,
-        to: `${subName(String(p(movement, 'sub_account_to')))} · ${words(p(movement, 'sub_account_to_type'))}`,
-      };
-    default:
-      return undefined;
-  }
-};
+/** A journaled transfer (any kind) → a history row (shared with the screens, which build it from events). */
+export const journalRecord = transferHistoryRow;
 
 /** A platform sub-account transfer record → a history row. */
 export const platformRecord = (record: SubAccountTransferRecord, index: number, subName: SubName): TransferRecord => {

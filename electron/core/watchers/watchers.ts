@@ -7,8 +7,12 @@
  * the app's own withdrawals/pushes can still change, else every `intervalMs` (10 s) — far inside
  * the limits either way. The status of the app's own movements in the journal follows along.
  */
+import type { z } from 'zod';
+import type { Events } from '../../../shared/contract';
+import type { DepositRecord, PushRecord, WithdrawalRecord } from '../../../shared/contract/funding';
 import { type FundingRecordKind, statusTimeline } from '../../../shared/platform/timelines';
 import type { PlatformApi } from '../api/platform';
+import { toDeposit, toPush, toWithdrawal } from '../funding/records';
 import type { BalanceSnapshots } from '../journal/types';
 import type { Movement, Movements } from '../movements/types';
 import type { ActiveProfile, Emit } from '../types';
@@ -196,7 +200,7 @@ export class Watchers {
         d.status,
         d.timestamp,
         since,
-        d,
+        toDeposit(d),
       );
     }
     for (const w of withdrawals) {
@@ -212,10 +216,12 @@ export class Watchers {
         w.status,
         w.timestamp,
         since,
-        w,
+        toWithdrawal(w),
         w.withdraw_order_id || undefined,
+        mine !== undefined,
       );
     }
+    const sentByUs = new Set(sent);
     for (const p of [...sent, ...received]) {
       const mine = byPushId.get(p.id);
       if (mine && mine.platformStatus !== p.status) this.options.movements.updatePlatformStatus(mine.id, p.status);
@@ -229,7 +235,9 @@ export class Watchers {
         p.status,
         p.create_time,
         since,
-        p,
+        toPush(p, sentByUs.has(p) ? 'withdraw' : 'deposit'),
+        undefined,
+        mine !== undefined,
       );
     }
     // Read after the platform status updates above. Only movements inside the watched window: an
@@ -253,8 +261,10 @@ export class Watchers {
     status: string,
     timeSec: number | undefined,
     sinceMs: number,
-    record: object,
+    /** The contract's record (shared/contract/funding.ts): screens put it in their caches as it is. */
+    record: DepositRecord | WithdrawalRecord | PushRecord,
     clientId?: string,
+    own?: boolean,
   ): void {
     const before = this.seen.get(key);
     if (before?.status === status) return;
@@ -269,7 +279,8 @@ export class Watchers {
       status,
       ...(before ? { previousStatus: before.status } : {}),
       ...(clientId ? { clientId } : {}),
-      record: record as Record<string, unknown>,
-    });
+      ...(own ? { own } : {}),
+      record,
+    } as z.input<Events[EventName]>);
   }
 }

@@ -23,7 +23,7 @@ const deposit = (status: string, previousStatus: string) => ({
   amount: '100',
   status,
   previousStatus,
-  record: {},
+  record: { id: 'd1', time: 1_700_000_000, amount: '100', currency: 'USDT', status },
 });
 
 describe('FundingNotifier', () => {

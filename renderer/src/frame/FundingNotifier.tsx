@@ -3,6 +3,12 @@
  * push changes state, wherever they are in the app. Main's watchers follow what can still change and
  * send the events (shared/contract/events.ts); the journal reports each change of the app's own
  * movements. Mounted once, in the frame: the screens do not poll or subscribe for this themselves.
+ *
+ * Events carry data: each holds the whole record, which goes into every cached list and followed
+ * withdrawal that shows it (lib/eventCache.ts) — nothing is read again for it. Balances are read
+ * again only when the change moved money the screens do not know about yet: a record someone else
+ * made (not this app, whose own screen already refreshed), or one that reached its end (credited,
+ * refunded, received).
  */
 import { useQueryClient } from '@tanstack/react-query';
 import { useEffect, useRef } from 'react';
@@ -10,12 +16,13 @@ import type { ConsolidatedRow } from '../../../shared/contract/balances';
 import { DEPOSIT_PHASE, type Phase, UID_PUSH_PHASE, WITHDRAWAL_PHASE } from '../../../shared/platform/statuses';
 import { type FundingRecordKind, statusTimeline } from '../../../shared/platform/timelines';
 import { call, type DeskEventPayload, useDeskEvent } from '../lib/desk';
+import { applyDeposit, applyPush, applyWithdrawal } from '../lib/eventCache';
 import { formatMoneyOrText } from '../lib/format';
 import type { ScreenId, ScreenParams } from '../lib/navigation';
 import { type NoticeTone, notify } from '../lib/notify';
 import { usePrefs } from '../lib/prefs';
 
-type Change = DeskEventPayload<'funding.depositChanged'>;
+type Change = DeskEventPayload<'funding.depositChanged' | 'funding.withdrawalChanged' | 'funding.pushChanged'>;
 type Kind = FundingRecordKind;
 
 const PHASE_WORDS: Record<Phase, { words: string; tone: NoticeTone }> = {
@@ -55,6 +62,18 @@ export const describeChange = (kind: Kind, change: Change) => {
   };
 };
 
+/**
+ * Whether this change moved money the screens do not know about yet: a record first seen that this
+ * app did not send (its own sending screen refreshed the balances already), or a status that ends
+ * the record (a deposit credited, a withdrawal refunded, a transfer received or refused).
+ */
+export const movesBalances = (kind: Kind, change: Change): boolean => {
+  if (change.previousStatus === change.status) return false;
+  if (change.previousStatus === undefined && !change.own) return true;
+  const phase = PHASES[kind][change.status];
+  return phase === 'done' || phase === 'failed' || phase === 'cancelled' || statusTimeline(kind, change.status).final;
+};
+
 /** Several changes of one movement within this time update the all-accounts view once. */
 const MAIN_ROW_DEBOUNCE_MS = 2_000;
 
@@ -90,9 +109,15 @@ export const FundingNotifier = () => {
     }, MAIN_ROW_DEBOUNCE_MS);
   };
   const handle = (kind: Kind) => (change: Change) => {
-    // Lists and balances showing this record are out of date whether or not we notify.
-    refresh('funding.', 'balances.');
-    updateMainRow();
+    // The record itself goes into every list showing it, whether or not we notify.
+    if (kind === 'deposit') applyDeposit(client, change.record as DeskEventPayload<'funding.depositChanged'>['record']);
+    else if (kind === 'withdrawal')
+      applyWithdrawal(client, change.record as DeskEventPayload<'funding.withdrawalChanged'>['record']);
+    else applyPush(client, change.record as DeskEventPayload<'funding.pushChanged'>['record']);
+    if (movesBalances(kind, change)) {
+      refresh('balances.', 'transfers.available', ...(kind === 'withdrawal' ? ['funding.withdrawRules'] : []));
+      updateMainRow();
+    }
     if (!enabled) return;
     const notice = describeChange(kind, change);
     if (notice) notify(notice);
@@ -100,10 +125,5 @@ export const FundingNotifier = () => {
   useDeskEvent('funding.depositChanged', handle('deposit'));
   useDeskEvent('funding.withdrawalChanged', handle('withdrawal'));
   useDeskEvent('funding.pushChanged', handle('push'));
-  // The journal settled one of our UID transfers (e.g. an unknown outcome found on the platform).
-  // A sent withdrawal's tracker re-reads its own movement itself (WithdrawalTracker).
-  useDeskEvent('activity.movementChanged', (movement) => {
-    if (movement.kind === 'push') refresh('funding.pushes');
-  });
   return null;
 };

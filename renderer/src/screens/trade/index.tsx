@@ -9,6 +9,8 @@ import { DEFAULT_TRADE_SETTINGS, type Order } from '../../../../shared/contract/
 import { groupingSteps } from '../../../../shared/trade/book';
 import { DuplicateGuard } from '../../../../shared/trade/ticket';
 import { useDeskEvent, useDeskMutation, useDeskQuery } from '../../lib/desk';
+import { applyOrders } from '../../lib/eventCache';
+import { useCoalescedRefresh } from '../../lib/useCoalescedRefresh';
 import { EmptyState, ErrorNotice, Loading, PageHeader, Tabs } from '../../ui';
 import { OrderBook } from './book/OrderBook';
 import { CandleChart } from './market/CandleChart';
@@ -60,10 +62,19 @@ export default function TradeScreen() {
   const guard = useRef(new DuplicateGuard()).current;
   const [ticketMode, setTicketMode] = useState<'order' | 'trigger'>('order');
 
-  // Fills seen by main (or our own actions) refresh orders, trades and balances.
-  useDeskEvent('trade.ordersChanged', () => {
-    for (const name of ['trade.openOrders', 'trade.account', 'trade.orderHistory', 'trade.myTrades'])
-      void queries.invalidateQueries({ queryKey: [name] });
+  // Our own actions and what main sees (fills, the stream) change orders, trades and balances. An
+  // event that carries the orders puts them in the open orders (lib/eventCache.ts); what it cannot
+  // carry is read again, once per burst (a placement is told by its answer, the order stream and
+  // the balance stream within a few milliseconds).
+  const refreshSoon = useCoalescedRefresh();
+  useDeskEvent('trade.ordersChanged', (change) => {
+    if (change.orders === undefined) {
+      refreshSoon(['trade.openOrders', 'trade.account', 'trade.orderHistory', 'trade.myTrades']);
+      return;
+    }
+    applyOrders(queries, change.orders);
+    const finished = change.reason === 'filled' || change.orders.some((o) => o.status !== 'open');
+    refreshSoon(['trade.account', ...(finished ? ['trade.orderHistory', 'trade.myTrades'] : [])]);
   });
   // A fill main saw (from the stream where there is one) updates the open orders at once: it stays
   // right even while reading them back over REST fails.

@@ -93,7 +93,8 @@ export const TransferForm = ({ onResult }: TransferFormProps) => {
   const availableText = source !== undefined ? (available.data?.available ?? undefined) : undefined;
 
   const send = useDeskMutation('transfers.send', {
-    invalidates: ['transfers.history', 'transfers.available', 'subAccounts.balances', 'subAccounts.get'],
+    // The history gets the transfer from the journal's events (the screen applies them); balances are read again.
+    invalidates: ['transfers.available', 'subAccounts.balances', 'subAccounts.get'],
   });
 
   const problems = draftProblems(draft, availableText);

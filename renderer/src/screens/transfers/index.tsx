@@ -2,20 +2,19 @@
 import { useQueryClient } from '@tanstack/react-query';
 import { useState } from 'react';
 import { useDeskEvent } from '../../lib/desk';
+import { applyTransferMovement } from '../../lib/eventCache';
 import { PageHeader } from '../../ui';
 import { TransferForm } from './TransferForm';
 import { TransferHistory } from './TransferHistory';
 import { type LastTransfer, TransferResult } from './TransferResult';
 import '../subAccounts/treasury.css';
 
-const TRANSFER_KINDS = new Set(['transfer', 'subAccountTransfer', 'subToSubTransfer']);
-
 const TransfersScreen = () => {
   const [last, setLast] = useState<LastTransfer | undefined>(undefined);
   const client = useQueryClient();
-  useDeskEvent('activity.movementChanged', (movement) => {
-    if (TRANSFER_KINDS.has(movement.kind)) void client.invalidateQueries({ queryKey: ['transfers.history'] });
-  });
+  // Every journal change of a transfer carries the movement: its history row goes in as main would
+  // build it (lib/eventCache.ts), without reading the history again.
+  useDeskEvent('activity.movementChanged', (movement) => applyTransferMovement(client, movement));
   return (
     <div className="transfers-screen">
       <PageHeader

@@ -55,7 +55,8 @@ function PushForm({ onSent }: { readonly onSent: (result: PushResult) => void })
   const { confirmation, open, close, renew } = useConfirmation<PushDetails>();
   const singleFlight = useSingleFlight();
   const push = useDeskMutation('funding.push', {
-    invalidates: ['funding.pushes', 'balances.spot'],
+    // The sent list gets the record from main's funding.pushChanged event (FundingNotifier).
+    invalidates: ['balances.spot'],
     onSuccess: (result) => {
       close();
       setAmount('');

@@ -1,11 +1,12 @@
 /**
  * The last look before a withdrawal leaves: every field in full (the address in groups of four so
- * it can be compared character by character), the fee and the net amount, a badge when the address
+ * it can be compared character by character; the groups are layout only, a copy has no spaces), the fee and the net amount, a badge when the address
  * was never used before, and a typed confirmation of the amount above the configured threshold.
  * Opening the sheet makes the confirmation's request key: every click of "Send" carries it, so a
  * double click, a re-render or a retry is the same withdrawal for main (and only one call is let
  * through at a time). Sending is disabled while the request is in flight and after it was accepted.
  */
+import { useQueryClient } from '@tanstack/react-query';
 import { useState } from 'react';
 import {
   type CurrencyChainInfo,
@@ -15,8 +16,9 @@ import {
   type WithdrawResult,
 } from '../../../../shared/contract/funding';
 import { useDeskMutation, useDeskQuery } from '../../lib/desk';
-import { chunk, formatMoney } from '../../lib/format';
-import { Badge, Button, Dialog, ErrorNotice, RetryCountdown, TextField } from '../../ui';
+import { applyWithdrawal, countWithdrawalTo } from '../../lib/eventCache';
+import { formatMoney } from '../../lib/format';
+import { Badge, Button, ChainId, Dialog, ErrorNotice, RetryCountdown, TextField } from '../../ui';
 import { newConfirmation, nothingMoved, useSingleFlight } from './confirmation';
 import { FeeEstimateNote } from './FeeEstimateNote';
 import { needsTypedConfirmation, typedAmountMatches, type WithdrawQuote } from './withdrawMath';
@@ -47,9 +49,16 @@ export function ReviewSheet({ input, chain, quote, saved: chosen, onClose, onSen
   const [confirmation, setConfirmation] = useState(() => newConfirmation(input));
   if (JSON.stringify(confirmation.details) !== JSON.stringify(input)) setConfirmation(newConfirmation(input));
   const singleFlight = useSingleFlight();
+  const client = useQueryClient();
   const send = useDeskMutation('funding.withdraw', {
-    invalidates: ['funding.withdrawals', 'balances.spot', 'funding.withdrawRules', 'funding.savedAddresses'],
-    onSuccess: (result) => onSent(result),
+    // The balance and the day's remaining limit moved: read again. The record main answered with
+    // goes into the lists and the address counts one more use (lib/eventCache.ts): not read again.
+    invalidates: ['balances.spot', 'funding.withdrawRules'],
+    onSuccess: (result, input) => {
+      if (result.record) applyWithdrawal(client, result.record);
+      countWithdrawalTo(client, input);
+      onSent(result);
+    },
   });
   // Until the policy is known, ask for the typed confirmation (the safe side).
   const mustType = needsTypedConfirmation(input.amount, input.currency, policy.data?.typedConfirmAbove ?? {});
@@ -106,16 +115,13 @@ export function ReviewSheet({ input, chain, quote, saved: chosen, onClose, onSen
         </dd>
         <dt>To address</dt>
         <dd>
-          <code className="address-chunks address-full" data-testid="review-address">
-            {chunk(input.address)
-              .split(' ')
-              .map((part, i) => (
-                // biome-ignore lint/suspicious/noArrayIndexKey: chunks of a fixed string, order never changes
-                <span key={i} className="chunk">
-                  {part}
-                </span>
-              ))}
-          </code>
+          <ChainId
+            chain={input.chain}
+            target="address"
+            value={input.address}
+            className="address-full"
+            testId="review-address"
+          />
           {saved?.name ? <div className="muted">Saved as “{saved.name}”</div> : null}
           <div>
             {firstTime ? (

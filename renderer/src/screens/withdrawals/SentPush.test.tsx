@@ -18,7 +18,8 @@ const record: PushRecord = {
   receiveUid: 2,
   currency: 'USDT',
   amount: '5',
-  createTime: 1_700_000_000,
+  // Now: inside the tracker's last day, as a transfer just sent is.
+  createTime: Math.floor(Date.now() / 1000),
   status: 'PENDING',
   transactionType: 'withdraw',
 };
@@ -44,10 +45,21 @@ describe('following a sent UID transfer', () => {
     renderSent({ outcome: 'unknown', intentId: 'intent-1', note: 'The connection was cut.' });
     expect((await screen.findByRole('status')).textContent).toContain('Unknown — checking');
 
-    // The journal finds the transfer on the platform and reports it with the platform's id.
+    // The journal finds the transfer on the platform and reports it with the platform's id; the
+    // watchers' event brings the record itself, which goes into the sent list without reading it.
     movement = { id: 'intent-1', state: 'done', platformId: 'push-77' };
-    sent = [record];
     act(() => desk.emit('activity.movementChanged', movementChanged({ id: 'intent-1', kind: 'push', state: 'done' })));
+    act(() =>
+      desk.emit('funding.pushChanged', {
+        profileId: 'p1',
+        id: record.id,
+        currency: record.currency,
+        amount: record.amount,
+        status: record.status,
+        own: true,
+        record,
+      }),
+    );
     await waitFor(() =>
       expect(screen.getByTestId('timeline-headline').textContent).toContain('Waiting for the receiver'),
     );

@@ -40,25 +40,26 @@ describe('following a sent withdrawal', () => {
     expect(notice.textContent).toContain('tdABC');
     expect(screen.queryAllByRole('button')).toHaveLength(0);
 
-    // The journal's check finds it and main reports the change: the timeline replaces the notice,
-    // with Cancel while possible.
-    lookup = {
-      record: {
-        id: 'w1',
-        withdrawOrderId: 'tdABC',
-        time: 1_700_000_000,
-        amount: '5',
-        currency: 'USDT',
-        status: 'REQUEST',
-      },
-      journal: { state: 'done' },
-    };
-    act(() => desk.emit('activity.movementChanged', movementChanged({ clientId: 'tdABC', state: 'done' })));
+    // The journal's check finds it and main reports the change with the movement (platform id and
+    // status): the timeline replaces the notice, with Cancel while possible — nothing read again.
+    act(() =>
+      desk.emit(
+        'activity.movementChanged',
+        movementChanged({
+          clientId: 'tdABC',
+          state: 'done',
+          platformId: 'w1',
+          platformStatus: 'REQUEST',
+          params: { chain: 'TRX', address: 'TXYZ' },
+        }),
+      ),
+    );
     await waitFor(() => expect(screen.getByTestId('timeline-headline').getAttribute('data-status')).toBe('REQUEST'), {
       timeout: 5_000,
     });
     expect(screen.getByTestId('withdrawal-cancel')).toBeTruthy();
-    expect(lookups).toBeGreaterThan(1);
+    expect(screen.getByTestId('withdrawal-detail').getAttribute('data-withdrawal-id')).toBe('w1');
+    expect(lookups).toBe(1);
   });
 
   it('says plainly when the journal proved it never executed', async () => {

@@ -1,23 +1,31 @@
 /**
- * Follows one withdrawal after it was sent: its status timeline, refreshed when main reports a change
- * (the journal's movement events here, the watchers' withdrawal events through the frame's FundingNotifier), with
- * Cancel while the platform still accepts a cancellation.
+ * Follows one withdrawal after it was sent: its status timeline, kept current by main's events,
+ * which carry the record (the journal's movement events and the watchers' withdrawal events, both
+ * put in this query's cache by the frame's FundingNotifier: nothing is read again), with Cancel
+ * while the platform still accepts a cancellation.
  * An unknown outcome is shown as "unknown — checking": main reconciles it by its client id and
  * nothing is ever sent again from here.
  */
+import { useQueryClient } from '@tanstack/react-query';
 import { useState } from 'react';
 import type { WithdrawalRecord } from '../../../../shared/contract/funding';
 import { isWithdrawalCancellable, withdrawalTimeline } from '../../../../shared/platform/timelines';
 import { useDeskEvent, useDeskMutation, useDeskQuery } from '../../lib/desk';
-import { chunk, formatMoney } from '../../lib/format';
-import { Button, ConfirmDialog, DetailsList, ErrorNotice, Loading, Time } from '../../ui';
+import { applyWithdrawal, applyWithdrawalMovement } from '../../lib/eventCache';
+import { formatMoney } from '../../lib/format';
+import { Button, ChainId, ConfirmDialog, DetailsList, ErrorNotice, Loading, LongId, Time } from '../../ui';
 import { StatusTimeline } from './timeline/StatusTimeline';
 
 export function CancelWithdrawalButton({ record }: { readonly record: WithdrawalRecord }) {
   const [asking, setAsking] = useState(false);
+  const client = useQueryClient();
   const cancel = useDeskMutation('funding.cancelWithdrawal', {
-    invalidates: ['funding.withdrawal', 'funding.withdrawals', 'balances.spot'],
-    onSuccess: () => setAsking(false),
+    // The answer is the record as it stands: it goes where it is shown; the refund moves the balance.
+    invalidates: ['balances.spot'],
+    onSuccess: (updated) => {
+      applyWithdrawal(client, updated);
+      setAsking(false);
+    },
   });
   if (!isWithdrawalCancellable(record.status)) return null;
   return (
@@ -42,7 +50,7 @@ export function CancelWithdrawalButton({ record }: { readonly record: Withdrawal
         testId="cancel-withdrawal-dialog"
       >
         <p>
-          {formatMoney(record.amount, record.currency)} to <code>{chunk(record.address ?? '')}</code>. The platform
+          {formatMoney(record.amount, record.currency)} to <LongId value={record.address ?? ''} />. The platform
           confirms the cancellation in the status; the amount and fee return to your spot account.
         </p>
       </ConfirmDialog>
@@ -62,7 +70,14 @@ export function WithdrawalDetail({ record }: { readonly record: WithdrawalRecord
           { label: 'Amount', value: formatMoney(record.amount, record.currency) },
           record.fee !== undefined ? { label: 'Fee', value: formatMoney(record.fee, record.currency) } : null,
           { label: 'Network', value: record.chain ?? '—' },
-          { label: 'Address', value: <code className="address-chunks">{chunk(record.address ?? '')}</code> },
+          record.address
+            ? {
+                label: 'Address',
+                value: (
+                  <ChainId chain={record.chain} target="address" value={record.address} testId="withdrawal-address" />
+                ),
+              }
+            : { label: 'Address', value: '—' },
           record.memo ? { label: 'Memo', value: <code>{record.memo}</code> } : null,
           { label: 'Requested', value: <Time ms={record.time * 1000} withZone /> },
           record.finalTime
@@ -71,7 +86,12 @@ export function WithdrawalDetail({ record }: { readonly record: WithdrawalRecord
                 value: <Time ms={record.finalTime * 1000} withZone />,
               }
             : null,
-          record.txid ? { label: 'Transaction id', value: <code className="break-all">{record.txid}</code> } : null,
+          record.txid
+            ? {
+                label: 'Transaction id',
+                value: <ChainId chain={record.chain} target="tx" value={record.txid} testId="withdrawal-txid" />,
+              }
+            : null,
           {
             label: 'Withdrawal id',
             value: (
@@ -89,16 +109,25 @@ export function WithdrawalDetail({ record }: { readonly record: WithdrawalRecord
 
 export interface WithdrawalTrackerProps {
   readonly withdrawOrderId: string;
+  /** The record main answered with when it accepted the withdrawal: shown at once, not read again. */
+  readonly record?: WithdrawalRecord | undefined;
   readonly outcome: 'accepted' | 'unknown';
   readonly note?: string | undefined;
 }
 
-export function WithdrawalTracker({ withdrawOrderId, outcome, note }: WithdrawalTrackerProps) {
-  const query = useDeskQuery(['funding.withdrawal', { withdrawOrderId }]);
-  // Main's journal reports every state change of a movement (sent, unknown, done, failed) and the
-  // watchers every platform status of it: nothing here needs polling. Re-read at once.
+export function WithdrawalTracker({ withdrawOrderId, outcome, note, record: accepted }: WithdrawalTrackerProps) {
+  // Read once only when main's answer had no record (an unknown outcome). After that main's events
+  // keep it current — every journal state and every platform status, each with the record — so it
+  // is never stale and never polled (lib/eventCache.ts).
+  const query = useDeskQuery(['funding.withdrawal', { withdrawOrderId }], {
+    staleTime: Number.POSITIVE_INFINITY,
+    ...(accepted ? { initialData: { record: accepted, journal: { state: 'done' as const } } } : {}),
+  });
+  // The journal's every state change carries the movement: its state, and the record it stands for
+  // until the platform's own arrives (the watchers' event, applied by the frame's FundingNotifier).
+  const client = useQueryClient();
   useDeskEvent('activity.movementChanged', (movement) => {
-    if (movement.clientId === withdrawOrderId) void query.refetch();
+    if (movement.clientId === withdrawOrderId) applyWithdrawalMovement(client, movement);
   });
   const record = query.data?.record;
   const journal = query.data?.journal;

@@ -58,6 +58,7 @@ export default function WithdrawalsScreen() {
                 <WithdrawalTracker
                   key={s.withdrawOrderId}
                   withdrawOrderId={s.withdrawOrderId}
+                  record={s.record}
                   outcome={s.outcome}
                   note={s.note}
                 />

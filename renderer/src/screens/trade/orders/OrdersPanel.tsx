@@ -34,7 +34,6 @@ import {
 import { describeOutcome } from '../ticket/outcome';
 
 type Tab = 'open' | 'history' | 'trades';
-const REFRESH = ['trade.openOrders', 'trade.account', 'trade.orderHistory', 'trade.myTrades'] as const;
 
 /** A decimal string grouped, with the pair's number of decimals (aligned columns); other text as is. */
 const fixed = (value: string, decimals: number | undefined) =>
@@ -62,7 +61,8 @@ function AmendDialog({ order, pair, settings, live, onClose }: AmendDialogProps)
   const [amount, setAmount] = useState(order.amount);
   // Set when the trader has seen the warnings of this very change; any edit asks again.
   const [reviewing, setReviewing] = useState(false);
-  const amend = useDeskMutation('trade.amendOrder', { invalidates: REFRESH, onSuccess: onClose });
+  // Main's trade.ordersChanged carries the amended order; the screen applies it (trade/index.tsx).
+  const amend = useDeskMutation('trade.amendOrder', { onSuccess: onClose });
   const account = useDeskQuery(['trade.account', { pair: order.pair }]);
   // Another pair's order has no live book here: its ticker's best bid and ask stand in.
   const tickers = useDeskQuery(['trade.tickers', {}], { enabled: order.pair !== live.pair });
@@ -184,9 +184,9 @@ function OpenOrders({ pair, pairs, settings, live }: PanelProps) {
   const [confirmAll, setConfirmAll] = useState(false);
   const scope = allPairs ? {} : { pair };
   const orders = useDeskQuery(['trade.openOrders', scope]);
-  const cancel = useDeskMutation('trade.cancelOrder', { invalidates: REFRESH });
+  const cancel = useDeskMutation('trade.cancelOrder');
+  // Main's trade.ordersChanged after a cancel-all names no orders: the screen reads them again, once.
   const cancelAll = useDeskMutation('trade.cancelAll', {
-    invalidates: REFRESH,
     onSuccess: () => setConfirmAll(false),
   });
   return (

@@ -95,7 +95,8 @@ export function OrderTicket({ pair, account, settings, bestBid, bestAsk, picked,
 
   const setUnconfirmed = useTradeUi((s) => s.setUnconfirmed);
   const place = useDeskMutation('trade.placeOrder', {
-    invalidates: ['trade.openOrders', 'trade.account', 'trade.orderHistory', 'trade.myTrades'],
+    // No invalidation: main's trade.ordersChanged carries the placed order and the screen applies it,
+    // reading the balances once (trade/index.tsx).
     // Here rather than in mutate(): it must run even when the ticket was closed meanwhile.
     onError: (error, input) => {
       if (error.code === 'OUTCOME_UNKNOWN' && input.text)

@@ -24,10 +24,12 @@ export const useLiveOrder = (placed: { order: Order; at: number } | undefined): 
   const inBook = following ? open.data?.find((o) => o.id === order.id) : undefined;
   // Read after the placement and the order is not among the open ones: amended away, filled or cancelled.
   const gone = following && open.isSuccess && open.dataUpdatedAt >= (placed?.at ?? 0) && inBook === undefined;
-  const found = useDeskQuery(['trade.findOrder', { pair, text: order?.text ?? '' }], {
-    enabled: gone && Boolean(order?.text),
-  });
+  /** The order as the last event told it (a fill, an amendment, a cancellation). */
   const [filled, setFilled] = useState<Order | undefined>();
+  const found = useDeskQuery(['trade.findOrder', { pair, text: order?.text ?? '' }], {
+    // No need to look it up when an event already said how it left the book.
+    enabled: gone && Boolean(order?.text) && !(filled?.id === order?.id && filled?.status !== 'open'),
+  });
   // biome-ignore lint/correctness/useExhaustiveDependencies: a new placement starts afresh.
   useEffect(() => setFilled(undefined), [order?.id]);
   useDeskEvent('trade.orderFilled', ({ order: now }) => {
@@ -35,6 +37,13 @@ export const useLiveOrder = (placed: { order: Order; at: number } | undefined): 
   });
   useDeskEvent('trade.ordersChanged', (change) => {
     if (!following || (change.pair !== undefined && change.pair !== pair)) return;
+    // An event naming the orders is applied to the open orders by the screen (trade/index.tsx) and
+    // tells this order as it stands: nothing to read.
+    if (change.orders !== undefined) {
+      const now = change.orders.find((o) => o.id === order?.id);
+      if (now) setFilled(now);
+      return;
+    }
     void open.refetch();
     if (gone) void found.refetch();
   });
