@@ -1,7 +1,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { AccountDetail } from '../../shared/platform/api/subAccounts';
 import type { SandboxHandle } from '../server';
-import { api, control, controlAnswer, mainCreds, startTestSandbox } from '../testing/harness';
+import { api, controlAnswer, mainCreds, startTestSandbox } from '../testing/harness';
 
 let sb: SandboxHandle;
 type Err = { label: string; message: string };

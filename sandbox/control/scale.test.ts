@@ -1,7 +1,7 @@
 /** POST /sandbox/scale: a large treasury seeded in one transaction, read back through the signed API. */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { SandboxHandle } from '../server';
-import { api, type Credentials, control, controlAnswer, mainCreds, startTestSandbox } from '../testing/harness';
+import { api, type Credentials, controlAnswer, mainCreds, startTestSandbox } from '../testing/harness';
 
 type Rec = Record<string, string>;
 type Err = { label: string; message: string };

@@ -1,6 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { SandboxHandle } from '../server';
-import { api, type Credentials, control, controlAnswer, mainCreds, startTestSandbox } from '../testing/harness';
+import { api, type Credentials, controlAnswer, mainCreds, startTestSandbox } from '../testing/harness';
 
 let sb: SandboxHandle;
 let main: Credentials;

@@ -280,8 +280,7 @@ export const createPlatformApi = (client: ApiClient) => {
     margin: (opt?: Opt) => get('/margin/accounts', arr(S.MarginAccount), undefined, opt),
     crossMargin: (opt?: Opt) => get('/margin/cross/accounts', S.CrossMarginAccount, undefined, opt),
     futures: (settle: string, opt?: Opt) => get(`/futures/${seg(settle)}/accounts`, S.FuturesAccount, undefined, opt),
-    delivery: (settle: string, opt?: Opt) =>
-      get(`/delivery/${seg(settle)}/accounts`, S.FuturesAccount, undefined, opt),
+    delivery: (settle: string, opt?: Opt) => get(`/delivery/${seg(settle)}/accounts`, S.FuturesAccount, undefined, opt),
     options: (opt?: Opt) => get('/options/accounts', S.OptionsAccount, undefined, opt),
   };
 

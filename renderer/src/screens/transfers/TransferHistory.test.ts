@@ -21,8 +21,13 @@ describe('transfers CSV', () => {
       ],
       'UTC+8',
     );
-    const [header, row] = csv.replace(/^\uFEFF/, '').trim().split('\r\n');
+    const [header, row] = csv
+      .replace(/^\uFEFF/, '')
+      .trim()
+      .split('\r\n');
     expect(header).toBe('Time (UTC+8),Kind,From,To,Currency,Amount,Status,Client id,Recorded by');
-    expect(row).toBe('2026-01-02T11:04:05+08:00,Main ↔ sub,Main · spot,Sub 1000002 · spot,USDT,1000.5,Done,c-1,this app');
+    expect(row).toBe(
+      '2026-01-02T11:04:05+08:00,Main ↔ sub,Main · spot,Sub 1000002 · spot,USDT,1000.5,Done,c-1,this app',
+    );
   });
 });

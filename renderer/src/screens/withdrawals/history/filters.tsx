@@ -94,7 +94,7 @@ export const detailsColumn = <R extends HistoryRow>(open: (id: string) => void):
 export const matchesSearch = (search: string, fields: readonly (string | undefined)[]): boolean => {
   const text = search.replace(/\s+/g, '').toLowerCase();
   if (text === '') return true;
-  return fields.some((f) => f !== undefined && f.replace(/\s+/g, '').toLowerCase().includes(text));
+  return fields.some((f) => f?.replace(/\s+/g, '').toLowerCase().includes(text));
 };
 
 /** The filters of one history list: period, currency, state and a search over ids and addresses. */
