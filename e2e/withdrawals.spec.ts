@@ -107,6 +107,7 @@ test.describe('withdrawals', () => {
       return hit(...args);
     };
     await sheet.getByTestId('withdraw-send').click();
+    await confirmTrusted(shell, { title: 'Withdraw 100 USDT', typedAmount: '100' });
     await expect.poll(() => arrived).toBe(true);
     const firstCore = shell.core.pid;
     await shell.core.crash();
@@ -124,13 +125,14 @@ test.describe('withdrawals', () => {
     await app.screenshot('withdrawal-after-core-restart');
   });
 
-  test('a pending withdrawal is cancelled', async ({ page, app, control }) => {
+  test('a pending withdrawal is cancelled', async ({ page, app, shell, control }) => {
     await app.open('withdrawals');
     await fillWithdrawal(page, { currency: 'USDT', chain: 'TRX', address: /OTC desk \(TRC20\)/, amount: '50' });
     await page.getByTestId('withdraw-review').click();
     const sheet = page.getByTestId('review-sheet');
     await sheet.getByLabel(/Type the amount/).fill('50');
     await sheet.getByTestId('withdraw-send').click();
+    await confirmTrusted(shell, { title: 'Withdraw 50 USDT', typedAmount: '50' });
 
     const tracker = page.getByTestId('withdrawal-tracker');
     await expect(tracker.getByTestId('timeline-headline')).toHaveAttribute('data-status', 'REQUEST');
@@ -225,7 +227,7 @@ test.describe('withdrawals', () => {
     expect(row[header[0]!]).toMatch(/^\d{4}-\d\d-\d\dT\d\d:\d\d:\d\d(Z|[+-]\d\d:\d\d)$/);
   });
 
-  test('UID transfer to another main account shows its states', async ({ page, app, control }) => {
+  test('UID transfer to another main account shows its states', async ({ page, app, shell, control }) => {
     const counterparty = await control.post<{ user_id: number }>('/users', {});
     await app.open('withdrawals');
     await page.getByRole('tab', { name: 'UID transfer' }).click();
@@ -237,6 +239,7 @@ test.describe('withdrawals', () => {
     await expect(page.getByTestId('push-review-uid')).toHaveText(String(counterparty.user_id));
     await app.expectAccessible();
     await page.getByTestId('push-confirm').getByTestId('confirm-accept').click();
+    await confirmTrusted(shell, { typedAmount: '25' });
     const tracker = page.getByTestId('push-tracker');
     await expect(tracker.getByTestId('timeline-headline')).toHaveAttribute('data-status', /CREATING|PENDING/);
     await expect(async () => {
