@@ -4,8 +4,8 @@
  */
 import type { MovementView } from '../../../../shared/contract/activity';
 
-/** An `activity.movementChanged` payload: a journaled movement. */
-export const movementChanged = (over: Partial<MovementView> = {}): MovementView => ({
+/** Every field of a journaled movement (`operator` too, which contracts before operators lack). */
+const movement = {
   id: 'intent-1',
   profileId: 'p1',
   kind: 'withdrawal',
@@ -17,5 +17,8 @@ export const movementChanged = (over: Partial<MovementView> = {}): MovementView 
   attempts: 1,
   createdAt: 1_700_000_000_000,
   updatedAt: 1_700_000_000_000,
-  ...over,
-});
+  operator: '',
+} as const;
+
+/** An `activity.movementChanged` payload: a journaled movement. */
+export const movementChanged = (over: Partial<MovementView> = {}): MovementView => ({ ...movement, ...over });
