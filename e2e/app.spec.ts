@@ -1,4 +1,5 @@
 import { E2E_ADMIN, expect, test } from './fixtures';
+import { confirmedCall } from './fixtures/trustedConfirm';
 
 const SCREENS = [
   ['balances', 'Balances'],
@@ -372,17 +373,23 @@ test('locking with a dialog open closes the dialog; the lock screen is on top an
 test('after switching to a profile that cannot answer, nothing of the previous profile stays on screen', async ({
   page,
   app,
+  shell,
 }) => {
   await app.open('balances');
   const spot = page.getByTestId('spot-balances');
   await expect(spot.locator('[data-row-key="USDT"]')).toContainText('250,000');
   await expect(page.getByTestId('total-balance')).toContainText('USDT');
   // A custom endpoint on a loopback port nothing listens on, with no key: it never answers.
-  const added = await app.call('profiles.add', {
-    kind: 'custom',
-    name: 'Unreachable proxy',
-    baseUrl: 'https://127.0.0.1:9/api/v4',
-  });
+  // A custom endpoint decides where signed requests go: main asks for the trusted confirmation.
+  const added = await confirmedCall(
+    shell,
+    app.call('profiles.add', {
+      kind: 'custom',
+      name: 'Unreachable proxy',
+      baseUrl: 'https://127.0.0.1:9/api/v4',
+    }),
+    { title: /Add an endpoint/ },
+  );
   expect(added.ok).toBe(true);
   await page.reload();
   await expect(page.locator('html')).toHaveAttribute('data-desk-ready', 'true');
