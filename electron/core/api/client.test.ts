@@ -127,4 +127,51 @@ describe('ApiClient', () => {
       .digest('hex');
     expect(request.headers.SIGN).toBe(expected);
   });
+
+  it('shares one request between identical reads at once, never between writes', async () => {
+    const clock = new PlatformClock();
+    let release: () => void = () => {};
+    const gate = new Promise<void>((r) => (release = r));
+    const sent: TransportRequest[] = [];
+    const transport: Transport = {
+      send: async (request) => {
+        sent.push(request);
+        await gate;
+        return { status: 200, headers: {}, body: '[{"currency":"USDT"}]' };
+      },
+      close: () => {},
+    };
+    const client = new ApiClient({
+      baseUrl: 'http://127.0.0.1:1/api/v4',
+      credentials: () => ({ key: 'key', secret: 'secret' }),
+      transport,
+      limiter: new RateLimiter(),
+      classify: () => RULE,
+      clock,
+    });
+    const schema = z.array(z.object({ currency: z.string() }));
+    const read = (currency: string) =>
+      client.request({ method: 'GET', path: '/spot/accounts', query: { currency }, auth: true, schema });
+    const both = Promise.all([read('USDT'), read('USDT'), read('BTC')]);
+    const writes = Promise.all([
+      client.request({ method: 'POST', path: '/spot/orders', body: {}, auth: true, schema: undefined }),
+      client.request({ method: 'POST', path: '/spot/orders', body: {}, auth: true, schema: undefined }),
+    ]);
+    await new Promise((r) => setTimeout(r, 10));
+    release();
+    const [a, b, c] = await both;
+    await writes;
+    expect(a).toEqual([{ currency: 'USDT' }]);
+    expect(b).toBe(a);
+    expect(c).toEqual(a);
+    expect(sent.map((r) => `${r.method} ${r.url.search}`)).toEqual([
+      'GET ?currency=USDT',
+      'GET ?currency=BTC',
+      'POST ',
+      'POST ',
+    ]);
+    // Once answered, the next read is a new request.
+    await read('USDT');
+    expect(sent).toHaveLength(5);
+  });
 });

@@ -136,6 +136,8 @@ const sleep = (ms: number, signal?: AbortSignal) =>
 export class ApiClient {
   readonly baseUrl: URL;
   private readonly basePath: string;
+  /** Reads under way, by what they ask (see request()). */
+  private readonly readsInFlight = new Map<string, { readonly schema: unknown; readonly answer: Promise<unknown> }>();
 
   constructor(private readonly options: ApiClientOptions) {
     this.baseUrl = new URL(options.baseUrl);
@@ -170,7 +172,31 @@ export class ApiClient {
     return measurement.offsetMs;
   }
 
-  async request<S extends z.ZodType | undefined>(spec: RequestSpec<S>): Promise<ResultOf<S>> {
+  /**
+   * Sends one request. Two identical reads at once (same GET, path, query, signing and schema, with
+   * no caller's own request id, signal or headers) share one request and its answer: the
+   * connection check, the watchers and a screen asking for the same thing as the app starts cost
+   * the platform one read.
+   */
+  request<S extends z.ZodType | undefined>(spec: RequestSpec<S>): Promise<ResultOf<S>> {
+    const shareable =
+      spec.method === 'GET' &&
+      spec.signal === undefined &&
+      spec.requestId === undefined &&
+      spec.headers === undefined &&
+      spec.onSigned === undefined;
+    if (!shareable) return this.send(spec);
+    const key = `${spec.auth ? 'signed' : 'public'} ${spec.path}?${buildQuery(spec.query)}`;
+    const running = this.readsInFlight.get(key);
+    if (running !== undefined && running.schema === spec.schema) return running.answer as Promise<ResultOf<S>>;
+    const answer = this.send(spec).finally(() => {
+      if (this.readsInFlight.get(key)?.answer === answer) this.readsInFlight.delete(key);
+    });
+    this.readsInFlight.set(key, { schema: spec.schema, answer });
+    return answer;
+  }
+
+  private async send<S extends z.ZodType | undefined>(spec: RequestSpec<S>): Promise<ResultOf<S>> {
     const requestId = spec.requestId ?? this.options.newRequestId?.() ?? newRequestId();
     let resynced = false;
     let throttled = 0;
