@@ -144,6 +144,16 @@ export const RATE_LIMITS = {
 
 export type RateLimitKey = keyof typeof RATE_LIMITS;
 
+/**
+ * TOO_FAST ("withdrawal frequency exceeded"): the platform does not publish its rule. The sandbox
+ * reads it as one withdrawal a minute to the same address, and the app tells the person exactly
+ * that (and counts the minute down), so the two never disagree.
+ */
+export const SAME_ADDRESS_WITHDRAWAL = {
+  windowMs: 60_000,
+  words: 'one withdrawal a minute to the same address',
+} as const;
+
 /** Response headers carrying the limiter's state (api-facts §5). */
 export const RATE_LIMIT_HEADERS = {
   remain: 'x-gate-ratelimit-requests-remain',

@@ -3,6 +3,7 @@
  * in plain words with what to do about it. Screens show `explanation` and `advice`; programs key on
  * the label only (the platform's message is free text).
  */
+import { SAME_ADDRESS_WITHDRAWAL } from '../../../shared/platform/limits';
 import { allowanceWords } from '../../../shared/platform/pacing';
 
 export interface LabelHelp {
@@ -104,7 +105,7 @@ export const LABELS: Readonly<Record<string, LabelHelp>> = {
   // The words name the platform's real window for POST /withdrawals (shared/platform/limits.ts);
   // the screen adds the exact time left, counting down.
   TOO_FAST: h(
-    `Withdrawals were requested too quickly: the platform accepts ${allowanceWords('withdraw')}.`,
+    `Withdrawals to the same address were requested too quickly: the platform accepts ${SAME_ADDRESS_WITHDRAWAL.words}.`,
     'Nothing was sent. Send it again when the countdown ends.',
   ),
   WITHDRAWAL_OVER_LIMIT: h(

@@ -16,16 +16,16 @@ const tooFast = new DeskCallError('funding.withdraw', {
 } as ConstructorParameters<typeof DeskCallError>[1]);
 
 describe('honest pacing', () => {
-  it('TOO_FAST names the real window (one withdrawal every 3 s) and counts the exact time down', () => {
+  it('TOO_FAST names the same window the sandbox enforces (one a minute to the same address) and counts it down', () => {
     vi.useFakeTimers();
     render(<RetryCountdown error={tooFast} />);
     const line = screen.getByTestId('retry-countdown');
-    expect(line.textContent).toBe('The platform accepts one withdrawal every 3 s. You can try again in 3 s.');
+    expect(line.textContent).toBe(
+      'The platform accepts one withdrawal a minute to the same address. You can try again in 60 s.',
+    );
     act(() => vi.advanceTimersByTime(1_100));
-    expect(screen.getByTestId('countdown').textContent).toBe('You can try again in 2 s.');
-    act(() => vi.advanceTimersByTime(1_000));
-    expect(screen.getByTestId('countdown').textContent).toBe('You can try again in 1 s.');
-    act(() => vi.advanceTimersByTime(1_000));
+    expect(screen.getByTestId('countdown').textContent).toBe('You can try again in 59 s.');
+    act(() => vi.advanceTimersByTime(59_000));
     expect(screen.getByTestId('countdown').textContent).toBe('You can try again now.');
   });
 

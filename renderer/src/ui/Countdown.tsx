@@ -5,7 +5,7 @@
  */
 import { useEffect, useState } from 'react';
 import type { RateLimitKey } from '../../../shared/platform/limits';
-import { RATE_LIMITS } from '../../../shared/platform/limits';
+import { RATE_LIMITS, SAME_ADDRESS_WITHDRAWAL } from '../../../shared/platform/limits';
 import { allowanceWords, OPERATION_RULE } from '../../../shared/platform/pacing';
 
 /** Whole seconds left, rounded up ("3 s", then "2 s", "1 s"). */
@@ -49,7 +49,16 @@ export const pacingRuleOf = (error: unknown): RateLimitKey | undefined => {
   if (typeof error !== 'object' || error === null) return undefined;
   const { operation, label } = error as PacedError;
   if (!label || !PACED.has(label)) return undefined;
-  return (operation && OPERATION_RULE[operation]) || (label === 'TOO_FAST' ? 'withdraw' : undefined);
+  return (operation && OPERATION_RULE[operation]) || undefined;
+};
+
+/** What a pacing refusal allows and how long its window is: TOO_FAST has its own (per address). */
+const pacingOf = (error: unknown): { words: string; windowMs: number } | undefined => {
+  if (typeof error === 'object' && error !== null && (error as PacedError).label === 'TOO_FAST') {
+    return { words: SAME_ADDRESS_WITHDRAWAL.words, windowMs: SAME_ADDRESS_WITHDRAWAL.windowMs };
+  }
+  const rule = pacingRuleOf(error);
+  return rule === undefined ? undefined : { words: allowanceWords(rule), windowMs: RATE_LIMITS[rule].windowMs };
 };
 
 /**
@@ -58,16 +67,16 @@ export const pacingRuleOf = (error: unknown): RateLimitKey | undefined => {
  * when known (the limiter's bucket); otherwise the window is counted from when the refusal arrived.
  */
 export const RetryCountdown = ({ error, blockedUntil }: { error: unknown; blockedUntil?: number }) => {
-  const rule = pacingRuleOf(error);
+  const pacing = pacingOf(error);
   const [until, setUntil] = useState<number | undefined>();
   // biome-ignore lint/correctness/useExhaustiveDependencies: each new refusal (a new error object) starts its own wait.
   useEffect(() => {
-    setUntil(rule === undefined ? undefined : (blockedUntil ?? Date.now() + RATE_LIMITS[rule].windowMs));
-  }, [error, rule, blockedUntil]);
-  if (rule === undefined || until === undefined) return null;
+    setUntil(pacing === undefined ? undefined : (blockedUntil ?? Date.now() + pacing.windowMs));
+  }, [error, pacing?.windowMs, blockedUntil]);
+  if (pacing === undefined || until === undefined) return null;
   return (
     <div className="notice-text" data-testid="retry-countdown">
-      The platform accepts {allowanceWords(rule)}. <Countdown until={until} />
+      The platform accepts {pacing.words}. <Countdown until={until} />
     </div>
   );
 };
