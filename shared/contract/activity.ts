@@ -43,6 +43,8 @@ export const Movement = z.object({
   attempts: z.number().int(),
   createdAt: z.number(),
   updatedAt: z.number(),
+  /** The operator signed in when it was journaled ('' for movements journaled before operators existed). */
+  operator: z.string(),
 });
 export type MovementView = z.infer<typeof Movement>;
 
@@ -58,6 +60,8 @@ export const AuditEntry = z.object({
   outcome: AuditOutcome,
   label: z.string(),
   requestId: z.string(),
+  /** The operator who did it ('' for entries written before operators existed, or by the app itself). */
+  operator: z.string(),
   hash: z.string(),
 });
 

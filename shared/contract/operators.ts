@@ -78,6 +78,8 @@ export const Operator = z.object({
   createdAt: z.number(),
   /** The operator's name who created this one ("" for the first administrator). */
   createdBy: z.string(),
+  /** When they last signed in or unlocked (Unix ms); absent: never. */
+  lastSignInAt: z.number().optional(),
 });
 export type Operator = z.infer<typeof Operator>;
 

@@ -165,6 +165,8 @@ CREATE INDEX IF NOT EXISTS batch_rows_state ON batch_rows(batch_id, state);
     addColumn(db, 'intents', 'operator', "TEXT NOT NULL DEFAULT ''");
     addColumn(db, 'audit', 'operator', "TEXT NOT NULL DEFAULT ''");
   },
+  // 6. When each operator last signed in or unlocked (Settings → Operators); null: never since.
+  (db) => addColumn(db, 'operators', 'last_sign_in_at', 'INTEGER'),
 ];
 
 const migrate = (db: Db): void => {

@@ -42,6 +42,8 @@ export interface IntentRow {
   earliest_platform_ms: number | null;
   /** Platform ms when its last attempt was given up (or found orphaned after a crash). */
   sent_platform_ms: number | null;
+  /** The operator signed in when it was journaled (set by a trigger, operators/operators.ts); '' before operators. */
+  operator?: string;
 }
 
 /** A new intent, state `prepared`, nothing sent. */
@@ -88,6 +90,7 @@ export const toMovement = (r: IntentRow): MovementView => ({
   attempts: r.attempts,
   createdAt: r.created_at,
   updatedAt: r.updated_at,
+  operator: r.operator ?? '',
 });
 
 export class IntentRepository {

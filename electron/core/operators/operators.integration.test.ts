@@ -198,6 +198,23 @@ describe('operators in the core', () => {
     );
     expect(entries.length).toBeGreaterThan(0);
     expect(testCore.core.ctx.audit.verify()).toMatchObject({ ok: true });
+    // The operator on screen: the contract's records carry it (Activity → Movements, Audit log) and the CSVs name it.
+    expect(entries.some((e) => e.operator === 'Mo')).toBe(true);
+    const movements = await call('activity.movements', {});
+    expect(movements).toMatchObject({ ok: true, value: [expect.objectContaining({ operator: 'Mo' })] });
+    const csv = await call('activity.exportMovementsCsv', {});
+    const lines = (csv.ok ? (csv.value as { csv: string }).csv : '').split('\r\n');
+    const column = lines[0]!.split(',').indexOf('operator');
+    expect(column).toBeGreaterThan(0);
+    expect(lines[1]!.split(',')[column]).toBe('Mo');
+    expect((await call('activity.exportAuditCsv', {})).value).toMatchObject({
+      csv: expect.stringContaining(',operator,'),
+    });
+    // The last sign-in is kept per operator.
+    expect(await call('operators.current')).toMatchObject({
+      ok: true,
+      value: { operator: { name: 'Ann', lastSignInAt: expect.any(Number) } },
+    });
   });
 
   it('unlock asks the passphrase: a wrong one is refused (keys stay out), the right one opens; another name switches operator', async () => {

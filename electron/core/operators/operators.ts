@@ -45,6 +45,8 @@ interface Row {
   passphrase_hash: string;
   created_at: number;
   created_by: string;
+  /** Null: never signed in (or in a journal from before migration 6). */
+  last_sign_in_at?: number | null;
 }
 
 const toOperator = (row: Row): Operator => ({
@@ -53,6 +55,7 @@ const toOperator = (row: Row): Operator => ({
   role: row.role,
   createdAt: row.created_at,
   createdBy: row.created_by,
+  ...(row.last_sign_in_at ? { lastSignInAt: row.last_sign_in_at } : {}),
 });
 
 const wrongPassphrase = (): DeskFailure =>
@@ -164,8 +167,8 @@ export class Operators implements OperatorSource {
       .run(id, clean, hash, at, at);
     if (inserted.changes === 0) throw alreadySetUp();
     const operator = this.get(id)!;
-    this.signedIn = { id, name: operator.name, role: operator.role };
-    return operator;
+    this.enter(operator);
+    return this.get(id)!;
   }
 
   /**
@@ -207,6 +210,7 @@ export class Operators implements OperatorSource {
   /** Makes an operator that `verify` just returned the one at the desk. */
   enter(operator: Operator): void {
     this.signedIn = { id: operator.id, name: operator.name, role: operator.role };
+    this.options.db.prepare('UPDATE operators SET last_sign_in_at = ? WHERE id = ?').run(this.now(), operator.id);
   }
 
   signOut(): void {

@@ -25,6 +25,7 @@ const movementsCsv = (rows: readonly Movement[]): string => {
     'message',
     'attempts',
     'request_id',
+    'operator',
     'parameters',
   ];
   const lines = [header.join(',')];
@@ -44,6 +45,7 @@ const movementsCsv = (rows: readonly Movement[]): string => {
         m.message ?? '',
         String(m.attempts),
         m.requestId ?? '',
+        m.operator,
         JSON.stringify(m.params),
       ]
         .map(csvField)

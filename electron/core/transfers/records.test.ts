@@ -15,6 +15,7 @@ const movement = (patch: Partial<Movement>): Movement => ({
   attempts: 1,
   createdAt: 1_000,
   updatedAt: 1_000,
+  operator: '',
   ...patch,
 });
 const name = (uid: string) => `desk (UID ${uid})`;

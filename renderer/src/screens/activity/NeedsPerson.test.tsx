@@ -20,6 +20,7 @@ const movement = (over: Partial<MovementView>): MovementView => ({
   attempts: 1,
   createdAt: Date.UTC(2026, 10, 22, 1, 0),
   updatedAt: Date.UTC(2026, 10, 22, 1, 0),
+  operator: 'Ana',
   ...over,
 });
 
