@@ -28,6 +28,7 @@ import { type ChooseSavePath, createAppHandlers } from './services/app';
 import { createBalancesHandlers } from './services/balances';
 import { batchScopedConfirm, createBulkService } from './services/bulk';
 import type { Emit, ServiceContext } from './services/context';
+import type { OpenExternal } from './services/externalUrl';
 import { createFundingHandlers } from './services/funding';
 import { createGuard } from './services/guard';
 import type { CoreInternals } from './services/internals';
@@ -72,6 +73,8 @@ export interface CoreOptions {
   readonly chooseSavePath?: ChooseSavePath;
   /** Where exports are written without a dialog (default ~/Downloads; e2e tests use a temp dir). */
   readonly downloadsDir?: string;
+  /** Opens an explorer link in the system browser (the shell's). Absent: `app.openExternal` answers not opened. */
+  readonly openExternal?: OpenExternal;
   /** How this shell shows OS notifications of deposit/withdrawal/push changes. Absent: none. */
   readonly osNotifications?: OsNotificationCapability;
   /**
@@ -348,6 +351,7 @@ const buildCore = async (options: CoreOptions, releaseLock: () => void): Promise
       notifier,
       ...(options.chooseSavePath ? { chooseSavePath: options.chooseSavePath } : {}),
       ...(options.downloadsDir ? { downloadsDir: options.downloadsDir } : {}),
+      ...(options.openExternal ? { openExternal: options.openExternal } : {}),
     },
   };
   const handlers = createHandlers(ctx, internals);

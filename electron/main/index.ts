@@ -5,11 +5,12 @@
  * exchange in another: nothing but window and IPC handling runs on this event loop.
  */
 import { join, resolve } from 'node:path';
-import { app, BrowserWindow, dialog, ipcMain } from 'electron';
+import { app, BrowserWindow, dialog, ipcMain, shell } from 'electron';
 import { contract } from '../../shared/contract';
 import { operationNames } from '../../shared/ipc/define';
 import type { SandboxProcess } from '../core/host/nodeLauncher';
 import { CoreStartFailed, type RemoteCore, startRemoteCore } from '../core/host/remoteCore';
+import { checkExternalUrl } from '../core/services/externalUrl';
 import { eventChannel, operationChannel } from './channels';
 import { electronCoreLauncher, startElectronSandbox } from './coreLauncher';
 import { installMenu } from './menu';
@@ -112,6 +113,8 @@ const start = async (): Promise<void> => {
       sandbox: { mode: 'external', baseUrl: sandbox.baseUrl, key: sandbox.key, secret: sandbox.secret },
       // Exports: the person picks the file in the native dialog (the core writes it).
       saveDialog: true,
+      // Explorer links open in the system browser (the window itself never navigates away).
+      openExternal: true,
       osNotifications: notifications.unavailableReason
         ? { available: false, reason: notifications.unavailableReason }
         : { available: true },
@@ -119,6 +122,11 @@ const start = async (): Promise<void> => {
     // Already checked against the contract in the core's process.
     emit: (name, payload) => window?.webContents.send(eventChannel(name), payload),
     chooseSavePath,
+    // Only https explorer pages (checked by the core, by remoteCore and here once more).
+    openExternal: async (url) => {
+      await shell.openExternal(checkExternalUrl(url), { activate: true });
+      return true;
+    },
     // Deposit/withdrawal changes as OS notifications; a click brings the window forward.
     showOsNotification: (notification) => notifications.showOsNotification(notification),
     log: (line) => console.error(line),

@@ -21,6 +21,7 @@ import { lockDataDir } from '../core/journal/dataDirLock';
 import { type Bridge, installBridge } from './bridge';
 import { CHROME_ARGS, findChrome, hasDisplay, NO_CHROME_ADVICE } from './chrome';
 import { CONFIRM_ORIGIN, type ConfirmWindow, createConfirmWindow } from './confirmWindow';
+import { createShellOpenExternal } from './openExternal';
 import { createShellNotifications } from './osNotifications';
 import { SHELL_ORIGIN, SHELL_URL, serveRenderer } from './serve';
 
@@ -42,7 +43,8 @@ type ShellDecidedCoreOptions =
   | 'trustedOrigins'
   | 'saveDialog'
   | 'osNotifications'
-  | 'confirmWindow';
+  | 'confirmWindow'
+  | 'openExternal';
 
 export interface ShellOptions {
   /** App data (core state and the browser profile, which keeps the UI preferences). */
@@ -139,6 +141,8 @@ export const openShell = async (options: ShellOptions): Promise<Shell> => {
         shell: 'chromium',
         trustedOrigins: [SHELL_ORIGIN],
         confirmWindow: true,
+        // Explorer links: the person's browser (headless: not opened, the window copies the link).
+        openExternal: true,
         // A headless run is automation (tests, scripts): nobody to tell, and no notification popping up
         // on the desktop of whoever runs the tests.
         osNotifications: notifications
@@ -149,6 +153,7 @@ export const openShell = async (options: ShellOptions): Promise<Shell> => {
       },
       emit: (name, payload) => bridge?.send(name, payload),
       confirm: (view) => (confirmWindow ? confirmWindow.confirm(view) : Promise.resolve({ accepted: false })),
+      openExternal: createShellOpenExternal({ headless: options.headless, log }),
       ...(notifications ? { showOsNotification: (n) => notifications.showOsNotification(n) } : {}),
       log,
     });

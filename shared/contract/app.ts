@@ -1,5 +1,6 @@
 import { z } from 'zod';
 import { operation } from '../ipc/define';
+import { externalUrlProblem, MAX_EXTERNAL_URL } from '../platform/explorers';
 
 /** Longest file name the app suggests (well under every OS's 255-byte limit, even in UTF-8). */
 export const MAX_FILE_NAME = 120;
@@ -123,6 +124,34 @@ export const NotificationSettingsView = z.object({
 });
 export type NotificationSettingsView = z.infer<typeof NotificationSettingsView>;
 
+/**
+ * A link to open in the person's browser: only https pages of the block explorers the app knows
+ * (shared/platform/explorers.ts). Checked here (the dispatcher parses every input in main), again by
+ * the handler with a URL parser, and once more by the shell that opens it.
+ */
+export const OpenExternalInput = z
+  .object({
+    url: z
+      .string()
+      .max(MAX_EXTERNAL_URL)
+      .superRefine((url, ctx) => {
+        const problem = externalUrlProblem(url);
+        if (problem) ctx.addIssue({ code: 'custom', message: problem });
+      }),
+  })
+  .strict();
+
+export const OpenExternalResult = z.union([
+  /** Handed to the system's browser. */
+  z.object({ opened: z.literal(true) }).strict(),
+  /**
+   * This shell cannot open a browser (e.g. a headless run) or the system refused: the renderer copies
+   * the link instead and says so.
+   */
+  z.object({ opened: z.literal(false), reason: z.string() }).strict(),
+]);
+export type OpenExternalResult = z.infer<typeof OpenExternalResult>;
+
 /** The app itself: liveness, version, files, the lock; settings that are not tied to a profile. */
 export const app = {
   ping: operation(
@@ -175,5 +204,10 @@ export const app = {
     'Changes the OS-notification settings (the whole set: on/off, each kind, muted profiles, minimum amounts); answers the new view.',
     NotificationSettings,
     NotificationSettingsView,
+  ),
+  openExternal: operation(
+    'Opens a block-explorer page in the system browser (https, explorer hosts only; the window itself never navigates away). Answers whether it was opened; where it cannot be (headless), the renderer copies the link.',
+    OpenExternalInput,
+    OpenExternalResult,
   ),
 };

@@ -13,6 +13,7 @@ import type {
   WithdrawRules,
 } from '../../../shared/contract/funding';
 import type * as P from '../../../shared/platform/api/wallet';
+import { isVerifiedFlag } from '../../../shared/platform/savedAddresses';
 
 const text = (v: string | undefined | null): string | undefined =>
   v === undefined || v === null || v === '' ? undefined : v;
@@ -111,6 +112,6 @@ export const toSavedAddress = (a: P.SavedAddress, chain: string, previousWithdra
   address: a.address,
   ...(text(a.name) ? { name: a.name } : {}),
   ...(text(a.tag) ? { tag: a.tag } : {}),
-  verified: a.verified === '1',
+  verified: isVerifiedFlag(a.verified),
   previousWithdrawals,
 });

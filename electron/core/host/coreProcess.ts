@@ -48,6 +48,8 @@ export const runCoreProcess = (port: ParentPort = parentPort()): void => {
   let nextSaveId = 1;
   const saveWaiters = new Map<number, (path: string | undefined) => void>();
   let nextConfirmId = 1;
+  let nextOpenId = 1;
+  const openWaiters = new Map<number, (opened: boolean) => void>();
   const confirmWaiters = new Map<number, (answer: { accepted: boolean; typedAmount?: string }) => void>();
   let closing: Promise<void> | undefined;
 
@@ -65,7 +67,7 @@ export const runCoreProcess = (port: ParentPort = parentPort()): void => {
   };
 
   const start = async (options: CoreProcessOptions): Promise<void> => {
-    const { keyStore, saveDialog, osNotifications, log, confirmWindow, ...rest } = options;
+    const { keyStore, saveDialog, osNotifications, log, confirmWindow, openExternal, ...rest } = options;
     try {
       core = await createCore({
         ...rest,
@@ -84,6 +86,16 @@ export const runCoreProcess = (port: ParentPort = parentPort()): void => {
                   const id = nextSaveId++;
                   saveWaiters.set(id, resolve);
                   port.post({ type: 'chooseSavePath', id, suggestedName });
+                }),
+            }
+          : {}),
+        ...(openExternal
+          ? {
+              openExternal: (url: string) =>
+                new Promise<boolean>((resolve) => {
+                  const id = nextOpenId++;
+                  openWaiters.set(id, resolve);
+                  port.post({ type: 'openExternal', id, url });
                 }),
             }
           : {}),
@@ -134,6 +146,12 @@ export const runCoreProcess = (port: ParentPort = parentPort()): void => {
         const resolve = saveWaiters.get(message.id);
         saveWaiters.delete(message.id);
         resolve?.(message.path);
+        return;
+      }
+      case 'externalOpened': {
+        const resolve = openWaiters.get(message.id);
+        openWaiters.delete(message.id);
+        resolve?.(message.opened === true);
         return;
       }
       case 'confirmAnswer': {

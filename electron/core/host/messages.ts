@@ -13,7 +13,15 @@ import type { ConfirmView } from '../policies/confirm';
 /** The core's options that can cross a process boundary; the callbacks become messages. */
 export type CoreProcessOptions = Omit<
   CoreOptions,
-  'emit' | 'logError' | 'log' | 'keyStore' | 'chooseSavePath' | 'osNotifications' | 'confirm' | 'operators'
+  | 'emit'
+  | 'logError'
+  | 'log'
+  | 'keyStore'
+  | 'chooseSavePath'
+  | 'osNotifications'
+  | 'confirm'
+  | 'operators'
+  | 'openExternal'
 > & {
   /**
    * Whether the shell shows the trusted confirmation (its own window); the core then asks it with
@@ -24,6 +32,8 @@ export type CoreProcessOptions = Omit<
   readonly keyStore?: 'os' | 'memory';
   /** Whether the shell offers a save dialog (Electron); the core then asks it for a path. */
   readonly saveDialog?: boolean;
+  /** Whether the shell opens explorer links in the system browser; the core then asks it with `openExternal`. */
+  readonly openExternal?: boolean;
   /** Whether the shell shows OS notifications, or why not. */
   readonly osNotifications?: { readonly available: true } | { readonly available: false; readonly reason: string };
   /** Forward request log lines to the shell (default false). */
@@ -41,6 +51,8 @@ export type ToCore =
       readonly sender: SenderInfo;
     }
   | { readonly type: 'savePath'; readonly id: number; readonly path: string | undefined }
+  /** Whether the shell opened the link it was asked to. */
+  | { readonly type: 'externalOpened'; readonly id: number; readonly opened: boolean }
   /** The person's answer in the shell's trusted confirmation window. */
   | { readonly type: 'confirmAnswer'; readonly id: number; readonly accepted: boolean; readonly typedAmount?: string }
   | { readonly type: 'close' };
@@ -53,6 +65,8 @@ export type FromCore =
   | { readonly type: 'result'; readonly id: number; readonly result: Result<unknown> }
   | { readonly type: 'event'; readonly name: EventName; readonly payload: unknown }
   | { readonly type: 'chooseSavePath'; readonly id: number; readonly suggestedName: string }
+  /** Open this link (already checked by the core) in the system browser; answer `externalOpened`. */
+  | { readonly type: 'openExternal'; readonly id: number; readonly url: string }
   /** Show the trusted confirmation (built by the core from the intent) and answer `confirmAnswer`. */
   | { readonly type: 'confirm'; readonly id: number; readonly view: ConfirmView }
   | { readonly type: 'notify'; readonly notification: OsNotification }

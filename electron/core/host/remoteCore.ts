@@ -11,6 +11,7 @@ import type { Dispatch, SenderInfo } from '../ipc/dispatcher';
 import type { OsNotification } from '../notifications/notifier';
 import type { Confirm, ConfirmAnswer } from '../policies/confirm';
 import type { ChooseSavePath } from '../services/app';
+import { checkExternalUrl, type OpenExternal } from '../services/externalUrl';
 import type { CoreChannel, CoreProcessOptions, FromCore, LaunchCore } from './messages';
 
 /** The core could not start; `busy`: another Treasury Desk holds the data folder (nothing changed). */
@@ -30,6 +31,8 @@ export interface RemoteCoreOptions {
   /** Events from the core, already checked against the contract there. */
   readonly emit: (name: EventName, payload: unknown) => void;
   readonly chooseSavePath?: ChooseSavePath;
+  /** Opens a link in the system browser (pass `options.openExternal: true` with it). */
+  readonly openExternal?: OpenExternal;
   /** The shell's trusted confirmation window (pass `options.confirmWindow: true` with it). */
   readonly confirm?: Confirm;
   readonly showOsNotification?: (notification: OsNotification) => void;
@@ -96,6 +99,21 @@ export const startRemoteCore = async (o: RemoteCoreOptions): Promise<RemoteCore>
         void (choose ? choose(message.suggestedName) : Promise.resolve(undefined)).then(
           (path) => from.send({ type: 'savePath', id: message.id, path }),
           () => from.send({ type: 'savePath', id: message.id, path: undefined }),
+        );
+        return;
+      }
+      case 'openExternal': {
+        // Checked in the core already; checked again here, where the browser is opened.
+        const open = o.openExternal;
+        let url: string | undefined;
+        try {
+          url = checkExternalUrl(message.url);
+        } catch {
+          url = undefined;
+        }
+        void (open && url !== undefined ? open(url) : Promise.resolve(false)).then(
+          (opened) => from.send({ type: 'externalOpened', id: message.id, opened }),
+          () => from.send({ type: 'externalOpened', id: message.id, opened: false }),
         );
         return;
       }

@@ -21,6 +21,7 @@ const rest = {
   lockState: locked,
   notificationSettings: async () => notifications,
   setNotificationSettings: async () => notifications,
+  openExternal: async () => ({ opened: false as const, reason: 'headless' }),
 };
 
 export const complete: AppHandlers = { ping, info, ...rest };

@@ -44,6 +44,7 @@ export const OPERATION_ACCESS: Readonly<Record<string, Access>> = {
   'app.saveFile': 'self',
   'app.notificationSettings': 'self',
   'app.setNotificationSettings': 'self',
+  'app.openExternal': 'self',
   // operators
   'operators.current': 'open',
   'operators.setup': 'open',

@@ -6,6 +6,7 @@ import { DeskFailure } from '../errors';
 import type { AppLock } from '../ipc/appLock';
 import type { FundingNotifier } from '../notifications/notifier';
 import type { ServiceContext } from './context';
+import { checkExternalUrl, type OpenExternal } from './externalUrl';
 import type { Session } from './operators';
 
 const APP_NAME = 'Treasury Desk';
@@ -25,6 +26,8 @@ export interface AppDeps {
   readonly session?: Session;
   /** OS notifications of funding changes (their settings live here, with the app's). */
   readonly notifier?: FundingNotifier;
+  /** Opens explorer links in the system browser; absent: links are never opened (the renderer copies them). */
+  readonly openExternal?: OpenExternal;
 }
 
 export const defaultDownloadsDir = (): string => join(homedir(), 'Downloads');
@@ -135,6 +138,15 @@ export const createAppHandlers = (ctx: ServiceContext, deps: AppDeps = {}): Desk
       const view = notifierOf().setSettings(settings);
       ctx.audit.record({ action: 'app.setNotificationSettings', params: settings, outcome: 'ok' });
       return view;
+    },
+
+    openExternal: async ({ url }) => {
+      const href = checkExternalUrl(url);
+      if (!deps.openExternal) return { opened: false as const, reason: 'This window cannot open a browser.' };
+      const opened = await deps.openExternal(href).catch(() => false);
+      return opened
+        ? { opened: true as const }
+        : { opened: false as const, reason: 'The system did not open a browser (no display, or it refused).' };
     },
   };
 };

@@ -1,3 +1,4 @@
+import { PanelLeftClose, PanelLeftOpen } from 'lucide-react';
 import { useEffect, useRef } from 'react';
 import { useDeskQuery } from '../lib/desk';
 import { useInFlight } from '../lib/inFlight';
@@ -125,7 +126,11 @@ export const Frame = () => {
               title={sidebar.collapsed ? 'Expand the sidebar' : 'Collapse the sidebar'}
               onClick={sidebar.toggle}
             >
-              {sidebar.collapsed ? '»' : '«'}
+              {sidebar.collapsed ? (
+                <PanelLeftOpen aria-hidden="true" focusable="false" size={16} />
+              ) : (
+                <PanelLeftClose aria-hidden="true" focusable="false" size={16} />
+              )}
             </button>
           </div>
           <Nav />

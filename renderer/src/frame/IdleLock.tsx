@@ -1,4 +1,5 @@
 import { useQueryClient } from '@tanstack/react-query';
+import { Lock } from 'lucide-react';
 import { type FormEvent, useEffect, useRef, useState } from 'react';
 import { passphraseProblem } from '../../../shared/contract/operators';
 import { call, DeskCallError, isDeskCallError, useDeskEvent } from '../lib/desk';
@@ -108,7 +109,7 @@ export const LockScreen = () => {
     >
       <div className="lock-card">
         <div className="lock-icon" aria-hidden="true">
-          ⏻
+          <Lock aria-hidden="true" focusable="false" size={40} strokeWidth={1.5} />
         </div>
         <h2 id="lock-title">Treasury Desk is locked</h2>
         <p>

@@ -32,9 +32,7 @@ export const Nav = () => {
               aria-label={entry.label}
               onClick={() => go(entry.id)}
             >
-              <span className="nav-icon" aria-hidden="true">
-                {entry.icon}
-              </span>
+              <entry.icon className="nav-icon" aria-hidden="true" focusable="false" size={16} strokeWidth={1.75} />
               <span className="nav-label">{entry.label}</span>
             </button>
           </li>

@@ -1,3 +1,4 @@
+import { X } from 'lucide-react';
 import { useEffect } from 'react';
 import { goTo } from '../lib/navigation';
 import { type Notice, TOAST_MS, useNotices } from '../lib/notify';
@@ -42,7 +43,7 @@ export const Notices = () => {
             aria-label={`Dismiss: ${notice.title}`}
             onClick={() => dismiss(notice.id)}
           >
-            ×
+            <X aria-hidden="true" focusable="false" size={14} />
           </button>
         </div>
       ))}

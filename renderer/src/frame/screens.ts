@@ -2,6 +2,18 @@
  * Every screen of the app with its navigation entry. Screen engineers replace the component in
  * renderer/src/screens/<id>/index.tsx; the entry here stays.
  */
+import {
+  ArrowDownToLine,
+  ArrowLeftRight,
+  ArrowUpFromLine,
+  CandlestickChart,
+  History,
+  Layers,
+  type LucideIcon,
+  Network,
+  Settings,
+  Wallet,
+} from 'lucide-react';
 import type { ComponentType } from 'react';
 import type { ScreenId } from '../lib/navigation';
 import ActivityScreen from '../screens/activity';
@@ -19,18 +31,19 @@ export interface ScreenEntry {
   readonly label: string;
   /** Ctrl/⌘ + this key opens the screen. */
   readonly key: string;
-  readonly icon: string;
+  /** An SVG icon (lucide); shown aria-hidden beside the label, which names the entry. */
+  readonly icon: LucideIcon;
   readonly component: ComponentType;
 }
 
 export const SCREENS: readonly ScreenEntry[] = [
-  { id: 'balances', label: 'Balances', key: '1', icon: '◫', component: BalancesScreen },
-  { id: 'deposits', label: 'Deposits', key: '2', icon: '↓', component: DepositsScreen },
-  { id: 'withdrawals', label: 'Withdrawals', key: '3', icon: '↑', component: WithdrawalsScreen },
-  { id: 'transfers', label: 'Transfers', key: '4', icon: '⇄', component: TransfersScreen },
-  { id: 'subAccounts', label: 'Sub-accounts', key: '5', icon: '⋔', component: SubAccountsScreen },
-  { id: 'trade', label: 'Trade', key: '6', icon: '◈', component: TradeScreen },
-  { id: 'activity', label: 'Activity', key: '7', icon: '≡', component: ActivityScreen },
-  { id: 'settings', label: 'Settings', key: '8', icon: '⚙', component: SettingsScreen },
-  { id: 'bulk', label: 'Bulk', key: '9', icon: '⧉', component: BulkScreen },
+  { id: 'balances', label: 'Balances', key: '1', icon: Wallet, component: BalancesScreen },
+  { id: 'deposits', label: 'Deposits', key: '2', icon: ArrowDownToLine, component: DepositsScreen },
+  { id: 'withdrawals', label: 'Withdrawals', key: '3', icon: ArrowUpFromLine, component: WithdrawalsScreen },
+  { id: 'transfers', label: 'Transfers', key: '4', icon: ArrowLeftRight, component: TransfersScreen },
+  { id: 'subAccounts', label: 'Sub-accounts', key: '5', icon: Network, component: SubAccountsScreen },
+  { id: 'trade', label: 'Trade', key: '6', icon: CandlestickChart, component: TradeScreen },
+  { id: 'activity', label: 'Activity', key: '7', icon: History, component: ActivityScreen },
+  { id: 'settings', label: 'Settings', key: '8', icon: Settings, component: SettingsScreen },
+  { id: 'bulk', label: 'Bulk', key: '9', icon: Layers, component: BulkScreen },
 ];

@@ -1,3 +1,4 @@
+import { Check, Copy } from 'lucide-react';
 import { useEffect, useState } from 'react';
 
 /** Copies through the async clipboard, falling back to a selection copy where it is refused. */
@@ -42,9 +43,19 @@ export const CopyButton = ({ value, label = 'Copy', testId, autoFocus }: CopyBut
       title={label}
       data-testid={testId}
       data-autofocus={autoFocus || undefined}
-      onClick={async () => setState((await copyText(value)) ? 'copied' : 'failed')}
+      data-state={state}
+      onClick={async (event) => {
+        // Inside a clickable table row: copy, do not select the row.
+        event.stopPropagation();
+        setState((await copyText(value)) ? 'copied' : 'failed');
+      }}
     >
-      <span aria-hidden="true">{state === 'copied' ? '✓' : '⧉'}</span>
+      {/* SVG, never a font glyph (a missing glyph is an empty box); the accessible name is the label. */}
+      {state === 'copied' ? (
+        <Check className="icon" aria-hidden="true" focusable="false" size={14} />
+      ) : (
+        <Copy className="icon" aria-hidden="true" focusable="false" size={14} />
+      )}
       <span className="sr-only" role="status">
         {state === 'copied' ? 'Copied' : state === 'failed' ? 'Could not copy' : ''}
       </span>

@@ -1,3 +1,4 @@
+import { X } from 'lucide-react';
 import { type KeyboardEvent, type ReactNode, useEffect, useId, useRef } from 'react';
 import { useLock } from '../lib/lock';
 import { Button } from './Button';
@@ -142,7 +143,7 @@ export const Dialog = ({
           onClick={() => onClose('dismissed')}
           disabled={!canDismiss}
         >
-          ×
+          <X aria-hidden="true" focusable="false" size={16} />
         </button>
       </header>
       {/* The body takes the first focus unless something is marked data-autofocus: Enter then does the

@@ -5,9 +5,9 @@
  */
 import { useMemo, useState } from 'react';
 import { useDeskQuery } from '../../lib/desk';
-import { chunk, formatMoney } from '../../lib/format';
+import { formatMoney } from '../../lib/format';
 import { useNavigation } from '../../lib/navigation';
-import { Badge, Button, CopyButton, EmptyState, ErrorNotice, Loading, Select } from '../../ui';
+import { Badge, Button, CopyButton, EmptyState, ErrorNotice, ExplorerLink, Loading, LongId, Select } from '../../ui';
 import { QrCode } from './QrCode';
 
 export function DepositAddressPanel() {
@@ -139,10 +139,14 @@ export function DepositAddressPanel() {
             <div className="stack">
               <h2>Address</h2>
               <p>
-                <code className="address-chunks address-full" data-testid="deposit-address">
-                  {chunk(chosen.address.address)}
-                </code>{' '}
-                <CopyButton value={chosen.address.address} label="Copy address" testId="copy-address" />
+                <LongId value={chosen.address.address} className="address-full" testId="deposit-address" />{' '}
+                <CopyButton value={chosen.address.address} label="Copy address" testId="copy-address" />{' '}
+                <ExplorerLink
+                  chain={chosen.info.chain}
+                  target="address"
+                  id={chosen.address.address}
+                  testId="deposit-address-explorer"
+                />
               </p>
               <QrCode
                 value={chosen.address.address}

@@ -9,7 +9,7 @@ import { isoInZone, timeHeader, toCsv } from '../../lib/csv';
 import { useDeskQuery } from '../../lib/desk';
 import { type DisplayTimeZone, formatMoney } from '../../lib/format';
 import { usePrefs } from '../../lib/prefs';
-import { alignedAmounts, DataTable, DetailsList, EmptyState, QueryStatus, Time } from '../../ui';
+import { alignedAmounts, ChainId, ChainIdCell, DataTable, DetailsList, EmptyState, QueryStatus, Time } from '../../ui';
 import {
   detailsColumn,
   HistoryFilterBar,
@@ -61,7 +61,12 @@ function DepositDetail({ record }: { readonly record: DepositRecord }) {
           { label: 'Amount', value: formatMoney(record.amount, record.currency) },
           { label: 'Network', value: record.chain ?? '—' },
           { label: 'Time', value: <Time ms={record.time * 1000} withZone /> },
-          record.txid ? { label: 'Transaction id', value: <code className="break-all">{record.txid}</code> } : null,
+          record.txid
+            ? {
+                label: 'Transaction id',
+                value: <ChainId chain={record.chain} target="tx" value={record.txid} testId="deposit-txid" />,
+              }
+            : null,
           { label: 'Deposit id', value: <code>{record.id}</code> },
         ]}
       />
@@ -120,6 +125,11 @@ export function DepositHistory() {
               sortValue: (r) => r.amount,
             },
             { id: 'chain', header: 'Network', cell: (r) => r.chain ?? '—', sortValue: (r) => r.chain },
+            {
+              id: 'txid',
+              header: 'TXID',
+              cell: (r) => <ChainIdCell chain={r.chain} target="tx" value={r.txid} testId={`deposit-txid-${r.id}`} />,
+            },
             statusColumn((r: DepositRecord) => depositTimeline(r)),
             detailsColumn(setSelected),
           ]}

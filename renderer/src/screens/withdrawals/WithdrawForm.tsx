@@ -12,9 +12,10 @@ import {
   type SavedAddress,
   type WithdrawResult,
 } from '../../../../shared/contract/funding';
+import { savedAddressRefusal } from '../../../../shared/platform/savedAddresses';
 import { useDeskQuery } from '../../lib/desk';
-import { chunk, formatMoney, parseAmountInput } from '../../lib/format';
-import { Badge, Button, EmptyState, ErrorNotice, Loading, Select, TextField } from '../../ui';
+import { formatMoney, parseAmountInput } from '../../lib/format';
+import { Badge, Button, EmptyState, ErrorNotice, Loading, LongId, Select, TextField } from '../../ui';
 import { FeeEstimateNote } from './FeeEstimateNote';
 import { firstWithdrawalTo, ReviewSheet } from './ReviewSheet';
 import { amountProblem, quote } from './withdrawMath';
@@ -68,6 +69,9 @@ export function WithdrawForm({ onSent }: { readonly onSent: (result: WithdrawRes
   const draftDestination = destinationKey(draft.chain, draft.address, draft.memo);
   const saved = addressesQuery.data?.find((a) => savedKey(a) === draftDestination);
   const available = spotQuery.data?.find((b) => b.currency === draft.currency)?.available;
+  // A saved address the platform will not accept through the API (not verified, never used): it
+  // cannot be reviewed; the reason shows at the field at once, not after a click.
+  const refused = saved ? savedAddressRefusal(saved) : undefined;
 
   const currencyOptions = useMemo(() => {
     const list = [...(rulesQuery.data ?? [])].sort((a, b) => a.currency.localeCompare(b.currency));
@@ -80,7 +84,7 @@ export function WithdrawForm({ onSent }: { readonly onSent: (result: WithdrawRes
   const problems = {
     currency: draft.currency === '' ? 'Choose a currency.' : undefined,
     chain: draft.chain === '' ? 'Choose a network.' : chain && chainProblem(chain) ? chainProblem(chain) : undefined,
-    address: draft.address === '' ? 'Choose a saved address.' : undefined,
+    address: draft.address === '' ? 'Choose a saved address.' : refused,
     memo:
       chain?.usesMemo && draft.memo.trim() === ''
         ? `${chain.chain} needs a memo/tag: without it the receiving platform cannot credit the funds.`
@@ -182,35 +186,48 @@ export function WithdrawForm({ onSent }: { readonly onSent: (result: WithdrawRes
             </EmptyState>
           ) : null}
           <div className="choice-list" role="radiogroup" aria-label="Saved address">
-            {addressesQuery.data?.map((a) => (
-              <label key={savedKey(a)} className="choice choice-address">
-                <input
-                  type="radio"
-                  name="withdraw-address"
-                  value={savedKey(a)}
-                  checked={savedKey(a) === draftDestination}
-                  onChange={() => draft.set({ address: a.address, memo: a.tag ?? '' })}
-                />
-                <span className="choice-title">{a.name || 'Unnamed address'}</span>
-                <code className="address-chunks">{chunk(a.address)}</code>
-                {a.tag ? <span className="muted">Memo {a.tag}</span> : null}
-                {a.verified ? <Badge tone="good">Verified</Badge> : <Badge tone="warn">Not verified</Badge>}
-                {!a.verified && a.previousWithdrawals === 0 ? (
-                  <span className="choice-note">
-                    Not verified and not used before: the platform may refuse it through the API (ADDRESS_NOT_USED)
-                    until it is verified or used once on its website.
-                  </span>
-                ) : null}
-                {a.previousWithdrawals === 0 ? (
-                  <Badge tone="info">Not used before</Badge>
-                ) : (
-                  <Badge>Used {a.previousWithdrawals}×</Badge>
-                )}
-              </label>
-            ))}
+            {addressesQuery.data?.map((a) => {
+              const why = savedAddressRefusal(a);
+              return (
+                <label
+                  key={savedKey(a)}
+                  className={`choice choice-address${why ? ' choice-refused' : ''}`}
+                  data-testid={`saved-address-${a.address}`}
+                  data-refused={why ? 'true' : undefined}
+                >
+                  <input
+                    type="radio"
+                    name="withdraw-address"
+                    value={savedKey(a)}
+                    checked={savedKey(a) === draftDestination}
+                    onChange={() => draft.set({ address: a.address, memo: a.tag ?? '' })}
+                  />
+                  <span className="choice-title">{a.name || 'Unnamed address'}</span>
+                  <LongId value={a.address} />
+                  {a.tag ? <span className="muted">Memo {a.tag}</span> : null}
+                  {a.verified ? (
+                    <Badge tone="good">Verified</Badge>
+                  ) : (
+                    <Badge tone={why ? 'bad' : 'warn'}>{why ? 'Not verified — cannot be used' : 'Not verified'}</Badge>
+                  )}
+                  {why ? (
+                    <span className="choice-note saved-address-refused">{why}</span>
+                  ) : !a.verified ? (
+                    <span className="choice-note">
+                      Not verified, but used before: the platform accepts addresses a withdrawal already went to.
+                    </span>
+                  ) : null}
+                  {a.previousWithdrawals === 0 ? (
+                    <Badge tone="info">Not used before</Badge>
+                  ) : (
+                    <Badge>Used {a.previousWithdrawals}×</Badge>
+                  )}
+                </label>
+              );
+            })}
           </div>
-          {showErrors && problems.address ? (
-            <div className="field-error" role="alert">
+          {(showErrors || refused) && problems.address ? (
+            <div className="field-error" role="alert" data-testid="saved-address-error">
               {problems.address}
             </div>
           ) : null}
@@ -291,12 +308,24 @@ export function WithdrawForm({ onSent }: { readonly onSent: (result: WithdrawRes
         </p>
       ) : null}
       <div className="form-actions">
-        <Button type="submit" variant="primary" data-testid="withdraw-review">
+        <Button
+          type="submit"
+          variant="primary"
+          data-testid="withdraw-review"
+          // A refused saved address cannot be reviewed at all; its reason is at the field above.
+          disabled={refused !== undefined}
+          aria-describedby={refused ? 'withdraw-review-why' : undefined}
+        >
           Review withdrawal
         </Button>
+        {refused ? (
+          <span id="withdraw-review-why" className="field-hint" data-testid="withdraw-review-why">
+            Choose a verified address: the platform refuses this one.
+          </span>
+        ) : null}
       </div>
 
-      {reviewing && rules && chain && q ? (
+      {reviewing && rules && chain && q && !refused ? (
         <ReviewSheet
           input={{
             currency: draft.currency,

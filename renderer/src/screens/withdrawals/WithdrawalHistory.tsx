@@ -9,7 +9,7 @@ import { isoInZone, timeHeader, toCsv } from '../../lib/csv';
 import { useDeskQuery } from '../../lib/desk';
 import type { DisplayTimeZone } from '../../lib/format';
 import { usePrefs } from '../../lib/prefs';
-import { alignedAmounts, DataTable, EmptyState, ErrorNotice, Loading, Time } from '../../ui';
+import { alignedAmounts, ChainIdCell, DataTable, EmptyState, ErrorNotice, Loading, Time } from '../../ui';
 import {
   detailsColumn,
   HistoryFilterBar,
@@ -128,6 +128,13 @@ export function WithdrawalHistory() {
             },
             { id: 'chain', header: 'Network', cell: (r) => r.chain ?? '—', sortValue: (r) => r.chain },
             { id: 'address', header: 'Address', cell: (r) => <code className="break-all">{r.address}</code> },
+            {
+              id: 'txid',
+              header: 'TXID',
+              cell: (r) => (
+                <ChainIdCell chain={r.chain} target="tx" value={r.txid} testId={`withdrawal-txid-${r.id}`} />
+              ),
+            },
             statusColumn(withdrawalTimeline),
             detailsColumn(setSelected),
           ]}
