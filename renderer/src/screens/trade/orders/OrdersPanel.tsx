@@ -15,6 +15,7 @@ import {
 } from '../../../../../shared/trade/ticket';
 import { useDeskMutation, useDeskQuery } from '../../../lib/desk';
 import { formatAmount, formatMoneyOrText, isDecimalString } from '../../../lib/format';
+import { usePrefs } from '../../../lib/prefs';
 import {
   AmountField,
   Button,
@@ -22,6 +23,7 @@ import {
   Dialog,
   EmptyState,
   ErrorNotice,
+  ExportCsvButton,
   Loading,
   Table,
   Tabs,
@@ -32,6 +34,7 @@ import {
   Tr,
 } from '../../../ui';
 import { describeOutcome } from '../ticket/outcome';
+import { ordersCsv, tradeCsvName, tradesCsv } from './csv';
 
 type Tab = 'open' | 'history' | 'trades';
 
@@ -361,6 +364,30 @@ function MyTrades({ pair, info }: { pair: string; info: Pair | undefined }) {
   );
 }
 
+/**
+ * "Export CSV" of the order history or own trades shown below it (the same query, so the same
+ * rows), times in the display time zone named in the column titles (./csv.ts).
+ */
+function ExportTab({ tab, pair }: { tab: 'history' | 'trades'; pair: string }) {
+  const zone = usePrefs((s) => s.timeZone);
+  const history = useDeskQuery(['trade.orderHistory', { pair, limit: 50 }], { enabled: tab === 'history' });
+  const trades = useDeskQuery(['trade.myTrades', { pair, limit: 50 }], { enabled: tab === 'trades' });
+  const rows = tab === 'history' ? history.data : trades.data;
+  if (!rows?.length) return null;
+  return (
+    <div className="orders-export">
+      <ExportCsvButton
+        testId={tab === 'history' ? 'order-history-export' : 'my-trades-export'}
+        build={() =>
+          tab === 'history'
+            ? { fileName: tradeCsvName('orders', pair), csv: ordersCsv(history.data ?? [], zone) }
+            : { fileName: tradeCsvName('trades', pair), csv: tradesCsv(trades.data ?? [], zone) }
+        }
+      />
+    </div>
+  );
+}
+
 export function OrdersPanel({ pair, pairs, settings, live }: PanelProps) {
   const [tab, setTab] = useState<Tab>('open');
   return (
@@ -376,6 +403,7 @@ export function OrdersPanel({ pair, pairs, settings, live }: PanelProps) {
         ]}
       >
         {tab === 'open' ? <OpenOrders pair={pair} pairs={pairs} settings={settings} live={live} /> : null}
+        {tab === 'history' || tab === 'trades' ? <ExportTab tab={tab} pair={pair} /> : null}
         {tab === 'history' ? <OrderHistory pair={pair} info={pairs.get(pair)} /> : null}
         {tab === 'trades' ? <MyTrades pair={pair} info={pairs.get(pair)} /> : null}
       </Tabs>
