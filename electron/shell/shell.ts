@@ -18,11 +18,13 @@ import { entryFor, nodeCoreLauncher, type SandboxProcess, startSandboxProcess } 
 import { CoreStartFailed, type RemoteCore, startRemoteCore } from '../core/host/remoteCore';
 import { createSenderCheck } from '../core/ipc/dispatcher';
 import { lockDataDir } from '../core/journal/dataDirLock';
+import { defaultDownloadsDir } from '../core/services/app';
 import { type Bridge, installBridge } from './bridge';
 import { CHROME_ARGS, findChrome, hasDisplay, NO_CHROME_ADVICE } from './chrome';
 import { CONFIRM_ORIGIN, type ConfirmWindow, createConfirmWindow } from './confirmWindow';
 import { createShellOpenExternal } from './openExternal';
 import { createShellNotifications } from './osNotifications';
+import { createSaveWindow, SAVE_ORIGIN, type SaveWindow } from './saveWindow';
 import { SHELL_ORIGIN, SHELL_URL, serveRenderer } from './serve';
 
 /** A problem the person can fix; the CLI prints its message without a stack trace. */
@@ -67,6 +69,12 @@ export interface ShellOptions {
   readonly beforeBridgeScript?: (context: BrowserContext) => Promise<void>;
   /** How long the trusted confirmation waits for the person before it counts as cancelled (default 120 s). */
   readonly confirmTimeoutMs?: number;
+  /**
+   * Exports ask where to save in the shell's own save dialog (./saveWindow.ts). Default: yes with a
+   * window, no headless — a headless run (tests, scripts) writes into the core's `downloadsDir`
+   * (default ~/Downloads) under a new name without asking. Tests of the dialog set it to true.
+   */
+  readonly askWhereToSave?: boolean;
 }
 
 export interface Shell {
@@ -80,6 +88,8 @@ export interface Shell {
   readonly url: string;
   /** The origin of the trusted confirmation page (tests find it by this). */
   readonly confirmOrigin: string;
+  /** The origin of the save dialog's page (tests find it by this). */
+  readonly saveOrigin: string;
   /** Resolves when the window is closed (by the person or by close()). */
   readonly closed: Promise<void>;
   close(): Promise<void>;
@@ -128,6 +138,9 @@ export const openShell = async (options: ShellOptions): Promise<Shell> => {
   let bridge: Bridge | undefined;
   // The trusted confirmation is a page of the browser too; before it exists, nothing is confirmed.
   let confirmWindow: ConfirmWindow | undefined;
+  // The save dialog, likewise; only when exports ask where to save (see ShellOptions.askWhereToSave).
+  const askWhereToSave = options.askWhereToSave ?? !options.headless;
+  let saveWindow: SaveWindow | undefined;
   let core: RemoteCore;
   try {
     core = await startRemoteCore({
@@ -141,6 +154,7 @@ export const openShell = async (options: ShellOptions): Promise<Shell> => {
         shell: 'chromium',
         trustedOrigins: [SHELL_ORIGIN],
         confirmWindow: true,
+        saveDialog: askWhereToSave,
         // Explorer links: the person's browser (headless: not opened, the window copies the link).
         openExternal: true,
         // A headless run is automation (tests, scripts): nobody to tell, and no notification popping up
@@ -153,6 +167,9 @@ export const openShell = async (options: ShellOptions): Promise<Shell> => {
       },
       emit: (name, payload) => bridge?.send(name, payload),
       confirm: (view) => (confirmWindow ? confirmWindow.confirm(view) : Promise.resolve({ accepted: false })),
+      ...(askWhereToSave
+        ? { chooseSavePath: (name: string) => (saveWindow ? saveWindow.choose(name) : Promise.resolve(undefined)) }
+        : {}),
       openExternal: createShellOpenExternal({ headless: options.headless, log }),
       ...(notifications ? { showOsNotification: (n) => notifications.showOsNotification(n) } : {}),
       log,
@@ -207,12 +224,14 @@ export const openShell = async (options: ShellOptions): Promise<Shell> => {
       ...(options.confirmTimeoutMs ? { timeoutMs: options.confirmTimeoutMs } : {}),
     });
     confirmWindow = confirmer;
+    const saver = createSaveWindow(context, { defaultDir: options.core?.downloadsDir ?? defaultDownloadsDir(), log });
+    if (askWhereToSave) saveWindow = saver;
     // Popups and new windows are refused: the app has exactly one window, plus the trusted
-    // confirmation, which only the shell opens.
+    // confirmation and the save dialog, which only the shell opens.
     context.on('page', (other) => {
       if (other === page) return;
-      void confirmer.owns(other).then((mine) => {
-        if (mine) return;
+      void Promise.all([confirmer.owns(other), saver.owns(other)]).then((mine) => {
+        if (mine.includes(true)) return;
         log(`refused new window ${other.url()}`);
         void other.close();
       });
@@ -242,6 +261,7 @@ export const openShell = async (options: ShellOptions): Promise<Shell> => {
       closed,
       close,
       confirmOrigin: CONFIRM_ORIGIN,
+      saveOrigin: SAVE_ORIGIN,
     };
   } catch (error) {
     await context.close().catch(() => {});

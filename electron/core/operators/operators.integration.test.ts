@@ -207,8 +207,9 @@ describe('operators in the core', () => {
     const column = lines[0]!.split(',').indexOf('operator');
     expect(column).toBeGreaterThan(0);
     expect(lines[1]!.split(',')[column]).toBe('Mo');
-    expect((await call('activity.exportAuditCsv', {})).value).toMatchObject({
-      csv: expect.stringContaining(',operator,'),
+    expect(await call('activity.exportAuditCsv', {})).toMatchObject({
+      ok: true,
+      value: { csv: expect.stringContaining(',operator,') },
     });
     // The last sign-in is kept per operator.
     expect(await call('operators.current')).toMatchObject({
