@@ -12,8 +12,10 @@ import { useDeskEvent, useDeskMutation, useDeskQuery } from '../../lib/desk';
 import { applyOrders } from '../../lib/eventCache';
 import { useCoalescedRefresh } from '../../lib/useCoalescedRefresh';
 import { EmptyState, ErrorNotice, Loading, PageHeader, Tabs } from '../../ui';
+import { lastPriceOf } from './book/lastPrice';
 import { OrderBook } from './book/OrderBook';
 import { CandleChart } from './market/CandleChart';
+import { DepthChart } from './market/DepthChart';
 import { PairBar } from './market/PairBar';
 import { RecentTrades } from './market/RecentTrades';
 import { OrdersPanel } from './orders/OrdersPanel';
@@ -61,6 +63,16 @@ export default function TradeScreen() {
   const account = useDeskQuery(['trade.account', { pair: pairId }], { enabled: pair !== undefined });
   const guard = useRef(new DuplicateGuard()).current;
   const [ticketMode, setTicketMode] = useState<'order' | 'trigger'>('order');
+  const [chartView, setChartView] = useState<'candles' | 'depth'>('candles');
+  // Every pair's price and 24 h change for the pair picker, read only while its list is open.
+  const [pickerOpen, setPickerOpen] = useState(false);
+  const tickers = useDeskQuery(['trade.tickers', {}], {
+    enabled: pickerOpen,
+    staleTime: 5_000,
+    refetchInterval: pickerOpen ? 5_000 : false,
+  });
+  // The spread row's last price: a new trade re-renders the spread row, not the book's levels.
+  const last = useMemo(() => lastPriceOf(market.trades, market.ticker?.last), [market.trades, market.ticker?.last]);
 
   // Our own actions and what main sees (fills, the stream) change orders, trades and balances. An
   // event that carries the orders puts them in the open orders (lib/eventCache.ts); what it cannot
@@ -113,6 +125,8 @@ export default function TradeScreen() {
         pairs={pairs.data ?? NO_PAIRS}
         pair={pairId}
         ticker={market.ticker}
+        tickers={tickers.data}
+        onOpenChange={setPickerOpen}
         favourites={current.favourites}
         onSelect={ui.setPair}
         onToggleFavourite={toggleFavourite}
@@ -135,9 +149,36 @@ export default function TradeScreen() {
           onStepChange={(s) => ui.setStep(pairId, s)}
           onPickPrice={ui.pickPrice}
           status={liveWords(market.status)}
+          lastPrice={last.price}
+          lastDirection={last.direction}
         />
         <div className="trade-middle">
-          <CandleChart candles={market.candles} interval={ui.candleInterval} onIntervalChange={ui.setCandleInterval} />
+          <Tabs
+            label="Chart"
+            value={chartView}
+            onChange={setChartView}
+            tabs={[
+              { id: 'candles', label: 'Candles' },
+              { id: 'depth', label: 'Depth' },
+            ]}
+          >
+            {/* Only the chart shown is mounted: the depth chart costs nothing while the candles show. */}
+            {chartView === 'candles' ? (
+              <CandleChart
+                candles={market.candles}
+                interval={ui.candleInterval}
+                onIntervalChange={ui.setCandleInterval}
+              />
+            ) : (
+              <DepthChart
+                book={market.book}
+                base={pair.base}
+                quote={pair.quote}
+                precision={pair.precision}
+                amountPrecision={pair.amountPrecision}
+              />
+            )}
+          </Tabs>
           <RecentTrades
             trades={market.trades}
             base={pair.base}

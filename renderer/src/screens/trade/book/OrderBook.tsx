@@ -14,6 +14,8 @@ import { type BookSides, buildBookView, groupingSteps } from '../../../../../sha
 import { BookRow } from './BookRow';
 import { DepthBars } from './DepthBars';
 import { RowFlashes } from './flashes';
+import type { PriceDirection } from './lastPrice';
+import { SpreadRow } from './SpreadRow';
 import './orderBook.css';
 
 export interface OrderBookProps {
@@ -32,6 +34,10 @@ export interface OrderBookProps {
   onPickPrice: (price: string) => void;
   /** Shown above the book, e.g. "Live" or "Stale – reconnecting". */
   status?: string;
+  /** The last traded price (quote currency), shown in the spread row. */
+  lastPrice?: string | undefined;
+  /** Its move against the trade before (colour and arrow). */
+  lastDirection?: PriceDirection;
 }
 
 /** Levels skipped by Page Up / Page Down. */
@@ -189,16 +195,15 @@ export function OrderBook(props: OrderBookProps) {
           />
         ))}
       </div>
-      <div className="book-spread" data-testid="book-spread">
-        {view.spread !== undefined ? (
-          <>
-            Spread <span className="num">{view.spread}</span>
-            {view.spreadPercent !== undefined ? <span className="num"> ({view.spreadPercent}%)</span> : null}
-          </>
-        ) : (
-          <span>{view.asks.length + view.bids.length === 0 ? 'The book is empty' : 'One side is empty'}</span>
-        )}
-      </div>
+      <SpreadRow
+        lastPrice={props.lastPrice}
+        lastDirection={props.lastDirection ?? 'flat'}
+        quote={quote}
+        precision={precision}
+        spread={view.spread}
+        spreadPercent={view.spreadPercent}
+        emptyText={view.asks.length + view.bids.length === 0 ? 'The book is empty' : 'One side is empty'}
+      />
       <div className="book-side book-side-bids" data-testid="book-bids">
         <DepthBars depths={bidDepths} />
         {view.bids.map((row, i) => (

@@ -28,6 +28,7 @@ const setup = (favourites: string[] = []) => {
         baseVolume: '12.5',
         quoteVolume: '812500',
       }}
+      tickers={[]}
       favourites={favourites}
       onSelect={onSelect}
       onToggleFavourite={onToggleFavourite}
@@ -40,33 +41,36 @@ describe('PairBar', () => {
   it('shows the ticker line: last, 24 h change, high, low, volume', () => {
     setup();
     const line = screen.getByTestId('ticker-line');
-    expect(line.textContent).toContain('65000.1');
+    expect(line.textContent).toContain('65,000.1 USDT');
     expect(line.textContent).toContain('-1.25%');
-    expect(line.textContent).toContain('66000');
-    expect(line.textContent).toContain('64000');
+    expect(line.textContent).toContain('66,000 USDT');
+    expect(line.textContent).toContain('64,000 USDT');
     expect(line.textContent).toContain('12.5000 BTC · 812,500.00 USDT');
   });
 
-  it('searches pairs and selects one', async () => {
+  it('the picker lists pairs with prices; typing and Enter select one', async () => {
     const { onSelect } = setup();
     await userEvent.click(screen.getByTestId('pair-current'));
-    await userEvent.type(screen.getByLabelText('Search pairs'), 'et');
-    const list = screen.getByRole('list', { name: 'Pairs' });
+    await userEvent.type(screen.getByRole('combobox', { name: 'Search pairs' }), 'et');
+    const list = screen.getByRole('listbox', { name: 'Pairs' });
     expect(
       within(list)
-        .getAllByRole('button', { name: /USDT$/ })
-        .map((b) => b.textContent),
-    ).toEqual(['ETH / USDT']);
-    await userEvent.click(within(list).getByRole('button', { name: 'ETH / USDT' }));
+        .getAllByRole('option')
+        .map((o) => o.getAttribute('data-pair')),
+    ).toEqual(['ETH_USDT']);
+    await userEvent.keyboard('{Enter}');
     expect(onSelect).toHaveBeenCalledWith('ETH_USDT');
   });
 
-  it('lists favourites first and toggles them', async () => {
-    const { onToggleFavourite } = setup(['XRP_USDT']);
+  it('the chosen pair’s live ticker is the price in the list', async () => {
+    setup();
     await userEvent.click(screen.getByTestId('pair-current'));
-    const options = within(screen.getByRole('list', { name: 'Pairs' })).getAllByRole('button', { name: /USDT$/ });
-    expect(options[0]!.textContent).toBe('XRP / USDT');
-    await userEvent.click(screen.getByRole('button', { name: 'Add GT_USDT to favourites' }));
-    expect(onToggleFavourite).toHaveBeenCalledWith('GT_USDT');
+    expect(screen.getByRole('option', { name: /BTC \/ USDT/ }).textContent).toContain('65,000.10 USDT');
+  });
+
+  it('toggles the chosen pair’s favourite from the bar', async () => {
+    const { onToggleFavourite } = setup(['XRP_USDT']);
+    await userEvent.click(screen.getByRole('button', { name: 'Add BTC_USDT to favourites' }));
+    expect(onToggleFavourite).toHaveBeenCalledWith('BTC_USDT');
   });
 });

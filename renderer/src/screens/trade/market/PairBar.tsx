@@ -1,113 +1,58 @@
-/** Pair selector (search + favourites) and the chosen pair's 24 h ticker line. */
-import { useId, useMemo, useState } from 'react';
+/** Pair picker (search with prices, favourites) and the chosen pair's 24 h ticker line. */
+import { useMemo } from 'react';
 import type { Pair, Ticker } from '../../../../../shared/contract/trade';
 import { formatMoneyOrText } from '../../../lib/format';
+import { PairPicker } from './PairPicker';
 
 export interface PairBarProps {
   pairs: Pair[];
   pair: string;
   ticker: Ticker | null;
+  /** Every pair's 24 h ticker, for the picker's list (undefined while not read). */
+  tickers?: readonly Ticker[] | undefined;
   favourites: string[];
   onSelect: (pair: string) => void;
   onToggleFavourite: (pair: string) => void;
+  /** The picker's list opened or closed. */
+  onOpenChange?: (open: boolean) => void;
 }
 
 const changeClass = (change: string | undefined) =>
   change === undefined ? '' : change.startsWith('-') ? 'text-sell' : 'text-buy';
 
-export function PairBar({ pairs, pair, ticker, favourites, onSelect, onToggleFavourite }: PairBarProps) {
-  const [open, setOpen] = useState(false);
-  const [query, setQuery] = useState('');
-  const listId = useId();
-  const favs = useMemo(() => new Set(favourites), [favourites]);
-  const shown = useMemo(() => {
-    const q = query
-      .trim()
-      .toUpperCase()
-      .replace(/[/\-\s]/g, '_');
-    return pairs
-      .filter((p) => q === '' || p.id.includes(q) || p.base.startsWith(q))
-      .sort((a, b) => Number(favs.has(b.id)) - Number(favs.has(a.id)) || a.id.localeCompare(b.id))
-      .slice(0, 100);
-  }, [pairs, query, favs]);
-
+export function PairBar({
+  pairs,
+  pair,
+  ticker,
+  tickers,
+  favourites,
+  onSelect,
+  onToggleFavourite,
+  onOpenChange,
+}: PairBarProps) {
+  const quote = pair.split('_')[1] ?? '';
+  // The chosen pair's ticker is live (the feed); the others come from trade.tickers.
+  const listed = useMemo(
+    () =>
+      tickers === undefined || ticker === null ? tickers : [...tickers.filter((t) => t.pair !== ticker.pair), ticker],
+    [tickers, ticker],
+  );
   return (
     <div className="pair-bar">
-      <div className="pair-select">
-        <button
-          type="button"
-          className="pair-current"
-          aria-expanded={open}
-          aria-controls={listId}
-          onClick={() => setOpen((o) => !o)}
-          data-testid="pair-current"
-        >
-          {pair.replace('_', ' / ')} ▾
-        </button>
-        <button
-          type="button"
-          className="pair-fav"
-          aria-pressed={favs.has(pair)}
-          aria-label={favs.has(pair) ? `Remove ${pair} from favourites` : `Add ${pair} to favourites`}
-          onClick={() => onToggleFavourite(pair)}
-        >
-          {favs.has(pair) ? '★' : '☆'}
-        </button>
-        {open ? (
-          <div className="pair-popover" id={listId}>
-            <input
-              type="search"
-              aria-label="Search pairs"
-              placeholder="Search, e.g. ETH"
-              value={query}
-              onChange={(e) => setQuery(e.target.value)}
-              // biome-ignore lint/a11y/noAutofocus: the popover exists to type a search
-              autoFocus
-              onKeyDown={(e) => {
-                if (e.key === 'Escape') setOpen(false);
-                if (e.key === 'Enter' && shown[0]) {
-                  onSelect(shown[0].id);
-                  setOpen(false);
-                }
-              }}
-            />
-            <ul className="pair-list" aria-label="Pairs">
-              {shown.map((p) => (
-                <li key={p.id}>
-                  <button
-                    type="button"
-                    className="pair-fav"
-                    aria-pressed={favs.has(p.id)}
-                    aria-label={favs.has(p.id) ? `Remove ${p.id} from favourites` : `Add ${p.id} to favourites`}
-                    onClick={() => onToggleFavourite(p.id)}
-                  >
-                    {favs.has(p.id) ? '★' : '☆'}
-                  </button>
-                  <button
-                    type="button"
-                    className="pair-option"
-                    aria-current={p.id === pair ? 'true' : undefined}
-                    onClick={() => {
-                      onSelect(p.id);
-                      setOpen(false);
-                      setQuery('');
-                    }}
-                  >
-                    {p.base} / {p.quote}
-                    {p.tradeStatus !== 'tradable' ? <span className="pair-status"> ({p.tradeStatus})</span> : null}
-                  </button>
-                </li>
-              ))}
-              {shown.length === 0 ? <li className="pair-none">No pair matches “{query}”.</li> : null}
-            </ul>
-          </div>
-        ) : null}
-      </div>
+      <PairPicker
+        pairs={pairs}
+        pair={pair}
+        tickers={listed}
+        favourites={favourites}
+        onSelect={onSelect}
+        onToggleFavourite={onToggleFavourite}
+        {...(onOpenChange ? { onOpenChange } : {})}
+      />
       <dl className="ticker-line" data-testid="ticker-line" aria-label={`${pair} 24 hour ticker`}>
         <div>
           <dt>Last</dt>
           <dd className="num" data-testid="ticker-last">
-            {ticker?.last ?? '—'}
+            {ticker ? formatMoneyOrText(ticker.last, quote) : '—'}
           </dd>
         </div>
         <div>
@@ -118,11 +63,11 @@ export function PairBar({ pairs, pair, ticker, favourites, onSelect, onToggleFav
         </div>
         <div>
           <dt>24 h high</dt>
-          <dd className="num">{ticker?.high24h ?? '—'}</dd>
+          <dd className="num">{ticker ? formatMoneyOrText(ticker.high24h, quote) : '—'}</dd>
         </div>
         <div>
           <dt>24 h low</dt>
-          <dd className="num">{ticker?.low24h ?? '—'}</dd>
+          <dd className="num">{ticker ? formatMoneyOrText(ticker.low24h, quote) : '—'}</dd>
         </div>
         <div>
           <dt>24 h volume</dt>
