@@ -31,7 +31,11 @@ export default defineConfig({
       // bundle everything it uses (the contract's operation names) into one file.
       externalizeDeps: false,
       rollupOptions: {
-        input: { index: resolve(import.meta.dirname, 'electron/preload/index.ts') },
+        // index: the app window's (window.desk). confirm: the trusted confirmation window's (one answer function).
+        input: {
+          index: resolve(import.meta.dirname, 'electron/preload/index.ts'),
+          confirm: resolve(import.meta.dirname, 'electron/preload/confirm.ts'),
+        },
         external: ['electron'],
         output: { format: 'cjs', entryFileNames: '[name].cjs' },
       },

@@ -12,6 +12,7 @@ import type { SandboxProcess } from '../core/host/nodeLauncher';
 import { CoreStartFailed, type RemoteCore, startRemoteCore } from '../core/host/remoteCore';
 import { checkExternalUrl } from '../core/services/externalUrl';
 import { eventChannel, operationChannel } from './channels';
+import { createConfirmWindow } from './confirmWindow';
 import { electronCoreLauncher, startElectronSandbox } from './coreLauncher';
 import { installMenu } from './menu';
 import { createElectronNotifications } from './notifications';
@@ -104,6 +105,12 @@ const start = async (): Promise<void> => {
   sandbox = await startElectronSandbox(join(import.meta.dirname, 'sandbox.js'), join(dataDir, 'sandbox'));
   const notifications = createElectronNotifications(() => window);
   const chooseSavePath = createChooseSavePath(() => window);
+  // The trusted confirmation: its own window, preload, session and origin (confirmWindow.ts).
+  const confirmWindow = createConfirmWindow({
+    parent: () => window,
+    preload: join(import.meta.dirname, '../preload/confirm.cjs'),
+    log: (line) => console.error(line),
+  });
   core = await startRemoteCore({
     launch: electronCoreLauncher(join(import.meta.dirname, 'core.js')),
     options: {
@@ -115,6 +122,9 @@ const start = async (): Promise<void> => {
       saveDialog: true,
       // Explorer links open in the system browser (the window itself never navigates away).
       openExternal: true,
+      // Withdrawals, pushes, transfers above the threshold, key and policy changes, approvals:
+      // the core asks this shell's own confirmation window first.
+      confirmWindow: true,
       osNotifications: notifications.unavailableReason
         ? { available: false, reason: notifications.unavailableReason }
         : { available: true },
@@ -122,6 +132,7 @@ const start = async (): Promise<void> => {
     // Already checked against the contract in the core's process.
     emit: (name, payload) => window?.webContents.send(eventChannel(name), payload),
     chooseSavePath,
+    confirm: (view) => confirmWindow.confirm(view),
     // Only https explorer pages (checked by the core, by remoteCore and here once more).
     openExternal: async (url) => {
       await shell.openExternal(checkExternalUrl(url), { activate: true });

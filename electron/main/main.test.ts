@@ -21,22 +21,85 @@ const fake = vi.hoisted(() => {
   });
   const exposed: Record<string, unknown> = {};
   const invoked: [string, unknown][] = [];
+  const sent: [string, ...unknown[]][] = [];
   const calls = {
     sandbox: 0,
     schemes: [] as unknown[],
     permission: undefined as undefined | ((...a: unknown[]) => void),
   };
-  return { handlers, appListeners, whenReady, ready: () => ready(), exposed, invoked, calls };
+  /** Every BrowserWindow created (the app's window first). */
+  const windows: {
+    options: Record<string, unknown>;
+    webContents: { mainFrame: { url: string } };
+    emit(name: string): void;
+    close(): void;
+    loadURL: (url: string) => Promise<void>;
+    closed: boolean;
+  }[] = [];
+  /** ipcMain.on listeners, per channel. */
+  const ipcOn = new Map<string, (event: unknown, ...args: unknown[]) => void>();
+  /** The confirmation's own session: its protocol handler and request filter. */
+  const partitions = new Map<
+    string,
+    { protocol?: (request: Request) => Promise<Response>; beforeRequest?: (...a: unknown[]) => void }
+  >();
+  /** What main passed to startRemoteCore (the confirm callback among them). */
+  const remote = {
+    options: undefined as unknown,
+    confirm: undefined as undefined | ((view: unknown) => Promise<unknown>),
+  };
+  return {
+    handlers,
+    appListeners,
+    whenReady,
+    ready: () => ready(),
+    exposed,
+    invoked,
+    sent,
+    calls,
+    windows,
+    ipcOn,
+    partitions,
+    remote,
+  };
 });
 
 vi.mock('electron', () => {
   class BrowserWindow {
-    readonly webContents = { send: vi.fn() };
-    constructor(readonly options: unknown) {}
-    on() {}
-    once() {}
+    readonly webContents = {
+      send: vi.fn(),
+      on: vi.fn(),
+      setWindowOpenHandler: vi.fn(),
+      mainFrame: { url: '' },
+    };
+    readonly listeners = new Map<string, Listener[]>();
+    closed = false;
+    constructor(readonly options: Record<string, unknown>) {
+      fake.windows.push(this as never);
+    }
+    on(name: string, listener: Listener) {
+      this.listeners.set(name, [...(this.listeners.get(name) ?? []), listener]);
+    }
+    once(name: string, listener: Listener) {
+      this.on(name, listener);
+    }
+    emit(name: string) {
+      for (const listener of this.listeners.get(name) ?? []) listener();
+    }
+    close() {
+      if (this.closed) return;
+      this.closed = true;
+      this.emit('closed');
+    }
+    isDestroyed() {
+      return this.closed;
+    }
+    show() {}
+    focus() {}
     maximize() {}
-    loadURL = vi.fn(async () => {});
+    loadURL = vi.fn(async (url: string) => {
+      this.webContents.mainFrame.url = url;
+    });
     getNormalBounds() {
       return { x: 0, y: 0, width: 1, height: 1 };
     }
@@ -67,6 +130,9 @@ vi.mock('electron', () => {
       handle: (channel: string, handler: (event: unknown, payload: unknown) => Promise<unknown>) => {
         fake.handlers.set(channel, handler);
       },
+      on: (channel: string, listener: (event: unknown, ...args: unknown[]) => void) => {
+        fake.ipcOn.set(channel, listener);
+      },
     },
     protocol: {
       registerSchemesAsPrivileged: (schemes: unknown[]) => fake.calls.schemes.push(...schemes),
@@ -80,6 +146,25 @@ vi.mock('electron', () => {
         setPermissionCheckHandler: vi.fn(),
         on: vi.fn(),
         webRequest: { onBeforeRequest: vi.fn() },
+      },
+      fromPartition: (name: string) => {
+        const partition: { protocol?: (r: Request) => Promise<Response>; beforeRequest?: Listener } = {};
+        fake.partitions.set(name, partition);
+        return {
+          setPermissionRequestHandler: vi.fn(),
+          setPermissionCheckHandler: vi.fn(),
+          on: vi.fn(),
+          webRequest: {
+            onBeforeRequest: (h: Listener) => {
+              partition.beforeRequest = h;
+            },
+          },
+          protocol: {
+            handle: (_scheme: string, h: (r: Request) => Promise<Response>) => {
+              partition.protocol = h;
+            },
+          },
+        };
       },
     },
     Notification: { isSupported: () => true },
@@ -98,6 +183,9 @@ vi.mock('electron', () => {
       }),
       on: vi.fn(),
       removeListener: vi.fn(),
+      send: vi.fn((channel: string, ...args: unknown[]) => {
+        fake.sent.push([channel, ...args]);
+      }),
     },
   };
 });
@@ -122,7 +210,13 @@ vi.mock('../core/host/remoteCore', async () => {
   const { createAppHandlers } = await import('../core/services/app');
   return {
     CoreStartFailed: class CoreStartFailed extends Error {},
-    startRemoteCore: async (o: { options: { trustedOrigins: readonly string[] }; emit: unknown }) => {
+    startRemoteCore: async (o: {
+      options: { trustedOrigins: readonly string[] };
+      emit: unknown;
+      confirm?: (view: unknown) => Promise<unknown>;
+    }) => {
+      fake.remote.options = o.options;
+      fake.remote.confirm = o.confirm;
       const app = createAppHandlers({ shell: 'electron', emit: o.emit } as never);
       const handlers = new Proxy({ app } as Record<string, unknown>, {
         get: (target, area: string) => target[area] ?? {},
@@ -258,5 +352,124 @@ describe('preload', () => {
     await (desk.app as Record<string, (input: unknown) => Promise<unknown>>).ping!({ text: 'x' });
     expect(fake.invoked).toContainEqual(['desk:app.ping', { text: 'x' }]);
     expect(() => (desk.on as Listener)('no.suchEvent', () => {})).toThrow(/Unknown event/);
+  });
+});
+
+describe('trusted confirmation window', () => {
+  const view = {
+    action: 'withdrawal',
+    title: 'Withdraw 100 USDT <b>',
+    rows: [{ label: 'Address', value: 'TAddr<script>alert(1)</script>' }],
+    typedAmount: { amount: '100', currency: 'USDT' },
+    confirmLabel: 'Withdraw',
+  };
+  const answerChannel = 'desk-confirm:answer';
+  /** Opens a confirmation and returns its window and the pending answer. */
+  const open = async () => {
+    const before = fake.windows.length;
+    const answer = fake.remote.confirm!(view);
+    await vi.waitFor(() => expect(fake.windows.length).toBe(before + 1));
+    const win = fake.windows.at(-1)!;
+    await vi.waitFor(() => expect(win.loadURL).toHaveBeenCalled());
+    return { win, answer };
+  };
+  const from = (contents: { mainFrame: { url: string } }, frame = contents.mainFrame) => ({
+    sender: contents,
+    senderFrame: frame,
+  });
+
+  it('main asks the core to use it: confirmWindow on, and a confirm callback', async () => {
+    const { CONFIRM_ANSWER_CHANNEL } = await import('./channels');
+    expect(CONFIRM_ANSWER_CHANNEL).toBe(answerChannel);
+    expect(fake.remote.options).toMatchObject({ confirmWindow: true });
+    expect(typeof fake.remote.confirm).toBe('function');
+    expect(fake.ipcOn.has(answerChannel)).toBe(true);
+  });
+
+  it('a confirm request opens a modal, sandboxed window with its own preload, session and origin', async () => {
+    const appWindow = fake.windows[0]!;
+    const { win, answer } = await open();
+    expect(win.options).toMatchObject({ parent: appWindow, modal: true });
+    const prefs = win.options.webPreferences as Record<string, unknown>;
+    expect(prefs).toMatchObject({ sandbox: true, contextIsolation: true, nodeIntegration: false, webviewTag: false });
+    expect(String(prefs.preload)).toMatch(/preload[\\/]confirm\.cjs$/);
+    expect(prefs.session).toBeDefined();
+    expect(win.loadURL).toHaveBeenCalledWith('app://confirm/confirm.html');
+
+    // Its session serves the view as escaped text with the confirmation's CSP, and nothing else.
+    const partition = fake.partitions.get('treasury-desk-confirm')!;
+    const page = await partition.protocol!(new Request('app://confirm/confirm.html'));
+    expect(page.headers.get('content-security-policy')).toContain("script-src 'self'");
+    expect(page.headers.get('content-security-policy')).toContain("connect-src 'none'");
+    const html = await page.text();
+    expect(html).toContain('Withdraw 100 USDT &lt;b&gt;');
+    expect(html).not.toContain('<script>alert(1)</script>');
+    expect((await partition.protocol!(new Request('app://confirm/other.js'))).status).toBe(404);
+    expect((await partition.protocol!(new Request('app://desk/index.html'))).status).toBe(404);
+    const decide = (url: string) => {
+      let cancel: boolean | undefined;
+      partition.beforeRequest!({ url }, (r: { cancel: boolean }) => {
+        cancel = r.cancel;
+      });
+      return cancel;
+    };
+    expect(decide('app://confirm/confirm.js')).toBe(false);
+    expect(decide('app://desk/index.html')).toBe(true);
+    expect(decide('https://evil.example/')).toBe(true);
+
+    // The right window answers: confirmed with the typed amount, and the window closes.
+    fake.ipcOn.get(answerChannel)!(from(win.webContents), true, '100');
+    await expect(answer).resolves.toEqual({ accepted: true, typedAmount: '100' });
+    expect(win.closed).toBe(true);
+  });
+
+  it('an answer from another web contents (the app window, a subframe, another page) is refused', async () => {
+    const appWindow = fake.windows[0]!;
+    const { win, answer } = await open();
+    const listener = fake.ipcOn.get(answerChannel)!;
+    // The app's own window (a compromised renderer) cannot answer…
+    appWindow.webContents.mainFrame.url = 'app://desk/index.html';
+    listener(from(appWindow.webContents), true, '100');
+    // …nor a frame inside the confirmation, nor the window once it is elsewhere.
+    listener(from(win.webContents, { url: 'app://confirm/confirm.html' }), true, '100');
+    listener({ sender: win.webContents, senderFrame: null }, true, '100');
+    const settled = vi.fn();
+    void answer.then(settled);
+    await new Promise((r) => setTimeout(r, 20));
+    expect(settled).not.toHaveBeenCalled();
+    expect(win.closed).toBe(false);
+    win.webContents.mainFrame.url = 'https://evil.example/';
+    listener(from(win.webContents), true, '100');
+    await new Promise((r) => setTimeout(r, 20));
+    expect(settled).not.toHaveBeenCalled();
+    // The person closes it: declined.
+    win.close();
+    await expect(answer).resolves.toEqual({ accepted: false });
+  });
+
+  it('closing the window is a cancel; an answer after that changes nothing', async () => {
+    const { win, answer } = await open();
+    win.close();
+    await expect(answer).resolves.toEqual({ accepted: false });
+    fake.ipcOn.get(answerChannel)!(from(win.webContents), true, '100');
+    // The next confirmation is a new window with its own answer.
+    const next = await open();
+    expect(next.win).not.toBe(win);
+    fake.ipcOn.get(answerChannel)!(from(next.win.webContents), false);
+    await expect(next.answer).resolves.toEqual({ accepted: false });
+  });
+
+  it('its preload exposes only the answer function, on its own channel', async () => {
+    const before = Object.keys(fake.exposed);
+    await import('../preload/confirm');
+    const added = Object.keys(fake.exposed).filter((k) => !before.includes(k));
+    expect(added).toEqual(['__deskConfirmAnswer']);
+    const answer = fake.exposed.__deskConfirmAnswer as (accepted: unknown, typed: unknown) => void;
+    answer(true, '1,000.5');
+    answer('yes', { not: 'a string' });
+    expect(fake.sent).toEqual([
+      [answerChannel, true, '1,000.5'],
+      [answerChannel, false, undefined],
+    ]);
   });
 });
