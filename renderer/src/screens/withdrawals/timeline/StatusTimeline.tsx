@@ -2,15 +2,17 @@
  * A status timeline in plain words: the stages of a withdrawal, deposit or UID transfer, where it is
  * now and what happens next. The platform code stays visible (small) for support conversations.
  */
+import { Circle, CircleCheck, CircleDot, CircleMinus, CircleX, type LucideIcon } from 'lucide-react';
 import type { ReactNode } from 'react';
 import type { StageState, Timeline } from '../../../../../shared/platform/timelines';
 
-const MARK: Record<StageState, string> = {
-  done: '✓',
-  current: '●',
-  upcoming: '○',
-  failed: '✕',
-  skipped: '–',
+/** SVG marks (no font glyph needed); hidden from assistive technology, the state is said in words. */
+const MARK: Record<StageState, LucideIcon> = {
+  done: CircleCheck,
+  current: CircleDot,
+  upcoming: Circle,
+  failed: CircleX,
+  skipped: CircleMinus,
 };
 
 const STATE_WORDS: Record<StageState, string> = {
@@ -44,10 +46,10 @@ export function StatusTimeline({ timeline, label, children }: StatusTimelineProp
             data-state={stage.state}
             aria-current={stage.state === 'current' ? 'step' : undefined}
           >
-            <span aria-hidden="true" className="stage-mark">
-              {MARK[stage.state]}
-            </span>{' '}
-            {stage.label}
+            {(() => {
+              const Mark = MARK[stage.state];
+              return <Mark className="icon stage-mark" aria-hidden="true" focusable="false" size={14} />;
+            })()} {stage.label}
             <span className="sr-only"> ({STATE_WORDS[stage.state]})</span>
           </li>
         ))}

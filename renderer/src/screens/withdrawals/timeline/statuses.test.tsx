@@ -71,7 +71,8 @@ const whereRendered = (timeline: Timeline): string => {
   const exit = items.find((li) => li.getAttribute('data-stage') === 'exit');
   const allDone = items.every((li) => li.getAttribute('data-state') === 'done');
   let where: string;
-  if (exit) where = `exit:${exit.textContent?.replace(/^\S+\s/, '').replace(/ \(.*\)$/, '')}`;
+  // The stage's mark is an SVG (no text): the label follows a space.
+  if (exit) where = `exit:${exit.textContent?.replace(/^\s+/, '').replace(/ \(.*\)$/, '')}`;
   else if (allDone) where = 'all-done';
   else {
     expect(current).toHaveLength(1);
