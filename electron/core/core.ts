@@ -26,7 +26,7 @@ import { ProfileManager, type SandboxSource } from './profiles/manager';
 import { createActivityHandlers } from './services/activity';
 import { type ChooseSavePath, createAppHandlers } from './services/app';
 import { createBalancesHandlers } from './services/balances';
-import { batchScopedConfirm, createBulkService } from './services/bulk';
+import { batchRowApproval, batchScopedConfirm, createBulkService } from './services/bulk';
 import type { Emit, ServiceContext } from './services/context';
 import type { OpenExternal } from './services/externalUrl';
 import { createFundingHandlers } from './services/funding';
@@ -305,6 +305,12 @@ const buildCore = async (options: CoreOptions, releaseLock: () => void): Promise
       ...(options.downloadsDir ? { downloadsDir: options.downloadsDir } : {}),
     },
     ...(options.log ? { log: options.log } : {}),
+    // The policy engine over whole batches and a batch's own approval item (the guard, below).
+    approvals: {
+      batchPolicy: (rows) => guard.batchPolicy(rows),
+      requestBatchApproval: (request) => guard.requestBatchApproval(request),
+      batchApproval: (batchId) => guard.batchApproval(batchId),
+    },
   });
 
   // Locking lets every call in flight finish (the dispatcher counts them), then the journal's
@@ -326,6 +332,9 @@ const buildCore = async (options: CoreOptions, releaseLock: () => void): Promise
     confirm: batchScopedConfirm(options.confirm),
     operators: operatorSource,
     approvals: new ApprovalStore(db),
+    // A row of a batch approved as a whole is covered by that approval; its decision runs or cancels the batch.
+    batchRow: batchRowApproval,
+    onBatchDecision: (approval) => bulk.approvalDecided(approval),
   });
   // An approval left between "approved" and the send by a core that stopped is never sent late.
   guard.recover();

@@ -132,8 +132,17 @@ export const BatchPreview = z.object({
   totals: z.array(PreviewTotal),
   errorCount: z.number().int(),
   warningCount: z.number().int(),
-  /** Whether the policy engine would hold this batch for approval (absent: no policy engine). */
-  approval: z.object({ required: z.boolean(), reason: z.string().optional() }).optional(),
+  /** Whether the policy would hold this batch for approval (absent: no policy engine). */
+  approval: z
+    .object({
+      required: z.boolean(),
+      reason: z.string().optional(),
+      /** The policy lets the batch wait as ONE approval item (`approveBatchesAsAWhole`); else row by row. */
+      asWhole: z.boolean().optional(),
+      /** Rows that need an approver (their reasons are among the row's warnings). */
+      rows: z.array(z.number().int()).optional(),
+    })
+    .optional(),
 });
 export type BatchPreview = z.infer<typeof BatchPreview>;
 
@@ -149,7 +158,8 @@ export const BatchSource = z.discriminatedUnion('source', [
 ]);
 export type BatchSource = z.infer<typeof BatchSource>;
 
-export const BatchState = z.enum(['ready', 'running', 'paused', 'cancelled', 'finished']);
+/** `approval`: started, waiting as one item in the Approvals queue (the policy's `approveBatchesAsAWhole`). */
+export const BatchState = z.enum(['ready', 'approval', 'running', 'paused', 'cancelled', 'finished']);
 export type BatchState = z.infer<typeof BatchState>;
 export const BatchRowState = z.enum(['pending', 'sending', 'checking', 'done', 'failed', 'cancelled']);
 export type BatchRowState = z.infer<typeof BatchRowState>;

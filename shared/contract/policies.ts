@@ -75,6 +75,12 @@ export const ApprovalRules = z
     newDestination: z.boolean(),
     /** Every UID push needs approval. */
     anyPush: z.boolean(),
+    /**
+     * A batch (Bulk) whose rows need approval waits as ONE approval item — its rows, totals per
+     * currency and reasons — for one approver; its rows then run, each still checked against the
+     * limits. Absent or false (the default): each row that needs approval waits on its own.
+     */
+    approveBatchesAsAWhole: z.boolean().optional(),
     /** How long a movement waits for approval before it expires (hours). */
     expiresHours: z.number().int().min(1, 'At least 1 hour').max(336, 'At most 14 days (336 hours)'),
   })
@@ -120,7 +126,7 @@ export const DEFAULT_POLICY: Policy = {
   limits: {},
   usdtLimits: {},
   allowlist: { required: false, coolingOffHours: 24, entries: [] },
-  approval: { newDestination: false, anyPush: false, expiresHours: 24 },
+  approval: { newDestination: false, anyPush: false, approveBatchesAsAWhole: false, expiresHours: 24 },
 };
 
 export const PolicyView = z.object({
@@ -135,7 +141,8 @@ export type PolicyView = z.infer<typeof PolicyView>;
 // ---------------------------------------------------------------------------------------------
 // Approvals
 
-export const ApprovalKind = z.enum(['withdrawal', 'push']);
+/** `batch`: a whole batch of the Bulk screen, approved or rejected as one (`approveBatchesAsAWhole`). */
+export const ApprovalKind = z.enum(['withdrawal', 'push', 'batch']);
 export type ApprovalKind = z.infer<typeof ApprovalKind>;
 
 /**
@@ -173,6 +180,22 @@ export const Approval = z.object({
   movementId: z.string().optional(),
   /** What happened when it was sent (a refusal's words). */
   outcome: z.string().optional(),
+  /** Kind `batch`: the batch, its rows and totals (currency / amount above: the totals in words). */
+  batch: z
+    .object({
+      batchId: z.string(),
+      name: z.string(),
+      rows: z.array(
+        z.object({
+          row: z.number().int(),
+          summary: z.string(),
+          /** Why this row needs approval (empty: it does not, it waits with its batch). */
+          reasons: z.array(z.string()),
+        }),
+      ),
+      totals: z.array(z.object({ currency: z.string(), amount: z.string() })),
+    })
+    .optional(),
 });
 export type Approval = z.infer<typeof Approval>;
 

@@ -96,10 +96,17 @@ export class BatchRunner {
 
   start(id: string): void {
     const b = this.o.store.batch(id);
-    if (b?.state !== 'ready' && b?.state !== 'paused') return;
+    if (b?.state !== 'ready' && b?.state !== 'paused' && b?.state !== 'approval') return;
     this.o.store.setState(id, 'running');
     this.changed(id, true);
     this.drive(id);
+  }
+
+  /** Started, but waiting as one item in the Approvals queue: nothing runs until it is approved. */
+  awaitApproval(id: string): void {
+    if (this.o.store.batch(id)?.state !== 'ready') return;
+    this.o.store.setState(id, 'approval');
+    this.changed(id, true);
   }
 
   pause(id: string): void {

@@ -112,6 +112,11 @@ export class BatchStore {
       .all();
   }
 
+  /** Batches waiting as one item in the Approvals queue. */
+  awaitingApproval(): BatchDbRow[] {
+    return this.db.prepare<[], BatchDbRow>("SELECT * FROM batches WHERE state = 'approval' ORDER BY created_at").all();
+  }
+
   setState(id: string, state: BatchState): void {
     const at = this.now();
     this.db

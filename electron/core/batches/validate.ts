@@ -41,7 +41,9 @@ export interface BatchFacts {
 export interface BatchPolicyVerdict {
   /** Row number → problems (a limit the row breaks). */
   readonly rowErrors: ReadonlyMap<number, readonly string[]>;
-  readonly approval?: { readonly required: boolean; readonly reason?: string };
+  /** Row number → warnings (why the row needs an approver). */
+  readonly rowWarnings?: ReadonlyMap<number, readonly string[]>;
+  readonly approval?: BatchPreview['approval'];
 }
 
 const MAIN_SPOT: AccountRef = { owner: 'main', account: 'spot' };
@@ -261,6 +263,7 @@ export const validateBatch = (
       rows.flatMap((r) => (r.input ? [{ row: r.row, input: r.input, ...(r.fee ? { fee: r.fee } : {}) }] : [])),
     );
     for (const [n, problems] of verdict.rowErrors) byRow.get(n)?.errors.push(...problems);
+    for (const [n, notes] of verdict.rowWarnings ?? []) byRow.get(n)?.warnings.push(...notes);
     approval = verdict.approval;
   }
 

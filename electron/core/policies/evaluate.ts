@@ -165,3 +165,24 @@ export const evaluatePolicy = (
 
   return { refusals, approvalReasons };
 };
+
+/**
+ * A whole batch, row after row, as if each were proposed after the ones before it had gone out:
+ * every row that passes counts toward the limits of the rows after it (so the preview shows which
+ * rows a batch would take past a 24-hour limit). Pure, like `evaluatePolicy`.
+ */
+export const evaluateBatch = (
+  policy: Policy,
+  rows: readonly PolicyMovement[],
+  history: readonly PolicyMovement[],
+  knownDestinations: ReadonlySet<string>,
+  now: number,
+): Evaluation[] => {
+  const seen = [...history];
+  return rows.map((row) => {
+    const proposed = { ...row, at: now };
+    const result = evaluatePolicy(policy, proposed, seen, knownDestinations, now);
+    if (result.refusals.length === 0) seen.push(proposed);
+    return result;
+  });
+};

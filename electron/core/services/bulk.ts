@@ -5,9 +5,11 @@
  * request key); bulk sub-account creation, freeze / unfreeze; API-key health and rotation.
  *
  * Policies and approvals: every row passes through the movement handlers, so whatever checks they
- * (or the movement engine) apply, a batch row meets too. The whole-batch check is the one hook
- * `BulkDeps.policy` (electron/core/policies, when it lands, plugs in there): its row errors stop
- * the batch before anything is sent and its `approval.required` is shown on the preview.
+ * (or the movement engine) apply, a batch row meets too. The whole batch is also checked against
+ * the policy engine before anything is sent (`BulkDeps.approvals.check`, the guard's batchPolicy):
+ * rows over a limit are errors of the preview, rows that need an approver are marked; where the
+ * policy allows (`approveBatchesAsAWhole`), a started batch waits as ONE item in the Approvals
+ * queue and runs only once another operator approves it.
  */
 import { AsyncLocalStorage } from 'node:async_hooks';
 import { basename } from 'node:path';
@@ -16,8 +18,14 @@ import Papa from 'papaparse';
 import { contract, type DeskHandlers } from '../../../shared/contract';
 import type { BatchPreview, BatchRowInput, BatchSource, KeyHealthRow, RotatedKey } from '../../../shared/contract/bulk';
 import { BATCH_MAX_BYTES, BATCH_MAX_ROWS, BATCH_TOO_LARGE_MESSAGE } from '../../../shared/contract/bulk';
-import type { CurrencyChainInfo, SavedAddress, WithdrawRules } from '../../../shared/contract/funding';
+import {
+  type CurrencyChainInfo,
+  destinationKey,
+  type SavedAddress,
+  type WithdrawRules,
+} from '../../../shared/contract/funding';
 import { keyExpiry } from '../../../shared/contract/keys';
+import type { Approval } from '../../../shared/contract/policies';
 import { loginNameProblem } from '../../../shared/contract/subAccounts';
 import { TRANSFER_MAX_DECIMALS } from '../../../shared/contract/transfers';
 import { toCsv } from '../../../shared/format/csv';
@@ -29,8 +37,15 @@ import { type ParsedRow, parseBatchText } from '../batches/csv';
 import { BATCH_EXAMPLE_CSV, BATCH_EXAMPLE_NAME } from '../batches/example';
 import { encryptKeyFile, type KeyFileEntry } from '../batches/keyFile';
 import { BatchRunner, type RowExecutor, type RowOutcome } from '../batches/runner';
-import { BatchStore, rowView } from '../batches/store';
-import { type BatchFacts, type BatchPolicyVerdict, sourceKey, sourceOf, validateBatch } from '../batches/validate';
+import { BatchStore, inputOf, rowView } from '../batches/store';
+import {
+  type BatchFacts,
+  type BatchPolicyVerdict,
+  destinationText,
+  sourceKey,
+  sourceOf,
+  validateBatch,
+} from '../batches/validate';
 import { DeskFailure, isConvertibleToIpcError } from '../errors';
 import { toChain, toRules } from '../funding/records';
 import type { Db } from '../journal/db';
@@ -39,6 +54,7 @@ import { PlatformConnection } from '../profiles/connection';
 import { readAllPages } from '../subAccounts/pages';
 import { type AppDeps, openExportFile } from './app';
 import type { ServiceContext } from './context';
+import type { BatchApprovalRequest, BatchPolicyRow, Guard } from './guard';
 
 /** The shell's trusted confirmation, as the guard uses it (structural: services/guard.ts, policies/confirm.ts). */
 export type BatchConfirm<V extends ConfirmLike = ConfirmLike> = (
@@ -49,7 +65,21 @@ interface ConfirmLike {
 }
 
 /** Set while a row of a confirmed batch runs through the movement handlers. */
-const batchRowScope = new AsyncLocalStorage<{ readonly batchId: string }>();
+const batchRowScope = new AsyncLocalStorage<{
+  readonly batchId: string;
+  readonly requestKey: string;
+  /** The batch's approval item, when it waited as one and was approved. */
+  readonly approvalId?: string;
+}>();
+
+/**
+ * For the guard (GuardDeps.batchRow): inside the row with this request key of a batch that was
+ * approved as a whole, the id of that approval item. The guard checks the item itself.
+ */
+export const batchRowApproval = (requestKey: string): string | undefined => {
+  const scope = batchRowScope.getStore();
+  return scope?.requestKey === requestKey ? scope.approvalId : undefined;
+};
 
 /**
  * The guard's confirmation, for the core to pass to createGuard: inside a row of a batch that the
@@ -76,11 +106,18 @@ export interface BulkDeps {
   readonly confirm?: BatchConfirm<BatchConfirmView>;
   readonly app?: AppDeps;
   /**
-   * THE POLICY HOOK: the whole batch, checked before it is journaled (and on every preview). Absent
-   * until the policy engine (electron/core/policies) provides one; rows still meet the per-movement
-   * checks of the handlers they go through.
+   * The policy engine for whole batches (the guard, late-bound: core.ts builds it after bulk):
+   * the preview's and create's policy check, and a batch's own approval item.
    */
-  readonly policy?: (rows: readonly { row: number; input: BatchRowInput; fee?: string }[]) => BatchPolicyVerdict;
+  readonly approvals?: Pick<Guard, 'batchPolicy' | 'requestBatchApproval' | 'batchApproval'>;
+  /**
+   * THE POLICY HOOK: the whole batch, checked before it is journaled (and on every preview). By
+   * default it is the policy engine's check (`approvals.batchPolicy`); a test may give its own.
+   * Rows still meet the per-movement checks of the handlers they go through.
+   */
+  readonly policy?: (
+    rows: readonly { row: number; input: BatchRowInput; fee?: string }[],
+  ) => BatchPolicyVerdict | Promise<BatchPolicyVerdict>;
   readonly pollMs?: number;
   readonly retryMs?: number;
   readonly log?: (line: string) => void;
@@ -91,6 +128,8 @@ export interface BulkService {
   readonly runner: BatchRunner;
   /** On core start: batches that were running go on where they stopped. */
   resume(): void;
+  /** The guard decided a batch's approval item: approved → its rows run; rejected / expired → cancelled. */
+  approvalDecided(approval: Approval): void;
   close(): void;
 }
 
@@ -214,7 +253,14 @@ export const createBulkService = (ctx: ServiceContext, deps: BulkDeps): BulkServ
       const m = ctx.movements.byRequestKey(key);
       return m ? movementOutcome(m) : undefined;
     },
-    execute: (input, requestKey, batchId) => batchRowScope.run({ batchId }, () => executeRow(input, requestKey)),
+    execute: (input, requestKey, batchId) => {
+      const approval = deps.approvals?.batchApproval(batchId);
+      const approvalId =
+        approval && (approval.state === 'approved' || approval.state === 'sent') ? approval.id : undefined;
+      return batchRowScope.run({ batchId, requestKey, ...(approvalId ? { approvalId } : {}) }, () =>
+        executeRow(input, requestKey),
+      );
+    },
   };
   async function executeRow(input: BatchRowInput, requestKey: string): Promise<RowOutcome> {
     const call = handlerInput(input, requestKey);
@@ -389,8 +435,86 @@ export const createBulkService = (ctx: ServiceContext, deps: BulkDeps): BulkServ
       };
     }
     const facts = await gatherFacts(parsed.rows.flatMap((r) => (r.input ? [r.input] : [])));
-    return validateBatch(parsed.rows, facts, deps.policy);
+    const policy = deps.policy ?? (deps.approvals ? policyVerdict : undefined);
+    const verdict = policy
+      ? await policy(parsed.rows.flatMap((r) => (r.input ? [{ row: r.row, input: r.input }] : [])))
+      : undefined;
+    return validateBatch(parsed.rows, facts, verdict ? () => verdict : undefined);
   };
+
+  // --- the policy engine over a whole batch --------------------------------------------------------
+  /** The rows the policy governs (withdrawals and pushes; transfers between own accounts are not limited). */
+  const policyRows = (rows: readonly { row: number; input: BatchRowInput }[]): BatchPolicyRow[] =>
+    rows.flatMap(({ row, input }): BatchPolicyRow[] => {
+      if (input.type === 'withdrawal') {
+        return [
+          {
+            row,
+            kind: 'withdrawal' as const,
+            currency: input.currency,
+            amount: input.amount,
+            destination: destinationKey(input.chain, input.address, input.memo),
+            summary: `Withdraw ${formatMoney(input.amount, input.currency)} to ${destinationText(input)}`,
+          },
+        ];
+      }
+      if (input.type === 'push') {
+        return [
+          {
+            row,
+            kind: 'push' as const,
+            currency: input.currency,
+            amount: input.amount,
+            destination: `uid:${input.receiveUid}`,
+            summary: `Push ${formatMoney(input.amount, input.currency)} to UID ${input.receiveUid}`,
+          },
+        ];
+      }
+      return [];
+    });
+
+  /** Per row: what the policy refuses and who must approve; whether the batch may wait as one. */
+  const policyCheck = async (rows: readonly { row: number; input: BatchRowInput }[]) => {
+    const governed = policyRows(rows);
+    const result = deps.approvals ? await deps.approvals.batchPolicy(governed) : { rows: [], asWhole: false };
+    const checked = governed.map((r, i) => ({
+      ...r,
+      refusals: result.rows[i]?.refusals ?? [],
+      reasons: result.rows[i]?.approvalReasons ?? [],
+    }));
+    // A row the policy refuses cannot be approved: it is an error, not a row waiting for an approver.
+    const needing = checked.filter((r) => r.reasons.length > 0 && r.refusals.length === 0);
+    return { rows: checked, asWhole: result.asWhole, needing };
+  };
+
+  async function policyVerdict(
+    rows: readonly { row: number; input: BatchRowInput; fee?: string }[],
+  ): Promise<BatchPolicyVerdict> {
+    const check = await policyCheck(rows);
+    const rowErrors = new Map<number, string[]>();
+    const rowWarnings = new Map<number, string[]>();
+    for (const r of check.rows) {
+      if (r.refusals.length > 0) rowErrors.set(r.row, [`Policy: ${r.refusals.join(' ')}`]);
+      else if (r.reasons.length > 0) rowWarnings.set(r.row, [`Needs an approver: ${r.reasons.join(' ')}`]);
+    }
+    const n = check.needing.length;
+    return {
+      rowErrors,
+      rowWarnings,
+      approval: {
+        required: n > 0,
+        asWhole: check.asWhole,
+        rows: check.needing.map((r) => r.row),
+        ...(n > 0
+          ? {
+              reason: check.asWhole
+                ? `${n} row${n === 1 ? '' : 's'} need${n === 1 ? 's' : ''} an approver: the batch waits as one item in Approvals; nothing is sent before another operator approves it.`
+                : `${n} row${n === 1 ? '' : 's'} need${n === 1 ? 's' : ''} an approver: each waits on its own in Approvals while the other rows run.`,
+            }
+          : {}),
+      },
+    };
+  }
 
   // --- sweep and top-up ----------------------------------------------------------------------------
   const planSweep: DeskHandlers['bulk']['planSweep'] = async (input) => {
@@ -532,7 +656,39 @@ export const createBulkService = (ctx: ServiceContext, deps: BulkDeps): BulkServ
         throw DeskFailure.precondition('This batch is not in the journal of the active profile.');
       if (b.state !== 'ready')
         throw DeskFailure.precondition(`This batch is ${b.state}; only a ready batch can be started.`);
-      await confirmBatch(id, b.name);
+      const rows = store.rows(id);
+      const check = await policyCheck(rows.map((r) => ({ row: r.row_no, input: inputOf(r) })));
+      const refused = check.rows.filter((r) => r.refusals.length > 0);
+      if (refused.length > 0) {
+        throw new DeskFailure({
+          code: 'POLICY',
+          message: refused.map((r) => `Row ${r.row}: ${r.refusals.join(' ')}`).join(' '),
+          advice: 'Nothing was sent. Remove or change those rows (a new batch), or ask an admin about the policy.',
+        });
+      }
+      const asWhole = deps.approvals !== undefined && check.asWhole && check.needing.length > 0;
+      await confirmBatch(id, b.name, asWhole ? check.needing.length : 0);
+      if (asWhole && deps.approvals) {
+        const keys = new Map(rows.map((r) => [r.row_no, r.request_key]));
+        const totals = new Map<string, Decimal>();
+        for (const r of rows) {
+          const i = inputOf(r);
+          totals.set(i.currency, (totals.get(i.currency) ?? new Decimal(0)).plus(i.amount));
+        }
+        const request: BatchApprovalRequest = {
+          batchId: id,
+          name: b.name,
+          rows: check.rows.map(({ refusals: _r, ...r }) => ({ ...r, requestKey: keys.get(r.row) as string })),
+          otherRows: rows.length - check.rows.length,
+          totals: [...totals].map(([currency, total]) => ({ currency, amount: total.toFixed() })),
+        };
+        // The item first (idempotent by the batch's key), then the batch's state: a crash between
+        // the two leaves a ready batch whose item is found again.
+        const approval = deps.approvals.requestBatchApproval(request);
+        runner.awaitApproval(id);
+        ctx.audit.record({ action: 'bulk.start', params: { id, approval: approval.id }, outcome: 'ok' });
+        return summaryOf(id);
+      }
       ctx.audit.record({ action: 'bulk.start', params: { id }, outcome: 'ok' });
       runner.start(id);
       return runner.summary(id) as NonNullable<ReturnType<BatchRunner['summary']>>;
@@ -837,8 +993,11 @@ export const createBulkService = (ctx: ServiceContext, deps: BulkDeps): BulkServ
     },
   };
 
-  /** One trusted confirmation for the whole batch: what it moves, per source and currency. */
-  async function confirmBatch(id: string, name: string): Promise<void> {
+  /**
+   * One trusted confirmation for the whole batch: what it moves, per source and currency;
+   * `awaitingApproval` rows needing an approver make it a "Submit for approval".
+   */
+  async function confirmBatch(id: string, name: string, awaitingApproval = 0): Promise<void> {
     if (deps.confirm === undefined) return;
     const inputs = store.rows(id).map((r) => JSON.parse(r.input) as BatchRowInput);
     const totals = new Map<string, Decimal>();
@@ -857,8 +1016,11 @@ export const createBulkService = (ctx: ServiceContext, deps: BulkDeps): BulkServ
         })),
         { label: 'Profile', value: ctx.activeProfile()?.name ?? '' },
       ],
-      note: 'Each row is sent once, at the platform’s rate limits; the policy’s limits and approvals apply to every row.',
-      confirmLabel: 'Run batch',
+      note:
+        awaitingApproval > 0
+          ? `${awaitingApproval} row(s) need an approver: the whole batch waits as one item in Approvals and nothing is sent before an operator other than you approves it. Then each row is sent once, at the platform’s rate limits, checked against the limits.`
+          : 'Each row is sent once, at the platform’s rate limits; the policy’s limits and approvals apply to every row.',
+      confirmLabel: awaitingApproval > 0 ? 'Submit for approval' : 'Run batch',
       ...(single ? { typedAmount: { amount: single[1].toFixed(), currency: single[0] } } : {}),
     };
     const answer = await deps.confirm(view);
@@ -887,10 +1049,45 @@ export const createBulkService = (ctx: ServiceContext, deps: BulkDeps): BulkServ
     return s;
   }
 
+  /** A batch's approval item was decided: approved → its rows run; rejected / expired → nothing is sent. */
+  const approvalDecided = (a: Approval): void => {
+    const batchId = a.batch?.batchId;
+    const b = batchId ? store.batch(batchId) : undefined;
+    if (!batchId || !b || (b.state !== 'approval' && b.state !== 'ready')) return;
+    if (a.state === 'approved' || a.state === 'sent') {
+      ctx.audit.record({ action: 'bulk.approved', params: { id: batchId, approval: a.id }, outcome: 'ok' });
+      runner.start(batchId);
+      return;
+    }
+    if (a.state === 'pending') return;
+    const why =
+      a.state === 'rejected'
+        ? `Rejected by ${a.decidedBy ?? 'an approver'}: ${a.reason ?? ''}`
+        : a.state === 'expired'
+          ? 'Its approval expired before anyone approved it.'
+          : (a.outcome ?? 'Its approval failed.');
+    const pending = store.rowsIn(batchId, ['pending']);
+    runner.cancel(batchId);
+    for (const r of pending) store.updateRow(batchId, r.row_no, { message: `${why} Nothing was sent.` });
+    ctx.audit.record({ action: 'bulk.cancel', params: { id: batchId, approval: a.id, why }, outcome: 'ok' });
+  };
+
+  /** After a restart: batches whose approval item was decided meanwhile (or just before) follow it. */
+  const followApprovals = () => {
+    for (const b of store.awaitingApproval()) {
+      const a = deps.approvals?.batchApproval(b.id);
+      if (a && a.state !== 'pending') approvalDecided(a);
+    }
+  };
+
   return {
     handlers,
     runner,
-    resume: () => runner.resumeAll(),
+    approvalDecided,
+    resume: () => {
+      followApprovals();
+      runner.resumeAll();
+    },
     close: () => {
       rotations.clear();
       runner.close();

@@ -25,7 +25,13 @@ import { DeskFailure } from '../errors';
 import type { Movement } from '../movements/types';
 import type { ApprovalStore, StoredApproval } from '../policies/approvals';
 import { type Confirm, type ConfirmView, requireConfirmation } from '../policies/confirm';
-import { type Evaluation, evaluatePolicy, type PolicyMovement, pushDestination } from '../policies/evaluate';
+import {
+  type Evaluation,
+  evaluateBatch,
+  evaluatePolicy,
+  type PolicyMovement,
+  pushDestination,
+} from '../policies/evaluate';
 import { canAdminister, canApprove, canMake, type OperatorInfo, type OperatorSource } from '../policies/operators';
 import type { ServiceContext } from './context';
 
@@ -39,6 +45,42 @@ export interface GuardDeps {
   readonly operators: OperatorSource;
   readonly approvals: ApprovalStore;
   readonly now?: () => number;
+  /**
+   * Inside a row of a batch (Bulk): the id of the batch's own approval item, when the batch waited
+   * as one (`approveBatchesAsAWhole`). The guard accepts it in place of the row's own approval only
+   * when that item is approved and lists this request key with the same movement.
+   */
+  readonly batchRow?: (requestKey: string) => string | undefined;
+  /** A batch's approval item was approved, rejected or expired: Bulk runs or cancels the batch. */
+  readonly onBatchDecision?: (approval: Approval) => void;
+}
+
+/** A row of a batch as the policy sees it (withdrawals and pushes; transfers are not limited). */
+export interface BatchPolicyRow {
+  readonly row: number;
+  readonly kind: 'withdrawal' | 'push';
+  readonly currency: string;
+  readonly amount: string;
+  /** `destinationKey(chain, address, memo)` or `uid:<n>`. */
+  readonly destination: string;
+  /** "Withdraw 60 USDT to T9y… (TRX)". */
+  readonly summary: string;
+}
+
+/** What is kept of each row in a batch's approval item (its request). */
+interface StoredBatchRow extends BatchPolicyRow {
+  readonly requestKey: string;
+  readonly reasons: readonly string[];
+}
+
+export interface BatchApprovalRequest {
+  readonly batchId: string;
+  readonly name: string;
+  /** Every row the policy governs, with its request key and its reasons (empty: it waits along). */
+  readonly rows: readonly StoredBatchRow[];
+  /** Rows the policy does not govern (transfers between own accounts): they wait with the batch. */
+  readonly otherRows: number;
+  readonly totals: readonly { readonly currency: string; readonly amount: string }[];
 }
 
 export type ProposedMovement =
@@ -98,12 +140,38 @@ export interface Guard {
   expire(): void;
   /** After a restart: approvals left `approved` without a send are settled (never sent late). */
   recover(): void;
+  /**
+   * A whole batch against the policy, row after row (each passing row counts toward the limits of
+   * the next): per row, what refuses it and why it needs approval; `asWhole`: the policy lets the
+   * batch wait as one approval item.
+   */
+  batchPolicy(rows: readonly BatchPolicyRow[]): Promise<{ rows: Evaluation[]; asWhole: boolean }>;
+  /** Journals a batch as ONE pending approval item (the maker confirmed it in the trusted window). */
+  requestBatchApproval(request: BatchApprovalRequest): Approval;
+  /** The approval item of a batch, if it waited as one. */
+  batchApproval(batchId: string): Approval | undefined;
 }
 
+/** The request key of a batch's approval item (the approvals table keys items by request key). */
+export const batchApprovalKey = (batchId: string): string => `batch:${batchId}`;
+
+const batchRowsOf = (a: StoredApproval): StoredBatchRow[] => (a.request.rows ?? []) as StoredBatchRow[];
+
 const publicApproval = (a: StoredApproval): Approval => {
-  const { requestKey: _key, request: _request, ...rest } = a;
-  return rest;
+  const { requestKey: _key, request, ...rest } = a;
+  if (a.kind !== 'batch') return rest;
+  return {
+    ...rest,
+    batch: {
+      batchId: String(request.batchId),
+      name: String(request.name),
+      rows: batchRowsOf(a).map((r) => ({ row: r.row, summary: r.summary, reasons: [...r.reasons] })),
+      totals: (request.totals ?? []) as { currency: string; amount: string }[],
+    },
+  };
 };
+
+const BATCH_RELEASED = 'Approved: its rows run in Bulk, each checked against the limits as it goes.';
 
 const short = (address: string): string =>
   address.length > 24 ? `${address.slice(0, 12)}…${address.slice(-8)}` : address;
@@ -326,6 +394,22 @@ export const createGuard = (ctx: ServiceContext, deps: GuardDeps): Guard => {
   const refuseDecision = (message: string) =>
     new DeskFailure({ code: 'POLICY', message, advice: 'Nothing was sent. Prepare it again if it is still needed.' });
 
+  /** The approved batch item that covers this row (same key, kind, currency, amount, destination). */
+  const approvedBatchFor = (p: ProposedMovement, profileId: string): StoredApproval | undefined => {
+    const id = deps.batchRow?.(p.requestKey);
+    if (id === undefined) return undefined;
+    const a = deps.approvals.get(id);
+    if (a?.kind !== 'batch' || a.profileId !== profileId || (a.state !== 'approved' && a.state !== 'sent')) return;
+    const row = batchRowsOf(a).find((r) => r.requestKey === p.requestKey);
+    const covers =
+      row !== undefined &&
+      row.kind === p.kind &&
+      row.currency.toUpperCase() === p.request.currency.toUpperCase() &&
+      new Decimal(row.amount).equals(p.request.amount) &&
+      row.destination === destinationOf(p);
+    return covers ? a : undefined;
+  };
+
   const checkMovement = async (p: ProposedMovement): Promise<Release> => {
     const who = operator();
     if (!canMake(who.role)) throw notAllowed(`A ${who.role} cannot move money.`);
@@ -351,10 +435,14 @@ export const createGuard = (ctx: ServiceContext, deps: GuardDeps): Guard => {
     };
     const first = await evaluate(active.id, proposed);
     if (first.refusals.length > 0) throw refuse(active.id, summaryOf(p), first.refusals);
+    // A row of a batch an approver approved as a whole: that approval answers the approval rules
+    // (never the limits, checked below as for any movement).
+    const batch = first.approvalReasons.length > 0 ? approvedBatchFor(p, active.id) : undefined;
+    const approvalReasons = batch ? [] : first.approvalReasons;
 
-    await requireConfirmation(deps.confirm, movementView(p, who, usdt, { approvalReasons: first.approvalReasons }));
+    await requireConfirmation(deps.confirm, movementView(p, who, usdt, { approvalReasons }));
 
-    if (first.approvalReasons.length > 0) {
+    if (approvalReasons.length > 0) {
       const policy = policyOf(active.id);
       const approval = deps.approvals.add({
         profileId: active.id,
@@ -392,8 +480,130 @@ export const createGuard = (ctx: ServiceContext, deps: GuardDeps): Guard => {
     return again.release;
   };
 
+  /** Each row of a batch, in order, against the policy (each passing row counts for the next). */
+  const evaluateRows = async (profileId: string, rows: readonly BatchPolicyRow[]): Promise<Evaluation[]> => {
+    const at = now();
+    const prices = await pricesFor(profileId, at);
+    for (const r of rows) {
+      const c = r.currency.toUpperCase();
+      if (!prices.has(c)) prices.set(c, await usdtValue(c, '1'));
+    }
+    const movements: PolicyMovement[] = rows.map((r) => {
+      const price = prices.get(r.currency.toUpperCase());
+      return {
+        kind: r.kind,
+        currency: r.currency.toUpperCase(),
+        amount: r.amount,
+        at,
+        usdt: price === undefined ? undefined : new Decimal(r.amount).times(price).toFixed(),
+        destination: r.destination,
+      };
+    });
+    return evaluateBatch(
+      policyOf(profileId),
+      movements,
+      historyNow(profileId, at, prices),
+      knownDestinations(profileId),
+      at,
+    );
+  };
+
+  const batchView = (a: StoredApproval, who: OperatorInfo): ConfirmView => {
+    const rows = batchRowsOf(a);
+    const needing = rows.filter((r) => r.reasons.length > 0);
+    const totals = (a.request.totals ?? []) as { currency: string; amount: string }[];
+    return {
+      action: 'approve',
+      title: `Approve: ${a.summary}`,
+      rows: [
+        ...totals.map((t) => ({ label: `Total ${t.currency}`, value: formatMoney(t.amount, t.currency) })),
+        { label: 'Rows', value: `${rows.length + Number(a.request.otherRows ?? 0)}` },
+        ...needing.slice(0, 20).map((r) => ({ label: `Row ${r.row}`, value: `${r.summary}: ${r.reasons.join(' ')}` })),
+        ...(needing.length > 20 ? [{ label: 'More rows', value: `${needing.length - 20} more need approval` }] : []),
+        { label: 'Prepared by', value: a.makerName },
+        ...commonRows(who),
+      ],
+      note: 'Its rows then run in Bulk, each still checked against the limits as it goes.',
+      confirmLabel: 'Approve and run',
+    };
+  };
+
+  const approveBatch = async (
+    a: StoredApproval,
+    who: OperatorInfo,
+    reason: string,
+    profileId: string,
+  ): Promise<Approval> => {
+    // An approval overrides the approval rules, never the limits, the allowlist or the window.
+    const rows = batchRowsOf(a);
+    const verdict = await evaluateRows(profileId, rows);
+    const refusals = rows.flatMap((r, i) => (verdict[i]?.refusals ?? []).map((x) => `Row ${r.row}: ${x}`));
+    if (refusals.length > 0) throw refuse(profileId, a.summary, refusals);
+    await requireConfirmation(deps.confirm, batchView(a, who));
+    if (!deps.approvals.decide(a.id, 'approved', who.name, reason, now())) {
+      throw DeskFailure.precondition('This batch was decided or expired meanwhile.');
+    }
+    ctx.audit.record({
+      action: 'approvals.approve',
+      profileId,
+      params: { id: a.id, summary: a.summary, maker: a.makerName, approver: who.name, reason },
+      outcome: 'ok',
+    });
+    ctx.emit('approvals.changed', { id: a.id, state: 'approved' });
+    deps.onBatchDecision?.(publicApproval(deps.approvals.get(a.id) as StoredApproval));
+    deps.approvals.settle(a.id, 'sent', undefined, BATCH_RELEASED);
+    ctx.emit('approvals.changed', { id: a.id, state: 'sent' });
+    return publicApproval(deps.approvals.get(a.id) as StoredApproval);
+  };
+
   const guard: Guard = {
     operator,
+
+    batchPolicy: async (rows) => {
+      const active = profile();
+      return {
+        rows: rows.length === 0 ? [] : await evaluateRows(active.id, rows),
+        asWhole: policyOf(active.id).approval.approveBatchesAsAWhole === true,
+      };
+    },
+
+    requestBatchApproval: (b) => {
+      const who = operator();
+      if (!canMake(who.role)) throw notAllowed(`A ${who.role} cannot move money.`);
+      const active = profile();
+      const policy = policyOf(active.id);
+      const needing = b.rows.filter((r) => r.reasons.length > 0);
+      const totalsText = b.totals.map((t) => formatMoney(t.amount, t.currency)).join(' + ');
+      const single = b.totals.length === 1 ? b.totals[0] : undefined;
+      const approval = deps.approvals.add({
+        profileId: active.id,
+        kind: 'batch',
+        requestKey: batchApprovalKey(b.batchId),
+        request: { batchId: b.batchId, name: b.name, rows: b.rows, otherRows: b.otherRows, totals: b.totals },
+        currency: b.totals.map((t) => t.currency).join(', '),
+        amount: single ? single.amount : totalsText,
+        destination: `${new Set(b.rows.map((r) => r.destination)).size} destination(s)`,
+        summary: `Batch “${b.name}”: ${b.rows.length + b.otherRows} rows, ${totalsText}`,
+        reasons: needing.map((r) => `Row ${r.row}: ${r.reasons.join(' ')}`),
+        makerId: who.id,
+        makerName: who.name,
+        createdAt: now(),
+        expiresAt: now() + policy.approval.expiresHours * HOUR_MS,
+      });
+      ctx.audit.record({
+        action: 'approvals.request',
+        profileId: active.id,
+        params: { id: approval.id, summary: approval.summary, reasons: approval.reasons, maker: who.name },
+        outcome: 'ok',
+      });
+      ctx.emit('approvals.changed', { id: approval.id, state: approval.state });
+      return publicApproval(approval);
+    },
+
+    batchApproval: (batchId) => {
+      const a = deps.approvals.byRequestKey(batchApprovalKey(batchId));
+      return a ? publicApproval(a) : undefined;
+    },
 
     movement: (p) => {
       const running = inflight.get(p.requestKey);
@@ -573,6 +783,7 @@ export const createGuard = (ctx: ServiceContext, deps: GuardDeps): Guard => {
       if (a.makerId === who.id) {
         throw notAllowed('An approver other than the maker must approve it (four eyes).');
       }
+      if (a.kind === 'batch') return approveBatch(a, who, reason, active.id);
       const p: ProposedMovement =
         a.kind === 'withdrawal'
           ? { kind: 'withdrawal', requestKey: a.requestKey, request: a.request as never }
@@ -645,7 +856,9 @@ export const createGuard = (ctx: ServiceContext, deps: GuardDeps): Guard => {
         outcome: 'ok',
       });
       ctx.emit('approvals.changed', { id, state: 'rejected' });
-      return publicApproval(deps.approvals.get(id) as StoredApproval);
+      const rejected = publicApproval(deps.approvals.get(id) as StoredApproval);
+      if (rejected.kind === 'batch') deps.onBatchDecision?.(rejected);
+      return rejected;
     },
 
     expire: () => {
@@ -657,11 +870,17 @@ export const createGuard = (ctx: ServiceContext, deps: GuardDeps): Guard => {
           outcome: 'ok',
         });
         ctx.emit('approvals.changed', { id: a.id, state: 'expired' });
+        if (a.kind === 'batch') deps.onBatchDecision?.(publicApproval(a));
       }
     },
 
     recover: () => {
       for (const a of deps.approvals.approvedUnsent()) {
+        if (a.kind === 'batch') {
+          // Its rows are journaled movements of their own: Bulk starts the batch (its approval stands).
+          deps.approvals.settle(a.id, 'sent', undefined, BATCH_RELEASED);
+          continue;
+        }
         const journaled = ctx.movements.byRequestKey(a.requestKey);
         if (journaled) deps.approvals.settle(a.id, 'sent', journaled.id, undefined);
         else

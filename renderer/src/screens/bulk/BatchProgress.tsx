@@ -99,6 +99,12 @@ export const BatchProgress = ({ id }: { readonly id: string }) => {
         {c.pending + c.sending} to send
         {c.cancelled ? ` · ${c.cancelled} cancelled` : ''}
       </p>
+      {batch.state === 'approval' ? (
+        <p className="notice notice-warn" data-testid="bulk-awaiting-approval">
+          Waiting for approval: the whole batch is one item in Approvals. Nothing is sent before an operator other than
+          you approves it; a rejected or expired batch sends nothing.
+        </p>
+      ) : null}
       {batch.note ? <p className="notice notice-warn">{batch.note}</p> : null}
       {error ? <ErrorNotice error={error} /> : null}
       <div className="button-row">
@@ -127,7 +133,7 @@ export const BatchProgress = ({ id }: { readonly id: string }) => {
             Resume
           </Button>
         ) : null}
-        {batch.state === 'running' || batch.state === 'paused' ? (
+        {batch.state === 'running' || batch.state === 'paused' || batch.state === 'approval' ? (
           <Button
             variant="danger"
             busy={busy === 'bulk.cancel'}

@@ -1,0 +1,232 @@
+/**
+ * A batch approved as a whole (docs/bulk.md, docs/approvals.md), through the real dispatcher against
+ * the sandbox: with `approveBatchesAsAWhole`, a batch whose rows need approval waits as ONE item in
+ * the Approvals queue (maker, rows, totals, reasons); the preview says which rows exceed a limit or
+ * need an approver before anything is sent; the item survives a core restart; the maker cannot
+ * approve it; after another operator approves it every row runs exactly once (no row waits for an
+ * approval of its own); a rejected batch sends nothing.
+ */
+import { mkdtemp, rm } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import type { BatchPreview, BatchRowView, BatchSummary } from '../../../shared/contract/bulk';
+import type { Approval, PolicyInput } from '../../../shared/contract/policies';
+import type { Core } from '../core';
+import type { ConfirmView } from '../policies/confirm';
+import type { OperatorInfo } from '../policies/operators';
+import { asRenderer, autoConfirm, startTestCore } from '../testing/core';
+import { control, type SandboxHandle, startTestSandbox } from '../testing/sandbox';
+
+const ADMIN: OperatorInfo = { id: 'op-admin', name: 'Ada (admin)', role: 'admin' };
+const MAKER: OperatorInfo = { id: 'op-maker', name: 'Max (maker)', role: 'maker' };
+const APPROVER: OperatorInfo = { id: 'op-approver', name: 'Alice (approver)', role: 'approver' };
+
+let sandbox: SandboxHandle;
+let dataDir: string;
+let core: Core;
+let who: OperatorInfo = ADMIN;
+let receiver = 0;
+const confirmations: ConfirmView[] = [];
+const operators = { current: () => who };
+
+const open = async () => {
+  const started = await startTestCore(sandbox, {
+    dataDir,
+    confirm: autoConfirm(confirmations),
+    operators,
+    approvalsExpiryMs: 3_600_000,
+  } as never);
+  core = started.core;
+};
+const call = (operation: string, input: unknown) => core.dispatch(operation, input, asRenderer);
+const value = async <T>(operation: string, input: unknown): Promise<T> => {
+  const result = await call(operation, input);
+  if (!result.ok) throw new Error(`${operation}: ${JSON.stringify(result.error)}`);
+  return result.value as T;
+};
+/** The sandbox's own records: pushes to the receiver of this amount. */
+const pushed = (amount: string): number =>
+  (
+    sandbox.ctx.db
+      .prepare('SELECT COUNT(*) AS n FROM pushes WHERE receive_uid = ? AND CAST(amount AS REAL) = ?')
+      .get(receiver, Number(amount)) as { n: number }
+  ).n;
+
+const waitState = async (id: string, states: BatchSummary['state'][], timeoutMs = 30_000) => {
+  const until = Date.now() + timeoutMs;
+  for (;;) {
+    const got = await value<{ batch: BatchSummary; rows: BatchRowView[] }>('bulk.get', { id });
+    if (states.includes(got.batch.state) && (got.batch.state !== 'cancelled' || got.batch.finishedAt)) return got;
+    if (Date.now() > until)
+      throw new Error(
+        `batch ${id} is ${got.batch.state}: ${JSON.stringify(got.rows.map((r) => [r.state, r.message]))}`,
+      );
+    await new Promise((r) => setTimeout(r, 150));
+  }
+};
+
+const policy: PolicyInput = {
+  limits: { USDT: { perTransaction: '500' } },
+  usdtLimits: {},
+  allowlist: { required: false, coolingOffHours: 24, entries: [] },
+  approval: { aboveUsdt: '50', newDestination: false, anyPush: false, approveBatchesAsAWhole: true, expiresHours: 1 },
+};
+
+const batchCsv = (amounts: readonly string[], tag: string) =>
+  ['type,currency,amount,to,reference', ...amounts.map((a, i) => `push,USDT,${a},uid:${receiver},${tag} ${i}`)].join(
+    '\n',
+  );
+
+beforeAll(async () => {
+  sandbox = await startTestSandbox({ seed: 21 });
+  dataDir = await mkdtemp(join(tmpdir(), 'td-bulk-approval-'));
+  // Pushes are limited to 1 per 10 s: this test is about approvals, not the platform's pace.
+  await control(sandbox, '/rate_limits', { enforce: false });
+  receiver = ((await control(sandbox, '/users', {})) as { user_id: number }).user_id;
+  await open();
+  who = ADMIN;
+  await value('policies.set', policy);
+});
+
+afterAll(async () => {
+  await core?.close();
+  await rm(dataDir, { recursive: true, force: true });
+  await sandbox?.close();
+});
+
+describe('a batch approved as a whole', () => {
+  it('the preview shows, before anything is sent, the rows over a limit and those that need an approver', async () => {
+    who = MAKER;
+    const preview = await value<BatchPreview>('bulk.preview', {
+      source: 'csv',
+      text: batchCsv(['60.11', '20.11', '600.11'], 'preview'),
+    });
+    expect(preview.approval).toMatchObject({ required: true, asWhole: true, rows: [2] });
+    expect(preview.approval?.reason).toMatch(/waits as one item in Approvals/);
+    expect(preview.rows[0]?.warnings.join(' ')).toMatch(/Needs an approver: Worth 60.11 USDT, above 50 USDT/);
+    expect(preview.rows[1]?.errors).toEqual([]);
+    expect(preview.rows[2]?.errors.join(' ')).toMatch(/per-transaction limit of 500 USDT/);
+    const refused = await value<{ created: boolean }>('bulk.create', {
+      name: 'over the limit',
+      kind: 'csv',
+      batch: { source: 'csv', text: batchCsv(['60.11', '600.11'], 'preview') },
+    });
+    expect(refused.created).toBe(false);
+    expect(pushed('60.11')).toBe(0);
+  });
+
+  it('waits as one item, survives a restart, and runs each row exactly once after another operator approves', async () => {
+    who = MAKER;
+    const amounts = ['60.21', '70.21', '20.21'];
+    const created = await value<{ created: true; batch: BatchSummary }>('bulk.create', {
+      name: 'suppliers',
+      kind: 'csv',
+      batch: { source: 'csv', text: batchCsv(amounts, 'approved') },
+    });
+    const started = await value<BatchSummary>('bulk.start', { id: created.batch.id });
+    expect(started.state).toBe('approval');
+    expect(confirmations.at(-1)).toMatchObject({ confirmLabel: 'Submit for approval' });
+
+    const pending = (await value<{ approvals: Approval[] }>('approvals.list', { state: 'pending' })).approvals;
+    expect(pending).toHaveLength(1);
+    const item = pending[0] as Approval;
+    expect(item).toMatchObject({
+      kind: 'batch',
+      makerName: MAKER.name,
+      currency: 'USDT',
+      amount: '150.63',
+      batch: { batchId: created.batch.id, name: 'suppliers', totals: [{ currency: 'USDT', amount: '150.63' }] },
+    });
+    expect(item.batch?.rows.map((r) => [r.row, r.reasons.length > 0])).toEqual([
+      [2, true],
+      [3, true],
+      [4, false],
+    ]);
+    expect(item.reasons.join(' ')).toMatch(/Row 2: Worth 60.21 USDT/);
+    for (const a of amounts) expect(pushed(a)).toBe(0);
+
+    // The maker cannot approve their own batch.
+    expect(await call('approvals.approve', { id: item.id, reason: 'mine' })).toMatchObject({
+      ok: false,
+      error: { code: 'NOT_ALLOWED' },
+    });
+
+    // Restart: the item and the waiting batch are in the journal; nothing ran meanwhile.
+    await core.close();
+    await open();
+    await new Promise((r) => setTimeout(r, 300));
+    who = APPROVER;
+    expect((await value<{ batch: BatchSummary }>('bulk.get', { id: created.batch.id })).batch.state).toBe('approval');
+    const after = (await value<{ approvals: Approval[] }>('approvals.list', {})).approvals;
+    expect(after.find((a) => a.id === item.id)?.state).toBe('pending');
+    for (const a of amounts) expect(pushed(a)).toBe(0);
+
+    const approved = await value<Approval>('approvals.approve', { id: item.id, reason: 'Supplier list checked' });
+    expect(approved).toMatchObject({ state: 'sent', decidedBy: APPROVER.name, reason: 'Supplier list checked' });
+    expect(confirmations.at(-1)).toMatchObject({ action: 'approve', confirmLabel: 'Approve and run' });
+
+    const done = await waitState(created.batch.id, ['finished']);
+    expect(done.rows.map((r) => `${r.row} ${r.state} ${r.message ?? ''}`.trim())).toEqual([
+      '2 done',
+      '3 done',
+      '4 done',
+    ]);
+    for (const a of amounts) expect(pushed(a)).toBe(1);
+    // No row waited for an approval of its own.
+    expect((await value<{ approvals: Approval[] }>('approvals.list', { state: 'pending' })).approvals).toEqual([]);
+    // Approving again is refused; a restart runs nothing twice.
+    expect(await call('approvals.approve', { id: item.id, reason: 'again' })).toMatchObject({ ok: false });
+    await core.close();
+    await open();
+    await new Promise((r) => setTimeout(r, 500));
+    for (const a of amounts) expect(pushed(a)).toBe(1);
+  }, 60_000);
+
+  it('a rejected batch sends nothing', async () => {
+    who = MAKER;
+    const amounts = ['80.31', '10.31'];
+    const created = await value<{ created: true; batch: BatchSummary }>('bulk.create', {
+      name: 'unknown suppliers',
+      kind: 'csv',
+      batch: { source: 'csv', text: batchCsv(amounts, 'rejected') },
+    });
+    expect((await value<BatchSummary>('bulk.start', { id: created.batch.id })).state).toBe('approval');
+    const [item] = (await value<{ approvals: Approval[] }>('approvals.list', { state: 'pending' })).approvals;
+    who = APPROVER;
+    const rejected = await value<Approval>('approvals.reject', { id: item!.id, reason: 'Unknown supplier' });
+    expect(rejected).toMatchObject({ kind: 'batch', state: 'rejected' });
+    const ended = await waitState(created.batch.id, ['cancelled']);
+    expect(ended.rows.map((r) => r.state)).toEqual(['cancelled', 'cancelled']);
+    expect(ended.rows[0]?.message).toMatch(/Rejected by Alice \(approver\): Unknown supplier/);
+    await new Promise((r) => setTimeout(r, 500));
+    for (const a of amounts) expect(pushed(a)).toBe(0);
+  }, 30_000);
+
+  it('without approveBatchesAsAWhole each row needing approval waits on its own', async () => {
+    who = ADMIN;
+    await value('policies.set', {
+      ...policy,
+      approval: { ...policy.approval, approveBatchesAsAWhole: false },
+    });
+    who = MAKER;
+    const preview = await value<BatchPreview>('bulk.preview', {
+      source: 'csv',
+      text: batchCsv(['90.41', '30.41'], 'rows'),
+    });
+    expect(preview.approval).toMatchObject({ required: true, asWhole: false, rows: [2] });
+    const created = await value<{ created: true; batch: BatchSummary }>('bulk.create', {
+      name: 'row by row',
+      kind: 'csv',
+      batch: { source: 'csv', text: batchCsv(['90.41', '30.41'], 'rows') },
+    });
+    expect((await value<BatchSummary>('bulk.start', { id: created.batch.id })).state).toBe('running');
+    const until = Date.now() + 20_000;
+    while (pushed('30.41') === 0 && Date.now() < until) await new Promise((r) => setTimeout(r, 150));
+    expect(pushed('30.41')).toBe(1);
+    const pending = (await value<{ approvals: Approval[] }>('approvals.list', { state: 'pending' })).approvals;
+    expect(pending.map((a) => [a.kind, a.amount])).toEqual([['push', '90.41']]);
+    expect(pushed('90.41')).toBe(0);
+    await value('bulk.cancel', { id: created.batch.id });
+  }, 40_000);
+});
