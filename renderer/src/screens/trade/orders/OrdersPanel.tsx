@@ -33,8 +33,8 @@ import {
   Th,
   Tr,
 } from '../../../ui';
-import { describeOutcome } from '../ticket/outcome';
 import { ordersCsv, tradeCsvName, tradesCsv } from './csv';
+import { OrderHistory } from './OrderHistory';
 
 type Tab = 'open' | 'history' | 'trades';
 
@@ -286,47 +286,6 @@ function OpenOrders({ pair, pairs, settings, live }: PanelProps) {
   );
 }
 
-function OrderHistory({ pair, info }: { pair: string; info: Pair | undefined }) {
-  const history = useDeskQuery(['trade.orderHistory', { pair, limit: 50 }]);
-  if (history.isLoading) return <Loading />;
-  if (history.error) return <ErrorNotice error={history.error} onRetry={() => void history.refetch()} />;
-  if (!history.data?.length) return <EmptyState title="No finished orders in the last 7 days" />;
-  return (
-    <Table caption="Order history" testId="order-history">
-      <THead>
-        <Tr>
-          <Th>Finished</Th>
-          <Th>Side</Th>
-          <Th>Type</Th>
-          <Th numeric>Price</Th>
-          <Th numeric>Amount</Th>
-          <Th numeric>Filled</Th>
-          <Th>Outcome</Th>
-          <Th>Client id</Th>
-        </Tr>
-      </THead>
-      <TBody>
-        {history.data.map((o) => (
-          <Tr key={o.id} data-testid="history-order" data-text={o.text} data-finish={o.finishAs}>
-            <Td>{time(o.updateTimeMs)}</Td>
-            <Td className={o.side === 'buy' ? 'text-buy' : 'text-sell'}>{o.side}</Td>
-            <Td>
-              {o.type} {o.timeInForce.toUpperCase()}
-            </Td>
-            <Td numeric>{o.type === 'market' ? 'market' : fixed(o.price, info?.precision)}</Td>
-            <Td numeric>{fixed(o.amount, info?.amountPrecision)}</Td>
-            <Td numeric>{fixed(o.filledAmount, info?.amountPrecision)}</Td>
-            <Td className="outcome">{describeOutcome(o)}</Td>
-            <Td>
-              <code>{o.text}</code>
-            </Td>
-          </Tr>
-        ))}
-      </TBody>
-    </Table>
-  );
-}
-
 function MyTrades({ pair, info }: { pair: string; info: Pair | undefined }) {
   const trades = useDeskQuery(['trade.myTrades', { pair, limit: 50 }]);
   if (trades.isLoading) return <Loading />;
@@ -403,8 +362,9 @@ export function OrdersPanel({ pair, pairs, settings, live }: PanelProps) {
         ]}
       >
         {tab === 'open' ? <OpenOrders pair={pair} pairs={pairs} settings={settings} live={live} /> : null}
-        {tab === 'history' || tab === 'trades' ? <ExportTab tab={tab} pair={pair} /> : null}
-        {tab === 'history' ? <OrderHistory pair={pair} info={pairs.get(pair)} /> : null}
+        {/* The order history exports the rows its filter shows (./OrderHistory.tsx). */}
+        {tab === 'trades' ? <ExportTab tab={tab} pair={pair} /> : null}
+        {tab === 'history' ? <OrderHistory pair={pair} pairs={pairs} /> : null}
         {tab === 'trades' ? <MyTrades pair={pair} info={pairs.get(pair)} /> : null}
       </Tabs>
     </section>
