@@ -19,6 +19,14 @@ export const OPERATOR_ROLES = ['viewer', 'maker', 'approver', 'admin'] as const;
 export const OperatorRole = z.enum(OPERATOR_ROLES);
 export type OperatorRole = z.infer<typeof OperatorRole>;
 
+/** Each role's name on screen (the top bar, Settings → Operators). */
+export const ROLE_NAMES: Readonly<Record<OperatorRole, string>> = {
+  viewer: 'Viewer',
+  maker: 'Maker',
+  approver: 'Approver',
+  admin: 'Administrator',
+};
+
 /** What each role may do, in words (Settings → Operators, the role picker). */
 export const ROLE_DESCRIPTIONS: Readonly<Record<OperatorRole, string>> = {
   viewer: 'Sees balances, records and the audit log; changes nothing.',

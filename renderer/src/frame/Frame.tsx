@@ -15,6 +15,7 @@ import { NotificationCentre } from './NotificationCentre';
 import { PrefsMigration } from './PrefsMigration';
 import { ProfileSwitcher } from './ProfileSwitcher';
 import { SCREENS } from './screens';
+import { SignedInOperator } from './SignedInOperator';
 import { useSidebarCollapsed } from './sidebar';
 import { TradeNotifier } from './TradeNotifier';
 
@@ -144,6 +145,7 @@ export const Frame = () => {
             <div className="topbar-spacer" />
             <BusyIndicator />
             <NotificationCentre />
+            <SignedInOperator />
             <Button
               size="sm"
               variant="ghost"

@@ -38,7 +38,12 @@ export function AuditLog() {
     <div className="stack">
       <fieldset className="filters">
         <legend className="sr-only">Audit log filters</legend>
-        <TextField label="Search" value={text} onChange={setText} placeholder="action, account, label, request id" />
+        <TextField
+          label="Search"
+          value={text}
+          onChange={setText}
+          placeholder="action, account, operator, label, request id"
+        />
         <Select
           label="Result"
           value={outcome}
@@ -85,6 +90,7 @@ export function AuditLog() {
           columns={[
             { id: 'seq', header: '#', numeric: true, width: '4em', cell: (e) => e.seq },
             { id: 'time', header: 'Time', width: '10em', cell: (e) => <Time ms={e.at} /> },
+            { id: 'operator', header: 'Operator', cell: (e) => e.operator || '—' },
             { id: 'action', header: 'Action', cell: (e) => <code>{e.action}</code> },
             { id: 'account', header: 'Account', cell: (e) => e.account || '—' },
             {

@@ -110,6 +110,7 @@ export function Movements() {
               cell: alignedAmounts(query.data, (m) => m.amount),
             },
             { id: 'currency', header: 'Currency', width: '6em', cell: (m) => m.currency },
+            { id: 'operator', header: 'Operator', cell: (m) => m.operator || '—' },
             {
               id: 'state',
               header: 'Journal',

@@ -3,6 +3,7 @@ import { DISPLAY_TIME_ZONES, type DisplayTimeZone, formatTime, zoneLabel } from 
 import { IDLE_LOCK_CHOICES, type Theme, type UpColour, usePrefs } from '../../lib/prefs';
 import { Button, Checkbox, ErrorNotice, Loading, PageHeader, Select } from '../../ui';
 import { ConfirmOrdersSetting } from './ConfirmOrdersSetting';
+import { OperatorsPanel } from './OperatorsPanel';
 import { OsNotificationsPanel } from './OsNotificationsPanel';
 import { ProfilesPanel } from './ProfilesPanel';
 
@@ -31,6 +32,7 @@ export default function SettingsScreen() {
       <PageHeader title="Settings" subtitle="How the app looks and behaves on this computer." />
       <div className="settings-grid">
         <ProfilesPanel />
+        <OperatorsPanel />
         <section className="panel" aria-labelledby="settings-display">
           <h2 id="settings-display">Display</h2>
           <Select<Theme>
