@@ -23,6 +23,9 @@ import { createTriggerHandlers } from '../trade/triggers';
 import type { ServiceContext } from './context';
 import { RULES_FRESH_MS, rulesCacheOf } from './rulesCache';
 
+/** How old an answer a screen read may be for the orders watcher's poll to take it instead of reading. */
+const WATCH_REUSE_MS = 3_000;
+
 const SETTINGS_KEY = 'trade.settings';
 const PAIRS_TTL_MS = 60_000;
 const STP_TTL_MS = 30_000;
@@ -37,7 +40,34 @@ const invalid = (fields: Record<string, string>): DeskFailure =>
 export const createTradeHandlers = (ctx: ServiceContext): DeskHandlers['trade'] => {
   const spot = () => ctx.platform().spot;
   const feed = new MarketFeed({ spot, emit: ctx.emit, stream: () => ctx.stream() });
-  const watcher = new OrdersWatcher(spot, ctx.emit, undefined, () => ctx.stream());
+  /**
+   * A pair's open orders and the spot balances as the screen last read them (services/rulesCache.ts):
+   * the screen always reads (maxAge 0), the orders watcher's poll — which only compares — takes an
+   * answer of the last WATCH_REUSE_MS instead of reading the same thing again as the Trade screen
+   * opens. Every order action drops them.
+   */
+  const reads = rulesCacheOf(ctx);
+  const openOrdersOf = (pair: string, maxAgeMs: number) =>
+    reads.get(`openOrders:${pair}`, maxAgeMs, () =>
+      spot().listOrders({ currency_pair: pair, status: 'open', limit: 100 }),
+    );
+  const spotAccounts = (maxAgeMs: number) => reads.get('spotAccounts', maxAgeMs, () => spot().accounts());
+  const ordersMoved = () => {
+    reads.invalidate('openOrders:');
+    reads.invalidate('spotAccounts');
+  };
+  const watcherSpot = () => {
+    const api = spot();
+    return {
+      getOrder: api.getOrder,
+      listOrders: (q: Parameters<typeof api.listOrders>[0]) =>
+        q.status === 'open' && q.limit === 100 && q.currency_pair !== undefined && Object.keys(q).length === 3
+          ? openOrdersOf(q.currency_pair, WATCH_REUSE_MS)
+          : api.listOrders(q),
+      accounts: (currency?: string) => (currency === undefined ? spotAccounts(WATCH_REUSE_MS) : api.accounts(currency)),
+    };
+  };
+  const watcher = new OrdersWatcher(watcherSpot, ctx.emit, undefined, () => ctx.stream());
 
   let pairsCache: { at: number; pairs: Map<string, Pair> } | undefined;
   let stpCache: { at: number; groupId: number | null } | undefined;
@@ -112,6 +142,7 @@ export const createTradeHandlers = (ctx: ServiceContext): DeskHandlers['trade'] 
 
   /** A placed order: the screens refresh, and a resting one is followed for its fill notice. */
   const placed = (order: z.output<typeof Order>) => {
+    ordersMoved();
     if (order.status === 'open') watcher.track(order.pair, order.id, order.left);
     // The order itself goes with the event: screens put it in their lists without reading them again.
     ctx.emit('trade.ordersChanged', { pair: order.pair, reason: 'placed', orders: [order] });
@@ -208,7 +239,7 @@ export const createTradeHandlers = (ctx: ServiceContext): DeskHandlers['trade'] 
     account: async ({ pair }) => {
       const info = await pairInfo(pair);
       const [accounts, fee, stp] = await Promise.all([
-        spot().accounts(),
+        spotAccounts(0),
         // Fee rates change rarely: those of the last minute serve (services/rulesCache.ts), so an
         // order's balance refresh reads the balances alone.
         rulesCacheOf(ctx).get(`fee:${pair}`, RULES_FRESH_MS, () =>
@@ -250,15 +281,13 @@ export const createTradeHandlers = (ctx: ServiceContext): DeskHandlers['trade'] 
       }
     },
     openOrders: async ({ pair }) => {
-      if (pair) {
-        const orders = await spot().listOrders({ currency_pair: pair, status: 'open', limit: 100 });
-        return orders.map((o) => toOrder(o, pair));
-      }
+      if (pair) return (await openOrdersOf(pair, 0)).map((o) => toOrder(o, pair));
       const groups = await spot().openOrders({ limit: 100 });
       return groups.flatMap((g) => g.orders.map((o) => toOrder(o, g.currency_pair)));
     },
     cancelOrder: async ({ pair, orderId }) => {
       const order = toOrder(await spot().cancelOrder(orderId, { currency_pair: pair }), pair);
+      ordersMoved();
       ctx.emit('trade.ordersChanged', { pair, reason: 'cancelled', orders: [order] });
       return order;
     },
@@ -275,6 +304,7 @@ export const createTradeHandlers = (ctx: ServiceContext): DeskHandlers['trade'] 
           else cancelled.push({ id: String(r.id), pair: p });
         }
       }
+      ordersMoved();
       ctx.emit('trade.ordersChanged', { ...(pair ? { pair } : {}), reason: 'cancelled' });
       return { cancelled, failed };
     },
@@ -291,6 +321,7 @@ export const createTradeHandlers = (ctx: ServiceContext): DeskHandlers['trade'] 
       });
       if (Object.keys(errors).length > 0) throw invalid(errors as Record<string, string>);
       const order = toOrder(await spot().amendOrder(orderId, pair, change), pair);
+      ordersMoved();
       ctx.emit('trade.ordersChanged', { pair, reason: 'amended', orders: [order] });
       return order;
     },

@@ -37,6 +37,9 @@ export interface WatchersOptions {
   readonly snapshotIntervalMs?: number;
 }
 
+/** How long after a profile connects the first total-balance snapshot is taken. */
+const FIRST_SNAPSHOT_DELAY_MS = 60_000;
+
 type EventName = 'funding.depositChanged' | 'funding.withdrawalChanged' | 'funding.pushChanged';
 
 interface Seen {
@@ -64,6 +67,7 @@ export class Watchers {
   /** The last poll saw a record or an own movement that can still change. */
   private following = false;
   private snapshotTimer: NodeJS.Timeout | undefined;
+  private firstSnapshot: NodeJS.Timeout | undefined;
   private seen = new Map<string, Seen>();
   private startedAt = 0;
   private polling: Promise<void> | undefined;
@@ -86,7 +90,10 @@ export class Watchers {
     if (this.options.snapshots && every > 0) {
       this.snapshotTimer = setInterval(() => void this.snapshotOnce().catch(() => {}), every);
       this.snapshotTimer.unref();
-      void this.snapshotOnce().catch(() => {});
+      // The first one a little later, not at once: the Balances screen, where the app opens, reads
+      // the same total as the profile connects and records it itself (balances.total).
+      this.firstSnapshot = setTimeout(() => void this.snapshotOnce().catch(() => {}), FIRST_SNAPSHOT_DELAY_MS);
+      this.firstSnapshot.unref();
     }
   }
 
@@ -94,6 +101,7 @@ export class Watchers {
     this.running = false;
     clearTimeout(this.timer);
     clearInterval(this.snapshotTimer);
+    clearTimeout(this.firstSnapshot);
     this.timer = undefined;
     this.snapshotTimer = undefined;
   }

@@ -15,6 +15,9 @@ type ProfileView = z.output<typeof Profile>;
 
 const isLive = (profile: ProfileView) => isRealMoney(profile.kind);
 
+/** The profile each cache was last emptied for (see forgetOtherProfile). */
+const forgottenFor = new WeakMap<QueryClient, string>();
+
 /**
  * After a profile change nothing of the previous profile may stay on screen: every cached answer
  * is dropped (not merely marked stale, which keeps showing it until a new answer comes, and a
@@ -22,6 +25,11 @@ const isLive = (profile: ProfileView) => isRealMoney(profile.kind);
  * arrives. The profile list and status are about every profile and are read again.
  */
 export const forgetOtherProfile = async (client: QueryClient): Promise<void> => {
+  // Once per profile: main's connectionChanged event and the switch's own answer both ask (in either
+  // order); a second reset would read every screen's data of the new profile twice.
+  const now = client.getQueryData<{ profileId?: string }>(['profiles.status', {}])?.profileId;
+  if (now !== undefined && forgottenFor.get(client) === now) return;
+  if (now !== undefined) forgottenFor.set(client, now);
   const perProfile = (q: { queryKey: readonly unknown[] }) => !String(q.queryKey[0]).startsWith('profiles.');
   await Promise.all([
     client.resetQueries({ predicate: perProfile }),

@@ -6,6 +6,7 @@
  * automatically; each carries a `t-` client id shown with its outcome. After an unknown outcome the
  * ticket stays blocked until that order is found or proven absent (useUnconfirmedOrder).
  */
+import { useQueryClient } from '@tanstack/react-query';
 import { useEffect, useMemo, useState } from 'react';
 import type {
   Order,
@@ -33,6 +34,7 @@ import {
   ticketWarnings,
 } from '../../../../../shared/trade/ticket';
 import { useDeskMutation } from '../../../lib/desk';
+import { applyOrders } from '../../../lib/eventCache';
 import { formatMoney } from '../../../lib/format';
 import { AmountField, Button, ConfirmDialog, ErrorNotice, Select } from '../../../ui';
 import { useTradeUi } from '../store';
@@ -94,6 +96,7 @@ export function OrderTicket({ pair, account, settings, bestBid, bestAsk, picked,
   const placed = useLiveOrder(placedAt);
 
   const setUnconfirmed = useTradeUi((s) => s.setUnconfirmed);
+  const queries = useQueryClient();
   const place = useDeskMutation('trade.placeOrder', {
     // No invalidation: main's trade.ordersChanged carries the placed order and the screen applies it,
     // reading the balances once (trade/index.tsx).
@@ -164,7 +167,13 @@ export function OrderTicket({ pair, account, settings, bestBid, bestAsk, picked,
         ...(d.stpAct ? { stpAct: d.stpAct } : {}),
         text: newClientText(),
       },
-      { onSuccess: (order) => setPlaced(order) },
+      {
+        onSuccess: (order) => {
+          // In the open orders before the result card follows it (main's event may come a moment later).
+          applyOrders(queries, [order]);
+          setPlaced(order);
+        },
+      },
     );
   };
 
