@@ -30,7 +30,7 @@ export const allowanceWords = (rule: RateLimitKey): string => {
 export const OPERATION_RULE: Readonly<Record<string, RateLimitKey>> = {
   'funding.withdraw': 'withdraw',
   'funding.push': 'withdrawPush',
-  'transfers.transfer': 'walletHeavy',
+  'transfers.send': 'walletHeavy',
   'trade.placeOrder': 'spotPlace',
   'trade.amendOrder': 'spotPlace',
   'trade.cancelOrder': 'spotCancel',

@@ -3,9 +3,10 @@
  * platform by the transfer's client id; this panel follows it until it is settled and tells the
  * person not to send it again meanwhile.
  */
+import { useMemo } from 'react';
 import type { TransferOutcome } from '../../../../shared/contract/transfers';
 import { type DeskCallError, useDeskEvent, useDeskQuery } from '../../lib/desk';
-import { Badge, ErrorNotice } from '../../ui';
+import { Badge, ErrorNotice, RetryCountdown } from '../../ui';
 
 export interface LastTransfer {
   readonly summary: string;
@@ -29,6 +30,17 @@ export const TransferResult = ({ last }: { readonly last: LastTransfer }) => {
     if (movement.id === id && last.outcome?.state === 'checking') void tracking.refetch();
   });
   const outcome = tracking.data ?? last.outcome;
+  // A refusal for pacing (TOO_MANY_REQUESTS), as an error or as a failed outcome with its label:
+  // the exact wait until the platform's window for transfers reopens (one object per refusal, so
+  // the countdown starts once and is not restarted by a re-render).
+  const paced = useMemo(
+    () =>
+      last.error ??
+      (outcome?.state === 'failed' && outcome.label
+        ? { operation: 'transfers.send', label: outcome.label }
+        : undefined),
+    [last.error, outcome],
+  );
 
   return (
     <section
@@ -74,6 +86,7 @@ export const TransferResult = ({ last }: { readonly last: LastTransfer }) => {
           ) : null}
         </div>
       ) : null}
+      {paced ? <RetryCountdown error={paced} /> : null}
       {tracking.error ? <ErrorNotice error={tracking.error} compact /> : null}
     </section>
   );

@@ -21,6 +21,7 @@ import {
   ErrorNotice,
   Loading,
   PeriodSelect,
+  RetryCountdown,
   Select,
   Tabs,
   TextField,
@@ -165,6 +166,8 @@ function PushForm({ onSent }: { readonly onSent: (result: PushResult) => void })
         <p className="muted">
           Check the user id with the receiver: a transfer to the wrong account cannot be pulled back.
         </p>
+        {/* One UID transfer every 10 s: a TOO_FAST / TOO_MANY_REQUESTS refusal says exactly how long to wait. */}
+        {push.isError ? <RetryCountdown error={push.error} /> : null}
       </ConfirmDialog>
     </form>
   );

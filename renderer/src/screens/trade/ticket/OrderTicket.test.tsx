@@ -370,3 +370,23 @@ describe('OrderTicket: issue 13 — units, totals and the live result', () => {
     expect(desk.callsOf('trade.findOrder').at(-1)).toMatchObject({ pair: 'BTC_USDT', text: placed.text });
   });
 });
+
+describe('OrderTicket refused for pacing', () => {
+  it('TOO_MANY_REQUESTS shows the placement window and the exact wait', async () => {
+    setup({
+      placeOrder: () => {
+        throw { code: 'PLATFORM', label: 'TOO_MANY_REQUESTS', message: 'Too many requests.', delivery: 'not_sent' };
+      },
+    });
+    await fill(/^Price/, '65000');
+    await fill(/^Amount/, '0.01');
+    await userEvent.click(screen.getByTestId('ticket-submit'));
+    const line = await screen.findByTestId('retry-countdown');
+    expect(line.textContent).toBe(
+      'The platform accepts 10 order placements or amendments per pair every 1 s. You can try again in 1 s.',
+    );
+    await waitFor(() => expect(screen.getByTestId('countdown').textContent).toBe('You can try again now.'), {
+      timeout: 3_000,
+    });
+  });
+});

@@ -36,7 +36,7 @@ import {
 import { useDeskMutation } from '../../../lib/desk';
 import { applyOrders } from '../../../lib/eventCache';
 import { formatMoney } from '../../../lib/format';
-import { AmountField, Button, ConfirmDialog, ErrorNotice, Select } from '../../../ui';
+import { AmountField, Button, ConfirmDialog, ErrorNotice, RetryCountdown, Select } from '../../../ui';
 import { useTradeUi } from '../store';
 import { describeOutcome } from './outcome';
 import { useLiveOrder } from './useLiveOrder';
@@ -366,6 +366,7 @@ export function OrderTicket({ pair, account, settings, bestBid, bestAsk, picked,
 
       <div aria-live="polite" data-testid="ticket-result">
         {placeError ? <ErrorNotice error={placeError} compact /> : null}
+        {placeError ? <RetryCountdown error={placeError} /> : null}
         {checking ? (
           <div className="notice notice-warn" data-testid="ticket-checking">
             <div className="notice-title">
