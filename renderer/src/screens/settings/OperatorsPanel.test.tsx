@@ -72,9 +72,9 @@ describe('Settings → Operators', () => {
     const table = await screen.findByTestId('operators-table');
     const rows = within(table).getAllByRole('row');
     expect(rows).toHaveLength(3);
-    expect(rows[1].textContent).toContain('Ada');
-    expect(rows[2].textContent).toContain('Never');
-    expect(rows[2].textContent).toContain('Ada'); // created by
+    expect(rows[1]?.textContent).toContain('Ada');
+    expect(rows[2]?.textContent).toContain('Never');
+    expect(rows[2]?.textContent).toContain('Ada'); // created by
     expect((screen.getByTestId('operator-role-Val') as HTMLSelectElement).value).toBe('viewer');
   });
 
