@@ -82,6 +82,8 @@ describe('the frame', () => {
       'Trade',
       'Activity',
       'Settings',
+      'Bulk',
+      'Approvals',
     ]);
     await waitFor(() => expect(document.documentElement.dataset.deskReady).toBe('true'));
     expect(screen.getByTestId('app-version').textContent).toContain('v9.9.9');

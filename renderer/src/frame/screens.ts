@@ -12,11 +12,13 @@ import {
   type LucideIcon,
   Network,
   Settings,
+  ShieldCheck,
   Wallet,
 } from 'lucide-react';
 import type { ComponentType } from 'react';
 import type { ScreenId } from '../lib/navigation';
 import ActivityScreen from '../screens/activity';
+import ApprovalsScreen from '../screens/approvals';
 import BalancesScreen from '../screens/balances';
 import BulkScreen from '../screens/bulk';
 import DepositsScreen from '../screens/deposits';
@@ -46,4 +48,5 @@ export const SCREENS: readonly ScreenEntry[] = [
   { id: 'activity', label: 'Activity', key: '7', icon: History, component: ActivityScreen },
   { id: 'settings', label: 'Settings', key: '8', icon: Settings, component: SettingsScreen },
   { id: 'bulk', label: 'Bulk', key: '9', icon: Layers, component: BulkScreen },
+  { id: 'approvals', label: 'Approvals', key: '0', icon: ShieldCheck, component: ApprovalsScreen },
 ];

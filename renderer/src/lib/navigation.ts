@@ -14,6 +14,7 @@ export const SCREEN_IDS = [
   'activity',
   'settings',
   'bulk',
+  'approvals',
 ] as const;
 export type ScreenId = (typeof SCREEN_IDS)[number];
 

@@ -5,6 +5,7 @@ import { Button, Checkbox, ErrorNotice, Loading, PageHeader, Select } from '../.
 import { ConfirmOrdersSetting } from './ConfirmOrdersSetting';
 import { OperatorsPanel } from './OperatorsPanel';
 import { OsNotificationsPanel } from './OsNotificationsPanel';
+import { PoliciesPanel } from './PoliciesPanel';
 import { ProfilesPanel } from './ProfilesPanel';
 
 const About = () => {
@@ -33,6 +34,7 @@ export default function SettingsScreen() {
       <div className="settings-grid">
         <ProfilesPanel />
         <OperatorsPanel />
+        <PoliciesPanel />
         <section className="panel" aria-labelledby="settings-display">
           <h2 id="settings-display">Display</h2>
           <Select<Theme>

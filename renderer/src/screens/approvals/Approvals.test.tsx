@@ -1,0 +1,141 @@
+import { cleanup, screen, within } from '@testing-library/react';
+import userEvent from '@testing-library/user-event';
+import { afterEach, describe, expect, it } from 'vitest';
+import type { Approval } from '../../../../shared/contract/policies';
+import { installFakeDesk, renderWithQuery } from '../../lib/testing/fakeDesk';
+import ApprovalsScreen, { durationWords } from '.';
+
+afterEach(cleanup);
+
+const HOUR = 3_600_000;
+const operator = (id: string, name: string, role: 'maker' | 'approver' | 'admin') => ({
+  id,
+  name,
+  role,
+  createdAt: 1,
+  createdBy: '',
+});
+const session = (op: ReturnType<typeof operator> | null) => ({
+  setupNeeded: false,
+  operator: op,
+  lock: { state: 'unlocked' as const },
+});
+
+const pending = (over: Partial<Approval> = {}): Approval => ({
+  id: 'ap_1',
+  profileId: 'local-sandbox',
+  kind: 'withdrawal',
+  state: 'pending',
+  currency: 'USDT',
+  amount: '2500',
+  usdtValue: '2500',
+  destination: 'TRX · TXYZ1234567890',
+  summary: 'Withdraw 2,500 USDT to TXYZ1234567890 (TRX)',
+  reasons: ['Worth 2,500 USDT, above the approval threshold of 1,000 USDT.'],
+  makerId: 'op_maker',
+  makerName: 'Mia Maker',
+  createdAt: Date.now() - 60_000,
+  expiresAt: Date.now() + 2 * HOUR,
+  ...over,
+});
+
+describe('Approvals', () => {
+  it('shows a pending item with maker, amount, destination, reasons and its countdown; approving needs a reason', async () => {
+    const desk = installFakeDesk({
+      'operators.current': () => session(operator('op_appr', 'Avi Approver', 'approver')),
+      'approvals.list': () => ({ approvals: [pending()] }),
+      'approvals.approve': ({ id, reason }) => ({ ...pending(), id, state: 'sent', reason, decidedBy: 'Avi Approver' }),
+    });
+    renderWithQuery(<ApprovalsScreen />);
+    const item = await screen.findByTestId('approval-ap_1');
+    expect(within(item).getByTestId('approval-summary').textContent).toBe(
+      'Withdraw 2,500 USDT to TXYZ1234567890 (TRX)',
+    );
+    expect(within(item).getByTestId('approval-maker').textContent).toContain('Mia Maker');
+    expect(within(item).getByTestId('approval-amount').textContent).toBe('2,500 USDT');
+    expect(within(item).getByTestId('approval-destination').textContent).toBe('TRX · TXYZ1234567890');
+    expect(within(item).getByTestId('approval-reasons').textContent).toContain('above the approval threshold');
+    expect(within(item).getByTestId('approval-expires').textContent).toMatch(/^Expires in (1 h 59|2 h 00) min$/);
+    // The approver is signed in: no sign-in form.
+    expect(screen.queryByTestId('approver-sign-in')).toBeNull();
+
+    await userEvent.click(within(item).getByTestId('approval-approve'));
+    expect(within(item).getByText('Give a reason (it is kept in the audit log).')).toBeTruthy();
+    expect(desk.callsOf('approvals.approve')).toEqual([]);
+    await userEvent.type(within(item).getByTestId('approval-reason'), 'Invoice 4411 checked');
+    await userEvent.click(within(item).getByTestId('approval-approve'));
+    expect(desk.callsOf('approvals.approve')).toEqual([{ id: 'ap_1', reason: 'Invoice 4411 checked' }]);
+  });
+
+  it('shows main’s refusal at the item it is about', async () => {
+    installFakeDesk({
+      'operators.current': () => session(operator('op_appr', 'Avi Approver', 'approver')),
+      'approvals.list': () => ({ approvals: [pending()] }),
+      'approvals.approve': () => {
+        throw {
+          code: 'POLICY',
+          message: 'Withdraw 2,500 USDT … was refused by the policy: above the 24-hour limit.',
+          advice: 'Nothing was sent.',
+        };
+      },
+    });
+    renderWithQuery(<ApprovalsScreen />);
+    const item = await screen.findByTestId('approval-ap_1');
+    await userEvent.type(within(item).getByTestId('approval-reason'), 'ok');
+    await userEvent.click(within(item).getByTestId('approval-approve'));
+    expect((await within(item).findByTestId('approval-error')).textContent).toContain(
+      'above the 24-hour limit. Nothing was sent.',
+    );
+  });
+
+  it('the maker cannot approve their own item and is offered to sign in as an approver; they may reject it', async () => {
+    const desk = installFakeDesk({
+      'operators.current': () => session(operator('op_maker', 'Mia Maker', 'maker')),
+      'approvals.list': () => ({ approvals: [pending()] }),
+      'approvals.reject': ({ id, reason }) => ({ ...pending(), id, state: 'rejected', reason }),
+      'operators.signIn': () => session(operator('op_appr', 'Avi Approver', 'approver')),
+    });
+    renderWithQuery(<ApprovalsScreen />);
+    const item = await screen.findByTestId('approval-ap_1');
+    expect(within(item).getByTestId('approval-own')).toBeTruthy();
+    expect((within(item).getByTestId('approval-approve') as HTMLButtonElement).disabled).toBe(true);
+    await userEvent.type(within(item).getByTestId('approval-reason'), 'Wrong address');
+    await userEvent.click(within(item).getByTestId('approval-reject'));
+    expect(desk.callsOf('approvals.reject')).toEqual([{ id: 'ap_1', reason: 'Wrong address' }]);
+
+    const form = screen.getByTestId('approver-sign-in');
+    await userEvent.type(within(form).getByTestId('approver-name'), 'Avi Approver');
+    await userEvent.type(within(form).getByTestId('approver-passphrase'), 'approver passphrase 1');
+    await userEvent.click(within(form).getByTestId('approver-sign-in-submit'));
+    expect(desk.callsOf('operators.signIn')).toEqual([{ name: 'Avi Approver', passphrase: 'approver passphrase 1' }]);
+  });
+
+  it('lists decided items with their outcome, and refreshes on approvals.changed', async () => {
+    let approvals: Approval[] = [pending()];
+    const desk = installFakeDesk({
+      'operators.current': () => session(operator('op_appr', 'Avi Approver', 'admin')),
+      'approvals.list': () => ({ approvals }),
+    });
+    renderWithQuery(<ApprovalsScreen />);
+    await screen.findByTestId('approval-ap_1');
+    approvals = [
+      pending({ state: 'sent', decidedBy: 'Avi Approver', decidedAt: Date.now(), reason: 'Invoice checked' }),
+      pending({ id: 'ap_2', state: 'rejected', decidedBy: 'Mia Maker', decidedAt: Date.now(), reason: 'Not needed' }),
+      pending({ id: 'ap_3', state: 'failed', outcome: 'The platform refused it: not enough balance.' }),
+    ];
+    desk.emit('approvals.changed', { id: 'ap_1', state: 'sent' });
+    const table = await screen.findByTestId('approvals-decided');
+    expect(screen.queryByTestId('approval-ap_1')).toBeNull();
+    expect(within(table).getByTestId('approval-state-ap_1').textContent).toContain('Approved and sent');
+    expect(within(table).getByTestId('approval-state-ap_2').textContent).toContain('Rejected — never sent');
+    expect(within(table).getByTestId('approval-state-ap_3').textContent).toContain('not enough balance');
+    expect(table.textContent).toContain('Invoice checked');
+  });
+
+  it('counts time down in words', () => {
+    expect(durationWords(2 * HOUR + 5 * 60_000)).toBe('2 h 05 min');
+    expect(durationWords(4 * 60_000 + 5_000)).toBe('4 min 05 s');
+    expect(durationWords(12_000)).toBe('12 s');
+    expect(durationWords(-5)).toBe('0 s');
+  });
+});

@@ -1,0 +1,160 @@
+import { cleanup, screen, within } from '@testing-library/react';
+import userEvent from '@testing-library/user-event';
+import { afterEach, describe, expect, it } from 'vitest';
+import { DEFAULT_POLICY, type Policy, type PolicyInput } from '../../../../shared/contract/policies';
+import { installFakeDesk, renderWithQuery } from '../../lib/testing/fakeDesk';
+import { draftOf, inputOf, PoliciesPanel, problemsOf } from './PoliciesPanel';
+
+afterEach(cleanup);
+
+const session = (role: 'maker' | 'admin') => ({
+  setupNeeded: false,
+  operator: { id: `op_${role}`, name: role === 'admin' ? 'Ada Admin' : 'Mia Maker', role, createdAt: 1, createdBy: '' },
+  lock: { state: 'unlocked' as const },
+});
+
+const STORED: Policy = {
+  ...DEFAULT_POLICY,
+  limits: { BTC: { perTransaction: '1', rolling24h: '3' } },
+  allowlist: {
+    required: true,
+    coolingOffHours: 24,
+    entries: [
+      {
+        currency: 'USDT',
+        chain: 'TRX',
+        address: 'TXYZ1234567890abcdef',
+        label: 'OTC desk',
+        addedAt: 1_700_000_000_000,
+      },
+    ],
+  },
+};
+
+/** A main that keeps the policy it is given, like the core (main stamps new entries). */
+const fakeMain = (role: 'maker' | 'admin' = 'admin', policy: Policy = STORED) => {
+  let stored = policy;
+  let updatedAt: number | undefined;
+  return installFakeDesk({
+    'operators.current': () => session(role),
+    'policies.get': () => ({
+      profileId: 'local-sandbox',
+      policy: stored,
+      ...(updatedAt ? { updatedAt, updatedBy: 'Ada Admin' } : {}),
+    }),
+    'policies.set': (input) => {
+      stored = {
+        ...input,
+        allowlist: {
+          ...input.allowlist,
+          entries: input.allowlist.entries.map((e) => ({ ...e, addedAt: 1_800_000_000_000 })),
+        },
+      } as Policy;
+      updatedAt = Date.now();
+      return { profileId: 'local-sandbox', policy: stored, updatedAt, updatedBy: 'Ada Admin' };
+    },
+  });
+};
+
+describe('Settings → Policies', () => {
+  it('shows the stored policy; an admin changes it and main gets exactly the PolicyInput (no addedAt)', async () => {
+    const desk = fakeMain();
+    renderWithQuery(<PoliciesPanel />);
+    const form = await screen.findByTestId('policy-form');
+    expect((within(form).getByTestId('policy-limit-currency-0') as HTMLInputElement).value).toBe('BTC');
+    expect((within(form).getByTestId('policy-entry-label-0') as HTMLInputElement).value).toBe('OTC desk');
+    await userEvent.type(within(form).getByTestId('policy-usdt-per'), '10000');
+    await userEvent.type(within(form).getByTestId('policy-above-usdt'), '1000');
+    await userEvent.click(within(form).getByTestId('policy-any-push'));
+    await userEvent.click(within(form).getByTestId('policy-add-entry'));
+    await userEvent.type(within(form).getByTestId('policy-entry-label-1'), 'Cold wallet');
+    await userEvent.type(within(form).getByTestId('policy-entry-currency-1'), 'btc');
+    await userEvent.type(within(form).getByTestId('policy-entry-chain-1'), 'btc');
+    await userEvent.type(within(form).getByTestId('policy-entry-address-1'), 'bc1qexampleaddress0000000000');
+    await userEvent.click(within(form).getByTestId('policy-save'));
+    const expected: PolicyInput = {
+      limits: { BTC: { perTransaction: '1', rolling24h: '3' } },
+      usdtLimits: { perTransaction: '10000' },
+      allowlist: {
+        required: true,
+        coolingOffHours: 24,
+        entries: [
+          { currency: 'USDT', chain: 'TRX', address: 'TXYZ1234567890abcdef', label: 'OTC desk' },
+          { currency: 'BTC', chain: 'BTC', address: 'bc1qexampleaddress0000000000', label: 'Cold wallet' },
+        ],
+      },
+      approval: {
+        aboveUsdt: '1000',
+        newDestination: false,
+        anyPush: true,
+        approveBatchesAsAWhole: false,
+        expiresHours: 24,
+      },
+    };
+    expect(desk.callsOf('policies.set')).toEqual([expected]);
+    expect(await screen.findByTestId('policy-saved')).toBeTruthy();
+    expect((await screen.findByTestId('policy-updated')).textContent).toContain('by Ada Admin');
+  });
+
+  it('bad input is refused at its field by the contract’s schema; nothing is sent', async () => {
+    const desk = fakeMain();
+    renderWithQuery(<PoliciesPanel />);
+    const form = await screen.findByTestId('policy-form');
+    await userEvent.type(within(form).getByTestId('policy-usdt-rolling'), '1e6');
+    await userEvent.clear(within(form).getByTestId('policy-expires'));
+    await userEvent.type(within(form).getByTestId('policy-expires'), '0');
+    await userEvent.clear(within(form).getByTestId('policy-entry-label-0'));
+    await userEvent.click(within(form).getByTestId('policy-window-on'));
+    await userEvent.clear(within(form).getByTestId('policy-window-to'));
+    await userEvent.click(within(form).getByTestId('policy-save'));
+    expect(desk.callsOf('policies.set')).toEqual([]);
+    const errorOf = (testId: string) =>
+      document.getElementById(within(form).getByTestId(testId).getAttribute('aria-describedby')?.split(' ').pop() ?? '')
+        ?.textContent;
+    expect(errorOf('policy-usdt-rolling')).toMatch(/Use digits/);
+    expect(errorOf('policy-expires')).toBe('At least 1 hour');
+    expect(errorOf('policy-entry-label-0')).toBe('Give the address a label');
+    expect(errorOf('policy-window-to')).toBe('Enter a time as HH:MM');
+    expect(within(form).getByTestId('policy-invalid').textContent).toContain('4 fields need attention');
+  });
+
+  it('shows main’s refusal at the field it names', async () => {
+    installFakeDesk({
+      'operators.current': () => session('admin'),
+      'policies.get': () => ({ profileId: 'local-sandbox', policy: DEFAULT_POLICY }),
+      'policies.set': () => {
+        throw {
+          code: 'INVALID_INPUT',
+          message: 'The policy was not changed: The per-transaction limit is above the 24-hour limit.',
+          fields: { 'usdtLimits.perTransaction': 'The per-transaction limit is above the 24-hour limit.' },
+        };
+      },
+    });
+    renderWithQuery(<PoliciesPanel />);
+    const form = await screen.findByTestId('policy-form');
+    await userEvent.type(within(form).getByTestId('policy-usdt-per'), '500');
+    await userEvent.type(within(form).getByTestId('policy-usdt-rolling'), '100');
+    await userEvent.click(within(form).getByTestId('policy-save'));
+    expect(await within(form).findByText('The per-transaction limit is above the 24-hour limit.')).toBeTruthy();
+    expect(within(form).getByTestId('policy-error').textContent).toContain('The policy was not changed');
+  });
+
+  it('is read-only for anyone but an administrator', async () => {
+    const desk = fakeMain('maker');
+    renderWithQuery(<PoliciesPanel />);
+    const form = await screen.findByTestId('policy-form');
+    expect(screen.getByTestId('policy-admin-only').textContent).toContain('Only an administrator');
+    expect((within(form).getByTestId('policy-usdt-per') as HTMLInputElement).closest('fieldset')?.disabled).toBe(true);
+    expect((within(form).getByTestId('policy-save') as HTMLButtonElement).disabled).toBe(true);
+    expect(desk.callsOf('policies.set')).toEqual([]);
+  });
+
+  it('a stored policy reads back into the same input', () => {
+    const input = inputOf(draftOf(STORED));
+    expect(problemsOf(input)).toEqual({});
+    expect(input).toEqual({
+      ...STORED,
+      allowlist: { ...STORED.allowlist, entries: STORED.allowlist.entries.map(({ addedAt: _a, ...e }) => e) },
+    });
+  });
+});
