@@ -88,3 +88,61 @@ test('batch: import → preview with errors → fix → run → report; a sweep'
   await expect(page.getByTestId('bulk-progress')).toHaveAttribute('data-state', 'finished', { timeout: 30_000 });
   await app.expectAccessible();
 });
+
+test('key rotation: the new key has the same permissions and whitelist, its secret shown once, the old key deleted after the new one works', async ({
+  page,
+  app,
+  sandbox,
+  control,
+}) => {
+  test.setTimeout(90_000);
+  await control.post('/scale', { sub_accounts: 1 });
+  const sub = (
+    sandbox.ctx.db
+      .prepare("SELECT id FROM users WHERE parent_id = ? AND login_name LIKE 'scale_sub_%' ORDER BY id")
+      .get(sandbox.userId) as { id: number }
+  ).id;
+  const perms = [
+    { name: 'wallet', read_only: true },
+    { name: 'spot', read_only: false },
+  ];
+  const whitelist = ['127.0.0.1', '10.20.30.40'];
+  const { key: old } = (await control.post('/keys', {
+    user_id: sub,
+    name: 'trading bot',
+    perms,
+    ip_whitelist: whitelist,
+  })) as { key: string };
+  const keys = () =>
+    sandbox.ctx.db
+      .prepare('SELECT key, secret, perms, ip_whitelist FROM api_keys WHERE user_id = ? ORDER BY created_at, key')
+      .all(sub) as { key: string; secret: string; perms: string; ip_whitelist: string }[];
+  const before = keys();
+  expect(before.map((k) => k.key)).toEqual([old]);
+
+  await app.open('bulk');
+  await page.getByRole('tab', { name: 'Sub-accounts and keys' }).click();
+  await page.getByTestId(`bulk-pick-${sub}`).click();
+  await page.getByTestId('bulk-key-health').click();
+  await page.getByTestId(`bulk-key-${old}`).click();
+  await page.getByTestId('bulk-rotate').click();
+  await page.getByTestId('bulk-rotate-go').click();
+  const rotated = page.getByTestId(`bulk-rotated-${sub}`);
+  await expect(rotated).toContainText('verified');
+
+  // The sandbox holds both keys now; the new one with the old one's permissions and whitelist.
+  const during = keys();
+  expect(during).toHaveLength(2);
+  const created = during.find((k) => k.key !== old)!;
+  expect(JSON.parse(created.perms)).toEqual(JSON.parse(before[0]!.perms));
+  expect(JSON.parse(created.ip_whitelist)).toEqual(whitelist);
+  // Its secret is on screen this once.
+  await expect(rotated).toContainText(created.secret);
+  await app.expectAccessible();
+
+  await page.getByTestId('bulk-rotate-confirm').click();
+  await expect(rotated).toContainText('replaced');
+  // Shown once: the secret is gone from the screen; the old key is gone from the platform.
+  await expect(page.getByTestId('bulk-rotated')).not.toContainText(created.secret);
+  expect(keys().map((k) => k.key)).toEqual([created.key]);
+});

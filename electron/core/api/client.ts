@@ -241,8 +241,10 @@ export class ApiClient {
     const rule = this.options.classify(spec.method, spec.path, spec.query, spec.body, !spec.auth);
     const errorBase = { requestId, method: spec.method, path: spec.path };
 
+    // The slot counts until a window after the answer (limiter.ts): settled once the request ends.
+    let settle: () => void;
     try {
-      await this.options.limiter.acquire(rule, spec.signal);
+      settle = await this.options.limiter.acquire(rule, spec.signal);
     } catch (cause) {
       throw new ApiError({ ...errorBase, kind: 'aborted', status: 0, label: 'ABORTED', message: 'cancelled', cause });
     }
@@ -256,6 +258,7 @@ export class ApiClient {
     if (spec.auth) {
       const credentials = this.options.credentials?.();
       if (credentials === undefined) {
+        settle();
         throw new ApiError({
           ...errorBase,
           kind: 'unreachable',
@@ -306,6 +309,7 @@ export class ApiClient {
         ...(spec.signal ? { signal: spec.signal } : {}),
       });
     } catch (cause) {
+      settle();
       const phase = cause instanceof TransportError ? cause.phase : 'exchange';
       const kind = phase === 'connect' ? 'unreachable' : phase === 'aborted' ? 'aborted' : 'interrupted';
       const label =
@@ -314,6 +318,7 @@ export class ApiClient {
       throw new ApiError({ ...errorBase, kind, status: 0, label, message: (cause as Error).message, cause });
     }
 
+    settle();
     if (response.status === 429) {
       // Pause the bucket until the platform's next window, at least a short moment. The header is
       // the platform's time (seconds): convert it to this computer's clock, which the limiter uses.

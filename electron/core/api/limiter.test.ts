@@ -12,7 +12,8 @@ describe('RateLimiter', () => {
     const times: number[] = [];
     await Promise.all(
       Array.from({ length: 7 }, (_, i) =>
-        limiter.acquire(r).then(() => {
+        limiter.acquire(r).then((settle) => {
+          settle();
           order.push(i);
           times.push(Date.now() - started);
         }),
@@ -23,6 +24,33 @@ describe('RateLimiter', () => {
     // In any 110 ms (window + margin) at most 3 grants.
     for (let i = 3; i < times.length; i++)
       expect((times[i] as number) - (times[i - 3] as number)).toBeGreaterThanOrEqual(105);
+  });
+
+  it('a slot is reused only a window after its request was answered, however late that was', async () => {
+    const limiter = new RateLimiter({ marginMs: () => 10 });
+    const r = rule(2, 100);
+    const started = Date.now();
+    const first = await limiter.acquire(r);
+    const second = await limiter.acquire(r);
+    const third = limiter.acquire(r).then(() => Date.now() - started);
+    // The first request takes 150 ms to be answered: its slot is free 110 ms after that, not at 110 ms.
+    await new Promise((resolve) => setTimeout(resolve, 150));
+    first();
+    second();
+    const at = await third;
+    expect(at).toBeGreaterThanOrEqual(255);
+    expect(at).toBeLessThan(1_000);
+    limiter.clear();
+  });
+
+  it('a grant never settled frees its slot after holdMs', async () => {
+    const limiter = new RateLimiter({ marginMs: () => 0, holdMs: 50 });
+    const r = rule(1, 50);
+    const started = Date.now();
+    await limiter.acquire(r);
+    await limiter.acquire(r);
+    expect(Date.now() - started).toBeGreaterThanOrEqual(95);
+    limiter.clear();
   });
 
   it('keeps buckets apart and reports budget and queue', async () => {

@@ -1,9 +1,13 @@
 /**
  * Client-side rate limiter mirroring the platform's Limits table, so normal use never meets a 429.
- * Each bucket is a sliding window: at most `limit` requests in any `windowMs` (plus a small margin
- * for network jitter), which also satisfies a fixed-window counter on the server. Waiters are
- * served first come, first served. A 429 blocks the bucket until the reset time the platform names.
- * The queue and budget are observable for the UI.
+ * Each bucket is a sliding window: at most `limit` requests in any `windowMs` (plus a small margin),
+ * which also satisfies a fixed-window counter on the server. A slot is not reused until `windowMs`
+ * after its request was ANSWERED (the caller calls the function `acquire` resolves with): the
+ * platform counted the request somewhere between the grant and the answer, so however late a
+ * request left this computer (a busy event loop, the socket queue) or reached the platform, the
+ * next one in its slot cannot land in the same window — rows may be sent several at a time without
+ * risking a 429. Waiters are served first come, first served. A 429 blocks the bucket until the
+ * reset time the platform names. The queue and budget are observable for the UI.
  */
 
 export interface RateRule {
@@ -37,14 +41,23 @@ export interface LimiterSnapshot {
 }
 
 interface Waiter {
-  readonly resolve: () => void;
+  readonly resolve: (settle: Settle) => void;
   readonly reject: (error: Error) => void;
   readonly signal?: AbortSignal;
   readonly onAbort?: () => void;
 }
 
+/** A granted slot: when it was granted and when its request was answered (undefined: in flight). */
+interface Grant {
+  readonly at: number;
+  end: number | undefined;
+}
+
+/** Tells the limiter the request of a grant was answered (or failed); idempotent. */
+export type Settle = () => void;
+
 class Bucket {
-  readonly grants: number[] = [];
+  readonly grants: Grant[] = [];
   readonly waiters: Waiter[] = [];
   blockedUntil = 0;
   timer: NodeJS.Timeout | undefined;
@@ -59,6 +72,11 @@ export interface LimiterOptions {
    * person nothing and keeps a 10-per-second window safe on a loaded two-core machine.
    */
   readonly marginMs?: (windowMs: number) => number;
+  /**
+   * A grant whose caller never settles it counts as answered this long after it was granted
+   * (default 60 s, above any request's answer timeout), so a forgotten settle cannot hold a slot.
+   */
+  readonly holdMs?: number;
   /** Called (at most once per tick) when queue or budget changes. */
   readonly onChange?: () => void;
 }
@@ -67,18 +85,26 @@ export class RateLimiter {
   private readonly buckets = new Map<string, Bucket>();
   private readonly now: () => number;
   private readonly margin: (windowMs: number) => number;
+  private readonly holdMs: number;
   private changeScheduled = false;
 
   constructor(private readonly options: LimiterOptions = {}) {
     this.now = options.now ?? Date.now;
     this.margin = options.marginMs ?? ((w) => Math.max(150, Math.ceil(w * 0.02)));
+    this.holdMs = options.holdMs ?? 60_000;
   }
 
-  /** Resolves when a request under `rule` may be sent; the slot is counted at that moment. */
-  acquire(rule: RateRule, signal?: AbortSignal): Promise<void> {
+  /**
+   * Resolves when a request under `rule` may be sent; the slot is counted from that moment until
+   * `windowMs` (+ margin) after the request is answered: call the returned `Settle` when it is.
+   */
+  acquire(rule: RateRule, signal?: AbortSignal): Promise<Settle> {
     const bucket = this.bucket(rule);
-    if (bucket.waiters.length === 0 && this.tryGrant(bucket)) return Promise.resolve();
-    return new Promise<void>((resolve, reject) => {
+    if (bucket.waiters.length === 0) {
+      const grant = this.tryGrant(bucket);
+      if (grant) return Promise.resolve(this.settler(bucket, grant));
+    }
+    return new Promise<Settle>((resolve, reject) => {
       if (signal?.aborted) {
         reject(abortError());
         return;
@@ -159,21 +185,39 @@ export class RateLimiter {
     return bucket.rule.windowMs + this.margin(bucket.rule.windowMs);
   }
 
-  private prune(bucket: Bucket, now: number): void {
-    const window = this.windowOf(bucket);
-    let drop = 0;
-    while (drop < bucket.grants.length && (bucket.grants[drop] as number) <= now - window) drop++;
-    if (drop > 0) bucket.grants.splice(0, drop);
+  /** When a grant's slot may be used again: a window after its answer (or after `holdMs`). */
+  private freeAt(bucket: Bucket, grant: Grant): number {
+    return (grant.end ?? grant.at + this.holdMs) + this.windowOf(bucket);
   }
 
-  private tryGrant(bucket: Bucket): boolean {
+  private prune(bucket: Bucket, now: number): void {
+    for (let i = bucket.grants.length - 1; i >= 0; i--) {
+      if (this.freeAt(bucket, bucket.grants[i] as Grant) <= now) bucket.grants.splice(i, 1);
+    }
+  }
+
+  private tryGrant(bucket: Bucket): Grant | undefined {
     const now = this.now();
-    if (bucket.blockedUntil > now) return false;
+    if (bucket.blockedUntil > now) return undefined;
     this.prune(bucket, now);
-    if (bucket.grants.length >= bucket.rule.limit) return false;
-    bucket.grants.push(now);
+    if (bucket.grants.length >= bucket.rule.limit) return undefined;
+    const grant: Grant = { at: now, end: undefined };
+    bucket.grants.push(grant);
     this.changed();
-    return true;
+    return grant;
+  }
+
+  private settler(bucket: Bucket, grant: Grant): Settle {
+    return () => {
+      if (grant.end !== undefined) return;
+      grant.end = Math.max(this.now(), grant.at);
+      // The slot's reuse time is now known (earlier than `holdMs` assumed): wake the queue for it.
+      if (bucket.waiters.length > 0 && bucket.timer !== undefined) {
+        clearTimeout(bucket.timer);
+        bucket.timer = undefined;
+        this.schedule(bucket);
+      }
+    };
   }
 
   /** When the next slot opens in this bucket. */
@@ -182,8 +226,8 @@ export class RateLimiter {
     this.prune(bucket, now);
     let at = now;
     if (bucket.grants.length >= bucket.rule.limit) {
-      const oldest = bucket.grants[bucket.grants.length - bucket.rule.limit] as number;
-      at = oldest + this.windowOf(bucket) + 1;
+      const free = bucket.grants.map((g) => this.freeAt(bucket, g)).sort((a, b) => a - b);
+      at = (free[bucket.grants.length - bucket.rule.limit] as number) + 1;
     }
     return Math.max(at, bucket.blockedUntil);
   }
@@ -198,10 +242,12 @@ export class RateLimiter {
   }
 
   private drain(bucket: Bucket): void {
-    while (bucket.waiters.length > 0 && this.tryGrant(bucket)) {
+    while (bucket.waiters.length > 0) {
+      const grant = this.tryGrant(bucket);
+      if (grant === undefined) break;
       const waiter = bucket.waiters.shift() as Waiter;
       if (waiter.onAbort) waiter.signal?.removeEventListener('abort', waiter.onAbort);
-      waiter.resolve();
+      waiter.resolve(this.settler(bucket, grant));
     }
     this.schedule(bucket);
   }

@@ -44,7 +44,11 @@ export interface BatchRunnerOptions {
   /** How long a lane waits after a row could not be sent (not connected, locked), ms (default 3 000). */
   readonly retryMs?: number;
   readonly log?: (line: string) => void;
-  /** Rows of one lane in flight at once (default 2). */
+  /**
+   * Rows of one lane in flight at once (default 4). Safe at any number: the limiter reuses a slot
+   * only a window after its request was answered, so rows in flight cannot cause a 429; the journal
+   * still writes each row's intent before its request leaves.
+   */
   readonly laneConcurrency?: number;
 }
 
@@ -75,7 +79,7 @@ export class BatchRunner {
   constructor(private readonly o: BatchRunnerOptions) {
     this.pollMs = o.pollMs ?? 1_000;
     this.retryMs = o.retryMs ?? 3_000;
-    this.laneConcurrency = o.laneConcurrency ?? 2;
+    this.laneConcurrency = o.laneConcurrency ?? 4;
   }
 
   note(id: string): string | undefined {

@@ -1,0 +1,159 @@
+/**
+ * Key rotation in bulk against the sandbox (docs/bulk.md, "Sub-accounts and keys in bulk"): the new
+ * key has the same permissions and IP whitelist as the old one (the sandbox's own key table is read
+ * before and after), its secret is given once (on screen, or in the encrypted file), and
+ * `bulk.confirmRotation` deletes the old key only after the new one passed a signed read again —
+ * a new key that is refused, or one the app no longer holds the secret of, keeps the old key.
+ */
+import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import type { KeyHealthRow, RotatedKey } from '../../../shared/contract/bulk';
+import { decryptKeyFile, type KeyFile } from '../batches/keyFile';
+import { asRenderer, startTestCore, type TestCore } from '../testing/core';
+import { control, type SandboxHandle, startTestSandbox } from '../testing/sandbox';
+
+let sandbox: SandboxHandle;
+let test: TestCore;
+let sub = 0;
+let downloadsDir: string;
+
+interface SandboxKey {
+  key: string;
+  secret: string;
+  perms: string;
+  ip_whitelist: string;
+  mode: number;
+}
+const sandboxKeys = (): SandboxKey[] =>
+  sandbox.ctx.db
+    .prepare('SELECT key, secret, perms, ip_whitelist, mode FROM api_keys WHERE user_id = ? ORDER BY created_at, key')
+    .all(sub) as SandboxKey[];
+const keyOf = (key: string) => sandboxKeys().find((k) => k.key === key);
+
+const value = async <T>(operation: string, input: unknown): Promise<T> => {
+  const result = await test.core.dispatch(operation, input, asRenderer);
+  if (!result.ok) throw new Error(`${operation}: ${JSON.stringify(result.error)}`);
+  return result.value as T;
+};
+
+const PERMS = [
+  { name: 'wallet', read_only: true },
+  { name: 'spot', read_only: false },
+] as const;
+const WHITELIST = ['127.0.0.1', '10.20.30.40'];
+
+/** A sub-account key as an operator made it (through the platform API, main account's key). */
+const makeKey = async (name: string) =>
+  (
+    await test.core.ctx.platform().subAccounts.createKey(sub, {
+      name,
+      perms: PERMS.map((p) => ({ ...p })),
+      ip_whitelist: WHITELIST,
+    })
+  ).key;
+
+beforeAll(async () => {
+  sandbox = await startTestSandbox({ seed: 33 });
+  await control(sandbox, '/scale', { sub_accounts: 1 });
+  sub = (
+    sandbox.ctx.db
+      .prepare("SELECT id FROM users WHERE parent_id = ? AND login_name LIKE 'scale_sub_%' ORDER BY id")
+      .get(sandbox.userId) as { id: number }
+  ).id;
+  downloadsDir = mkdtempSync(join(tmpdir(), 'td-bulk-keys-'));
+  test = await startTestCore(sandbox, { downloadsDir });
+});
+
+afterAll(async () => {
+  await test?.close();
+  await sandbox?.close();
+  if (downloadsDir) rmSync(downloadsDir, { recursive: true, force: true });
+});
+
+describe('key rotation against the sandbox', () => {
+  it('same permissions and whitelist, the secret given once, the old key deleted only after the new one works', async () => {
+    const old = await makeKey('trading bot');
+    const before = keyOf(old) as SandboxKey;
+    expect(JSON.parse(before.ip_whitelist)).toEqual(WHITELIST);
+
+    const rotated = await value<{ keys: RotatedKey[] }>('bulk.rotateKeys', {
+      targets: [{ userId: sub, key: old }],
+      deliver: { to: 'screen' },
+    });
+    const [k] = rotated.keys;
+    expect(k).toMatchObject({ userId: sub, oldKey: old, state: 'verified', secret: expect.any(String) });
+    const created = keyOf(k?.newKey as string) as SandboxKey;
+    // The sandbox now holds both; the new one with the same permissions, whitelist and mode.
+    expect(sandboxKeys().map((x) => x.key)).toEqual(expect.arrayContaining([old, k?.newKey]));
+    expect(JSON.parse(created.perms)).toEqual(JSON.parse(before.perms));
+    expect(JSON.parse(created.ip_whitelist)).toEqual(JSON.parse(before.ip_whitelist));
+    expect(created.mode).toBe(before.mode);
+    expect(created.secret).toBe(k?.secret);
+
+    // Shown once: nothing else the app answers carries it.
+    const health = await value<{ keys: KeyHealthRow[] }>('bulk.keyHealth', { userIds: [sub], unusedDays: 30 });
+    expect(JSON.stringify(health)).not.toContain(created.secret);
+
+    // The new key stops working (its whitelist no longer names this computer): the old one stays.
+    const whitelist = (ips: string[]) =>
+      test.core.ctx
+        .platform()
+        .subAccounts.updateKey(sub, created.key, { perms: PERMS.map((p) => ({ ...p })), ip_whitelist: ips });
+    await whitelist(['10.20.30.40']);
+    const refused = await value<{ keys: RotatedKey[] }>('bulk.confirmRotation', {
+      pairs: [{ userId: sub, oldKey: old, newKey: created.key }],
+    });
+    expect(refused.keys[0]).toMatchObject({ state: 'failed', message: expect.stringMatching(/old key was kept/) });
+    expect(keyOf(old)).toBeDefined();
+
+    // A key whose secret the app does not hold (another one, or after a restart) keeps the old key too.
+    const stranger = await value<{ keys: RotatedKey[] }>('bulk.confirmRotation', {
+      pairs: [{ userId: sub, oldKey: old, newKey: old }],
+    });
+    expect(stranger.keys[0]).toMatchObject({ state: 'failed' });
+    expect(keyOf(old)).toBeDefined();
+
+    // The new key works again: the test passes, then (only then) the old key is deleted.
+    await whitelist(WHITELIST);
+    const replaced = await value<{ keys: RotatedKey[] }>('bulk.confirmRotation', {
+      pairs: [{ userId: sub, oldKey: old, newKey: created.key }],
+    });
+    expect(replaced.keys[0]).toMatchObject({ state: 'replaced', newKey: created.key });
+    expect(replaced.keys[0]?.secret).toBeUndefined();
+    expect(keyOf(old)).toBeUndefined();
+    expect(keyOf(created.key)).toBeDefined();
+
+    // Done once: the app forgot the secret, a second confirmation deletes nothing more.
+    const again = await value<{ keys: RotatedKey[] }>('bulk.confirmRotation', {
+      pairs: [{ userId: sub, oldKey: created.key, newKey: created.key }],
+    });
+    expect(again.keys[0]?.state).toBe('failed');
+    expect(keyOf(created.key)).toBeDefined();
+  }, 30_000);
+
+  it('to an encrypted file: the secret is only in the file, which decrypts with the passphrase', async () => {
+    const old = await makeKey('reporting');
+    const passphrase = 'correct horse battery staple';
+    const rotated = await value<{ keys: RotatedKey[]; file?: string }>('bulk.rotateKeys', {
+      targets: [{ userId: sub, key: old }],
+      deliver: { to: 'file', passphrase },
+    });
+    const [k] = rotated.keys;
+    expect(k).toMatchObject({ state: 'verified' });
+    expect(k?.secret).toBeUndefined();
+    const file = JSON.parse(readFileSync(rotated.file as string, 'utf8')) as KeyFile;
+    const created = keyOf(k?.newKey as string) as SandboxKey;
+    expect(readFileSync(rotated.file as string, 'utf8')).not.toContain(created.secret);
+    expect(decryptKeyFile(file, passphrase)).toEqual([
+      expect.objectContaining({ userId: sub, key: created.key, secret: created.secret, replaces: old }),
+    ]);
+    expect(() => decryptKeyFile(file, 'not the passphrase')).toThrow();
+    const replaced = await value<{ keys: RotatedKey[] }>('bulk.confirmRotation', {
+      pairs: [{ userId: sub, oldKey: old, newKey: created.key }],
+    });
+    expect(replaced.keys[0]?.state).toBe('replaced');
+    expect(keyOf(old)).toBeUndefined();
+  }, 30_000);
+});
