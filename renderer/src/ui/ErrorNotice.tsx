@@ -1,5 +1,6 @@
 import type { IpcError, IpcErrorCode } from '../../../shared/ipc/result';
 import { isDeskCallError } from '../lib/desk';
+import { isFormRefusal } from '../lib/formErrors';
 import { Button } from './Button';
 import { CopyButton } from './CopyButton';
 
@@ -39,11 +40,25 @@ export interface ErrorNoticeProps {
   readonly compact?: boolean;
 }
 
-/** A failure in plain words, with the platform's label, the request id and advice when known. */
+/** Advice that points at highlighted fields ("Check the highlighted values…"), said only when one is. */
+const POINTS_AT_FIELDS = /\bhighlighted\b/i;
+const NO_FIELD_ADVICE = 'Check the values you entered and try again.';
+
+/**
+ * A failure in plain words, with the platform's label, the request id and advice when known. A
+ * form's banner (`FormRefusal`, lib/formErrors.ts) lists only the field problems the form could not
+ * show at a field, and names the fields it highlighted; advice about "highlighted values" is only
+ * given when a field is highlighted.
+ */
 export const ErrorNotice = ({ error, onRetry, compact = false }: ErrorNoticeProps) => {
   const detail = isDeskCallError(error) ? error.error : undefined;
   const headline = detail ? (DELIVERY_HEADLINE(detail) ?? HEADLINE[detail.code]) : 'Something went wrong.';
   const message = detail?.message ?? (error instanceof Error ? error.message : String(error));
+  const highlighted = isFormRefusal(error) ? error.highlighted : [];
+  const advice =
+    detail?.advice && POINTS_AT_FIELDS.test(detail.advice) && highlighted.length === 0
+      ? NO_FIELD_ADVICE
+      : detail?.advice;
   return (
     <div
       className={`notice notice-bad${compact ? ' notice-compact' : ''}`}
@@ -62,7 +77,12 @@ export const ErrorNotice = ({ error, onRetry, compact = false }: ErrorNoticeProp
           ))}
         </ul>
       ) : null}
-      {detail?.advice ? <div className="notice-advice">{detail.advice}</div> : null}
+      {highlighted.length > 0 ? (
+        <div className="notice-text" data-testid="error-highlighted">
+          Highlighted: {highlighted.join(', ')}.
+        </div>
+      ) : null}
+      {advice ? <div className="notice-advice">{advice}</div> : null}
       {detail?.label || detail?.requestId ? (
         <dl className="notice-meta">
           {detail.label ? (

@@ -13,6 +13,8 @@ export interface SelectProps<V extends string>
   readonly options: readonly SelectOption<V>[];
   readonly onChange: (value: V) => void;
   readonly error?: string | undefined;
+  /** Marks the field invalid without a message of its own (a banner names it: lib/formErrors.ts). */
+  readonly invalid?: boolean | undefined;
   readonly hideLabel?: boolean;
 }
 
@@ -22,6 +24,7 @@ export const Select = <V extends string>({
   options,
   onChange,
   error,
+  invalid,
   hideLabel,
   id,
   className,
@@ -31,7 +34,7 @@ export const Select = <V extends string>({
   const selectId = id ?? autoId;
   const errorId = `${selectId}-error`;
   return (
-    <div className={['field', error ? 'field-invalid' : '', className].filter(Boolean).join(' ')}>
+    <div className={['field', error || invalid ? 'field-invalid' : '', className].filter(Boolean).join(' ')}>
       <label htmlFor={selectId} className={hideLabel ? 'sr-only' : 'field-label'}>
         {label}
       </label>
@@ -41,7 +44,7 @@ export const Select = <V extends string>({
           id={selectId}
           value={value}
           onChange={(event) => onChange(event.target.value as V)}
-          aria-invalid={error ? true : undefined}
+          aria-invalid={error || invalid ? true : undefined}
           aria-describedby={error ? errorId : undefined}
         >
           {options.map((option) => (

@@ -6,6 +6,8 @@ export interface TextFieldProps extends Omit<InputHTMLAttributes<HTMLInputElemen
   readonly onChange: (value: string) => void;
   /** Shown under the field and announced; marks the field invalid. */
   readonly error?: string | undefined;
+  /** Marks the field invalid without a message of its own (a banner names it: lib/formErrors.ts). */
+  readonly invalid?: boolean | undefined;
   readonly hint?: ReactNode;
   /** Text after the input, e.g. the currency. */
   readonly suffix?: ReactNode;
@@ -18,6 +20,7 @@ export const TextField = ({
   value,
   onChange,
   error,
+  invalid,
   hint,
   suffix,
   hideLabel,
@@ -31,7 +34,7 @@ export const TextField = ({
   const errorId = `${inputId}-error`;
   const describedBy = [hint ? hintId : '', error ? errorId : ''].filter(Boolean).join(' ') || undefined;
   return (
-    <div className={['field', error ? 'field-invalid' : '', className].filter(Boolean).join(' ')}>
+    <div className={['field', error || invalid ? 'field-invalid' : '', className].filter(Boolean).join(' ')}>
       <label htmlFor={inputId} className={hideLabel ? 'sr-only' : 'field-label'}>
         {label}
       </label>
@@ -43,7 +46,7 @@ export const TextField = ({
           id={inputId}
           value={value}
           onChange={(event) => onChange(event.target.value)}
-          aria-invalid={error ? true : undefined}
+          aria-invalid={error || invalid ? true : undefined}
           aria-describedby={describedBy}
         />
         {suffix ? <span className="field-suffix">{suffix}</span> : null}

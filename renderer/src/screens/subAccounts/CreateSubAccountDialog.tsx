@@ -16,7 +16,7 @@ import {
   type SubAccountView,
 } from '../../../../shared/contract/subAccounts';
 import { useDeskMutation } from '../../lib/desk';
-import { putFieldErrors } from '../../lib/formErrors';
+import { type FormFields, placeRefusal } from '../../lib/formErrors';
 import { Button, Dialog, ErrorNotice, TextField } from '../../ui';
 
 const input = contract.create.input;
@@ -29,7 +29,7 @@ const FormSchema = z.object({
   email: optional(input.shape.email),
 });
 type FormValues = { loginName: string; remark: string; email: string };
-const FIELDS = ['loginName', 'remark', 'email'] as const;
+const FIELDS: FormFields<FormValues> = { loginName: 'Login name', remark: 'Remark', email: 'E-mail' };
 
 export const CreateSubAccountDialog = ({
   onClose,
@@ -62,7 +62,7 @@ export const CreateSubAccountDialog = ({
       {
         onSuccess: (account) => onCreated(account),
         onError: (error) => {
-          if (!putFieldErrors(error, form.setError, FIELDS)) setBanner(error);
+          setBanner(placeRefusal(error, form.setError, FIELDS));
         },
       },
     );

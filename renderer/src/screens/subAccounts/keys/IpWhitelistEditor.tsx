@@ -12,9 +12,13 @@ export interface IpWhitelistEditorProps {
   readonly onChange: (next: string[]) => void;
   /** Show problems of empty rows too (after a submit attempt). */
   readonly showAll?: boolean;
+  /** Problems of rows the form holds (its schema's or main's refusal, e.g. `ipWhitelist.2`), by index. */
+  readonly errors?: ReadonlyMap<number, string>;
+  /** A problem of the whole list from the form (main's refusal). */
+  readonly listError?: string | undefined;
 }
 
-export const IpWhitelistEditor = ({ value, onChange, showAll = false }: IpWhitelistEditorProps) => {
+export const IpWhitelistEditor = ({ value, onChange, showAll = false, errors, listError }: IpWhitelistEditorProps) => {
   const legendId = useId();
   const problems = whitelistProblems(value);
   const replace = (index: number, text: string) => onChange(value.map((entry, i) => (i === index ? text : entry)));
@@ -31,7 +35,9 @@ export const IpWhitelistEditor = ({ value, onChange, showAll = false }: IpWhitel
       <ol className="ip-editor-list">
         {value.map((entry, index) => {
           const problem = problems.entries.get(index);
-          const visible = problem !== undefined && (showAll || entry.trim() !== '') ? problem : undefined;
+          // Each row's problem once: the rule as it is typed, else what the form (or main) said about it.
+          const visible =
+            problem !== undefined && (showAll || entry.trim() !== '') ? problem : (errors?.get(index) ?? undefined);
           return (
             // Rows are positional: an address may repeat while being typed, so the index is the identity.
             // biome-ignore lint/suspicious/noArrayIndexKey: see above
@@ -56,9 +62,9 @@ export const IpWhitelistEditor = ({ value, onChange, showAll = false }: IpWhitel
           );
         })}
       </ol>
-      {problems.list ? (
+      {(problems.list ?? listError) ? (
         <div className="field-error" role="alert">
-          {problems.list}
+          {problems.list ?? listError}
         </div>
       ) : null}
       <Button size="sm" onClick={() => onChange([...value, ''])} disabled={full}>

@@ -123,3 +123,61 @@ describe('Key form: Enter never creates a key', () => {
     expect(desk.callsOf('keys.create')).toEqual([]);
   });
 });
+
+describe('Key form: one way for errors', () => {
+  const refuse = (error: object) => () => {
+    throw error;
+  };
+
+  it('main’s refusal of one whitelist row shows once, at that row — not as a banner too', async () => {
+    installFakeDesk({
+      'keys.create': refuse({
+        code: 'INVALID_INPUT',
+        message: 'The request was not valid; nothing was sent.',
+        advice: 'Check the highlighted values and try again.',
+        fields: { 'ipWhitelist.1': 'This address is reserved.' },
+      }),
+    });
+    renderWithQuery(<KeyFormDialog userId={7} onClose={() => {}} />);
+    await userEvent.type(screen.getByLabelText('Key name'), 'bot');
+    await addIp('203.0.113.7');
+    await addIp('198.51.100.1');
+    await userEvent.click(screen.getByRole('button', { name: 'Create key' }));
+    await vi.waitFor(() => expect(screen.getAllByText('This address is reserved.')).toHaveLength(1));
+    expect(screen.getByLabelText('IP address 2').getAttribute('aria-invalid')).toBe('true');
+    expect(screen.getByLabelText('IP address 1').getAttribute('aria-invalid')).toBeNull();
+    expect(screen.queryByTestId('error-notice')).toBeNull();
+    expect(screen.queryByText(/Check the highlighted values/)).toBeNull();
+  });
+
+  it('a refusal naming the key name highlights the name field once', async () => {
+    installFakeDesk({
+      'keys.create': refuse({ code: 'INVALID_INPUT', message: 'Not valid', fields: { name: 'This name is taken.' } }),
+    });
+    renderWithQuery(<KeyFormDialog userId={7} onClose={() => {}} />);
+    await userEvent.type(screen.getByLabelText('Key name'), 'bot');
+    await userEvent.click(screen.getByRole('button', { name: 'Create key' }));
+    await vi.waitFor(() => expect(screen.getAllByText('This name is taken.')).toHaveLength(1));
+    expect(screen.getByLabelText('Key name').getAttribute('aria-invalid')).toBe('true');
+    expect(screen.queryByTestId('key-form-invalid')).toBeNull();
+  });
+
+  it('a platform refusal without fields is one banner that never says “Check the highlighted values”', async () => {
+    installFakeDesk({
+      'keys.create': refuse({
+        code: 'PLATFORM',
+        message: 'A value in the request was not accepted by the platform.',
+        label: 'INVALID_PARAM_VALUE',
+        advice: 'Check the highlighted values and try again.',
+        delivery: 'not_sent',
+      }),
+    });
+    renderWithQuery(<KeyFormDialog userId={7} onClose={() => {}} />);
+    await userEvent.type(screen.getByLabelText('Key name'), 'bot');
+    await userEvent.click(screen.getByRole('button', { name: 'Create key' }));
+    await vi.waitFor(() => expect(screen.getAllByTestId('error-notice')).toHaveLength(1));
+    expect(screen.getByTestId('error-notice').textContent).toContain('not accepted by the platform');
+    expect(screen.queryByText(/highlighted/)).toBeNull();
+    expect(document.querySelectorAll('[aria-invalid="true"]')).toHaveLength(0);
+  });
+});

@@ -1,11 +1,18 @@
 /**
- * Create or edit a sub-account key. Everything is checked here before sending (name, at least one
- * permission, each whitelist address); main checks the same rules again. On edit the full
- * whitelist and the full permission set are sent, so nothing is dropped by accident.
+ * Create or edit a sub-account key. A react-hook-form form driven by the contract's own input
+ * schema (`keys.create`): the name, at least one permission and each whitelist address are checked
+ * here with main's rules before sending, each error once, at its field. On edit the full whitelist
+ * and the full permission set are sent, so nothing is dropped by accident. A refusal that names a
+ * field (main's INVALID_INPUT `fields`, e.g. `ipWhitelist.2`) goes to that field; the rest is one
+ * banner (lib/formErrors.ts).
  */
+import { zodResolver } from '@hookform/resolvers/zod';
 import { useState } from 'react';
-import { type KeyView, type PermMatrix, whitelistProblems } from '../../../../../shared/contract/keys';
+import { Controller, useForm } from 'react-hook-form';
+import { z } from 'zod';
+import { keys as contract, type KeyView, type PermMatrix } from '../../../../../shared/contract/keys';
 import { useDeskMutation } from '../../../lib/desk';
+import { type FormFields, fieldMessage, placeRefusal } from '../../../lib/formErrors';
 import { Button, Dialog, ErrorNotice, Select, TextField } from '../../../ui';
 import { IpWhitelistEditor } from './IpWhitelistEditor';
 import { PermissionsMatrix } from './PermissionsMatrix';
@@ -26,53 +33,98 @@ export interface KeyFormDialogProps {
   readonly onCreated?: (created: CreatedKey) => void;
 }
 
-const nameProblem = (name: string): string | undefined => {
-  if (name.trim() === '') return 'Give the key a name.';
-  if (name.trim().length > 50) return 'Use at most 50 characters.';
-  return undefined;
+const input = contract.create.input;
+/** The fields the person fills in, with main's rules for each (`keys.create`; `keys.update` has the same). */
+const FormSchema = z
+  .object({
+    name: input.shape.name,
+    mode: input.shape.mode,
+    perms: input.shape.perms,
+    ipWhitelist: input.shape.ipWhitelist,
+    keepSecretInKeychain: input.shape.keepSecretInKeychain,
+  })
+  .refine((v) => Object.values(v.perms).some((access) => access !== 'none'), {
+    message: 'Give the key at least one permission.',
+    path: ['perms'],
+  });
+type FormValues = z.input<typeof FormSchema>;
+const FIELDS: FormFields<FormValues> = {
+  name: 'Key name',
+  mode: 'Account mode',
+  perms: 'Permissions',
+  ipWhitelist: 'IP whitelist',
+  keepSecretInKeychain: 'Keep the secret',
 };
 
 export const KeyFormDialog = ({ userId, editing, onClose, onCreated }: KeyFormDialogProps) => {
-  const [name, setName] = useState(editing?.name ?? '');
-  const [mode, setMode] = useState<'classic' | 'unified'>(editing?.mode === 'unified' ? 'unified' : 'classic');
-  const [perms, setPerms] = useState<PermMatrix>(editing?.perms ?? { wallet: 'read', spot: 'read' });
-  const [ips, setIps] = useState<string[]>(editing ? [...editing.ipWhitelist] : []);
-  const [keep, setKeep] = useState(true);
+  const form = useForm<FormValues, unknown, z.output<typeof FormSchema>>({
+    resolver: zodResolver(FormSchema),
+    mode: 'onChange',
+    reValidateMode: 'onChange',
+    defaultValues: {
+      name: editing?.name ?? '',
+      mode: editing?.mode === 'unified' ? 'unified' : 'classic',
+      perms: editing?.perms ?? { wallet: 'read', spot: 'read' },
+      ipWhitelist: editing ? [...editing.ipWhitelist] : [],
+      keepSecretInKeychain: true,
+    },
+  });
   const [attempted, setAttempted] = useState(false);
+  const [banner, setBanner] = useState<unknown>();
 
   // gcTime 0: the answer carries the secret, so react-query must not keep it after it is handed over.
   const create = useDeskMutation('keys.create', { invalidates: ['keys.list'], gcTime: 0 });
   const update = useDeskMutation('keys.update', { invalidates: ['keys.list'] });
   const mutation = editing ? update : create;
 
-  const problems = {
-    name: nameProblem(name),
-    perms: Object.values(perms).some((access) => access !== 'none')
-      ? undefined
-      : 'Give the key at least one permission.',
-    ips: whitelistProblems(ips),
-  };
-  const valid = !problems.name && !problems.perms && problems.ips.entries.size === 0 && !problems.ips.list;
+  const { errors } = form.formState;
+  const ips = form.watch('ipWhitelist');
   const droppingBinding = editing !== undefined && editing.ipWhitelist.length > 0 && ips.length === 0;
+  const refused = (error: unknown) => setBanner(placeRefusal(error, form.setError, FIELDS));
 
   const submit = () => {
     setAttempted(true);
-    if (!valid || mutation.isPending) return;
-    const ipWhitelist = ips.map((ip) => ip.trim());
-    if (editing) {
-      update.mutate({ userId, key: editing.key, name: name.trim(), perms, ipWhitelist }, { onSuccess: onClose });
-    } else {
-      create.mutate(
-        { userId, name: name.trim(), mode, perms, ipWhitelist, keepSecretInKeychain: keep },
-        {
-          onSuccess: (created) => {
-            onCreated?.(created);
-            create.reset();
+    if (mutation.isPending) return;
+    void form.handleSubmit((values) => {
+      setBanner(undefined);
+      const ipWhitelist = values.ipWhitelist.map((ip) => ip.trim());
+      if (editing) {
+        update.mutate(
+          { userId, key: editing.key, name: values.name, perms: values.perms, ipWhitelist },
+          { onSuccess: onClose, onError: refused },
+        );
+      } else {
+        create.mutate(
+          {
+            userId,
+            name: values.name,
+            mode: values.mode,
+            perms: values.perms,
+            ipWhitelist,
+            keepSecretInKeychain: values.keepSecretInKeychain,
           },
-        },
-      );
-    }
+          {
+            onSuccess: (created) => {
+              onCreated?.(created);
+              create.reset();
+            },
+            onError: refused,
+          },
+        );
+      }
+    })();
   };
+  // Problems the form found itself (not a refusal from main or the platform): "nothing was sent".
+  const blocked =
+    attempted && Object.values(errors).some((e) => e !== undefined && e.type !== 'server' && e.type !== 'platform');
+  // The editor checks each row as it is typed; from the form it needs only main's refusals.
+  const ipErrors = new Map<number, string>();
+  if (Array.isArray(errors.ipWhitelist)) {
+    errors.ipWhitelist.forEach((e, i) => {
+      if (e?.type === 'server' && e.message) ipErrors.set(i, e.message);
+    });
+  }
+  const ipListError = errors.ipWhitelist?.type === 'server' ? fieldMessage(errors.ipWhitelist) : undefined;
 
   return (
     <Dialog
@@ -101,47 +153,96 @@ export const KeyFormDialog = ({ userId, editing, onClose, onCreated }: KeyFormDi
         }}
         className="stack"
       >
-        <TextField
-          label="Key name"
-          value={name}
-          onChange={setName}
-          error={attempted || name !== '' ? problems.name : undefined}
-          maxLength={60}
+        <Controller
+          control={form.control}
+          name="name"
+          render={({ field, fieldState }) => (
+            <TextField
+              label="Key name"
+              value={field.value}
+              onChange={field.onChange}
+              onBlur={field.onBlur}
+              error={fieldMessage(fieldState.error)}
+              invalid={fieldState.invalid}
+              maxLength={60}
+            />
+          )}
         />
         {editing ? (
           <p className="muted">
             Mode: {editing.mode === 'unified' ? 'Unified' : 'Classic'} (the platform cannot change a key’s mode).
           </p>
         ) : (
-          <Select
-            label="Account mode"
-            value={mode}
-            onChange={setMode}
-            options={[
-              { value: 'classic', label: 'Classic account' },
-              { value: 'unified', label: 'Unified account' },
-            ]}
+          <Controller
+            control={form.control}
+            name="mode"
+            render={({ field, fieldState }) => (
+              <Select
+                label="Account mode"
+                value={field.value}
+                onChange={field.onChange}
+                error={fieldMessage(fieldState.error)}
+                invalid={fieldState.invalid}
+                options={[
+                  { value: 'classic', label: 'Classic account' },
+                  { value: 'unified', label: 'Unified account' },
+                ]}
+              />
+            )}
           />
         )}
-        <PermissionsMatrix value={perms} onChange={setPerms} error={attempted ? problems.perms : undefined} />
-        <IpWhitelistEditor value={ips} onChange={setIps} showAll={attempted} />
+        <Controller
+          control={form.control}
+          name="perms"
+          render={({ field, fieldState }) => (
+            <PermissionsMatrix
+              value={field.value as PermMatrix}
+              onChange={field.onChange}
+              // "At least one permission" once the person tried to send (or main said so).
+              error={attempted || fieldState.error?.type === 'server' ? fieldMessage(fieldState.error) : undefined}
+            />
+          )}
+        />
+        <Controller
+          control={form.control}
+          name="ipWhitelist"
+          render={({ field }) => (
+            <IpWhitelistEditor
+              value={field.value}
+              onChange={field.onChange}
+              showAll={attempted}
+              errors={ipErrors}
+              listError={ipListError}
+            />
+          )}
+        />
         {droppingBinding ? (
           <div className="notice notice-warn" role="alert">
             Saving removes every address: the key will then work from any IP and expire 90 days after its creation.
           </div>
         ) : null}
         {editing ? null : (
-          <label className="field-check">
-            <input type="checkbox" checked={keep} onChange={(event) => setKeep(event.target.checked)} />
-            Keep the secret in this computer’s keychain (otherwise it is shown once and then forgotten)
-          </label>
+          <Controller
+            control={form.control}
+            name="keepSecretInKeychain"
+            render={({ field }) => (
+              <label className="field-check">
+                <input
+                  type="checkbox"
+                  checked={field.value}
+                  onChange={(event) => field.onChange(event.target.checked)}
+                />
+                Keep the secret in this computer’s keychain (otherwise it is shown once and then forgotten)
+              </label>
+            )}
+          />
         )}
-        {attempted && !valid ? (
+        {blocked ? (
           <p className="field-error" role="alert" data-testid="key-form-invalid">
             Fix the marked fields; nothing was sent.
           </p>
         ) : null}
-        {mutation.error ? <ErrorNotice error={mutation.error} /> : null}
+        {banner ? <ErrorNotice error={banner} /> : null}
         {/* Enter in a field submits through the form. */}
         <button type="submit" hidden tabIndex={-1} aria-hidden="true" />
       </form>
