@@ -2,7 +2,7 @@ import { describe, expect, it } from 'vitest';
 import { destinationKey } from '../../../shared/contract/funding';
 import { DEFAULT_POLICY, type Policy } from '../../../shared/contract/policies';
 import { typedAmountMatches } from './confirm';
-import { evaluatePolicy, insideWindow, type PolicyMovement, pushDestination } from './evaluate';
+import { evaluateBatch, evaluatePolicy, insideWindow, type PolicyMovement, pushDestination } from './evaluate';
 
 const NOW = Date.UTC(2026, 0, 15, 12, 0); // 12:00 UTC
 const HOUR = 3_600_000;
@@ -149,5 +149,30 @@ describe('the typed amount of the trusted confirmation', () => {
     expect(typedAmountMatches('', '1')).toBe(false);
     expect(typedAmountMatches(undefined, '1')).toBe(false);
     expect(typedAmountMatches('1e3', '1000')).toBe(false);
+  });
+});
+
+describe('a whole batch', () => {
+  it('each row that passes counts toward the 24-hour limit of the rows after it; a refused one does not', () => {
+    const policy: Policy = {
+      ...withRules({ aboveUsdt: '150' }),
+      limits: { USDT: { perTransaction: '250', rolling24h: '400' } },
+    };
+    const history = [withdrawal({ amount: '100', usdt: '100', at: NOW - HOUR })];
+    const rows = [
+      withdrawal({ amount: '200', usdt: '200' }), // 300 used: passes, needs an approver
+      withdrawal({ amount: '300', usdt: '300' }), // above the per-transaction and 24-hour limits: refused, not counted
+      withdrawal({ amount: '100', usdt: '100' }), // 400 used: passes
+      push({ amount: '1', usdt: '1' }), // 401: over the 24-hour limit
+    ];
+    const result = evaluateBatch(policy, rows, history, new Set([dest]), NOW);
+    expect(result.map((r) => [r.refusals.length, r.approvalReasons.length])).toEqual([
+      [0, 1],
+      [2, 1],
+      [0, 0],
+      [1, 0],
+    ]);
+    expect(result[1]?.refusals.join(' ')).toMatch(/per-transaction limit of 250 USDT/);
+    expect(result[3]?.refusals.join(' ')).toMatch(/400 USDT already moved/);
   });
 });
