@@ -3,12 +3,16 @@
  * receiver accepts or refuses it. Sent through main's journal like a withdrawal; history of sent and
  * received transfers with their status timelines.
  */
+import { zodResolver } from '@hookform/resolvers/zod';
 import Decimal from 'decimal.js';
-import { useMemo, useState } from 'react';
-import type { PushDetails, PushResult } from '../../../../shared/contract/funding';
+import { useEffect, useMemo, useState } from 'react';
+import { Controller, useForm } from 'react-hook-form';
+import { z } from 'zod';
+import { PushDetails, type PushResult } from '../../../../shared/contract/funding';
 import { pushTimeline } from '../../../../shared/platform/timelines';
 import { useDeskEvent, useDeskMutation, useDeskQuery } from '../../lib/desk';
 import { formatMoney, parseAmountInput } from '../../lib/format';
+import { type FormFields, fieldMessage, type LabelFields, placeRefusal } from '../../lib/formErrors';
 import { lastDays, usePeriod } from '../../lib/period';
 import {
   alignedAmounts,
@@ -46,12 +50,52 @@ const pushAmountProblem = (amount: string, available: string | undefined, curren
   return undefined;
 };
 
+/** The form's strings, read with the screen's friendly rules, then held to the contract's `PushDetails`. */
+type PushValues = { receiveUid: string; currency: string; amount: string };
+const checked = (problem: (value: string) => string | undefined) =>
+  z.string().superRefine((value, ctx) => {
+    const why = problem(value);
+    if (why) ctx.addIssue({ code: 'custom', message: why });
+  });
+const pushSchema = (available: string | undefined, currency: string) =>
+  z.object({
+    receiveUid: checked(uidProblem)
+      .transform((v) => Number(v.trim()))
+      .pipe(PushDetails.shape.receiveUid),
+    currency: checked((v) => (v === '' ? 'Choose a currency.' : undefined)).pipe(PushDetails.shape.currency),
+    amount: checked((v) => pushAmountProblem(v, available, currency))
+      .transform((v) => amountValue(v) ?? v)
+      .pipe(PushDetails.shape.amount),
+  });
+const PUSH_FIELDS: FormFields<PushValues> = { receiveUid: 'Receiving user id', currency: 'Currency', amount: 'Amount' };
+/** Platform refusals about one field of the form. */
+const PUSH_LABELS: LabelFields<PushValues> = {
+  BALANCE_NOT_ENOUGH: 'amount',
+  INVALID_PRECISION: 'amount',
+  AMOUNT_TOO_LITTLE: 'amount',
+  AMOUNT_TOO_MUCH: 'amount',
+  INVALID_CURRENCY: 'currency',
+};
+
 function PushForm({ onSent }: { readonly onSent: (result: PushResult) => void }) {
   const spot = useDeskQuery(['balances.spot', {}]);
-  const [uid, setUid] = useState('');
-  const [currency, setCurrency] = useState('');
-  const [amount, setAmount] = useState('');
-  const [showErrors, setShowErrors] = useState(false);
+  const funded = (spot.data ?? []).filter((b) => new Decimal(b.available).gt(0));
+  const [currencyNow, setCurrencyNow] = useState('');
+  const available = funded.find((b) => b.currency === currencyNow)?.available;
+  const form = useForm<PushValues, unknown, z.output<ReturnType<typeof pushSchema>>>({
+    // Read again every render: the amount is checked against the chosen currency's balance.
+    resolver: zodResolver(pushSchema(available, currencyNow)),
+    mode: 'onSubmit',
+    reValidateMode: 'onChange',
+    defaultValues: { receiveUid: '', currency: '', amount: '' },
+  });
+  // Another currency or a new balance: the amount typed is checked again against it.
+  // biome-ignore lint/correctness/useExhaustiveDependencies: a new currency or balance is why it runs.
+  useEffect(() => {
+    if (form.getValues('amount') !== '') void form.trigger('amount');
+  }, [available, currencyNow, form]);
+  // A refusal the form could not put at a field: one banner, in the confirmation.
+  const [banner, setBanner] = useState<unknown>();
   // Opening the confirmation freezes what it shows under a new request key (see confirmation.ts).
   const { confirmation, open, close, renew } = useConfirmation<PushDetails>();
   const singleFlight = useSingleFlight();
@@ -60,19 +104,11 @@ function PushForm({ onSent }: { readonly onSent: (result: PushResult) => void })
     invalidates: ['balances.spot'],
     onSuccess: (result) => {
       close();
-      setAmount('');
-      setShowErrors(false);
+      form.reset({ ...form.getValues(), amount: '' });
+      setBanner(undefined);
       onSent(result);
     },
   });
-  const funded = (spot.data ?? []).filter((b) => new Decimal(b.available).gt(0));
-  const available = funded.find((b) => b.currency === currency)?.available;
-  const problems = {
-    uid: uidProblem(uid),
-    currency: currency === '' ? 'Choose a currency.' : undefined,
-    amount: pushAmountProblem(amount, available, currency),
-  };
-  const first = Object.values(problems).find(Boolean);
 
   if (spot.isPending) return <Loading label="Loading balances…" />;
   if (spot.isError) return <ErrorNotice error={spot.error} onRetry={() => void spot.refetch()} />;
@@ -80,41 +116,73 @@ function PushForm({ onSent }: { readonly onSent: (result: PushResult) => void })
     <form
       className="stack"
       aria-label="UID transfer"
-      onSubmit={(event) => {
-        event.preventDefault();
-        setShowErrors(true);
-        if (!first) open({ receiveUid: Number(uid), currency, amount: amountValue(amount) ?? amount });
-      }}
+      onSubmit={form.handleSubmit((details) => {
+        setBanner(undefined);
+        push.reset();
+        open(details);
+      })}
     >
       <p className="field-hint">
         Sends from your spot account to another main account on the platform by its user id (not to a sub-account). The
         receiver must accept it; a refused transfer comes back.
       </p>
-      <TextField
-        label="Receiving user id"
-        value={uid}
-        onChange={(v) => setUid(v.trim())}
-        inputMode="numeric"
-        error={showErrors ? problems.uid : undefined}
+      <Controller
+        control={form.control}
+        name="receiveUid"
+        render={({ field, fieldState }) => (
+          <TextField
+            label="Receiving user id"
+            value={field.value}
+            onChange={(v) => field.onChange(v.trim())}
+            onBlur={field.onBlur}
+            inputMode="numeric"
+            error={fieldMessage(fieldState.error)}
+            invalid={fieldState.invalid}
+          />
+        )}
       />
-      <Select
-        label="Currency"
-        value={currency}
-        options={[
-          { value: '', label: 'Choose a currency' },
-          ...funded.map((b) => ({ value: b.currency, label: b.currency })),
-        ]}
-        onChange={setCurrency}
-        error={showErrors ? problems.currency : undefined}
+      <Controller
+        control={form.control}
+        name="currency"
+        render={({ field, fieldState }) => (
+          <Select
+            label="Currency"
+            value={field.value}
+            options={[
+              { value: '', label: 'Choose a currency' },
+              ...funded.map((b) => ({ value: b.currency, label: b.currency })),
+            ]}
+            onChange={(v) => {
+              field.onChange(v);
+              setCurrencyNow(v);
+            }}
+            error={fieldMessage(fieldState.error)}
+            invalid={fieldState.invalid}
+          />
+        )}
       />
-      <TextField
-        label="Amount"
-        value={amount}
-        onChange={setAmount}
-        inputMode="decimal"
-        suffix={currency}
-        hint={available ? `Available: ${formatMoney(available, currency)}` : undefined}
-        error={showErrors || amount !== '' ? problems.amount : undefined}
+      <Controller
+        control={form.control}
+        name="amount"
+        render={({ field, fieldState }) => (
+          <TextField
+            label="Amount"
+            value={field.value}
+            onChange={(v) => {
+              field.onChange(v);
+              // The amount's rules show as it is typed; "required" only after a first attempt.
+              if (form.formState.isSubmitted) return;
+              if (v === '') form.clearErrors('amount');
+              else void form.trigger('amount');
+            }}
+            onBlur={field.onBlur}
+            inputMode="decimal"
+            suffix={currencyNow}
+            hint={available ? `Available: ${formatMoney(available, currencyNow)}` : undefined}
+            error={fieldMessage(fieldState.error)}
+            invalid={fieldState.invalid}
+          />
+        )}
       />
       <div className="form-actions">
         <Button type="submit" variant="primary" data-testid="push-review">
@@ -128,7 +196,7 @@ function PushForm({ onSent }: { readonly onSent: (result: PushResult) => void })
           confirmation ? `Send ${formatMoney(confirmation.details.amount, confirmation.details.currency)}` : 'Send'
         }
         busy={push.isPending}
-        error={push.error ?? undefined}
+        error={banner}
         onConfirm={() => {
           if (confirmation === undefined) return;
           const { details, requestKey } = confirmation;
@@ -139,6 +207,11 @@ function PushForm({ onSent }: { readonly onSent: (result: PushResult) => void })
                 onSettled: done,
                 onError: (error) => {
                   if (nothingMoved(error.error)) renew();
+                  // Each problem once: main's field messages at the fields (the confirmation closes
+                  // so they can be fixed), a platform refusal as one banner here, its field highlighted.
+                  const left = placeRefusal(error, form.setError, PUSH_FIELDS, PUSH_LABELS);
+                  setBanner(left);
+                  if (left === undefined) close();
                 },
               },
             ),
@@ -146,6 +219,7 @@ function PushForm({ onSent }: { readonly onSent: (result: PushResult) => void })
         }}
         onCancel={() => {
           close();
+          setBanner(undefined);
           push.reset();
         }}
         testId="push-confirm"
