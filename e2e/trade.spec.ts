@@ -594,3 +594,59 @@ test('the book and open orders stay live from the stream while REST is faulted; 
     )
     .toMatch(/^(\S+) \/ (\S+) on screen, \1 \/ \2 by REST$/);
 });
+
+test('pick a pair by typing in the picker; the spread row shows the last price; the depth chart is drawn', async ({
+  page,
+  app,
+}) => {
+  await openTrade(page, app);
+  // The spread row: the last trade price in the quote currency, coloured by its move.
+  const last = page.getByTestId('book-last');
+  await expect(last).toContainText(/^[▲▼]?Last price (up|down|unchanged): [\d,]+(\.\d+)? USDT$/);
+  await expect(last).toHaveAttribute('data-direction', /^(up|down|flat)$/);
+  // The book's box scrolls where the screen caps its height: the spread row starts in its middle.
+  await expect(page.getByTestId('book-spread')).toBeInViewport();
+
+  // The picker lists every pair with its last price and 24 h change; typing filters, Enter takes it.
+  await page.getByTestId('pair-current').click();
+  const search = page.getByRole('combobox', { name: 'Search pairs' });
+  await expect(search).toBeFocused();
+  const options = page.getByTestId('pair-option');
+  await expect(options).toHaveCount(4);
+  await expect(options.filter({ hasText: 'XRP / USDT' }).getByTestId('pair-last')).toHaveText(/^[\d,.]+ USDT$/);
+  await app.expectAccessible();
+  await search.pressSequentially('eth');
+  await expect(options).toHaveCount(1);
+  await expect(options.first()).toHaveAttribute('aria-selected', 'true');
+  await expect(options.first()).toContainText(/ETH \/ USDT[\d,.]+ USDT[+-]\d+\.\d\d%/);
+  await search.press('Enter');
+  await expect(page.getByRole('listbox', { name: 'Pairs' })).toHaveCount(0);
+  await expect(page.getByTestId('pair-current')).toHaveText('ETH / USDT ▾');
+  await expect(page.getByTestId('book-bid').first()).toBeVisible();
+  await expect(last).toContainText(/ USDT$/);
+
+  // Arrow keys: open with ArrowDown on the button, move, Enter.
+  await page.getByTestId('pair-current').focus();
+  await page.keyboard.press('ArrowDown');
+  await expect(search).toBeFocused();
+  await search.pressSequentially('usdt');
+  await page.keyboard.press('ArrowDown');
+  await expect(options.and(page.locator('[aria-selected="true"]'))).toHaveAttribute('data-pair', 'ETH_USDT');
+  await page.keyboard.press('Escape');
+  await expect(page.getByTestId('pair-current')).toHaveText('ETH / USDT ▾');
+
+  // The depth chart: both sides drawn from the book, axes with units.
+  await page.getByRole('tab', { name: 'Depth' }).click();
+  const depth = page.getByTestId('depth-chart');
+  await expect(depth.locator('.recharts-area-area')).toHaveCount(2);
+  for (const area of await depth.locator('.recharts-area-area').all()) {
+    await expect(area).toHaveAttribute('d', /^M[\d.]+,[\d.]+.*L/);
+  }
+  await expect(depth).toContainText('Price (USDT)');
+  await expect(depth).toContainText('Size (ETH)');
+  await expect(page.getByTestId('depth-bids')).toHaveText(/^Bids [\d,.]+ ETH down to [\d,.]+ USDT$/);
+  await expect(page.getByTestId('depth-asks')).toHaveText(/^Asks [\d,.]+ ETH up to [\d,.]+ USDT$/);
+  await app.screenshot('trade-depth-chart');
+  await page.getByRole('tab', { name: 'Candles' }).click();
+  await expect(page.locator('[data-testid="candle-chart"] canvas').first()).toBeVisible();
+});

@@ -135,46 +135,62 @@ export function OrderBook(props: OrderBookProps) {
     rows()[tabStop]?.focus();
   }, [keys, tabStop, rows]);
 
+  // Where the screen caps the book's height (it then scrolls), the spread row with the last price
+  // starts in the middle of the box: once both sides are there, and again for a new depth or grouping
+  // or pair; never on an ordinary update, so the trader's own scrolling stays.
+  const ready = view.asks.length > 0 && view.bids.length > 0;
+  // biome-ignore lint/correctness/useExhaustiveDependencies: depth and step change the rows above the spread.
+  useLayoutEffect(() => {
+    const box = section.current;
+    const spread = box?.querySelector<HTMLElement>('.book-spread');
+    if (!ready || !box || !spread || box.scrollHeight <= box.clientHeight) return;
+    const at = spread.getBoundingClientRect().top - box.getBoundingClientRect().top + box.scrollTop;
+    box.scrollTop = Math.max(0, at - (box.clientHeight - spread.offsetHeight) / 2);
+  }, [ready, depth, step]);
+
   return (
     <section className="order-book" aria-label="Order book" data-testid="order-book" ref={section}>
       <p id={hintId} className="sr-only">
         Arrow keys move between price levels; Enter puts a level’s price into the ticket.
       </p>
-      <div className="book-controls">
-        <label>
-          Depth{' '}
-          <select
-            aria-label="Levels per side"
-            value={depth}
-            onChange={(e) => props.onDepthChange(Number(e.target.value))}
-          >
-            {BOOK_DEPTHS.map((d) => (
-              <option key={d} value={d}>
-                {d}
-              </option>
-            ))}
-          </select>
-        </label>
-        <label>
-          Group{' '}
-          <select aria-label="Price grouping" value={step} onChange={(e) => props.onStepChange(e.target.value)}>
-            {steps.map((s) => (
-              <option key={s} value={s}>
-                {s}
-              </option>
-            ))}
-          </select>
-        </label>
-        {props.status ? (
-          <span className="book-status" role="status">
-            {props.status}
-          </span>
-        ) : null}
-      </div>
-      <div className="book-head" aria-hidden="true">
-        <span>Price ({quote})</span>
-        <span>Amount ({base})</span>
-        <span>Total ({base})</span>
+      {/* Stays on top while the book's box scrolls (the spread starts in its middle). */}
+      <div className="book-top">
+        <div className="book-controls">
+          <label>
+            Depth{' '}
+            <select
+              aria-label="Levels per side"
+              value={depth}
+              onChange={(e) => props.onDepthChange(Number(e.target.value))}
+            >
+              {BOOK_DEPTHS.map((d) => (
+                <option key={d} value={d}>
+                  {d}
+                </option>
+              ))}
+            </select>
+          </label>
+          <label>
+            Group{' '}
+            <select aria-label="Price grouping" value={step} onChange={(e) => props.onStepChange(e.target.value)}>
+              {steps.map((s) => (
+                <option key={s} value={s}>
+                  {s}
+                </option>
+              ))}
+            </select>
+          </label>
+          {props.status ? (
+            <span className="book-status" role="status">
+              {props.status}
+            </span>
+          ) : null}
+        </div>
+        <div className="book-head" aria-hidden="true">
+          <span>Price ({quote})</span>
+          <span>Amount ({base})</span>
+          <span>Total ({base})</span>
+        </div>
       </div>
       <div className="book-side book-side-asks" data-testid="book-asks">
         <DepthBars depths={askDepths} />

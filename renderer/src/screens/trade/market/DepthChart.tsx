@@ -159,9 +159,7 @@ export const DepthChart = memo(function DepthChart(props: DepthChartProps) {
           {curve.lowestBid !== undefined ? ` down to ${formatMoneyOrText(curve.lowestBid, quote)}` : ''}
         </span>
         {' · '}
-        <span data-testid="depth-mid">
-          Mid {curve.mid !== undefined ? formatMoneyOrText(curve.mid, quote, { precision: precision + 1 }) : '—'}
-        </span>
+        <span data-testid="depth-mid">Mid {curve.mid !== undefined ? formatMoneyOrText(curve.mid, quote) : '—'}</span>
         {' · '}
         <span className="text-sell" data-testid="depth-asks">
           Asks {formatMoneyOrText(curve.askTotal, base)}
@@ -169,7 +167,7 @@ export const DepthChart = memo(function DepthChart(props: DepthChartProps) {
         </span>
       </p>
     ),
-    [curve, base, quote, precision],
+    [curve, base, quote],
   );
   return (
     <section
