@@ -1,0 +1,141 @@
+/**
+ * Four eyes, end to end through the Chromium shell: an administrator sets a policy in Settings →
+ * Policies (confirmed in the shell's trusted window), prepares a withdrawal that needs approval
+ * (nothing reaches the platform), a second operator signs in on the Approvals screen with their
+ * passphrase and approves it with a reason → the sandbox executes it exactly once; a rejected one
+ * is never sent; one left pending survives a reload of the window.
+ */
+import { randomUUID } from 'node:crypto';
+import type { Page } from 'playwright-core';
+import { E2E_ADMIN, expect, test } from './fixtures';
+import { confirmedCall, confirmTrusted } from './fixtures/trustedConfirm';
+
+const APPROVER = { name: 'E2E approver', passphrase: 'approver passphrase 42' } as const;
+
+/** Withdrawals the sandbox holds for everyone (the seed has one). */
+const withdrawals = (sandbox: { ctx: { db: { prepare(sql: string): { get(): unknown } } } }): number =>
+  (sandbox.ctx.db.prepare('SELECT COUNT(*) AS n FROM withdrawals').get() as { n: number }).n;
+
+const signInOnApprovals = async (page: Page, who: { name: string; passphrase: string }) => {
+  const form = page.getByTestId('approver-sign-in');
+  await form.getByTestId('approver-name').fill(who.name);
+  await form.getByTestId('approver-passphrase').fill(who.passphrase);
+  await form.getByTestId('approver-sign-in-submit').click();
+  await expect(page.getByTestId('approvals-operator')).toContainText(`Signed in: ${who.name}`);
+};
+
+test.describe('approvals', () => {
+  test('a withdrawal above the approval threshold waits; another operator approves it → sent once; a rejected one never; a pending one survives a reload', async ({
+    page,
+    app,
+    shell,
+    sandbox,
+  }) => {
+    test.setTimeout(120_000);
+    // A second operator who may approve (the administrator creates it).
+    expect(await app.call('operators.create', { ...APPROVER, role: 'approver' })).toMatchObject({ ok: true });
+
+    // --- The administrator sets the policy in Settings → Policies: above 50 USDT needs approval.
+    await app.open('settings');
+    const policy = page.getByTestId('policy-form');
+    await policy.getByTestId('policy-above-usdt').fill('50');
+    await policy.getByTestId('policy-usdt-per').fill('abc');
+    await policy.getByTestId('policy-save').click();
+    await expect(
+      policy.getByText('Use digits and an optional decimal point (no signs, spaces or exponents)'),
+    ).toBeVisible();
+    await policy.getByTestId('policy-usdt-per').fill('');
+    await app.expectAccessible();
+    await app.screenshot('policies-form');
+    await policy.getByTestId('policy-save').click();
+    await confirmTrusted(shell, { title: /Change the policy/ });
+    await expect(page.getByTestId('policy-saved')).toBeVisible();
+    await expect(page.getByTestId('policy-updated')).toContainText(`by ${E2E_ADMIN.name}`);
+
+    // --- The maker (the administrator) prepares a 100 USDT withdrawal: it waits, nothing is sent.
+    const before = withdrawals(sandbox);
+    await app.open('withdrawals');
+    const form = page.getByRole('form', { name: 'New withdrawal' });
+    await form.getByLabel('Currency').selectOption('USDT');
+    await form.getByRole('radio', { name: /^TRX\b/ }).check();
+    await form.getByRole('radio', { name: /OTC desk \(TRC20\)/ }).check();
+    await form.getByLabel('Amount').fill('100');
+    await page.getByTestId('withdraw-review').click();
+    const sheet = page.getByTestId('review-sheet');
+    await sheet.getByLabel(/Type the amount/).fill('100');
+    await sheet.getByTestId('withdraw-send').click();
+    const submitted = await confirmTrusted(shell, { title: 'Withdraw 100 USDT' });
+    expect(submitted.isClosed()).toBe(true);
+    await expect(page.getByText('It waits in Approvals; nothing was sent yet.').first()).toBeVisible();
+    expect(withdrawals(sandbox)).toBe(before);
+    await page.keyboard.press('Escape');
+    await expect(sheet).toHaveCount(0);
+
+    // --- It is in Approvals; its maker cannot approve it.
+    await app.open('approvals');
+    const pending = page.getByTestId('approvals-pending');
+    await expect(pending).toHaveAttribute('data-count', '1');
+    const item = pending.locator('article').first();
+    await expect(item.getByTestId('approval-maker')).toContainText(E2E_ADMIN.name);
+    await expect(item.getByTestId('approval-amount')).toHaveText('100 USDT');
+    await expect(item.getByTestId('approval-reasons')).toContainText('50');
+    await expect(item.getByTestId('approval-expires')).toContainText(/Expires in \d+ h/);
+    await expect(item.getByTestId('approval-approve')).toBeDisabled();
+    await app.expectAccessible();
+    await app.screenshot('approvals-pending');
+
+    // --- The approver signs in with their passphrase and approves it with a reason → sent once.
+    await signInOnApprovals(page, APPROVER);
+    await expect(item.getByTestId('approval-approve')).toBeEnabled();
+    await item.getByTestId('approval-reason').fill('Invoice 4411 checked with the desk');
+    await item.getByTestId('approval-approve').click();
+    await confirmTrusted(shell, { title: /^Approve: / });
+    await expect.poll(() => withdrawals(sandbox)).toBe(before + 1);
+    const decided = page.getByTestId('approvals-decided');
+    await expect(decided).toContainText('Approved and sent');
+    await expect(decided).toContainText('Invoice 4411 checked with the desk');
+    await expect(page.getByTestId('approvals-pending')).toHaveCount(0);
+    await app.screenshot('approvals-decided');
+
+    // --- The maker prepares two more (directly, as the screen would): one is rejected, one waits.
+    expect(await app.call('operators.signIn', E2E_ADMIN)).toMatchObject({ ok: true });
+    const saved = await app.call('funding.savedAddresses', { currency: 'USDT', chain: 'TRX' });
+    const address = (saved.value as { address: string }[])[0]!.address;
+    for (const amount of ['60', '70']) {
+      const prepared = await confirmedCall(
+        shell,
+        app.call('funding.withdraw', { requestKey: randomUUID(), currency: 'USDT', chain: 'TRX', address, amount }),
+      );
+      expect(prepared).toMatchObject({ ok: false, error: { code: 'AWAITING_APPROVAL' } });
+    }
+    expect(withdrawals(sandbox)).toBe(before + 1);
+
+    await page.reload();
+    await expect(page.locator('html')).toHaveAttribute('data-desk-ready', 'true');
+    await app.open('approvals');
+    await expect(page.getByTestId('approvals-pending')).toHaveAttribute('data-count', '2');
+    await signInOnApprovals(page, APPROVER);
+    const sixty = page.getByTestId('approvals-pending').locator('article').filter({ hasText: 'Withdraw 60 USDT' });
+    await sixty.getByTestId('approval-reason').fill('Not on the payment plan');
+    await sixty.getByTestId('approval-reject').click();
+    await expect(page.getByTestId('approvals-decided')).toContainText('Rejected — never sent');
+    await expect(page.getByTestId('approvals-pending')).toHaveAttribute('data-count', '1');
+
+    // --- The one left pending is still there after a reload (it is journaled in main).
+    await page.reload();
+    await expect(page.locator('html')).toHaveAttribute('data-desk-ready', 'true');
+    await app.open('approvals');
+    const left = page.getByTestId('approvals-pending');
+    await expect(left).toHaveAttribute('data-count', '1');
+    await expect(left).toContainText('Withdraw 70 USDT');
+    await expect(page.getByTestId('approvals-decided')).toContainText('Rejected — never sent');
+    const listed = await app.call('approvals.list', {});
+    const states = (listed.value as { approvals: { amount: string; state: string }[] }).approvals
+      .map((a) => `${a.amount}:${a.state}`)
+      .sort();
+    expect(states).toEqual(['100:sent', '60:rejected', '70:pending']);
+    // Exactly one withdrawal reached the platform: the approved one.
+    expect(withdrawals(sandbox)).toBe(before + 1);
+    await app.expectAccessible();
+  });
+});
