@@ -217,12 +217,16 @@ export const SweepPlanInput = z
     mode: z.enum(['sweep', 'topup']),
     subUserIds: z.array(userId).min(1, 'Select at least one sub-account').max(BATCH_MAX_ROWS),
     /** Sub-account accounts to sweep from / top up (spot, futures). */
-    accountTypes: z.array(z.enum(['spot', 'futures'])).min(1, 'Choose at least one account type'),
+    accountTypes: z
+      .array(z.enum(['spot', 'futures']))
+      .min(1, 'Choose at least one account type')
+      .max(2),
     /** Sweep: one currency, or every currency above `threshold` when absent. Top-up: required. */
     currency: CurrencyCode.optional(),
     /** Sweep: only balances above this amount are collected (default 0). */
     threshold: z
       .string()
+      .max(64)
       .regex(/^\d+(\.\d+)?$/)
       .optional(),
     /** Top-up: the balance each selected account should hold afterwards. */

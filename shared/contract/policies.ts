@@ -199,7 +199,10 @@ export const Approval = z.object({
 });
 export type Approval = z.infer<typeof Approval>;
 
-const ApprovalId = z.string().regex(/^ap_[A-Za-z0-9-]{1,64}$/, 'Not an approval id');
+const ApprovalId = z
+  .string()
+  .max(67)
+  .regex(/^ap_[A-Za-z0-9-]{1,64}$/, 'Not an approval id');
 const DecisionReason = z
   .string()
   .trim()
