@@ -331,7 +331,10 @@ test('switching to a live profile asks first; cancelling keeps the current one',
   await page.getByTestId('profile-select').selectOption({ label: 'Treasury live' });
   const confirm = page.getByTestId('confirm-live-switch');
   await expect(confirm).toContainText('real money');
-  await expect(confirm.getByTestId('confirm-cancel')).toBeFocused();
+  // The dialog's body takes the first focus (ui/Dialog.tsx); Enter never confirms a danger dialog.
+  await expect(confirm.locator('[data-dialog-body]')).toBeFocused();
+  await page.keyboard.press('Enter');
+  await expect(confirm).toBeVisible();
   await app.expectAccessible();
   await confirm.getByTestId('confirm-cancel').click();
   await expect(confirm).toHaveCount(0);
