@@ -162,7 +162,9 @@ test.describe('withdrawals', () => {
     });
     await expect(form.getByRole('alert').filter({ hasText: 'Not enough USDT' })).toBeVisible();
     await page.getByTestId('withdraw-review').click();
-    await expect(page.getByTestId('withdraw-blocked')).toContainText('Not enough USDT');
+    // The reason once, at the amount; the line by the button only says where to look.
+    await expect(page.getByTestId('withdraw-blocked')).toHaveText('Not sent: check Amount.');
+    await expect(form.getByText(/Not enough USDT/)).toHaveCount(1);
     await expect(page.getByTestId('review-sheet')).toHaveCount(0);
 
     // TON needs a memo: the saved address brings one; without it nothing can be sent.
@@ -173,7 +175,8 @@ test.describe('withdrawals', () => {
     await form.getByLabel('Memo / tag').fill('');
     await form.getByLabel('Amount').fill('20');
     await page.getByTestId('withdraw-review').click();
-    await expect(page.getByTestId('withdraw-blocked')).toContainText('needs a memo');
+    await expect(page.getByTestId('withdraw-blocked')).toHaveText('Not sent: check Memo / tag.');
+    await expect(form.getByRole('alert').filter({ hasText: 'needs a memo' })).toHaveCount(1);
     await expect(page.getByTestId('review-sheet')).toHaveCount(0);
     await app.screenshot('withdrawal-stopped');
 

@@ -11,10 +11,13 @@ interface Row {
   readonly amount: string;
 }
 
-const rowProblem = (row: Row): string | undefined => {
-  if (!/^[A-Za-z0-9_.-]{1,32}$/.test(row.currency.trim())) return 'Enter a currency code, e.g. USDT.';
-  if (!/^\d+(\.\d+)?$/.test(row.amount.trim())) return 'Enter an amount with digits and an optional decimal point.';
-  return undefined;
+/** Each row's problems at their own field: a currency problem is never shown under the amount. */
+const rowProblem = (row: Row): { readonly currency?: string; readonly amount?: string } | undefined => {
+  const currency = /^[A-Za-z0-9_.-]{1,32}$/.test(row.currency.trim()) ? undefined : 'Enter a currency code, e.g. USDT.';
+  const amount = /^\d+(\.\d+)?$/.test(row.amount.trim())
+    ? undefined
+    : 'Enter an amount with digits and an optional decimal point.';
+  return currency || amount ? { ...(currency ? { currency } : {}), ...(amount ? { amount } : {}) } : undefined;
 };
 
 export function ReviewSettings() {
@@ -51,13 +54,14 @@ export function ReviewSettings() {
             label="Currency"
             value={row.currency}
             onChange={(currency) => setRows(rows.map((r, j) => (j === i ? { ...r, currency } : r)))}
+            error={problems[i]?.currency}
           />
           <TextField
             label="Typed confirmation above"
             value={row.amount}
             inputMode="decimal"
             onChange={(amount) => setRows(rows.map((r, j) => (j === i ? { ...r, amount } : r)))}
-            error={problems[i]}
+            error={problems[i]?.amount}
           />
           <Button
             variant="ghost"

@@ -31,13 +31,18 @@ export interface ReviewSheetProps {
   readonly saved: SavedAddress | undefined;
   readonly onClose: () => void;
   readonly onSent: (result: WithdrawResult) => void;
+  /**
+   * A refusal of "Send": the form puts what names its fields there (lib/formErrors.ts) and returns
+   * what is left for this sheet's one banner (undefined: nothing left). Without it, the whole error.
+   */
+  readonly onRefused?: (error: unknown) => unknown;
 }
 
 /** Never sent to this destination, or it is not a saved entry: the review warns and the form offers a test amount. */
 export const firstWithdrawalTo = (saved: SavedAddress | undefined): boolean =>
   saved === undefined || saved.previousWithdrawals === 0;
 
-export function ReviewSheet({ input, chain, quote, saved: chosen, onClose, onSent }: ReviewSheetProps) {
+export function ReviewSheet({ input, chain, quote, saved: chosen, onClose, onSent, onRefused }: ReviewSheetProps) {
   const saved =
     chosen &&
     destinationKey(chosen.chain, chosen.address, chosen.tag) === destinationKey(input.chain, input.address, input.memo)
@@ -45,6 +50,8 @@ export function ReviewSheet({ input, chain, quote, saved: chosen, onClose, onSen
       : undefined;
   const policy = useDeskQuery(['funding.reviewPolicy', {}]);
   const [typed, setTyped] = useState('');
+  // The one banner of a refusal: what the form could not put at a field.
+  const [banner, setBanner] = useState<unknown>();
   // The key of this confirmation: made when the sheet opens, new if what it shows ever changes.
   const [confirmation, setConfirmation] = useState(() => newConfirmation(input));
   if (JSON.stringify(confirmation.details) !== JSON.stringify(input)) setConfirmation(newConfirmation(input));
@@ -93,6 +100,7 @@ export function ReviewSheet({ input, chain, quote, saved: chosen, onClose, onSen
                     // Refused, nothing moved: a deliberate new click is a new withdrawal.
                     onError: (error) => {
                       if (nothingMoved(error.error)) setConfirmation(newConfirmation(confirmation.details));
+                      setBanner(onRefused ? onRefused(error) : error);
                     },
                   },
                 ),
@@ -167,7 +175,7 @@ export function ReviewSheet({ input, chain, quote, saved: chosen, onClose, onSen
           error={typed !== '' && !typedOk ? 'This is not the amount being sent.' : undefined}
         />
       ) : null}
-      {send.isError ? <ErrorNotice error={send.error} /> : null}
+      {send.isError && banner ? <ErrorNotice error={banner} /> : null}
       {send.isError ? <RetryCountdown error={send.error} /> : null}
     </Dialog>
   );

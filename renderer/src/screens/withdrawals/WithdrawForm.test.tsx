@@ -141,7 +141,9 @@ describe('withdrawal form', () => {
     await user.type(screen.getByLabelText('Amount'), '300000');
     expect(await screen.findByText(/Not enough USDT: this needs 300,001 USDT/)).toBeTruthy();
     await user.click(screen.getByTestId('withdraw-review'));
-    expect(screen.getByTestId('withdraw-blocked').textContent).toContain('Not enough USDT');
+    // Once, at the amount; the line by the button only says where to look.
+    expect(screen.getAllByText(/Not enough USDT/)).toHaveLength(1);
+    expect(screen.getByTestId('withdraw-blocked').textContent).toBe('Not sent: check Amount.');
     expect(screen.queryByTestId('review-sheet')).toBeNull();
     expect(withdrawCalls).toHaveLength(0);
   });
@@ -156,7 +158,9 @@ describe('withdrawal form', () => {
     await user.clear(memo);
     await user.type(screen.getByLabelText('Amount'), '20');
     await user.click(screen.getByTestId('withdraw-review'));
-    expect(screen.getByTestId('withdraw-blocked').textContent).toContain('needs a memo');
+    expect(screen.getAllByText(/needs a memo/)).toHaveLength(1);
+    expect(screen.getByLabelText('Memo / tag').getAttribute('aria-invalid')).toBe('true');
+    expect(screen.getByTestId('withdraw-blocked').textContent).toBe('Not sent: check Memo / tag.');
     expect(screen.queryByTestId('review-sheet')).toBeNull();
     expect(withdrawCalls).toHaveLength(0);
   });
@@ -330,5 +334,96 @@ describe('withdrawal form', () => {
     const [first, second] = withdrawCalls as { requestKey: string }[];
     expect(second?.requestKey).toMatch(UUID);
     expect(second?.requestKey).not.toBe(first?.requestKey);
+  });
+});
+
+describe('withdrawal form: one way for errors', () => {
+  const toReview = async (user: ReturnType<typeof userEvent.setup>) => {
+    renderForm();
+    await choose(user, /^TRX/, /OTC desk/);
+    await user.type(screen.getByLabelText('Amount'), '100');
+    await user.click(screen.getByTestId('withdraw-review'));
+    const sheet = await screen.findByTestId('review-sheet');
+    await user.type(await within(sheet).findByLabelText(/Type the amount/), '100');
+    await user.click(within(sheet).getByTestId('withdraw-send'));
+  };
+
+  it('main’s refusal naming the amount: shown once, at the amount (the review closes); no banner', async () => {
+    const user = userEvent.setup();
+    withdrawAnswer = () => {
+      throw {
+        code: 'INVALID_INPUT',
+        message: 'The request was not valid; nothing was sent.',
+        advice: 'Check the highlighted values and try again.',
+        fields: { amount: 'Above the day’s remaining limit.' },
+        delivery: 'not_sent',
+      };
+    };
+    await toReview(user);
+    await waitFor(() => expect(screen.getAllByText('Above the day’s remaining limit.')).toHaveLength(1));
+    expect(screen.queryByTestId('review-sheet')).toBeNull();
+    expect(screen.getByLabelText('Amount').getAttribute('aria-invalid')).toBe('true');
+    expect(screen.queryByTestId('error-notice')).toBeNull();
+    expect(screen.queryByText(/Check the highlighted values/)).toBeNull();
+    // Editing the amount clears main's refusal of it.
+    await user.type(screen.getByLabelText('Amount'), '0');
+    expect(screen.queryByText('Above the day’s remaining limit.')).toBeNull();
+  });
+
+  it('a currency refusal never shows under the amount', async () => {
+    const user = userEvent.setup();
+    withdrawAnswer = () => {
+      throw {
+        code: 'INVALID_INPUT',
+        message: 'not valid',
+        fields: { currency: 'Enter a currency code', requestKey: 'A money movement needs the request key' },
+        delivery: 'not_sent',
+      };
+    };
+    await toReview(user);
+    const sheet = await screen.findByTestId('review-sheet');
+    await waitFor(() => expect(within(sheet).getAllByTestId('error-notice')).toHaveLength(1));
+    const amountField = screen.getByLabelText('Amount').closest('.field') as HTMLElement;
+    expect(amountField.textContent).not.toContain('Enter a currency code');
+    // The banner says only what is left (the request key), not the currency again.
+    expect(within(sheet).getByTestId('error-notice').textContent).not.toContain('Enter a currency code');
+    expect(screen.getAllByText('Enter a currency code')).toHaveLength(1);
+  });
+
+  it('a platform refusal about the balance: ONE banner in the review, the amount highlighted', async () => {
+    const user = userEvent.setup();
+    withdrawAnswer = () => {
+      throw {
+        code: 'PLATFORM',
+        message: 'Not enough balance in the account.',
+        label: 'BALANCE_NOT_ENOUGH',
+        advice: 'Check the highlighted values and try again.',
+        delivery: 'not_sent',
+      };
+    };
+    await toReview(user);
+    const sheet = await screen.findByTestId('review-sheet');
+    await waitFor(() => expect(screen.getAllByTestId('error-notice')).toHaveLength(1));
+    expect(screen.getAllByText('Not enough balance in the account.')).toHaveLength(1);
+    expect(within(sheet).getByTestId('error-highlighted').textContent).toContain('Amount');
+    await user.click(within(sheet).getByRole('button', { name: 'Back' }));
+    expect(screen.getByLabelText('Amount').getAttribute('aria-invalid')).toBe('true');
+  });
+
+  it('a refusal that names no field never says “Check the highlighted values”', async () => {
+    const user = userEvent.setup();
+    withdrawAnswer = () => {
+      throw {
+        code: 'PLATFORM',
+        message: 'A value in the request was not accepted by the platform.',
+        label: 'INVALID_PARAM_VALUE',
+        advice: 'Check the highlighted values and try again.',
+        delivery: 'not_sent',
+      };
+    };
+    await toReview(user);
+    await waitFor(() => expect(screen.getAllByTestId('error-notice')).toHaveLength(1));
+    expect(screen.queryByText(/highlighted/)).toBeNull();
+    expect(document.querySelectorAll('[aria-invalid="true"]')).toHaveLength(0);
   });
 });

@@ -5,6 +5,7 @@
  */
 import Decimal from 'decimal.js';
 import { useMemo, useState } from 'react';
+import type { FieldValues, UseFormSetError } from 'react-hook-form';
 import { create } from 'zustand';
 import {
   type CurrencyChainInfo,
@@ -15,6 +16,7 @@ import {
 import { savedAddressRefusal } from '../../../../shared/platform/savedAddresses';
 import { useDeskQuery } from '../../lib/desk';
 import { formatMoney, parseAmountInput } from '../../lib/format';
+import { type FormFields, type LabelFields, placeRefusal } from '../../lib/formErrors';
 import { Badge, Button, EmptyState, ErrorNotice, Loading, LongId, Select, TextField } from '../../ui';
 import { FeeEstimateNote } from './FeeEstimateNote';
 import { firstWithdrawalTo, ReviewSheet } from './ReviewSheet';
@@ -47,10 +49,52 @@ const chainProblem = (chain: CurrencyChainInfo): string | undefined => {
 
 const savedKey = (a: SavedAddress) => destinationKey(a.chain, a.address, a.tag);
 
+type WithdrawField = 'currency' | 'chain' | 'address' | 'memo' | 'amount';
+const WITHDRAW_FIELDS: FormFields<Record<WithdrawField, string>> = {
+  currency: 'Currency',
+  chain: 'Network',
+  address: 'Destination',
+  memo: 'Memo / tag',
+  amount: 'Amount',
+};
+/** Platform refusals about one field of the form: one banner, that field highlighted. */
+const WITHDRAW_LABELS: LabelFields<Record<WithdrawField, string>> = {
+  BALANCE_NOT_ENOUGH: 'amount',
+  WITHDRAWAL_OVER_LIMIT: 'amount',
+  INVALID_PRECISION: 'amount',
+  AMOUNT_TOO_LITTLE: 'amount',
+  AMOUNT_TOO_MUCH: 'amount',
+  ADDRESS_NOT_USED: 'address',
+  INVALID_CURRENCY: 'currency',
+};
+/** A refusal put on a field: main's message ('' = highlighted only; the banner says why). */
+type Refused = Partial<Record<WithdrawField, string>>;
+
 export function WithdrawForm({ onSent }: { readonly onSent: (result: WithdrawResult) => void }) {
   const draft = useWithdrawDraft();
   const [showErrors, setShowErrors] = useState(false);
   const [reviewing, setReviewing] = useState(false);
+  // Main's or the platform's refusal of the last "Send", put on the fields it names (until edited).
+  const [refusedAt, setRefusedAt] = useState<Refused>({});
+  const edit = (patch: Partial<Omit<Draft, 'set' | 'reset'>>) => {
+    setRefusedAt((r) => Object.fromEntries(Object.entries(r).filter(([f]) => !(f in patch))));
+    draft.set(patch);
+  };
+  const onRefused = (error: unknown): unknown => {
+    const placed: Refused = {};
+    const setError = ((name: WithdrawField, e: { message?: string }) => {
+      placed[name] = e.message ?? '';
+    }) as unknown as UseFormSetError<FieldValues>;
+    const left = placeRefusal(error, setError, WITHDRAW_FIELDS, WITHDRAW_LABELS);
+    setRefusedAt(placed);
+    // Everything went to a field: back to the form, where it shows.
+    if (left === undefined) setReviewing(false);
+    return left;
+  };
+  /** The field's message, once: its own rule (when shown), else main's refusal of it. */
+  const fieldError = (field: WithdrawField, shown: boolean): string | undefined =>
+    (shown ? problems[field] : undefined) ?? (refusedAt[field] || undefined);
+  const highlighted = (field: WithdrawField) => refusedAt[field] !== undefined;
 
   const rulesQuery = useDeskQuery(['funding.withdrawRules', {}], { staleTime: 60_000 });
   const spotQuery = useDeskQuery(['balances.spot', {}], { staleTime: 10_000 });
@@ -94,7 +138,7 @@ export function WithdrawForm({ onSent }: { readonly onSent: (result: WithdrawRes
     amount:
       rules && chain ? (typed.ok ? amountProblem({ amount, rules, chain, available }) : typed.message) : undefined,
   };
-  const firstProblem = Object.values(problems).find(Boolean);
+  const firstProblem = (Object.keys(problems) as WithdrawField[]).find((f) => problems[f]);
   // Never sent to before (the review's "first withdrawal to this address"): offer a test amount first.
   const firstTime = firstWithdrawalTo(saved);
   const testAmount =
@@ -118,8 +162,9 @@ export function WithdrawForm({ onSent }: { readonly onSent: (result: WithdrawRes
         label="Currency"
         value={draft.currency}
         options={currencyOptions}
-        onChange={(currency) => draft.set({ currency, chain: '', address: '', memo: '', amount: '' })}
-        error={showErrors ? problems.currency : undefined}
+        onChange={(currency) => edit({ currency, chain: '', address: '', memo: '', amount: '' })}
+        error={fieldError('currency', showErrors)}
+        invalid={highlighted('currency')}
       />
 
       {draft.currency !== '' ? (
@@ -149,7 +194,7 @@ export function WithdrawForm({ onSent }: { readonly onSent: (result: WithdrawRes
                     value={c.chain}
                     checked={draft.chain === c.chain}
                     disabled={why !== undefined}
-                    onChange={() => draft.set({ chain: c.chain, address: '', memo: '' })}
+                    onChange={() => edit({ chain: c.chain, address: '', memo: '' })}
                   />
                   <span className="choice-title">
                     {c.chain} {c.nameEn && c.nameEn !== c.chain ? <span className="muted">({c.nameEn})</span> : null}
@@ -160,16 +205,16 @@ export function WithdrawForm({ onSent }: { readonly onSent: (result: WithdrawRes
               );
             })}
           </div>
-          {showErrors && problems.chain ? (
+          {fieldError('chain', showErrors) ? (
             <div className="field-error" role="alert">
-              {problems.chain}
+              {fieldError('chain', showErrors)}
             </div>
           ) : null}
         </fieldset>
       ) : null}
 
       {draft.chain !== '' ? (
-        <fieldset className="field-group">
+        <fieldset className={`field-group${highlighted('address') ? ' field-invalid' : ''}`}>
           <legend>Destination (saved address)</legend>
           <p className="field-hint" data-testid="saved-address-explainer">
             Through the API the platform only sends to addresses in your address book on its website that are verified
@@ -185,7 +230,12 @@ export function WithdrawForm({ onSent }: { readonly onSent: (result: WithdrawRes
               Add one in the platform's address book, then come back.
             </EmptyState>
           ) : null}
-          <div className="choice-list" role="radiogroup" aria-label="Saved address">
+          <div
+            className="choice-list"
+            role="radiogroup"
+            aria-label="Saved address"
+            aria-invalid={highlighted('address') ? true : undefined}
+          >
             {addressesQuery.data?.map((a) => {
               const why = savedAddressRefusal(a);
               return (
@@ -200,7 +250,7 @@ export function WithdrawForm({ onSent }: { readonly onSent: (result: WithdrawRes
                     name="withdraw-address"
                     value={savedKey(a)}
                     checked={savedKey(a) === draftDestination}
-                    onChange={() => draft.set({ address: a.address, memo: a.tag ?? '' })}
+                    onChange={() => edit({ address: a.address, memo: a.tag ?? '' })}
                   />
                   <span className="choice-title">{a.name || 'Unnamed address'}</span>
                   <LongId value={a.address} />
@@ -226,9 +276,9 @@ export function WithdrawForm({ onSent }: { readonly onSent: (result: WithdrawRes
               );
             })}
           </div>
-          {(showErrors || refused) && problems.address ? (
+          {fieldError('address', showErrors || refused !== undefined) ? (
             <div className="field-error" role="alert" data-testid="saved-address-error">
-              {problems.address}
+              {fieldError('address', showErrors || refused !== undefined)}
             </div>
           ) : null}
         </fieldset>
@@ -243,8 +293,9 @@ export function WithdrawForm({ onSent }: { readonly onSent: (result: WithdrawRes
         <TextField
           label="Memo / tag"
           value={draft.memo}
-          onChange={(memo) => draft.set({ memo })}
-          error={showErrors || draft.memo !== '' ? problems.memo : undefined}
+          onChange={(memo) => edit({ memo })}
+          error={fieldError('memo', showErrors || draft.memo !== '')}
+          invalid={highlighted('memo')}
           hint="The receiving platform uses it to credit the right account."
         />
       ) : null}
@@ -254,10 +305,11 @@ export function WithdrawForm({ onSent }: { readonly onSent: (result: WithdrawRes
           <TextField
             label="Amount"
             value={draft.amount}
-            onChange={(typedAmount) => draft.set({ amount: typedAmount })}
+            onChange={(typedAmount) => edit({ amount: typedAmount })}
             inputMode="decimal"
             suffix={draft.currency}
-            error={showErrors || draft.amount !== '' ? problems.amount : undefined}
+            error={fieldError('amount', showErrors || draft.amount !== '')}
+            invalid={highlighted('amount')}
             hint={available !== undefined ? <>Available: {formatMoney(available, draft.currency)}</> : undefined}
           />
           {firstTime ? (
@@ -268,7 +320,7 @@ export function WithdrawForm({ onSent }: { readonly onSent: (result: WithdrawRes
               {testAmount ? (
                 <>
                   {' '}
-                  <Button size="sm" onClick={() => draft.set({ amount: testAmount })} data-testid="test-amount-fill">
+                  <Button size="sm" onClick={() => edit({ amount: testAmount })} data-testid="test-amount-fill">
                     Send a small test amount first ({formatMoney(testAmount, draft.currency)})
                   </Button>
                 </>
@@ -303,8 +355,9 @@ export function WithdrawForm({ onSent }: { readonly onSent: (result: WithdrawRes
       ) : null}
 
       {showErrors && firstProblem ? (
-        <p className="field-error" role="alert" data-testid="withdraw-blocked">
-          Not sent: {firstProblem}
+        // The problem itself is at its field (once); this only says why nothing opened.
+        <p className="field-error" data-testid="withdraw-blocked">
+          Not sent: check {WITHDRAW_FIELDS[firstProblem]}.
         </p>
       ) : null}
       <div className="form-actions">
@@ -338,9 +391,11 @@ export function WithdrawForm({ onSent }: { readonly onSent: (result: WithdrawRes
           quote={q}
           saved={saved}
           onClose={() => setReviewing(false)}
+          onRefused={onRefused}
           onSent={(result) => {
             setReviewing(false);
             setShowErrors(false);
+            setRefusedAt({});
             draft.reset();
             onSent(result);
           }}
