@@ -310,6 +310,7 @@ const buildCore = async (options: CoreOptions, releaseLock: () => void): Promise
       batchPolicy: (rows) => guard.batchPolicy(rows),
       requestBatchApproval: (request) => guard.requestBatchApproval(request),
       batchApproval: (batchId) => guard.batchApproval(batchId),
+      change: (view) => guard.change(view),
     },
   });
 

@@ -109,7 +109,7 @@ export interface BulkDeps {
    * The policy engine for whole batches (the guard, late-bound: core.ts builds it after bulk):
    * the preview's and create's policy check, and a batch's own approval item.
    */
-  readonly approvals?: Pick<Guard, 'batchPolicy' | 'requestBatchApproval' | 'batchApproval'>;
+  readonly approvals?: Pick<Guard, 'batchPolicy' | 'requestBatchApproval' | 'batchApproval' | 'change'>;
   /**
    * THE POLICY HOOK: the whole batch, checked before it is journaled (and on every preview). By
    * default it is the policy engine's check (`approvals.batchPolicy`); a test may give its own.
@@ -874,6 +874,25 @@ export const createBulkService = (ctx: ServiceContext, deps: BulkDeps): BulkServ
 
     rotateKeys: async ({ targets, deliver }) => {
       forgetExpired();
+      // Creating keys is an API-key change: the operator confirms the whole rotation in the
+      // trusted window (as for one key), or nothing is created.
+      await sensitiveChange({
+        action: 'keyCreate',
+        title: `Rotate ${targets.length} API key${targets.length === 1 ? '' : 's'}: create a replacement for each`,
+        rows: [
+          {
+            label: 'Keys',
+            value: targets.map((t) => `sub-account ${t.userId}: ${t.key.slice(0, 4)}…${t.key.slice(-4)}`).join('; '),
+          },
+          { label: 'New keys', value: 'the same permissions, IP whitelist and mode as the key they replace' },
+          {
+            label: 'Secrets',
+            value: deliver.to === 'file' ? 'written to an encrypted file you choose' : 'shown once on screen',
+          },
+          { label: 'Old keys', value: 'kept until you confirm the new ones work' },
+        ],
+        confirmLabel: 'Create the new keys',
+      });
       const out: RotatedKey[] = [];
       const fileEntries: KeyFileEntry[] = [];
       for (const { userId, key } of targets) {
@@ -950,6 +969,20 @@ export const createBulkService = (ctx: ServiceContext, deps: BulkDeps): BulkServ
 
     confirmRotation: async ({ pairs }) => {
       forgetExpired();
+      await sensitiveChange({
+        action: 'keyDelete',
+        title: `Delete ${pairs.length} old API key${pairs.length === 1 ? '' : 's'} replaced by rotation`,
+        rows: [
+          {
+            label: 'Keys to delete',
+            value: pairs
+              .map((p) => `sub-account ${p.userId}: ${p.oldKey.slice(0, 4)}…${p.oldKey.slice(-4)}`)
+              .join('; '),
+          },
+          { label: 'Condition', value: 'each only after its new key passes a signed test again' },
+        ],
+        confirmLabel: 'Delete the old keys',
+      });
       const out: RotatedKey[] = [];
       for (const { userId, oldKey, newKey } of pairs) {
         const held = rotations.get(rotationKey(userId, newKey));
@@ -992,6 +1025,13 @@ export const createBulkService = (ctx: ServiceContext, deps: BulkDeps): BulkServ
       return { keys: out };
     },
   };
+
+  /** An API-key change of the bulk area: the guard's role check and trusted confirmation, or refused. */
+  async function sensitiveChange(view: Parameters<Guard['change']>[0]): Promise<void> {
+    if (!deps.approvals)
+      throw DeskFailure.precondition('API keys cannot be changed here without the trusted confirmation.');
+    await deps.approvals.change(view);
+  }
 
   /**
    * One trusted confirmation for the whole batch: what it moves, per source and currency;
