@@ -94,6 +94,7 @@ test('key rotation: the new key has the same permissions and whitelist, its secr
   app,
   sandbox,
   control,
+  shell,
 }) => {
   test.setTimeout(90_000);
   await control.post('/scale', { sub_accounts: 1 });
@@ -127,6 +128,8 @@ test('key rotation: the new key has the same permissions and whitelist, its secr
   await page.getByTestId(`bulk-key-${old}`).click();
   await page.getByTestId('bulk-rotate').click();
   await page.getByTestId('bulk-rotate-go').click();
+  // Creating keys is an API-key change: confirmed in the shell's own window.
+  await confirmTrusted(shell, { title: /Rotate 1 API key/ });
   const rotated = page.getByTestId(`bulk-rotated-${sub}`);
   await expect(rotated).toContainText('verified');
 
@@ -141,6 +144,7 @@ test('key rotation: the new key has the same permissions and whitelist, its secr
   await app.expectAccessible();
 
   await page.getByTestId('bulk-rotate-confirm').click();
+  await confirmTrusted(shell, { title: /Delete 1 old API key/ });
   await expect(rotated).toContainText('replaced');
   // Shown once: the secret is gone from the screen; the old key is gone from the platform.
   await expect(page.getByTestId('bulk-rotated')).not.toContainText(created.secret);
