@@ -25,6 +25,7 @@ import {
   ErrorNotice,
   ExportCsvButton,
   Loading,
+  RetryCountdown,
   Table,
   Tabs,
   TBody,
@@ -170,6 +171,7 @@ function AmendDialog({ order, pair, settings, live, onClose }: AmendDialogProps)
         </ul>
       ) : null}
       {amend.error ? <ErrorNotice error={amend.error} compact /> : null}
+      {amend.error ? <RetryCountdown error={amend.error} /> : null}
     </Dialog>
   );
 }
