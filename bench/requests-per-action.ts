@@ -9,8 +9,9 @@
  * follow — and lists the reads of the same method, path and query made twice within one action.
  *
  * The watchers' periodic poll of deposits, withdrawals and UID transfers (four reads every 3–10 s,
- * whatever the person does) is background: shown apart, not counted. What the events it finds make
- * the screens read again is counted.
+ * whatever the person does) and their balance snapshot are background (the log line ends with
+ * ` · watchers` / ` · balance snapshot`): shown apart, not counted. What the events the poll finds
+ * make the screens read again is counted.
  *
  * Targets: a withdrawal ≤ 4 requests end to end (screen refresh included), a transfer ≤ 3, an order
  * placement ≤ 2, and no action reads the same thing twice.
@@ -107,7 +108,10 @@ const main = async () => {
       const match = REQUEST_LINE.exec(line);
       if (!match) return;
       const [, method = '', target = '', status = ''] = match;
-      requests.push({ at: Date.now(), method, target, status, background: WATCHER_POLL.test(`${method} ${target}`) });
+      // The watchers' reads say why they were sent (` · watchers`, ` · balance snapshot`); older
+      // builds are told by the poll's own query.
+      const background = / · (watchers|balance snapshot)$/.test(line) || WATCHER_POLL.test(`${method} ${target}`);
+      requests.push({ at: Date.now(), method, target, status, background });
     });
     const { page } = shell;
     const stopConfirming = autoConfirm(shell);
@@ -171,7 +175,7 @@ const main = async () => {
           `${action}: ${row.requests} request(s)${duplicates.length ? `, twice: ${duplicates.join(', ')}` : ''}`,
         );
         if (VERBOSE)
-          for (const r of taken) console.log(`    ${r.background ? '(bg) ' : ''}${r.method} ${r.target} → ${r.status}`);
+          for (const r of taken) console.log(`    +${r.at - started} ms ${r.background ? '(bg) ' : ''}${r.method} ${r.target} → ${r.status}`);
       };
 
       const open = async (screen: string) => {

@@ -206,7 +206,7 @@ const buildCore = async (options: CoreOptions, releaseLock: () => void): Promise
     onLimiter: (limiter) => options.emit('profiles.limiterChanged', limiter),
     onRequest: (profileId, record) => {
       options.log?.(
-        `${record.method} ${record.path}${record.query ? `?${record.query}` : ''} → ${record.status || 'no answer'}${record.label ? ` ${record.label}` : ''} [${record.requestId}] ${record.durationMs} ms`,
+        `${record.method} ${record.path}${record.query ? `?${record.query}` : ''} → ${record.status || 'no answer'}${record.label ? ` ${record.label}` : ''} [${record.requestId}] ${record.durationMs} ms${record.purpose ? ` · ${record.purpose}` : ''}`,
       );
       if (record.method === 'GET') return;
       const ok = record.status >= 200 && record.status < 300;

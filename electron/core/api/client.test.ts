@@ -174,4 +174,51 @@ describe('ApiClient', () => {
     await read('USDT');
     expect(sent).toHaveLength(5);
   });
+
+  it('serves an answer kept on purpose to the next identical read, once, never after a write', async () => {
+    const clock = new PlatformClock();
+    let n = 0;
+    const sent: string[] = [];
+    const transport: Transport = {
+      send: async (request) => {
+        sent.push(`${request.method} ${request.url.pathname}`);
+        n += 1;
+        return { status: 200, headers: {}, body: request.method === 'GET' ? `[{"n":${n}}]` : '{}' };
+      },
+      close: () => {},
+    };
+    const client = new ApiClient({
+      baseUrl: 'http://127.0.0.1:1/api/v4',
+      credentials: () => ({ key: 'key', secret: 'secret' }),
+      transport,
+      limiter: new RateLimiter(),
+      classify: () => RULE,
+      clock,
+    });
+    const schema = z.array(z.object({ n: z.number() }));
+    const read = (keepAnswerMs?: number) =>
+      client.request({
+        method: 'GET',
+        path: '/spot/accounts',
+        auth: true,
+        schema,
+        ...(keepAnswerMs ? { keepAnswerMs } : {}),
+      });
+    expect(await read(5_000)).toEqual([{ n: 1 }]);
+    // The screen's read right after: the kept answer, not a second request — once.
+    expect(await read()).toEqual([{ n: 1 }]);
+    expect(sent).toHaveLength(1);
+    expect(await read()).toEqual([{ n: 2 }]);
+    // A write may change it: a kept answer is not served after one.
+    expect(await read(5_000)).toEqual([{ n: 3 }]);
+    await client.request({ method: 'POST', path: '/spot/orders', body: {}, auth: true, schema: z.unknown() });
+    expect(await read()).toEqual([{ n: 5 }]);
+    expect(sent).toEqual([
+      'GET /api/v4/spot/accounts',
+      'GET /api/v4/spot/accounts',
+      'GET /api/v4/spot/accounts',
+      'POST /api/v4/spot/orders',
+      'GET /api/v4/spot/accounts',
+    ]);
+  });
 });

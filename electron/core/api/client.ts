@@ -44,6 +44,13 @@ export interface RequestSpec<S extends z.ZodType | undefined> {
   /** Extra headers (never part of the signature). */
   readonly headers?: Readonly<Record<string, string>>;
   /**
+   * A read whose answer the app is about to ask for again (the connection check's read probes: the
+   * screens read the same balances and rules as the profile connects): the next identical read
+   * within this many ms after the answer takes it instead of asking the platform again — once; any
+   * write drops it. Reads only.
+   */
+  readonly keepAnswerMs?: number;
+  /**
    * Whether a 429 is retried once the platform's window reopens (default true). Order placement
    * and amendment say false: an order that goes out seconds after the trader chose its price is
    * worse than a clear "too many requests".
@@ -138,6 +145,11 @@ export class ApiClient {
   private readonly basePath: string;
   /** Reads under way, by what they ask (see request()). */
   private readonly readsInFlight = new Map<string, { readonly schema: unknown; readonly answer: Promise<unknown> }>();
+  /** Answers kept for a moment (RequestSpec.keepAnswerMs), by what they answered. */
+  private readonly keptAnswers = new Map<
+    string,
+    { readonly schema: unknown; readonly until: number; readonly value: unknown }
+  >();
 
   constructor(private readonly options: ApiClientOptions) {
     this.baseUrl = new URL(options.baseUrl);
@@ -176,7 +188,8 @@ export class ApiClient {
    * Sends one request. Two identical reads at once (same GET, path, query, signing and schema, with
    * no caller's own request id, signal or headers) share one request and its answer: the
    * connection check, the watchers and a screen asking for the same thing as the app starts cost
-   * the platform one read.
+   * the platform one read. An answer kept on purpose (`keepAnswerMs`) serves the next identical
+   * read within that time, once.
    */
   request<S extends z.ZodType | undefined>(spec: RequestSpec<S>): Promise<ResultOf<S>> {
     const shareable =
@@ -185,13 +198,29 @@ export class ApiClient {
       spec.requestId === undefined &&
       spec.headers === undefined &&
       spec.onSigned === undefined;
+    // A write may change what a kept answer says: none is served after one.
+    if (spec.method !== 'GET') this.keptAnswers.clear();
     if (!shareable) return this.send(spec);
     const key = `${spec.auth ? 'signed' : 'public'} ${spec.path}?${buildQuery(spec.query)}`;
+    const kept = this.keptAnswers.get(key);
+    if (kept !== undefined) this.keptAnswers.delete(key);
+    // Served once: the read that was about to come takes it; any later one asks the platform.
+    if (kept !== undefined && kept.until >= performance.now() && kept.schema === spec.schema) {
+      return Promise.resolve(kept.value as ResultOf<S>);
+    }
     const running = this.readsInFlight.get(key);
     if (running !== undefined && running.schema === spec.schema) return running.answer as Promise<ResultOf<S>>;
-    const answer = this.send(spec).finally(() => {
-      if (this.readsInFlight.get(key)?.answer === answer) this.readsInFlight.delete(key);
-    });
+    const keepMs = spec.keepAnswerMs ?? 0;
+    const answer = this.send(spec)
+      .then((value) => {
+        if (keepMs > 0) {
+          this.keptAnswers.set(key, { schema: spec.schema, until: performance.now() + keepMs, value });
+        }
+        return value;
+      })
+      .finally(() => {
+        if (this.readsInFlight.get(key)?.answer === answer) this.readsInFlight.delete(key);
+      });
     this.readsInFlight.set(key, { schema: spec.schema, answer });
     return answer;
   }

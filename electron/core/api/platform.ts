@@ -16,6 +16,8 @@ export type Opt = {
   readonly requestId?: string;
   readonly timeoutMs?: number;
   readonly purpose?: string;
+  /** See RequestSpec.keepAnswerMs. */
+  readonly keepAnswerMs?: number;
   /** See RequestSpec.onSigned (the movements journal records the signed time). */
   readonly onSigned?: (timestampSec: number) => void;
 };
@@ -25,6 +27,7 @@ const pass = (opt?: Opt) => ({
   ...(opt?.requestId ? { requestId: opt.requestId } : {}),
   ...(opt?.timeoutMs ? { timeoutMs: opt.timeoutMs } : {}),
   ...(opt?.purpose ? { purpose: opt.purpose } : {}),
+  ...(opt?.keepAnswerMs ? { keepAnswerMs: opt.keepAnswerMs } : {}),
 });
 
 export type TimeRange = {
@@ -38,7 +41,19 @@ export type Paging = {
   readonly offset?: number;
 };
 
-const arr = <T extends z.ZodType>(item: T) => z.array(item);
+/**
+ * The array schema of an item schema — one per item schema, so two reads of one endpoint carry the
+ * same schema and the client may share their answer (api/client.ts, request()).
+ */
+const arrays = new WeakMap<z.ZodType, z.ZodArray<z.ZodType>>();
+const arr = <T extends z.ZodType>(item: T): z.ZodArray<T> => {
+  let array = arrays.get(item);
+  if (array === undefined) {
+    array = z.array(item);
+    arrays.set(item, array);
+  }
+  return array as z.ZodArray<T>;
+};
 
 /** An account-book entry of margin, futures or delivery (loosely typed: only what reconciliation reads). */
 const LedgerEntry = z.looseObject({

@@ -184,12 +184,15 @@ export const runConnectionCheck = async (
   };
   // The writes below are exactly DEEP_CHECK_PROBES (what the screen announces), in that order.
   const probeOpt = { purpose: 'deep connection check: permission probe, refused by design' };
+  // The reads are what the screens ask for as the profile connects (the balances, the withdrawal
+  // rules): their answers serve those for a few seconds instead of being read again.
+  const kept = { keepAnswerMs: PROBE_ANSWER_KEPT_MS };
   permissions.spot = await probe(
-    () => api.spot.accounts(),
+    () => api.spot.accounts(undefined, kept),
     () => api.spot.cancelOrder('0', { currency_pair: 'BTC_USDT' }, probeOpt),
   );
   permissions.wallet = await probe(
-    () => api.wallet.withdrawStatus(),
+    () => api.wallet.withdrawStatus(undefined, kept),
     () =>
       api.wallet.transfer(
         { currency: 'USDT', from: 'spot', to: 'margin', amount: '0', currency_pair: 'BTC_USDT' },
@@ -207,6 +210,13 @@ export const runConnectionCheck = async (
   checks.push(deep ? deepPermissions(permissions) : readPermissions(permissions));
   return result({ clockOffsetMs: offsetMs, ipWhitelist, ...(userId !== undefined ? { userId } : {}) });
 };
+
+/**
+ * How long a read probe's answer waits for the screen's identical read (api/client.ts,
+ * keepAnswerMs; served once): the window opening on a busy machine reads the balances a few seconds
+ * after the check.
+ */
+const PROBE_ANSWER_KEPT_MS = 10_000;
 
 const INPUT_REFUSAL =
   /^(INVALID_|MISSING_|BAD_REQUEST|BALANCE_NOT_ENOUGH|ORDER_NOT_FOUND|SUB_ACCOUNT_NOT_FOUND|NOT_FOUND|ADDRESS_NOT_USED|WITHDRAWAL_OVER_LIMIT)/;

@@ -37,6 +37,11 @@ export interface WatchersOptions {
   readonly snapshotIntervalMs?: number;
 }
 
+/** Why the watchers' own reads are sent (the request log says it: not on a person's behalf). */
+export const POLL_PURPOSE = 'watchers';
+export const SNAPSHOT_PURPOSE = 'balance snapshot';
+const POLL = { purpose: POLL_PURPOSE } as const;
+
 /** How long after a profile connects the first total-balance snapshot is taken. */
 const FIRST_SNAPSHOT_DELAY_MS = 60_000;
 
@@ -125,7 +130,7 @@ export class Watchers {
     const api = this.options.platform();
     if (!api.client.hasCredentials()) return;
     const generation = this.generation;
-    const total = await api.wallet.totalBalance('USDT');
+    const total = await api.wallet.totalBalance('USDT', { purpose: SNAPSHOT_PURPOSE });
     if (generation !== this.generation) return;
     this.options.snapshots.add({
       profileId: profile.id,
@@ -186,10 +191,10 @@ export class Watchers {
     // No `to`: the platform's default is its own now (its clock may differ from ours).
     const range = { from };
     const [deposits, withdrawals, sent, received] = await Promise.all([
-      api.wallet.deposits({ ...range, limit: 500 }),
-      api.wallet.withdrawals({ ...range, limit: 1000 }),
-      api.wallet.pushRecords({ ...range, limit: 1000, transaction_type: 'withdraw' }),
-      api.wallet.pushRecords({ ...range, limit: 1000, transaction_type: 'deposit' }),
+      api.wallet.deposits({ ...range, limit: 500 }, POLL),
+      api.wallet.withdrawals({ ...range, limit: 1000 }, POLL),
+      api.wallet.pushRecords({ ...range, limit: 1000, transaction_type: 'withdraw' }, POLL),
+      api.wallet.pushRecords({ ...range, limit: 1000, transaction_type: 'deposit' }, POLL),
     ]);
     if (generation !== this.generation) return; // the profile changed meanwhile
 
