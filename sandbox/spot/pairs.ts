@@ -78,6 +78,20 @@ export const SPOT_PAIRS: readonly SpotPair[] = [
     maxQuoteAmount: '1000000',
     tradeStatus: 'tradable',
   },
+  {
+    id: 'DOGE_USDT',
+    base: 'DOGE',
+    quote: 'USDT',
+    baseName: 'Dogecoin',
+    quoteName: 'Tether',
+    precision: 5,
+    amountPrecision: 0,
+    minBaseAmount: '10',
+    minQuoteAmount: '3',
+    maxBaseAmount: null,
+    maxQuoteAmount: '1000000',
+    tradeStatus: 'tradable',
+  },
 ];
 
 export function findPair(id: string): SpotPair | undefined {

@@ -5,6 +5,7 @@ import ccxt from 'ccxt';
 import { ApiClient, Order as SdkOrder, SpotApi } from 'gate-api';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { startTestSandbox, type TestSandbox, type TestUser } from '../testing/harness';
+import { SPOT_PAIRS } from './pairs';
 
 type Json = Record<string, unknown>;
 type OrderJson = Json & { id: string; status: string; finish_as: string; left: string };
@@ -113,7 +114,7 @@ describe('public market data', () => {
     // Live prices replace the catalog's static ones (total balance, small-balance conversion).
     expect(sb.ctx.prices.usdt('GT')?.toFixed()).toBe('8.5');
     const all = await buyer.api.get<Json[]>('/spot/tickers');
-    expect(all.body).toHaveLength(4);
+    expect(all.body).toHaveLength(SPOT_PAIRS.length);
     const candles = await buyer.api.get<string[][]>('/spot/candlesticks', {
       currency_pair: 'GT_USDT',
       interval: '1m',

@@ -39,6 +39,7 @@ const FUNDING: Readonly<Record<string, string>> = {
   ETH: '100000',
   GT: '20000000',
   XRP: '500000000',
+  DOGE: '5000000000',
 };
 
 interface PairSim {
