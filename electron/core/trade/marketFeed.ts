@@ -227,7 +227,8 @@ export class MarketFeed {
   }
 
   private async pollBook(watch: Watch): Promise<void> {
-    if (watch.streamLive) return;
+    // A resync under way reads the same snapshot and brings the book (and the stream) up: not twice.
+    if (watch.streamLive || watch.resyncing) return;
     const raw = await this.options
       .spot()
       .orderBook(
