@@ -8,8 +8,11 @@ export const Checkbox = ({
   onChange,
   disabled = false,
   testId,
+  hideLabel = false,
 }: {
   readonly label: string;
+  /** The label is for assistive technology only (a row's checkbox whose row already names it). */
+  readonly hideLabel?: boolean;
   readonly hint?: string;
   readonly checked: boolean;
   readonly onChange: (checked: boolean) => void;
@@ -28,7 +31,9 @@ export const Checkbox = ({
         data-testid={testId}
         aria-describedby={hint ? `${id}-hint` : undefined}
       />
-      <label htmlFor={id}>{label}</label>
+      <label htmlFor={id} className={hideLabel ? 'sr-only' : undefined}>
+        {label}
+      </label>
       {hint ? (
         <div id={`${id}-hint`} className="field-hint">
           {hint}

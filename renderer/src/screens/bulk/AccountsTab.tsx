@@ -130,6 +130,7 @@ export const AccountsTab = () => {
       cell: (k) => (
         <Checkbox
           label={`Select key ${k.key}`}
+          hideLabel
           checked={picked.has(keyId(k))}
           onChange={(on) => {
             const next = new Set(picked);

@@ -25,6 +25,7 @@ export const SubAccountPicker = ({
       cell: (a) => (
         <Checkbox
           label={`Select ${a.loginName}`}
+          hideLabel
           checked={selected.has(a.userId)}
           onChange={(on) => toggle(a.userId, on)}
           testId={`bulk-pick-${a.userId}`}
