@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { describeChange } from './FundingNotifier';
+import { describeChange, movesBalances } from './FundingNotifier';
 import { shouldIdleLock } from './IdleLock';
 import { describeFill } from './TradeNotifier';
 
@@ -22,7 +22,9 @@ describe('shouldIdleLock', () => {
 });
 
 describe('describeChange', () => {
-  const change = { profileId: 'p', id: 'w1', currency: 'USDT', amount: '1250.5', status: 'DONE', record: {} };
+  // The event carries the whole record, in the contract's type.
+  const record = { id: 'w1', time: 1_700_000_000, amount: '1250.5', currency: 'USDT', status: 'DONE' };
+  const change = { profileId: 'p', id: 'w1', currency: 'USDT', amount: '1250.5', status: 'DONE', record };
 
   it('says what happened in plain words, with the amount formatted', () => {
     const notice = describeChange('withdrawal', { ...change, previousStatus: 'BCODE_PENDING' });
@@ -80,5 +82,22 @@ describe('describeFill', () => {
     });
     const done = { ...order, left: '0', filledAmount: '0.01', status: 'closed' as const };
     expect(describeFill({ order: done, filledNow: '0.006' }).title).toBe('Sell order filled: 0.006 BTC');
+  });
+});
+
+describe('movesBalances', () => {
+  const record = { id: 'w1', time: 1_700_000_000, amount: '5', currency: 'USDT', status: 'REQUEST' };
+  const change = { profileId: 'p', id: 'w1', currency: 'USDT', amount: '5', status: 'REQUEST', record };
+
+  it('reads the balances again for a record someone else made, not for the one this app just sent', () => {
+    expect(movesBalances('withdrawal', change)).toBe(true);
+    expect(movesBalances('withdrawal', { ...change, own: true })).toBe(false);
+  });
+
+  it('reads them again when a record ends (credited, refunded), not on the way', () => {
+    expect(movesBalances('withdrawal', { ...change, status: 'PEND', previousStatus: 'REQUEST' })).toBe(false);
+    expect(movesBalances('withdrawal', { ...change, status: 'CANCEL', previousStatus: 'REQUEST' })).toBe(true);
+    expect(movesBalances('deposit', { ...change, status: 'DONE', previousStatus: 'TRACK' })).toBe(true);
+    expect(movesBalances('deposit', { ...change, status: 'DONE', previousStatus: 'DONE' })).toBe(false);
   });
 });
