@@ -392,8 +392,6 @@ const buildCore = async (options: CoreOptions, releaseLock: () => void): Promise
   });
 
   if (options.connect ?? true) await manager.start();
-  // Batches left running by a core that stopped go on where they were (exactly once per row).
-  bulk.resume();
   // Nobody is at the desk yet: the app starts locked (signed out) and the keys leave memory as soon
   // as whatever started in the background has settled. Automation signs its operator in instead.
   const bootstrap = options.bootstrapOperator;
@@ -403,6 +401,9 @@ const buildCore = async (options: CoreOptions, releaseLock: () => void): Promise
   }
   if (operators.current() === undefined)
     void lock.lock('signedOut').catch((error) => options.logError?.('lock', error));
+  // Batches left running by a core that stopped go on where they were (exactly once per row); while
+  // nobody is signed in the lock holds them (suspended) until someone is.
+  bulk.resume();
 
   let closed = false;
   return {
