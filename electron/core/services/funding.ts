@@ -206,28 +206,27 @@ export const createFundingHandlers = (ctx: ServiceContext, guard: Guard): DeskHa
         ...(input.memo ? { memo: input.memo } : {}),
       };
       const release = await guard.movement({ kind: 'withdrawal', requestKey, request, fee });
-      try {
-        const movement = await ctx.movements.withdraw(request, { requestKey }).finally(release);
-        // The day's remaining limit moved: the next precheck reads the rules again.
-        rules.invalidate('withdrawStatus:');
-        // This destination now counts one more use.
-        rules.invalidate('savedAddresses:');
-        // The record from the platform's answer (id, status), the journal and the fee the rules
-        // say (what the review showed); no read-back: the watchers' event brings the platform's
-        // full record (its fee, txid) to the screen.
-        const accepted = withdrawalFromMovement(movement);
-        const record = accepted && fee !== undefined ? { ...accepted, fee } : accepted;
-        return { outcome: 'accepted', withdrawOrderId: movement.clientId, ...(record ? { record } : {}) };
-      } catch (error) {
-        if (!(error instanceof DeskFailure) || error.detail.code !== 'OUTCOME_UNKNOWN') throw error;
-        // The journal keeps checking by its client id; hand that id to the screen to follow.
-        const movement = ctx.movements.byRequestKey(requestKey);
-        if (!movement) throw error;
-        return {
-          outcome: 'unknown',
-          withdrawOrderId: movement.clientId,
-          note: error.detail.message,
-        };
+      const result = await ctx.movements.execute('withdrawal', request, { requestKey }).finally(release);
+      switch (result.state) {
+        case 'refused':
+          throw result.failure;
+        case 'unknown':
+          // The journal keeps checking by its client id; hand that id to the screen to follow.
+          if (!result.movement) throw result.failure;
+          return { outcome: 'unknown', withdrawOrderId: result.movement.clientId, note: result.failure.detail.message };
+        case 'done': {
+          const { movement } = result;
+          // The day's remaining limit moved: the next precheck reads the rules again.
+          rules.invalidate('withdrawStatus:');
+          // This destination now counts one more use.
+          rules.invalidate('savedAddresses:');
+          // The record from the platform's answer (id, status), the journal and the fee the rules
+          // say (what the review showed); no read-back: the watchers' event brings the platform's
+          // full record (its fee, txid) to the screen.
+          const accepted = withdrawalFromMovement(movement);
+          const record = accepted && fee !== undefined ? { ...accepted, fee } : accepted;
+          return { outcome: 'accepted', withdrawOrderId: movement.clientId, ...(record ? { record } : {}) };
+        }
       }
     },
 
@@ -247,20 +246,25 @@ export const createFundingHandlers = (ctx: ServiceContext, guard: Guard): DeskHa
         requestKey,
         request: { receiveUid: input.receiveUid, currency: input.currency, amount: input.amount },
       });
-      try {
-        const movement = await ctx.movements
-          .push({ receive_uid: input.receiveUid, currency: input.currency, amount: input.amount }, { requestKey })
-          .finally(release);
-        return {
-          outcome: 'accepted' as const,
-          intentId: movement.id,
-          ...(movement.platformId ? { id: movement.platformId } : {}),
-        };
-      } catch (error) {
-        if (!(error instanceof DeskFailure) || error.detail.code !== 'OUTCOME_UNKNOWN') throw error;
-        const movement = ctx.movements.byRequestKey(requestKey);
-        if (!movement) throw error;
-        return { outcome: 'unknown' as const, intentId: movement.id, note: error.detail.message };
+      const result = await ctx.movements
+        .execute(
+          'push',
+          { receive_uid: input.receiveUid, currency: input.currency, amount: input.amount },
+          { requestKey },
+        )
+        .finally(release);
+      switch (result.state) {
+        case 'refused':
+          throw result.failure;
+        case 'unknown':
+          if (!result.movement) throw result.failure;
+          return { outcome: 'unknown' as const, intentId: result.movement.id, note: result.failure.detail.message };
+        case 'done':
+          return {
+            outcome: 'accepted' as const,
+            intentId: result.movement.id,
+            ...(result.movement.platformId ? { id: result.movement.platformId } : {}),
+          };
       }
     },
 

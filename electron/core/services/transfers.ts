@@ -7,7 +7,7 @@ import type { DeskHandlers } from '../../../shared/contract';
 import { subAccountName, type TransferInput, type TransferOutcome } from '../../../shared/contract/transfers';
 import { DeskFailure } from '../errors';
 import { DUPLICATE_LABELS } from '../movements/engine';
-import type { Movement, MovementKind } from '../movements/types';
+import type { Movement, MovementKind, MovementResult } from '../movements/types';
 import {
   journalRecord,
   mergeHistory,
@@ -59,57 +59,48 @@ const routeOf = (input: TransferInput): { from: string; to: string } => {
 };
 
 export const createTransfersHandlers = (ctx: ServiceContext, guard: Guard): DeskHandlers['transfers'] => {
-  /** Sends through the journal; the movement kind and the platform body for each route. */
-  const dispatch = (input: TransferInput): { kind: MovementKind; run: () => Promise<Movement> } => {
+  /** The movement engine's call for each route: its kind and the platform body (one place). */
+  const execute = (input: TransferInput): Promise<MovementResult> => {
     const options = { requestKey: input.requestKey };
     switch (input.kind) {
       case 'own':
-        return {
-          kind: 'transfer',
-          run: () =>
-            ctx.movements.transfer(
-              {
-                currency: input.currency,
-                from: input.from,
-                to: input.to,
-                amount: input.amount,
-                ...(input.currencyPair ? { currency_pair: input.currencyPair } : {}),
-                ...(input.settle ? { settle: input.settle } : {}),
-              },
-              options,
-            ),
-        };
+        return ctx.movements.execute(
+          'transfer',
+          {
+            currency: input.currency,
+            from: input.from,
+            to: input.to,
+            amount: input.amount,
+            ...(input.currencyPair ? { currency_pair: input.currencyPair } : {}),
+            ...(input.settle ? { settle: input.settle } : {}),
+          },
+          options,
+        );
       case 'mainSub':
-        return {
-          kind: 'subAccountTransfer',
-          run: () =>
-            ctx.movements.subAccountTransfer(
-              {
-                sub_account: String(input.subUserId),
-                sub_account_type: input.subAccountType,
-                currency: input.currency,
-                amount: input.amount,
-                direction: input.direction,
-              },
-              options,
-            ),
-        };
+        return ctx.movements.execute(
+          'subAccountTransfer',
+          {
+            sub_account: String(input.subUserId),
+            sub_account_type: input.subAccountType,
+            currency: input.currency,
+            amount: input.amount,
+            direction: input.direction,
+          },
+          options,
+        );
       case 'subSub':
-        return {
-          kind: 'subToSubTransfer',
-          run: () =>
-            ctx.movements.subToSubTransfer(
-              {
-                currency: input.currency,
-                sub_account_from: String(input.fromUserId),
-                sub_account_from_type: input.fromType,
-                sub_account_to: String(input.toUserId),
-                sub_account_to_type: input.toType,
-                amount: input.amount,
-              },
-              options,
-            ),
-        };
+        return ctx.movements.execute(
+          'subToSubTransfer',
+          {
+            currency: input.currency,
+            sub_account_from: String(input.fromUserId),
+            sub_account_from_type: input.fromType,
+            sub_account_to: String(input.toUserId),
+            sub_account_to_type: input.toType,
+            amount: input.amount,
+          },
+          options,
+        );
     }
   };
 
@@ -133,23 +124,17 @@ export const createTransfersHandlers = (ctx: ServiceContext, guard: Guard): Desk
 
   return {
     send: async (input) => {
-      const { run } = dispatch(input);
       await guard.transfer({
         requestKey: input.requestKey,
         currency: input.currency,
         amount: input.amount,
         ...routeOf(input),
       });
-      try {
-        return outcome(await run());
-      } catch (error) {
-        if (error instanceof DeskFailure && error.detail.code === 'OUTCOME_UNKNOWN') {
-          // The journal holds the intent (under this confirmation's key) and keeps checking.
-          const open = ctx.movements.byRequestKey(input.requestKey);
-          if (open !== undefined) return outcome(open);
-        }
-        throw error;
-      }
+      const result = await execute(input);
+      if (result.state === 'done') return outcome(result.movement);
+      // Unknown: the journal holds the intent (under this confirmation's key) and keeps checking.
+      if (result.state === 'unknown' && result.movement !== undefined) return outcome(result.movement);
+      throw result.failure;
     },
 
     status: async ({ id }) => {
