@@ -175,7 +175,10 @@ const main = async () => {
           `${action}: ${row.requests} request(s)${duplicates.length ? `, twice: ${duplicates.join(', ')}` : ''}`,
         );
         if (VERBOSE)
-          for (const r of taken) console.log(`    +${r.at - started} ms ${r.background ? '(bg) ' : ''}${r.method} ${r.target} → ${r.status}`);
+          for (const r of taken)
+            console.log(
+              `    +${r.at - started} ms ${r.background ? '(bg) ' : ''}${r.method} ${r.target} → ${r.status}`,
+            );
       };
 
       const open = async (screen: string) => {

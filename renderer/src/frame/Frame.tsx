@@ -14,8 +14,8 @@ import { Notices } from './Notices';
 import { NotificationCentre } from './NotificationCentre';
 import { PrefsMigration } from './PrefsMigration';
 import { ProfileSwitcher } from './ProfileSwitcher';
-import { SCREENS } from './screens';
 import { SignedInOperator } from './SignedInOperator';
+import { SCREENS } from './screens';
 import { useSidebarCollapsed } from './sidebar';
 import { TradeNotifier } from './TradeNotifier';
 
