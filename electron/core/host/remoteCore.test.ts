@@ -77,8 +77,10 @@ describe('a core in its own process', () => {
     const notices: string[] = [];
     const core = await open(join(tmp, 'crash'), notices);
     try {
-      await faults([{ method: 'GET', path: '/spot/accounts', kind: 'delay', ms: 2_000, times: 1 }]);
-      const inFlight = core.dispatch('balances.spot', {}, SENDER);
+      // A read no cache answers (the deposits of a period): it is on the wire when the core dies.
+      await faults([{ method: 'GET', path: '/wallet/deposits', kind: 'delay', ms: 2_000, times: 1 }]);
+      const now = Math.floor(Date.now() / 1000);
+      const inFlight = core.dispatch('funding.deposits', { range: { from: now - 86_400, to: now } }, SENDER);
       await new Promise((r) => setTimeout(r, 300)); // the request is waiting on the sandbox
       const first = core.pid;
       await core.crash();
