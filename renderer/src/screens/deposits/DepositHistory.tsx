@@ -9,12 +9,13 @@ import { isoInZone, timeHeader, toCsv } from '../../lib/csv';
 import { useDeskQuery } from '../../lib/desk';
 import { type DisplayTimeZone, formatMoney } from '../../lib/format';
 import { usePrefs } from '../../lib/prefs';
-import { alignedAmounts, ChainId, ChainIdCell, DataTable, DetailsList, EmptyState, QueryStatus, Time } from '../../ui';
+import { ChainId, ChainIdCell, DataTable, DetailsList, EmptyState, QueryStatus, Time } from '../../ui';
 import {
   detailsColumn,
   HistoryFilterBar,
   matchesSearch,
   matchesState,
+  recordColumns,
   statusColumn,
   useHistoryFilters,
 } from '../withdrawals/history/filters';
@@ -115,15 +116,7 @@ export function DepositHistory() {
           onRowClick={(r) => setSelected(r.id)}
           empty={<EmptyState title="No deposits in this period">Change the filters to look further back.</EmptyState>}
           columns={[
-            { id: 'time', header: 'Time', cell: (r) => <Time ms={r.time * 1000} />, sortValue: (r) => r.time },
-            { id: 'currency', header: 'Currency', cell: (r) => r.currency, sortValue: (r) => r.currency },
-            {
-              id: 'amount',
-              header: 'Amount',
-              numeric: true,
-              cell: alignedAmounts(rows, (r) => r.amount),
-              sortValue: (r) => r.amount,
-            },
+            ...recordColumns(rows),
             { id: 'chain', header: 'Network', cell: (r) => r.chain ?? '—', sortValue: (r) => r.chain },
             {
               id: 'txid',

@@ -9,12 +9,13 @@ import { isoInZone, timeHeader, toCsv } from '../../lib/csv';
 import { useDeskQuery } from '../../lib/desk';
 import type { DisplayTimeZone } from '../../lib/format';
 import { usePrefs } from '../../lib/prefs';
-import { alignedAmounts, ChainIdCell, DataTable, EmptyState, ErrorNotice, Loading, Time } from '../../ui';
+import { alignedAmounts, ChainIdCell, DataTable, EmptyState, ErrorNotice, Loading } from '../../ui';
 import {
   detailsColumn,
   HistoryFilterBar,
   matchesSearch,
   matchesState,
+  recordColumns,
   statusColumn,
   useHistoryFilters,
 } from './history/filters';
@@ -110,15 +111,7 @@ export function WithdrawalHistory() {
             <EmptyState title="No withdrawals in this period">Change the filters to look further back.</EmptyState>
           }
           columns={[
-            { id: 'time', header: 'Time', cell: (r) => <Time ms={r.time * 1000} />, sortValue: (r) => r.time },
-            { id: 'currency', header: 'Currency', cell: (r) => r.currency, sortValue: (r) => r.currency },
-            {
-              id: 'amount',
-              header: 'Amount',
-              numeric: true,
-              cell: alignedAmounts(rows, (r) => r.amount),
-              sortValue: (r) => r.amount,
-            },
+            ...recordColumns(rows),
             {
               id: 'fee',
               header: 'Fee',

@@ -8,7 +8,17 @@ import { useState } from 'react';
 import type { Timeline } from '../../../../../shared/platform/timelines';
 import { useDeskQuery } from '../../../lib/desk';
 import { usePeriod } from '../../../lib/period';
-import { Button, type Column, type CsvFile, ExportCsvButton, PeriodSelect, Select, TextField } from '../../../ui';
+import {
+  alignedAmounts,
+  Button,
+  type Column,
+  type CsvFile,
+  ExportCsvButton,
+  PeriodSelect,
+  Select,
+  TextField,
+  Time,
+} from '../../../ui';
 
 export type StateFilter = 'all' | 'active' | 'done' | 'failed';
 
@@ -63,6 +73,23 @@ interface HistoryRow {
   readonly id: string;
   readonly status: string;
 }
+
+/** Time, currency and amount: the first columns of every funding history, each sortable. */
+export const recordColumns = <
+  R extends HistoryRow & { readonly time: number; readonly currency: string; readonly amount: string },
+>(
+  rows: readonly R[],
+): Column<R>[] => [
+  { id: 'time', header: 'Time', cell: (r) => <Time ms={r.time * 1000} />, sortValue: (r) => r.time },
+  { id: 'currency', header: 'Currency', cell: (r) => r.currency, sortValue: (r) => r.currency },
+  {
+    id: 'amount',
+    header: 'Amount',
+    numeric: true,
+    cell: alignedAmounts(rows, (r) => r.amount),
+    sortValue: (r) => r.amount,
+  },
+];
 
 /** The record's status in plain words, with the platform's code. */
 export const statusColumn = <R extends HistoryRow>(timelineOf: (row: R) => Timeline): Column<R> => ({
