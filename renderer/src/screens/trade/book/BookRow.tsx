@@ -5,7 +5,6 @@ export interface BookRowProps {
   side: 'ask' | 'bid';
   price: string;
   amount: string;
-  total: string;
   onPick: (price: string) => void;
   /** Lights the row when its amount changes (the book's one RowFlashes). */
   flashes: RowFlashes;
@@ -20,13 +19,13 @@ export interface BookRowProps {
 
 /**
  * One price level. Memoised and keyed by price by its parent, so a level whose numbers did not
- * change is not rendered again (its depth bar is drawn by the side's DepthBars, not here).
+ * change is not rendered again. What changes with every level above it — its depth bar and its
+ * running total — is drawn once per side (DepthBars, BookTotals), not here.
  */
 export const BookRow = memo(function BookRow({
   side,
   price,
   amount,
-  total,
   onPick,
   flashes,
   tabbable,
@@ -66,7 +65,8 @@ export const BookRow = memo(function BookRow({
     >
       <span className="book-price">{price}</span>
       <span className="book-amount">{amount}</span>
-      <span className="book-total">{total}</span>
+      {/* The running total is drawn by the side's BookTotals (one text for every row). */}
+      <span className="book-total" />
     </button>
   );
 });

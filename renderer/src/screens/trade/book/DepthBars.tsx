@@ -33,3 +33,26 @@ function sameDepths(a: DepthBarsProps, b: DepthBarsProps): boolean {
   if (a.depths.length !== b.depths.length) return false;
   return a.depths.every((depth, i) => depth === b.depths[i]);
 }
+
+export interface BookTotalsProps {
+  /** The running total of each row, in the order the rows are shown. */
+  totals: readonly string[];
+}
+
+/**
+ * The running totals of one side as ONE text (a line per row) over the rows' last column: a change
+ * of one level moves the total of every row below it, and this redraws one text node instead of
+ * re-rendering each of those rows.
+ */
+export const BookTotals = memo(function BookTotals({ totals }: BookTotalsProps) {
+  return (
+    <div className="book-totals" aria-hidden="true">
+      {totals.join('\n')}
+    </div>
+  );
+}, sameTotals);
+
+function sameTotals(a: BookTotalsProps, b: BookTotalsProps): boolean {
+  if (a.totals.length !== b.totals.length) return false;
+  return a.totals.every((total, i) => total === b.totals[i]);
+}

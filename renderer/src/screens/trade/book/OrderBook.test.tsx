@@ -43,7 +43,10 @@ describe('OrderBook', () => {
     const asks = within(screen.getByTestId('book-asks')).getAllByRole('button');
     // Best ask is at the bottom of the ask block, next to the spread.
     expect(asks.map((a) => a.getAttribute('data-price'))).toEqual(['100.3', '100.2', '100.1']);
-    expect(rowOf('ask', '100.2').textContent).toBe('100.22.00003.5000');
+    expect(rowOf('ask', '100.2').textContent).toBe('100.22.0000');
+    // Running totals, a line per row in the rows' order (top ask first), drawn once per side.
+    const totals = screen.getByTestId('book-asks').querySelector('.book-totals');
+    expect(totals?.textContent?.split('\n')).toEqual(['3.7500', '3.5000', '1.5000']);
     expect(screen.getByTestId('book-spread').textContent).toMatch(/0\.2/);
   });
 
@@ -57,7 +60,7 @@ describe('OrderBook', () => {
   it('groups by the chosen tick multiple', () => {
     render(<OrderBook {...props({ step: '1' })} />);
     expect(screen.getAllByTestId('book-ask').map((r) => r.getAttribute('data-price'))).toEqual(['101']);
-    expect(rowOf('ask', '101').textContent).toContain('3.7500');
+    expect(screen.getByTestId('book-asks').querySelector('.book-totals')?.textContent).toContain('3.7500');
   });
 
   it('flashes only the levels whose amount changed, briefly, and keeps the other rows’ elements', () => {

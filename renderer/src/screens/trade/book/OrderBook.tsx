@@ -12,7 +12,7 @@ import {
 import { BOOK_DEPTHS } from '../../../../../shared/contract/trade';
 import { type BookSides, buildBookView, groupingSteps } from '../../../../../shared/trade/book';
 import { BookRow } from './BookRow';
-import { DepthBars } from './DepthBars';
+import { BookTotals, DepthBars } from './DepthBars';
 import { RowFlashes } from './flashes';
 import type { PriceDirection } from './lastPrice';
 import { SpreadRow } from './SpreadRow';
@@ -70,6 +70,8 @@ export function OrderBook(props: OrderBookProps) {
   const asksTopDown = useMemo(() => [...view.asks].reverse(), [view.asks]);
   const askDepths = useMemo(() => asksTopDown.map((row) => row.depth), [asksTopDown]);
   const bidDepths = useMemo(() => view.bids.map((row) => row.depth), [view.bids]);
+  const askTotals = useMemo(() => asksTopDown.map((row) => row.total), [asksTopDown]);
+  const bidTotals = useMemo(() => view.bids.map((row) => row.total), [view.bids]);
 
   // The book is one tab stop (roving tabindex): arrow keys, Page Up/Down, Home and End move between
   // levels top to bottom, Enter or Space puts the level's price into the ticket as a click does.
@@ -194,13 +196,13 @@ export function OrderBook(props: OrderBookProps) {
       </div>
       <div className="book-side book-side-asks" data-testid="book-asks">
         <DepthBars depths={askDepths} />
+        <BookTotals totals={askTotals} />
         {asksTopDown.map((row, i) => (
           <BookRow
             key={row.price}
             side="ask"
             price={row.price}
             amount={row.amount}
-            total={row.total}
             onPick={onPick}
             flashes={flashes}
             tabbable={i === tabStop}
@@ -222,13 +224,13 @@ export function OrderBook(props: OrderBookProps) {
       />
       <div className="book-side book-side-bids" data-testid="book-bids">
         <DepthBars depths={bidDepths} />
+        <BookTotals totals={bidTotals} />
         {view.bids.map((row, i) => (
           <BookRow
             key={row.price}
             side="bid"
             price={row.price}
             amount={row.amount}
-            total={row.total}
             onPick={onPick}
             flashes={flashes}
             tabbable={asksTopDown.length + i === tabStop}
