@@ -155,3 +155,54 @@ describe('Transfer form: amount rules are checked before sending', () => {
     expect(screen.queryByLabelText('Settle currency')).toBeNull();
   });
 });
+
+describe('Transfer form: a refusal shows once, at the field it names', () => {
+  const refuse = (error: object) => () => {
+    throw error;
+  };
+
+  it("main's field message goes under that field, not into a banner", async () => {
+    const { onResult } = setup(
+      '100.5',
+      refuse({
+        code: 'INVALID_INPUT',
+        message: 'Check the values',
+        delivery: 'not_sent',
+        fields: { amount: 'At most 8 decimals are allowed (this has 9).' },
+      }),
+    );
+    await chooseSub();
+    await userEvent.type(screen.getByLabelText('Amount'), '25');
+    await userEvent.click(screen.getByRole('button', { name: 'Review transfer' }));
+    await userEvent.click(screen.getByRole('button', { name: 'Transfer now' }));
+    await vi.waitFor(() => expect(onResult).toHaveBeenCalledTimes(1));
+    expect(screen.getByLabelText('Amount').getAttribute('aria-invalid')).toBe('true');
+    expect(screen.getAllByText('At most 8 decimals are allowed (this has 9).')).toHaveLength(1);
+    // Nothing left for a banner: the result says only where to look.
+    expect(onResult.mock.calls[0]?.[0]).not.toHaveProperty('error');
+    // Editing the field clears main's message.
+    await userEvent.type(screen.getByLabelText('Amount'), '1');
+    expect(screen.queryByText('At most 8 decimals are allowed (this has 9).')).toBeNull();
+  });
+
+  it('a platform refusal about the amount is one banner, and the amount is highlighted without a second message', async () => {
+    const { onResult } = setup(
+      '100.5',
+      refuse({
+        code: 'PLATFORM',
+        label: 'BALANCE_NOT_ENOUGH',
+        message: 'Not enough balance',
+        delivery: 'not_sent',
+      }),
+    );
+    await chooseSub();
+    await userEvent.type(screen.getByLabelText('Amount'), '25');
+    await userEvent.click(screen.getByRole('button', { name: 'Review transfer' }));
+    await userEvent.click(screen.getByRole('button', { name: 'Transfer now' }));
+    await vi.waitFor(() => expect(onResult).toHaveBeenCalledTimes(1));
+    const left = onResult.mock.calls[0]?.[0] as { error?: { highlighted?: string[] } };
+    expect(left.error?.highlighted).toEqual(['Amount']);
+    expect(screen.getByLabelText('Amount').getAttribute('aria-invalid')).toBe('true');
+    expect(screen.queryByText('Not enough balance')).toBeNull();
+  });
+});

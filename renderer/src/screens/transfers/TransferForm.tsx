@@ -7,6 +7,7 @@
  */
 import Decimal from 'decimal.js';
 import { useState } from 'react';
+import type { FieldValues, UseFormSetError } from 'react-hook-form';
 import {
   ownTransferNeeds,
   TRANSFER_MAX_DECIMALS,
@@ -15,6 +16,7 @@ import {
 } from '../../../../shared/contract/transfers';
 import { type DeskCallError, useDeskMutation, useDeskQuery } from '../../lib/desk';
 import { formatMoney } from '../../lib/format';
+import { type FormFields, type LabelFields, placeRefusal } from '../../lib/formErrors';
 import { useNavigation } from '../../lib/navigation';
 import { Button, ConfirmDialog, Select, type SelectOption, TextField } from '../../ui';
 import { useConfirmation, useSingleFlight } from '../withdrawals/confirmation';
@@ -32,6 +34,47 @@ import {
   type TransferDraft,
   toInput,
 } from './routes';
+
+/** The contract's transfer fields (every route's) and their labels on this form. */
+type TransferField =
+  | 'currency'
+  | 'amount'
+  | 'from'
+  | 'to'
+  | 'currencyPair'
+  | 'settle'
+  | 'subUserId'
+  | 'subAccountType'
+  | 'fromUserId'
+  | 'fromType'
+  | 'toUserId'
+  | 'toType';
+const TRANSFER_FIELDS: FormFields<Record<TransferField, string>> = {
+  currency: 'Currency',
+  amount: 'Amount',
+  from: 'From account',
+  to: 'To account',
+  currencyPair: 'Margin market (pair)',
+  settle: 'Settle currency',
+  subUserId: 'Sub-account',
+  subAccountType: 'Sub-account’s account',
+  fromUserId: 'From sub-account',
+  fromType: 'From account',
+  toUserId: 'To sub-account',
+  toType: 'To account',
+};
+/** Platform refusals about one field of the form: one banner, that field highlighted. */
+const TRANSFER_LABELS: LabelFields<Record<TransferField, string>> = {
+  BALANCE_NOT_ENOUGH: 'amount',
+  INVALID_PRECISION: 'amount',
+  AMOUNT_TOO_LITTLE: 'amount',
+  AMOUNT_TOO_MUCH: 'amount',
+  INVALID_CURRENCY: 'currency',
+  SUB_ACCOUNT_NOT_FOUND: 'subUserId',
+  SUB_ACCOUNT_LOCKED: 'subUserId',
+};
+/** The draft's name of a contract field (the form keeps the sub-account's account as `subType`). */
+const draftKey = (field: string): string => (field === 'subAccountType' ? 'subType' : field);
 
 export interface TransferFormProps {
   /** Called with every answer (done / checking / failed) or a refusal, for the result panel. */
@@ -60,7 +103,26 @@ export const TransferForm = ({ onResult }: TransferFormProps) => {
     readonly to: string;
   }>();
   const singleFlight = useSingleFlight();
-  const set = (patch: Partial<TransferDraft>) => setDraft((d) => ({ ...d, ...patch }));
+  // Main's or the platform's refusal of the last transfer, on the fields it names (until edited):
+  // the message at the field, or '' for a field a banner names (highlighted only).
+  const [refusedAt, setRefusedAt] = useState<Record<string, string>>({});
+  const set = (patch: Partial<TransferDraft>) => {
+    setRefusedAt((r) => Object.fromEntries(Object.entries(r).filter(([f]) => !(f in patch))));
+    setDraft((d) => ({ ...d, ...patch }));
+  };
+  /** Puts a refusal on the form's fields; returns what is left for the one banner (or undefined). */
+  const placeOnFields = (error: unknown): unknown => {
+    const placed: Record<string, string> = {};
+    const setError = ((name: string, e: { message?: string }) => {
+      placed[draftKey(name)] = e.message ?? '';
+    }) as unknown as UseFormSetError<FieldValues>;
+    const left = placeRefusal(error, setError, TRANSFER_FIELDS, TRANSFER_LABELS);
+    setRefusedAt(placed);
+    return left;
+  };
+  /** The field's message, once: its own rule when shown, else main's refusal of it. */
+  const refusal = (field: string): string | undefined => refusedAt[field] || undefined;
+  const refused = (field: string): boolean => refusedAt[field] !== undefined;
 
   const subs = useDeskQuery(['subAccounts.list', {}]);
   const accounts = subs.data?.accounts ?? [];
@@ -128,8 +190,10 @@ export const TransferForm = ({ onResult }: TransferFormProps) => {
             }
           },
           onError: (error) => {
-            // Reviewing again makes a new key: this confirmation ends here.
-            onResult({ error, summary: details.summary });
+            // Reviewing again makes a new key: this confirmation ends here. What names a field goes
+            // to that field; the rest is one banner in the result.
+            const left = placeOnFields(error);
+            onResult({ ...(left !== undefined ? { error: left as DeskCallError } : {}), summary: details.summary });
             close();
           },
         },
@@ -173,7 +237,8 @@ export const TransferForm = ({ onResult }: TransferFormProps) => {
             value={draft.to}
             onChange={(value) => set({ to: value })}
             options={OWN_ACCOUNTS.map((a) => ({ value: a, label: ACCOUNT_TEXT[a] }))}
-            error={problems.to}
+            error={problems.to ?? refusal('to')}
+            invalid={refused('to')}
           />
         </div>
       ) : null}
@@ -182,7 +247,8 @@ export const TransferForm = ({ onResult }: TransferFormProps) => {
           label="Margin market (pair)"
           value={draft.currencyPair}
           onChange={(value) => set({ currencyPair: value.toUpperCase() })}
-          error={show('currencyPair', draft.currencyPair !== '')}
+          error={show('currencyPair', draft.currencyPair !== '') ?? refusal('currencyPair')}
+          invalid={refused('currencyPair')}
           placeholder="BTC_USDT"
           hint="Isolated margin keeps funds per market."
         />
@@ -196,7 +262,8 @@ export const TransferForm = ({ onResult }: TransferFormProps) => {
             { value: 'usdt', label: 'USDT-settled' },
             { value: 'btc', label: 'BTC-settled' },
           ]}
-          error={problems.settle}
+          error={problems.settle ?? refusal('settle')}
+          invalid={refused('settle')}
         />
       ) : null}
 
@@ -207,7 +274,8 @@ export const TransferForm = ({ onResult }: TransferFormProps) => {
             value={draft.subUserId}
             onChange={(value) => set({ subUserId: value })}
             options={subOptions}
-            error={show('subUserId', false)}
+            error={show('subUserId', false) ?? refusal('subUserId')}
+            invalid={refused('subUserId')}
           />
           <Select
             label="Sub-account’s account"
@@ -235,7 +303,8 @@ export const TransferForm = ({ onResult }: TransferFormProps) => {
               value={draft.fromUserId}
               onChange={(value) => set({ fromUserId: value })}
               options={subOptions}
-              error={show('fromUserId', false)}
+              error={show('fromUserId', false) ?? refusal('fromUserId')}
+              invalid={refused('fromUserId')}
             />
             <Select
               label="From account"
@@ -250,7 +319,8 @@ export const TransferForm = ({ onResult }: TransferFormProps) => {
               value={draft.toUserId}
               onChange={(value) => set({ toUserId: value })}
               options={subOptions}
-              error={show('toUserId', draft.toUserId !== '')}
+              error={show('toUserId', draft.toUserId !== '') ?? refusal('toUserId')}
+              invalid={refused('toUserId')}
             />
             <Select
               label="To account"
@@ -267,7 +337,8 @@ export const TransferForm = ({ onResult }: TransferFormProps) => {
           label="Currency"
           value={draft.currency}
           onChange={(value) => set({ currency: value.toUpperCase().trim() })}
-          error={show('currency', draft.currency !== '')}
+          error={show('currency', draft.currency !== '') ?? refusal('currency')}
+          invalid={refused('currency')}
           maxLength={32}
         />
         <TextField
@@ -275,7 +346,8 @@ export const TransferForm = ({ onResult }: TransferFormProps) => {
           value={draft.amount}
           onChange={(value) => set({ amount: value })}
           inputMode="decimal"
-          error={show('amount', draft.amount !== '')}
+          error={show('amount', draft.amount !== '') ?? refusal('amount')}
+          invalid={refused('amount')}
           suffix={draft.currency}
           hint={
             <span data-testid="transfer-available">

@@ -52,6 +52,11 @@ export const TransferResult = ({ last }: { readonly last: LastTransfer }) => {
       <h2 id="transfer-result-heading">Last transfer</h2>
       <p>{last.summary}</p>
       {last.error ? <ErrorNotice error={last.error} /> : null}
+      {!last.error && !last.outcome ? (
+        <p className="field-error" data-testid="transfer-result-fields">
+          Not sent: see the marked fields of the form.
+        </p>
+      ) : null}
       {outcome?.state === 'done' ? (
         <p data-testid="transfer-result-state" data-state="done">
           <Badge tone="good">Done</Badge> The funds have moved{outcome.txId ? ` (transaction ${outcome.txId})` : ''}.
