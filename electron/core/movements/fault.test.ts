@@ -126,7 +126,8 @@ it('every operation is executed exactly once and every intent is resolved, throu
     for (; kills < KILLS; kills++) {
       const run = startWorker(plan, CLOCK_SKEWS_MS[kills]);
       children.push(run.child);
-      await waitFor(() => run.lines.some((l) => l.event === 'started'), 20_000);
+      // Starting a worker (tsx, a core, the operator's scrypt) takes a few seconds, more on a busy machine.
+      await waitFor(() => run.lines.some((l) => l.event === 'started'), 60_000);
       if (kills === 0) {
         // A second app on the same data directory while the first works: refused, touching nothing.
         const second = startWorker(plan);
@@ -239,4 +240,4 @@ it('every operation is executed exactly once and every intent is resolved, throu
   console.log(
     `fault test: ${TOTAL} movements, ${kills} kills, ${intents.filter((i) => i.attempts > 1).length} re-sent after proven absent, all exactly once`,
   );
-}, 180_000);
+}, 300_000);
