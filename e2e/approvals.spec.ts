@@ -3,7 +3,8 @@
  * Policies (confirmed in the shell's trusted window), prepares a withdrawal that needs approval
  * (nothing reaches the platform), a second operator signs in on the Approvals screen with their
  * passphrase and approves it with a reason → the sandbox executes it exactly once; a rejected one
- * is never sent; one left pending survives a reload of the window.
+ * is never sent; one left pending survives a reload of the window and a restart of the core, and is
+ * sent once when approved after it.
  */
 import { randomUUID } from 'node:crypto';
 import type { Page } from 'playwright-core';
@@ -30,8 +31,9 @@ test.describe('approvals', () => {
     app,
     shell,
     sandbox,
+    control,
   }) => {
-    test.setTimeout(120_000);
+    test.setTimeout(180_000);
     // A second operator who may approve (the administrator creates it).
     expect(await app.call('operators.create', { ...APPROVER, role: 'approver' })).toMatchObject({ ok: true });
 
@@ -137,5 +139,31 @@ test.describe('approvals', () => {
     // Exactly one withdrawal reached the platform: the approved one.
     expect(withdrawals(sandbox)).toBe(before + 1);
     await app.expectAccessible();
+
+    // --- The core process dies while it waits: the new core still holds it, and approving it then
+    // sends it exactly once.
+    await shell.core.crash();
+    await expect(page.getByTestId('notice').filter({ hasText: 'core stopped unexpectedly' })).toBeVisible();
+    await expect
+      .poll(
+        async () =>
+          (
+            (await app.call('approvals.list', {})).value as { approvals: { state: string }[] } | undefined
+          )?.approvals.filter((a) => a.state === 'pending').length,
+      )
+      .toBe(1);
+    await page.reload();
+    await expect(page.locator('html')).toHaveAttribute('data-desk-ready', 'true');
+    await app.open('approvals');
+    await signInOnApprovals(page, APPROVER);
+    const seventy = page.getByTestId('approvals-pending').locator('article').filter({ hasText: 'Withdraw 70 USDT' });
+    // (A minute later on the sandbox's clock: the platform takes one withdrawal a minute per address.)
+    await control.advance(61);
+    await seventy.getByTestId('approval-reason').fill('Approved after the restart');
+    await seventy.getByTestId('approval-approve').click();
+    await confirmTrusted(shell, { title: /^Approve: / });
+    await expect.poll(() => withdrawals(sandbox)).toBe(before + 2);
+    await expect(page.getByTestId('approvals-pending')).toHaveCount(0);
+    expect(withdrawals(sandbox)).toBe(before + 2);
   });
 });
