@@ -167,6 +167,15 @@ CREATE INDEX IF NOT EXISTS batch_rows_state ON batch_rows(batch_id, state);
   },
   // 6. When each operator last signed in or unlocked (Settings → Operators); null: never since.
   (db) => addColumn(db, 'operators', 'last_sign_in_at', 'INTEGER'),
+  // 7. Wrong passphrases in a row and when the last one was typed, per operator (`subject`: the
+  //    operator's id, or `name:` and the name typed when no operator has it), so that the wait after
+  //    repeated failures survives a restart of the app or of its core (electron/core/operators/).
+  (db) =>
+    db.exec(`CREATE TABLE IF NOT EXISTS passphrase_failures (
+      subject TEXT PRIMARY KEY COLLATE NOCASE,
+      failures INTEGER NOT NULL,
+      last_failure_at INTEGER NOT NULL
+    )`),
 ];
 
 const migrate = (db: Db): void => {

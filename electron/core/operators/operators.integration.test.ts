@@ -4,6 +4,9 @@
  * name on audit entries and journal intents.
  */
 import { randomUUID } from 'node:crypto';
+import { mkdtemp, rm } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { control, type SandboxHandle, startTestSandbox } from '../../../sandbox/testing/harness';
 import { contract } from '../../../shared/contract';
@@ -48,21 +51,98 @@ describe('passphrases', () => {
     for (let i = 0; i < FREE_ATTEMPTS; i++) {
       await expect(ops.verify('Ada', 'wrong')).rejects.toMatchObject({ detail: { label: 'WRONG_PASSPHRASE' } });
     }
-    expect(ops.retryAfter()).toBe(now + 2_000);
-    // Even the right passphrase is not checked while waiting.
-    await expect(ops.verify('Ada', 'a long enough passphrase')).rejects.toMatchObject({
+    expect(ops.retryAfter('Ada')).toBe(now + 2_000);
+    // Even the right passphrase is not checked while waiting, whatever the case of the name.
+    await expect(ops.verify('ada ', 'a long enough passphrase')).rejects.toMatchObject({
       detail: { label: 'TOO_MANY_ATTEMPTS' },
     });
     now += 2_000;
     await expect(ops.verify('Ada', 'wrong')).rejects.toMatchObject({ detail: { label: 'WRONG_PASSPHRASE' } });
-    expect(ops.retryAfter()).toBe(now + 4_000);
+    expect(ops.retryAfter('Ada')).toBe(now + 4_000);
     now += 4_000;
-    // An unknown name counts the same and says the same.
-    await expect(ops.verify('Nobody', 'wrong')).rejects.toMatchObject({ detail: { label: 'WRONG_PASSPHRASE' } });
-    expect(ops.retryAfter()).toBe(now + 8_000);
+    await expect(ops.verify('Ada', 'wrong')).rejects.toMatchObject({ detail: { label: 'WRONG_PASSPHRASE' } });
+    expect(ops.retryAfter('Ada')).toBe(now + 8_000);
     now += 8_000;
     await expect(ops.verify('ada', 'a long enough passphrase')).resolves.toMatchObject({ name: 'Ada', role: 'admin' });
-    expect(ops.retryAfter()).toBe(0);
+    expect(ops.retryAfter('Ada')).toBe(0);
+  });
+
+  it('an unknown name is counted and answered exactly like a known one (the wait does not tell which names exist)', async () => {
+    const now = 1_000_000;
+    const ops = new Operators({ db: openJournalDb(':memory:'), scryptCost: TEST_SCRYPT_COST, now: () => now });
+    await ops.setup('Ada', 'a long enough passphrase');
+    for (const name of ['Ada', 'Nobody']) {
+      for (let i = 0; i < FREE_ATTEMPTS; i++) {
+        await expect(ops.verify(name, 'wrong')).rejects.toMatchObject({ detail: { label: 'WRONG_PASSPHRASE' } });
+      }
+      expect(ops.retryAfter(name)).toBe(now + 2_000);
+      await expect(ops.verify(name, 'wrong')).rejects.toMatchObject({ detail: { label: 'TOO_MANY_ATTEMPTS' } });
+    }
+    // Per operator: another operator's passphrase is still checked.
+    await ops.create({ name: 'Bo', passphrase: 'bo has a passphrase too', role: 'viewer' }, 'Ada');
+    await expect(ops.verify('Bo', 'bo has a passphrase too')).resolves.toMatchObject({ name: 'Bo' });
+  });
+
+  it('the count survives a restart: a new store over the same data folder still refuses, then keeps doubling; the right passphrase resets it', async () => {
+    const dataDir = await mkdtemp(join(tmpdir(), 'td-operators-'));
+    try {
+      let now = 1_000_000;
+      const open = () => {
+        const db = openJournalDb(dataDir);
+        return { db, ops: new Operators({ db, scryptCost: TEST_SCRYPT_COST, now: () => now }) };
+      };
+      const first = open();
+      await first.ops.setup('Ada', 'a long enough passphrase');
+      for (let i = 0; i < FREE_ATTEMPTS; i++) {
+        await expect(first.ops.verify('Ada', 'wrong')).rejects.toMatchObject({ detail: { label: 'WRONG_PASSPHRASE' } });
+      }
+      first.db.close();
+
+      // The app (or its core) restarted: nothing in memory is left.
+      const second = open();
+      expect(second.ops.retryAfter('Ada')).toBe(now + 2_000);
+      await expect(second.ops.verify('Ada', 'a long enough passphrase')).rejects.toMatchObject({
+        detail: { label: 'TOO_MANY_ATTEMPTS' },
+      });
+      now += 2_000;
+      await expect(second.ops.verify('Ada', 'wrong')).rejects.toMatchObject({ detail: { label: 'WRONG_PASSPHRASE' } });
+      second.db.close();
+
+      const third = open();
+      expect(third.ops.retryAfter('Ada')).toBe(now + 4_000);
+      await expect(third.ops.verify('Ada', 'a long enough passphrase')).rejects.toMatchObject({
+        detail: { label: 'TOO_MANY_ATTEMPTS' },
+      });
+      now += 4_000;
+      await expect(third.ops.verify('Ada', 'a long enough passphrase')).resolves.toMatchObject({ name: 'Ada' });
+      third.db.close();
+
+      const fourth = open();
+      expect(fourth.ops.retryAfter('Ada')).toBe(0);
+      expect(fourth.db.prepare('SELECT COUNT(*) AS n FROM passphrase_failures').get()).toEqual({ n: 0 });
+      fourth.db.close();
+    } finally {
+      await rm(dataDir, { recursive: true, force: true });
+    }
+  });
+
+  it('parallel attempts get no more checks than the waiting allows', async () => {
+    const now = 1_000_000;
+    const ops = new Operators({ db: openJournalDb(':memory:'), scryptCost: TEST_SCRYPT_COST, now: () => now });
+    await ops.setup('Ada', 'a long enough passphrase');
+    const results = await Promise.allSettled(Array.from({ length: 20 }, () => ops.verify('Ada', 'wrong')));
+    const labels = results.map((r) => (r.status === 'rejected' ? r.reason.detail.label : 'ok'));
+    expect(labels.filter((l) => l === 'WRONG_PASSPHRASE')).toHaveLength(FREE_ATTEMPTS);
+    expect(labels.filter((l) => l === 'TOO_MANY_ATTEMPTS')).toHaveLength(20 - FREE_ATTEMPTS);
+  });
+
+  it('a clock set back does not make the wait longer than its step', async () => {
+    let now = 10_000_000;
+    const ops = new Operators({ db: openJournalDb(':memory:'), scryptCost: TEST_SCRYPT_COST, now: () => now });
+    await ops.setup('Ada', 'a long enough passphrase');
+    for (let i = 0; i < FREE_ATTEMPTS; i++) await ops.verify('Ada', 'wrong').catch(() => undefined);
+    now -= 3_600_000;
+    expect(ops.retryAfter('Ada')).toBe(now + 2_000);
   });
 });
 
@@ -278,6 +358,38 @@ describe('operators in the core', () => {
 });
 
 describe('a restarted core', () => {
+  it('still makes the operator wait after wrong passphrases typed before the restart', async () => {
+    const first = await startTestCore(sandbox);
+    const dataDir = first.dataDir;
+    for (let i = 0; i < FREE_ATTEMPTS; i++) {
+      expect(
+        await first.core.dispatch('operators.signIn', { name: TEST_ADMIN.name, passphrase: 'a wrong guess' }, sender),
+      ).toMatchObject({ ok: false, error: { label: 'WRONG_PASSPHRASE' } });
+    }
+    await first.core.close();
+    const again = await startTestCore(sandbox, { dataDir, bootstrapOperator: undefined });
+    try {
+      const started = Date.now();
+      const answer = await again.core.dispatch(
+        'operators.signIn',
+        { name: TEST_ADMIN.name, passphrase: TEST_ADMIN.passphrase },
+        sender,
+      );
+      // The wait after the 5th failure is 2 s; the restart took less (else the test proves nothing).
+      const row = again.core.db
+        .prepare<[], { failures: number; last_failure_at: number }>(
+          'SELECT failures, last_failure_at FROM passphrase_failures',
+        )
+        .get();
+      expect(row?.failures).toBe(FREE_ATTEMPTS);
+      expect(started - (row?.last_failure_at ?? 0)).toBeLessThan(2_000);
+      expect(answer).toMatchObject({ ok: false, error: { code: 'NOT_ALLOWED', label: 'TOO_MANY_ATTEMPTS' } });
+      expect(again.core.profiles.currentConnection()?.hasKey).toBe(false);
+    } finally {
+      await again.close();
+    }
+  });
+
   it('starts signed out (no key in memory) unless automation signs its operator in', async () => {
     const first = await startTestCore(sandbox);
     const dataDir = first.dataDir;

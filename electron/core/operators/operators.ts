@@ -1,7 +1,10 @@
 /**
- * The desk's operators (table `operators` of the journal, migration 4 in journal/db.ts) and who is
- * signed in now. Passphrases are checked here and nowhere else; repeated wrong ones make the next
- * attempt wait (5 free attempts, then 2 s, 4 s, 8 s … up to 5 minutes), whoever's name is typed.
+ * The desk's operators (table `operators` of the journal, migration 5 in journal/db.ts) and who is
+ * signed in now. Passphrases are checked here and nowhere else; repeated wrong ones for a name make
+ * the next attempt for it wait (5 free attempts, then 2 s, 4 s, 8 s … up to 5 minutes). The count
+ * and the time of the last failure are in the journal (table `passphrase_failures`, migration 7), so
+ * restarting the app or its core does not reset them; only the right passphrase does. A name no
+ * operator has is counted the same way, so the answers never tell whether a name exists.
  *
  * Other modules use it through `OperatorSource` (`current()`: id, name, role) and `can(role, access)`
  * from ./access — see ./index.ts.
@@ -68,8 +71,6 @@ const wrongPassphrase = (): DeskFailure =>
 
 export class Operators implements OperatorSource {
   private signedIn: OperatorInfo | undefined;
-  private failures = 0;
-  private waitUntil = 0;
   private readonly now: () => number;
   private readonly cost: ScryptCost;
   /** Checked against when the name is unknown, so that an unknown name takes as long as a known one. */
@@ -113,9 +114,40 @@ export class Operators implements OperatorSource {
     return this.signedIn ? this.get(this.signedIn.id) : undefined;
   }
 
-  /** Until when a passphrase check waits after repeated failures (0: it does not). */
-  retryAfter(): number {
-    return this.waitUntil > this.now() ? this.waitUntil : 0;
+  /** Until when a passphrase check for `name` waits after repeated failures (0: it does not). */
+  retryAfter(name: string): number {
+    return this.waitUntil(failureSubject(name, this.rowByName(name)));
+  }
+
+  private waitUntil(subject: string): number {
+    const row = this.options.db
+      .prepare<[string], { failures: number; last_failure_at: number }>(
+        'SELECT failures, last_failure_at FROM passphrase_failures WHERE subject = ?',
+      )
+      .get(subject);
+    if (!row || row.failures < FREE_ATTEMPTS) return 0;
+    const ms = Math.min(FIRST_WAIT_MS * 2 ** (row.failures - FREE_ATTEMPTS), MAX_WAIT_MS);
+    const now = this.now();
+    // A last failure "in the future" (the computer's clock was set back) waits no longer than the step.
+    const until = Math.min(row.last_failure_at, now) + ms;
+    return until > now ? until : 0;
+  }
+
+  /**
+   * Counts an attempt as a failure before its passphrase is checked (a right one clears it after),
+   * in one transaction with the wait check: attempts made at the same time, or a core that dies in
+   * the middle of one, cannot get more checks than the waiting allows.
+   */
+  private claimAttempt(subject: string): void {
+    const db = this.options.db;
+    db.transaction(() => {
+      const until = this.waitUntil(subject);
+      if (until > 0) throw tooManyAttempts(until - this.now(), until);
+      db.prepare(
+        `INSERT INTO passphrase_failures (subject, failures, last_failure_at) VALUES (?, 1, ?)
+         ON CONFLICT(subject) DO UPDATE SET failures = failures + 1, last_failure_at = excluded.last_failure_at`,
+      ).run(subject, this.now());
+    }).immediate();
   }
 
   /**
@@ -173,13 +205,14 @@ export class Operators implements OperatorSource {
 
   /**
    * Checks a name and passphrase (the same answer for an unknown name and a wrong passphrase, in
-   * about the same time). After FREE_ATTEMPTS failures in a row every further attempt must wait,
-   * twice as long each time; a success resets the count. Does not sign in (see signIn).
+   * about the same time). After FREE_ATTEMPTS failures in a row for a name every further attempt for
+   * it must wait, twice as long each time, across restarts; a success resets the count. Does not
+   * sign in (see signIn).
    */
   async verify(name: string, passphrase: string): Promise<Operator> {
-    const wait = this.retryAfter();
-    if (wait > 0) throw tooManyAttempts(wait - this.now(), wait);
     const row = this.rowByName(name);
+    const subject = failureSubject(name, row);
+    this.claimAttempt(subject);
     let ok: boolean;
     if (row) ok = await verifyPassphrase(passphrase, row.passphrase_hash);
     else {
@@ -187,16 +220,9 @@ export class Operators implements OperatorSource {
       await verifyPassphrase(passphrase, await this.decoy);
       ok = false;
     }
-    if (!ok || !row) {
-      this.failures += 1;
-      if (this.failures >= FREE_ATTEMPTS) {
-        const ms = Math.min(FIRST_WAIT_MS * 2 ** (this.failures - FREE_ATTEMPTS), MAX_WAIT_MS);
-        this.waitUntil = this.now() + ms;
-      }
-      throw wrongPassphrase();
-    }
-    this.failures = 0;
-    this.waitUntil = 0;
+    // Already counted by claimAttempt.
+    if (!ok || !row) throw wrongPassphrase();
+    this.options.db.prepare('DELETE FROM passphrase_failures WHERE subject = ?').run(subject);
     return toOperator(row);
   }
 
@@ -251,6 +277,10 @@ export class Operators implements OperatorSource {
       .run(hash, this.now(), me.id);
   }
 }
+
+/** Whose failures an attempt counts: the operator's id, or the name typed when no operator has it. */
+const failureSubject = (name: string, row: Row | undefined): string =>
+  row ? row.id : `name:${name.trim().normalize('NFC')}`;
 
 const alreadySetUp = (): DeskFailure =>
   new DeskFailure({

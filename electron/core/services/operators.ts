@@ -23,7 +23,7 @@ export interface SessionLock {
 
 export interface Session {
   readonly operators: Operators;
-  /** The lock state with the operator whose passphrase unlocks it, and any wait after wrong ones. */
+  /** The lock state with the operator whose passphrase unlocks it, and any wait after wrong ones for them. */
   lockView(): LockState;
   view(): OperatorSession;
   /** Checks the passphrase (of `name`, else of the operator who locked), switches operator if it is another, unlocks. */
@@ -35,7 +35,7 @@ export interface Session {
 export const createSession = (ctx: ServiceContext, operators: Operators, lock: SessionLock): Session => {
   const lockView = (): LockState => {
     const who = operators.current()?.name;
-    const retryAfter = operators.retryAfter();
+    const retryAfter = who === undefined ? 0 : operators.retryAfter(who);
     return { ...lock.view(), ...(who ? { operator: who } : {}), ...(retryAfter ? { retryAfter } : {}) };
   };
   const view = (): OperatorSession => ({
