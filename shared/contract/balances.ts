@@ -1,6 +1,6 @@
 /**
  * Operations of the `balances` area: the total by account type, spot balances, the total over time
- * (from the core's local snapshots), the consolidated matrix of main and every sub-account, and small
+ * (from the core's local snapshots), the firm-wide view of main and every sub-account, and small
  * balances with their conversion. See docs/architecture.md, "How to add an operation".
  * Amounts are decimal strings; times are Unix seconds.
  */
@@ -40,37 +40,6 @@ export type SpotBalance = z.infer<typeof SpotBalance>;
 
 export const TotalPoint = z.object({ time: z.number(), amount: DecimalText, currency: z.string() });
 export type TotalPoint = z.infer<typeof TotalPoint>;
-
-/** One currency amount inside a cell of the consolidated matrix. */
-export const CellAmount = z.object({
-  currency: z.string(),
-  amount: DecimalText,
-  /** Extra detail in plain words (e.g. "BTC_USDT pair", "borrowed 5"). */
-  note: z.string().optional(),
-});
-export type CellAmount = z.infer<typeof CellAmount>;
-
-export const AccountKind = z.enum(['spot', 'isolatedMargin', 'perpetual', 'crossMargin']);
-export type AccountKind = z.infer<typeof AccountKind>;
-
-export const ConsolidatedRow = z.object({
-  /** Platform user id; the main account's own id when known. */
-  uid: z.string(),
-  /** "Main account" or the sub-account's login name / remark. */
-  label: z.string(),
-  role: z.enum(['main', 'sub']),
-  /** Sub-account frozen (state 2). */
-  frozen: z.boolean().optional(),
-  cells: z.object({
-    spot: z.array(CellAmount),
-    isolatedMargin: z.array(CellAmount),
-    perpetual: z.array(CellAmount),
-    crossMargin: z.array(CellAmount),
-  }),
-  /** Per account type: why this cell could not be read (plain words), so a gap is never shown as zero. */
-  errors: z.record(z.string(), z.string()).optional(),
-});
-export type ConsolidatedRow = z.infer<typeof ConsolidatedRow>;
 
 export const SmallBalance = z.object({
   currency: z.string(),
@@ -158,16 +127,6 @@ export const balances = {
     'Total balance over time from the local snapshots kept by main.',
     z.object({ currency: ValuationCurrency.default('USDT'), since: z.number().int().nonnegative().optional() }),
     z.array(TotalPoint),
-  ),
-  mainAccount: operation(
-    'The main account’s row of the consolidated matrix alone (after a deposit or withdrawal, only this row changes).',
-    z.object({}).strict(),
-    ConsolidatedRow,
-  ),
-  consolidated: operation(
-    'Main and every sub-account: spot, isolated margin, perpetual and cross-margin balances in one matrix.',
-    z.object({}),
-    z.array(ConsolidatedRow),
   ),
   firm: operation(
     'The firm-wide view: main and every sub-account × every account type, valued in the quote from the spot tickers, with the firm total, per-account and per-currency totals; also records a point of the firm total over time.',

@@ -1,5 +1,5 @@
 /**
- * One line of plain words for a read that failed inside a combined view (the consolidated matrix),
+ * One line of plain words for a read that failed inside a combined view (the firm-wide view),
  * where one failing source must not fail the whole view but must never show as zero either.
  */
 import { isConvertibleToIpcError } from '../errors';

@@ -71,8 +71,6 @@ export const OPERATION_ACCESS: Readonly<Record<string, Access>> = {
   'balances.total': 'read',
   'balances.spot': 'read',
   'balances.totalHistory': 'read',
-  'balances.mainAccount': 'read',
-  'balances.consolidated': 'read',
   'balances.smallBalances': 'read',
   'balances.smallBalanceHistory': 'read',
   'balances.firm': 'read',

@@ -1,71 +1,19 @@
 import Decimal from 'decimal.js';
 import type { DeskHandlers } from '../../../shared/contract';
-import type { CellAmount, ConsolidatedRow } from '../../../shared/contract/balances';
-import type { PlatformApi } from '../api/platform';
-import { describeFailure } from '../balances/failures';
 import { buildFirmView, readFirmSources } from '../balances/firm';
 import { DeskFailure } from '../errors';
-import { readAllPages } from '../subAccounts/pages';
 import type { ServiceContext } from './context';
 
 const isZero = (v: string | undefined) => v === undefined || v === '' || new Decimal(v).isZero();
 const sum = (...values: (string | undefined)[]) =>
   values.reduce((acc, v) => (v === undefined || v === '' ? acc : acc.plus(v)), new Decimal(0)).toFixed();
-const byCurrency = (a: CellAmount, b: CellAmount) => a.currency.localeCompare(b.currency);
 
 /** The snapshot series of the firm total, beside the main account's own total of the same profile. */
 const firmSeries = (profileId: string) => `${profileId}#firm`;
 
-/** Sub-accounts per page of GET /wallet/sub_account_balances (the spec's maximum). */
-const SUB_BALANCE_PAGE = 100;
-
 /** Handlers of the `balances` area. */
 export const createBalancesHandlers = (ctx: ServiceContext): DeskHandlers['balances'] => {
   const api = () => ctx.platform();
-
-  /** Every page of sub-account spot balances (the only paged one of the four). */
-  const allSubSpotBalances = () =>
-    readAllPages({
-      read: (page) => api().wallet.subAccountBalances({ page, limit: SUB_BALANCE_PAGE }),
-      pageSize: SUB_BALANCE_PAGE,
-      maxPages: 50,
-    });
-
-  /** The main account's row: spot per currency, the other account types as their value from the total. */
-  const mainRowOf = (
-    spot: PromiseSettledResult<Awaited<ReturnType<PlatformApi['spot']['accounts']>>>,
-    total: PromiseSettledResult<Awaited<ReturnType<PlatformApi['wallet']['totalBalance']>>>,
-  ): ConsolidatedRow => {
-    const profile = ctx.activeProfile();
-    const errors: Record<string, string> = {};
-    const value = (account: string): CellAmount[] => {
-      if (total.status === 'rejected') {
-        errors[account] = describeFailure(total.reason);
-        return [];
-      }
-      const v = total.value.details[account];
-      return v && !isZero(v.amount) ? [{ currency: v.currency, amount: v.amount, note: 'value of the account' }] : [];
-    };
-    const row: ConsolidatedRow = {
-      uid: profile?.userId !== undefined ? String(profile.userId) : 'main',
-      label: 'Main account',
-      role: 'main',
-      cells: {
-        spot:
-          spot.status === 'fulfilled'
-            ? spot.value
-                .map((a) => ({ currency: a.currency, amount: sum(a.available, a.locked) }))
-                .filter((c) => !isZero(c.amount))
-                .sort(byCurrency)
-            : [],
-        isolatedMargin: value('margin'),
-        perpetual: value('futures'),
-        crossMargin: value('cross_margin'),
-      },
-    };
-    if (spot.status === 'rejected') errors.spot = describeFailure(spot.reason);
-    return Object.keys(errors).length > 0 ? { ...row, errors } : row;
-  };
 
   return {
     total: async ({ currency }) => {
@@ -142,118 +90,6 @@ export const createBalancesHandlers = (ctx: ServiceContext): DeskHandlers['balan
         .list(since !== undefined ? { from: since * 1000 } : {})
         .filter((s) => s.currency === currency)
         .map((s) => ({ time: Math.floor(s.at / 1000), amount: s.total, currency: s.currency })),
-
-    mainAccount: async () => {
-      const [spot, total] = await Promise.allSettled([api().spot.accounts(), api().wallet.totalBalance('USDT')]);
-      return mainRowOf(spot, total);
-    },
-
-    consolidated: async () => {
-      const [spot, total, subs, subSpot, subMargin, subFutures, subCross] = await Promise.allSettled([
-        api().spot.accounts(),
-        api().wallet.totalBalance('USDT'),
-        api().subAccounts.list({ type: '0' }),
-        allSubSpotBalances(),
-        api().wallet.subAccountMarginBalances(),
-        api().wallet.subAccountFuturesBalances(),
-        api().wallet.subAccountCrossMarginBalances(),
-      ]);
-
-      const mainRow = mainRowOf(spot, total);
-
-      // Sub-accounts: one row each, in the order the platform lists them.
-      const rows = new Map<string, ConsolidatedRow & { errors: Record<string, string> }>();
-      const rowOf = (uid: string) => {
-        let row = rows.get(uid);
-        if (!row) {
-          row = {
-            uid,
-            label: `Sub-account ${uid}`,
-            role: 'sub',
-            cells: { spot: [], isolatedMargin: [], perpetual: [], crossMargin: [] },
-            errors: {},
-          };
-          rows.set(uid, row);
-        }
-        return row;
-      };
-      if (subs.status === 'fulfilled') {
-        for (const s of subs.value) {
-          const row = rowOf(String(s.user_id));
-          row.label = s.remark ? `${s.login_name} (${s.remark})` : s.login_name;
-          row.frozen = s.state === 2;
-        }
-      }
-      if (subSpot.status === 'fulfilled') {
-        for (const item of subSpot.value) {
-          rowOf(item.uid).cells.spot = Object.entries(item.available)
-            .filter(([, amount]) => !isZero(amount))
-            .map(([currency, amount]) => ({ currency, amount }))
-            .sort(byCurrency);
-        }
-      }
-      if (subMargin.status === 'fulfilled') {
-        for (const item of subMargin.value) {
-          rowOf(item.uid).cells.isolatedMargin = item.available.flatMap((m) =>
-            [m.base, m.quote]
-              .filter((side) => !isZero(side.available) || !isZero(side.locked) || !isZero(side.borrowed))
-              .map((side) => ({
-                currency: side.currency,
-                amount: sum(side.available, side.locked),
-                note: `${m.currency_pair}${isZero(side.borrowed) ? '' : `, borrowed ${side.borrowed}`}`,
-              })),
-          );
-        }
-      }
-      if (subFutures.status === 'fulfilled') {
-        for (const item of subFutures.value) {
-          rowOf(item.uid).cells.perpetual = Object.entries(item.available)
-            .map(([settle, account]) => ({
-              currency: (account.currency ?? settle).toUpperCase(),
-              amount: account.total ?? account.available ?? '0',
-              ...(account.unrealised_pnl && !isZero(account.unrealised_pnl)
-                ? { note: `unrealised PnL ${account.unrealised_pnl}` }
-                : {}),
-            }))
-            .filter((c) => !isZero(c.amount))
-            .sort(byCurrency);
-        }
-      }
-      if (subCross.status === 'fulfilled') {
-        for (const item of subCross.value) {
-          rowOf(item.uid).cells.crossMargin = Object.entries(item.available.balances)
-            .map(([currency, b]) => ({
-              currency,
-              amount: sum(b.available, b.freeze),
-              ...(isZero(b.borrowed) ? {} : { note: `borrowed ${b.borrowed}` }),
-            }))
-            .filter((c) => !isZero(c.amount))
-            .sort(byCurrency);
-        }
-      }
-      // A source that failed is reported on every sub row: a gap must never read as zero.
-      const failures: [keyof ConsolidatedRow['cells'], PromiseSettledResult<unknown>][] = [
-        ['spot', subSpot],
-        ['isolatedMargin', subMargin],
-        ['perpetual', subFutures],
-        ['crossMargin', subCross],
-      ];
-      for (const row of rows.values()) {
-        for (const [kind, result] of failures) {
-          if (result.status === 'rejected') row.errors[kind] = describeFailure(result.reason);
-        }
-      }
-      if (subs.status === 'rejected' && rows.size === 0) {
-        (mainRow as { errors?: Record<string, string> }).errors = {
-          ...mainRow.errors,
-          subAccounts: describeFailure(subs.reason),
-        };
-      }
-      const subRows = [...rows.values()].map(({ errors, ...row }) =>
-        Object.keys(errors).length > 0 ? { ...row, errors } : row,
-      );
-      return [mainRow, ...subRows];
-    },
 
     smallBalances: async () =>
       (await api().wallet.smallBalance()).map((b) => ({

@@ -5,7 +5,7 @@
  */
 import { randomUUID } from 'node:crypto';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import type { ConsolidatedRow, SmallBalance, TotalPoint } from '../../../shared/contract/balances';
+import type { FirmView, SmallBalance, TotalPoint } from '../../../shared/contract/balances';
 import type {
   DepositRecord,
   SavedAddress,
@@ -355,19 +355,20 @@ describe('balances against the sandbox', () => {
     expect(spot[0]?.total).not.toBe('0');
   });
 
-  it('shows main and every sub-account in one matrix', async () => {
-    const rows = await value<ConsolidatedRow[]>('balances.consolidated', {});
-    expect(rows[0]).toMatchObject({ role: 'main', label: 'Main account' });
-    const trading = rows.find((r) => r.label.startsWith('desk_trading'));
-    expect(trading?.cells.spot).toEqual(expect.arrayContaining([{ currency: 'USDT', amount: '10000' }]));
-    expect(trading?.cells.perpetual).toEqual(
-      expect.arrayContaining([expect.objectContaining({ currency: 'USDT', amount: '2500' })]),
+  it('shows main and every sub-account in the firm-wide view', async () => {
+    const view = await value<FirmView>('balances.firm', { quote: 'USDT' });
+    expect(view.accounts[0]).toMatchObject({ role: 'main', label: 'Main account' });
+    const trading = view.accounts.find((a) => a.label.startsWith('desk_trading'));
+    expect(trading?.holdings).toEqual(
+      expect.arrayContaining([
+        expect.objectContaining({ account: 'spot', currency: 'USDT', amount: '10000' }),
+        expect.objectContaining({ account: 'futures', currency: 'USDT', amount: '2500' }),
+        expect.objectContaining({ account: 'margin' }),
+      ]),
     );
-    expect(trading?.cells.isolatedMargin.length).toBeGreaterThan(0);
-    expect(rows.find((r) => r.label.startsWith('desk_ops'))?.cells.spot).toEqual(
-      expect.arrayContaining([{ currency: 'ETH', amount: '1.5' }]),
+    expect(view.accounts.find((a) => a.label.startsWith('desk_ops'))?.holdings).toEqual(
+      expect.arrayContaining([expect.objectContaining({ account: 'spot', currency: 'ETH', amount: '1.5' })]),
     );
-    expect(rows.every((r) => r.errors === undefined)).toBe(true);
   });
 
   it('converts a chosen small balance and lists the conversion', async () => {

@@ -8,15 +8,16 @@
  * withdrawal that shows it (lib/eventCache.ts) — nothing is read again for it. Balances are read
  * again only when the change moved money the screens do not know about yet: a record someone else
  * made (not this app, whose own screen already refreshed), or one that reached its end (credited,
- * refunded, received).
+ * refunded, received). The firm-wide view is not read again for it: only the main account's spot
+ * balances are, and patched into it.
  */
 import { useQueryClient } from '@tanstack/react-query';
 import { useEffect, useRef } from 'react';
-import type { ConsolidatedRow } from '../../../shared/contract/balances';
+import type { SpotBalance } from '../../../shared/contract/balances';
 import { DEPOSIT_PHASE, type Phase, UID_PUSH_PHASE, WITHDRAWAL_PHASE } from '../../../shared/platform/statuses';
 import { type FundingRecordKind, statusTimeline } from '../../../shared/platform/timelines';
 import { call, type DeskEventPayload, useDeskEvent } from '../lib/desk';
-import { applyDeposit, applyPush, applyWithdrawal } from '../lib/eventCache';
+import { applyDeposit, applyMainSpot, applyPush, applyWithdrawal } from '../lib/eventCache';
 import { formatMoneyOrText } from '../lib/format';
 import type { ScreenId, ScreenParams } from '../lib/navigation';
 import { type NoticeTone, notify } from '../lib/notify';
@@ -74,39 +75,55 @@ export const movesBalances = (kind: Kind, change: Change): boolean => {
   return phase === 'done' || phase === 'failed' || phase === 'cancelled' || statusTimeline(kind, change.status).final;
 };
 
-/** Several changes of one movement within this time update the all-accounts view once. */
-const MAIN_ROW_DEBOUNCE_MS = 2_000;
+/** Several changes of one movement within this time update the firm-wide view once. */
+const FIRM_PATCH_DEBOUNCE_MS = 2_000;
+
+/** The firm-wide view (`balances.firm`) and its history: never read again for a funding change. */
+const isFirmView = (name: string) => name.startsWith('balances.firm');
 
 export const FundingNotifier = () => {
   const client = useQueryClient();
   const enabled = usePrefs((s) => s.fundingNotices);
-  const mainRowTimer = useRef<ReturnType<typeof setTimeout> | undefined>(undefined);
-  useEffect(() => () => clearTimeout(mainRowTimer.current), []);
+  const firmTimer = useRef<ReturnType<typeof setTimeout> | undefined>(undefined);
+  useEffect(() => () => clearTimeout(firmTimer.current), []);
   const refresh = (...prefixes: string[]) =>
     void client.invalidateQueries({
       predicate: (q) => {
         const name = String(q.queryKey[0]);
-        // The all-accounts view reads every sub-account: only its main row is updated (below).
-        return name !== 'balances.consolidated' && prefixes.some((p) => name.startsWith(p));
+        // The firm-wide view reads every account of the firm (14 platform requests): it is patched below.
+        return !isFirmView(name) && prefixes.some((p) => name.startsWith(p));
       },
     });
   /**
-   * Deposits, withdrawals and UID transfers move the main account only: its row of the all-accounts
-   * view is read again and put in place, once per burst of changes, if that view is loaded.
+   * Deposits, withdrawals and UID transfers move the main account's spot balance only. The events
+   * carry the record, not the balance it left (its amount alone does not say it exactly: a fee, a
+   * refund, whether the platform had debited it already), so that one balance is read
+   * (`balances.spot`, one request — the one `refresh` above asks for anyway when a screen shows it)
+   * and put into every loaded firm-wide view of this profile, once per burst of changes.
    */
-  const updateMainRow = () => {
-    clearTimeout(mainRowTimer.current);
-    mainRowTimer.current = setTimeout(async () => {
-      if (client.getQueryData(['balances.consolidated', {}]) === undefined) return;
+  const patchFirmView = (profileId: string) => {
+    const since = Date.now();
+    clearTimeout(firmTimer.current);
+    firmTimer.current = setTimeout(async () => {
+      const firmLoaded = client
+        .getQueryCache()
+        .findAll({ queryKey: ['balances.firm'] })
+        .some((q) => q.state.data !== undefined);
+      const active = client.getQueryData<{ profileId: string | null }>(['profiles.status', {}])?.profileId;
+      // A change of another profile than the one on screen: not this view's to patch.
+      if (!firmLoaded || (typeof active === 'string' && active !== profileId)) return;
       try {
-        const main = await call('balances.mainAccount', {});
-        client.setQueryData<ConsolidatedRow[]>(['balances.consolidated', {}], (rows) =>
-          rows?.map((row) => (row.role === 'main' ? main : row)),
-        );
+        // Already read again since the change (a screen showing it refetched): use that answer.
+        const read = client.getQueryState<SpotBalance[]>(['balances.spot', {}]);
+        const fresh = read?.data !== undefined && !read.isInvalidated && read.dataUpdatedAt >= since;
+        const spot = fresh
+          ? read.data
+          : await client.fetchQuery({ queryKey: ['balances.spot', {}], queryFn: () => call('balances.spot', {}) });
+        if (spot !== undefined) applyMainSpot(client, spot);
       } catch {
-        // The next refresh of the view reads it anyway.
+        // The view's next read (Refresh, or opening it after 30 s) has it.
       }
-    }, MAIN_ROW_DEBOUNCE_MS);
+    }, FIRM_PATCH_DEBOUNCE_MS);
   };
   const handle = (kind: Kind) => (change: Change) => {
     // The record itself goes into every list showing it, whether or not we notify.
@@ -116,7 +133,7 @@ export const FundingNotifier = () => {
     else applyPush(client, change.record as DeskEventPayload<'funding.pushChanged'>['record']);
     if (movesBalances(kind, change)) {
       refresh('balances.', 'transfers.available', ...(kind === 'withdrawal' ? ['funding.withdrawRules'] : []));
-      updateMainRow();
+      patchFirmView(change.profileId);
     }
     if (!enabled) return;
     const notice = describeChange(kind, change);

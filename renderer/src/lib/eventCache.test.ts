@@ -1,14 +1,17 @@
 import { describe, expect, it } from 'vitest';
+import type { FirmView, SpotBalance } from '../../../shared/contract/balances';
 import type { PushRecord, SavedAddress, WithdrawalLookup, WithdrawalRecord } from '../../../shared/contract/funding';
 import type { Order } from '../../../shared/contract/trade';
 import type { TransferRecord } from '../../../shared/contract/transfers';
 import {
+  applyMainSpot,
   applyOrders,
   applyPush,
   applyTransferMovement,
   applyWithdrawal,
   applyWithdrawalMovement,
   countWithdrawalTo,
+  withMainSpot,
 } from './eventCache';
 import { movementChanged } from './testing/events';
 import { newQueryClient } from './testing/fakeDesk';
@@ -218,5 +221,102 @@ describe('applying event records to the query cache', () => {
     expect(client.getQueryData<Order[]>(['trade.openOrders', {}])?.find((o) => o.id === '1')?.price).toBe('990');
     applyOrders(client, [order({ id: '2', status: 'cancelled' })]);
     expect(client.getQueryData<Order[]>(['trade.openOrders', { pair: 'BTC_USDT' }])?.map((o) => o.id)).toEqual(['1']);
+  });
+});
+
+describe("the main account's spot balances into the firm-wide view", () => {
+  const spot = (currency: string, total: string): SpotBalance => ({ currency, available: total, locked: '0', total });
+  /** Main holds ETH on spot and BTC in cross margin; a sub-account holds BTC and XYZ (no price). */
+  const view = (): FirmView => ({
+    quote: 'BTC',
+    fetchedAt: 1,
+    prices: { BTC: '1', ETH: '0.05' },
+    accounts: [
+      {
+        uid: '1',
+        label: 'Main account',
+        role: 'main',
+        holdings: [
+          { account: 'crossMargin', currency: 'BTC', amount: '1', value: '1' },
+          { account: 'spot', currency: 'ETH', amount: '10', value: '0.5' },
+        ],
+        value: '1.5',
+        errors: {},
+      },
+      {
+        uid: '2',
+        label: 'ops',
+        role: 'sub',
+        holdings: [
+          { account: 'spot', currency: 'BTC', amount: '2', value: '2' },
+          { account: 'spot', currency: 'XYZ', amount: '5', value: null },
+        ],
+        value: '2',
+        errors: {},
+      },
+    ],
+    currencies: [
+      { currency: 'BTC', amount: '3', value: '3' },
+      { currency: 'ETH', amount: '10', value: '0.5' },
+      { currency: 'XYZ', amount: '5', value: null },
+    ],
+    total: '3.5',
+    unpriced: ['XYZ'],
+    incomplete: false,
+    basis: 'Valued in BTC.',
+  });
+
+  it('replaces the main spot holdings and recomputes every total that includes them', () => {
+    const before = view();
+    const after = withMainSpot(before, [spot('BTC', '0.25'), spot('ETH', '0'), spot('XYZ', '1')]);
+    expect(after?.accounts[0]).toEqual({
+      uid: '1',
+      label: 'Main account',
+      role: 'main',
+      holdings: [
+        { account: 'crossMargin', currency: 'BTC', amount: '1', value: '1' },
+        { account: 'spot', currency: 'BTC', amount: '0.25', value: '0.25' },
+        { account: 'spot', currency: 'XYZ', amount: '1', value: null },
+      ],
+      value: '1.25',
+      errors: {},
+    });
+    expect(after?.accounts[1]).toBe(before.accounts[1]);
+    // ETH is held nowhere any more: out of the currencies and the prices.
+    expect(after?.currencies).toEqual([
+      { currency: 'BTC', amount: '3.25', value: '3.25' },
+      { currency: 'XYZ', amount: '6', value: null },
+    ]);
+    expect(after?.prices).toEqual({ BTC: '1' });
+    expect(after).toMatchObject({ total: '3.25', unpriced: ['XYZ'], incomplete: false });
+  });
+
+  it('a main spot that could not be read before makes the view complete again', () => {
+    const unread = view();
+    const main = unread.accounts[0]!;
+    unread.accounts[0] = { ...main, holdings: [main.holdings[0]!], value: '1', errors: { spot: 'Could not be read.' } };
+    const after = withMainSpot({ ...unread, incomplete: true }, [spot('BTC', '1')]);
+    expect(after?.accounts[0]).toMatchObject({ value: '2', errors: {} });
+    expect(after).toMatchObject({ total: '4', incomplete: false });
+  });
+
+  it('is the same view when nothing changed, and cannot be patched for a currency it has no price for', () => {
+    const before = view();
+    expect(withMainSpot(before, [spot('ETH', '10.0')])).toBe(before);
+    expect(withMainSpot(before, [spot('ETH', '10'), spot('SOL', '3')])).toBeUndefined();
+  });
+
+  it('patches every loaded view and marks stale only the one it cannot patch', () => {
+    const client = newQueryClient();
+    const btc = view();
+    const usdt = { ...view(), quote: 'USDT' as const, prices: { BTC: '50000' } };
+    client.setQueryData(['balances.firm', { quote: 'BTC' }], btc);
+    client.setQueryData(['balances.firm', { quote: 'USDT' }], usdt);
+    applyMainSpot(client, [spot('ETH', '20')]);
+    expect(client.getQueryData<FirmView>(['balances.firm', { quote: 'BTC' }])?.total).toBe('4');
+    expect(client.getQueryState(['balances.firm', { quote: 'BTC' }])?.isInvalidated).toBe(false);
+    // No ETH price in that one: read again, not guessed.
+    expect(client.getQueryData(['balances.firm', { quote: 'USDT' }])).toBe(usdt);
+    expect(client.getQueryState(['balances.firm', { quote: 'USDT' }])?.isInvalidated).toBe(true);
   });
 });

@@ -8,7 +8,9 @@
  * Queries not in the cache are not created: a screen that opens later reads them as usual.
  */
 import type { QueryClient } from '@tanstack/react-query';
+import Decimal from 'decimal.js';
 import type { MovementView } from '../../../shared/contract/activity';
+import type { FirmAccount, FirmHolding, FirmView, SpotBalance } from '../../../shared/contract/balances';
 import {
   type DepositRecord,
   destinationKey,
@@ -185,4 +187,99 @@ export const countWithdrawalTo = (
           : a,
       ),
   );
+};
+
+/** Values in the firm-wide view keep this many decimals, as main computes them (electron/core/balances/firm.ts). */
+const FIRM_VALUE_DECIMALS = 8;
+
+/**
+ * The firm-wide view with the main account's spot holdings replaced by `spot` (as `balances.spot`
+ * answers), valued at the view's own prices, and every total that includes them recomputed: the
+ * main account's value, the totals per currency, the firm total, the unpriced currencies and
+ * whether the view is complete. Every other account stays the same object. The view itself when
+ * nothing changed; undefined when it cannot be patched exactly: a currency the view did not hold
+ * anywhere, so it has no price for it (the view must be read again to value it).
+ * Prices in the view are rounded to 12 decimals; for a BTC quote a value may differ from main's in
+ * its last (8th) decimal.
+ */
+export const withMainSpot = (view: FirmView, spot: readonly SpotBalance[]): FirmView | undefined => {
+  const main = view.accounts.find((a) => a.role === 'main');
+  if (main === undefined) return undefined;
+  const spotHoldings: FirmHolding[] = [];
+  for (const balance of spot) {
+    const amount = new Decimal(balance.total);
+    if (amount.isZero()) continue;
+    const price = view.prices[balance.currency];
+    if (price === undefined && !view.unpriced.includes(balance.currency)) return undefined;
+    spotHoldings.push({
+      account: 'spot',
+      currency: balance.currency,
+      amount: amount.toFixed(),
+      value: price === undefined ? null : amount.mul(price).toDecimalPlaces(FIRM_VALUE_DECIMALS).toFixed(),
+    });
+  }
+  const before = main.holdings.filter((h) => h.account === 'spot');
+  const same =
+    main.errors.spot === undefined &&
+    before.length === spotHoldings.length &&
+    spotHoldings.every((h) => before.some((b) => b.currency === h.currency && new Decimal(b.amount).eq(h.amount)));
+  if (same) return view;
+
+  const holdings = [...main.holdings.filter((h) => h.account !== 'spot'), ...spotHoldings].sort(
+    (a, b) => a.account.localeCompare(b.account) || a.currency.localeCompare(b.currency),
+  );
+  const errors = { ...main.errors };
+  delete errors.spot;
+  const patched: FirmAccount = {
+    ...main,
+    holdings,
+    value: holdings.reduce((sum, h) => (h.value === null ? sum : sum.plus(h.value)), new Decimal(0)).toFixed(),
+    errors,
+  };
+  const accounts = view.accounts.map((a) => (a === main ? patched : a));
+
+  const byCurrency = new Map<string, { amount: Decimal; value: Decimal | null }>();
+  for (const account of accounts) {
+    for (const h of account.holdings) {
+      const entry = byCurrency.get(h.currency) ?? { amount: new Decimal(0), value: new Decimal(0) };
+      entry.amount = entry.amount.plus(h.amount);
+      entry.value = entry.value === null || h.value === null ? null : entry.value.plus(h.value);
+      byCurrency.set(h.currency, entry);
+    }
+  }
+  return {
+    ...view,
+    accounts,
+    prices: Object.fromEntries(Object.entries(view.prices).filter(([currency]) => byCurrency.has(currency))),
+    currencies: [...byCurrency.entries()]
+      .map(([currency, e]) => ({
+        currency,
+        amount: e.amount.toFixed(),
+        value: e.value === null ? null : e.value.toFixed(),
+      }))
+      .sort((a, b) => a.currency.localeCompare(b.currency)),
+    total: accounts.reduce((sum, a) => sum.plus(a.value), new Decimal(0)).toFixed(),
+    unpriced: [...byCurrency.entries()]
+      .filter(([, e]) => e.value === null)
+      .map(([currency]) => currency)
+      .sort(),
+    incomplete: accounts.some((a) => Object.keys(a.errors).length > 0),
+  };
+};
+
+/**
+ * The main account's spot balances, just read (`balances.spot`), into every cached firm-wide view
+ * (`balances.firm`, one per quote): a deposit, withdrawal or UID transfer moves only that account's
+ * spot balance, so the rest of the view (every sub-account, every other account type: 14 platform
+ * requests) is not read again. A view that cannot be patched exactly (a currency it has no price
+ * for, see withMainSpot) is marked stale instead, that view alone.
+ */
+export const applyMainSpot = (client: QueryClient, spot: readonly SpotBalance[]): void => {
+  for (const query of client.getQueryCache().findAll({ queryKey: ['balances.firm'] })) {
+    const view = query.state.data as FirmView | undefined;
+    if (view === undefined) continue;
+    const patched = withMainSpot(view, spot);
+    if (patched === undefined) void client.invalidateQueries({ queryKey: query.queryKey, exact: true });
+    else if (patched !== view) client.setQueryData<FirmView>(query.queryKey, patched);
+  }
 };
