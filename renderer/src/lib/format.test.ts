@@ -1,6 +1,5 @@
 import { describe, expect, it } from 'vitest';
 import {
-  chunk,
   decimalPlaces,
   formatAmount,
   formatAmountOrText,
@@ -61,10 +60,6 @@ describe('decimal helpers', () => {
     expect(isDecimalString('1e3')).toBe(false);
     expect(decimalPlaces('1.2300')).toBe(4);
     expect(decimalPlaces('12')).toBe(0);
-  });
-
-  it('chunks long identifiers for comparison', () => {
-    expect(chunk('0xABCDEF12')).toBe('0xAB CDEF 12');
   });
 });
 

@@ -33,6 +33,3 @@ export {
 
 /** The full instant in UTC, ISO 8601, for tooltips ("shown in UTC+8; UTC is …"). */
 export const isoUtc = (epochMs: number): string => new Date(epochMs).toISOString();
-
-/** Long identifiers (addresses, tx ids) grouped in fours so people can compare them in full. */
-export const chunk = (value: string, size = 4): string => value.match(new RegExp(`.{1,${size}}`, 'g'))?.join(' ') ?? '';
