@@ -61,11 +61,12 @@ const CORE_KEYCHAIN = '^electron/core/keychain/';
 const CORE_BASE = '^electron/core/(errors|types)\\.ts$';
 const CORE_TESTING = '^electron/core/testing/';
 /**
- * Inside the core, the per-layer rules let any file reach core.ts and testing/: the two rules
- * core-root-only-from-hosts and no-test-code-in-production keep production code away from them,
- * so tests (which build whole cores) need no exception in each layer's rule.
+ * Inside the core, the per-layer rules let any file reach core.ts, testing/ and the sandbox's test
+ * harness (sandbox/testing/, which tests start a sandbox with): the rules core-root-only-from-hosts
+ * and no-test-code-in-production keep production code away from them, so tests (which build whole
+ * cores) need no exception in each layer's rule.
  */
-const CORE_TEST_SUPPORT = [CORE_TESTING, '^electron/core/core\\.ts$'];
+const CORE_TEST_SUPPORT = [CORE_TESTING, '^electron/core/core\\.ts$', '^sandbox/testing/'];
 
 /** A rule that says: files in `from` may import, among the repository's files, only `allowed`. */
 const onlyImports = (name, comment, from, allowed, fromNot = []) => ({

@@ -3,8 +3,9 @@
  * shell) at 1440×900, pointed at a benchmark's own sandbox with its key kept in memory (a benchmark
  * must not depend on a desktop keychain).
  */
-import type { SandboxHandle } from '../electron/core/testing/sandbox';
+
 import { openShell, type Shell, type ShellOptions } from '../electron/shell/shell';
+import type { SandboxHandle } from '../sandbox/testing/harness';
 
 export const BENCH_ADMIN = { name: 'Bench admin', passphrase: 'bench admin passphrase 1' } as const;
 

@@ -18,8 +18,8 @@ import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
 import { createInterface } from 'node:readline';
 import type { Page } from 'playwright-core';
-import { control } from '../electron/core/testing/sandbox';
 import { startSandbox } from '../sandbox/server';
+import { control } from '../sandbox/testing/harness';
 import { buildIfNeeded } from '../scripts/buildStamp';
 import { callCore, openBenchApp, syncHistory } from './app';
 

@@ -174,9 +174,16 @@ const cases: Case[] = [
   },
   {
     file: 'electron/core/history/__forbidden_testing.ts',
-    source: `${IMPORT} * as sandbox from '../testing/sandbox';\nexport const x = sandbox;\n`,
+    source: `${IMPORT} * as timers from '../testing/timers';\nexport const x = timers;\n`,
     rule: 'no-test-code-in-production',
-    target: 'electron/core/testing/sandbox.ts',
+    target: 'electron/core/testing/timers.ts',
+  },
+  {
+    // The core's tests may start the sandbox's test harness; its production code may not.
+    file: 'electron/core/services/__forbidden_harness.ts',
+    source: `${IMPORT} * as harness from '../../../sandbox/testing/harness';\nexport const x = harness;\n`,
+    rule: 'no-test-code-in-production',
+    target: 'sandbox/testing/harness.ts',
   },
   // Whole-graph rules.
   {

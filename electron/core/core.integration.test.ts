@@ -6,11 +6,11 @@ import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { control, type SandboxHandle, startTestSandbox } from '../../sandbox/testing/harness';
 import type { EventName } from '../../shared/contract';
 import type { Core } from './core';
 import { MemoryKeyStore } from './keychain/keyStore';
 import { asRenderer, startTestCore, type TestCore } from './testing/core';
-import { control, type SandboxHandle, startTestSandbox } from './testing/sandbox';
 
 const sender = asRenderer;
 let sandbox: SandboxHandle;

@@ -8,12 +8,12 @@
 import fs from 'node:fs';
 import path from 'node:path';
 import { afterAll, beforeAll, expect, it } from 'vitest';
+import { control, type SandboxHandle, startTestSandbox } from '../../sandbox/testing/harness';
 import { contract } from '../../shared/contract';
 import { operationNames } from '../../shared/ipc/define';
 import type { Core } from './core';
 import { MemoryKeyStore } from './keychain/keyStore';
 import { asRenderer, startTestCore, type TestCore } from './testing/core';
-import { control, type SandboxHandle, startTestSandbox } from './testing/sandbox';
 
 const sender = asRenderer;
 let sandbox: SandboxHandle;

@@ -3,8 +3,8 @@
  * validated), plus the clock, the limiter and the error paths.
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { control, type SandboxHandle, startTestSandbox } from '../../../sandbox/testing/harness';
 import { PlatformConnection } from '../profiles/connection';
-import { control, type SandboxHandle, startTestSandbox } from '../testing/sandbox';
 import { ApiError } from './apiError';
 import type { RequestRecord } from './client';
 

@@ -16,8 +16,8 @@ import path from 'node:path';
 import Database from 'better-sqlite3';
 import Decimal from 'decimal.js';
 import { afterAll, beforeAll, expect, it } from 'vitest';
+import { control, type SandboxHandle, startTestSandbox } from '../../../sandbox/testing/harness';
 import { type FaultPlan, planned } from '../testing/faultWorker';
-import { control, type SandboxHandle, startTestSandbox } from '../testing/sandbox';
 
 const TOTAL = 210;
 const KILLS = 4;

@@ -4,9 +4,9 @@
  * the settings (through the IPC contract) silences the next one.
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { control, type SandboxHandle, startTestSandbox } from '../../../sandbox/testing/harness';
 import type { Core } from '../core';
 import { asRenderer, startTestCore, type TestCore } from '../testing/core';
-import { control, type SandboxHandle, startTestSandbox } from '../testing/sandbox';
 import type { OsNotification } from './notifier';
 
 let sandbox: SandboxHandle;

@@ -10,13 +10,13 @@ import { mkdtemp, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { control, type SandboxHandle, startTestSandbox } from '../../../sandbox/testing/harness';
 import type { SavedAddress } from '../../../shared/contract/funding';
 import type { Approval, PolicyInput } from '../../../shared/contract/policies';
 import type { Core } from '../core';
 import type { ConfirmView } from '../policies/confirm';
 import type { OperatorInfo } from '../policies/operators';
 import { asRenderer, autoConfirm, startTestCore } from '../testing/core';
-import { control, type SandboxHandle, startTestSandbox } from '../testing/sandbox';
 
 const ADMIN: OperatorInfo = { id: 'op-admin', name: 'Ada (admin)', role: 'admin' };
 const MAKER: OperatorInfo = { id: 'op-maker', name: 'Max (maker)', role: 'maker' };

@@ -10,11 +10,11 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import Decimal from 'decimal.js';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { control, type SandboxHandle, startTestSandbox } from '../../../sandbox/testing/harness';
 import type { BatchPreview, BatchRowView, BatchSummary } from '../../../shared/contract/bulk';
 import type { Core } from '../core';
 import type { ConfirmView } from '../policies/confirm';
 import { asRenderer, autoConfirm, startTestCore } from '../testing/core';
-import { control, type SandboxHandle, startTestSandbox } from '../testing/sandbox';
 
 let sandbox: SandboxHandle;
 let subs: number[];

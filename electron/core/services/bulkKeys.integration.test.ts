@@ -9,10 +9,10 @@ import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { control, type SandboxHandle, startTestSandbox } from '../../../sandbox/testing/harness';
 import type { KeyHealthRow, RotatedKey } from '../../../shared/contract/bulk';
 import { decryptKeyFile, type KeyFile } from '../batches/keyFile';
 import { asRenderer, startTestCore, type TestCore } from '../testing/core';
-import { control, type SandboxHandle, startTestSandbox } from '../testing/sandbox';
 
 let sandbox: SandboxHandle;
 let test: TestCore;

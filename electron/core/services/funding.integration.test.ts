@@ -5,6 +5,7 @@
  */
 import { randomUUID } from 'node:crypto';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { control as controlPlane, type SandboxHandle, startTestSandbox } from '../../../sandbox/testing/harness';
 import type { FirmView, SmallBalance, TotalPoint } from '../../../shared/contract/balances';
 import type {
   DepositRecord,
@@ -15,7 +16,6 @@ import type {
 } from '../../../shared/contract/funding';
 import type { Core } from '../core';
 import { asRenderer, startTestCore, type TestCore } from '../testing/core';
-import { control as controlPlane, type SandboxHandle, startTestSandbox } from '../testing/sandbox';
 
 const DAY = 86_400;
 let sandbox: SandboxHandle;

@@ -4,9 +4,9 @@
  */
 import { randomUUID } from 'node:crypto';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { control, type SandboxHandle, startTestSandbox } from '../../../sandbox/testing/harness';
 import type { Core } from '../core';
 import { asRenderer, startTestCore, type TestCore } from '../testing/core';
-import { control, type SandboxHandle, startTestSandbox } from '../testing/sandbox';
 
 let sandbox: SandboxHandle;
 let testCore: TestCore;

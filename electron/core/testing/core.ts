@@ -6,12 +6,12 @@
 import { mkdtemp, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
+import type { SandboxHandle } from '../../../sandbox/testing/harness';
 import { type Core, type CoreOptions, createCore } from '../core';
 import { MemoryKeyStore } from '../keychain/keyStore';
 import { TEST_SCRYPT_COST } from '../operators';
 import type { Confirm, ConfirmView } from '../policies/confirm';
 import type { SandboxSource } from '../profiles/manager';
-import type { SandboxHandle } from './sandbox';
 
 /** The client's rate-limit windows in tests, as a share of the platform's (CoreOptions.limiterScale). */
 export const FAST_LIMITER_SCALE = 0.001;

@@ -5,8 +5,8 @@
  */
 import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
 import { FULL_PERMS } from '../../../sandbox/store/users';
+import { type SandboxHandle, startTestSandbox } from '../../../sandbox/testing/harness';
 import { PlatformConnection } from '../profiles/connection';
-import { type SandboxHandle, startTestSandbox } from '../testing/sandbox';
 import { OrdersWatcher } from './ordersWatcher';
 
 let sandbox: SandboxHandle;

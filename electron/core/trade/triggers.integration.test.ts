@@ -4,10 +4,10 @@
  * fired by a crossing trade (its order appears among the open orders), and cancelled.
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { control, type SandboxHandle, startTestSandbox } from '../../../sandbox/testing/harness';
 import type { TriggerOrder } from '../../../shared/contract/trade';
 import type { Core } from '../core';
 import { asRenderer, startTestCore, type TestCore } from '../testing/core';
-import { control, type SandboxHandle, startTestSandbox } from '../testing/sandbox';
 
 let sandbox: SandboxHandle;
 let testCore: TestCore;
