@@ -17,7 +17,8 @@
  * - the longest main-thread task (trace) and long tasks (PerformanceObserver 'longtask').
  * Targets: match-to-screen p95 < 50 ms, frame time p95 < 12 ms, no task > 50 ms.
  *
- *   npm run bench:match-to-screen      (BENCH_MARKERS=120 by default)
+ *   npm run bench:match-to-screen      (BENCH_MARKERS=120 by default; BENCH_TRACE=file.json keeps the trace,
+ *   BENCH_PROFILE=file.cpuprofile a JavaScript profile of the renderer)
  */
 import { mkdir, mkdtemp, rm, writeFile } from 'node:fs/promises';
 import { cpus, loadavg, tmpdir } from 'node:os';
@@ -257,6 +258,11 @@ const main = async () => {
         },
         transferMode: 'ReportEvents',
       });
+      // BENCH_PROFILE=file.cpuprofile keeps a JavaScript CPU profile of the renderer (it slows the page).
+      if (process.env.BENCH_PROFILE) {
+        await cdp.send('Profiler.enable');
+        await cdp.send('Profiler.start');
+      }
       await page.evaluate(() => (window as unknown as { __bench: Bench }).__bench.measure(true));
       const changesAtStart = changes;
       const started = epoch();
@@ -294,10 +300,16 @@ const main = async () => {
       const seconds = (epoch() - started) / 1000;
       const rate = (changes - changesAtStart) / seconds;
       const page_ = await page.evaluate(() => (window as unknown as { __bench: Bench }).__bench.measure(false));
+      if (process.env.BENCH_PROFILE) {
+        const { profile } = await cdp.send('Profiler.stop');
+        await writeFile(process.env.BENCH_PROFILE, JSON.stringify(profile));
+      }
       const done = new Promise<void>((r) => cdp.once('Tracing.tracingComplete', () => r()));
       await cdp.send('Tracing.end');
       await done;
       const work = frameWork(trace);
+      // BENCH_TRACE=file.json keeps the renderer's trace (open it in Chrome's Performance panel).
+      if (process.env.BENCH_TRACE) await writeFile(process.env.BENCH_TRACE, JSON.stringify({ traceEvents: trace }));
 
       const result = {
         at: new Date().toISOString(),

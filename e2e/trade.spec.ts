@@ -575,8 +575,11 @@ test('the book and open orders stay live from the stream while REST is faulted; 
   await expect(status).toHaveText('Live · streamed', { timeout: 20_000 });
 
   // A gap in the book's update ids: the book is rebuilt from a snapshot, and it is the platform's.
+  // The snapshot read is slowed (2 s, once) so the screen shows the rebuild for a moment: on
+  // loopback it would otherwise finish before the window paints "polling" at all.
   simulator.start();
   await recordFeedStatus(page);
+  await control.addFaults([{ method: 'GET', path: '/spot/order_book*', kind: 'delay', ms: 2_000, times: 1 }]);
   await control.post('/stream/faults', { drop_book_updates: 2 });
   await expect
     .poll(async () => (await control.get<{ dropped: number }>('/stream/faults')).dropped, { timeout: 10_000 })
@@ -584,7 +587,7 @@ test('the book and open orders stay live from the stream while REST is faulted; 
   await expect
     .poll(() => feedStatuses(page), { timeout: 10_000 })
     .toContainEqual('Live by polling: updates were missed; rebuilding the book');
-  await expect(status).toHaveText('Live · streamed', { timeout: 10_000 });
+  await expect(status).toHaveText('Live · streamed', { timeout: 15_000 });
   simulator.stop();
   await expect
     .poll(

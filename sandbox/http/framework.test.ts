@@ -209,7 +209,7 @@ describe('fault injection', () => {
       rules: [
         { path: '/wallet/fee', kind: 'status_500', times: 1 },
         { path: '/wallet/fee', kind: 'status_429', times: 1 },
-        { path: '/wallet/deposits', kind: 'delay', ms: 300 },
+        { path: '/wallet/deposits', kind: 'delay', ms: 2_000 },
       ],
     });
     const e500 = await api<Err>(sb, main, 'GET', '/wallet/fee');
@@ -219,11 +219,12 @@ describe('fault injection', () => {
     expect((await api(sb, main, 'GET', '/wallet/fee')).status).toBe(200);
     const t0 = Date.now();
     expect((await api(sb, main, 'GET', '/wallet/deposits')).status).toBe(200);
-    expect(Date.now() - t0).toBeGreaterThanOrEqual(290);
+    expect(Date.now() - t0).toBeGreaterThanOrEqual(1_990);
     expect((await controlAnswer(sb, 'DELETE', '/faults')).status).toBe(200);
     const t1 = Date.now();
     await api(sb, main, 'GET', '/wallet/deposits');
-    expect(Date.now() - t1).toBeLessThan(290);
+    // Far below the 2 s delay even on a loaded machine: the rule is gone.
+    expect(Date.now() - t1).toBeLessThan(1_000);
   });
 
   it('rejects malformed fault rules', async () => {

@@ -3,7 +3,7 @@ import { Lock } from 'lucide-react';
 import { type FormEvent, useEffect, useRef, useState } from 'react';
 import { passphraseProblem } from '../../../shared/contract/operators';
 import { call, DeskCallError, isDeskCallError, useDeskEvent } from '../lib/desk';
-import { useInFlight } from '../lib/inFlight';
+import { isActing, useInFlight } from '../lib/inFlight';
 import { restoreLockFromMain, useLock } from '../lib/lock';
 import { usePrefs } from '../lib/prefs';
 import { Button, ErrorNotice, TextField } from '../ui';
@@ -43,7 +43,7 @@ export const IdleLockWatcher = () => {
           now: Date.now(),
           lastActivity: lastActivity.current,
           minutes,
-          busy: useInFlight.getState().pending.length > 0,
+          busy: isActing(),
           locked: lock.locked,
         })
       ) {

@@ -1,7 +1,7 @@
 import { afterEach, describe, expect, it, vi } from 'vitest';
 import type { Desk } from '../../../shared/contract';
 import { call, DeskCallError } from './desk';
-import { useInFlight } from './inFlight';
+import { isActing, useInFlight } from './inFlight';
 
 const install = (desk: unknown) => {
   Object.defineProperty(window, 'desk', { value: desk, configurable: true });
@@ -9,7 +9,7 @@ const install = (desk: unknown) => {
 
 afterEach(() => {
   Reflect.deleteProperty(window, 'desk');
-  useInFlight.setState({ pending: [], lastActionSettledAt: 0 });
+  useInFlight.setState({ pending: [], actionsPending: 0, lastActionSettledAt: 0 });
 });
 
 describe('call()', () => {
@@ -47,11 +47,12 @@ describe('call()', () => {
     await expect(call('app.ping', { text: 'x' })).rejects.toMatchObject({ code: 'UNKNOWN_OPERATION' });
   });
 
-  it('counts the call as in flight until it settles (the idle lock waits for it)', async () => {
+  it('counts the call as in flight until it settles; a background read does not hold the idle lock back', async () => {
     let finish: (value: unknown) => void = () => {};
     install({ app: { ping: () => new Promise((resolve) => (finish = resolve)) } });
     const pending = call('app.ping', { text: 'x' });
     expect(useInFlight.getState().pending).toEqual(['app.ping']);
+    expect(isActing()).toBe(false);
     finish({ ok: true, value: { text: 'x', receivedAt: 0 } });
     await pending;
     expect(useInFlight.getState().pending).toEqual([]);
@@ -61,7 +62,10 @@ describe('call()', () => {
 
   it('records when an action the person started settles, even when it fails', async () => {
     install({ app: { ping: async () => ({ ok: false, error: { code: 'NETWORK', message: 'Timed out.' } }) } });
-    await expect(call('app.ping', { text: 'x' }, { action: true })).rejects.toBeInstanceOf(DeskCallError);
+    const acting = call('app.ping', { text: 'x' }, { action: true });
+    expect(isActing(), 'the idle lock waits for an action in flight').toBe(true);
+    await expect(acting).rejects.toBeInstanceOf(DeskCallError);
+    expect(isActing()).toBe(false);
     expect(useInFlight.getState().lastActionSettledAt).toBeGreaterThan(0);
   });
 });

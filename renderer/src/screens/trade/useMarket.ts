@@ -1,6 +1,9 @@
 /**
  * The live market of the chosen pair: asks main to watch it, then applies main's events. Book
  * changes carry consecutive versions; a gap (a missed event) triggers a resync from main's copy.
+ * Book changes are applied as they arrive but rendered at most once per animation frame: a
+ * streamed book changes up to 50 times a second, and two renders in one frame would only cost
+ * time the frame does not have (bench/match-to-screen.ts).
  */
 import { useEffect, useRef, useState } from 'react';
 import type { BookUpdate, Candle, CandleInterval, PublicTrade, Ticker } from '../../../../shared/contract/trade';
@@ -41,6 +44,27 @@ export const useMarket = (pair: string, interval: CandleInterval): MarketView =>
   const [view, setView] = useState<MarketView>(EMPTY);
   const version = useRef(0);
   const active = useRef('');
+  /** The book as of `version`, ahead of the screen by at most one frame. */
+  const book = useRef<BookSides>(EMPTY.book);
+  const frame = useRef<number | undefined>(undefined);
+  const setBookNow = (next: BookSides) => {
+    book.current = next;
+    setView((v) => ({ ...v, book: next }));
+  };
+  const setBookNextFrame = (next: BookSides) => {
+    book.current = next;
+    if (frame.current !== undefined) return;
+    frame.current = requestAnimationFrame(() => {
+      frame.current = undefined;
+      setView((v) => (v.book === book.current ? v : { ...v, book: book.current }));
+    });
+  };
+  useEffect(
+    () => () => {
+      if (frame.current !== undefined) cancelAnimationFrame(frame.current);
+    },
+    [],
+  );
 
   useEffect(() => {
     // No pair yet (the pair list is still loading): nothing to watch.
@@ -48,13 +72,15 @@ export const useMarket = (pair: string, interval: CandleInterval): MarketView =>
     let cancelled = false;
     active.current = pair;
     version.current = 0;
+    book.current = EMPTY.book;
     setView(EMPTY);
     call('trade.watchMarket', { pair, candleInterval: interval })
       .then((state) => {
         if (cancelled) return;
         version.current = state.book.version;
+        book.current = { asks: state.book.asks, bids: state.book.bids };
         setView((v) => ({
-          book: { asks: state.book.asks, bids: state.book.bids },
+          book: book.current,
           ticker: state.ticker,
           trades: state.trades.slice(0, MAX_TRADES),
           candles: mergeCandles([], state.candles),
@@ -78,10 +104,10 @@ export const useMarket = (pair: string, interval: CandleInterval): MarketView =>
 
   const resync = () => {
     call('trade.bookSnapshot', { pair })
-      .then((book) => {
+      .then((snapshot) => {
         if (active.current !== pair) return;
-        version.current = book.version;
-        setView((v) => ({ ...v, book: { asks: book.asks, bids: book.bids } }));
+        version.current = snapshot.version;
+        setBookNow({ asks: snapshot.asks, bids: snapshot.bids });
       })
       .catch(() => undefined);
   };
@@ -90,7 +116,7 @@ export const useMarket = (pair: string, interval: CandleInterval): MarketView =>
     if (update.pair !== active.current || version.current === 0) return;
     if (update.full) {
       version.current = update.to;
-      setView((v) => ({ ...v, book: { asks: update.asks, bids: update.bids } }));
+      setBookNextFrame({ asks: update.asks, bids: update.bids });
       return;
     }
     if (update.from !== version.current) {
@@ -98,7 +124,7 @@ export const useMarket = (pair: string, interval: CandleInterval): MarketView =>
       return;
     }
     version.current = update.to;
-    setView((v) => ({ ...v, book: applyBookChange(v.book, update) }));
+    setBookNextFrame(applyBookChange(book.current, update));
   });
   useDeskEvent('trade.tickerChanged', (ticker) => {
     if (ticker.pair === active.current) setView((v) => ({ ...v, ticker }));
