@@ -310,6 +310,7 @@ const buildCore = async (options: CoreOptions, releaseLock: () => void): Promise
       batchPolicy: (rows) => guard.batchPolicy(rows),
       requestBatchApproval: (request) => guard.requestBatchApproval(request),
       batchApproval: (batchId) => guard.batchApproval(batchId),
+      withdrawBatchApproval: (batchId) => guard.withdrawBatchApproval(batchId),
       change: (view) => guard.change(view),
     },
   });
@@ -336,6 +337,8 @@ const buildCore = async (options: CoreOptions, releaseLock: () => void): Promise
     // A row of a batch approved as a whole is covered by that approval; its decision runs or cancels the batch.
     batchRow: batchRowApproval,
     onBatchDecision: (approval) => bulk.approvalDecided(approval),
+    // A batch's item is approved only while its batch still waits for it (not once cancelled).
+    batchState: (batchId) => bulk.runner.summary(batchId)?.state,
   });
   // An approval left between "approved" and the send by a core that stopped is never sent late.
   guard.recover();

@@ -148,9 +148,10 @@ export type ApprovalKind = z.infer<typeof ApprovalKind>;
 /**
  * pending: waits for an approver · approved: approved, being sent (briefly) · sent: the journal
  * has it (see the movement in Activity) · rejected · expired · failed: refused when sent, or it
- * could not be sent (the reason is in `outcome`).
+ * could not be sent (the reason is in `outcome`) · cancelled: withdrawn before anyone decided it
+ * (a batch cancelled in Bulk while it waited; `decidedBy` cancelled it, `reason` says so).
  */
-export const ApprovalState = z.enum(['pending', 'approved', 'sent', 'rejected', 'expired', 'failed']);
+export const ApprovalState = z.enum(['pending', 'approved', 'sent', 'rejected', 'expired', 'failed', 'cancelled']);
 export type ApprovalState = z.infer<typeof ApprovalState>;
 
 export const Approval = z.object({

@@ -1,8 +1,8 @@
 /**
  * The Approvals queue: movements that the policy says need an approver other than their maker.
  * Each one is journaled (a row of `approvals` in the journal database, written before the maker's
- * call returns), so it survives restarts. It leaves `pending` exactly once — approved, rejected or
- * expired — by a conditional UPDATE, so two approvers (or an approval racing the expiry) cannot
+ * call returns), so it survives restarts. It leaves `pending` exactly once — approved, rejected,
+ * expired or cancelled (a batch withdrawn in Bulk) — by a conditional UPDATE, so two approvers (or an approval racing the expiry) cannot
  * both win; an approved one is sent through the movement journal under its own request key, which
  * makes the send itself exactly-once.
  */
@@ -192,6 +192,20 @@ export class ApprovalStore {
          WHERE id = ? AND state = 'pending' AND expires_at > ?`,
       )
       .run(state, by, now, reason, id, now);
+    return info.changes === 1;
+  }
+
+  /**
+   * Withdraws a pending approval (`cancelled`: what it was for was cancelled before anyone decided
+   * it). Returns false when it was no longer pending: a decision made first stands.
+   */
+  withdraw(id: string, by: string, reason: string, now: number): boolean {
+    const info = this.db
+      .prepare(
+        `UPDATE approvals SET state = 'cancelled', decided_by = ?, decided_at = ?, reason = ?
+         WHERE id = ? AND state = 'pending'`,
+      )
+      .run(by, now, reason, id);
     return info.changes === 1;
   }
 

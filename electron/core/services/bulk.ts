@@ -9,7 +9,7 @@
  * the policy engine before anything is sent (`BulkDeps.approvals.check`, the guard's batchPolicy):
  * rows over a limit are errors of the preview, rows that need an approver are marked; where the
  * policy allows (`approveBatchesAsAWhole`), a started batch waits as ONE item in the Approvals
- * queue and runs only once another operator approves it.
+ * queue and runs only once another operator approves it; cancelling it meanwhile withdraws the item.
  */
 import { AsyncLocalStorage } from 'node:async_hooks';
 import { basename } from 'node:path';
@@ -109,7 +109,10 @@ export interface BulkDeps {
    * The policy engine for whole batches (the guard, late-bound: core.ts builds it after bulk):
    * the preview's and create's policy check, and a batch's own approval item.
    */
-  readonly approvals?: Pick<Guard, 'batchPolicy' | 'requestBatchApproval' | 'batchApproval' | 'change'>;
+  readonly approvals?: Pick<
+    Guard,
+    'batchPolicy' | 'requestBatchApproval' | 'batchApproval' | 'withdrawBatchApproval' | 'change'
+  >;
   /**
    * THE POLICY HOOK: the whole batch, checked before it is journaled (and on every preview). By
    * default it is the policy engine's check (`approvals.batchPolicy`); a test may give its own.
@@ -706,6 +709,16 @@ export const createBulkService = (ctx: ServiceContext, deps: BulkDeps): BulkServ
       return summaryOf(id);
     },
     cancel: async ({ id }) => {
+      const b = summaryOf(id);
+      // Waiting as one item in Approvals: the item is withdrawn first, so that no approver can
+      // approve what was cancelled; its withdrawal then cancels the batch (as a rejection would).
+      // A core that stops in between finds the withdrawn item on start (followApprovals).
+      const item =
+        b.state === 'approval' || b.state === 'ready' ? deps.approvals?.withdrawBatchApproval(id) : undefined;
+      if (item?.state === 'cancelled') {
+        approvalDecided(item);
+        return summaryOf(id);
+      }
       runner.cancel(id);
       ctx.audit.record({ action: 'bulk.cancel', params: { id }, outcome: 'ok' });
       return summaryOf(id);
@@ -1089,7 +1102,7 @@ export const createBulkService = (ctx: ServiceContext, deps: BulkDeps): BulkServ
     return s;
   }
 
-  /** A batch's approval item was decided: approved → its rows run; rejected / expired → nothing is sent. */
+  /** A batch's approval item was decided: approved → its rows run; rejected / expired / withdrawn → nothing is sent. */
   const approvalDecided = (a: Approval): void => {
     const batchId = a.batch?.batchId;
     const b = batchId ? store.batch(batchId) : undefined;
@@ -1105,7 +1118,9 @@ export const createBulkService = (ctx: ServiceContext, deps: BulkDeps): BulkServ
         ? `Rejected by ${a.decidedBy ?? 'an approver'}: ${a.reason ?? ''}`
         : a.state === 'expired'
           ? 'Its approval expired before anyone approved it.'
-          : (a.outcome ?? 'Its approval failed.');
+          : a.state === 'cancelled'
+            ? (a.reason ?? 'The batch was cancelled before anyone approved it.')
+            : (a.outcome ?? 'Its approval failed.');
     const pending = store.rowsIn(batchId, ['pending']);
     runner.cancel(batchId);
     for (const r of pending) store.updateRow(batchId, r.row_no, { message: `${why} Nothing was sent.` });

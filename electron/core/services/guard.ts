@@ -12,6 +12,7 @@
  * act; see docs/security.md and docs/approvals.md.
  */
 import Decimal from 'decimal.js';
+import type { BatchState } from '../../../shared/contract/bulk';
 import { destinationKey, type ReviewPolicy } from '../../../shared/contract/funding';
 import {
   type Approval,
@@ -53,6 +54,11 @@ export interface GuardDeps {
   readonly batchRow?: (requestKey: string) => string | undefined;
   /** A batch's approval item was approved, rejected or expired: Bulk runs or cancels the batch. */
   readonly onBatchDecision?: (approval: Approval) => void;
+  /**
+   * Bulk: where a batch stands (undefined: no such batch). A batch's item is approved only while its
+   * batch still waits for it (`approval`, or `ready` left by a core that stopped in between).
+   */
+  readonly batchState?: (batchId: string) => BatchState | undefined;
 }
 
 /** A row of a batch as the policy sees it (withdrawals and pushes; transfers are not limited). */
@@ -150,6 +156,11 @@ export interface Guard {
   requestBatchApproval(request: BatchApprovalRequest): Approval;
   /** The approval item of a batch, if it waited as one. */
   batchApproval(batchId: string): Approval | undefined;
+  /**
+   * The batch is being cancelled: its item, if still pending, is withdrawn (`cancelled`, by the
+   * operator at the desk), so no approver can approve it any more. Returns the item as it is now.
+   */
+  withdrawBatchApproval(batchId: string): Approval | undefined;
 }
 
 /** The request key of a batch's approval item (the approvals table keys items by request key). */
@@ -385,6 +396,8 @@ export const createGuard = (ctx: ServiceContext, deps: GuardDeps): Guard => {
         return refuseDecision(`Rejected by ${a.decidedBy ?? 'an approver'}: ${a.reason ?? ''}`);
       case 'expired':
         return refuseDecision('Its approval expired before anyone approved it.');
+      case 'cancelled':
+        return refuseDecision(`It was withdrawn before anyone approved it: ${a.reason ?? ''}`);
       case 'failed':
         return refuseDecision(a.outcome ?? 'It could not be sent.');
       default:
@@ -528,18 +541,38 @@ export const createGuard = (ctx: ServiceContext, deps: GuardDeps): Guard => {
     };
   };
 
+  /** Why a batch's item can no longer be approved (its batch was cancelled, or is gone), if it cannot. */
+  const batchNotWaiting = (a: StoredApproval): DeskFailure | undefined => {
+    if (!deps.batchState) return undefined;
+    const state = deps.batchState(String(a.request.batchId));
+    if (state === 'approval' || state === 'ready') return undefined;
+    return DeskFailure.precondition(
+      state === 'cancelled'
+        ? `Batch “${String(a.request.name)}” was cancelled in Bulk: it can no longer be approved.`
+        : state === undefined
+          ? `Batch “${String(a.request.name)}” is no longer in the journal: it can no longer be approved.`
+          : `Batch “${String(a.request.name)}” is ${state}, not waiting for approval: it can no longer be approved.`,
+      'Nothing was approved or sent. The maker prepares a new batch if it is still needed.',
+    );
+  };
+
   const approveBatch = async (
     a: StoredApproval,
     who: OperatorInfo,
     reason: string,
     profileId: string,
   ): Promise<Approval> => {
+    const gone = batchNotWaiting(a);
+    if (gone) throw gone;
     // An approval overrides the approval rules, never the limits, the allowlist or the window.
     const rows = batchRowsOf(a);
     const verdict = await evaluateRows(profileId, rows);
     const refusals = rows.flatMap((r, i) => (verdict[i]?.refusals ?? []).map((x) => `Row ${r.row}: ${x}`));
     if (refusals.length > 0) throw refuse(profileId, a.summary, refusals);
     await requireConfirmation(deps.confirm, batchView(a, who));
+    // The batch may have been cancelled while the approver read the confirmation.
+    const cancelled = batchNotWaiting(a);
+    if (cancelled) throw cancelled;
     if (!deps.approvals.decide(a.id, 'approved', who.name, reason, now())) {
       throw DeskFailure.precondition('This batch was decided or expired meanwhile.');
     }
@@ -603,6 +636,23 @@ export const createGuard = (ctx: ServiceContext, deps: GuardDeps): Guard => {
     batchApproval: (batchId) => {
       const a = deps.approvals.byRequestKey(batchApprovalKey(batchId));
       return a ? publicApproval(a) : undefined;
+    },
+
+    withdrawBatchApproval: (batchId) => {
+      const who = operator();
+      const a = deps.approvals.byRequestKey(batchApprovalKey(batchId));
+      if (a === undefined) return undefined;
+      const why = `The batch was cancelled in Bulk by ${who.name}.`;
+      if (deps.approvals.withdraw(a.id, who.name, why, now())) {
+        ctx.audit.record({
+          action: 'approvals.cancel',
+          profileId: a.profileId,
+          params: { id: a.id, summary: a.summary, maker: a.makerName, by: who.name, reason: why },
+          outcome: 'ok',
+        });
+        ctx.emit('approvals.changed', { id: a.id, state: 'cancelled' });
+      }
+      return publicApproval(deps.approvals.get(a.id) as StoredApproval);
     },
 
     movement: (p) => {

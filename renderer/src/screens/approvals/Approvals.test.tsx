@@ -122,6 +122,14 @@ describe('Approvals', () => {
       pending({ state: 'sent', decidedBy: 'Avi Approver', decidedAt: Date.now(), reason: 'Invoice checked' }),
       pending({ id: 'ap_2', state: 'rejected', decidedBy: 'Mia Maker', decidedAt: Date.now(), reason: 'Not needed' }),
       pending({ id: 'ap_3', state: 'failed', outcome: 'The platform refused it: not enough balance.' }),
+      pending({
+        id: 'ap_4',
+        kind: 'batch',
+        state: 'cancelled',
+        decidedBy: 'Mia Maker',
+        decidedAt: Date.now(),
+        reason: 'The batch was cancelled in Bulk by Mia Maker.',
+      }),
     ];
     desk.emit('approvals.changed', { id: 'ap_1', state: 'sent' });
     const table = await screen.findByTestId('approvals-decided');
@@ -129,6 +137,9 @@ describe('Approvals', () => {
     expect(within(table).getByTestId('approval-state-ap_1').textContent).toContain('Approved and sent');
     expect(within(table).getByTestId('approval-state-ap_2').textContent).toContain('Rejected — never sent');
     expect(within(table).getByTestId('approval-state-ap_3').textContent).toContain('not enough balance');
+    // A batch cancelled in Bulk while it waited: withdrawn, with who cancelled it.
+    expect(within(table).getByTestId('approval-state-ap_4').textContent).toContain('Withdrawn — never sent');
+    expect(table.textContent).toContain('The batch was cancelled in Bulk by Mia Maker.');
     expect(table.textContent).toContain('Invoice checked');
   });
 

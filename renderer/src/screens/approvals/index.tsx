@@ -34,6 +34,7 @@ const STATE_WORDS: Readonly<Record<ApprovalState, { readonly text: string; reado
   rejected: { text: 'Rejected — never sent', tone: 'bad' },
   expired: { text: 'Expired — never sent', tone: 'neutral' },
   failed: { text: 'Not sent', tone: 'bad' },
+  cancelled: { text: 'Withdrawn — never sent', tone: 'neutral' },
 };
 
 const KIND_WORDS: Readonly<Record<Approval['kind'], string>> = {
