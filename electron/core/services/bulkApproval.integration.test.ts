@@ -209,6 +209,16 @@ describe('a batch approved as a whole', () => {
       ...policy,
       approval: { ...policy.approval, approveBatchesAsAWhole: false },
     });
+    // The admin confirmed each change of the switch seeing it in the trusted window.
+    const policyViews = confirmations.filter((c) => c.action === 'policy');
+    expect(policyViews.at(-2)?.rows).toContainEqual({
+      label: 'Bulk batches',
+      value: 'a batch that needs approval waits as one item',
+    });
+    expect(policyViews.at(-1)?.rows).toContainEqual({
+      label: 'Bulk batches',
+      value: 'each row that needs approval waits on its own',
+    });
     who = MAKER;
     const preview = await value<BatchPreview>('bulk.preview', {
       source: 'csv',

@@ -801,6 +801,12 @@ export const createGuard = (ctx: ServiceContext, deps: GuardDeps): Guard => {
                 .filter(Boolean)
                 .join(', ') || 'never',
           },
+          {
+            label: 'Bulk batches',
+            value: policy.approval.approveBatchesAsAWhole
+              ? 'a batch that needs approval waits as one item'
+              : 'each row that needs approval waits on its own',
+          },
           ...commonRows(who),
         ],
         confirmLabel: 'Change the policy',

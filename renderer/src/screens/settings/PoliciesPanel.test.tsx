@@ -96,6 +96,39 @@ describe('Settings → Policies', () => {
     expect((await screen.findByTestId('policy-updated')).textContent).toContain('by Ada Admin');
   });
 
+  it('the switch “a bulk batch waits as one item” shows the stored flag, explains itself and is saved with the policy', async () => {
+    const desk = fakeMain('admin', { ...STORED, approval: { ...STORED.approval, approveBatchesAsAWhole: true } });
+    renderWithQuery(<PoliciesPanel />);
+    const form = await screen.findByTestId('policy-form');
+    const toggle = within(form).getByTestId('policy-batches-whole') as HTMLInputElement;
+    expect(toggle.checked).toBe(true);
+    expect(within(form).getByLabelText('A bulk batch that needs approval waits as one item')).toBe(toggle);
+    const hint = document.getElementById(toggle.getAttribute('aria-describedby') ?? '');
+    expect(hint?.textContent).toMatch(
+      /One approver approves the whole batch .* each row that needs approval waits on its own/,
+    );
+
+    await userEvent.click(toggle);
+    await userEvent.click(within(form).getByTestId('policy-save'));
+    expect(desk.callsOf('policies.set').at(-1)?.approval).toEqual({
+      newDestination: false,
+      anyPush: false,
+      approveBatchesAsAWhole: false,
+      expiresHours: 24,
+    });
+    expect(await screen.findByTestId('policy-saved')).toBeTruthy();
+
+    // The form starts again from what main stored (unchecked); turned back on, it is sent as true.
+    await screen.findByTestId('policy-updated');
+    const again = screen.getByTestId('policy-form');
+    const reloaded = within(again).getByTestId('policy-batches-whole') as HTMLInputElement;
+    expect(reloaded.checked).toBe(false);
+    await userEvent.click(reloaded);
+    await userEvent.click(within(again).getByTestId('policy-save'));
+    expect(desk.callsOf('policies.set')).toHaveLength(2);
+    expect(desk.callsOf('policies.set').at(-1)?.approval.approveBatchesAsAWhole).toBe(true);
+  });
+
   it('bad input is refused at its field by the contract’s schema; nothing is sent', async () => {
     const desk = fakeMain();
     renderWithQuery(<PoliciesPanel />);
@@ -145,6 +178,9 @@ describe('Settings → Policies', () => {
     const form = await screen.findByTestId('policy-form');
     expect(screen.getByTestId('policy-admin-only').textContent).toContain('Only an administrator');
     expect((within(form).getByTestId('policy-usdt-per') as HTMLInputElement).closest('fieldset')?.disabled).toBe(true);
+    expect((within(form).getByTestId('policy-batches-whole') as HTMLInputElement).closest('fieldset')?.disabled).toBe(
+      true,
+    );
     expect((within(form).getByTestId('policy-save') as HTMLButtonElement).disabled).toBe(true);
     expect(desk.callsOf('policies.set')).toEqual([]);
   });

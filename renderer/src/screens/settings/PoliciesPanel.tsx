@@ -418,6 +418,7 @@ function PolicyForm({
         />
         <Checkbox
           label="A bulk batch that needs approval waits as one item"
+          hint="One approver approves the whole batch (its rows, totals and reasons) before any row is sent; off, each row that needs approval waits on its own."
           checked={draft.approveBatchesAsAWhole}
           onChange={(approveBatchesAsAWhole) => set({ approveBatchesAsAWhole })}
           testId="policy-batches-whole"
