@@ -65,6 +65,39 @@ describe('ApiClient', () => {
     expect((blocks[0] as number) - before).toBeGreaterThan(1_900);
   });
 
+  it('a request that cannot be signed (its timestamp could not be journaled) gives its slot back at once', async () => {
+    // One withdrawal per window: a slot held after a failed signing would stall every later one.
+    const rule: RateRule = { key: 'withdraw', scope: 'withdraw', limit: 1, windowMs: 10 };
+    const limiter = new RateLimiter({ marginMs: () => 0 });
+    const { transport, sent } = scripted([() => ({ status: 200, headers: {}, body: '{"ok":true}' })]);
+    const client = new ApiClient({
+      baseUrl: 'http://127.0.0.1:1/api/v4',
+      credentials: () => ({ key: 'key', secret: 'secret' }),
+      transport,
+      limiter,
+      classify: () => rule,
+      clock: new PlatformClock(),
+      timeoutMs: 1_000,
+    });
+    const spec = { method: 'POST' as const, path: '/withdrawals', auth: true, schema: z.object({ ok: z.boolean() }) };
+    await expect(
+      client.request({
+        ...spec,
+        onSigned: () => {
+          throw new Error('database or disk is full');
+        },
+      }),
+    ).rejects.toThrow('disk is full');
+    expect(sent).toHaveLength(0);
+    // The slot counts a window from the failure, not the limiter's one-minute hold.
+    const used = limiter.snapshot().buckets.find((b) => b.key === 'withdraw');
+    expect(used?.used).toBe(1);
+    await new Promise((resolve) => setTimeout(resolve, 30));
+    expect(limiter.snapshot().buckets.find((b) => b.key === 'withdraw')?.used).toBe(0);
+    await expect(client.request(spec)).resolves.toEqual({ ok: true });
+    expect(sent).toHaveLength(1);
+  });
+
   it('does not send a throttled order again later: the 429 reaches the trader', async () => {
     const { transport, sent } = scripted([
       () => ({ status: 429, headers: {}, body: '{"label":"TOO_MANY_REQUESTS","message":"slow down"}' }),

@@ -285,28 +285,34 @@ export class ApiClient {
     };
     if (bodyText !== '') headers['content-type'] = 'application/json';
     if (spec.auth) {
-      const credentials = this.options.credentials?.();
-      if (credentials === undefined) {
-        settle();
-        throw new ApiError({
-          ...errorBase,
-          kind: 'unreachable',
-          status: 0,
-          label: 'NO_KEY',
-          message: 'no API key is configured for this profile',
+      // Nothing is sent when signing fails (no key, or `onSigned` could not journal the timestamp):
+      // the slot is given back at once, never held for the limiter's `holdMs`.
+      try {
+        const credentials = this.options.credentials?.();
+        if (credentials === undefined) {
+          throw new ApiError({
+            ...errorBase,
+            kind: 'unreachable',
+            status: 0,
+            label: 'NO_KEY',
+            message: 'no API key is configured for this profile',
+          });
+        }
+        const timestamp = this.options.clock.timestampHeader();
+        spec.onSigned?.(Number(timestamp));
+        headers.KEY = credentials.key;
+        headers.Timestamp = timestamp;
+        headers.SIGN = sign(credentials.secret, {
+          method: spec.method,
+          path: fullPath,
+          query,
+          body: bodyText,
+          timestamp,
         });
+      } catch (error) {
+        settle();
+        throw error;
       }
-      const timestamp = this.options.clock.timestampHeader();
-      spec.onSigned?.(Number(timestamp));
-      headers.KEY = credentials.key;
-      headers.Timestamp = timestamp;
-      headers.SIGN = sign(credentials.secret, {
-        method: spec.method,
-        path: fullPath,
-        query,
-        body: bodyText,
-        timestamp,
-      });
     }
 
     const url = new URL(this.baseUrl.origin);

@@ -89,11 +89,14 @@ const main = async () => {
   const plan = JSON.parse(process.env.FAULT_PLAN ?? '{}') as FaultPlan;
   const say = (event: Record<string, unknown>) => process.stdout.write(`${JSON.stringify(event)}\n`);
   skewClock(Number(process.env.CLOCK_SKEW_MS ?? 0));
+  let lastLimiter: unknown;
   const core = await createCore({
     dataDir: plan.dataDir,
     shell: 'chromium',
     trustedOrigins: [],
-    emit: () => {},
+    emit: (name, payload) => {
+      if (name === 'profiles.limiterChanged') lastLimiter = payload;
+    },
     keyStore: new MemoryKeyStore(),
     sandbox: { mode: 'external', baseUrl: plan.baseUrl, key: plan.key, secret: plan.secret },
     timeoutMs: 1_500,
@@ -133,7 +136,14 @@ const main = async () => {
       )
       .all();
   const ticker = setInterval(
-    () => say({ event: 'progress', left: queue.length, states: states(), stuck: stuck() }),
+    () =>
+      say({
+        event: 'progress',
+        left: queue.length,
+        states: states(),
+        stuck: stuck(),
+        ...(process.env.FAULT_DEBUG ? { limiter: lastLimiter, at: Date.now() } : {}),
+      }),
     2_000,
   );
   const lane = async () => {
