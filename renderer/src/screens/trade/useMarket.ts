@@ -1,11 +1,13 @@
 /**
  * The live market of the chosen pair: asks main to watch it, then applies main's events. Book
  * changes carry consecutive versions; a gap (a missed event) triggers a resync from main's copy.
- * Book changes are applied as they arrive but rendered at most once per animation frame: a
- * streamed book changes up to 50 times a second, and two renders in one frame would only cost
- * time the frame does not have (bench/match-to-screen.ts).
+ * Book changes are applied as they arrive and rendered at most once per animation frame (the first
+ * at once, later ones of the same frame together at the next): a streamed book changes up to 50
+ * times a second, and two renders in one frame would only cost time the frame does not have
+ * (bench/match-to-screen.ts).
  */
 import { useEffect, useRef, useState } from 'react';
+import { flushSync } from 'react-dom';
 import type { BookUpdate, Candle, CandleInterval, PublicTrade, Ticker } from '../../../../shared/contract/trade';
 import { applyBookChange, type BookSides } from '../../../../shared/trade/book';
 import { call, useDeskEvent } from '../../lib/desk';
@@ -46,18 +48,36 @@ export const useMarket = (pair: string, interval: CandleInterval): MarketView =>
   const active = useRef('');
   /** The book as of `version`, ahead of the screen by at most one frame. */
   const book = useRef<BookSides>(EMPTY.book);
+  /** The frame after the last render, while one is awaited; and whether a change waits for it. */
   const frame = useRef<number | undefined>(undefined);
+  const waiting = useRef(false);
   const setBookNow = (next: BookSides) => {
     book.current = next;
     setView((v) => ({ ...v, book: next }));
   };
-  const setBookNextFrame = (next: BookSides) => {
+  // Rendered synchronously: in the event's own task, or in the frame's callback before it paints
+  // (a plain setState there would render only after this frame was painted).
+  const render = () => flushSync(() => setView((v) => (v.book === book.current ? v : { ...v, book: book.current })));
+  /** At the next frame: render what came since the last render, or note that the frame is free. */
+  const onFrame = () => {
+    frame.current = undefined;
+    if (!waiting.current) return;
+    waiting.current = false;
+    render();
+    frame.current = requestAnimationFrame(onFrame);
+  };
+  /**
+   * The first change after a quiet frame is rendered at once (the least latency); changes that
+   * follow it before the next frame wait for that frame and render together (one render per frame).
+   */
+  const setBookSoon = (next: BookSides) => {
     book.current = next;
-    if (frame.current !== undefined) return;
-    frame.current = requestAnimationFrame(() => {
-      frame.current = undefined;
-      setView((v) => (v.book === book.current ? v : { ...v, book: book.current }));
-    });
+    if (frame.current !== undefined) {
+      waiting.current = true;
+      return;
+    }
+    render();
+    frame.current = requestAnimationFrame(onFrame);
   };
   useEffect(
     () => () => {
@@ -116,7 +136,7 @@ export const useMarket = (pair: string, interval: CandleInterval): MarketView =>
     if (update.pair !== active.current || version.current === 0) return;
     if (update.full) {
       version.current = update.to;
-      setBookNextFrame({ asks: update.asks, bids: update.bids });
+      setBookSoon({ asks: update.asks, bids: update.bids });
       return;
     }
     if (update.from !== version.current) {
@@ -124,7 +144,7 @@ export const useMarket = (pair: string, interval: CandleInterval): MarketView =>
       return;
     }
     version.current = update.to;
-    setBookNextFrame(applyBookChange(book.current, update));
+    setBookSoon(applyBookChange(book.current, update));
   });
   useDeskEvent('trade.tickerChanged', (ticker) => {
     if (ticker.pair === active.current) setView((v) => ({ ...v, ticker }));
