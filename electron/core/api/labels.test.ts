@@ -14,6 +14,12 @@ describe('label table', () => {
     }
     expect(helpForLabel('SOMETHING_NEW').advice).toMatch(/request id/);
   });
+
+  it('advice names no highlighted field: main cannot know what a screen highlights', () => {
+    const pointing = Object.entries(LABELS).filter(([, help]) => /highlight/i.test(help.advice));
+    expect(pointing).toEqual([]);
+    expect(helpForLabel('INVALID_PARAM_VALUE').advice).toBe('Check the values you entered and try again.');
+  });
 });
 
 describe('ApiError', () => {

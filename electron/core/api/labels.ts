@@ -15,7 +15,9 @@ export interface LabelHelp {
 
 const h = (explanation: string, advice: string): LabelHelp => ({ explanation, advice });
 
-const CHECK_INPUT = 'Check the highlighted values and try again.';
+// Main cannot know which field (if any) a screen highlights for a refusal, so its advice names
+// none: a form that highlights one says which itself ("Highlighted: Amount.").
+const CHECK_INPUT = 'Check the values you entered and try again.';
 const TRY_LATER = 'Wait a moment and try again; if it keeps happening, contact the platform’s support.';
 
 export const LABELS: Readonly<Record<string, LabelHelp>> = {

@@ -49,13 +49,13 @@ describe('placeRefusal: one helper maps a refusal onto a form', () => {
       code: 'PLATFORM',
       message: 'Not enough balance.',
       label: 'BALANCE_NOT_ENOUGH',
-      advice: 'Check the highlighted values and try again.',
+      advice: 'Check the values you entered and try again.',
     });
     const banner = placeRefusal<Values>(error, setError, FIELDS, { BALANCE_NOT_ENOUGH: 'amount' });
     expect(setError).toHaveBeenCalledWith('amount', { type: 'platform', message: '' }, { shouldFocus: true });
     render(<ErrorNotice error={banner} />);
     expect(screen.getByTestId('error-highlighted').textContent).toBe('Highlighted: Amount.');
-    expect(screen.getByText('Check the highlighted values and try again.')).toBeTruthy();
+    expect(screen.getByText('Check the values you entered and try again.')).toBeTruthy();
     expect(screen.getByTestId('error-label').textContent).toBe('BALANCE_NOT_ENOUGH');
   });
 
@@ -67,17 +67,27 @@ describe('placeRefusal: one helper maps a refusal onto a form', () => {
   });
 });
 
-describe('ErrorNotice: no “Check the highlighted values” without a highlighted field', () => {
-  it('says main’s message and neutral advice when nothing is highlighted', () => {
+describe('ErrorNotice: main’s words as main said them', () => {
+  it('shows main’s message and advice unchanged when nothing is highlighted', () => {
     const error = new DeskCallError('x.y', {
       code: 'PLATFORM',
       message: 'A value in the request was not accepted by the platform.',
       label: 'INVALID_PARAM_VALUE',
-      advice: 'Check the highlighted values and try again.',
+      advice: 'Check the values you entered and try again.',
     });
     render(<ErrorNotice error={error} />);
     expect(screen.queryByText(/highlighted/i)).toBeNull();
     expect(screen.getByText('A value in the request was not accepted by the platform.')).toBeTruthy();
     expect(screen.getByText('Check the values you entered and try again.')).toBeTruthy();
+  });
+
+  it('never rewrites main’s advice', () => {
+    const error = new DeskCallError('x.y', {
+      code: 'PLATFORM',
+      message: 'Refused.',
+      advice: 'Check the highlighted values and try again.',
+    });
+    render(<ErrorNotice error={error} />);
+    expect(screen.getByText('Check the highlighted values and try again.')).toBeTruthy();
   });
 });

@@ -9,7 +9,8 @@
  *   (marked invalid, no second message under it); the banner names the field it highlighted;
  * - anything else is the banner, as main said it.
  *
- * The banner (`ErrorNotice`) only says "Check the highlighted values" when a field is highlighted.
+ * The banner (`ErrorNotice`) shows main's message and advice as main said them (main's advice names
+ * no field: it cannot know what a form highlights); the banner adds which fields it highlighted.
  */
 import type { FieldValues, Path, UseFormSetError } from 'react-hook-form';
 import { DeskCallError, isDeskCallError } from './desk';

@@ -40,25 +40,18 @@ export interface ErrorNoticeProps {
   readonly compact?: boolean;
 }
 
-/** Advice that points at highlighted fields ("Check the highlighted values…"), said only when one is. */
-const POINTS_AT_FIELDS = /\bhighlighted\b/i;
-const NO_FIELD_ADVICE = 'Check the values you entered and try again.';
-
 /**
  * A failure in plain words, with the platform's label, the request id and advice when known. A
  * form's banner (`FormRefusal`, lib/formErrors.ts) lists only the field problems the form could not
- * show at a field, and names the fields it highlighted; advice about "highlighted values" is only
- * given when a field is highlighted.
+ * show at a field, and names the fields it highlighted. Main's message and advice are shown as main
+ * said them.
  */
 export const ErrorNotice = ({ error, onRetry, compact = false }: ErrorNoticeProps) => {
   const detail = isDeskCallError(error) ? error.error : undefined;
   const headline = detail ? (DELIVERY_HEADLINE(detail) ?? HEADLINE[detail.code]) : 'Something went wrong.';
   const message = detail?.message ?? (error instanceof Error ? error.message : String(error));
   const highlighted = isFormRefusal(error) ? error.highlighted : [];
-  const advice =
-    detail?.advice && POINTS_AT_FIELDS.test(detail.advice) && highlighted.length === 0
-      ? NO_FIELD_ADVICE
-      : detail?.advice;
+  const advice = detail?.advice;
   return (
     <div
       className={`notice notice-bad${compact ? ' notice-compact' : ''}`}

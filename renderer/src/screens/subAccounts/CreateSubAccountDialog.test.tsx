@@ -49,7 +49,7 @@ describe('Create sub-account: one way for errors and keys', () => {
       'subAccounts.create': () => {
         throw {
           code: 'INVALID_INPUT',
-          message: 'Check the highlighted values',
+          message: 'The request was not valid; nothing was sent.',
           fields: { email: 'This e-mail is taken.' },
         };
       },
@@ -59,7 +59,7 @@ describe('Create sub-account: one way for errors and keys', () => {
     await userEvent.type(screen.getByLabelText('E-mail (optional)'), 'a@b.co');
     await userEvent.click(screen.getByRole('button', { name: 'Create sub-account' }));
     await vi.waitFor(() => expect(screen.getAllByText('This e-mail is taken.')).toHaveLength(1));
-    expect(screen.queryByText(/Check the highlighted values/)).toBeNull();
+    expect(screen.queryByText('The request was not valid; nothing was sent.')).toBeNull();
     expect(screen.getByLabelText('E-mail (optional)').getAttribute('aria-invalid')).toBe('true');
   });
 

@@ -354,7 +354,7 @@ describe('withdrawal form: one way for errors', () => {
       throw {
         code: 'INVALID_INPUT',
         message: 'The request was not valid; nothing was sent.',
-        advice: 'Check the highlighted values and try again.',
+        advice: 'Check the values you entered and try again.',
         fields: { amount: 'Above the day’s remaining limit.' },
         delivery: 'not_sent',
       };
@@ -364,7 +364,7 @@ describe('withdrawal form: one way for errors', () => {
     expect(screen.queryByTestId('review-sheet')).toBeNull();
     expect(screen.getByLabelText('Amount').getAttribute('aria-invalid')).toBe('true');
     expect(screen.queryByTestId('error-notice')).toBeNull();
-    expect(screen.queryByText(/Check the highlighted values/)).toBeNull();
+    expect(screen.queryByText('Check the values you entered and try again.')).toBeNull();
     // Editing the amount clears main's refusal of it.
     await user.type(screen.getByLabelText('Amount'), '0');
     expect(screen.queryByText('Above the day’s remaining limit.')).toBeNull();
@@ -397,7 +397,7 @@ describe('withdrawal form: one way for errors', () => {
         code: 'PLATFORM',
         message: 'Not enough balance in the account.',
         label: 'BALANCE_NOT_ENOUGH',
-        advice: 'Check the highlighted values and try again.',
+        advice: 'Check the values you entered and try again.',
         delivery: 'not_sent',
       };
     };
@@ -410,20 +410,21 @@ describe('withdrawal form: one way for errors', () => {
     expect(screen.getByLabelText('Amount').getAttribute('aria-invalid')).toBe('true');
   });
 
-  it('a refusal that names no field never says “Check the highlighted values”', async () => {
+  it('a refusal that names no field is one banner with main’s advice as is, nothing highlighted', async () => {
     const user = userEvent.setup();
     withdrawAnswer = () => {
       throw {
         code: 'PLATFORM',
         message: 'A value in the request was not accepted by the platform.',
         label: 'INVALID_PARAM_VALUE',
-        advice: 'Check the highlighted values and try again.',
+        advice: 'Check the values you entered and try again.',
         delivery: 'not_sent',
       };
     };
     await toReview(user);
     await waitFor(() => expect(screen.getAllByTestId('error-notice')).toHaveLength(1));
-    expect(screen.queryByText(/highlighted/)).toBeNull();
+    expect(screen.getByText('Check the values you entered and try again.')).toBeTruthy();
+    expect(screen.queryByText(/highlighted/i)).toBeNull();
     expect(document.querySelectorAll('[aria-invalid="true"]')).toHaveLength(0);
   });
 });

@@ -134,7 +134,7 @@ describe('Key form: one way for errors', () => {
       'keys.create': refuse({
         code: 'INVALID_INPUT',
         message: 'The request was not valid; nothing was sent.',
-        advice: 'Check the highlighted values and try again.',
+        advice: 'Check the values you entered and try again.',
         fields: { 'ipWhitelist.1': 'This address is reserved.' },
       }),
     });
@@ -147,7 +147,7 @@ describe('Key form: one way for errors', () => {
     expect(screen.getByLabelText('IP address 2').getAttribute('aria-invalid')).toBe('true');
     expect(screen.getByLabelText('IP address 1').getAttribute('aria-invalid')).toBeNull();
     expect(screen.queryByTestId('error-notice')).toBeNull();
-    expect(screen.queryByText(/Check the highlighted values/)).toBeNull();
+    expect(screen.queryByText('Check the values you entered and try again.')).toBeNull();
   });
 
   it('a refusal naming the key name highlights the name field once', async () => {
@@ -162,13 +162,13 @@ describe('Key form: one way for errors', () => {
     expect(screen.queryByTestId('key-form-invalid')).toBeNull();
   });
 
-  it('a platform refusal without fields is one banner that never says “Check the highlighted values”', async () => {
+  it('a platform refusal without fields is one banner with main’s advice as is, nothing highlighted', async () => {
     installFakeDesk({
       'keys.create': refuse({
         code: 'PLATFORM',
         message: 'A value in the request was not accepted by the platform.',
         label: 'INVALID_PARAM_VALUE',
-        advice: 'Check the highlighted values and try again.',
+        advice: 'Check the values you entered and try again.',
         delivery: 'not_sent',
       }),
     });
@@ -177,7 +177,8 @@ describe('Key form: one way for errors', () => {
     await userEvent.click(screen.getByRole('button', { name: 'Create key' }));
     await vi.waitFor(() => expect(screen.getAllByTestId('error-notice')).toHaveLength(1));
     expect(screen.getByTestId('error-notice').textContent).toContain('not accepted by the platform');
-    expect(screen.queryByText(/highlighted/)).toBeNull();
+    expect(screen.getByText('Check the values you entered and try again.')).toBeTruthy();
+    expect(screen.queryByText(/highlighted/i)).toBeNull();
     expect(document.querySelectorAll('[aria-invalid="true"]')).toHaveLength(0);
   });
 });
