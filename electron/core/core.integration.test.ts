@@ -5,52 +5,27 @@
 import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { control, type SandboxHandle, startTestSandbox } from '../../sandbox/testing/harness';
+import { describe, expect, it } from 'vitest';
+import { control } from '../../sandbox/testing/harness';
 import type { EventName } from '../../shared/contract';
-import type { Core } from './core';
 import { MemoryKeyStore } from './keychain/keyStore';
-import { asRenderer, startTestCore, type TestCore } from './testing/core';
+import { asRenderer, startTestCore, withSandboxCore } from './testing/core';
 
 const sender = asRenderer;
-let sandbox: SandboxHandle;
-let testCore: TestCore;
-let core: Core;
 const events: { name: EventName; payload: unknown }[] = [];
-
-const call = async <T = unknown>(operation: string, payload: unknown = {}): Promise<T> => {
-  const result = await core.dispatch(operation, payload, sender);
-  if (!result.ok)
-    throw Object.assign(new Error(`${operation}: ${result.error.code} ${result.error.message}`), { ipc: result.error });
-  return result.value as T;
-};
+const desk = withSandboxCore({ core: { emit: (name, payload) => events.push({ name, payload }) }, downloads: true });
+const { value } = desk;
 
 const nowSec = () => Math.floor(Date.now() / 1000);
-const downloadsDir = fs.mkdtempSync(path.join(os.tmpdir(), 'td-downloads-'));
-
-beforeAll(async () => {
-  sandbox = await startTestSandbox({ market: 'off' });
-  testCore = await startTestCore(sandbox, {
-    emit: (name, payload) => events.push({ name, payload }),
-    downloadsDir,
-  });
-  core = testCore.core;
-});
-
-afterAll(async () => {
-  await testCore?.close();
-  await sandbox?.close();
-  fs.rmSync(downloadsDir, { recursive: true, force: true });
-});
 
 describe('profiles', () => {
   it('starts on the local sandbox, connected, with only a masked key', async () => {
-    const list = await call<{ id: string; active: boolean; keyMask?: string; kind: string }[]>('profiles.list');
+    const list = await value<{ id: string; active: boolean; keyMask?: string; kind: string }[]>('profiles.list');
     expect(list).toHaveLength(1);
     expect(list[0]).toMatchObject({ kind: 'sandbox', active: true });
     expect(list[0]?.keyMask).toMatch(/…/);
-    expect(JSON.stringify(list)).not.toContain(sandbox.key);
-    const status = await call<{ state: string; clockOffsetMs: number; limiter: { buckets: unknown[] } }>(
+    expect(JSON.stringify(list)).not.toContain(desk.sandbox.key);
+    const status = await value<{ state: string; clockOffsetMs: number; limiter: { buckets: unknown[] } }>(
       'profiles.status',
     );
     expect(status.state).toBe('connected');
@@ -65,7 +40,7 @@ describe('profiles', () => {
       checks: { name: string; outcome: string }[];
       permissions: Record<string, string>;
     };
-    const check = await call<Check>('profiles.connectionCheck');
+    const check = await value<Check>('profiles.connectionCheck');
     expect(check.ok).toBe(true);
     expect(check.checks.map((c) => c.name)).toEqual(
       expect.arrayContaining(['reachability', 'clock', 'signature', 'ipWhitelist', 'permissions', 'environment']),
@@ -73,99 +48,99 @@ describe('profiles', () => {
     expect(check.deep).toBe(false);
     expect(check.permissions).toEqual({ spot: 'read', wallet: 'read', withdrawal: 'read', subAccounts: 'read' });
     // Neither the check on connect nor this one wrote anything to the platform.
-    expect(core.ctx.audit.list({ text: 'permission probe' })).toHaveLength(0);
+    expect(desk.core.ctx.audit.list({ text: 'permission probe' })).toHaveLength(0);
 
-    const deep = await call<Check>('profiles.connectionCheck', { deep: true });
+    const deep = await value<Check>('profiles.connectionCheck', { deep: true });
     expect(deep.deep).toBe(true);
     expect(deep.permissions).toMatchObject({ spot: 'read-write', wallet: 'read-write', withdrawal: 'read-write' });
     // The write probes are refused by design and say so in the audit log.
-    const probes = core.ctx.audit.list({ text: 'permission probe' });
+    const probes = desk.core.ctx.audit.list({ text: 'permission probe' });
     expect(probes.length).toBeGreaterThanOrEqual(4);
     expect(probes.every((p) => p.outcome === 'error')).toBe(true);
   });
 
   it('adds a profile, stores its key (masked), switches to it, sees the failure classified, and switches back', async () => {
-    const added = await call<{ id: string }>('profiles.add', {
+    const added = await value<{ id: string }>('profiles.add', {
       kind: 'custom',
       name: 'Proxy (unreachable here)',
       baseUrl: 'https://127.0.0.1:9/api/v4',
     });
-    const withKey = await call<{ keyMask: string }>('profiles.setKey', {
+    const withKey = await value<{ keyMask: string }>('profiles.setKey', {
       id: added.id,
       key: 'abcd1234efgh5678',
       secret: 'SECRET-NEVER-SHOWN-123',
     });
     expect(withKey.keyMask).toBe('abcd…5678');
-    const status = await call<{ state: string; lastError?: { message: string } }>('profiles.switch', { id: added.id });
+    const status = await value<{ state: string; lastError?: { message: string } }>('profiles.switch', { id: added.id });
     expect(status.state).toBe('error');
     expect(status.lastError?.message).toMatch(/could not be reached/);
-    const refused = await core.dispatch('balances.total', { currency: 'USDT' }, sender);
+    const refused = await desk.core.dispatch('balances.total', { currency: 'USDT' }, sender);
     expect(refused.ok).toBe(false);
-    const back = await call<{ state: string }>('profiles.switch', { id: 'local-sandbox' });
+    const back = await value<{ state: string }>('profiles.switch', { id: 'local-sandbox' });
     expect(back.state).toBe('connected');
-    expect((await call<{ removed: boolean }>('profiles.remove', { id: added.id })).removed).toBe(true);
-    expect(JSON.stringify(await call('profiles.list'))).not.toContain('SECRET-NEVER-SHOWN');
+    expect((await value<{ removed: boolean }>('profiles.remove', { id: added.id })).removed).toBe(true);
+    expect(JSON.stringify(await value('profiles.list'))).not.toContain('SECRET-NEVER-SHOWN');
   });
 
   it('refuses bad input without changing anything', async () => {
-    const before = await call<unknown[]>('profiles.list');
+    const before = await value<unknown[]>('profiles.list');
     for (const input of [
       { kind: 'custom', name: 'x' }, // no address
       { kind: 'custom', name: 'x', baseUrl: 'http://proxy.example/api/v4' }, // not https
       { kind: 'live', name: 'x', baseUrl: 'https://evil.example/api/v4' }, // live's address is main's
       { kind: 'futures_alt', name: 'x', baseUrl: 'https://evil.example/api/v4' },
     ]) {
-      const bad = await core.dispatch('profiles.add', input, sender);
+      const bad = await desk.core.dispatch('profiles.add', input, sender);
       expect(bad.ok, JSON.stringify(input)).toBe(false);
       if (!bad.ok) expect(bad.error.code).toBe('INVALID_INPUT');
     }
-    expect(await call<unknown[]>('profiles.list')).toEqual(before);
+    expect(await value<unknown[]>('profiles.list')).toEqual(before);
   });
 
   it('live, testnet and the futures alternative connect only to main’s addresses; a key goes only to its host', async () => {
-    const live = await call<{ id: string; baseUrl: string }>('profiles.add', { kind: 'live', name: 'Live' });
+    const live = await value<{ id: string; baseUrl: string }>('profiles.add', { kind: 'live', name: 'Live' });
     expect(live.baseUrl).toBe('https://api.gateio.ws/api/v4');
     // No operation changes an address, and an address written into the database is ignored.
-    const moved = await core.dispatch(
+    const moved = await desk.core.dispatch(
       'profiles.update',
       { id: live.id, baseUrl: 'http://evil.example/api/v4' },
       sender,
     );
     expect(moved.ok).toBe(false);
-    core.db.prepare('UPDATE profiles SET base_url = ? WHERE id = ?').run('http://evil.example/api/v4', live.id);
-    const listed = await call<{ id: string; baseUrl: string }[]>('profiles.list');
+    desk.core.db.prepare('UPDATE profiles SET base_url = ? WHERE id = ?').run('http://evil.example/api/v4', live.id);
+    const listed = await value<{ id: string; baseUrl: string }[]>('profiles.list');
     expect(listed.find((p) => p.id === live.id)?.baseUrl).toBe('https://api.gateio.ws/api/v4');
-    expect((await call<{ removed: boolean }>('profiles.remove', { id: live.id })).removed).toBe(true);
+    expect((await value<{ removed: boolean }>('profiles.remove', { id: live.id })).removed).toBe(true);
 
     // A custom endpoint's key is bound to the host it was saved for.
-    const proxy = await call<{ id: string }>('profiles.add', {
+    const proxy = await value<{ id: string }>('profiles.add', {
       kind: 'custom',
       name: 'Proxy',
       baseUrl: 'https://127.0.0.1:9/api/v4',
     });
-    await call('profiles.setKey', { id: proxy.id, key: 'abcd1234efgh5678', secret: 'SECRET-BOUND-TO-HOST' });
-    core.db.prepare('UPDATE profiles SET base_url = ? WHERE id = ?').run('https://127.0.0.2:9/api/v4', proxy.id);
-    await call('profiles.switch', { id: proxy.id });
-    expect(core.profiles.active()?.baseUrl).toBe('https://127.0.0.2:9/api/v4');
+    await value('profiles.setKey', { id: proxy.id, key: 'abcd1234efgh5678', secret: 'SECRET-BOUND-TO-HOST' });
+    desk.core.db.prepare('UPDATE profiles SET base_url = ? WHERE id = ?').run('https://127.0.0.2:9/api/v4', proxy.id);
+    await value('profiles.switch', { id: proxy.id });
+    expect(desk.core.profiles.active()?.baseUrl).toBe('https://127.0.0.2:9/api/v4');
     // The connection has no credentials at all: nothing signed can leave for the other host.
-    expect(core.ctx.platform().client.hasCredentials()).toBe(false);
-    await call('profiles.switch', { id: 'local-sandbox' });
-    await call('profiles.remove', { id: proxy.id });
+    expect(desk.core.ctx.platform().client.hasCredentials()).toBe(false);
+    await value('profiles.switch', { id: 'local-sandbox' });
+    await value('profiles.remove', { id: proxy.id });
   });
 });
 
 describe('money movements', () => {
   it('withdraw, push, own transfer, main↔sub and sub↔sub transfers: journaled, done, audited', async () => {
-    const { movements } = core.ctx;
-    const api = core.ctx.platform();
+    const { movements } = desk.core.ctx;
+    const api = desk.core.ctx.platform();
     const saved = (await api.wallet.savedAddresses({ currency: 'USDT', chain: 'TRX' })).find(
       (s) => s.verified === '1',
     )!;
-    const other = await control<{ user_id: number }>(sandbox, '/users', {});
+    const other = await control<{ user_id: number }>(desk.sandbox, '/users', {});
     const subs = await api.subAccounts.list();
     // The deep check's write probe used POST /withdrawals' 3 s window: the sandbox forgets it (no wait;
     // advancing the clock instead would date these records after the wall-clock history ranges below).
-    await control(sandbox, '/rate_limits', { reset: true });
+    await control(desk.sandbox, '/rate_limits', { reset: true });
     const w = await movements.withdraw({ currency: 'USDT', chain: 'TRX', address: saved.address, amount: '15' });
     expect(w).toMatchObject({ state: 'done', kind: 'withdrawal', attempts: 1 });
     expect(w.platformId).toMatch(/^w/);
@@ -190,12 +165,12 @@ describe('money movements', () => {
       amount: '1',
     });
     expect(ss.state).toBe('done');
-    const listed = await call<{ id: string; state: string }[]>('activity.movements', {});
+    const listed = await value<{ id: string; state: string }[]>('activity.movements', {});
     expect(listed.map((m) => m.id)).toEqual(expect.arrayContaining([w.id, p.id, t.id, s.id, ss.id]));
     const withdrawals = await api.wallet.withdrawals({ withdraw_order_id: w.clientId });
     expect(withdrawals).toHaveLength(1);
     expect(events.filter((e) => e.name === 'activity.movementChanged').length).toBeGreaterThanOrEqual(10);
-    const audit = await call<{ action: string; outcome: string; requestId: string }[]>('activity.auditLog', {
+    const audit = await value<{ action: string; outcome: string; requestId: string }[]>('activity.auditLog', {
       action: 'POST /withdrawals',
     });
     expect(audit[0]).toMatchObject({ outcome: 'ok' });
@@ -203,27 +178,27 @@ describe('money movements', () => {
   });
 
   it('a refusal is failed with the platform label and advice; nothing is retried', async () => {
-    const result = await core.dispatch('transfers.transfer', {}, sender); // the screen's own operation may differ; use the service
+    const result = await desk.core.dispatch('transfers.transfer', {}, sender); // the screen's own operation may differ; use the service
     void result;
-    const error = await core.ctx.movements
+    const error = await desk.core.ctx.movements
       .transfer({ currency: 'USDT', from: 'spot', to: 'futures', amount: '99999999', settle: 'usdt' })
       .catch((e: unknown) => e as { toIpcError(): { code: string; label: string; advice: string } });
     const ipc = (error as { toIpcError(): { code: string; label: string; advice: string } }).toIpcError();
     expect(ipc).toMatchObject({ code: 'PLATFORM', label: 'BALANCE_NOT_ENOUGH' });
-    const failed = core.ctx.movements.list({ state: 'failed' });
+    const failed = desk.core.ctx.movements.list({ state: 'failed' });
     expect(failed[0]).toMatchObject({ label: 'BALANCE_NOT_ENOUGH', attempts: 1 });
   });
 
   it('a lost answer after the platform acted is settled by asking it, not by sending again', async () => {
-    await control(sandbox, '/advance', { seconds: 61 }); // one withdrawal per address and minute
-    await control(sandbox, '/faults', {
+    await control(desk.sandbox, '/advance', { seconds: 61 }); // one withdrawal per address and minute
+    await control(desk.sandbox, '/faults', {
       rules: [{ method: 'POST', path: '/api/v4/withdrawals', kind: 'drop_after', times: 1 }],
     });
-    const api = core.ctx.platform();
+    const api = desk.core.ctx.platform();
     const saved = (await api.wallet.savedAddresses({ currency: 'USDT', chain: 'TRX' })).find(
       (s) => s.verified === '1',
     )!;
-    const movement = await core.ctx.movements.withdraw({
+    const movement = await desk.core.ctx.movements.withdraw({
       currency: 'USDT',
       chain: 'TRX',
       address: saved.address,
@@ -234,32 +209,32 @@ describe('money movements', () => {
   });
 
   it('a request that never arrived is sent again with the same id', async () => {
-    await control(sandbox, '/faults', {
+    await control(desk.sandbox, '/faults', {
       rules: [{ method: 'POST', path: '/api/v4/wallet/sub_account_transfers', kind: 'drop_before', times: 1 }],
     });
-    const subs = await core.ctx.platform().subAccounts.list();
-    const movement = await core.ctx.movements.subAccountTransfer({
+    const subs = await desk.core.ctx.platform().subAccounts.list();
+    const movement = await desk.core.ctx.movements.subAccountTransfer({
       sub_account: String(subs[0]!.user_id),
       currency: 'USDT',
       amount: '2',
       direction: 'to',
     });
     expect(movement).toMatchObject({ state: 'done', attempts: 2 });
-    const records = await core.ctx.platform().wallet.subAccountTransfers({ sub_uid: String(subs[0]!.user_id) });
+    const records = await desk.core.ctx.platform().wallet.subAccountTransfers({ sub_uid: String(subs[0]!.user_id) });
     expect(records.filter((r) => r.client_order_id === movement.clientId)).toHaveLength(1);
   });
 });
 
 describe('audit log', () => {
   it('is hash-chained: verify passes, and CSV export has every entry', async () => {
-    const verify = await call<{ ok: boolean; entries: number }>('activity.verifyAudit');
+    const verify = await value<{ ok: boolean; entries: number }>('activity.verifyAudit');
     expect(verify.ok).toBe(true);
     expect(verify.entries).toBeGreaterThan(5);
-    const csv = await call<{ csv: string; filename: string }>('activity.exportAuditCsv', {});
+    const csv = await value<{ csv: string; filename: string }>('activity.exportAuditCsv', {});
     expect(csv.filename).toMatch(/\.csv$/);
     expect(csv.csv.split('\r\n')[0]).toContain('request_id');
     expect(csv.csv).toContain('POST /withdrawals');
-    const movementsCsv = await call<{ csv: string }>('activity.exportMovementsCsv', {});
+    const movementsCsv = await value<{ csv: string }>('activity.exportMovementsCsv', {});
     expect(movementsCsv.csv.split('\r\n').length).toBeGreaterThan(6);
   });
 
@@ -285,42 +260,42 @@ describe('audit log', () => {
 describe('history sync', () => {
   it('fetches a year in 30-day windows, caches it, and the second run fetches nothing old', async () => {
     const from = nowSec() - 365 * 86400;
-    const first = await call<{ syncId: string; windowsTotal: number }>('activity.startHistorySync', {
+    const first = await value<{ syncId: string; windowsTotal: number }>('activity.startHistorySync', {
       kinds: ['deposits', 'withdrawals'],
       from,
       to: nowSec(),
     });
     expect(first.windowsTotal).toBe(2 * 13);
-    const done = await core.history.finished();
+    const done = await desk.core.history.finished();
     expect(done?.state).toBe('done');
     expect(done?.records).toBeGreaterThanOrEqual(4);
-    const cached = await call<{ records: { id: string }[]; complete: boolean }>('activity.history', {
+    const cached = await value<{ records: { id: string }[]; complete: boolean }>('activity.history', {
       kinds: ['deposits'],
       from,
       to: nowSec(),
     });
     expect(cached.records.length).toBeGreaterThanOrEqual(3);
-    const second = await call<{ windowsTotal: number }>('activity.startHistorySync', {
+    const second = await value<{ windowsTotal: number }>('activity.startHistorySync', {
       kinds: ['deposits', 'withdrawals'],
       from,
       to: nowSec(),
     });
     expect(second.windowsTotal).toBeLessThanOrEqual(2 * 2); // only the still-changing recent window(s)
-    await core.history.finished();
+    await desk.core.history.finished();
     expect(events.some((e) => e.name === 'activity.historyProgress')).toBe(true);
 
     // The export writes every cached record of the period (no page cap), and says how many.
     const query = { kinds: ['deposits', 'withdrawals'], from, to: nowSec() };
-    const all = await call<{ total: number }>('activity.history', { ...query, limit: 1 });
+    const all = await value<{ total: number }>('activity.history', { ...query, limit: 1 });
     const exportId = '4f6c0b1e-2a7d-4c1a-9d55-0a5c3e9b7f10';
-    const saved = await call<{ path: string; rows: number }>('activity.exportHistoryCsv', {
+    const saved = await value<{ path: string; rows: number }>('activity.exportHistoryCsv', {
       ...query,
       exportId,
       timeZone: 'UTC',
       suggestedName: 'history-money.csv',
     });
     expect(saved.rows).toBe(all.total);
-    expect(path.dirname(saved.path)).toBe(downloadsDir);
+    expect(path.dirname(saved.path)).toBe(desk.downloadsDir);
     const lines = fs.readFileSync(saved.path, 'utf8').trimEnd().split('\r\n');
     expect(lines[0]).toBe('\uFEFFTime (UTC),Kind,ID,Currency,Amount,Status');
     expect(lines).toHaveLength(all.total + 1);
@@ -329,14 +304,14 @@ describe('history sync', () => {
   });
 
   it('syncs trades, transfers and pushes too', async () => {
-    await call('activity.startHistorySync', {
+    await value('activity.startHistorySync', {
       kinds: ['trades', 'subAccountTransfers', 'pushes'],
       from: nowSec() - 40 * 86400,
       to: nowSec(),
     });
-    const done = await core.history.finished();
+    const done = await desk.core.history.finished();
     expect(done).toMatchObject({ state: 'done', windowsTotal: 6 });
-    const transfers = await call<{ records: unknown[] }>('activity.history', {
+    const transfers = await value<{ records: unknown[] }>('activity.history', {
       kinds: ['subAccountTransfers'],
       from: nowSec() - 40 * 86400,
       to: nowSec() + 86400,
@@ -345,13 +320,13 @@ describe('history sync', () => {
   });
 
   it('can be cancelled and keeps what it fetched', async () => {
-    const started = await call<{ syncId: string }>('activity.startHistorySync', {
+    const started = await value<{ syncId: string }>('activity.startHistorySync', {
       kinds: ['trades'],
       from: nowSec() - 5 * 365 * 86400,
       to: nowSec(),
     });
-    await call('activity.cancelHistorySync', { syncId: started.syncId });
-    const last = await core.history.finished();
+    await value('activity.cancelHistorySync', { syncId: started.syncId });
+    const last = await desk.core.history.finished();
     expect(['cancelled', 'done']).toContain(last?.state);
   });
 });
@@ -361,32 +336,32 @@ describe('watchers', () => {
     const { Watchers } = await import('./watchers/watchers');
     const seen: { name: string; payload: { status: string; previousStatus?: string; clientId?: string } }[] = [];
     const watchers = new Watchers({
-      platform: () => core.ctx.platform(),
-      profile: () => core.ctx.activeProfile(),
-      movements: core.ctx.movements,
+      platform: () => desk.core.ctx.platform(),
+      profile: () => desk.core.ctx.activeProfile(),
+      movements: desk.core.ctx.movements,
       emit: (name, payload) => seen.push({ name, payload: payload as never }),
       intervalMs: 0,
     });
     watchers.restart();
     await watchers.pollOnce();
-    const api = core.ctx.platform();
+    const api = desk.core.ctx.platform();
     const saved = (await api.wallet.savedAddresses({ currency: 'USDT', chain: 'TRX' })).find(
       (s) => s.verified === '1',
     )!;
-    await control(sandbox, '/advance', { seconds: 61 }); // one withdrawal per address and minute
-    const movement = await core.ctx.movements.withdraw({
+    await control(desk.sandbox, '/advance', { seconds: 61 }); // one withdrawal per address and minute
+    const movement = await desk.core.ctx.movements.withdraw({
       currency: 'USDT',
       chain: 'TRX',
       address: saved.address,
       amount: '12',
     });
     await watchers.pollOnce();
-    await control(sandbox, '/advance', { seconds: 3600 });
+    await control(desk.sandbox, '/advance', { seconds: 3600 });
     await watchers.pollOnce();
     const mine = seen.filter((e) => e.name === 'funding.withdrawalChanged' && e.payload.clientId === movement.clientId);
     expect(mine.length).toBeGreaterThanOrEqual(2);
     expect(mine.at(-1)?.payload.previousStatus).toBeDefined();
-    expect(core.ctx.movements.get(movement.id)?.platformStatus).toBe(mine.at(-1)?.payload.status);
+    expect(desk.core.ctx.movements.get(movement.id)?.platformStatus).toBe(mine.at(-1)?.payload.status);
     watchers.stop();
   });
 });
@@ -417,11 +392,11 @@ describe('first start with the embedded sandbox', () => {
 
 describe('sub-account to sub-account transfers', () => {
   it('a lost answer stays unknown (never resent) until a person settles it', async () => {
-    await control(sandbox, '/faults', {
+    await control(desk.sandbox, '/faults', {
       rules: [{ method: 'POST', path: '/api/v4/wallet/sub_account_to_sub_account', kind: 'drop_after', times: 1 }],
     });
-    const subs = await core.ctx.platform().subAccounts.list();
-    const error = await core.ctx.movements
+    const subs = await desk.core.ctx.platform().subAccounts.list();
+    const error = await desk.core.ctx.movements
       .subToSubTransfer({
         currency: 'USDT',
         sub_account_from: String(subs[0]!.user_id),
@@ -432,11 +407,11 @@ describe('sub-account to sub-account transfers', () => {
       })
       .catch((e: { detail?: { code: string } }) => e);
     expect((error as { detail: { code: string } }).detail.code).toBe('OUTCOME_UNKNOWN');
-    const [movement] = core.ctx.movements.list({ kind: 'subToSubTransfer', state: 'unknown' });
+    const [movement] = desk.core.ctx.movements.list({ kind: 'subToSubTransfer', state: 'unknown' });
     expect(movement?.attempts).toBe(1);
-    await core.ctx.movements.reconcile();
-    expect(core.ctx.movements.get(movement!.id)?.attempts).toBe(1);
-    const settled = await call<{ state: string }>('activity.resolveMovement', {
+    await desk.core.ctx.movements.reconcile();
+    expect(desk.core.ctx.movements.get(movement!.id)?.attempts).toBe(1);
+    const settled = await value<{ state: string }>('activity.resolveMovement', {
       id: movement!.id,
       outcome: 'done',
       note: 'both balances show the transfer',
@@ -449,17 +424,17 @@ describe('balance snapshots', () => {
   it('a total-balance snapshot is stored per profile and minute for the charts', async () => {
     const { Watchers } = await import('./watchers/watchers');
     const watchers = new Watchers({
-      platform: () => core.ctx.platform(),
-      profile: () => core.ctx.activeProfile(),
-      movements: core.ctx.movements,
+      platform: () => desk.core.ctx.platform(),
+      profile: () => desk.core.ctx.activeProfile(),
+      movements: desk.core.ctx.movements,
       emit: () => {},
       intervalMs: 0,
-      snapshots: core.ctx.snapshots,
+      snapshots: desk.core.ctx.snapshots,
       snapshotIntervalMs: 0,
     });
     await watchers.snapshotOnce();
     await watchers.snapshotOnce();
-    const list = core.ctx.snapshots.list();
+    const list = desk.core.ctx.snapshots.list();
     expect(list.length).toBeGreaterThanOrEqual(1);
     expect(list.at(-1)).toMatchObject({ currency: 'USDT', profileId: 'local-sandbox' });
     expect(Number(list.at(-1)?.total)).toBeGreaterThan(0);
@@ -471,14 +446,14 @@ describe('external sandbox by control URL', () => {
   it('asks the sandbox for a fresh account and connects with it', async () => {
     const other = await startTestCore({
       mode: 'external-control',
-      controlUrl: sandbox.controlUrl,
-      controlToken: sandbox.controlToken,
+      controlUrl: desk.sandbox.controlUrl,
+      controlToken: desk.sandbox.controlToken,
     });
     try {
       expect(other.core.profiles.status().state).toBe('connected');
       const check = other.core.profiles.lastConnectionCheck();
       expect(check?.userId).toBeGreaterThan(0);
-      expect(check?.userId).not.toBe(sandbox.userId);
+      expect(check?.userId).not.toBe(desk.sandbox.userId);
     } finally {
       await other.close();
     }
@@ -487,7 +462,7 @@ describe('external sandbox by control URL', () => {
 
 describe('intents left by a crash', () => {
   const insert = (id: string, state: string, createdAt: number, params: object) =>
-    core.db
+    desk.core.db
       .prepare(
         `INSERT INTO intents (id, profile_id, kind, state, client_id, currency, amount, params, attempts, created_at, updated_at, sent_at)
          VALUES (?, 'local-sandbox', 'subAccountTransfer', ?, ?, 'USDT', '0.7', ?, ?, ?, ?, ?)`,
@@ -504,14 +479,14 @@ describe('intents left by a crash', () => {
       );
 
   it('a recent intent that never left is sent on start; an old one is abandoned, never sent late', async () => {
-    const subs = await core.ctx.platform().subAccounts.list();
+    const subs = await desk.core.ctx.platform().subAccounts.list();
     const params = { sub_account: String(subs[0]!.user_id), currency: 'USDT', amount: '0.7', direction: 'to' };
     insert('recent', 'prepared', Date.now() - 1_000, params);
     insert('old', 'sent', Date.now() - 11 * 60_000, params);
-    await core.ctx.movements.reconcile();
-    expect(core.ctx.movements.get('recent')).toMatchObject({ state: 'done', attempts: 1 });
-    expect(core.ctx.movements.get('old')).toMatchObject({ state: 'failed', label: 'NEVER_EXECUTED', attempts: 1 });
-    const records = await core.ctx.platform().wallet.subAccountTransfers({ sub_uid: String(subs[0]!.user_id) });
+    await desk.core.ctx.movements.reconcile();
+    expect(desk.core.ctx.movements.get('recent')).toMatchObject({ state: 'done', attempts: 1 });
+    expect(desk.core.ctx.movements.get('old')).toMatchObject({ state: 'failed', label: 'NEVER_EXECUTED', attempts: 1 });
+    const records = await desk.core.ctx.platform().wallet.subAccountTransfers({ sub_uid: String(subs[0]!.user_id) });
     expect(records.filter((r) => r.client_order_id === 'tdcrashrecent')).toHaveLength(1);
     expect(records.filter((r) => r.client_order_id === 'tdcrashold')).toHaveLength(0);
   });

@@ -4,29 +4,15 @@
  * reads the key from the keychain again and everything works as before.
  */
 import { randomUUID } from 'node:crypto';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { control, type SandboxHandle, startTestSandbox } from '../../../sandbox/testing/harness';
-import type { Core } from '../core';
-import { asRenderer, startTestCore, TEST_ADMIN, type TestCore } from '../testing/core';
+import { describe, expect, it } from 'vitest';
+import { control } from '../../../sandbox/testing/harness';
+import { asRenderer, TEST_ADMIN, withSandboxCore } from '../testing/core';
 
 const sender = asRenderer;
-let sandbox: SandboxHandle;
-let testCore: TestCore;
-let core: Core;
-
-beforeAll(async () => {
-  sandbox = await startTestSandbox({ market: 'off' });
-  testCore = await startTestCore(sandbox);
-  core = testCore.core;
-});
-
-afterAll(async () => {
-  await testCore?.close();
-  await sandbox?.close();
-});
+const desk = withSandboxCore();
 
 const transfer = (amount: string) =>
-  core.dispatch(
+  desk.core.dispatch(
     'transfers.send',
     { requestKey: randomUUID(), kind: 'own', currency: 'USDT', from: 'spot', to: 'futures', settle: 'usdt', amount },
     sender,
@@ -35,34 +21,42 @@ const transfer = (amount: string) =>
 describe('app.lock in the core', () => {
   it('waits for a transfer on the wire, forgets the key, refuses with LOCKED, and unlocks from the keychain', async () => {
     // The transfer's request takes 700 ms: the lock is asked for meanwhile.
-    await control(sandbox, '/faults', { rules: [{ path: '/wallet/transfers', kind: 'delay', ms: 700, times: 1 }] });
+    await control(desk.sandbox, '/faults', {
+      rules: [{ path: '/wallet/transfers', kind: 'delay', ms: 700, times: 1 }],
+    });
     const inFlight = transfer('1');
-    await expect.poll(() => core.lock.inFlight).toBe(1);
-    const locking = core.dispatch('app.lock', { reason: 'idle' }, sender);
-    expect(await core.dispatch('app.lockState', {}, sender)).toMatchObject({ ok: true, value: { state: 'locking' } });
-    expect(core.profiles.currentConnection()?.hasKey).toBe(true); // not while the transfer runs
+    await expect.poll(() => desk.core.lock.inFlight).toBe(1);
+    const locking = desk.core.dispatch('app.lock', { reason: 'idle' }, sender);
+    expect(await desk.core.dispatch('app.lockState', {}, sender)).toMatchObject({
+      ok: true,
+      value: { state: 'locking' },
+    });
+    expect(desk.core.profiles.currentConnection()?.hasKey).toBe(true); // not while the transfer runs
 
     expect(await inFlight).toMatchObject({ ok: true, value: { state: 'done' } });
     expect(await locking).toMatchObject({ ok: true, value: { state: 'locked', reason: 'idle' } });
-    expect(core.profiles.currentConnection()?.hasKey).toBe(false);
-    expect(await core.dispatch('balances.spot', {}, sender)).toMatchObject({ ok: false, error: { code: 'LOCKED' } });
+    expect(desk.core.profiles.currentConnection()?.hasKey).toBe(false);
+    expect(await desk.core.dispatch('balances.spot', {}, sender)).toMatchObject({
+      ok: false,
+      error: { code: 'LOCKED' },
+    });
     expect(await transfer('2')).toMatchObject({ ok: false, error: { code: 'LOCKED' } });
 
     // Unlocking needs the operator's passphrase (electron/core/operators/operators.integration.test.ts).
-    expect(await core.dispatch('app.unlock', { passphrase: 'not the passphrase' }, sender)).toMatchObject({
+    expect(await desk.core.dispatch('app.unlock', { passphrase: 'not the passphrase' }, sender)).toMatchObject({
       ok: false,
       error: { code: 'NOT_ALLOWED', label: 'WRONG_PASSPHRASE' },
     });
-    expect(core.profiles.currentConnection()?.hasKey).toBe(false);
-    expect(await core.dispatch('app.unlock', { passphrase: TEST_ADMIN.passphrase }, sender)).toEqual({
+    expect(desk.core.profiles.currentConnection()?.hasKey).toBe(false);
+    expect(await desk.core.dispatch('app.unlock', { passphrase: TEST_ADMIN.passphrase }, sender)).toEqual({
       ok: true,
       value: { state: 'unlocked', operator: TEST_ADMIN.name },
     });
-    expect(core.profiles.currentConnection()?.hasKey).toBe(true);
-    expect(await core.dispatch('balances.spot', {}, sender)).toMatchObject({ ok: true });
+    expect(desk.core.profiles.currentConnection()?.hasKey).toBe(true);
+    expect(await desk.core.dispatch('balances.spot', {}, sender)).toMatchObject({ ok: true });
     expect(await transfer('2')).toMatchObject({ ok: true, value: { state: 'done' } });
 
-    const audit = await core.dispatch('activity.auditLog', { text: 'app.' }, sender);
+    const audit = await desk.core.dispatch('activity.auditLog', { text: 'app.' }, sender);
     const actions = (audit.ok ? (audit.value as { action: string }[]) : []).map((e) => e.action);
     expect(actions).toEqual(expect.arrayContaining(['app.lock', 'app.unlock']));
   });

@@ -3,42 +3,15 @@
  * seen by the watchers and becomes exactly one OS notification when it is done; muting deposits in
  * the settings (through the IPC contract) silences the next one.
  */
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { control, type SandboxHandle, startTestSandbox } from '../../../sandbox/testing/harness';
-import type { Core } from '../core';
-import { asRenderer, startTestCore, type TestCore } from '../testing/core';
+import { describe, expect, it } from 'vitest';
+import { control } from '../../../sandbox/testing/harness';
+import { withSandboxCore } from '../testing/core';
 import type { OsNotification } from './notifier';
 
-let sandbox: SandboxHandle;
-let testCore: TestCore;
-let core: Core;
 const shown: OsNotification[] = [];
 const depositEvents: { id: string; status: string }[] = [];
-
-const value = async <T>(operation: string, input: unknown): Promise<T> => {
-  const result = await core.dispatch(operation, input, asRenderer);
-  if (!result.ok) throw new Error(`${operation}: ${JSON.stringify(result.error)}`);
-  return result.value as T;
-};
-
-/** Injects a deposit, waits until the watchers saw it pending, then lets the platform finish it. */
-const depositUntilDone = async (amount: string): Promise<void> => {
-  const injected = await control<{ id: string }>(sandbox, '/deposits', {
-    user_id: sandbox.userId,
-    currency: 'USDT',
-    chain: 'TRX',
-    amount,
-  });
-  await expect.poll(() => depositEvents.some((e) => e.id === injected.id), { timeout: 10_000 }).toBe(true);
-  await control(sandbox, '/advance', { seconds: 120 });
-  await expect
-    .poll(() => depositEvents.some((e) => e.id === injected.id && e.status === 'DONE'), { timeout: 10_000 })
-    .toBe(true);
-};
-
-beforeAll(async () => {
-  sandbox = await startTestSandbox({ market: 'off' });
-  testCore = await startTestCore(sandbox, {
+const desk = withSandboxCore({
+  core: {
     emit: (name, payload) => {
       if (name === 'funding.depositChanged') {
         const change = payload as { id: string; status: string };
@@ -47,19 +20,29 @@ beforeAll(async () => {
     },
     watchIntervalMs: 100,
     osNotifications: { showOsNotification: (notification) => shown.push(notification) },
-  });
-  core = testCore.core;
+  },
 });
+const { value } = desk;
 
-afterAll(async () => {
-  await testCore?.close();
-  await sandbox?.close();
-});
+/** Injects a deposit, waits until the watchers saw it pending, then lets the platform finish it. */
+const depositUntilDone = async (amount: string): Promise<void> => {
+  const injected = await control<{ id: string }>(desk.sandbox, '/deposits', {
+    user_id: desk.sandbox.userId,
+    currency: 'USDT',
+    chain: 'TRX',
+    amount,
+  });
+  await expect.poll(() => depositEvents.some((e) => e.id === injected.id), { timeout: 10_000 }).toBe(true);
+  await control(desk.sandbox, '/advance', { seconds: 120 });
+  await expect
+    .poll(() => depositEvents.some((e) => e.id === injected.id && e.status === 'DONE'), { timeout: 10_000 })
+    .toBe(true);
+};
 
 describe('OS notifications from the core', () => {
   it('a deposit reaching DONE gives exactly one notification with its amount, currency and profile', async () => {
     await depositUntilDone('77.5');
-    const profile = core.ctx.activeProfile()?.name ?? '';
+    const profile = desk.core.ctx.activeProfile()?.name ?? '';
     expect(profile).not.toBe('');
     const done = shown.filter((n) => n.body.endsWith('(DONE)'));
     expect(done).toEqual([
@@ -67,8 +50,8 @@ describe('OS notifications from the core', () => {
     ]);
     // Nothing of the key in any text.
     const text = JSON.stringify(shown);
-    expect(text).not.toContain(sandbox.secret);
-    expect(text).not.toContain(sandbox.key);
+    expect(text).not.toContain(desk.sandbox.secret);
+    expect(text).not.toContain(desk.sandbox.key);
   });
 
   it('muting deposits in the settings silences the next deposit', async () => {

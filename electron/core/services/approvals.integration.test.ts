@@ -6,25 +6,18 @@
  * refuse; only an admin changes the policy, and bad policy input changes nothing.
  */
 import { randomUUID } from 'node:crypto';
-import { mkdtemp, rm } from 'node:fs/promises';
-import { tmpdir } from 'node:os';
-import { join } from 'node:path';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { control, type SandboxHandle, startTestSandbox } from '../../../sandbox/testing/harness';
+import { beforeAll, describe, expect, it } from 'vitest';
+import { control } from '../../../sandbox/testing/harness';
 import type { SavedAddress } from '../../../shared/contract/funding';
 import type { Approval, PolicyInput } from '../../../shared/contract/policies';
-import type { Core } from '../core';
 import type { ConfirmView } from '../policies/confirm';
 import type { OperatorInfo } from '../policies/operators';
-import { asRenderer, autoConfirm, startTestCore } from '../testing/core';
+import { autoConfirm, withSandboxCore } from '../testing/core';
 
 const ADMIN: OperatorInfo = { id: 'op-admin', name: 'Ada (admin)', role: 'admin' };
 const MAKER: OperatorInfo = { id: 'op-maker', name: 'Max (maker)', role: 'maker' };
 const APPROVER: OperatorInfo = { id: 'op-approver', name: 'Alice (approver)', role: 'approver' };
 
-let sandbox: SandboxHandle;
-let dataDir: string;
-let core: Core;
 let who: OperatorInfo = ADMIN;
 const now = Date.now();
 const confirmations: ConfirmView[] = [];
@@ -36,24 +29,14 @@ const confirm = async (view: ConfirmView) => {
 };
 const operators = { current: () => who };
 
-const open = async () => {
-  const started = await startTestCore(sandbox, {
-    dataDir,
-    confirm,
-    operators,
-    approvalsExpiryMs: 3_600_000,
-  } as never);
-  core = started.core;
-};
-const call = (operation: string, input: unknown) => core.dispatch(operation, input, asRenderer);
-const value = async <T>(operation: string, input: unknown): Promise<T> => {
-  const result = await call(operation, input);
-  if (!result.ok) throw new Error(`${operation}: ${JSON.stringify(result.error)}`);
-  return result.value as T;
-};
+const desk = withSandboxCore({
+  sandbox: { seed: 12 },
+  core: { confirm, operators, approvalsExpiryMs: 3_600_000 },
+});
+const { call, value } = desk;
 const sandboxWithdrawals = (address: string): number =>
   (
-    sandbox.ctx.db.prepare('SELECT COUNT(*) AS n FROM withdrawals WHERE address = ?').get(address) as {
+    desk.sandbox.ctx.db.prepare('SELECT COUNT(*) AS n FROM withdrawals WHERE address = ?').get(address) as {
       n: number;
     }
   ).n;
@@ -71,17 +54,8 @@ const withdraw = (amount: string, requestKey = randomUUID()) =>
   call('funding.withdraw', { requestKey, currency: 'USDT', chain: 'TRX', address, amount });
 
 beforeAll(async () => {
-  sandbox = await startTestSandbox({ seed: 12 });
-  dataDir = await mkdtemp(join(tmpdir(), 'td-approvals-'));
-  await open();
   const saved = await value<SavedAddress[]>('funding.savedAddresses', { currency: 'USDT', chain: 'TRX' });
   address = (saved.find((a) => a.verified) ?? saved[0])!.address;
-});
-
-afterAll(async () => {
-  await core?.close();
-  await rm(dataDir, { recursive: true, force: true });
-  await sandbox?.close();
 });
 
 describe('policies and approvals', () => {
@@ -145,11 +119,10 @@ describe('policies and approvals', () => {
     });
 
     // Restart: the queue is in the journal.
-    await core.close();
-    await open();
+    await desk.restart();
     who = APPROVER;
     // The sandbox allows one withdrawal a minute to one address: let the last one's minute pass.
-    await control(sandbox, '/advance', { seconds: 61 });
+    await control(desk.sandbox, '/advance', { seconds: 61 });
     const after = await value<{ approvals: Approval[] }>('approvals.list', {});
     expect(after.approvals.find((a) => a.id === queued.id)?.state).toBe('pending');
 
@@ -198,7 +171,7 @@ describe('policies and approvals', () => {
     expect(await withdraw('80')).toMatchObject({ ok: false, error: { code: 'AWAITING_APPROVAL' } });
     const [queued] = (await value<{ approvals: Approval[] }>('approvals.list', { state: 'pending' })).approvals;
     // Its hour passes (the row's expiry moved back, as if the clock had run).
-    core.db.prepare('UPDATE approvals SET expires_at = ? WHERE id = ?').run(Date.now() - 1, queued!.id);
+    desk.core.db.prepare('UPDATE approvals SET expires_at = ? WHERE id = ?').run(Date.now() - 1, queued!.id);
     who = APPROVER;
     expect(await call('approvals.approve', { id: queued!.id, reason: 'too late' })).toMatchObject({
       ok: false,

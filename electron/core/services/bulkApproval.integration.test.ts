@@ -6,49 +6,37 @@
  * approve it; after another operator approves it every row runs exactly once (no row waits for an
  * approval of its own); a rejected batch sends nothing.
  */
-import { mkdtemp, rm } from 'node:fs/promises';
-import { tmpdir } from 'node:os';
-import { join } from 'node:path';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { control, type SandboxHandle, startTestSandbox } from '../../../sandbox/testing/harness';
+import { beforeAll, describe, expect, it } from 'vitest';
+import { control } from '../../../sandbox/testing/harness';
 import type { BatchPreview, BatchRowView, BatchSummary } from '../../../shared/contract/bulk';
 import type { Approval, PolicyInput } from '../../../shared/contract/policies';
-import type { Core } from '../core';
 import type { ConfirmView } from '../policies/confirm';
 import type { OperatorInfo } from '../policies/operators';
-import { asRenderer, autoConfirm, startTestCore } from '../testing/core';
+import { autoConfirm, withSandboxCore } from '../testing/core';
 
 const ADMIN: OperatorInfo = { id: 'op-admin', name: 'Ada (admin)', role: 'admin' };
 const MAKER: OperatorInfo = { id: 'op-maker', name: 'Max (maker)', role: 'maker' };
 const APPROVER: OperatorInfo = { id: 'op-approver', name: 'Alice (approver)', role: 'approver' };
 
-let sandbox: SandboxHandle;
-let dataDir: string;
-let core: Core;
 let who: OperatorInfo = ADMIN;
 let receiver = 0;
 const confirmations: ConfirmView[] = [];
 const operators = { current: () => who };
 
-const open = async () => {
-  const started = await startTestCore(sandbox, {
-    dataDir,
-    confirm: autoConfirm(confirmations),
-    operators,
-    approvalsExpiryMs: 3_600_000,
-  } as never);
-  core = started.core;
-};
-const call = (operation: string, input: unknown) => core.dispatch(operation, input, asRenderer);
-const value = async <T>(operation: string, input: unknown): Promise<T> => {
-  const result = await call(operation, input);
-  if (!result.ok) throw new Error(`${operation}: ${JSON.stringify(result.error)}`);
-  return result.value as T;
-};
+const desk = withSandboxCore({
+  sandbox: { seed: 21 },
+  // Pushes are limited to 1 per 10 s: these tests are about approvals, not the platform's pace.
+  beforeCore: async (sandbox) => {
+    await control(sandbox, '/rate_limits', { enforce: false });
+    receiver = ((await control(sandbox, '/users', {})) as { user_id: number }).user_id;
+  },
+  core: { confirm: autoConfirm(confirmations), operators, approvalsExpiryMs: 3_600_000 },
+});
+const { call, value } = desk;
 /** The sandbox's own records: pushes to the receiver of this amount. */
 const pushed = (amount: string): number =>
   (
-    sandbox.ctx.db
+    desk.sandbox.ctx.db
       .prepare('SELECT COUNT(*) AS n FROM pushes WHERE receive_uid = ? AND CAST(amount AS REAL) = ?')
       .get(receiver, Number(amount)) as { n: number }
   ).n;
@@ -79,20 +67,8 @@ const batchCsv = (amounts: readonly string[], tag: string) =>
   );
 
 beforeAll(async () => {
-  sandbox = await startTestSandbox({ seed: 21 });
-  dataDir = await mkdtemp(join(tmpdir(), 'td-bulk-approval-'));
-  // Pushes are limited to 1 per 10 s: this test is about approvals, not the platform's pace.
-  await control(sandbox, '/rate_limits', { enforce: false });
-  receiver = ((await control(sandbox, '/users', {})) as { user_id: number }).user_id;
-  await open();
   who = ADMIN;
   await value('policies.set', policy);
-});
-
-afterAll(async () => {
-  await core?.close();
-  await rm(dataDir, { recursive: true, force: true });
-  await sandbox?.close();
 });
 
 describe('a batch approved as a whole', () => {
@@ -153,8 +129,7 @@ describe('a batch approved as a whole', () => {
     });
 
     // Restart: the item and the waiting batch are in the journal; nothing ran meanwhile.
-    await core.close();
-    await open();
+    await desk.restart();
     await new Promise((r) => setTimeout(r, 300));
     who = APPROVER;
     expect((await value<{ batch: BatchSummary }>('bulk.get', { id: created.batch.id })).batch.state).toBe('approval');
@@ -177,8 +152,7 @@ describe('a batch approved as a whole', () => {
     expect((await value<{ approvals: Approval[] }>('approvals.list', { state: 'pending' })).approvals).toEqual([]);
     // Approving again is refused; a restart runs nothing twice.
     expect(await call('approvals.approve', { id: item.id, reason: 'again' })).toMatchObject({ ok: false });
-    await core.close();
-    await open();
+    await desk.restart();
     await new Promise((r) => setTimeout(r, 500));
     for (const a of amounts) expect(pushed(a)).toBe(1);
   }, 60_000);

@@ -6,25 +6,18 @@
  * earlier version over a cancelled batch is refused with a clear error and nothing changes; a core
  * that stops between withdrawing the item and cancelling the batch cancels the batch on start.
  */
-import { mkdtemp, rm } from 'node:fs/promises';
-import { tmpdir } from 'node:os';
-import { join } from 'node:path';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { control, type SandboxHandle, startTestSandbox } from '../../../sandbox/testing/harness';
+import { beforeAll, describe, expect, it } from 'vitest';
+import { control } from '../../../sandbox/testing/harness';
 import type { BatchRowView, BatchSummary } from '../../../shared/contract/bulk';
 import type { Approval, PolicyInput } from '../../../shared/contract/policies';
-import type { Core } from '../core';
 import type { Confirm, ConfirmView } from '../policies/confirm';
 import type { OperatorInfo } from '../policies/operators';
-import { asRenderer, autoConfirm, startTestCore } from '../testing/core';
+import { autoConfirm, withSandboxCore } from '../testing/core';
 
 const ADMIN: OperatorInfo = { id: 'op-admin', name: 'Ada (admin)', role: 'admin' };
 const MAKER: OperatorInfo = { id: 'op-maker', name: 'Max (maker)', role: 'maker' };
 const APPROVER: OperatorInfo = { id: 'op-approver', name: 'Alice (approver)', role: 'approver' };
 
-let sandbox: SandboxHandle;
-let dataDir: string;
-let core: Core;
 let who: OperatorInfo = ADMIN;
 let receiver = 0;
 const confirmations: ConfirmView[] = [];
@@ -36,21 +29,16 @@ const confirm: Confirm = async (view) => {
 };
 const operators = { current: () => who };
 
-const open = async () => {
-  const started = await startTestCore(sandbox, {
-    dataDir,
-    confirm,
-    operators,
-    approvalsExpiryMs: 3_600_000,
-  } as never);
-  core = started.core;
-};
-const call = (operation: string, input: unknown) => core.dispatch(operation, input, asRenderer);
-const value = async <T>(operation: string, input: unknown): Promise<T> => {
-  const result = await call(operation, input);
-  if (!result.ok) throw new Error(`${operation}: ${JSON.stringify(result.error)}`);
-  return result.value as T;
-};
+const desk = withSandboxCore({
+  sandbox: { seed: 23 },
+  // Pushes are limited to 1 per 10 s: these tests are about approvals, not the platform's pace.
+  beforeCore: async (sandbox) => {
+    await control(sandbox, '/rate_limits', { enforce: false });
+    receiver = ((await control(sandbox, '/users', {})) as { user_id: number }).user_id;
+  },
+  core: { confirm, operators, approvalsExpiryMs: 3_600_000 },
+});
+const { call, value } = desk;
 const as = async <T>(operator: OperatorInfo, run: () => Promise<T>): Promise<T> => {
   const before = who;
   who = operator;
@@ -63,7 +51,7 @@ const as = async <T>(operator: OperatorInfo, run: () => Promise<T>): Promise<T> 
 /** The sandbox's own records: pushes to the receiver of this amount. */
 const pushed = (amount: string): number =>
   (
-    sandbox.ctx.db
+    desk.sandbox.ctx.db
       .prepare('SELECT COUNT(*) AS n FROM pushes WHERE receive_uid = ? AND CAST(amount AS REAL) = ?')
       .get(receiver, Number(amount)) as { n: number }
   ).n;
@@ -98,18 +86,7 @@ const waitingBatch = async (name: string, amounts: readonly string[]): Promise<{
   });
 
 beforeAll(async () => {
-  sandbox = await startTestSandbox({ seed: 23 });
-  dataDir = await mkdtemp(join(tmpdir(), 'td-bulk-cancel-'));
-  await control(sandbox, '/rate_limits', { enforce: false });
-  receiver = ((await control(sandbox, '/users', {})) as { user_id: number }).user_id;
-  await open();
   await as(ADMIN, () => value('policies.set', policy));
-});
-
-afterAll(async () => {
-  await core?.close();
-  await rm(dataDir, { recursive: true, force: true });
-  await sandbox?.close();
 });
 
 describe('cancelling a batch that waits for approval', () => {
@@ -129,7 +106,7 @@ describe('cancelling a batch that waits for approval', () => {
     const rows = (await batch(id)).rows;
     expect(rows.map((r) => r.state)).toEqual(['cancelled', 'cancelled']);
     expect(rows[0]?.message).toMatch(/cancelled in Bulk by Max \(maker\)\. Nothing was sent\./);
-    expect(core.ctx.audit.list({ action: 'approvals.cancel' }).map((e) => JSON.parse(e.params))).toEqual([
+    expect(desk.core.ctx.audit.list({ action: 'approvals.cancel' }).map((e) => JSON.parse(e.params))).toEqual([
       expect.objectContaining({ id: item.id, by: MAKER.name }),
     ]);
 
@@ -143,8 +120,7 @@ describe('cancelling a batch that waits for approval', () => {
     expect((await approvals()).find((a) => a.id === item.id)).toMatchObject({ state: 'cancelled' });
 
     // Still so after a restart; nothing ran.
-    await core.close();
-    await open();
+    await desk.restart();
     await new Promise((r) => setTimeout(r, 300));
     expect((await batch(id)).batch.state).toBe('cancelled');
     expect((await approvals()).find((a) => a.id === item.id)).toMatchObject({ state: 'cancelled' });
@@ -175,7 +151,9 @@ describe('cancelling a batch that waits for approval', () => {
       state: 'cancelled',
       decidedBy: MAKER.name,
     });
-    expect(core.ctx.audit.list({ action: 'approvals.approve' }).filter((e) => e.params.includes(item.id))).toEqual([]);
+    expect(desk.core.ctx.audit.list({ action: 'approvals.approve' }).filter((e) => e.params.includes(item.id))).toEqual(
+      [],
+    );
     expect((await batch(id)).batch.state).toBe('cancelled');
     await new Promise((r) => setTimeout(r, 500));
     for (const a of amounts) expect(pushed(a)).toBe(0);
@@ -185,8 +163,8 @@ describe('cancelling a batch that waits for approval', () => {
     const amounts = ['80.53', '30.53'];
     const { id, item } = await waitingBatch('cancelled before the fix', amounts);
     // What an earlier version did on cancel: the batch and its rows cancelled, the item left pending.
-    core.db.prepare("UPDATE batches SET state = 'cancelled' WHERE id = ?").run(id);
-    core.db.prepare("UPDATE batch_rows SET state = 'cancelled' WHERE batch_id = ?").run(id);
+    desk.core.db.prepare("UPDATE batches SET state = 'cancelled' WHERE id = ?").run(id);
+    desk.core.db.prepare("UPDATE batch_rows SET state = 'cancelled' WHERE batch_id = ?").run(id);
 
     const shown = confirmations.length;
     const answer = await as(APPROVER, () => call('approvals.approve', { id: item.id, reason: 'checked' }));
@@ -211,11 +189,10 @@ describe('cancelling a batch that waits for approval', () => {
   it('a core that stopped after withdrawing the item but before cancelling the batch cancels it on start', async () => {
     const amounts = ['90.54'];
     const { id, item } = await waitingBatch('stopped in between', amounts);
-    core.db
+    desk.core.db
       .prepare("UPDATE approvals SET state = 'cancelled', decided_by = ?, reason = ? WHERE id = ?")
       .run(MAKER.name, 'The batch was cancelled in Bulk by Max (maker).', item.id);
-    await core.close();
-    await open();
+    await desk.restart();
     const until = Date.now() + 10_000;
     while ((await batch(id)).batch.state !== 'cancelled' && Date.now() < until)
       await new Promise((r) => setTimeout(r, 100));

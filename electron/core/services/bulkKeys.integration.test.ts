@@ -5,19 +5,20 @@
  * `bulk.confirmRotation` deletes the old key only after the new one passed a signed read again —
  * a new key that is refused, or one the app no longer holds the secret of, keeps the old key.
  */
-import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
-import { tmpdir } from 'node:os';
-import { join } from 'node:path';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { control, type SandboxHandle, startTestSandbox } from '../../../sandbox/testing/harness';
+import { readFileSync } from 'node:fs';
+import { beforeAll, describe, expect, it } from 'vitest';
+import { control } from '../../../sandbox/testing/harness';
 import type { KeyHealthRow, RotatedKey } from '../../../shared/contract/bulk';
 import { decryptKeyFile, type KeyFile } from '../batches/keyFile';
-import { asRenderer, startTestCore, type TestCore } from '../testing/core';
+import { withSandboxCore } from '../testing/core';
 
-let sandbox: SandboxHandle;
-let test: TestCore;
+const desk = withSandboxCore({
+  sandbox: { seed: 33 },
+  beforeCore: (sandbox) => control(sandbox, '/scale', { sub_accounts: 1 }),
+  downloads: true,
+});
+const { value } = desk;
 let sub = 0;
-let downloadsDir: string;
 
 interface SandboxKey {
   key: string;
@@ -27,16 +28,10 @@ interface SandboxKey {
   mode: number;
 }
 const sandboxKeys = (): SandboxKey[] =>
-  sandbox.ctx.db
+  desk.sandbox.ctx.db
     .prepare('SELECT key, secret, perms, ip_whitelist, mode FROM api_keys WHERE user_id = ? ORDER BY created_at, key')
     .all(sub) as SandboxKey[];
 const keyOf = (key: string) => sandboxKeys().find((k) => k.key === key);
-
-const value = async <T>(operation: string, input: unknown): Promise<T> => {
-  const result = await test.core.dispatch(operation, input, asRenderer);
-  if (!result.ok) throw new Error(`${operation}: ${JSON.stringify(result.error)}`);
-  return result.value as T;
-};
 
 const PERMS = [
   { name: 'wallet', read_only: true },
@@ -47,29 +42,19 @@ const WHITELIST = ['127.0.0.1', '10.20.30.40'];
 /** A sub-account key as an operator made it (through the platform API, main account's key). */
 const makeKey = async (name: string) =>
   (
-    await test.core.ctx.platform().subAccounts.createKey(sub, {
+    await desk.core.ctx.platform().subAccounts.createKey(sub, {
       name,
       perms: PERMS.map((p) => ({ ...p })),
       ip_whitelist: WHITELIST,
     })
   ).key;
 
-beforeAll(async () => {
-  sandbox = await startTestSandbox({ seed: 33 });
-  await control(sandbox, '/scale', { sub_accounts: 1 });
+beforeAll(() => {
   sub = (
-    sandbox.ctx.db
+    desk.sandbox.ctx.db
       .prepare("SELECT id FROM users WHERE parent_id = ? AND login_name LIKE 'scale_sub_%' ORDER BY id")
-      .get(sandbox.userId) as { id: number }
+      .get(desk.sandbox.userId) as { id: number }
   ).id;
-  downloadsDir = mkdtempSync(join(tmpdir(), 'td-bulk-keys-'));
-  test = await startTestCore(sandbox, { downloadsDir });
-});
-
-afterAll(async () => {
-  await test?.close();
-  await sandbox?.close();
-  if (downloadsDir) rmSync(downloadsDir, { recursive: true, force: true });
 });
 
 describe('key rotation against the sandbox', () => {
@@ -98,7 +83,7 @@ describe('key rotation against the sandbox', () => {
 
     // The new key stops working (its whitelist no longer names this computer): the old one stays.
     const whitelist = (ips: string[]) =>
-      test.core.ctx
+      desk.core.ctx
         .platform()
         .subAccounts.updateKey(sub, created.key, { perms: PERMS.map((p) => ({ ...p })), ip_whitelist: ips });
     await whitelist(['10.20.30.40']);

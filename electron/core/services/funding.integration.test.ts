@@ -4,8 +4,8 @@
  * (saved addresses, deposit history, sub-accounts, small balances).
  */
 import { randomUUID } from 'node:crypto';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { control as controlPlane, type SandboxHandle, startTestSandbox } from '../../../sandbox/testing/harness';
+import { describe, expect, it } from 'vitest';
+import { control as controlPlane } from '../../../sandbox/testing/harness';
 import type { FirmView, SmallBalance, TotalPoint } from '../../../shared/contract/balances';
 import type {
   DepositRecord,
@@ -14,35 +14,15 @@ import type {
   WithdrawalRecord,
   WithdrawResult,
 } from '../../../shared/contract/funding';
-import type { Core } from '../core';
-import { asRenderer, startTestCore, type TestCore } from '../testing/core';
+import { withSandboxCore } from '../testing/core';
 
 const DAY = 86_400;
-let sandbox: SandboxHandle;
-let testCore: TestCore;
-let core: Core;
-
-const call = async (operation: string, input: unknown) => core.dispatch(operation, input, asRenderer);
-const value = async <T>(operation: string, input: unknown): Promise<T> => {
-  const result = await call(operation, input);
-  if (!result.ok) throw new Error(`${operation}: ${JSON.stringify(result.error)}`);
-  return result.value as T;
-};
-const control = (path: string, body: unknown) => controlPlane<Record<string, unknown>>(sandbox, path, body);
+const desk = withSandboxCore({ sandbox: { seed: 11 } });
+const { call, value } = desk;
+const control = (path: string, body: unknown) => controlPlane<Record<string, unknown>>(desk.sandbox, path, body);
 const sandboxWithdrawals = () =>
-  (sandbox.ctx.db.prepare('SELECT COUNT(*) AS n FROM withdrawals').get() as { n: number }).n;
+  (desk.sandbox.ctx.db.prepare('SELECT COUNT(*) AS n FROM withdrawals').get() as { n: number }).n;
 const now = () => Math.floor(Date.now() / 1000);
-
-beforeAll(async () => {
-  sandbox = await startTestSandbox({ seed: 11 });
-  testCore = await startTestCore(sandbox);
-  core = testCore.core;
-});
-
-afterAll(async () => {
-  await testCore?.close();
-  await sandbox?.close();
-});
 
 describe('funding against the sandbox', () => {
   it('reads rules, networks, deposit addresses and saved addresses with their use count', async () => {
@@ -168,7 +148,7 @@ describe('funding against the sandbox', () => {
     const shared = `UQ${'5'.repeat(46)}`;
     const seed = (name: string, tag: string) =>
       control('/saved_addresses', {
-        user_id: sandbox.userId,
+        user_id: desk.sandbox.userId,
         currency: 'USDT',
         chain: 'TON',
         address: shared,
@@ -197,7 +177,7 @@ describe('funding against the sandbox', () => {
     expect(await uses()).toEqual({ 'memo-A': 1, 'memo-B': 0 });
 
     // Past the platform's 30-day window only the journal remembers it: still counted by memo.
-    sandbox.ctx.db
+    desk.sandbox.ctx.db
       .prepare('UPDATE withdrawals SET timestamp = ? WHERE withdraw_order_id = ?')
       .run(Date.now() - 40 * DAY * 1000, sent.withdrawOrderId);
     expect(await uses()).toEqual({ 'memo-A': 1, 'memo-B': 0 });
@@ -276,7 +256,7 @@ describe('funding against the sandbox', () => {
       (a) => a.name === 'OTC desk (TRC20)',
     );
     await control('/advance', { seconds: 61 });
-    const probesBefore = core.ctx.audit.list({ text: 'permission probe' }).length;
+    const probesBefore = desk.core.ctx.audit.list({ text: 'permission probe' }).length;
     await value<WithdrawResult>('funding.withdraw', {
       requestKey: randomUUID(),
       currency: 'USDT',
@@ -291,12 +271,12 @@ describe('funding against the sandbox', () => {
     const check = await value<{ ok: boolean; permissions: Record<string, string> }>('profiles.connectionCheck', {});
     expect(check.ok).toBe(true);
     expect(check.permissions.withdrawal).toBe('read');
-    expect(core.ctx.audit.list({ text: 'permission probe' })).toHaveLength(probesBefore);
+    expect(desk.core.ctx.audit.list({ text: 'permission probe' })).toHaveLength(probesBefore);
   });
 
   it('reads deposit history over more than 30 days and follows an injected deposit', async () => {
     const injected = await control('/deposits', {
-      user_id: sandbox.userId,
+      user_id: desk.sandbox.userId,
       currency: 'USDT',
       chain: 'TRX',
       amount: '77',

@@ -3,39 +3,12 @@
  * movements journal) against a real in-process sandbox over HTTP.
  */
 import { randomUUID } from 'node:crypto';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { control, type SandboxHandle, startTestSandbox } from '../../../sandbox/testing/harness';
-import type { Core } from '../core';
-import { asRenderer, startTestCore, type TestCore } from '../testing/core';
+import { describe, expect, it } from 'vitest';
+import { withSandboxCore } from '../testing/core';
 
-let sandbox: SandboxHandle;
-let testCore: TestCore;
-let core: Core;
-
-const call = async (operation: string, input: unknown) => core.dispatch(operation, input, asRenderer);
-const value = async <T>(operation: string, input: unknown): Promise<T> => {
-  const result = await call(operation, input);
-  if (!result.ok) throw new Error(`${operation}: ${JSON.stringify(result.error)}`);
-  return result.value as T;
-};
-
-beforeAll(async () => {
-  sandbox = await startTestSandbox({ market: 'off' });
-  testCore = await startTestCore({
-    mode: 'external-control',
-    controlUrl: sandbox.controlUrl,
-    controlToken: sandbox.controlToken,
-  });
-  core = testCore.core;
-  // The core asked the sandbox for a fresh main account: fund its spot USDT.
-  const userId = core.ctx.activeProfile()?.userId;
-  await control(sandbox, '/balances', { user_id: userId, account: 'spot', currency: 'USDT', amount: '1000' });
-});
-
-afterAll(async () => {
-  await testCore?.close();
-  await sandbox?.close();
-});
+// The core asks the sandbox for a fresh main account, with spot USDT.
+const desk = withSandboxCore({ account: 'fresh', spot: { USDT: '1000' } });
+const { call, value } = desk;
 
 describe('sub-accounts, keys and transfers against the sandbox', () => {
   it('runs the whole lifecycle and never returns the secret twice', async () => {
@@ -167,7 +140,7 @@ describe('sub-accounts, keys and transfers against the sandbox', () => {
     });
     expect(own.state).toBe('done');
     // A repeat of that confirmation (double click, retry) is the same transfer, not a second one.
-    const ownTransfers = core.movementService.list({ kind: 'transfer' }).length;
+    const ownTransfers = desk.core.movementService.list({ kind: 'transfer' }).length;
     const again = {
       requestKey: randomUUID(),
       kind: 'own',
@@ -183,7 +156,7 @@ describe('sub-accounts, keys and transfers against the sandbox', () => {
     ]);
     expect(x.state).toBe('done');
     expect(y.id).toBe(x.id);
-    expect(core.movementService.list({ kind: 'transfer' })).toHaveLength(ownTransfers + 1);
+    expect(desk.core.movementService.list({ kind: 'transfer' })).toHaveLength(ownTransfers + 1);
     // Other accounts than spot are not read by the app: the platform checks the amount.
     expect(
       await value('transfers.available', { owner: 'main', account: 'futures', currency: 'USDT', settle: 'usdt' }),
@@ -209,7 +182,7 @@ describe('sub-accounts, keys and transfers against the sandbox', () => {
   });
 
   it('refuses a 9-decimal amount in main, before anything is journaled', async () => {
-    const journaled = core.movementService.list({ kind: 'transfer' }).length;
+    const journaled = desk.core.movementService.list({ kind: 'transfer' }).length;
     const result = await call('transfers.send', {
       requestKey: randomUUID(),
       kind: 'own',
@@ -220,6 +193,6 @@ describe('sub-accounts, keys and transfers against the sandbox', () => {
       amount: '1.123456789',
     });
     expect(result).toMatchObject({ ok: false, error: { code: 'INVALID_INPUT' } });
-    expect(core.movementService.list({ kind: 'transfer' })).toHaveLength(journaled);
+    expect(desk.core.movementService.list({ kind: 'transfer' })).toHaveLength(journaled);
   });
 });

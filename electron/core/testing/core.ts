@@ -1,12 +1,16 @@
 /**
  * Test helper: the real core (through its dispatcher) against a test sandbox, with a temporary data
  * directory and an in-memory key store. `close()` stops the core and removes the directory. Used by
- * the core's integration tests (never by the app).
+ * the core's integration tests (never by the app); `withSandboxCore` is their one set-up of a test
+ * sandbox with a core for the whole file.
  */
 import { mkdtemp, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import type { SandboxHandle } from '../../../sandbox/testing/harness';
+import { afterAll, beforeAll } from 'vitest';
+import type { SandboxOptions } from '../../../sandbox/context';
+import { control, type SandboxHandle, startTestSandbox, type TestSandbox } from '../../../sandbox/testing/harness';
+import type { Result } from '../../../shared/ipc/result';
 import { type Core, type CoreOptions, createCore } from '../core';
 import { MemoryKeyStore } from '../keychain/keyStore';
 import { TEST_SCRYPT_COST } from '../operators';
@@ -81,6 +85,121 @@ export const startTestCore = async (
     close: async () => {
       await core.close();
       await rm(dataDir, { recursive: true, force: true });
+    },
+  };
+};
+
+/** Calls through a core's dispatcher as the renderer. */
+export interface RendererCalls {
+  /** The operation's Result as the renderer gets it. */
+  call(operation: string, input?: unknown): Promise<Result<unknown>>;
+  /** The operation's value; a failure throws, its IpcError as `ipc`. */
+  value<T = unknown>(operation: string, input?: unknown): Promise<T>;
+}
+
+/** `call`/`value` on whichever core `core()` returns at the time of the call (it may be restarted). */
+export const rendererCalls = (core: () => Core): RendererCalls => {
+  const call = (operation: string, input: unknown = {}) => core().dispatch(operation, input, asRenderer);
+  return {
+    call,
+    value: async <T>(operation: string, input: unknown = {}): Promise<T> => {
+      const result = await call(operation, input);
+      if (!result.ok) {
+        throw Object.assign(new Error(`${operation}: ${JSON.stringify(result.error)}`), { ipc: result.error });
+      }
+      return result.value as T;
+    },
+  };
+};
+
+export interface SandboxCoreSetup {
+  /** The test sandbox's options (startTestSandbox's defaults otherwise: market off, seed 7). */
+  readonly sandbox?: SandboxOptions;
+  /**
+   * Whose key the core connects with: `main` (default), the seeded main account's (it has
+   * sub-accounts, saved addresses, history); `fresh`, a new main account the core asks the
+   * sandbox's control plane for (an external sandbox by control URL), with nothing but what the
+   * test funds.
+   */
+  readonly account?: 'main' | 'fresh';
+  /** Runs on the started sandbox before the core starts (control-plane set-up the core needs). */
+  readonly beforeCore?: (sandbox: TestSandbox) => Promise<unknown>;
+  /** Spot balances the core's account is given once the core is connected (e.g. `{ USDT: '1000' }`). */
+  readonly spot?: Readonly<Record<string, string>>;
+  /** The core's options (see startTestCore); the same again on every `restart()`. */
+  readonly core?: TestCoreOptions;
+  /** A temporary downloads folder for the core's exports (`downloadsDir`), removed in afterAll. */
+  readonly downloads?: boolean;
+}
+
+/** The file's sandbox and core; read its fields inside hooks and tests (they are set in beforeAll). */
+export interface SandboxCore extends RendererCalls {
+  readonly sandbox: TestSandbox;
+  readonly testCore: TestCore;
+  readonly core: Core;
+  /** The core's downloads folder (with `downloads: true`). */
+  readonly downloadsDir: string;
+  /**
+   * Stops the core and starts it again on the same data directory, with the same options (with
+   * `account: 'fresh'` the restarted core asks the sandbox for another account).
+   */
+  restart(): Promise<Core>;
+}
+
+/**
+ * One test sandbox and one core against it for a whole test file: started in beforeAll, closed
+ * (the core's data directory removed) in afterAll. Call it at the top of the file.
+ */
+export const withSandboxCore = (setup: SandboxCoreSetup = {}): SandboxCore => {
+  let sandbox: TestSandbox | undefined;
+  let testCore: TestCore | undefined;
+  let downloadsDir: string | undefined;
+  const options = (): TestCoreOptions => ({ ...(downloadsDir ? { downloadsDir } : {}), ...setup.core });
+  const started = <T>(what: string, value: T | undefined): T => {
+    if (value === undefined) throw new Error(`withSandboxCore: the ${what} is not started (read it in a hook or test)`);
+    return value;
+  };
+  const source = (s: TestSandbox): SandboxHandle | SandboxSource =>
+    setup.account === 'fresh'
+      ? { mode: 'external-control', controlUrl: s.controlUrl, controlToken: s.controlToken }
+      : s;
+
+  beforeAll(async () => {
+    sandbox = await startTestSandbox(setup.sandbox);
+    await setup.beforeCore?.(sandbox);
+    if (setup.downloads) downloadsDir = await mkdtemp(join(tmpdir(), 'td-downloads-'));
+    testCore = await startTestCore(source(sandbox), options());
+    const userId = testCore.core.ctx.activeProfile()?.userId;
+    for (const [currency, amount] of Object.entries(setup.spot ?? {})) {
+      await control(sandbox, '/balances', { user_id: userId, account: 'spot', currency, amount });
+    }
+  });
+  afterAll(async () => {
+    await testCore?.close();
+    await sandbox?.close();
+    if (downloadsDir) await rm(downloadsDir, { recursive: true, force: true });
+  });
+
+  const core = () => started('core', testCore).core;
+  return {
+    get sandbox() {
+      return started('sandbox', sandbox);
+    },
+    get testCore() {
+      return started('core', testCore);
+    },
+    get core() {
+      return core();
+    },
+    get downloadsDir() {
+      return started('downloads folder', downloadsDir);
+    },
+    ...rendererCalls(core),
+    restart: async () => {
+      const { core: stopped, dataDir } = started('core', testCore);
+      await stopped.close();
+      testCore = await startTestCore(source(started('sandbox', sandbox)), { ...options(), dataDir });
+      return testCore.core;
     },
   };
 };

@@ -3,22 +3,12 @@
  * an in-process sandbox over HTTP: the guards refuse before sending, a trigger is placed, listed,
  * fired by a crossing trade (its order appears among the open orders), and cancelled.
  */
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { control, type SandboxHandle, startTestSandbox } from '../../../sandbox/testing/harness';
+import { describe, expect, it } from 'vitest';
 import type { TriggerOrder } from '../../../shared/contract/trade';
-import type { Core } from '../core';
-import { asRenderer, startTestCore, type TestCore } from '../testing/core';
+import { withSandboxCore } from '../testing/core';
 
-let sandbox: SandboxHandle;
-let testCore: TestCore;
-let core: Core;
-
-const call = async (operation: string, input: unknown) => core.dispatch(operation, input, asRenderer);
-const value = async <T>(operation: string, input: unknown): Promise<T> => {
-  const result = await call(operation, input);
-  if (!result.ok) throw new Error(`${operation}: ${JSON.stringify(result.error)}`);
-  return result.value as T;
-};
+// A fresh main account with spot USDT and BTC.
+const { call, value } = withSandboxCore({ account: 'fresh', spot: { USDT: '10000', BTC: '1' } });
 
 const stop = {
   pair: 'BTC_USDT',
@@ -30,24 +20,6 @@ const stop = {
   amount: '0.01',
   expiresInSeconds: 86_400,
 };
-
-beforeAll(async () => {
-  sandbox = await startTestSandbox({ market: 'off' });
-  testCore = await startTestCore({
-    mode: 'external-control',
-    controlUrl: sandbox.controlUrl,
-    controlToken: sandbox.controlToken,
-  });
-  core = testCore.core;
-  const userId = core.ctx.activeProfile()?.userId;
-  await control(sandbox, '/balances', { user_id: userId, account: 'spot', currency: 'USDT', amount: '10000' });
-  await control(sandbox, '/balances', { user_id: userId, account: 'spot', currency: 'BTC', amount: '1' });
-});
-
-afterAll(async () => {
-  await testCore?.close();
-  await sandbox?.close();
-});
 
 describe('trade triggers against the sandbox', () => {
   it('refuses a trigger that breaks the order rules before anything is sent', async () => {
