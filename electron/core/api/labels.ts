@@ -4,7 +4,6 @@
  * the label only (the platform's message is free text).
  */
 import { SAME_ADDRESS_WITHDRAWAL } from '../../../shared/platform/limits';
-import { allowanceWords } from '../../../shared/platform/pacing';
 
 export interface LabelHelp {
   /** What happened, in words for the person at the screen. */

@@ -7,7 +7,7 @@ import type { DeskHandlers } from '../../../shared/contract';
 import { subAccountName, type TransferInput, type TransferOutcome } from '../../../shared/contract/transfers';
 import { DeskFailure } from '../errors';
 import { DUPLICATE_LABELS } from '../movements/engine';
-import type { Movement, MovementKind, MovementResult } from '../movements/types';
+import type { Movement, MovementResult } from '../movements/types';
 import {
   journalRecord,
   mergeHistory,
