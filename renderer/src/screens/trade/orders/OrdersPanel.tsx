@@ -19,7 +19,6 @@ import { usePrefs } from '../../../lib/prefs';
 import {
   AmountField,
   Button,
-  ConfirmDialog,
   Dialog,
   EmptyState,
   ErrorNotice,
@@ -34,8 +33,12 @@ import {
   Th,
   Tr,
 } from '../../../ui';
+import { FieldAlert } from '../ticket/parts/OrderFields';
+import { WarningList } from '../ticket/parts/ReviewDialog';
 import { ordersCsv, tradeCsvName, tradesCsv } from './csv';
 import { OrderHistory } from './OrderHistory';
+import { CancelButton, ClientIdCell, ListStatus, sideClass } from './parts/ListParts';
+import { OpenList } from './parts/OpenList';
 
 type Tab = 'open' | 'history' | 'trades';
 
@@ -156,20 +159,8 @@ function AmendDialog({ order, pair, settings, live, onClose }: AmendDialogProps)
         error={errors.amount}
         {...(pair ? { precision: pair.amountPrecision } : {})}
       />
-      {errors.total || errors.pair ? (
-        <div className="field-error" role="alert" data-testid="amend-error">
-          {errors.total ?? errors.pair}
-        </div>
-      ) : null}
-      {asking ? (
-        <ul className="ticket-warnings" data-testid="amend-warnings">
-          {warnings.map((w) => (
-            <li key={w.kind} data-kind={w.kind}>
-              {w.message}
-            </li>
-          ))}
-        </ul>
-      ) : null}
+      <FieldAlert message={errors.total || errors.pair} testId="amend-error" />
+      {asking ? <WarningList warnings={warnings} testId="amend-warnings" /> : null}
       {amend.error ? <ErrorNotice error={amend.error} compact /> : null}
       {amend.error ? <RetryCountdown error={amend.error} /> : null}
     </Dialog>
@@ -186,24 +177,22 @@ interface PanelProps {
 function OpenOrders({ pair, pairs, settings, live }: PanelProps) {
   const [allPairs, setAllPairs] = useState(false);
   const [amending, setAmending] = useState<Order | undefined>();
-  const [confirmAll, setConfirmAll] = useState(false);
-  const scope = allPairs ? {} : { pair };
-  const orders = useDeskQuery(['trade.openOrders', scope]);
+  const orders = useDeskQuery(['trade.openOrders', allPairs ? {} : { pair }]);
   const cancel = useDeskMutation('trade.cancelOrder');
   // Main's trade.ordersChanged after a cancel-all names no orders: the screen reads them again, once.
-  const cancelAll = useDeskMutation('trade.cancelAll', {
-    onSuccess: () => setConfirmAll(false),
-  });
+  const cancelAll = useDeskMutation('trade.cancelAll');
   return (
-    <div>
-      <div className="orders-toolbar">
-        <label>
-          <input type="checkbox" checked={allPairs} onChange={(e) => setAllPairs(e.target.checked)} /> All pairs
-        </label>
-        <Button size="sm" disabled={!orders.data?.length} onClick={() => setConfirmAll(true)} data-testid="cancel-all">
-          Cancel all{allPairs ? '' : ` ${pair}`}
-        </Button>
-      </div>
+    <OpenList
+      pair={pair}
+      allPairs={allPairs}
+      onAllPairsChange={setAllPairs}
+      count={orders.data?.length ?? 0}
+      button="Cancel all"
+      testId="cancel-all"
+      title="Cancel all open orders?"
+      what="open order"
+      cancelAll={cancelAll}
+    >
       {cancel.error ? <ErrorNotice error={cancel.error} compact /> : null}
       {cancelAll.data && cancelAll.data.failed.length > 0 ? (
         <div className="notice notice-bad" role="alert">
@@ -211,9 +200,7 @@ function OpenOrders({ pair, pairs, settings, live }: PanelProps) {
           {cancelAll.data.failed.map((f) => `${f.id} (${f.label})`).join(', ')}
         </div>
       ) : null}
-      {orders.isLoading ? <Loading /> : null}
-      {orders.error ? <ErrorNotice error={orders.error} onRetry={() => void orders.refetch()} /> : null}
-      {orders.data && orders.data.length === 0 ? <EmptyState title="No open orders" /> : null}
+      <ListStatus list={orders} empty="No open orders" />
       {orders.data && orders.data.length > 0 ? (
         <Table caption="Open orders" testId="open-orders">
           <THead>
@@ -234,26 +221,22 @@ function OpenOrders({ pair, pairs, settings, live }: PanelProps) {
               <Tr key={o.id} data-testid="open-order" data-order-id={o.id} data-text={o.text}>
                 <Td>{time(o.createTimeMs)}</Td>
                 <Td>{o.pair}</Td>
-                <Td className={o.side === 'buy' ? 'text-buy' : 'text-sell'}>{o.side}</Td>
+                <Td className={sideClass(o.side)}>{o.side}</Td>
                 <Td numeric>{fixed(o.price, pairs.get(o.pair)?.precision)}</Td>
                 <Td numeric>{fixed(o.amount, pairs.get(o.pair)?.amountPrecision)}</Td>
                 <Td numeric>{fixed(o.filledAmount, pairs.get(o.pair)?.amountPrecision)}</Td>
                 <Td numeric>{fixed(o.left, pairs.get(o.pair)?.amountPrecision)}</Td>
-                <Td>
-                  <code>{o.text}</code>
-                </Td>
+                <ClientIdCell text={o.text} />
                 <Td>
                   <Button size="sm" onClick={() => setAmending(o)} aria-label={`Amend order ${o.text || o.id}`}>
                     Amend
                   </Button>{' '}
-                  <Button
-                    size="sm"
+                  <CancelButton
+                    what="order"
+                    name={o.text || o.id}
                     busy={cancel.isPending && cancel.variables?.orderId === o.id}
-                    onClick={() => cancel.mutate({ pair: o.pair, orderId: o.id })}
-                    aria-label={`Cancel order ${o.text || o.id}`}
-                  >
-                    Cancel
-                  </Button>
+                    onCancel={() => cancel.mutate({ pair: o.pair, orderId: o.id })}
+                  />
                 </Td>
               </Tr>
             ))}
@@ -269,22 +252,7 @@ function OpenOrders({ pair, pairs, settings, live }: PanelProps) {
           onClose={() => setAmending(undefined)}
         />
       ) : null}
-      <ConfirmDialog
-        open={confirmAll}
-        title="Cancel all open orders?"
-        confirmLabel="Cancel all"
-        cancelLabel="Keep them"
-        busy={cancelAll.isPending}
-        error={cancelAll.error}
-        onConfirm={() => cancelAll.mutate(scope)}
-        onCancel={() => setConfirmAll(false)}
-        testId="cancel-all-confirm"
-      >
-        <p>
-          This cancels {orders.data?.length ?? 0} open order(s){allPairs ? ' on all pairs' : ` on ${pair}`}.
-        </p>
-      </ConfirmDialog>
-    </div>
+    </OpenList>
   );
 }
 
@@ -310,7 +278,7 @@ function MyTrades({ pair, info }: { pair: string; info: Pair | undefined }) {
         {trades.data.map((t) => (
           <Tr key={t.id} data-testid="my-trade">
             <Td>{time(t.createTimeMs)}</Td>
-            <Td className={t.side === 'buy' ? 'text-buy' : 'text-sell'}>{t.side}</Td>
+            <Td className={sideClass(t.side)}>{t.side}</Td>
             <Td>{t.role}</Td>
             <Td numeric>{fixed(t.price, info?.precision)}</Td>
             <Td numeric>{fixed(t.amount, info?.amountPrecision)}</Td>

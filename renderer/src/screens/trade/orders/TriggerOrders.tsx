@@ -12,23 +12,11 @@ import { ruleWords, TRIGGER_STATUS_WORDS } from '../../../../../shared/trade/tri
 import { call, useDeskEvent, useDeskMutation, useDeskQuery } from '../../../lib/desk';
 import { formatMoney } from '../../../lib/format';
 import { notify } from '../../../lib/notify';
-import {
-  Button,
-  ConfirmDialog,
-  EmptyState,
-  ErrorNotice,
-  Loading,
-  Table,
-  Tabs,
-  TBody,
-  Td,
-  THead,
-  Th,
-  Time,
-  Tr,
-} from '../../../ui';
-import { describeTriggerOrder } from '../ticket/TriggerTicket';
+import { EmptyState, ErrorNotice, Loading, Table, Tabs, TBody, Td, THead, Th, Time, Tr } from '../../../ui';
+import { CancelButton, ClientIdCell, ListStatus, sideClass } from './parts/ListParts';
+import { OpenList } from './parts/OpenList';
 import { reasonWords } from './reasons';
+import { describeTriggerOrder } from './triggerWords';
 
 type Tab = 'open' | 'finished';
 const POLL_MS = 3000;
@@ -45,16 +33,11 @@ const when = (t: TriggerOrder, quote: string) =>
 
 function OpenTriggers({ pair, pairs }: { pair: string; pairs: Map<string, Pair> }) {
   const [allPairs, setAllPairs] = useState(false);
-  const [confirmAll, setConfirmAll] = useState(false);
-  const scope = allPairs ? {} : { pair };
-  const list = useDeskQuery(['trade.triggerOrders', { status: 'open', limit: 50, ...scope }], {
+  const list = useDeskQuery(['trade.triggerOrders', { status: 'open', limit: 50, ...(allPairs ? {} : { pair }) }], {
     refetchInterval: (q) => ((q.state.data?.length ?? 0) > 0 ? POLL_MS : false),
   });
   const cancel = useDeskMutation('trade.cancelTrigger', { invalidates: ['trade.triggerOrders'] });
-  const cancelAll = useDeskMutation('trade.cancelAllTriggers', {
-    invalidates: ['trade.triggerOrders'],
-    onSuccess: () => setConfirmAll(false),
-  });
+  const cancelAll = useDeskMutation('trade.cancelAllTriggers', { invalidates: ['trade.triggerOrders'] });
 
   // A trigger that left the open list fired, failed or expired: what it did shows elsewhere too.
   const queries = useQueryClient();
@@ -68,24 +51,20 @@ function OpenTriggers({ pair, pairs }: { pair: string; pairs: Map<string, Pair> 
   }, [list.data, queries]);
 
   return (
-    <div>
-      <div className="orders-toolbar">
-        <label>
-          <input type="checkbox" checked={allPairs} onChange={(e) => setAllPairs(e.target.checked)} /> All pairs
-        </label>
-        <Button
-          size="sm"
-          disabled={!list.data?.length}
-          onClick={() => setConfirmAll(true)}
-          data-testid="cancel-all-triggers"
-        >
-          Cancel all triggers{allPairs ? '' : ` ${pair}`}
-        </Button>
-      </div>
+    <OpenList
+      pair={pair}
+      allPairs={allPairs}
+      onAllPairsChange={setAllPairs}
+      count={list.data?.length ?? 0}
+      button="Cancel all triggers"
+      testId="cancel-all-triggers"
+      title="Cancel all open trigger orders?"
+      what="trigger order"
+      note="Orders they already placed stay."
+      cancelAll={cancelAll}
+    >
       {cancel.error ? <ErrorNotice error={cancel.error} compact /> : null}
-      {list.isLoading ? <Loading /> : null}
-      {list.error ? <ErrorNotice error={list.error} onRetry={() => void list.refetch()} /> : null}
-      {list.data && list.data.length === 0 ? <EmptyState title="No open stop or take-profit orders" /> : null}
+      <ListStatus list={list} empty="No open stop or take-profit orders" />
       {list.data && list.data.length > 0 ? (
         <Table caption="Open trigger orders" testId="open-triggers">
           <THead>
@@ -109,22 +88,18 @@ function OpenTriggers({ pair, pairs }: { pair: string; pairs: Map<string, Pair> 
                   </Td>
                   <Td>{t.pair}</Td>
                   <Td>{when(t, units.quote)}</Td>
-                  <Td className={t.side === 'buy' ? 'text-buy' : 'text-sell'}>{describeTriggerOrder(t, units)}</Td>
+                  <Td className={sideClass(t.side)}>{describeTriggerOrder(t, units)}</Td>
                   <Td>
                     <Time ms={t.expiresAtMs} />
                   </Td>
+                  <ClientIdCell text={t.text} />
                   <Td>
-                    <code>{t.text}</code>
-                  </Td>
-                  <Td>
-                    <Button
-                      size="sm"
+                    <CancelButton
+                      what="trigger"
+                      name={t.text || t.id}
                       busy={cancel.isPending && cancel.variables?.id === t.id}
-                      onClick={() => cancel.mutate({ id: t.id })}
-                      aria-label={`Cancel trigger ${t.text || t.id}`}
-                    >
-                      Cancel
-                    </Button>
+                      onCancel={() => cancel.mutate({ id: t.id })}
+                    />
                   </Td>
                 </Tr>
               );
@@ -132,23 +107,7 @@ function OpenTriggers({ pair, pairs }: { pair: string; pairs: Map<string, Pair> 
           </TBody>
         </Table>
       ) : null}
-      <ConfirmDialog
-        open={confirmAll}
-        title="Cancel all open trigger orders?"
-        confirmLabel="Cancel all"
-        cancelLabel="Keep them"
-        busy={cancelAll.isPending}
-        error={cancelAll.error}
-        onConfirm={() => cancelAll.mutate(scope)}
-        onCancel={() => setConfirmAll(false)}
-        testId="cancel-all-triggers-confirm"
-      >
-        <p>
-          This cancels {list.data?.length ?? 0} trigger order(s){allPairs ? ' on all pairs' : ` on ${pair}`}. Orders
-          they already placed stay.
-        </p>
-      </ConfirmDialog>
-    </div>
+    </OpenList>
   );
 }
 
@@ -186,9 +145,7 @@ function FinishedTriggers({ pair, pairs }: { pair: string; pairs: Map<string, Pa
                 ) : null}
                 {t.status === 'failed' ? ` — ${reasonWords(t.reason)}` : null}
               </Td>
-              <Td>
-                <code>{t.text}</code>
-              </Td>
+              <ClientIdCell text={t.text} />
             </Tr>
           );
         })}

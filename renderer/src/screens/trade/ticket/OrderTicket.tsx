@@ -19,27 +19,32 @@ import type {
   TradeSettings,
 } from '../../../../../shared/contract/trade';
 import {
+  amountUnitOf,
   checkTicket,
   type DuplicateGuard,
   feePreview,
   linkTicket,
-  marketBuyDecimals,
   newClientText,
   readTyped,
   shareOfAvailable,
   switchTicket,
   type TicketDraft,
+  type TicketErrors,
   type TicketNumbers,
-  type TicketWarning,
   ticketWarnings,
 } from '../../../../../shared/trade/ticket';
 import { useDeskMutation } from '../../../lib/desk';
 import { applyOrders } from '../../../lib/eventCache';
 import { formatMoney } from '../../../lib/format';
-import { AmountField, Button, ConfirmDialog, ErrorNotice, RetryCountdown, Select } from '../../../ui';
+import { AmountField, RetryCountdown, Select } from '../../../ui';
 import { useTradeUi } from '../store';
 import { describeOutcome } from './outcome';
+import { FieldAlert, OrderAmountField, OrderPriceField } from './parts/OrderFields';
+import { ReviewDialog } from './parts/ReviewDialog';
+import { ResultNotice, SubmitButton, TicketFrame, TicketResult } from './parts/TicketFrame';
+import { OrderTypeToggle, SideToggle } from './parts/TicketToggle';
 import { useLiveOrder } from './useLiveOrder';
+import { useTicketSubmit } from './useTicketSubmit';
 import { useUnconfirmedOrder } from './useUnconfirmedOrder';
 
 export interface OrderTicketProps {
@@ -89,8 +94,6 @@ export function OrderTicket({ pair, account, settings, bestBid, bestAsk, picked,
   const setType = (t: OrderType) => change({ type: t });
   const [tif, setTif] = useState<TimeInForce>('gtc');
   const [stpAct, setStpAct] = useState<StpAct | ''>('');
-  const [submitted, setSubmitted] = useState(false);
-  const [review, setReview] = useState<{ draft: TicketDraft; warnings: TicketWarning[] } | undefined>();
   const [placedAt, setPlacedAt] = useState<{ order: Order; at: number } | undefined>();
   const setPlaced = (order: Order | undefined) => setPlacedAt(order ? { order, at: Date.now() } : undefined);
   const placed = useLiveOrder(placedAt);
@@ -126,7 +129,6 @@ export function OrderTicket({ pair, account, settings, bestBid, bestAsk, picked,
   }, [type, tif]);
 
   const inStpGroup = account?.stpGroupId != null;
-  const marketBuy = type === 'market' && side === 'buy';
   const draft: TicketDraft = {
     pair: pair.id,
     side,
@@ -145,15 +147,11 @@ export function OrderTicket({ pair, account, settings, bestBid, bestAsk, picked,
     ...(bestBid ? { bestBid } : {}),
     ...(bestAsk ? { bestAsk } : {}),
   });
-  // Before the first submit, "Enter a price/amount" on empty fields would only nag.
-  const shown = (field: keyof typeof errors, value: string) => (submitted || value !== '' ? errors[field] : undefined);
   const fee = account
     ? feePreview(draft, pair, account, { ...(bestBid ? { bestBid } : {}), ...(bestAsk ? { bestAsk } : {}) })
     : undefined;
 
   const send = (d: TicketDraft) => {
-    setReview(undefined);
-    guard.remember(d);
     setPlaced(undefined);
     setUnconfirmed(d.pair, undefined);
     place.mutate(
@@ -177,19 +175,21 @@ export function OrderTicket({ pair, account, settings, bestBid, bestAsk, picked,
     );
   };
 
-  const submit = () => {
-    setSubmitted(true);
-    if (place.isPending || checking) return;
-    if (Object.keys(errors).length > 0) return;
-    const warnings = ticketWarnings(draft, {
-      ...(bestBid ? { bestBid } : {}),
-      ...(bestAsk ? { bestAsk } : {}),
-      deviationPercent: settings.priceDeviationPercent,
-      duplicate: guard.isDuplicate(draft),
-    });
-    if (warnings.length > 0 || settings.confirmOrders) setReview({ draft, warnings });
-    else send(draft);
-  };
+  const { shown, submit, review, cancelReview, confirmReview } = useTicketSubmit<TicketDraft, keyof TicketErrors>({
+    errors,
+    blocked: place.isPending || checking,
+    guard,
+    orderOf: (d) => d,
+    confirmEvery: settings.confirmOrders,
+    warningsOf: (d, duplicate) =>
+      ticketWarnings(d, {
+        ...(bestBid ? { bestBid } : {}),
+        ...(bestAsk ? { bestAsk } : {}),
+        deviationPercent: settings.priceDeviationPercent,
+        duplicate,
+      }),
+    send,
+  });
 
   // Optional shortcuts (off by default): Alt+B buy, Alt+S sell, Alt+L limit, Alt+M market.
   // biome-ignore lint/correctness/useExhaustiveDependencies: setSide/setType use only setTicket and the pair (a ticket is keyed by its pair).
@@ -219,219 +219,160 @@ export function OrderTicket({ pair, account, settings, bestBid, bestAsk, picked,
   );
 
   return (
-    <section className="ticket" aria-label="Order ticket" data-testid="order-ticket">
-      <form
-        noValidate
-        onSubmit={(event) => {
-          event.preventDefault();
-          submit();
-        }}
-      >
-        <fieldset className="ticket-toggle">
-          <legend className="sr-only">Side</legend>
-          <button
-            type="button"
-            className={`ticket-side ticket-buy${side === 'buy' ? ' is-on' : ''}`}
-            aria-pressed={side === 'buy'}
-            onClick={() => setSide('buy')}
-          >
-            Buy {pair.base}
-          </button>
-          <button
-            type="button"
-            className={`ticket-side ticket-sell${side === 'sell' ? ' is-on' : ''}`}
-            aria-pressed={side === 'sell'}
-            onClick={() => setSide('sell')}
-          >
-            Sell {pair.base}
-          </button>
-        </fieldset>
-        <fieldset className="ticket-toggle">
-          <legend className="sr-only">Order type</legend>
-          {(['limit', 'market'] as const).map((t) => (
-            <button
-              key={t}
-              type="button"
-              className={`ticket-type${type === t ? ' is-on' : ''}`}
-              aria-pressed={type === t}
-              onClick={() => setType(t)}
-            >
-              {t === 'limit' ? 'Limit' : 'Market'}
-            </button>
-          ))}
-        </fieldset>
-
-        {type === 'limit' ? (
-          <AmountField
-            label={`Price (${pair.quote})`}
-            value={numbers.price}
-            precision={pair.precision}
-            onChange={(v) => setNumbers((n) => linkTicket(pair, n, 'price', v))}
-            error={shown('price', numbers.price)}
-            suffix={pair.quote}
+    <TicketFrame
+      label="Order ticket"
+      testId="order-ticket"
+      onSubmit={() => submit(draft)}
+      after={
+        <>
+          <TicketResult testId="ticket-result" error={placeError}>
+            {placeError ? <RetryCountdown error={placeError} /> : null}
+            {checking ? (
+              <ResultNotice
+                tone="warn"
+                data-testid="ticket-checking"
+                heading={
+                  <>
+                    Checking whether order <code>{unconfirmed.text}</code> was placed…
+                  </>
+                }
+                lines={[
+                  'The platform did not confirm it. New orders wait until it is found, or until the platform shows it was not placed (about a minute).',
+                  place.error?.requestId ? (
+                    <>
+                      Request id <code>{place.error.requestId}</code>
+                    </>
+                  ) : null,
+                ]}
+              />
+            ) : null}
+            {unconfirmed?.notFound ? (
+              <ResultNotice
+                data-testid="ticket-not-found"
+                heading={
+                  <>
+                    Not found: order <code>{unconfirmed.text}</code> was not placed.
+                  </>
+                }
+                lines={['You may place it again.']}
+              />
+            ) : null}
+            {placed ? (
+              <ResultNotice
+                tone="good"
+                data-testid="ticket-outcome"
+                data-finish={placed.finishAs}
+                heading={
+                  <>
+                    Order <code>{placed.text || placed.id}</code>
+                  </>
+                }
+                lines={[describeOutcome(placed)]}
+              />
+            ) : null}
+          </TicketResult>
+          <ReviewDialog
+            noun="order"
+            review={review}
+            onCancel={cancelReview}
+            onConfirm={confirmReview}
+            testId="ticket-confirm"
+            warningsTestId="ticket-warnings"
+            summary={(d) => (
+              <p>
+                {d.side === 'buy' ? 'Buy' : 'Sell'} {formatMoney(d.amount, amountUnitOf(pair, d.type, d.side))}{' '}
+                {d.type === 'limit' ? `at ${formatMoney(d.price, pair.quote)}` : 'at market'} (
+                {d.timeInForce.toUpperCase()}) on {pair.id}.
+              </p>
+            )}
           />
-        ) : (
-          <p className="ticket-note">Market order: fills at the best prices in the book now.</p>
-        )}
+        </>
+      }
+    >
+      <SideToggle base={pair.base} side={side} onChange={setSide} />
+      <OrderTypeToggle legend="Order type" type={type} onChange={setType} />
+
+      <OrderPriceField
+        pair={pair}
+        type={type}
+        label="Price"
+        marketNote="Market order: fills at the best prices in the book now."
+        value={numbers.price}
+        onChange={(v) => setNumbers((n) => linkTicket(pair, n, 'price', v))}
+        error={shown('price', numbers.price)}
+      />
+      <OrderAmountField
+        pair={pair}
+        side={side}
+        type={type}
+        value={numbers.amount}
+        onChange={(v) => setNumbers((n) => linkTicket(pair, n, 'amount', v))}
+        error={shown('amount', numbers.amount)}
+      />
+      <fieldset className="ticket-shares" disabled={available === undefined}>
+        <legend className="sr-only">Share of what is available</legend>
+        {SHARES.map((percent) => (
+          <button
+            key={percent}
+            type="button"
+            className="ticket-share"
+            data-testid={`ticket-share-${percent}`}
+            aria-label={`${percent} % of available ${side === 'buy' ? pair.quote : pair.base}`}
+            onClick={() =>
+              available !== undefined &&
+              setNumbers((n) => shareOfAvailable(pair, n, { type, side }, available, percent))
+            }
+          >
+            {percent} %
+          </button>
+        ))}
+      </fieldset>
+      {type === 'limit' ? (
         <AmountField
-          label={marketBuy ? `Spend (${pair.quote})` : `Amount (${pair.base})`}
-          value={numbers.amount}
-          precision={marketBuy ? marketBuyDecimals(pair) : pair.amountPrecision}
-          onChange={(v) => setNumbers((n) => linkTicket(pair, n, 'amount', v))}
-          error={shown('amount', numbers.amount)}
-          suffix={marketBuy ? pair.quote : pair.base}
-          hint={
-            pair.minBaseAmount || pair.minQuoteAmount
-              ? `Minimum ${[pair.minBaseAmount && formatMoney(pair.minBaseAmount, pair.base), pair.minQuoteAmount && formatMoney(pair.minQuoteAmount, pair.quote)].filter(Boolean).join(' and ')}`
-              : undefined
-          }
+          label={`Total (${pair.quote})`}
+          value={numbers.total}
+          onChange={(v) => setNumbers((n) => linkTicket(pair, n, 'total', v))}
+          error={shown('total', numbers.total)}
+          suffix={pair.quote}
+          validate={false}
         />
-        <fieldset className="ticket-shares" disabled={available === undefined}>
-          <legend className="sr-only">Share of what is available</legend>
-          {SHARES.map((percent) => (
-            <button
-              key={percent}
-              type="button"
-              className="ticket-share"
-              data-testid={`ticket-share-${percent}`}
-              aria-label={`${percent} % of available ${side === 'buy' ? pair.quote : pair.base}`}
-              onClick={() =>
-                available !== undefined &&
-                setNumbers((n) => shareOfAvailable(pair, n, { type, side }, available, percent))
-              }
-            >
-              {percent} %
-            </button>
-          ))}
-        </fieldset>
-        {type === 'limit' ? (
-          <AmountField
-            label={`Total (${pair.quote})`}
-            value={numbers.total}
-            onChange={(v) => setNumbers((n) => linkTicket(pair, n, 'total', v))}
-            error={shown('total', numbers.total)}
-            suffix={pair.quote}
-            validate={false}
-          />
-        ) : errors.total ? (
-          <div className="field-error" role="alert">
-            {errors.total}
-          </div>
-        ) : null}
+      ) : (
+        <FieldAlert message={errors.total} />
+      )}
 
-        <Select label="Time in force" value={tif} options={tifOptions} onChange={setTif} error={errors.timeInForce} />
-        {inStpGroup ? (
-          <Select
-            label="Self-trade prevention"
-            value={stpAct}
-            options={[
-              { value: '' as const, label: 'Platform default (cancel newest)' },
-              ...(['cn', 'co', 'cb'] as const).map((v) => ({ value: v, label: STP_LABEL[v] })),
-            ]}
-            onChange={setStpAct}
-            error={errors.stpAct}
-          />
-        ) : null}
+      <Select label="Time in force" value={tif} options={tifOptions} onChange={setTif} error={errors.timeInForce} />
+      {inStpGroup ? (
+        <Select
+          label="Self-trade prevention"
+          value={stpAct}
+          options={[
+            { value: '' as const, label: 'Platform default (cancel newest)' },
+            ...(['cn', 'co', 'cb'] as const).map((v) => ({ value: v, label: STP_LABEL[v] })),
+          ]}
+          onChange={setStpAct}
+          error={errors.stpAct}
+        />
+      ) : null}
 
-        <dl className="ticket-facts">
-          <dt>Available</dt>
-          <dd data-testid="ticket-available">
-            {account
-              ? side === 'buy'
-                ? formatMoney(account.quote.available, pair.quote)
-                : formatMoney(account.base.available, pair.base)
-              : '…'}
-          </dd>
-          <dt>Fee (estimate)</dt>
-          <dd data-testid="ticket-fee">
-            {fee ? `${formatMoney(fee.amount, fee.currency, { estimate: true })} (${fee.role} ${fee.rate})` : '—'}
-          </dd>
-        </dl>
-        {errors.pair ? (
-          <div className="field-error" role="alert">
-            {errors.pair}
-          </div>
-        ) : null}
+      <dl className="ticket-facts">
+        <dt>Available</dt>
+        <dd data-testid="ticket-available">
+          {account
+            ? side === 'buy'
+              ? formatMoney(account.quote.available, pair.quote)
+              : formatMoney(account.base.available, pair.base)
+            : '…'}
+        </dd>
+        <dt>Fee (estimate)</dt>
+        <dd data-testid="ticket-fee">
+          {fee ? `${formatMoney(fee.amount, fee.currency, { estimate: true })} (${fee.role} ${fee.rate})` : '—'}
+        </dd>
+      </dl>
+      <FieldAlert message={errors.pair} />
 
-        <Button
-          type="submit"
-          className={side === 'buy' ? 'ticket-submit-buy' : 'ticket-submit-sell'}
-          busy={place.isPending}
-          disabled={checking}
-          data-testid="ticket-submit"
-        >
-          {side === 'buy' ? 'Buy' : 'Sell'} {pair.base}
-        </Button>
-      </form>
-
-      <div aria-live="polite" data-testid="ticket-result">
-        {placeError ? <ErrorNotice error={placeError} compact /> : null}
-        {placeError ? <RetryCountdown error={placeError} /> : null}
-        {checking ? (
-          <div className="notice notice-warn" data-testid="ticket-checking">
-            <div className="notice-title">
-              Checking whether order <code>{unconfirmed.text}</code> was placed…
-            </div>
-            <div className="notice-text">
-              The platform did not confirm it. New orders wait until it is found, or until the platform shows it was not
-              placed (about a minute).
-            </div>
-            {place.error?.requestId ? (
-              <div className="notice-text">
-                Request id <code>{place.error.requestId}</code>
-              </div>
-            ) : null}
-          </div>
-        ) : null}
-        {unconfirmed?.notFound ? (
-          <div className="notice" data-testid="ticket-not-found">
-            <div className="notice-title">
-              Not found: order <code>{unconfirmed.text}</code> was not placed.
-            </div>
-            <div className="notice-text">You may place it again.</div>
-          </div>
-        ) : null}
-        {placed ? (
-          <div className="notice notice-good" data-testid="ticket-outcome" data-finish={placed.finishAs}>
-            <div className="notice-title">
-              Order <code>{placed.text || placed.id}</code>
-            </div>
-            <div className="notice-text">{describeOutcome(placed)}</div>
-          </div>
-        ) : null}
-      </div>
-
-      <ConfirmDialog
-        open={review !== undefined}
-        title={review?.warnings.length ? 'Check this order' : 'Confirm order'}
-        confirmLabel={review?.warnings.length ? 'Place anyway' : 'Place order'}
-        onCancel={() => setReview(undefined)}
-        onConfirm={() => review && send(review.draft)}
-        testId="ticket-confirm"
-      >
-        {review ? (
-          <>
-            <p>
-              {review.draft.side === 'buy' ? 'Buy' : 'Sell'}{' '}
-              {formatMoney(
-                review.draft.amount,
-                review.draft.type === 'market' && review.draft.side === 'buy' ? pair.quote : pair.base,
-              )}{' '}
-              {review.draft.type === 'limit' ? `at ${formatMoney(review.draft.price, pair.quote)}` : 'at market'} (
-              {review.draft.timeInForce.toUpperCase()}) on {pair.id}.
-            </p>
-            {review.warnings.length > 0 ? (
-              <ul className="ticket-warnings" data-testid="ticket-warnings">
-                {review.warnings.map((w) => (
-                  <li key={w.kind} data-kind={w.kind}>
-                    {w.message}
-                  </li>
-                ))}
-              </ul>
-            ) : null}
-          </>
-        ) : null}
-      </ConfirmDialog>
-    </section>
+      <SubmitButton side={side} busy={place.isPending} disabled={checking} data-testid="ticket-submit">
+        {side === 'buy' ? 'Buy' : 'Sell'} {pair.base}
+      </SubmitButton>
+    </TicketFrame>
   );
 }

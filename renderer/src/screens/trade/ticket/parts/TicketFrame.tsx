@@ -1,0 +1,79 @@
+/**
+ * The frame both tickets share: the form (checked by the app, not the browser: noValidate), the
+ * submit button in the side's colour, and the result region under it, announced as it changes.
+ */
+import type { HTMLAttributes, ReactNode } from 'react';
+import type { Side } from '../../../../../../shared/contract/trade';
+import { Button, type ButtonProps, ErrorNotice } from '../../../../ui';
+
+export function TicketFrame({
+  label,
+  testId,
+  onSubmit,
+  children,
+  after,
+}: {
+  label: string;
+  testId: string;
+  onSubmit: () => void;
+  /** The form's fields and its submit button. */
+  children: ReactNode;
+  /** Below the form: the result region and the review dialog. */
+  after: ReactNode;
+}) {
+  return (
+    <section className="ticket" aria-label={label} data-testid={testId}>
+      <form
+        noValidate
+        onSubmit={(event) => {
+          event.preventDefault();
+          onSubmit();
+        }}
+      >
+        {children}
+      </form>
+      {after}
+    </section>
+  );
+}
+
+export function SubmitButton({ side, ...rest }: Omit<ButtonProps, 'type' | 'className'> & { side: Side }) {
+  return <Button type="submit" className={side === 'buy' ? 'ticket-submit-buy' : 'ticket-submit-sell'} {...rest} />;
+}
+
+/** The placement's error first, then what the ticket knows of what it placed. */
+export function TicketResult({ testId, error, children }: { testId: string; error: unknown; children: ReactNode }) {
+  return (
+    <div aria-live="polite" data-testid={testId}>
+      {error ? <ErrorNotice error={error} compact /> : null}
+      {children}
+    </div>
+  );
+}
+
+/** One notice of the result region: a title and its lines (data-* attributes pass through for tests). */
+export function ResultNotice({
+  tone,
+  heading,
+  lines,
+  ...rest
+}: Omit<HTMLAttributes<HTMLDivElement>, 'className' | 'children'> & {
+  tone?: 'good' | 'warn' | 'bad' | undefined;
+  heading: ReactNode;
+  /** Each a line of its own; an absent one (null, false) is left out. */
+  lines: readonly ReactNode[];
+}) {
+  return (
+    <div className={tone ? `notice notice-${tone}` : 'notice'} {...rest}>
+      <div className="notice-title">{heading}</div>
+      {lines.map((line, i) =>
+        line === null || line === undefined || line === false ? null : (
+          // biome-ignore lint/suspicious/noArrayIndexKey: the lines are fixed per notice.
+          <div key={i} className="notice-text">
+            {line}
+          </div>
+        ),
+      )}
+    </div>
+  );
+}
