@@ -35,6 +35,10 @@ export const OPERATION_RULE: Readonly<Record<string, RateLimitKey>> = {
   'trade.amendOrder': 'spotPlace',
   'trade.cancelOrder': 'spotCancel',
   'trade.cancelAll': 'spotCancel',
+  // Trigger orders (/spot/price_orders) count among the other spot endpoints.
+  'trade.placeTrigger': 'spotOther',
+  'trade.cancelTrigger': 'spotOther',
+  'trade.cancelAllTriggers': 'spotOther',
 };
 
 /**

@@ -46,10 +46,13 @@ const fill = async (label: RegExp, value: string) => {
   await userEvent.type(input, value);
 };
 
-const setupTicket = (over: { last?: string; confirmOrders?: boolean } = {}) => {
+const setupTicket = (over: { last?: string; confirmOrders?: boolean; refuse?: boolean } = {}) => {
   const desk = installFakeDesk({
-    'trade.placeTrigger': (i) =>
-      trigger({ rule: i.rule, triggerPrice: i.triggerPrice, price: i.price ?? '', text: i.text as string }),
+    'trade.placeTrigger': (i) => {
+      if (over.refuse)
+        throw { code: 'PLATFORM', label: 'TOO_MANY_REQUESTS', message: 'Too many requests.', delivery: 'not_sent' };
+      return trigger({ rule: i.rule, triggerPrice: i.triggerPrice, price: i.price ?? '', text: i.text as string });
+    },
   });
   renderWithQuery(
     <TriggerTicket
@@ -121,6 +124,17 @@ describe('TriggerTicket', () => {
     expect(desk.callsOf('trade.placeTrigger')).toEqual([]);
     await userEvent.click(screen.getByRole('button', { name: 'Place anyway' }));
     await waitFor(() => expect(desk.callsOf('trade.placeTrigger')).toHaveLength(1));
+  });
+
+  it('a TOO_MANY_REQUESTS refusal shows the allowance and the exact wait, as for an order', async () => {
+    setupTicket({ last: '65000', refuse: true });
+    await fill(/When the last price/, '60000');
+    await fill(/^Limit price/, '59900');
+    await fill(/^Amount/, '0.01');
+    await userEvent.click(screen.getByTestId('trigger-submit'));
+    const line = await screen.findByTestId('retry-countdown');
+    // Trigger orders count among the platform's other spot endpoints.
+    expect(line.textContent).toBe('The platform accepts 200 requests every 10 s. You can try again in 10 s.');
   });
 });
 

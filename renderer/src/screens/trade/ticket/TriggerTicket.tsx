@@ -29,7 +29,7 @@ import {
 } from '../../../../../shared/trade/trigger';
 import { useDeskMutation } from '../../../lib/desk';
 import { formatMoney } from '../../../lib/format';
-import { Select } from '../../../ui';
+import { RetryCountdown, Select } from '../../../ui';
 import { describeTriggerOrder, triggerStateWords } from '../orders/triggerWords';
 import { FieldAlert, OrderAmountField, OrderPriceField, PriceField } from './parts/OrderFields';
 import { ReviewDialog } from './parts/ReviewDialog';
@@ -145,6 +145,7 @@ export function TriggerTicket({ pair, settings, last, guard }: TriggerTicketProp
       after={
         <>
           <TicketResult testId="trigger-result" error={place.error}>
+            {place.error ? <RetryCountdown error={place.error} /> : null}
             {live ? (
               <ResultNotice
                 tone={
