@@ -12,7 +12,8 @@
  * The banner (`ErrorNotice`) shows main's message and advice as main said them (main's advice names
  * no field: it cannot know what a form highlights); the banner adds which fields it highlighted.
  */
-import type { FieldValues, Path, UseFormSetError } from 'react-hook-form';
+import { type DependencyList, useEffect } from 'react';
+import type { FieldValues, Path, UseFormReturn, UseFormSetError } from 'react-hook-form';
 import { DeskCallError, isDeskCallError } from './desk';
 
 /** The banner left after the form put what it could at its fields. */
@@ -28,6 +29,13 @@ export class FormRefusal extends DeskCallError {
 }
 
 export const isFormRefusal = (value: unknown): value is FormRefusal => value instanceof FormRefusal;
+
+/** How `placeRefusal` marks what it put at a field (main's field message; a highlighted field). */
+type RefusalType = 'server' | 'platform';
+
+/** Whether a field's error is a refusal `placeRefusal` put there (not the form's own rule). */
+export const isRefusal = (error: { readonly type?: string | number } | undefined): boolean =>
+  error?.type === 'server' || error?.type === 'platform';
 
 /** The form's fields: its name (as in the contract's input) → its label on screen. */
 export type FormFields<T extends FieldValues> = Partial<Record<Path<T>, string>>;
@@ -58,7 +66,7 @@ export const placeRefusal = <T extends FieldValues>(
 ): unknown => {
   if (!isDeskCallError(error)) return error;
   let focus = true;
-  const mark = (name: Path<T>, message: string, type: string) => {
+  const mark = (name: Path<T>, message: string, type: RefusalType) => {
     setError(name, { type, message }, { shouldFocus: focus });
     focus = false;
   };
@@ -86,3 +94,46 @@ export const placeRefusal = <T extends FieldValues>(
 /** The message to show under a field: a highlighted field (a platform refusal) has none of its own. */
 export const fieldMessage = (error: { readonly message?: string | undefined } | undefined): string | undefined =>
   error?.message ? error.message : undefined;
+
+/**
+ * A form whose rules read more than the field itself (other fields, a balance, the chosen network):
+ * after every change of `deps` (the values and what the rules read), each field in `names` that `shows`
+ * its rule is checked again with the form's resolver; a field that does not show its rule yet (e.g.
+ * "required" before a first attempt) has no message. A refusal `placeRefusal` put at a field stays
+ * until that field is edited (`clearRefusal`), unless the field's own rule fails: then the rule's
+ * message is the one shown.
+ */
+export const useRulesAtFields = <T extends FieldValues, TContext, TOutput>(
+  form: UseFormReturn<T, TContext, TOutput>,
+  names: readonly Path<T>[],
+  shows: (name: Path<T>) => boolean,
+  deps: DependencyList,
+): void => {
+  const check = () => {
+    const shown = names.filter(shows);
+    for (const name of names) {
+      const error = form.getFieldState(name).error;
+      if (!shown.includes(name) && error && !isRefusal(error)) form.clearErrors(name);
+    }
+    if (shown.length === 0) return;
+    const refusals: [Path<T>, { type: string; message: string }][] = [];
+    for (const name of shown) {
+      const error = form.getFieldState(name).error;
+      if (error && isRefusal(error)) refusals.push([name, { type: String(error.type), message: error.message ?? '' }]);
+    }
+    void form.trigger(shown).then(() => {
+      // The rule holds: the refusal stays until its field is edited.
+      for (const [name, refusal] of refusals) if (!form.getFieldState(name).error) form.setError(name, refusal);
+    });
+  };
+  // biome-ignore lint/correctness/useExhaustiveDependencies: `deps` are what the rules read; `shows` reads them.
+  useEffect(check, deps);
+};
+
+/** The person edits a field: a refusal `placeRefusal` put there goes (its rules are checked again). */
+export const clearRefusal = <T extends FieldValues, TContext, TOutput>(
+  form: UseFormReturn<T, TContext, TOutput>,
+  name: Path<T>,
+): void => {
+  if (isRefusal(form.getFieldState(name).error)) form.clearErrors(name);
+};

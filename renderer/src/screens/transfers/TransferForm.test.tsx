@@ -206,3 +206,87 @@ describe('Transfer form: a refusal shows once, at the field it names', () => {
     expect(screen.queryByText('Not enough balance')).toBeNull();
   });
 });
+
+describe('Transfer form: dependent fields', () => {
+  it('says at once when the two accounts are the same, and nothing is sent', async () => {
+    const { desk } = setup(null);
+    await userEvent.selectOptions(screen.getByLabelText('Transfer type'), 'own');
+    await userEvent.selectOptions(screen.getByLabelText('To account'), 'spot');
+    expect(await screen.findByText('Choose two different accounts.')).toBeTruthy();
+    expect(screen.queryByTestId('transfer-invalid')).toBeNull();
+    await userEvent.type(screen.getByLabelText('Amount'), '1');
+    await userEvent.click(screen.getByRole('button', { name: 'Review transfer' }));
+    expect(await screen.findByTestId('transfer-invalid')).toBeTruthy();
+    expect(screen.getAllByText('Choose two different accounts.')).toHaveLength(1);
+    expect(screen.queryByTestId('transfer-confirm')).toBeNull();
+    await userEvent.selectOptions(screen.getByLabelText('To account'), 'options');
+    await vi.waitFor(() => expect(screen.queryByText('Choose two different accounts.')).toBeNull());
+    expect(screen.queryByTestId('transfer-invalid')).toBeNull();
+    expect(desk.callsOf('transfers.send')).toEqual([]);
+  });
+
+  it('"Use all" fills what is available (at most 8 decimals)', async () => {
+    setup('100.123456789');
+    await chooseSub();
+    await screen.findByText(/Available: 100.123456789 USDT/);
+    await userEvent.click(screen.getByRole('button', { name: 'Use all' }));
+    expect((screen.getByLabelText('Amount') as HTMLInputElement).value).toBe('100.12345678');
+    expect(screen.queryByRole('alert')).toBeNull();
+  });
+
+  it('after a transfer is done, the amount is cleared and "required" waits for the next attempt', async () => {
+    const { onResult } = setup();
+    await chooseSub();
+    await userEvent.type(screen.getByLabelText('Amount'), '5');
+    await userEvent.click(screen.getByRole('button', { name: 'Review transfer' }));
+    await userEvent.click(screen.getByRole('button', { name: 'Transfer now' }));
+    await vi.waitFor(() => expect(onResult).toHaveBeenCalledTimes(1));
+    await vi.waitFor(() => expect((screen.getByLabelText('Amount') as HTMLInputElement).value).toBe(''));
+    expect(screen.queryByText('Enter an amount.')).toBeNull();
+    expect((screen.getByLabelText('Sub-account') as HTMLSelectElement).value).toBe('11');
+  });
+});
+
+describe('Transfer form: refusals stay at their field until it is edited', () => {
+  it('a highlighted amount stays while another field changes, and goes when the amount is edited', async () => {
+    const { onResult } = setup('100.5', () => {
+      throw { code: 'PLATFORM', label: 'BALANCE_NOT_ENOUGH', message: 'Not enough balance', delivery: 'not_sent' };
+    });
+    await chooseSub();
+    await userEvent.type(screen.getByLabelText('Amount'), '25');
+    await userEvent.click(screen.getByRole('button', { name: 'Review transfer' }));
+    await userEvent.click(screen.getByRole('button', { name: 'Transfer now' }));
+    await vi.waitFor(() => expect(onResult).toHaveBeenCalledTimes(1));
+    expect(screen.getByLabelText('Amount').getAttribute('aria-invalid')).toBe('true');
+    await userEvent.selectOptions(screen.getByLabelText('Sub-account’s account'), 'futures');
+    await screen.findByText(/Available: 100.5 USDT/);
+    expect(screen.getByLabelText('Amount').getAttribute('aria-invalid')).toBe('true');
+    expect(screen.queryByTestId('transfer-invalid')).toBeNull();
+    await userEvent.type(screen.getByLabelText('Amount'), '.5');
+    await vi.waitFor(() => expect(screen.getByLabelText('Amount').getAttribute('aria-invalid')).toBeNull());
+  });
+
+  it("main's message about the sub-account's account shows at that field", async () => {
+    const { onResult } = setup(
+      '100.5',
+      refuseWith({
+        code: 'INVALID_INPUT',
+        message: 'Check the values',
+        delivery: 'not_sent',
+        fields: { subAccountType: 'This sub-account has no such account.' },
+      }),
+    );
+    await chooseSub();
+    await userEvent.type(screen.getByLabelText('Amount'), '25');
+    await userEvent.click(screen.getByRole('button', { name: 'Review transfer' }));
+    await userEvent.click(screen.getByRole('button', { name: 'Transfer now' }));
+    await vi.waitFor(() => expect(onResult).toHaveBeenCalledTimes(1));
+    expect(onResult.mock.calls[0]?.[0]).not.toHaveProperty('error');
+    expect(screen.getByLabelText('Sub-account’s account').getAttribute('aria-invalid')).toBe('true');
+    expect(screen.getAllByText('This sub-account has no such account.')).toHaveLength(1);
+  });
+});
+
+const refuseWith = (error: object) => () => {
+  throw error;
+};

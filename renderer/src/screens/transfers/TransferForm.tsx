@@ -4,19 +4,36 @@
  * available) before anything is sent, then shows a review sheet. The result is tracked by
  * TransferResult. Opening the review freezes what it shows under a new request key, sent with every
  * click of "Transfer now": a double click or a retry is the same transfer for main.
+ *
+ * A react-hook-form form held to the contract's transfer input; its rules read the other fields and
+ * what is available at the source, so they are checked again whenever one of those changes
+ * (`useRulesAtFields`). A refusal is put on the fields with `placeRefusal`.
  */
+import { zodResolver } from '@hookform/resolvers/zod';
 import Decimal from 'decimal.js';
 import { useState } from 'react';
-import type { FieldValues, UseFormSetError } from 'react-hook-form';
+import { Controller, type UseFormSetError, useForm } from 'react-hook-form';
+import { z } from 'zod';
 import {
+  MainSubTransferInput,
+  OwnTransferInput,
   ownTransferNeeds,
+  SubSubTransferInput,
   TRANSFER_MAX_DECIMALS,
   type TransferDetails,
   type TransferOutcome,
 } from '../../../../shared/contract/transfers';
 import { type DeskCallError, useDeskMutation, useDeskQuery } from '../../lib/desk';
 import { formatMoney } from '../../lib/format';
-import { type FormFields, type LabelFields, placeRefusal } from '../../lib/formErrors';
+import {
+  clearRefusal,
+  type FormFields,
+  fieldMessage,
+  isRefusal,
+  type LabelFields,
+  placeRefusal,
+  useRulesAtFields,
+} from '../../lib/formErrors';
 import { useNavigation } from '../../lib/navigation';
 import { Button, ConfirmDialog, Select, type SelectOption, TextField } from '../../ui';
 import { useConfirmation, useSingleFlight } from '../withdrawals/confirmation';
@@ -73,8 +90,49 @@ const TRANSFER_LABELS: LabelFields<Record<TransferField, string>> = {
   SUB_ACCOUNT_NOT_FOUND: 'subUserId',
   SUB_ACCOUNT_LOCKED: 'subUserId',
 };
-/** The draft's name of a contract field (the form keeps the sub-account's account as `subType`). */
-const draftKey = (field: string): string => (field === 'subAccountType' ? 'subType' : field);
+/** The form's name of a contract field (the form keeps the sub-account's account as `subType`). */
+const draftKey = (field: TransferField): Exclude<keyof TransferDraft, 'route'> =>
+  field === 'subAccountType' ? 'subType' : field;
+/** The form's fields, in the order it asks for them. */
+const DRAFT_FIELDS: readonly (keyof TransferDraft)[] = [
+  'route',
+  'from',
+  'to',
+  'currencyPair',
+  'settle',
+  'subUserId',
+  'subType',
+  'fromUserId',
+  'fromType',
+  'toUserId',
+  'toType',
+  'currency',
+  'amount',
+];
+type DraftProblemField = keyof ReturnType<typeof draftProblems>;
+/** Shown as soon as they fail (two accounts, the settle currency), as typed, or only after a first attempt. */
+const ALWAYS_SHOWN: readonly (keyof TransferDraft)[] = ['to', 'settle'];
+const SHOWN_AS_TYPED: readonly (keyof TransferDraft)[] = ['currencyPair', 'toUserId', 'currency', 'amount'];
+
+/** What the person fills in, without the confirmation's request key: the contract's inputs. */
+const TransferDetailsSchema = z.discriminatedUnion('kind', [
+  z.object(OwnTransferInput.shape).omit({ requestKey: true }),
+  z.object(MainSubTransferInput.shape).omit({ requestKey: true }),
+  z.object(SubSubTransferInput.shape).omit({ requestKey: true }),
+]);
+/** The form's draft, read with the screen's rules (`available` bounds the amount), then held to the contract. */
+const transferSchema = (available: string | undefined) =>
+  z
+    .custom<TransferDraft>()
+    .superRefine((draft, ctx) => {
+      const problems = draftProblems(draft, available);
+      for (const field of DRAFT_FIELDS) {
+        const message = problems[field as DraftProblemField];
+        if (message) ctx.addIssue({ code: 'custom', path: [field], message });
+      }
+    })
+    .transform(toInput)
+    .pipe(TransferDetailsSchema);
 
 export interface TransferFormProps {
   /** Called with every answer (done / checking / failed) or a refusal, for the result panel. */
@@ -90,12 +148,12 @@ const ROUTES: readonly Route[] = ['own', 'mainToSub', 'subToMain', 'subToSub'];
 export const TransferForm = ({ onResult }: TransferFormProps) => {
   // Another screen may hand over a sub-account (Sub-accounts → "Transfer funds"): params.subUserId.
   const handedOver = useNavigation((state) => state.params.subUserId);
+  // The draft the screen reads (which fields to ask, where funds leave from); the form holds the same values.
   const [draft, setDraft] = useState<TransferDraft>(() =>
     handedOver && /^\d+$/.test(handedOver)
       ? { ...EMPTY_DRAFT, route: 'mainToSub', subUserId: handedOver }
       : EMPTY_DRAFT,
   );
-  const [attempted, setAttempted] = useState(false);
   const { confirmation, open, close } = useConfirmation<{
     readonly input: TransferDetails;
     readonly summary: string;
@@ -103,26 +161,6 @@ export const TransferForm = ({ onResult }: TransferFormProps) => {
     readonly to: string;
   }>();
   const singleFlight = useSingleFlight();
-  // Main's or the platform's refusal of the last transfer, on the fields it names (until edited):
-  // the message at the field, or '' for a field a banner names (highlighted only).
-  const [refusedAt, setRefusedAt] = useState<Record<string, string>>({});
-  const set = (patch: Partial<TransferDraft>) => {
-    setRefusedAt((r) => Object.fromEntries(Object.entries(r).filter(([f]) => !(f in patch))));
-    setDraft((d) => ({ ...d, ...patch }));
-  };
-  /** Puts a refusal on the form's fields; returns what is left for the one banner (or undefined). */
-  const placeOnFields = (error: unknown): unknown => {
-    const placed: Record<string, string> = {};
-    const setError = ((name: string, e: { message?: string }) => {
-      placed[draftKey(name)] = e.message ?? '';
-    }) as unknown as UseFormSetError<FieldValues>;
-    const left = placeRefusal(error, setError, TRANSFER_FIELDS, TRANSFER_LABELS);
-    setRefusedAt(placed);
-    return left;
-  };
-  /** The field's message, once: its own rule when shown, else main's refusal of it. */
-  const refusal = (field: string): string | undefined => refusedAt[field] || undefined;
-  const refused = (field: string): boolean => refusedAt[field] !== undefined;
 
   const subs = useDeskQuery(['subAccounts.list', {}]);
   const accounts = subs.data?.accounts ?? [];
@@ -154,24 +192,48 @@ export const TransferForm = ({ onResult }: TransferFormProps) => {
   );
   const availableText = source !== undefined ? (available.data?.available ?? undefined) : undefined;
 
+  const form = useForm<TransferDraft, unknown, TransferDetails>({
+    // Read again every render: the amount is checked against what is available at the source.
+    resolver: zodResolver(transferSchema(availableText)),
+    mode: 'onSubmit',
+    reValidateMode: 'onChange',
+    defaultValues: draft,
+  });
+  const submitted = form.formState.isSubmitted;
+  const { errors } = form.formState;
+  /** A change by the person: the draft and the form follow; a refusal at a changed field goes. */
+  const set = (patch: Partial<TransferDraft>) => {
+    for (const [name, value] of Object.entries(patch) as [keyof TransferDraft, string][]) {
+      clearRefusal(form, name);
+      form.setValue(name, value, { shouldDirty: true });
+    }
+    setDraft((d) => ({ ...d, ...patch }));
+  };
+  // Format problems show as the person types; "required" ones only after a first attempt.
+  useRulesAtFields(
+    form,
+    DRAFT_FIELDS,
+    (name) => submitted || ALWAYS_SHOWN.includes(name) || (SHOWN_AS_TYPED.includes(name) && draft[name] !== ''),
+    [...DRAFT_FIELDS.map((name) => draft[name]), availableText, submitted],
+  );
+  /** Main's names for the form's fields (the sub-account's account is `subType` here). */
+  const setRefusal: UseFormSetError<Record<TransferField, string>> = (name, error, options) =>
+    form.setError(draftKey(name as TransferField), error, options);
+
   const send = useDeskMutation('transfers.send', {
     // The history gets the transfer from the journal's events (the screen applies them); balances are read again.
     invalidates: ['transfers.available', 'subAccounts.balances', 'subAccounts.get'],
   });
 
-  const problems = draftProblems(draft, availableText);
-  const valid = Object.keys(problems).length === 0;
-  // Format problems show as the person types; "required" ones only after a first attempt.
-  const show = (field: keyof typeof problems, typed: boolean) => (attempted || typed ? problems[field] : undefined);
+  // After an attempt: some field's rule fails (a refusal is not the form's rule).
+  const invalid = submitted && DRAFT_FIELDS.some((f) => errors[f] && !isRefusal(errors[f]));
   const needs = ownTransferNeeds(draft.from, draft.to);
   const route = describeRoute(draft, subName);
-  const input = valid ? toInput(draft) : undefined;
-  const summary = `${input ? formatMoney(input.amount, input.currency) : draft.currency} from ${route.from} to ${route.to}`;
 
-  const review = () => {
-    setAttempted(true);
-    if (input) open({ input, summary, from: route.from, to: route.to });
-  };
+  const review = form.handleSubmit((input) => {
+    const summary = `${formatMoney(input.amount, input.currency)} from ${route.from} to ${route.to}`;
+    open({ input, summary, from: route.from, to: route.to });
+  });
 
   const confirm = () => {
     if (confirmation === undefined) return;
@@ -185,14 +247,14 @@ export const TransferForm = ({ onResult }: TransferFormProps) => {
             onResult({ outcome, summary: details.summary });
             close();
             if (outcome.state !== 'failed') {
+              form.reset({ ...form.getValues(), amount: '' });
               setDraft((d) => ({ ...d, amount: '' }));
-              setAttempted(false);
             }
           },
           onError: (error) => {
             // Reviewing again makes a new key: this confirmation ends here. What names a field goes
             // to that field; the rest is one banner in the result.
-            const left = placeOnFields(error);
+            const left = placeRefusal(error, setRefusal, TRANSFER_FIELDS, TRANSFER_LABELS);
             onResult({ ...(left !== undefined ? { error: left as DeskCallError } : {}), summary: details.summary });
             close();
           },
@@ -212,76 +274,119 @@ export const TransferForm = ({ onResult }: TransferFormProps) => {
       className="stack transfer-form"
       aria-label="New transfer"
       data-testid="transfer-form"
-      onSubmit={(event) => {
-        event.preventDefault();
-        review();
-      }}
+      onSubmit={(event) => void review(event)}
     >
-      <Select
-        label="Transfer type"
-        value={draft.route}
-        onChange={(value) => set({ route: value })}
-        options={ROUTES.map((r) => ({ value: r, label: ROUTE_TEXT[r] }))}
+      <Controller
+        control={form.control}
+        name="route"
+        render={({ field }) => (
+          <Select
+            label="Transfer type"
+            value={field.value}
+            onChange={(value) => set({ route: value })}
+            options={ROUTES.map((r) => ({ value: r, label: ROUTE_TEXT[r] }))}
+          />
+        )}
       />
 
       {draft.route === 'own' ? (
         <div className="form-row">
-          <Select
-            label="From account"
-            value={draft.from}
-            onChange={(value) => set({ from: value })}
-            options={OWN_ACCOUNTS.map((a) => ({ value: a, label: ACCOUNT_TEXT[a] }))}
+          <Controller
+            control={form.control}
+            name="from"
+            render={({ field, fieldState }) => (
+              <Select
+                label="From account"
+                value={field.value}
+                onChange={(value) => set({ from: value })}
+                options={OWN_ACCOUNTS.map((a) => ({ value: a, label: ACCOUNT_TEXT[a] }))}
+                error={fieldMessage(fieldState.error)}
+                invalid={fieldState.invalid}
+              />
+            )}
           />
-          <Select
-            label="To account"
-            value={draft.to}
-            onChange={(value) => set({ to: value })}
-            options={OWN_ACCOUNTS.map((a) => ({ value: a, label: ACCOUNT_TEXT[a] }))}
-            error={problems.to ?? refusal('to')}
-            invalid={refused('to')}
+          <Controller
+            control={form.control}
+            name="to"
+            render={({ field, fieldState }) => (
+              <Select
+                label="To account"
+                value={field.value}
+                onChange={(value) => set({ to: value })}
+                options={OWN_ACCOUNTS.map((a) => ({ value: a, label: ACCOUNT_TEXT[a] }))}
+                error={fieldMessage(fieldState.error)}
+                invalid={fieldState.invalid}
+              />
+            )}
           />
         </div>
       ) : null}
       {draft.route === 'own' && needs.currencyPair ? (
-        <TextField
-          label="Margin market (pair)"
-          value={draft.currencyPair}
-          onChange={(value) => set({ currencyPair: value.toUpperCase() })}
-          error={show('currencyPair', draft.currencyPair !== '') ?? refusal('currencyPair')}
-          invalid={refused('currencyPair')}
-          placeholder="BTC_USDT"
-          hint="Isolated margin keeps funds per market."
+        <Controller
+          control={form.control}
+          name="currencyPair"
+          render={({ field, fieldState }) => (
+            <TextField
+              label="Margin market (pair)"
+              value={field.value}
+              onChange={(value) => set({ currencyPair: value.toUpperCase() })}
+              placeholder="BTC_USDT"
+              hint="Isolated margin keeps funds per market."
+              error={fieldMessage(fieldState.error)}
+              invalid={fieldState.invalid}
+            />
+          )}
         />
       ) : null}
       {draft.route === 'own' && needs.settle ? (
-        <Select
-          label="Settle currency"
-          value={draft.settle}
-          onChange={(value) => set({ settle: value })}
-          options={[
-            { value: 'usdt', label: 'USDT-settled' },
-            { value: 'btc', label: 'BTC-settled' },
-          ]}
-          error={problems.settle ?? refusal('settle')}
-          invalid={refused('settle')}
+        <Controller
+          control={form.control}
+          name="settle"
+          render={({ field, fieldState }) => (
+            <Select
+              label="Settle currency"
+              value={field.value}
+              onChange={(value) => set({ settle: value })}
+              options={[
+                { value: 'usdt', label: 'USDT-settled' },
+                { value: 'btc', label: 'BTC-settled' },
+              ]}
+              error={fieldMessage(fieldState.error)}
+              invalid={fieldState.invalid}
+            />
+          )}
         />
       ) : null}
 
       {draft.route === 'mainToSub' || draft.route === 'subToMain' ? (
         <div className="form-row">
-          <Select
-            label="Sub-account"
-            value={draft.subUserId}
-            onChange={(value) => set({ subUserId: value })}
-            options={subOptions}
-            error={show('subUserId', false) ?? refusal('subUserId')}
-            invalid={refused('subUserId')}
+          <Controller
+            control={form.control}
+            name="subUserId"
+            render={({ field, fieldState }) => (
+              <Select
+                label="Sub-account"
+                value={field.value}
+                onChange={(value) => set({ subUserId: value })}
+                options={subOptions}
+                error={fieldMessage(fieldState.error)}
+                invalid={fieldState.invalid}
+              />
+            )}
           />
-          <Select
-            label="Sub-account’s account"
-            value={draft.subType}
-            onChange={(value) => set({ subType: value })}
-            options={SUB_TYPES.map((t) => ({ value: t, label: ACCOUNT_TEXT[t] }))}
+          <Controller
+            control={form.control}
+            name="subType"
+            render={({ field, fieldState }) => (
+              <Select
+                label="Sub-account’s account"
+                value={field.value}
+                onChange={(value) => set({ subType: value })}
+                options={SUB_TYPES.map((t) => ({ value: t, label: ACCOUNT_TEXT[t] }))}
+                error={fieldMessage(fieldState.error)}
+                invalid={fieldState.invalid}
+              />
+            )}
           />
         </div>
       ) : null}
@@ -298,82 +403,122 @@ export const TransferForm = ({ onResult }: TransferFormProps) => {
       {draft.route === 'subToSub' ? (
         <>
           <div className="form-row">
-            <Select
-              label="From sub-account"
-              value={draft.fromUserId}
-              onChange={(value) => set({ fromUserId: value })}
-              options={subOptions}
-              error={show('fromUserId', false) ?? refusal('fromUserId')}
-              invalid={refused('fromUserId')}
+            <Controller
+              control={form.control}
+              name="fromUserId"
+              render={({ field, fieldState }) => (
+                <Select
+                  label="From sub-account"
+                  value={field.value}
+                  onChange={(value) => set({ fromUserId: value })}
+                  options={subOptions}
+                  error={fieldMessage(fieldState.error)}
+                  invalid={fieldState.invalid}
+                />
+              )}
             />
-            <Select
-              label="From account"
-              value={draft.fromType}
-              onChange={(value) => set({ fromType: value })}
-              options={SUB_SUB_TYPES.map((t) => ({ value: t, label: ACCOUNT_TEXT[t] }))}
+            <Controller
+              control={form.control}
+              name="fromType"
+              render={({ field, fieldState }) => (
+                <Select
+                  label="From account"
+                  value={field.value}
+                  onChange={(value) => set({ fromType: value })}
+                  options={SUB_SUB_TYPES.map((t) => ({ value: t, label: ACCOUNT_TEXT[t] }))}
+                  error={fieldMessage(fieldState.error)}
+                  invalid={fieldState.invalid}
+                />
+              )}
             />
           </div>
           <div className="form-row">
-            <Select
-              label="To sub-account"
-              value={draft.toUserId}
-              onChange={(value) => set({ toUserId: value })}
-              options={subOptions}
-              error={show('toUserId', draft.toUserId !== '') ?? refusal('toUserId')}
-              invalid={refused('toUserId')}
+            <Controller
+              control={form.control}
+              name="toUserId"
+              render={({ field, fieldState }) => (
+                <Select
+                  label="To sub-account"
+                  value={field.value}
+                  onChange={(value) => set({ toUserId: value })}
+                  options={subOptions}
+                  error={fieldMessage(fieldState.error)}
+                  invalid={fieldState.invalid}
+                />
+              )}
             />
-            <Select
-              label="To account"
-              value={draft.toType}
-              onChange={(value) => set({ toType: value })}
-              options={SUB_SUB_TYPES.map((t) => ({ value: t, label: ACCOUNT_TEXT[t] }))}
+            <Controller
+              control={form.control}
+              name="toType"
+              render={({ field, fieldState }) => (
+                <Select
+                  label="To account"
+                  value={field.value}
+                  onChange={(value) => set({ toType: value })}
+                  options={SUB_SUB_TYPES.map((t) => ({ value: t, label: ACCOUNT_TEXT[t] }))}
+                  error={fieldMessage(fieldState.error)}
+                  invalid={fieldState.invalid}
+                />
+              )}
             />
           </div>
         </>
       ) : null}
 
       <div className="form-row">
-        <TextField
-          label="Currency"
-          value={draft.currency}
-          onChange={(value) => set({ currency: value.toUpperCase().trim() })}
-          error={show('currency', draft.currency !== '') ?? refusal('currency')}
-          invalid={refused('currency')}
-          maxLength={32}
+        <Controller
+          control={form.control}
+          name="currency"
+          render={({ field, fieldState }) => (
+            <TextField
+              label="Currency"
+              value={field.value}
+              onChange={(value) => set({ currency: value.toUpperCase().trim() })}
+              maxLength={32}
+              error={fieldMessage(fieldState.error)}
+              invalid={fieldState.invalid}
+            />
+          )}
         />
-        <TextField
-          label="Amount"
-          value={draft.amount}
-          onChange={(value) => set({ amount: value })}
-          inputMode="decimal"
-          error={show('amount', draft.amount !== '') ?? refusal('amount')}
-          invalid={refused('amount')}
-          suffix={draft.currency}
-          hint={
-            <span data-testid="transfer-available">
-              {source === undefined
-                ? `At most ${TRANSFER_MAX_DECIMALS} decimals.`
-                : available.isPending
-                  ? 'Checking what is available…'
-                  : available.error
-                    ? 'Could not read the available balance; the platform will check it.'
-                    : availableText === undefined
-                      ? (available.data?.note ?? 'The platform does not report what is available here.')
-                      : `Available: ${formatMoney(availableText, draft.currency)} · at most ${TRANSFER_MAX_DECIMALS} decimals`}
-              {availableText !== undefined ? (
-                <>
-                  {' '}
-                  <button type="button" className="link-button" onClick={setMax}>
-                    Use all
-                  </button>
-                </>
-              ) : null}
-            </span>
-          }
+        <Controller
+          control={form.control}
+          name="amount"
+          render={({ field, fieldState }) => (
+            <TextField
+              label="Amount"
+              value={field.value}
+              onChange={(value) => set({ amount: value })}
+              inputMode="decimal"
+              suffix={draft.currency}
+              hint={
+                <span data-testid="transfer-available">
+                  {source === undefined
+                    ? `At most ${TRANSFER_MAX_DECIMALS} decimals.`
+                    : available.isPending
+                      ? 'Checking what is available…'
+                      : available.error
+                        ? 'Could not read the available balance; the platform will check it.'
+                        : availableText === undefined
+                          ? (available.data?.note ?? 'The platform does not report what is available here.')
+                          : `Available: ${formatMoney(availableText, draft.currency)} · at most ${TRANSFER_MAX_DECIMALS} decimals`}
+                  {availableText !== undefined ? (
+                    <>
+                      {' '}
+                      <button type="button" className="link-button" onClick={setMax}>
+                        Use all
+                      </button>
+                    </>
+                  ) : null}
+                </span>
+              }
+              error={fieldMessage(fieldState.error)}
+              invalid={fieldState.invalid}
+            />
+          )}
         />
       </div>
 
-      {attempted && !valid ? (
+      {invalid ? (
         <p className="field-error" role="alert" data-testid="transfer-invalid">
           Fix the marked fields; nothing was sent.
         </p>

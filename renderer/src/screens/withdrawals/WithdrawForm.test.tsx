@@ -1,5 +1,5 @@
 import { QueryClient, QueryClientProvider } from '@tanstack/react-query';
-import { cleanup, fireEvent, render, screen, waitFor, within } from '@testing-library/react';
+import { act, cleanup, fireEvent, render, screen, waitFor, within } from '@testing-library/react';
 import userEvent from '@testing-library/user-event';
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
 import type { CurrencyChainInfo, SavedAddress, WithdrawRules } from '../../../../shared/contract/funding';
@@ -426,5 +426,86 @@ describe('withdrawal form: one way for errors', () => {
     expect(screen.getByText('Check the values you entered and try again.')).toBeTruthy();
     expect(screen.queryByText(/highlighted/i)).toBeNull();
     expect(document.querySelectorAll('[aria-invalid="true"]')).toHaveLength(0);
+  });
+});
+
+describe('withdrawal form: dependent fields and the draft', () => {
+  it('after an attempt, each missing choice is asked for in order, as the earlier ones are made', async () => {
+    const user = userEvent.setup();
+    renderForm();
+    await screen.findByLabelText('Currency');
+    await user.click(screen.getByTestId('withdraw-review'));
+    expect(await screen.findByText('Choose a currency.')).toBeTruthy();
+    expect(screen.getByTestId('withdraw-blocked').textContent).toBe('Not sent: check Currency.');
+    await user.selectOptions(screen.getByLabelText('Currency'), 'USDT');
+    await waitFor(() => expect(screen.getByTestId('withdraw-blocked').textContent).toBe('Not sent: check Network.'));
+    expect(screen.queryByText('Choose a currency.')).toBeNull();
+    expect(screen.getByText('Choose a network.')).toBeTruthy();
+    await user.click(await screen.findByRole('radio', { name: /^TRX/ }));
+    await waitFor(() =>
+      expect(screen.getByTestId('withdraw-blocked').textContent).toBe('Not sent: check Destination.'),
+    );
+    expect(screen.getByTestId('saved-address-error').textContent).toBe('Choose a saved address.');
+    await user.click(await screen.findByRole('radio', { name: /OTC desk/ }));
+    await waitFor(() => expect(screen.getByTestId('withdraw-blocked').textContent).toBe('Not sent: check Amount.'));
+    expect(screen.queryByTestId('saved-address-error')).toBeNull();
+    await user.type(screen.getByLabelText('Amount'), '100');
+    await waitFor(() => expect(screen.queryByTestId('withdraw-blocked')).toBeNull());
+    expect(withdrawCalls).toHaveLength(0);
+  });
+
+  it('a refusal highlighting the amount stays while the network changes, and goes when the amount is edited', async () => {
+    const user = userEvent.setup();
+    withdrawAnswer = () => {
+      throw {
+        code: 'PLATFORM',
+        message: 'Not enough balance in the account.',
+        label: 'BALANCE_NOT_ENOUGH',
+        delivery: 'not_sent',
+      };
+    };
+    renderForm();
+    await choose(user, /^TRX/, /OTC desk/);
+    await user.type(screen.getByLabelText('Amount'), '100');
+    await user.click(screen.getByTestId('withdraw-review'));
+    const sheet = await screen.findByTestId('review-sheet');
+    await user.type(await within(sheet).findByLabelText(/Type the amount/), '100');
+    await user.click(within(sheet).getByTestId('withdraw-send'));
+    await waitFor(() => expect(within(sheet).getAllByTestId('error-notice')).toHaveLength(1));
+    await user.click(within(sheet).getByRole('button', { name: 'Back' }));
+    expect(screen.getByLabelText('Amount').getAttribute('aria-invalid')).toBe('true');
+
+    await user.click(screen.getByRole('radio', { name: /^TON/ }));
+    await user.click(await screen.findByRole('radio', { name: /Exchange B/ }));
+    await waitFor(() => expect((screen.getByLabelText('Memo / tag') as HTMLInputElement).value).toBe('7734001'));
+    expect((screen.getByLabelText('Amount') as HTMLInputElement).value).toBe('100');
+    expect(screen.getByLabelText('Amount').getAttribute('aria-invalid')).toBe('true');
+    expect(screen.queryByTestId('withdraw-blocked')).toBeNull();
+
+    await user.type(screen.getByLabelText('Amount'), '0');
+    await waitFor(() => expect(screen.getByLabelText('Amount').getAttribute('aria-invalid')).toBeNull());
+  });
+
+  it('keeps the draft when the form is left and comes back, and follows a currency handed over from outside', async () => {
+    const user = userEvent.setup();
+    renderForm();
+    await choose(user, /^TRX/, /OTC desk/);
+    await user.type(screen.getByLabelText('Amount'), '300000');
+    cleanup();
+
+    renderForm();
+    expect(((await screen.findByLabelText('Amount')) as HTMLInputElement).value).toBe('300000');
+    expect(screen.getByRole('radio', { name: /OTC desk/ })).toHaveProperty('checked', true);
+    // Typed before leaving: its rule shows at once.
+    expect(await screen.findByText(/Not enough USDT/)).toBeTruthy();
+
+    // Balances → "Withdraw" hands over a currency: a fresh draft with it.
+    act(() => useWithdrawDraft.getState().set({ currency: 'USDT', chain: '', address: '', memo: '', amount: '' }));
+    await waitFor(() => expect(screen.queryByLabelText('Amount')).toBeNull());
+    expect((screen.getByLabelText('Currency') as HTMLSelectElement).value).toBe('USDT');
+    expect(screen.queryByText(/Not enough USDT/)).toBeNull();
+    await user.click(await screen.findByRole('radio', { name: /^TRX/ }));
+    await user.click(await screen.findByRole('radio', { name: /OTC desk/ }));
+    expect((screen.getByLabelText('Amount') as HTMLInputElement).value).toBe('');
   });
 });

@@ -2,37 +2,51 @@
  * New withdrawal: currency → network → saved address → memo → amount, with the fee, limits and the
  * net amount shown before anything is sent. Every rule is checked here first (and again in main);
  * "Review" opens the review sheet, which is the only place that sends.
+ *
+ * A react-hook-form form held to the contract's `WithdrawDetails`; its rules read the chosen
+ * currency's rules, network, balance and saved entry, so they are checked again whenever one of
+ * those changes (`useRulesAtFields`). A refusal is put on the fields with `placeRefusal`.
  */
+import { zodResolver } from '@hookform/resolvers/zod';
 import Decimal from 'decimal.js';
-import { useMemo, useState } from 'react';
-import type { FieldValues, UseFormSetError } from 'react-hook-form';
+import { useEffect, useMemo, useState } from 'react';
+import { Controller, useForm } from 'react-hook-form';
+import { z } from 'zod';
 import { create } from 'zustand';
 import {
   type CurrencyChainInfo,
   destinationKey,
   type SavedAddress,
+  WithdrawDetails,
   type WithdrawResult,
+  type WithdrawRules,
 } from '../../../../shared/contract/funding';
 import { savedAddressRefusal } from '../../../../shared/platform/savedAddresses';
 import { useDeskQuery } from '../../lib/desk';
 import { formatMoney, parseAmountInput } from '../../lib/format';
-import { type FormFields, type LabelFields, placeRefusal } from '../../lib/formErrors';
+import {
+  clearRefusal,
+  type FormFields,
+  fieldMessage,
+  isRefusal,
+  type LabelFields,
+  placeRefusal,
+  useRulesAtFields,
+} from '../../lib/formErrors';
 import { Badge, Button, EmptyState, ErrorNotice, Loading, LongId, Select, TextField } from '../../ui';
 import { FeeEstimateNote } from './FeeEstimateNote';
 import { firstWithdrawalTo, ReviewSheet } from './ReviewSheet';
 import { amountProblem, quote } from './withdrawMath';
 
-interface Draft {
-  readonly currency: string;
-  readonly chain: string;
-  readonly address: string;
-  readonly memo: string;
-  readonly amount: string;
-  set(patch: Partial<Omit<Draft, 'set' | 'reset'>>): void;
+/** The form's values: what the person chose and typed, as typed. */
+type WithdrawValues = { currency: string; chain: string; address: string; memo: string; amount: string };
+
+interface Draft extends Readonly<WithdrawValues> {
+  set(patch: Partial<WithdrawValues>): void;
   reset(): void;
 }
 
-const EMPTY = { currency: '', chain: '', address: '', memo: '', amount: '' };
+const EMPTY: WithdrawValues = { currency: '', chain: '', address: '', memo: '', amount: '' };
 
 /** The draft survives switching tabs/screens; it is cleared once the withdrawal is sent. */
 export const useWithdrawDraft = create<Draft>((set) => ({
@@ -49,8 +63,10 @@ const chainProblem = (chain: CurrencyChainInfo): string | undefined => {
 
 const savedKey = (a: SavedAddress) => destinationKey(a.chain, a.address, a.tag);
 
-type WithdrawField = 'currency' | 'chain' | 'address' | 'memo' | 'amount';
-const WITHDRAW_FIELDS: FormFields<Record<WithdrawField, string>> = {
+type WithdrawField = keyof WithdrawValues;
+/** The fields in the order the form asks for them: the first with a problem is where to look. */
+const WITHDRAW_ORDER: readonly WithdrawField[] = ['currency', 'chain', 'address', 'memo', 'amount'];
+const WITHDRAW_FIELDS: FormFields<WithdrawValues> = {
   currency: 'Currency',
   chain: 'Network',
   address: 'Destination',
@@ -58,7 +74,7 @@ const WITHDRAW_FIELDS: FormFields<Record<WithdrawField, string>> = {
   amount: 'Amount',
 };
 /** Platform refusals about one field of the form: one banner, that field highlighted. */
-const WITHDRAW_LABELS: LabelFields<Record<WithdrawField, string>> = {
+const WITHDRAW_LABELS: LabelFields<WithdrawValues> = {
   BALANCE_NOT_ENOUGH: 'amount',
   WITHDRAWAL_OVER_LIMIT: 'amount',
   INVALID_PRECISION: 'amount',
@@ -67,34 +83,67 @@ const WITHDRAW_LABELS: LabelFields<Record<WithdrawField, string>> = {
   ADDRESS_NOT_USED: 'address',
   INVALID_CURRENCY: 'currency',
 };
-/** A refusal put on a field: main's message ('' = highlighted only; the banner says why). */
-type Refused = Partial<Record<WithdrawField, string>>;
+
+/** What the rules read besides the values: the chosen currency's rules, network and balance, the saved entry's refusal. */
+interface WithdrawReads {
+  readonly rules: WithdrawRules | undefined;
+  readonly chain: CurrencyChainInfo | undefined;
+  readonly available: string | undefined;
+  readonly refused: string | undefined;
+}
+
+/** Every rule of the form, per field. */
+const withdrawProblems = (v: WithdrawValues, r: WithdrawReads): Partial<Record<WithdrawField, string>> => {
+  // What was typed ("1,000.5", ".5", pasted spaces) read once; the rules see the canonical value.
+  const typed = parseAmountInput(v.amount);
+  const { rules, chain, available } = r;
+  return {
+    currency: v.currency === '' ? 'Choose a currency.' : undefined,
+    chain: v.chain === '' ? 'Choose a network.' : chain && chainProblem(chain) ? chainProblem(chain) : undefined,
+    address: v.address === '' ? 'Choose a saved address.' : r.refused,
+    memo:
+      chain?.usesMemo && v.memo.trim() === ''
+        ? `${chain.chain} needs a memo/tag: without it the receiving platform cannot credit the funds.`
+        : v.memo.length > 128
+          ? 'The memo is too long.'
+          : undefined,
+    amount:
+      rules && chain
+        ? typed.ok
+          ? amountProblem({ amount: typed.value, rules, chain, available })
+          : typed.message
+        : undefined,
+  };
+};
+
+/** The form's strings, read with the screen's rules, then held to the contract's `WithdrawDetails`. */
+const withdrawSchema = (reads: WithdrawReads) =>
+  z
+    .custom<WithdrawValues>()
+    .superRefine((values, ctx) => {
+      const problems = withdrawProblems(values, reads);
+      for (const field of WITHDRAW_ORDER) {
+        const message = problems[field];
+        if (message) ctx.addIssue({ code: 'custom', path: [field], message });
+      }
+    })
+    .transform((values) => {
+      const typed = parseAmountInput(values.amount);
+      return {
+        currency: values.currency,
+        chain: values.chain,
+        address: values.address,
+        amount: typed.ok ? typed.value : values.amount,
+        ...(reads.chain?.usesMemo && values.memo.trim() !== '' ? { memo: values.memo.trim() } : {}),
+      };
+    })
+    .pipe(WithdrawDetails);
 
 export function WithdrawForm({ onSent }: { readonly onSent: (result: WithdrawResult) => void }) {
+  // The draft the screen reads (queries, fee, dependent choices); the form holds the same values.
   const draft = useWithdrawDraft();
-  const [showErrors, setShowErrors] = useState(false);
-  const [reviewing, setReviewing] = useState(false);
-  // Main's or the platform's refusal of the last "Send", put on the fields it names (until edited).
-  const [refusedAt, setRefusedAt] = useState<Refused>({});
-  const edit = (patch: Partial<Omit<Draft, 'set' | 'reset'>>) => {
-    setRefusedAt((r) => Object.fromEntries(Object.entries(r).filter(([f]) => !(f in patch))));
-    draft.set(patch);
-  };
-  const onRefused = (error: unknown): unknown => {
-    const placed: Refused = {};
-    const setError = ((name: WithdrawField, e: { message?: string }) => {
-      placed[name] = e.message ?? '';
-    }) as unknown as UseFormSetError<FieldValues>;
-    const left = placeRefusal(error, setError, WITHDRAW_FIELDS, WITHDRAW_LABELS);
-    setRefusedAt(placed);
-    // Everything went to a field: back to the form, where it shows.
-    if (left === undefined) setReviewing(false);
-    return left;
-  };
-  /** The field's message, once: its own rule (when shown), else main's refusal of it. */
-  const fieldError = (field: WithdrawField, shown: boolean): string | undefined =>
-    (shown ? problems[field] : undefined) ?? (refusedAt[field] || undefined);
-  const highlighted = (field: WithdrawField) => refusedAt[field] !== undefined;
+  // What "Review" checked, shown in the review sheet until it closes.
+  const [reviewing, setReviewing] = useState<WithdrawDetails | undefined>();
 
   const rulesQuery = useDeskQuery(['funding.withdrawRules', {}], { staleTime: 60_000 });
   const spotQuery = useDeskQuery(['balances.spot', {}], { staleTime: 10_000 });
@@ -117,33 +166,68 @@ export function WithdrawForm({ onSent }: { readonly onSent: (result: WithdrawRes
   // cannot be reviewed; the reason shows at the field at once, not after a click.
   const refused = saved ? savedAddressRefusal(saved) : undefined;
 
+  const form = useForm<WithdrawValues, unknown, WithdrawDetails>({
+    // Read again every render: the rules read the chosen currency's rules, network, balance and saved entry.
+    resolver: zodResolver(withdrawSchema({ rules, chain, available, refused })),
+    mode: 'onSubmit',
+    reValidateMode: 'onChange',
+    defaultValues: {
+      currency: draft.currency,
+      chain: draft.chain,
+      address: draft.address,
+      memo: draft.memo,
+      amount: draft.amount,
+    },
+  });
+  const submitted = form.formState.isSubmitted;
+  const { errors } = form.formState;
+  /** A change by the person: the draft and the form follow; a refusal at a changed field goes. */
+  const edit = (patch: Partial<WithdrawValues>) => {
+    for (const [name, value] of Object.entries(patch) as [WithdrawField, string][]) {
+      clearRefusal(form, name);
+      form.setValue(name, value, { shouldDirty: true });
+    }
+    draft.set(patch);
+  };
+  // The draft changed from outside (Balances → "Withdraw" hands over a currency): the form follows.
+  useEffect(() => {
+    for (const name of WITHDRAW_ORDER) {
+      if (form.getValues(name) !== draft[name]) form.setValue(name, draft[name]);
+    }
+  }, [draft, form]);
+  // "Required" only after a first attempt; what is chosen or typed is checked at once (an amount or
+  // memo as it is typed, a refused saved address when it is chosen).
+  useRulesAtFields(
+    form,
+    WITHDRAW_ORDER,
+    (name) => submitted || ((name === 'address' || name === 'memo' || name === 'amount') && draft[name] !== ''),
+    [draft.currency, draft.chain, draft.address, draft.memo, draft.amount, rules, chain, available, refused, submitted],
+  );
+  const onRefused = (error: unknown): unknown => {
+    const left = placeRefusal(error, form.setError, WITHDRAW_FIELDS, WITHDRAW_LABELS);
+    // Everything went to a field: back to the form, where it shows.
+    if (left === undefined) setReviewing(undefined);
+    return left;
+  };
+  // A refusal highlights its field (the destination's group); the rules' messages only show under it.
+  const highlighted = (field: WithdrawField) => isRefusal(errors[field]);
+
   const currencyOptions = useMemo(() => {
     const list = [...(rulesQuery.data ?? [])].sort((a, b) => a.currency.localeCompare(b.currency));
     return [{ value: '', label: 'Choose a currency' }, ...list.map((r) => ({ value: r.currency, label: r.currency }))];
   }, [rulesQuery.data]);
 
-  // What was typed ("1,000.5", ".5", pasted spaces) read once; the rules and the review see the canonical value.
+  // What was typed ("1,000.5", ".5", pasted spaces) read once; the fee and the net see the canonical value.
   const typed = parseAmountInput(draft.amount);
   const amount = typed.ok ? typed.value : '';
-  const problems = {
-    currency: draft.currency === '' ? 'Choose a currency.' : undefined,
-    chain: draft.chain === '' ? 'Choose a network.' : chain && chainProblem(chain) ? chainProblem(chain) : undefined,
-    address: draft.address === '' ? 'Choose a saved address.' : refused,
-    memo:
-      chain?.usesMemo && draft.memo.trim() === ''
-        ? `${chain.chain} needs a memo/tag: without it the receiving platform cannot credit the funds.`
-        : draft.memo.length > 128
-          ? 'The memo is too long.'
-          : undefined,
-    amount:
-      rules && chain ? (typed.ok ? amountProblem({ amount, rules, chain, available }) : typed.message) : undefined,
-  };
-  const firstProblem = (Object.keys(problems) as WithdrawField[]).find((f) => problems[f]);
+  const amountOk = !withdrawProblems(draft, { rules, chain, available, refused }).amount;
+  // After an attempt: the first field whose rule fails (a refusal is not the form's rule).
+  const firstProblem = submitted ? WITHDRAW_ORDER.find((f) => errors[f] && !isRefusal(errors[f])) : undefined;
   // Never sent to before (the review's "first withdrawal to this address"): offer a test amount first.
   const firstTime = firstWithdrawalTo(saved);
   const testAmount =
     rules?.minAmount && new Decimal(rules.minAmount).gt(0) ? new Decimal(rules.minAmount).toFixed() : undefined;
-  const q = rules && chain && !problems.amount ? quote(rules, chain.chain, amount, chain.decimals) : undefined;
+  const q = rules && chain && amountOk ? quote(rules, chain.chain, amount, chain.decimals) : undefined;
 
   if (rulesQuery.isPending) return <Loading label="Loading currencies…" />;
   if (rulesQuery.isError) return <ErrorNotice error={rulesQuery.error} onRetry={() => void rulesQuery.refetch()} />;
@@ -152,19 +236,21 @@ export function WithdrawForm({ onSent }: { readonly onSent: (result: WithdrawRes
     <form
       className="withdraw-form stack"
       aria-label="New withdrawal"
-      onSubmit={(event) => {
-        event.preventDefault();
-        setShowErrors(true);
-        if (!firstProblem) setReviewing(true);
-      }}
+      onSubmit={form.handleSubmit((details) => setReviewing(details))}
     >
-      <Select
-        label="Currency"
-        value={draft.currency}
-        options={currencyOptions}
-        onChange={(currency) => edit({ currency, chain: '', address: '', memo: '', amount: '' })}
-        error={fieldError('currency', showErrors)}
-        invalid={highlighted('currency')}
+      <Controller
+        control={form.control}
+        name="currency"
+        render={({ field, fieldState }) => (
+          <Select
+            label="Currency"
+            value={field.value}
+            options={currencyOptions}
+            onChange={(currency) => edit({ currency, chain: '', address: '', memo: '', amount: '' })}
+            error={fieldMessage(fieldState.error)}
+            invalid={fieldState.invalid}
+          />
+        )}
       />
 
       {draft.currency !== '' ? (
@@ -205,9 +291,9 @@ export function WithdrawForm({ onSent }: { readonly onSent: (result: WithdrawRes
               );
             })}
           </div>
-          {fieldError('chain', showErrors) ? (
+          {fieldMessage(errors.chain) ? (
             <div className="field-error" role="alert">
-              {fieldError('chain', showErrors)}
+              {fieldMessage(errors.chain)}
             </div>
           ) : null}
         </fieldset>
@@ -276,9 +362,9 @@ export function WithdrawForm({ onSent }: { readonly onSent: (result: WithdrawRes
               );
             })}
           </div>
-          {fieldError('address', showErrors || refused !== undefined) ? (
+          {fieldMessage(errors.address) ? (
             <div className="field-error" role="alert" data-testid="saved-address-error">
-              {fieldError('address', showErrors || refused !== undefined)}
+              {fieldMessage(errors.address)}
             </div>
           ) : null}
         </fieldset>
@@ -290,27 +376,39 @@ export function WithdrawForm({ onSent }: { readonly onSent: (result: WithdrawRes
         </div>
       ) : null}
       {draft.address !== '' && chain?.usesMemo ? (
-        <TextField
-          label="Memo / tag"
-          value={draft.memo}
-          onChange={(memo) => edit({ memo })}
-          error={fieldError('memo', showErrors || draft.memo !== '')}
-          invalid={highlighted('memo')}
-          hint="The receiving platform uses it to credit the right account."
+        <Controller
+          control={form.control}
+          name="memo"
+          render={({ field, fieldState }) => (
+            <TextField
+              label="Memo / tag"
+              value={field.value}
+              onChange={(memo) => edit({ memo })}
+              error={fieldMessage(fieldState.error)}
+              invalid={fieldState.invalid}
+              hint="The receiving platform uses it to credit the right account."
+            />
+          )}
         />
       ) : null}
 
       {draft.address !== '' && rules && chain ? (
         <>
-          <TextField
-            label="Amount"
-            value={draft.amount}
-            onChange={(typedAmount) => edit({ amount: typedAmount })}
-            inputMode="decimal"
-            suffix={draft.currency}
-            error={fieldError('amount', showErrors || draft.amount !== '')}
-            invalid={highlighted('amount')}
-            hint={available !== undefined ? <>Available: {formatMoney(available, draft.currency)}</> : undefined}
+          <Controller
+            control={form.control}
+            name="amount"
+            render={({ field, fieldState }) => (
+              <TextField
+                label="Amount"
+                value={field.value}
+                onChange={(typedAmount) => edit({ amount: typedAmount })}
+                inputMode="decimal"
+                suffix={draft.currency}
+                error={fieldMessage(fieldState.error)}
+                invalid={fieldState.invalid}
+                hint={available !== undefined ? <>Available: {formatMoney(available, draft.currency)}</> : undefined}
+              />
+            )}
           />
           {firstTime ? (
             <div className="notice" role="note" data-testid="test-amount-first">
@@ -354,7 +452,7 @@ export function WithdrawForm({ onSent }: { readonly onSent: (result: WithdrawRes
         </>
       ) : null}
 
-      {showErrors && firstProblem ? (
+      {firstProblem ? (
         // The problem itself is at its field (once); this only says why nothing opened.
         <p className="field-error" data-testid="withdraw-blocked">
           Not sent: check {WITHDRAW_FIELDS[firstProblem]}.
@@ -380,22 +478,15 @@ export function WithdrawForm({ onSent }: { readonly onSent: (result: WithdrawRes
 
       {reviewing && rules && chain && q && !refused ? (
         <ReviewSheet
-          input={{
-            currency: draft.currency,
-            chain: chain.chain,
-            address: draft.address,
-            amount,
-            ...(chain.usesMemo && draft.memo.trim() !== '' ? { memo: draft.memo.trim() } : {}),
-          }}
+          input={reviewing}
           chain={chain}
           quote={q}
           saved={saved}
-          onClose={() => setReviewing(false)}
+          onClose={() => setReviewing(undefined)}
           onRefused={onRefused}
           onSent={(result) => {
-            setReviewing(false);
-            setShowErrors(false);
-            setRefusedAt({});
+            setReviewing(undefined);
+            form.reset(EMPTY);
             draft.reset();
             onSent(result);
           }}
