@@ -67,6 +67,8 @@ describe('formatMoney', () => {
   it('shows an odd platform text as it came, with the unit', () => {
     expect(formatMoneyOrText('1000', 'USDT')).toBe('1,000 USDT');
     expect(formatMoneyOrText('n/a', 'USDT')).toBe('n/a USDT');
+    // A pair that never traded has empty ticker fields: no lone unit on screen.
+    expect(formatMoneyOrText('', 'USDT')).toBe('—');
     expect(formatAmountOrText('117119450.3366079', { precision: 2 })).toBe('117,119,450.33');
   });
 

@@ -132,9 +132,16 @@ export const formatMoney = (amount: string | Decimal, currency: string, format: 
 export const formatAmountOrText = (value: string, format: AmountFormat = {}): string =>
   isDecimalString(value) ? formatAmount(value, format) : value;
 
-/** formatMoney for a platform text that may not be a decimal (then shown as it came, with its unit). */
+/**
+ * formatMoney for a platform text that may not be a decimal (then shown as it came, with its unit).
+ * An empty field (a ticker of a pair that never traded) is "—", never a lone unit.
+ */
 export const formatMoneyOrText = (value: string, currency: string, format: MoneyFormat = {}): string =>
-  isDecimalString(value) ? formatMoney(value, currency, format) : `${value}${currency === '' ? '' : ` ${currency}`}`;
+  isDecimalString(value)
+    ? formatMoney(value, currency, format)
+    : value.trim() === ''
+      ? '—'
+      : `${value}${currency === '' ? '' : ` ${currency}`}`;
 
 /** "12.5%" from a ratio string ("0.125"), with the given precision. */
 export const formatPercent = (ratio: string, precision = 2): string =>
