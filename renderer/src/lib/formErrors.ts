@@ -13,7 +13,7 @@
  * no field: it cannot know what a form highlights); the banner adds which fields it highlighted.
  */
 import { type DependencyList, useEffect } from 'react';
-import type { FieldValues, Path, UseFormReturn, UseFormSetError } from 'react-hook-form';
+import type { FieldValues, Path, PathValue, UseFormReturn, UseFormSetError } from 'react-hook-form';
 import { DeskCallError, isDeskCallError } from './desk';
 
 /** The banner left after the form put what it could at its fields. */
@@ -100,7 +100,7 @@ export const fieldMessage = (error: { readonly message?: string | undefined } | 
  * after every change of `deps` (the values and what the rules read), each field in `names` that `shows`
  * its rule is checked again with the form's resolver; a field that does not show its rule yet (e.g.
  * "required" before a first attempt) has no message. A refusal `placeRefusal` put at a field stays
- * until that field is edited (`clearRefusal`), unless the field's own rule fails: then the rule's
+ * until that field is edited (`editFields`), unless the field's own rule fails: then the rule's
  * message is the one shown.
  */
 export const useRulesAtFields = <T extends FieldValues, TContext, TOutput>(
@@ -130,10 +130,16 @@ export const useRulesAtFields = <T extends FieldValues, TContext, TOutput>(
   useEffect(check, deps);
 };
 
-/** The person edits a field: a refusal `placeRefusal` put there goes (its rules are checked again). */
-export const clearRefusal = <T extends FieldValues, TContext, TOutput>(
+/**
+ * The person edits fields (a form whose screen also keeps the values, see `useRulesAtFields`): each
+ * takes its new value, and a refusal `placeRefusal` put there goes (its rules are checked again).
+ */
+export const editFields = <T extends FieldValues, TContext, TOutput>(
   form: UseFormReturn<T, TContext, TOutput>,
-  name: Path<T>,
+  patch: Partial<Record<Path<T>, PathValue<T, Path<T>>>>,
 ): void => {
-  if (isRefusal(form.getFieldState(name).error)) form.clearErrors(name);
+  for (const [name, value] of Object.entries(patch) as [Path<T>, PathValue<T, Path<T>>][]) {
+    if (isRefusal(form.getFieldState(name).error)) form.clearErrors(name);
+    form.setValue(name, value, { shouldDirty: true });
+  }
 };

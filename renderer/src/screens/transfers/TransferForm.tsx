@@ -26,7 +26,7 @@ import {
 import { type DeskCallError, useDeskMutation, useDeskQuery } from '../../lib/desk';
 import { formatMoney } from '../../lib/format';
 import {
-  clearRefusal,
+  editFields,
   type FormFields,
   fieldMessage,
   isRefusal,
@@ -203,10 +203,7 @@ export const TransferForm = ({ onResult }: TransferFormProps) => {
   const { errors } = form.formState;
   /** A change by the person: the draft and the form follow; a refusal at a changed field goes. */
   const set = (patch: Partial<TransferDraft>) => {
-    for (const [name, value] of Object.entries(patch) as [keyof TransferDraft, string][]) {
-      clearRefusal(form, name);
-      form.setValue(name, value, { shouldDirty: true });
-    }
+    editFields(form, patch);
     setDraft((d) => ({ ...d, ...patch }));
   };
   // Format problems show as the person types; "required" ones only after a first attempt.

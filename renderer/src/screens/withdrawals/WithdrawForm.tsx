@@ -25,7 +25,7 @@ import { savedAddressRefusal } from '../../../../shared/platform/savedAddresses'
 import { useDeskQuery } from '../../lib/desk';
 import { formatMoney, parseAmountInput } from '../../lib/format';
 import {
-  clearRefusal,
+  editFields,
   type FormFields,
   fieldMessage,
   isRefusal,
@@ -183,10 +183,7 @@ export function WithdrawForm({ onSent }: { readonly onSent: (result: WithdrawRes
   const { errors } = form.formState;
   /** A change by the person: the draft and the form follow; a refusal at a changed field goes. */
   const edit = (patch: Partial<WithdrawValues>) => {
-    for (const [name, value] of Object.entries(patch) as [WithdrawField, string][]) {
-      clearRefusal(form, name);
-      form.setValue(name, value, { shouldDirty: true });
-    }
+    editFields(form, patch);
     draft.set(patch);
   };
   // The draft changed from outside (Balances → "Withdraw" hands over a currency): the form follows.
