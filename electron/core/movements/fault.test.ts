@@ -71,26 +71,26 @@ const startWorker = (plan: FaultPlan, clockSkewMs = 0) => {
 const waitFor = async (predicate: () => boolean, timeoutMs: number) => {
   const until = Date.now() + timeoutMs;
   while (!predicate()) {
-    if (Date.now() > until) throw new Error('timed out');
+    if (Date.now() > until) throw new Error(`not done after ${timeoutMs / 1000} s`);
     await new Promise((resolve) => setTimeout(resolve, 20));
   }
 };
 
 /**
- * Waits for `predicate` while the worker makes progress: fails when its progress line (the
- * journal's states) has not changed for `stallMs`, or after `capMs` in all. Settling under 30 %
- * faults takes as long as the machine is slow; a stalled journal is the failure, not a slow one.
+ * waitFor while the worker makes progress: also fails when its progress line (the journal's
+ * states) has not changed for `stallMs`. Settling under 30 % faults takes as long as the machine is
+ * slow; a stalled journal is the failure, not a slow one.
  */
-const waitWhileProgressing = async (
+const waitWhileProgressing = (
   lines: readonly Record<string, unknown>[],
   predicate: () => boolean,
   stallMs: number,
   capMs: number,
 ) => {
-  const cap = Date.now() + capMs;
   let seen = '';
   let changedAt = Date.now();
-  while (!predicate()) {
+  return waitFor(() => {
+    if (predicate()) return true;
     const progress = [...lines].reverse().find((l) => l.event === 'progress');
     const now = JSON.stringify([progress?.left, progress?.states]);
     if (now !== seen) {
@@ -98,9 +98,8 @@ const waitWhileProgressing = async (
       changedAt = Date.now();
     }
     if (Date.now() - changedAt > stallMs) throw new Error(`no progress for ${stallMs / 1000} s`);
-    if (Date.now() > cap) throw new Error(`not done after ${capMs / 1000} s`);
-    await new Promise((resolve) => setTimeout(resolve, 50));
-  }
+    return false;
+  }, capMs);
 };
 
 it('every operation is executed exactly once and every intent is resolved, through faults and kills', async () => {
