@@ -224,6 +224,13 @@ export class BatchStore {
   }
 }
 
+/**
+ * Whether a batch still waits for its approval item: `approval`, or `ready` left by a core that
+ * stopped between journaling the item and the batch's state. Only then may the item start or
+ * cancel it.
+ */
+export const waitsForApproval = (state: BatchState | undefined): boolean => state === 'approval' || state === 'ready';
+
 export const inputOf = (row: StoredRow): BatchRowInput => JSON.parse(row.input) as BatchRowInput;
 
 export const rowView = (r: StoredRow): BatchRowView => {

@@ -37,7 +37,7 @@ import { type ParsedRow, parseBatchText } from '../batches/csv';
 import { BATCH_EXAMPLE_CSV, BATCH_EXAMPLE_NAME } from '../batches/example';
 import { encryptKeyFile, type KeyFileEntry } from '../batches/keyFile';
 import { BatchRunner, type RowExecutor, type RowOutcome } from '../batches/runner';
-import { BatchStore, inputOf, rowView } from '../batches/store';
+import { BatchStore, inputOf, rowView, waitsForApproval } from '../batches/store';
 import {
   type BatchFacts,
   type BatchPolicyVerdict,
@@ -713,8 +713,7 @@ export const createBulkService = (ctx: ServiceContext, deps: BulkDeps): BulkServ
       // Waiting as one item in Approvals: the item is withdrawn first, so that no approver can
       // approve what was cancelled; its withdrawal then cancels the batch (as a rejection would).
       // A core that stops in between finds the withdrawn item on start (followApprovals).
-      const item =
-        b.state === 'approval' || b.state === 'ready' ? deps.approvals?.withdrawBatchApproval(id) : undefined;
+      const item = waitsForApproval(b.state) ? deps.approvals?.withdrawBatchApproval(id) : undefined;
       if (item?.state === 'cancelled') {
         approvalDecided(item);
         return summaryOf(id);
@@ -1106,7 +1105,7 @@ export const createBulkService = (ctx: ServiceContext, deps: BulkDeps): BulkServ
   const approvalDecided = (a: Approval): void => {
     const batchId = a.batch?.batchId;
     const b = batchId ? store.batch(batchId) : undefined;
-    if (!batchId || !b || (b.state !== 'approval' && b.state !== 'ready')) return;
+    if (!batchId || !b || !waitsForApproval(b.state)) return;
     if (a.state === 'approved' || a.state === 'sent') {
       ctx.audit.record({ action: 'bulk.approved', params: { id: batchId, approval: a.id }, outcome: 'ok' });
       runner.start(batchId);

@@ -22,6 +22,7 @@ import {
   type PolicyView,
 } from '../../../shared/contract/policies';
 import { formatMoney } from '../../../shared/format/money';
+import { waitsForApproval } from '../batches/store';
 import { DeskFailure } from '../errors';
 import type { Movement } from '../movements/types';
 import type { ApprovalStore, StoredApproval } from '../policies/approvals';
@@ -545,7 +546,7 @@ export const createGuard = (ctx: ServiceContext, deps: GuardDeps): Guard => {
   const batchNotWaiting = (a: StoredApproval): DeskFailure | undefined => {
     if (!deps.batchState) return undefined;
     const state = deps.batchState(String(a.request.batchId));
-    if (state === 'approval' || state === 'ready') return undefined;
+    if (waitsForApproval(state)) return undefined;
     return DeskFailure.precondition(
       state === 'cancelled'
         ? `Batch “${String(a.request.name)}” was cancelled in Bulk: it can no longer be approved.`
