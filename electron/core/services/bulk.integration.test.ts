@@ -14,17 +14,14 @@ import { control, type SandboxHandle, startTestSandbox } from '../../../sandbox/
 import type { BatchPreview, BatchRowView, BatchSummary } from '../../../shared/contract/bulk';
 import type { Core } from '../core';
 import type { ConfirmView } from '../policies/confirm';
-import { asRenderer, autoConfirm, startTestCore } from '../testing/core';
+import { autoConfirm, rendererCalls, startTestCore } from '../testing/core';
 
 let sandbox: SandboxHandle;
 let subs: number[];
 let downloadsDir: string;
 
-const value = async <T>(core: Core, operation: string, input: unknown): Promise<T> => {
-  const result = await core.dispatch(operation, input, asRenderer);
-  if (!result.ok) throw new Error(`${operation}: ${JSON.stringify(result.error)}`);
-  return result.value as T;
-};
+const value = <T>(core: Core, operation: string, input: unknown): Promise<T> =>
+  rendererCalls(() => core).value<T>(operation, input);
 
 const waitFinished = async (core: () => Core, id: string, timeoutMs: number) => {
   const until = Date.now() + timeoutMs;
