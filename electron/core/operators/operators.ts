@@ -97,7 +97,7 @@ export class Operators implements OperatorSource {
   private rowByName(name: string): Row | undefined {
     return this.options.db
       .prepare<[string], Row>('SELECT * FROM operators WHERE name = ? COLLATE NOCASE')
-      .get(name.trim().normalize('NFC'));
+      .get(operatorName(name));
   }
 
   byName(name: string): Operator | undefined {
@@ -155,7 +155,7 @@ export class Operators implements OperatorSource {
    * unique whatever their case.
    */
   async create(input: { name: string; passphrase: string; role: OperatorRole }, createdBy: string): Promise<Operator> {
-    const name = input.name.trim().normalize('NFC');
+    const name = operatorName(input.name);
     if (this.rowByName(name)) throw DeskFailure.precondition(`There is already an operator named ${name}.`);
     const hash = await hashPassphrase(input.passphrase, this.cost);
     const row: Row = {
@@ -190,7 +190,7 @@ export class Operators implements OperatorSource {
     const hash = await hashPassphrase(passphrase, this.cost);
     const id = randomUUID();
     const at = this.now();
-    const clean = name.trim().normalize('NFC');
+    const clean = operatorName(name);
     const inserted = this.options.db
       .prepare(
         `INSERT INTO operators (id, name, role, passphrase_hash, created_at, updated_at, created_by)
@@ -278,9 +278,11 @@ export class Operators implements OperatorSource {
   }
 }
 
+/** A name as stored and looked up (the case is ignored by the columns' NOCASE collation). */
+const operatorName = (name: string): string => name.trim().normalize('NFC');
+
 /** Whose failures an attempt counts: the operator's id, or the name typed when no operator has it. */
-const failureSubject = (name: string, row: Row | undefined): string =>
-  row ? row.id : `name:${name.trim().normalize('NFC')}`;
+const failureSubject = (name: string, row: Row | undefined): string => (row ? row.id : `name:${operatorName(name)}`);
 
 const alreadySetUp = (): DeskFailure =>
   new DeskFailure({
