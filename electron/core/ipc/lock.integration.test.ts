@@ -6,17 +6,20 @@
 import { randomUUID } from 'node:crypto';
 import { describe, expect, it } from 'vitest';
 import { control } from '../../../sandbox/testing/harness';
-import { asRenderer, TEST_ADMIN, withSandboxCore } from '../testing/core';
+import { TEST_ADMIN, withSandboxCore } from '../testing/core';
 
-const sender = asRenderer;
 const desk = withSandboxCore();
 
 const transfer = (amount: string) =>
-  desk.core.dispatch(
-    'transfers.send',
-    { requestKey: randomUUID(), kind: 'own', currency: 'USDT', from: 'spot', to: 'futures', settle: 'usdt', amount },
-    sender,
-  );
+  desk.call('transfers.send', {
+    requestKey: randomUUID(),
+    kind: 'own',
+    currency: 'USDT',
+    from: 'spot',
+    to: 'futures',
+    settle: 'usdt',
+    amount,
+  });
 
 describe('app.lock in the core', () => {
   it('waits for a transfer on the wire, forgets the key, refuses with LOCKED, and unlocks from the keychain', async () => {
@@ -26,8 +29,8 @@ describe('app.lock in the core', () => {
     });
     const inFlight = transfer('1');
     await expect.poll(() => desk.core.lock.inFlight).toBe(1);
-    const locking = desk.core.dispatch('app.lock', { reason: 'idle' }, sender);
-    expect(await desk.core.dispatch('app.lockState', {}, sender)).toMatchObject({
+    const locking = desk.call('app.lock', { reason: 'idle' });
+    expect(await desk.call('app.lockState', {})).toMatchObject({
       ok: true,
       value: { state: 'locking' },
     });
@@ -36,27 +39,27 @@ describe('app.lock in the core', () => {
     expect(await inFlight).toMatchObject({ ok: true, value: { state: 'done' } });
     expect(await locking).toMatchObject({ ok: true, value: { state: 'locked', reason: 'idle' } });
     expect(desk.core.profiles.currentConnection()?.hasKey).toBe(false);
-    expect(await desk.core.dispatch('balances.spot', {}, sender)).toMatchObject({
+    expect(await desk.call('balances.spot', {})).toMatchObject({
       ok: false,
       error: { code: 'LOCKED' },
     });
     expect(await transfer('2')).toMatchObject({ ok: false, error: { code: 'LOCKED' } });
 
     // Unlocking needs the operator's passphrase (electron/core/operators/operators.integration.test.ts).
-    expect(await desk.core.dispatch('app.unlock', { passphrase: 'not the passphrase' }, sender)).toMatchObject({
+    expect(await desk.call('app.unlock', { passphrase: 'not the passphrase' })).toMatchObject({
       ok: false,
       error: { code: 'NOT_ALLOWED', label: 'WRONG_PASSPHRASE' },
     });
     expect(desk.core.profiles.currentConnection()?.hasKey).toBe(false);
-    expect(await desk.core.dispatch('app.unlock', { passphrase: TEST_ADMIN.passphrase }, sender)).toEqual({
+    expect(await desk.call('app.unlock', { passphrase: TEST_ADMIN.passphrase })).toEqual({
       ok: true,
       value: { state: 'unlocked', operator: TEST_ADMIN.name },
     });
     expect(desk.core.profiles.currentConnection()?.hasKey).toBe(true);
-    expect(await desk.core.dispatch('balances.spot', {}, sender)).toMatchObject({ ok: true });
+    expect(await desk.call('balances.spot', {})).toMatchObject({ ok: true });
     expect(await transfer('2')).toMatchObject({ ok: true, value: { state: 'done' } });
 
-    const audit = await desk.core.dispatch('activity.auditLog', { text: 'app.' }, sender);
+    const audit = await desk.call('activity.auditLog', { text: 'app.' });
     const actions = (audit.ok ? (audit.value as { action: string }[]) : []).map((e) => e.action);
     expect(actions).toEqual(expect.arrayContaining(['app.lock', 'app.unlock']));
   });
