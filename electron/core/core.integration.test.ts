@@ -178,8 +178,6 @@ describe('money movements', () => {
   });
 
   it('a refusal is failed with the platform label and advice; nothing is retried', async () => {
-    const result = await desk.core.dispatch('transfers.transfer', {}, sender); // the screen's own operation may differ; use the service
-    void result;
     const error = await desk.core.ctx.movements
       .transfer({ currency: 'USDT', from: 'spot', to: 'futures', amount: '99999999', settle: 'usdt' })
       .catch((e: unknown) => e as { toIpcError(): { code: string; label: string; advice: string } });
