@@ -9,9 +9,8 @@ import { describe, expect, it } from 'vitest';
 import { control } from '../../sandbox/testing/harness';
 import type { EventName } from '../../shared/contract';
 import { MemoryKeyStore } from './keychain/keyStore';
-import { asRenderer, startTestCore, withSandboxCore } from './testing/core';
+import { startTestCore, withSandboxCore } from './testing/core';
 
-const sender = asRenderer;
 const events: { name: EventName; payload: unknown }[] = [];
 const desk = withSandboxCore({ core: { emit: (name, payload) => events.push({ name, payload }) }, downloads: true });
 const { value } = desk;
@@ -74,7 +73,7 @@ describe('profiles', () => {
     const status = await value<{ state: string; lastError?: { message: string } }>('profiles.switch', { id: added.id });
     expect(status.state).toBe('error');
     expect(status.lastError?.message).toMatch(/could not be reached/);
-    const refused = await desk.core.dispatch('balances.total', { currency: 'USDT' }, sender);
+    const refused = await desk.call('balances.total', { currency: 'USDT' });
     expect(refused.ok).toBe(false);
     const back = await value<{ state: string }>('profiles.switch', { id: 'local-sandbox' });
     expect(back.state).toBe('connected');
@@ -90,7 +89,7 @@ describe('profiles', () => {
       { kind: 'live', name: 'x', baseUrl: 'https://evil.example/api/v4' }, // live's address is main's
       { kind: 'futures_alt', name: 'x', baseUrl: 'https://evil.example/api/v4' },
     ]) {
-      const bad = await desk.core.dispatch('profiles.add', input, sender);
+      const bad = await desk.call('profiles.add', input);
       expect(bad.ok, JSON.stringify(input)).toBe(false);
       if (!bad.ok) expect(bad.error.code).toBe('INVALID_INPUT');
     }
@@ -101,11 +100,7 @@ describe('profiles', () => {
     const live = await value<{ id: string; baseUrl: string }>('profiles.add', { kind: 'live', name: 'Live' });
     expect(live.baseUrl).toBe('https://api.gateio.ws/api/v4');
     // No operation changes an address, and an address written into the database is ignored.
-    const moved = await desk.core.dispatch(
-      'profiles.update',
-      { id: live.id, baseUrl: 'http://evil.example/api/v4' },
-      sender,
-    );
+    const moved = await desk.call('profiles.update', { id: live.id, baseUrl: 'http://evil.example/api/v4' });
     expect(moved.ok).toBe(false);
     desk.core.db.prepare('UPDATE profiles SET base_url = ? WHERE id = ?').run('http://evil.example/api/v4', live.id);
     const listed = await value<{ id: string; baseUrl: string }[]>('profiles.list');
