@@ -7,19 +7,15 @@
  * that stops between withdrawing the item and cancelling the batch cancels the batch on start.
  */
 import { beforeAll, describe, expect, it } from 'vitest';
-import { control } from '../../../sandbox/testing/harness';
 import type { BatchRowView, BatchSummary } from '../../../shared/contract/bulk';
-import type { Approval, PolicyInput } from '../../../shared/contract/policies';
+import type { Approval } from '../../../shared/contract/policies';
 import type { Confirm, ConfirmView } from '../policies/confirm';
 import type { OperatorInfo } from '../policies/operators';
+import { ADMIN, APPROVER, MAKER, BATCH_APPROVAL_POLICY as policy, pushReceiver } from '../testing/batchApproval';
 import { autoConfirm, withSandboxCore } from '../testing/core';
 
-const ADMIN: OperatorInfo = { id: 'op-admin', name: 'Ada (admin)', role: 'admin' };
-const MAKER: OperatorInfo = { id: 'op-maker', name: 'Max (maker)', role: 'maker' };
-const APPROVER: OperatorInfo = { id: 'op-approver', name: 'Alice (approver)', role: 'approver' };
-
 let who: OperatorInfo = ADMIN;
-let receiver = 0;
+const receiver = pushReceiver();
 const confirmations: ConfirmView[] = [];
 /** Runs inside the trusted confirmation, before it answers (a test's "meanwhile"). */
 let duringConfirmation: ((view: ConfirmView) => Promise<void>) | undefined;
@@ -31,11 +27,7 @@ const operators = { current: () => who };
 
 const desk = withSandboxCore({
   sandbox: { seed: 23 },
-  // Pushes are limited to 1 per 10 s: these tests are about approvals, not the platform's pace.
-  beforeCore: async (sandbox) => {
-    await control(sandbox, '/rate_limits', { enforce: false });
-    receiver = ((await control(sandbox, '/users', {})) as { user_id: number }).user_id;
-  },
+  beforeCore: receiver.beforeCore,
   core: { confirm, operators, approvalsExpiryMs: 3_600_000 },
 });
 const { call, value } = desk;
@@ -48,28 +40,12 @@ const as = async <T>(operator: OperatorInfo, run: () => Promise<T>): Promise<T> 
     who = before;
   }
 };
-/** The sandbox's own records: pushes to the receiver of this amount. */
-const pushed = (amount: string): number =>
-  (
-    desk.sandbox.ctx.db
-      .prepare('SELECT COUNT(*) AS n FROM pushes WHERE receive_uid = ? AND CAST(amount AS REAL) = ?')
-      .get(receiver, Number(amount)) as { n: number }
-  ).n;
+const pushed = (amount: string): number => receiver.pushed(desk.sandbox, amount);
 const approvals = async (state?: Approval['state']) =>
   (await value<{ approvals: Approval[] }>('approvals.list', state ? { state } : {})).approvals;
 const batch = (id: string) => value<{ batch: BatchSummary; rows: BatchRowView[] }>('bulk.get', { id });
 
-const policy: PolicyInput = {
-  limits: { USDT: { perTransaction: '500' } },
-  usdtLimits: {},
-  allowlist: { required: false, coolingOffHours: 24, entries: [] },
-  approval: { aboveUsdt: '50', newDestination: false, anyPush: false, approveBatchesAsAWhole: true, expiresHours: 1 },
-};
-
-const batchCsv = (amounts: readonly string[], tag: string) =>
-  ['type,currency,amount,to,reference', ...amounts.map((a, i) => `push,USDT,${a},uid:${receiver},${tag} ${i}`)].join(
-    '\n',
-  );
+const batchCsv = receiver.csv;
 
 /** A batch made and started by the maker: it waits as one pending item. */
 const waitingBatch = async (name: string, amounts: readonly string[]): Promise<{ id: string; item: Approval }> =>
