@@ -179,6 +179,16 @@ module.exports = {
       from: { path: '^renderer/' },
       to: { dependencyTypes: ['core'] },
     },
+    {
+      name: 'screens-import-only-kit-lib-and-own-folder',
+      comment:
+        'A screen builds from the UI kit (renderer/src/ui/), the helpers (renderer/src/lib/) and its own ' +
+        'folder: what two screens need moves to ui/ or lib/, never borrowed from another screen or the ' +
+        'frame. Tests may reach further (a journey across the frame and a screen).',
+      severity: 'error',
+      from: { path: '^renderer/src/screens/([^/]+)/', pathNot: TESTS },
+      to: { path: '^renderer/src/', pathNot: ['^renderer/src/(ui|lib)/', '^renderer/src/screens/$1/'] },
+    },
 
     // --- sandbox/ ----------------------------------------------------------------------------------
     onlyImports(

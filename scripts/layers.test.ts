@@ -148,6 +148,19 @@ const cases: Case[] = [
     rule: 'renderer-no-node-builtins',
     target: 'path',
   },
+  // A screen builds from ui/, lib/ and its own folder: never another screen's insides or the frame.
+  {
+    file: 'renderer/src/screens/deposits/__forbidden_screen.ts',
+    source: `${IMPORT} { useWithdrawalsUi } from '../withdrawals/store';\nexport const x = useWithdrawalsUi;\n`,
+    rule: 'screens-import-only-kit-lib-and-own-folder',
+    target: 'renderer/src/screens/withdrawals/store.ts',
+  },
+  {
+    file: 'renderer/src/screens/settings/__forbidden_frame.ts',
+    source: `${IMPORT} { Frame } from '../../frame/Frame';\nexport const x = Frame;\n`,
+    rule: 'screens-import-only-kit-lib-and-own-folder',
+    target: 'renderer/src/frame/Frame.tsx',
+  },
   {
     file: 'sandbox/__forbidden.ts',
     source: `${IMPORT} { DeskFailure } from '../electron/core/errors';\nexport const x = DeskFailure;\n`,

@@ -1,3 +1,5 @@
+// The tokens and base styles first: every component's own stylesheet comes after them.
+import './styles/app.css';
 import { QueryClient, QueryClientProvider } from '@tanstack/react-query';
 import { useState } from 'react';
 import { Frame } from './frame/Frame';

@@ -18,6 +18,7 @@ import { SignedInOperator } from './SignedInOperator';
 import { SCREENS } from './screens';
 import { useSidebarCollapsed } from './sidebar';
 import { TradeNotifier } from './TradeNotifier';
+import './Frame.css';
 
 /** Ctrl/⌘+1…8 open screens, Ctrl/⌘+Shift+L locks. Bound once for the whole window. */
 const useGlobalShortcuts = () => {

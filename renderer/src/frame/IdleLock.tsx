@@ -7,6 +7,7 @@ import { isActing, useInFlight } from '../lib/inFlight';
 import { restoreLockFromMain, useLock } from '../lib/lock';
 import { usePrefs } from '../lib/prefs';
 import { Button, ErrorNotice, TextField } from '../ui';
+import './IdleLock.css';
 
 const ACTIVITY_EVENTS = ['pointerdown', 'pointermove', 'keydown', 'wheel', 'focusin'] as const;
 const CHECK_EVERY_MS = 5_000;

@@ -8,6 +8,7 @@ import { formatTime } from '../lib/format';
 import { useNotices } from '../lib/notify';
 import { usePrefs } from '../lib/prefs';
 import { openNotice } from './Notices';
+import './NotificationCentre.css';
 
 export const NotificationCentre = () => {
   const history = useNotices((s) => s.history);

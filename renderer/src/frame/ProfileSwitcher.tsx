@@ -11,7 +11,8 @@ import { useDeskEvent, useDeskQuery } from '../lib/desk';
 import { useNavigation } from '../lib/navigation';
 import { Badge, DetailsList, secondsLeft, Time, type Tone } from '../ui';
 import { useNow } from '../ui/Countdown';
-import { forgetOtherProfile, useProfileSwitch } from './useProfileSwitch';
+import { forgetOtherProfile, useProfileSwitch } from '../ui/useProfileSwitch';
+import './ProfileSwitcher.css';
 
 type Status = z.output<typeof ConnectionStatus>;
 

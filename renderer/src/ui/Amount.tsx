@@ -7,6 +7,7 @@ import {
   isDecimalString,
   type MoneyFormat,
 } from '../lib/format';
+import './Amount.css';
 
 /**
  * A decimal-string amount with fixed-width digits (formatMoney's text: "1,000 USDT"). `tone="auto"`

@@ -1,4 +1,5 @@
 import type { ComponentPropsWithRef } from 'react';
+import './Button.css';
 
 export interface ButtonProps extends ComponentPropsWithRef<'button'> {
   readonly variant?: 'primary' | 'secondary' | 'danger' | 'ghost';

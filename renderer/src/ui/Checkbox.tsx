@@ -1,4 +1,5 @@
 import { useId } from 'react';
+import './fields.css';
 
 /** A checkbox with its label on the right and an optional hint under it. */
 export const Checkbox = ({

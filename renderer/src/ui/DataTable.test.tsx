@@ -1,7 +1,7 @@
 import { cleanup, render, screen, within } from '@testing-library/react';
 import userEvent from '@testing-library/user-event';
 import { afterEach, describe, expect, it } from 'vitest';
-import { matchesSearch } from '../screens/withdrawals/history/filters';
+import { matchesSearch } from '../lib/search';
 import { compareSortValues, DataTable } from './Table';
 
 afterEach(cleanup);

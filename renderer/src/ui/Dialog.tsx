@@ -3,6 +3,7 @@ import { type KeyboardEvent, type ReactNode, useEffect, useId, useRef } from 're
 import { useLock } from '../lib/lock';
 import { Button } from './Button';
 import { ErrorNotice } from './ErrorNotice';
+import './Dialog.css';
 
 /** Why a dialog asks to be closed: the person dismissed it, or the app locked. */
 export type DialogCloseCause = 'dismissed' | 'locked';

@@ -3,6 +3,7 @@ import { isDeskCallError } from '../lib/desk';
 import { isFormRefusal } from '../lib/formErrors';
 import { Button } from './Button';
 import { CopyButton } from './CopyButton';
+import './Notice.css';
 
 /** What each kind of failure means for the person at the screen. */
 const HEADLINE: Record<IpcErrorCode, string> = {

@@ -10,6 +10,7 @@ import { useEffect, useState } from 'react';
 import { type ExplorerTarget, explorerFor, explorerUrl } from '../../../shared/platform/explorers';
 import { call } from '../lib/desk';
 import { copyText } from './CopyButton';
+import './ExplorerLink.css';
 
 type State =
   | { readonly kind: 'idle' }

@@ -1,3 +1,4 @@
+import './Loading.css';
 /** A busy indicator that screen readers announce once. */
 export const Loading = ({
   label = 'Loading…',

@@ -6,6 +6,7 @@
  * one wrap at a group boundary without adding a character.
  */
 import { Fragment } from 'react';
+import './LongId.css';
 
 /** The groups of `size` characters a long identifier is shown in (the last may be shorter). */
 export const groupsOf = (value: string, size = 4): string[] => value.match(new RegExp(`.{1,${size}}`, 'gsu')) ?? [];

@@ -1,4 +1,5 @@
 import type { ReactNode } from 'react';
+import './PageHeader.css';
 
 /** The screen's title (the one h1, focused when the screen opens) and its actions. */
 export const PageHeader = ({

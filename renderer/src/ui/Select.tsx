@@ -1,4 +1,5 @@
 import { type SelectHTMLAttributes, useId } from 'react';
+import './fields.css';
 
 export interface SelectOption<V extends string> {
   readonly value: V;

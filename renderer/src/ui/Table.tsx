@@ -16,6 +16,7 @@ import {
   useState,
 } from 'react';
 import { EmptyState } from './EmptyState';
+import './Table.css';
 
 /**
  * Whether the element's content is wider than the element (it scrolls sideways). Followed with a

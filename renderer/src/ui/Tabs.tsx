@@ -1,4 +1,5 @@
 import { type KeyboardEvent, type ReactNode, useId, useRef } from 'react';
+import './Tabs.css';
 
 export interface TabItem<V extends string> {
   readonly id: V;

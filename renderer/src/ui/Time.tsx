@@ -1,5 +1,6 @@
 import { formatTime, isoUtc, type TimeFormat, zoneLabel } from '../lib/format';
 import { usePrefs } from '../lib/prefs';
+import './Amount.css';
 
 /** A moment in the person's display time zone; the tooltip gives the zone and the UTC instant. */
 export const Time = ({ ms, ...format }: TimeFormat & { readonly ms: number }) => {

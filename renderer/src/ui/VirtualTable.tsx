@@ -12,6 +12,7 @@ import { useVirtualizer } from '@tanstack/react-virtual';
 import { type ReactNode, useEffect, useRef } from 'react';
 import { EmptyState } from './EmptyState';
 import type { Column } from './Table';
+import './Table.css';
 
 export interface VirtualTableProps<Row> {
   readonly caption: string;

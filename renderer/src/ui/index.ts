@@ -13,14 +13,27 @@ export { EmptyState } from './EmptyState';
 export { ErrorNotice } from './ErrorNotice';
 export { ExplorerLink, type ExplorerLinkProps } from './ExplorerLink';
 export { type CsvFile, ExportCsvButton } from './ExportCsvButton';
+export {
+  CurrencySelect,
+  detailsColumn,
+  HistoryFilterBar,
+  type HistoryFilters,
+  matchesState,
+  recordColumns,
+  StateSelect,
+  statusColumn,
+  useHistoryFilters,
+} from './HistoryFilters';
 export { Loading } from './Loading';
 export { groupsOf, LongId, type LongIdProps } from './LongId';
 export { PageHeader } from './PageHeader';
 export { PeriodSelect } from './PeriodSelect';
 export { type QueryLike, QueryStatus } from './QueryStatus';
 export { Select, type SelectOption } from './Select';
+export { StatusTimeline, type StatusTimelineProps } from './StatusTimeline';
 export { type Column, DataTable, Table, TBody, Td, THead, Th, Tr } from './Table';
 export { type TabItem, Tabs } from './Tabs';
 export { TextField, type TextFieldProps } from './TextField';
 export { Time } from './Time';
+export { forgetOtherProfile, useProfileSwitch } from './useProfileSwitch';
 export { VirtualTable, type VirtualTableProps } from './VirtualTable';

@@ -11,6 +11,7 @@ import { useDeskMutation, useDeskQuery } from '../../lib/desk';
 import { formatMoney } from '../../lib/format';
 import { Button, Checkbox, ConfirmDialog, ErrorNotice, TextField, Time } from '../../ui';
 import { KIND_WORDS } from './words';
+import './NeedsPerson.css';
 
 /**
  * When the platform said "you already sent this id" and its records then do not show the movement,

@@ -1,10 +1,10 @@
 /** Activity: every money movement with its status, the audit log, and the complete history sync. */
-import '../withdrawals/treasury.css';
 import { useState } from 'react';
 import { PageHeader, Tabs } from '../../ui';
 import { AuditLog } from './AuditLog';
 import { HistorySync } from './HistorySync';
 import { Movements } from './Movements';
+import './activity.css';
 
 type Tab = 'movements' | 'audit' | 'history';
 

@@ -1,10 +1,10 @@
 /** Balances: the total by account type and over time, spot, every account side by side, small balances. */
-import '../withdrawals/treasury.css';
 import { useState } from 'react';
 import { PageHeader, Tabs } from '../../ui';
 import { FirmView } from './FirmView';
 import { Overview } from './Overview';
 import { SmallBalances } from './SmallBalances';
+import './balances.css';
 
 type Tab = 'overview' | 'accounts' | 'small';
 

@@ -9,17 +9,23 @@ import { isoInZone, timeHeader, toCsv } from '../../lib/csv';
 import { useDeskQuery } from '../../lib/desk';
 import { type DisplayTimeZone, formatMoney } from '../../lib/format';
 import { usePrefs } from '../../lib/prefs';
-import { ChainId, ChainIdCell, DataTable, DetailsList, EmptyState, QueryStatus, Time } from '../../ui';
+import { matchesSearch } from '../../lib/search';
 import {
+  ChainId,
+  ChainIdCell,
+  DataTable,
+  DetailsList,
   detailsColumn,
+  EmptyState,
   HistoryFilterBar,
-  matchesSearch,
   matchesState,
+  QueryStatus,
   recordColumns,
+  StatusTimeline,
   statusColumn,
+  Time,
   useHistoryFilters,
-} from '../withdrawals/history/filters';
-import { StatusTimeline } from '../withdrawals/timeline/StatusTimeline';
+} from '../../ui';
 import { useDepositsUi } from './store';
 
 export const depositsCsv = (rows: readonly DepositRecord[], zone: DisplayTimeZone): string =>

@@ -1,11 +1,11 @@
 /** Deposits: where to send funds (address, memo, QR) and the history with status timelines. */
-import '../withdrawals/treasury.css';
 import { useEffect } from 'react';
 import { useNavigation } from '../../lib/navigation';
 import { PageHeader, Tabs } from '../../ui';
 import { DepositAddressPanel } from './DepositAddressPanel';
 import { DepositHistory } from './DepositHistory';
 import { useDepositsUi } from './store';
+import './deposits.css';
 
 type Tab = 'address' | 'history';
 

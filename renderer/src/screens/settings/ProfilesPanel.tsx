@@ -7,7 +7,6 @@ import { useQueryClient } from '@tanstack/react-query';
 import { useState } from 'react';
 import type { z } from 'zod';
 import { isRealMoney, type Profile, type ProfileKind } from '../../../../shared/contract/profiles';
-import { useProfileSwitch } from '../../frame/useProfileSwitch';
 import { useDeskMutation, useDeskQuery } from '../../lib/desk';
 import { notify } from '../../lib/notify';
 import {
@@ -21,6 +20,7 @@ import {
   QueryStatus,
   Select,
   TextField,
+  useProfileSwitch,
 } from '../../ui';
 import { ConnectionCheck } from './ConnectionCheck';
 

@@ -7,6 +7,7 @@ import { OperatorsPanel } from './OperatorsPanel';
 import { OsNotificationsPanel } from './OsNotificationsPanel';
 import { PoliciesPanel } from './PoliciesPanel';
 import { ProfilesPanel } from './ProfilesPanel';
+import './settings.css';
 
 const About = () => {
   const info = useDeskQuery(['app.info', {}]);

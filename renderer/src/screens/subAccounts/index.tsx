@@ -12,7 +12,7 @@ import { CreateSubAccountDialog } from './CreateSubAccountDialog';
 import { STATE_TEXT, TYPE_TEXT, unifiedModeText } from './labels';
 import { SubAccountDetail } from './SubAccountDetail';
 import { useSubAccountsUi } from './store';
-import './treasury.css';
+import './subAccounts.css';
 
 /** The few largest-looking balances as text, e.g. "1,000 USDT · 0.5 BTC (+3 more)". */
 const balancesText = (spot: Record<string, string> | undefined): string => {

@@ -23,6 +23,7 @@ import {
   type TransferDetails,
   type TransferOutcome,
 } from '../../../../shared/contract/transfers';
+import { useConfirmation, useSingleFlight } from '../../lib/confirmation';
 import { type DeskCallError, useDeskMutation, useDeskQuery } from '../../lib/desk';
 import { formatMoney } from '../../lib/format';
 import {
@@ -36,7 +37,6 @@ import {
 } from '../../lib/formErrors';
 import { useNavigation } from '../../lib/navigation';
 import { Button, ConfirmDialog, Select, type SelectOption, TextField } from '../../ui';
-import { useConfirmation, useSingleFlight } from '../withdrawals/confirmation';
 import {
   ACCOUNT_TEXT,
   describeRoute,

@@ -10,6 +10,7 @@ import { type DisplayTimeZone, isoInZone, timeHeader } from '../../../../shared/
 import { useDeskQuery } from '../../lib/desk';
 import { usePeriod } from '../../lib/period';
 import { usePrefs } from '../../lib/prefs';
+import { matchesSearch } from '../../lib/search';
 import {
   Amount,
   Badge,
@@ -26,7 +27,6 @@ import {
   Time,
   type Tone,
 } from '../../ui';
-import { matchesSearch } from '../withdrawals/history/filters';
 
 /** The platform lists sub-account transfers for at most 30 days per request. */
 const MAX_DAYS = 30;

@@ -7,7 +7,7 @@ import { PageHeader } from '../../ui';
 import { TransferForm } from './TransferForm';
 import { TransferHistory } from './TransferHistory';
 import { type LastTransfer, TransferResult } from './TransferResult';
-import '../subAccounts/treasury.css';
+import './transfers.css';
 
 const TransfersScreen = () => {
   const [last, setLast] = useState<LastTransfer | undefined>(undefined);

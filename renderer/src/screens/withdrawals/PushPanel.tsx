@@ -10,6 +10,7 @@ import { Controller, useForm } from 'react-hook-form';
 import { z } from 'zod';
 import { PushDetails, type PushResult } from '../../../../shared/contract/funding';
 import { pushTimeline } from '../../../../shared/platform/timelines';
+import { nothingMoved, useConfirmation, useSingleFlight } from '../../lib/confirmation';
 import { useDeskEvent, useDeskMutation, useDeskQuery } from '../../lib/desk';
 import { formatMoney, parseAmountInput } from '../../lib/format';
 import { type FormFields, fieldMessage, type LabelFields, placeRefusal } from '../../lib/formErrors';
@@ -27,12 +28,11 @@ import {
   PeriodSelect,
   RetryCountdown,
   Select,
+  StatusTimeline,
   Tabs,
   TextField,
   Time,
 } from '../../ui';
-import { nothingMoved, useConfirmation, useSingleFlight } from './confirmation';
-import { StatusTimeline } from './timeline/StatusTimeline';
 
 const uidProblem = (uid: string): string | undefined => {
   if (uid.trim() === '') return 'Enter the receiving account’s user id.';

@@ -15,11 +15,11 @@ import {
   type WithdrawDetails,
   type WithdrawResult,
 } from '../../../../shared/contract/funding';
+import { newConfirmation, nothingMoved, useSingleFlight } from '../../lib/confirmation';
 import { useDeskMutation, useDeskQuery } from '../../lib/desk';
 import { applyWithdrawal, countWithdrawalTo } from '../../lib/eventCache';
 import { formatMoney } from '../../lib/format';
 import { Badge, Button, ChainId, Dialog, ErrorNotice, RetryCountdown, TextField } from '../../ui';
-import { newConfirmation, nothingMoved, useSingleFlight } from './confirmation';
 import { FeeEstimateNote } from './FeeEstimateNote';
 import { needsTypedConfirmation, typedAmountMatches, type WithdrawQuote } from './withdrawMath';
 

@@ -9,16 +9,21 @@ import { isoInZone, timeHeader, toCsv } from '../../lib/csv';
 import { useDeskQuery } from '../../lib/desk';
 import type { DisplayTimeZone } from '../../lib/format';
 import { usePrefs } from '../../lib/prefs';
-import { alignedAmounts, ChainIdCell, DataTable, EmptyState, ErrorNotice, Loading } from '../../ui';
+import { matchesSearch } from '../../lib/search';
 import {
+  alignedAmounts,
+  ChainIdCell,
+  DataTable,
   detailsColumn,
+  EmptyState,
+  ErrorNotice,
   HistoryFilterBar,
-  matchesSearch,
+  Loading,
   matchesState,
   recordColumns,
   statusColumn,
   useHistoryFilters,
-} from './history/filters';
+} from '../../ui';
 import { useWithdrawalsUi } from './store';
 import { WithdrawalDetail } from './WithdrawalTracker';
 

@@ -13,8 +13,17 @@ import { isWithdrawalCancellable, withdrawalTimeline } from '../../../../shared/
 import { useDeskEvent, useDeskMutation, useDeskQuery } from '../../lib/desk';
 import { applyWithdrawal, applyWithdrawalMovement } from '../../lib/eventCache';
 import { formatMoney } from '../../lib/format';
-import { Button, ChainId, ConfirmDialog, DetailsList, ErrorNotice, Loading, LongId, Time } from '../../ui';
-import { StatusTimeline } from './timeline/StatusTimeline';
+import {
+  Button,
+  ChainId,
+  ConfirmDialog,
+  DetailsList,
+  ErrorNotice,
+  Loading,
+  LongId,
+  StatusTimeline,
+  Time,
+} from '../../ui';
 
 export function CancelWithdrawalButton({ record }: { readonly record: WithdrawalRecord }) {
   const [asking, setAsking] = useState(false);

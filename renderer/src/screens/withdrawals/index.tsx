@@ -2,7 +2,6 @@
  * Withdrawals: send (with review), follow the status live, cancel while possible, history with CSV
  * export, UID transfers, and the typed-confirmation settings.
  */
-import './treasury.css';
 import { useEffect, useState } from 'react';
 import type { WithdrawResult } from '../../../../shared/contract/funding';
 import { useNavigation } from '../../lib/navigation';
@@ -13,6 +12,7 @@ import { useWithdrawalsUi, type WithdrawalsTab } from './store';
 import { WithdrawalHistory } from './WithdrawalHistory';
 import { WithdrawalTracker } from './WithdrawalTracker';
 import { useWithdrawDraft, WithdrawForm } from './WithdrawForm';
+import './withdrawals.css';
 
 type Tab = WithdrawalsTab;
 const TABS: readonly Tab[] = ['send', 'history', 'push', 'settings'];

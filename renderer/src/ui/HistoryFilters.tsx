@@ -5,20 +5,17 @@
  * and the Details button.
  */
 import { useState } from 'react';
-import type { Timeline } from '../../../../../shared/platform/timelines';
-import { useDeskQuery } from '../../../lib/desk';
-import { usePeriod } from '../../../lib/period';
-import {
-  alignedAmounts,
-  Button,
-  type Column,
-  type CsvFile,
-  ExportCsvButton,
-  PeriodSelect,
-  Select,
-  TextField,
-  Time,
-} from '../../../ui';
+import type { Timeline } from '../../../shared/platform/timelines';
+import { useDeskQuery } from '../lib/desk';
+import { usePeriod } from '../lib/period';
+import { alignedAmounts } from './Amount';
+import { Button } from './Button';
+import { type CsvFile, ExportCsvButton } from './ExportCsvButton';
+import { PeriodSelect } from './PeriodSelect';
+import { Select } from './Select';
+import type { Column } from './Table';
+import { TextField } from './TextField';
+import { Time } from './Time';
 
 export type StateFilter = 'all' | 'active' | 'done' | 'failed';
 
@@ -113,16 +110,6 @@ export const detailsColumn = <R extends HistoryRow>(open: (id: string) => void):
     </Button>
   ),
 });
-
-/**
- * Whether a record matches the search text: any of its ids (record id, txid, client id), its
- * address or memo contains it, ignoring case and spaces (a pasted, grouped address still matches).
- */
-export const matchesSearch = (search: string, fields: readonly (string | undefined)[]): boolean => {
-  const text = search.replace(/\s+/g, '').toLowerCase();
-  if (text === '') return true;
-  return fields.some((f) => f?.replace(/\s+/g, '').toLowerCase().includes(text));
-};
 
 /** The filters of one history list: period, currency, state and a search over ids and addresses. */
 export const useHistoryFilters = () => {

@@ -12,7 +12,7 @@ import {
   WITHDRAWAL_STATUSES,
   WITHDRAWAL_STEPS,
   withdrawalTimeline,
-} from '../../../../../shared/platform/timelines';
+} from '../../../shared/platform/timelines';
 import { StatusTimeline } from './StatusTimeline';
 
 /** Expected placement per status: the stage that is current (or the exit label) and whether it is final. */

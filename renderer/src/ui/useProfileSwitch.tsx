@@ -9,7 +9,7 @@ import type { z } from 'zod';
 import { isRealMoney, type Profile } from '../../../shared/contract/profiles';
 import { useDeskMutation } from '../lib/desk';
 import { notify } from '../lib/notify';
-import { ConfirmDialog } from '../ui';
+import { ConfirmDialog } from './Dialog';
 
 type ProfileView = z.output<typeof Profile>;
 

@@ -4,7 +4,8 @@
  */
 import { Circle, CircleCheck, CircleDot, CircleMinus, CircleX, type LucideIcon } from 'lucide-react';
 import type { ReactNode } from 'react';
-import type { StageState, Timeline } from '../../../../../shared/platform/timelines';
+import type { StageState, Timeline } from '../../../shared/platform/timelines';
+import './StatusTimeline.css';
 
 /** SVG marks (no font glyph needed); hidden from assistive technology, the state is said in words. */
 const MARK: Record<StageState, LucideIcon> = {

@@ -6,7 +6,7 @@
  * new review, hence a new key.
  */
 import { useCallback, useRef, useState } from 'react';
-import type { IpcError, IpcErrorCode } from '../../../../shared/ipc/result';
+import type { IpcError, IpcErrorCode } from '../../../shared/ipc/result';
 
 export interface Confirmation<T> {
   /** Exactly what the review step shows and what is sent. */
