@@ -68,7 +68,7 @@ test.describe('approvals', () => {
     await sheet.getByTestId('withdraw-send').click();
     const submitted = await confirmTrusted(shell, { title: 'Withdraw 100 USDT' });
     expect(submitted.isClosed()).toBe(true);
-    await expect(page.getByText('It waits in Approvals; nothing was sent yet.').first()).toBeVisible();
+    await expect(page.getByTestId('queued-for-approval').first()).toContainText('nothing was sent yet');
     expect(withdrawals(sandbox)).toBe(before);
     await page.keyboard.press('Escape');
     await expect(sheet).toHaveCount(0);

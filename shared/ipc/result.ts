@@ -57,6 +57,11 @@ export const IpcError = z.object({
   /** Per-field problems for INVALID_INPUT (path joined with dots → message). */
   fields: z.record(z.string(), z.string()).optional(),
   /**
+   * AWAITING_APPROVAL: the queued request in the Approvals queue — its id, when it expires (ms) and
+   * why it needs approval — so the screen says it in one sentence with a formatted expiry.
+   */
+  approval: z.object({ id: z.string(), expiresAt: z.number(), reasons: z.array(z.string()) }).optional(),
+  /**
    * Whether the operation's request can have done anything (what screens decide on, never the
    * code): `not_sent` — certainly nothing moved (refused before sending, or by the platform before
    * acting); `unknown` — it may have executed and is being checked, do not repeat it; `executed` —

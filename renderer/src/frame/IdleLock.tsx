@@ -6,7 +6,7 @@ import { call, DeskCallError, isDeskCallError, useDeskEvent } from '../lib/desk'
 import { isActing, useInFlight } from '../lib/inFlight';
 import { restoreLockFromMain, useLock } from '../lib/lock';
 import { usePrefs } from '../lib/prefs';
-import { Button, ErrorNotice, TextField } from '../ui';
+import { Button, ErrorNotice, Notice, TextField } from '../ui';
 import './IdleLock.css';
 
 const ACTIVITY_EVENTS = ['pointerdown', 'pointermove', 'keydown', 'wheel', 'focusin'] as const;
@@ -119,10 +119,10 @@ export const LockScreen = () => {
             : 'Locked on request. Nothing on screen is visible until you unlock.'}
         </p>
         {secretHidden ? (
-          <p className="notice notice-warn" data-testid="lock-secret-hidden">
+          <Notice tone="warn" data-testid="lock-secret-hidden">
             A new key’s secret was on screen and has been hidden; it cannot be shown again. If it was not copied, delete
             that key and create a new one.
-          </p>
+          </Notice>
         ) : null}
         <p className="muted" data-testid="lock-detail" role="status">
           {securing

@@ -1,4 +1,5 @@
-import { decimalPlaces, parseAmountInput } from '../lib/format';
+import type { ReactNode } from 'react';
+import { decimalPlaces, formatMoney, parseAmountInput } from '../lib/format';
 import { TextField, type TextFieldProps } from './TextField';
 
 /**
@@ -31,21 +32,73 @@ export const amountProblem = (
   return undefined;
 };
 
-export interface AmountFieldProps extends Omit<TextFieldProps, 'inputMode' | 'type'> {
+export interface AmountFieldProps extends Omit<TextFieldProps, 'inputMode' | 'type' | 'suffix'> {
   /** Maximum digits after the point (the pair's or currency's precision). */
   readonly precision?: number;
   /** Show format problems inline as the person types (in addition to `error`). */
   readonly validate?: boolean;
+  /** The unit, written after the input ("USDT", "%"). */
+  readonly currency?: string;
+  /** What can be used (a balance): "Available: 1,000 USDT" under the field. */
+  readonly available?: string | undefined;
+  /** Fills in everything available: a "Use all" button beside it (only with `available`). */
+  readonly onUseAll?: () => void;
+  /** Test id of the line under the field (what is available, or the hint). */
+  readonly hintTestId?: string;
 }
 
-/** A decimal-string amount input: the value is never turned into a float. */
-export const AmountField = ({ precision, validate = true, error, className, ...rest }: AmountFieldProps) => {
+/** What is available (with "Use all"), then the caller's hint. */
+const amountHint = (
+  { available, currency = '', onUseAll, hint }: Pick<AmountFieldProps, 'available' | 'currency' | 'onUseAll' | 'hint'>,
+  testId: string | undefined,
+): ReactNode => {
+  if (available === undefined && !hint) return undefined;
+  return (
+    <span data-testid={testId}>
+      {available !== undefined ? (
+        <>
+          Available: {formatMoney(available, currency)}
+          {onUseAll ? (
+            <>
+              {' '}
+              <button type="button" className="link-button" onClick={onUseAll}>
+                Use all
+              </button>
+            </>
+          ) : null}
+          {hint ? ' · ' : null}
+        </>
+      ) : null}
+      {hint}
+    </span>
+  );
+};
+
+/**
+ * A decimal-string amount input with its unit and, when given, what is available: the value is
+ * never turned into a float. The one amount block of the forms (withdrawal, transfer, UID transfer,
+ * order ticket).
+ */
+export const AmountField = ({
+  precision,
+  validate = true,
+  error,
+  className,
+  currency,
+  available,
+  onUseAll,
+  hint,
+  hintTestId,
+  ...rest
+}: AmountFieldProps) => {
   const problem = validate ? amountProblem(rest.value, precision === undefined ? {} : { precision }) : undefined;
   return (
     <TextField
       {...rest}
       className={['amount-field', className].filter(Boolean).join(' ')}
       inputMode="decimal"
+      suffix={currency}
+      hint={amountHint({ available, currency, onUseAll, hint }, hintTestId)}
       error={error ?? problem}
     />
   );

@@ -1,4 +1,5 @@
 import { type SelectHTMLAttributes, useId } from 'react';
+import { FieldError } from './FieldError';
 import './fields.css';
 
 export interface SelectOption<V extends string> {
@@ -55,11 +56,7 @@ export const Select = <V extends string>({
           ))}
         </select>
       </div>
-      {error ? (
-        <div id={errorId} className="field-error" role="alert">
-          {error}
-        </div>
-      ) : null}
+      <FieldError message={error} id={errorId} />
     </div>
   );
 };

@@ -1,4 +1,5 @@
 import { type InputHTMLAttributes, type ReactNode, useId } from 'react';
+import { FieldError } from './FieldError';
 import './fields.css';
 
 export interface TextFieldProps extends Omit<InputHTMLAttributes<HTMLInputElement>, 'onChange' | 'value'> {
@@ -57,11 +58,7 @@ export const TextField = ({
           {hint}
         </div>
       ) : null}
-      {error ? (
-        <div id={errorId} className="field-error" role="alert">
-          {error}
-        </div>
-      ) : null}
+      <FieldError message={error} id={errorId} />
     </div>
   );
 };

@@ -13,6 +13,7 @@ export { EmptyState } from './EmptyState';
 export { ErrorNotice } from './ErrorNotice';
 export { ExplorerLink, type ExplorerLinkProps } from './ExplorerLink';
 export { type CsvFile, ExportCsvButton } from './ExportCsvButton';
+export { FieldError } from './FieldError';
 export {
   CurrencySelect,
   detailsColumn,
@@ -26,6 +27,7 @@ export {
 } from './HistoryFilters';
 export { Loading } from './Loading';
 export { groupsOf, LongId, type LongIdProps } from './LongId';
+export { Notice, type NoticeProps } from './Notice';
 export { PageHeader } from './PageHeader';
 export { PeriodSelect } from './PeriodSelect';
 export { type QueryLike, QueryStatus } from './QueryStatus';

@@ -4,11 +4,13 @@ import { useState } from 'react';
 import { afterEach, describe, expect, it, vi } from 'vitest';
 import { DeskCallError } from '../lib/desk';
 import { AMOUNT_FORMAT_MESSAGE } from '../lib/format';
+import { useNavigation } from '../lib/navigation';
 import { installFakeDesk } from '../lib/testing/fakeDesk';
 import { AmountField, amountProblem, amountValue } from './AmountField';
 import { DetailsList } from './DetailsList';
 import { ErrorNotice } from './ErrorNotice';
 import { ExportCsvButton } from './ExportCsvButton';
+import { FieldError } from './FieldError';
 import { DataTable } from './Table';
 import { Tabs } from './Tabs';
 
@@ -21,7 +23,7 @@ const AmountHarness = ({ onChange }: { onChange: (v: string) => void }) => {
       label="Amount"
       value={value}
       precision={2}
-      suffix="USDT"
+      currency="USDT"
       onChange={(v) => {
         setValue(v);
         onChange(v);
@@ -95,6 +97,16 @@ describe('AmountField', () => {
   });
 });
 
+describe('FieldError', () => {
+  it('says a problem under its field, announced, and is nothing without one', () => {
+    const { container, rerender } = render(<FieldError message={undefined} />);
+    expect(container.innerHTML).toBe('');
+    rerender(<FieldError message="Below the minimum." testId="x" />);
+    expect(screen.getByRole('alert').textContent).toBe('Below the minimum.');
+    expect(screen.getByTestId('x')).toBeTruthy();
+  });
+});
+
 describe('ErrorNotice', () => {
   it('says what happened in plain words with the label, request id and advice', () => {
     const error = new DeskCallError('funding.withdraw', {
@@ -111,6 +123,52 @@ describe('ErrorNotice', () => {
     expect(screen.getByTestId('error-label').textContent).toBe('IP_FORBIDDEN');
     expect(screen.getByTestId('error-request-id').textContent).toBe('r-123');
     expect(notice.textContent).toContain('whitelist.');
+  });
+
+  it('says a wrong passphrase is one, and never calls the app’s own label the platform’s', () => {
+    const error = new DeskCallError('operators.signIn', {
+      code: 'NOT_ALLOWED',
+      label: 'WRONG_PASSPHRASE',
+      message: 'That name and passphrase do not match an operator of this desk.',
+    });
+    render(<ErrorNotice error={error} />);
+    const notice = screen.getByRole('alert');
+    expect(notice.querySelector('.notice-title')?.textContent).toBe('The name or the passphrase is wrong.');
+    expect(notice.textContent).not.toContain('role');
+    expect(notice.textContent).not.toContain('Platform');
+    expect(notice.textContent).toContain('App’s code');
+  });
+
+  it('keeps codes inside Details, out of the sentence', () => {
+    const error = new DeskCallError('transfers.subAccount', {
+      code: 'PLATFORM',
+      message: 'The sub-account is locked.',
+      label: 'SUB_ACCOUNT_LOCKED',
+    });
+    render(<ErrorNotice error={error} />);
+    const label = screen.getByTestId('error-label');
+    expect(label.closest('details')?.querySelector('summary')?.textContent).toBe('Details');
+    expect(screen.getByRole('alert').querySelector('.notice-title')?.textContent).not.toContain('SUB_ACCOUNT_LOCKED');
+  });
+
+  it('shows queued for approval as an outcome: one sentence, the expiry formatted, a way to Approvals', async () => {
+    const expiresAt = Date.UTC(2026, 10, 27, 22, 54, 53);
+    const error = new DeskCallError('funding.withdraw', {
+      code: 'AWAITING_APPROVAL',
+      message: 'Waiting for approval (ap_d4f9): Above 50 USDT needs approval.',
+      approval: { id: 'ap_d4f9', expiresAt, reasons: ['Above 50 USDT needs approval.'] },
+    });
+    render(<ErrorNotice error={error} />);
+    expect(screen.queryByRole('alert')).toBeNull();
+    const notice = screen.getByTestId('queued-for-approval');
+    expect(notice.getAttribute('data-tone')).toBe('info');
+    const text = notice.textContent ?? '';
+    expect(text.match(/nothing was sent/gi)).toHaveLength(1);
+    expect(text).not.toContain('ap_d4f9');
+    expect(text).not.toContain('T22:54:53');
+    expect(notice.querySelector('time')?.getAttribute('datetime')).toBe(new Date(expiresAt).toISOString());
+    await userEvent.click(screen.getByTestId('queued-open-approvals'));
+    expect(useNavigation.getState().screen).toBe('approvals');
   });
 
   it('warns not to repeat a movement whose outcome is unknown', () => {

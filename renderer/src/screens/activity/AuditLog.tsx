@@ -12,6 +12,7 @@ import {
   EmptyState,
   ErrorNotice,
   ExportCsvButton,
+  Notice,
   PeriodSelect,
   QueryStatus,
   Select,
@@ -69,13 +70,13 @@ export function AuditLog() {
       </fieldset>
       {verify.data ? (
         verify.data.ok ? (
-          <p className="notice notice-good" role="status" data-testid="audit-verified">
+          <Notice tone="good" role="status" data-testid="audit-verified">
             The audit log is intact ({verify.data.entries ?? 0} entries checked).
-          </p>
+          </Notice>
         ) : (
-          <p className="notice notice-bad" role="alert">
+          <Notice tone="bad" role="alert">
             The audit log was altered: the chain breaks at entry {verify.data.brokenAtSeq}.
-          </p>
+          </Notice>
         )
       ) : null}
       {verify.isError ? <ErrorNotice error={verify.error} /> : null}

@@ -20,6 +20,7 @@ import {
   EmptyState,
   ErrorNotice,
   Loading,
+  Notice,
   PeriodSelect,
   Select,
   Time,
@@ -272,9 +273,9 @@ export function HistorySync() {
       {cached.total !== undefined ? (
         <>
           {!cached.complete ? (
-            <p className="notice notice-warn" role="note">
+            <Notice tone="warn" role="note">
               The cache does not cover this whole period yet: run “Sync history” to fill the gaps.
-            </p>
+            </Notice>
           ) : null}
           <VirtualTable
             caption={`Cached ${KINDS.find((k) => k.id === kind)?.label.toLowerCase() ?? kind}`}

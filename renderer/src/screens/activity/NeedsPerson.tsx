@@ -9,7 +9,7 @@ import { AMBIGUOUS_RECORD, type MovementView } from '../../../../shared/contract
 import { DUPLICATE_REQUEST_LABELS } from '../../../../shared/platform/labels';
 import { useDeskMutation, useDeskQuery } from '../../lib/desk';
 import { formatMoney } from '../../lib/format';
-import { Button, Checkbox, ConfirmDialog, ErrorNotice, TextField, Time } from '../../ui';
+import { Button, Checkbox, ConfirmDialog, ErrorNotice, Notice, TextField, Time } from '../../ui';
 import { KIND_WORDS } from './words';
 import './NeedsPerson.css';
 
@@ -164,10 +164,18 @@ export function NeedsPerson() {
   });
   if (items.length === 0) return null;
   return (
-    <section className="notice notice-bad needs-person" aria-labelledby="needs-person-title" data-testid="needs-person">
-      <h2 id="needs-person-title" className="notice-title">
-        {items.length === 1 ? '1 money movement needs a person' : `${items.length} money movements need a person`}
-      </h2>
+    <Notice
+      tone="bad"
+      className="needs-person"
+      role="region"
+      aria-labelledby="needs-person-title"
+      data-testid="needs-person"
+      title={
+        <h2 id="needs-person-title">
+          {items.length === 1 ? '1 money movement needs a person' : `${items.length} money movements need a person`}
+        </h2>
+      }
+    >
       <ul className="needs-person-list">
         {items.map(({ movement: m, attention }) => (
           <li key={m.id} data-testid={`needs-person-${m.id}`}>
@@ -208,6 +216,6 @@ export function NeedsPerson() {
           onClose={() => setSettling(undefined)}
         />
       ) : null}
-    </section>
+    </Notice>
   );
 }

@@ -12,6 +12,7 @@ import {
   CopyButton,
   Dialog,
   ErrorNotice,
+  Notice,
   QueryStatus,
   Select,
   TextField,
@@ -210,13 +211,13 @@ export const AccountsTab = () => {
 
       <section aria-label="Key health">
         {due ? (
-          <p className="notice notice-warn" data-testid="bulk-key-reminder">
+          <Notice tone="warn" data-testid="bulk-key-reminder">
             {lastCheck
               ? `Keys were last checked ${formatTime(lastCheck, 'UTC')}.`
               : 'Keys have not been checked on this computer yet.'}{' '}
             Check them every {REMIND_DAYS} days: keys without an IP whitelist are disabled by the platform after 90
             days.
-          </p>
+          </Notice>
         ) : null}
         <div className="form-row">
           <TextField label="Unused for more than (days)" value={unusedDays} onChange={setUnusedDays} />
@@ -245,7 +246,7 @@ export const AccountsTab = () => {
           />
         ) : null}
         {rotated ? (
-          <div className="notice" data-testid="bulk-rotated">
+          <Notice data-testid="bulk-rotated">
             {rotated.file ? <p>The new secrets are in {rotated.file}, encrypted with your passphrase.</p> : null}
             <ul>
               {rotated.keys.map((k) => (
@@ -273,7 +274,7 @@ export const AccountsTab = () => {
                 The new keys work — test them again and delete the old keys
               </Button>
             ) : null}
-          </div>
+          </Notice>
         ) : null}
       </section>
 

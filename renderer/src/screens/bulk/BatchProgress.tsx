@@ -4,7 +4,7 @@ import type { BatchRowView } from '../../../../shared/contract/bulk';
 import { call, useDeskEvent, useDeskQuery } from '../../lib/desk';
 import { formatMoney } from '../../lib/format';
 import { notify } from '../../lib/notify';
-import { Badge, Button, type Column, ErrorNotice, QueryStatus, type Tone, VirtualTable } from '../../ui';
+import { Badge, Button, type Column, ErrorNotice, Notice, QueryStatus, type Tone, VirtualTable } from '../../ui';
 
 const TONE: Record<BatchRowView['state'], Tone> = {
   pending: 'neutral',
@@ -100,12 +100,12 @@ export const BatchProgress = ({ id }: { readonly id: string }) => {
         {c.cancelled ? ` · ${c.cancelled} cancelled` : ''}
       </p>
       {batch.state === 'approval' ? (
-        <p className="notice notice-warn" data-testid="bulk-awaiting-approval">
+        <Notice tone="warn" data-testid="bulk-awaiting-approval">
           Waiting for approval: the whole batch is one item in Approvals. Nothing is sent before an operator other than
           you approves it; a rejected or expired batch sends nothing.
-        </p>
+        </Notice>
       ) : null}
-      {batch.note ? <p className="notice notice-warn">{batch.note}</p> : null}
+      {batch.note ? <Notice tone="warn">{batch.note}</Notice> : null}
       {error ? <ErrorNotice error={error} /> : null}
       <div className="button-row">
         {batch.state === 'ready' ? (

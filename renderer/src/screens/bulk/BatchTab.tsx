@@ -3,7 +3,7 @@ import { type ChangeEvent, useState } from 'react';
 import type { BatchPreview, BatchSource } from '../../../../shared/contract/bulk';
 import { downloadCsv } from '../../lib/csv';
 import { call, useDeskQuery } from '../../lib/desk';
-import { Button, ErrorNotice, TextField } from '../../ui';
+import { Button, ErrorNotice, Notice, TextField } from '../../ui';
 import { BatchProgress } from './BatchProgress';
 import { PreviewTable } from './PreviewTable';
 import { readBatchFile } from './readFile';
@@ -107,9 +107,9 @@ export const BatchTab = () => {
         <TextField label="Batch name" value={name} onChange={setName} />
       </div>
       {fileProblem ? (
-        <div role="alert" className="notice notice-bad" data-testid="bulk-file-refused">
+        <Notice tone="bad" role="alert" data-testid="bulk-file-refused">
           {fileProblem}
-        </div>
+        </Notice>
       ) : null}
       <label className="field">
         <span className="field-label">Rows (a CSV file’s text, or rows pasted from a spreadsheet)</span>

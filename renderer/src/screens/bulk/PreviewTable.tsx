@@ -1,6 +1,6 @@
 import type { BatchPreview, PreviewRow } from '../../../../shared/contract/bulk';
 import { formatMoney, formatMoneyOrText } from '../../lib/format';
-import { Badge, type Column, DataTable, VirtualTable } from '../../ui';
+import { Badge, type Column, DataTable, Notice, VirtualTable } from '../../ui';
 
 const columns: readonly Column<PreviewRow>[] = [
   { id: 'row', header: 'Row', cell: (r) => String(r.row), numeric: true, width: '4rem' },
@@ -45,7 +45,7 @@ const columns: readonly Column<PreviewRow>[] = [
 export const PreviewTable = ({ preview }: { readonly preview: BatchPreview }) => (
   <section aria-label="Preview" data-testid="bulk-preview">
     {preview.fileProblems.length > 0 ? (
-      <div role="alert" className="notice notice-bad" data-testid="bulk-file-problems">
+      <Notice tone="bad" role="alert" data-testid="bulk-file-problems">
         <strong>This file cannot be used; nothing was sent.</strong>
         <ul>
           {preview.fileProblems.map((p) => (
@@ -55,7 +55,7 @@ export const PreviewTable = ({ preview }: { readonly preview: BatchPreview }) =>
             </li>
           ))}
         </ul>
-      </div>
+      </Notice>
     ) : null}
     {preview.rows.length > 0 ? (
       <>

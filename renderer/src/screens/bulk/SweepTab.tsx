@@ -100,7 +100,7 @@ export const SweepTab = () => {
           label={mode === 'sweep' ? 'Only balances above' : 'Target balance'}
           value={amount}
           onChange={setAmount}
-          suffix={currency}
+          currency={currency}
         />
       </div>
       <div className="form-row">

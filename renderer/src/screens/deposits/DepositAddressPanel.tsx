@@ -7,7 +7,18 @@ import { useMemo, useState } from 'react';
 import { useDeskQuery } from '../../lib/desk';
 import { formatMoney } from '../../lib/format';
 import { useNavigation } from '../../lib/navigation';
-import { Badge, Button, CopyButton, EmptyState, ErrorNotice, ExplorerLink, Loading, LongId, Select } from '../../ui';
+import {
+  Badge,
+  Button,
+  CopyButton,
+  EmptyState,
+  ErrorNotice,
+  ExplorerLink,
+  Loading,
+  LongId,
+  Notice,
+  Select,
+} from '../../ui';
 import { QrCode } from './QrCode';
 
 export function DepositAddressPanel() {
@@ -117,23 +128,23 @@ export function DepositAddressPanel() {
       ) : null}
 
       {chosen?.address?.obtainFailed ? (
-        <div className="notice notice-warn" role="status">
+        <Notice tone="warn" role="status">
           The platform could not create an address on {chosen.info.chain} yet.{' '}
           <Button size="sm" onClick={() => void address.refetch()}>
             Try again
           </Button>
-        </div>
+        </Notice>
       ) : null}
 
       {chosen?.address && !chosen.address.obtainFailed ? (
         <section className="card deposit-address" aria-label={`${currency} deposit address on ${chosen.info.chain}`}>
           {memoRequired ? (
-            <div className="notice notice-bad memo-banner" role="alert" data-testid="memo-required-banner">
+            <Notice tone="bad" className="memo-banner" role="alert" data-testid="memo-required-banner">
               <strong>
                 {memoName.toUpperCase()} REQUIRED — send the {memoName.toLowerCase()} below together with the address.
               </strong>{' '}
               A deposit without the right {memoName.toLowerCase()} cannot be credited automatically and may be lost.
-            </div>
+            </Notice>
           ) : null}
           <div className="qr-pair">
             <div className="stack">
@@ -165,9 +176,9 @@ export function DepositAddressPanel() {
                 <QrCode value={memo} label={`QR code of the ${memoName.toLowerCase()}`} />
               </div>
             ) : memoRequired ? (
-              <div className="notice notice-bad" role="status">
+              <Notice tone="bad" role="status">
                 The platform did not return a {memoName.toLowerCase()} for this network: do not deposit until it does.
-              </div>
+              </Notice>
             ) : null}
           </div>
           <dl className="facts">

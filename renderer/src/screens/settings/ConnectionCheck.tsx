@@ -16,7 +16,7 @@ import {
   type Profile,
 } from '../../../../shared/contract/profiles';
 import { useDeskMutation } from '../../lib/desk';
-import { Badge, Button, ConfirmDialog, DataTable, ErrorNotice, TextField, type Tone } from '../../ui';
+import { Badge, Button, ConfirmDialog, DataTable, ErrorNotice, Notice, TextField, type Tone } from '../../ui';
 
 type ProfileView = z.output<typeof Profile>;
 type Group = z.output<typeof PermissionGroup>;
@@ -124,9 +124,9 @@ const DeepCheckDialog = ({
       </ol>
       {live ? (
         <>
-          <p className="notice notice-warn" role="note">
+          <Notice tone="warn" role="note">
             This is a live profile: these requests reach the real platform with your real key.
-          </p>
+          </Notice>
           <TextField
             label={`Type the profile’s name (${expected}) to confirm`}
             value={typed}

@@ -11,7 +11,7 @@ import { DuplicateGuard } from '../../../../shared/trade/ticket';
 import { useDeskEvent, useDeskMutation, useDeskQuery } from '../../lib/desk';
 import { applyOrders } from '../../lib/eventCache';
 import { useCoalescedRefresh } from '../../lib/useCoalescedRefresh';
-import { EmptyState, ErrorNotice, Loading, PageHeader, Tabs } from '../../ui';
+import { EmptyState, ErrorNotice, Loading, Notice, PageHeader, Tabs } from '../../ui';
 import { lastPriceOf } from './book/lastPrice';
 import { OrderBook } from './book/OrderBook';
 import { CandleChart } from './market/CandleChart';
@@ -132,9 +132,9 @@ export default function TradeScreen() {
         onToggleFavourite={toggleFavourite}
       />
       {market.status.state === 'error' ? (
-        <div className="notice notice-bad" role="alert">
+        <Notice tone="bad" role="alert">
           The live market could not start: {market.status.message}
-        </div>
+        </Notice>
       ) : null}
       <div className="trade-grid">
         <OrderBook

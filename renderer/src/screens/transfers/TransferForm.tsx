@@ -36,7 +36,7 @@ import {
   useRulesAtFields,
 } from '../../lib/formErrors';
 import { useNavigation } from '../../lib/navigation';
-import { Button, ConfirmDialog, Select, type SelectOption, TextField } from '../../ui';
+import { AmountField, Button, ConfirmDialog, FieldError, Notice, Select, type SelectOption, TextField } from '../../ui';
 import {
   ACCOUNT_TEXT,
   describeRoute,
@@ -391,10 +391,10 @@ export const TransferForm = ({ onResult }: TransferFormProps) => {
         <p className="muted small">The main account’s side is always its spot account.</p>
       ) : null}
       {frozenChosen ? (
-        <p className="notice notice-warn" data-testid="transfer-frozen-warning">
+        <Notice tone="warn" data-testid="transfer-frozen-warning">
           {frozenChosen} is frozen: the platform refuses transfers to and from it until it is unfrozen (Sub-accounts →
           Unfreeze).
-        </p>
+        </Notice>
       ) : null}
 
       {draft.route === 'subToSub' ? (
@@ -481,32 +481,23 @@ export const TransferForm = ({ onResult }: TransferFormProps) => {
           control={form.control}
           name="amount"
           render={({ field, fieldState }) => (
-            <TextField
+            <AmountField
               label="Amount"
               value={field.value}
               onChange={(value) => set({ amount: value })}
-              inputMode="decimal"
-              suffix={draft.currency}
+              validate={false}
+              currency={draft.currency}
+              available={availableText}
+              onUseAll={setMax}
+              hintTestId="transfer-available"
               hint={
-                <span data-testid="transfer-available">
-                  {source === undefined
-                    ? `At most ${TRANSFER_MAX_DECIMALS} decimals.`
-                    : available.isPending
-                      ? 'Checking what is available…'
-                      : available.error
-                        ? 'Could not read the available balance; the platform will check it.'
-                        : availableText === undefined
-                          ? (available.data?.note ?? 'The platform does not report what is available here.')
-                          : `Available: ${formatMoney(availableText, draft.currency)} · at most ${TRANSFER_MAX_DECIMALS} decimals`}
-                  {availableText !== undefined ? (
-                    <>
-                      {' '}
-                      <button type="button" className="link-button" onClick={setMax}>
-                        Use all
-                      </button>
-                    </>
-                  ) : null}
-                </span>
+                source === undefined || availableText !== undefined
+                  ? `At most ${TRANSFER_MAX_DECIMALS} decimals.`
+                  : available.isPending
+                    ? 'Checking what is available…'
+                    : available.error
+                      ? 'Could not read the available balance; the platform will check it.'
+                      : (available.data?.note ?? 'The platform does not report what is available here.')
               }
               error={fieldMessage(fieldState.error)}
               invalid={fieldState.invalid}
@@ -515,11 +506,10 @@ export const TransferForm = ({ onResult }: TransferFormProps) => {
         />
       </div>
 
-      {invalid ? (
-        <p className="field-error" role="alert" data-testid="transfer-invalid">
-          Fix the marked fields; nothing was sent.
-        </p>
-      ) : null}
+      <FieldError
+        message={invalid ? 'Fix the marked fields; nothing was sent.' : undefined}
+        testId="transfer-invalid"
+      />
       <div>
         <Button type="submit" variant="primary" busy={send.isPending} data-testid="transfer-review">
           Review transfer

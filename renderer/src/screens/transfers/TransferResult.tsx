@@ -6,7 +6,7 @@
 import { useMemo } from 'react';
 import type { TransferOutcome } from '../../../../shared/contract/transfers';
 import { type DeskCallError, useDeskEvent, useDeskQuery } from '../../lib/desk';
-import { Badge, ErrorNotice, RetryCountdown } from '../../ui';
+import { Badge, ErrorNotice, FieldError, Notice, RetryCountdown } from '../../ui';
 
 export interface LastTransfer {
   readonly summary: string;
@@ -52,11 +52,10 @@ export const TransferResult = ({ last }: { readonly last: LastTransfer }) => {
       <h2 id="transfer-result-heading">Last transfer</h2>
       <p>{last.summary}</p>
       {last.error ? <ErrorNotice error={last.error} /> : null}
-      {!last.error && !last.outcome ? (
-        <p className="field-error" data-testid="transfer-result-fields">
-          Not sent: see the marked fields of the form.
-        </p>
-      ) : null}
+      <FieldError
+        message={!last.error && !last.outcome ? 'Not sent: see the marked fields of the form.' : undefined}
+        testId="transfer-result-fields"
+      />
       {outcome?.state === 'done' ? (
         <p data-testid="transfer-result-state" data-state="done">
           <Badge tone="good">Done</Badge> The funds have moved{outcome.txId ? ` (transaction ${outcome.txId})` : ''}.
@@ -69,9 +68,9 @@ export const TransferResult = ({ last }: { readonly last: LastTransfer }) => {
         </p>
       ) : null}
       {outcome?.state === 'checking' && outcome.attention ? (
-        <p className="notice notice-warn" role="status" data-testid="transfer-result-attention">
+        <Notice tone="warn" role="status" data-testid="transfer-result-attention">
           {outcome.attention} {outcome.label ? <code>{outcome.label}</code> : null}
-        </p>
+        </Notice>
       ) : null}
       {outcome?.state === 'failed' ? (
         <div data-testid="transfer-result-state" data-state="failed">

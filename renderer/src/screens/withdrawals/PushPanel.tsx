@@ -16,6 +16,7 @@ import { formatMoney, parseAmountInput } from '../../lib/format';
 import { type FormFields, fieldMessage, type LabelFields, placeRefusal } from '../../lib/formErrors';
 import { lastDays, usePeriod } from '../../lib/period';
 import {
+  AmountField,
   alignedAmounts,
   amountValue,
   Button,
@@ -25,6 +26,7 @@ import {
   EmptyState,
   ErrorNotice,
   Loading,
+  Notice,
   PeriodSelect,
   RetryCountdown,
   Select,
@@ -165,7 +167,7 @@ function PushForm({ onSent }: { readonly onSent: (result: PushResult) => void })
         control={form.control}
         name="amount"
         render={({ field, fieldState }) => (
-          <TextField
+          <AmountField
             label="Amount"
             value={field.value}
             onChange={(v) => {
@@ -176,9 +178,9 @@ function PushForm({ onSent }: { readonly onSent: (result: PushResult) => void })
               else void form.trigger('amount');
             }}
             onBlur={field.onBlur}
-            inputMode="decimal"
-            suffix={currencyNow}
-            hint={available ? `Available: ${formatMoney(available, currencyNow)}` : undefined}
+            validate={false}
+            currency={currencyNow}
+            available={available}
             error={fieldMessage(fieldState.error)}
             invalid={fieldState.invalid}
           />
@@ -322,17 +324,17 @@ export function SentPush({ result }: { readonly result: PushResult }) {
       {record ? (
         <StatusTimeline timeline={pushTimeline(record)} label={`UID transfer ${record.id} status`} />
       ) : failed ? (
-        <div className="notice notice-bad" role="status" data-testid="push-not-executed">
+        <Notice tone="bad" role="status" data-testid="push-not-executed">
           <strong>Not executed.</strong> {failed.message ?? 'The platform did not take this transfer.'}{' '}
           {failed.label ? <code>{failed.label}</code> : null} Nothing left your account; you may send it again.
-        </div>
+        </Notice>
       ) : (
-        <div className="notice notice-warn" role="status">
+        <Notice tone="warn" role="status">
           <strong>
             {result.outcome === 'unknown' && !id ? 'Unknown — checking.' : 'Accepted — waiting for its record.'}
           </strong>{' '}
           {result.note ?? ''} Do not send it again.
-        </div>
+        </Notice>
       )}
     </section>
   );

@@ -19,7 +19,7 @@ import { newConfirmation, nothingMoved, useSingleFlight } from '../../lib/confir
 import { useDeskMutation, useDeskQuery } from '../../lib/desk';
 import { applyWithdrawal, countWithdrawalTo } from '../../lib/eventCache';
 import { formatMoney } from '../../lib/format';
-import { Badge, Button, ChainId, Dialog, ErrorNotice, RetryCountdown, TextField } from '../../ui';
+import { Badge, Button, ChainId, Dialog, ErrorNotice, Notice, RetryCountdown, TextField } from '../../ui';
 import { FeeEstimateNote } from './FeeEstimateNote';
 import { needsTypedConfirmation, typedAmountMatches, type WithdrawQuote } from './withdrawMath';
 
@@ -160,10 +160,10 @@ export function ReviewSheet({ input, chain, quote, saved: chosen, onClose, onSen
       </dl>
       <FeeEstimateNote />
       {firstTime ? (
-        <p className="notice notice-warn">
+        <Notice tone="warn">
           You have not sent to this address from here before. Compare the whole address with the one you expect; for a
           large amount consider sending a small test amount first.
-        </p>
+        </Notice>
       ) : null}
       {mustType ? (
         <TextField

@@ -33,7 +33,19 @@ import {
   placeRefusal,
   useRulesAtFields,
 } from '../../lib/formErrors';
-import { Badge, Button, EmptyState, ErrorNotice, Loading, LongId, Select, TextField } from '../../ui';
+import {
+  AmountField,
+  Badge,
+  Button,
+  EmptyState,
+  ErrorNotice,
+  FieldError,
+  Loading,
+  LongId,
+  Notice,
+  Select,
+  TextField,
+} from '../../ui';
 import { FeeEstimateNote } from './FeeEstimateNote';
 import { firstWithdrawalTo, ReviewSheet } from './ReviewSheet';
 import { amountProblem, quote } from './withdrawMath';
@@ -288,11 +300,7 @@ export function WithdrawForm({ onSent }: { readonly onSent: (result: WithdrawRes
               );
             })}
           </div>
-          {fieldMessage(errors.chain) ? (
-            <div className="field-error" role="alert">
-              {fieldMessage(errors.chain)}
-            </div>
-          ) : null}
+          <FieldError message={fieldMessage(errors.chain)} />
         </fieldset>
       ) : null}
 
@@ -359,18 +367,14 @@ export function WithdrawForm({ onSent }: { readonly onSent: (result: WithdrawRes
               );
             })}
           </div>
-          {fieldMessage(errors.address) ? (
-            <div className="field-error" role="alert" data-testid="saved-address-error">
-              {fieldMessage(errors.address)}
-            </div>
-          ) : null}
+          <FieldError message={fieldMessage(errors.address)} testId="saved-address-error" />
         </fieldset>
       ) : null}
 
       {chain?.usesMemo ? (
-        <div className="notice notice-warn" role="note" data-testid="memo-warning">
+        <Notice tone="warn" role="note" data-testid="memo-warning">
           <strong>Memo required on {chain.chain}.</strong> Funds sent without the right memo/tag can be lost.
-        </div>
+        </Notice>
       ) : null}
       {draft.address !== '' && chain?.usesMemo ? (
         <Controller
@@ -395,20 +399,20 @@ export function WithdrawForm({ onSent }: { readonly onSent: (result: WithdrawRes
             control={form.control}
             name="amount"
             render={({ field, fieldState }) => (
-              <TextField
+              <AmountField
                 label="Amount"
                 value={field.value}
                 onChange={(typedAmount) => edit({ amount: typedAmount })}
-                inputMode="decimal"
-                suffix={draft.currency}
+                validate={false}
+                currency={draft.currency}
+                available={available}
                 error={fieldMessage(fieldState.error)}
                 invalid={fieldState.invalid}
-                hint={available !== undefined ? <>Available: {formatMoney(available, draft.currency)}</> : undefined}
               />
             )}
           />
           {firstTime ? (
-            <div className="notice" role="note" data-testid="test-amount-first">
+            <Notice role="note" data-testid="test-amount-first">
               <strong>First withdrawal to this address.</strong> Always send a small amount first: one fee buys the
               certainty that the address, network and memo are right before the full amount is at risk. The button only
               fills in the amount; you still review and confirm it.
@@ -422,7 +426,7 @@ export function WithdrawForm({ onSent }: { readonly onSent: (result: WithdrawRes
               ) : (
                 ' The platform states no minimum here: choose a small amount yourself.'
               )}
-            </div>
+            </Notice>
           ) : null}
           <dl className="facts" aria-label="Fee and limits" data-testid="withdraw-facts">
             <dt>Minimum</dt>

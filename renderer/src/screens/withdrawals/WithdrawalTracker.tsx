@@ -21,6 +21,7 @@ import {
   ErrorNotice,
   Loading,
   LongId,
+  Notice,
   StatusTimeline,
   Time,
 } from '../../ui';
@@ -148,12 +149,12 @@ export function WithdrawalTracker({ withdrawOrderId, outcome, note, record: acce
       ) : query.isPending ? (
         <Loading label="Reading the withdrawal…" />
       ) : journal?.state === 'failed' ? (
-        <div className="notice notice-bad" role="status" data-testid="withdrawal-not-executed">
+        <Notice tone="bad" role="status" data-testid="withdrawal-not-executed">
           <strong>Not executed.</strong> {journal.message ?? 'The platform did not take this withdrawal.'}{' '}
           {journal.label ? <code>{journal.label}</code> : null} Nothing left your account; you may create it again.
-        </div>
+        </Notice>
       ) : (
-        <div className="notice notice-warn" role="status" data-testid="withdrawal-unknown">
+        <Notice tone="warn" role="status" data-testid="withdrawal-unknown">
           <strong>Unknown — checking.</strong>{' '}
           {outcome === 'unknown'
             ? (note ??
@@ -166,7 +167,7 @@ export function WithdrawalTracker({ withdrawOrderId, outcome, note, record: acce
             </p>
           ) : null}
           <div className="muted">Client id {withdrawOrderId}</div>
-        </div>
+        </Notice>
       )}
       {query.isError ? <ErrorNotice error={query.error} compact /> : null}
     </section>

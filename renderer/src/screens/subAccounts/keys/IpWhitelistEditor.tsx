@@ -5,7 +5,7 @@
  */
 import { useId } from 'react';
 import { MAX_WHITELIST, whitelistProblems } from '../../../../../shared/contract/keys';
-import { Button, TextField } from '../../../ui';
+import { Button, FieldError, TextField } from '../../../ui';
 
 export interface IpWhitelistEditorProps {
   readonly value: readonly string[];
@@ -62,11 +62,7 @@ export const IpWhitelistEditor = ({ value, onChange, showAll = false, errors, li
           );
         })}
       </ol>
-      {(problems.list ?? listError) ? (
-        <div className="field-error" role="alert">
-          {problems.list ?? listError}
-        </div>
-      ) : null}
+      <FieldError message={problems.list ?? listError} />
       <Button size="sm" onClick={() => onChange([...value, ''])} disabled={full}>
         Add address
       </Button>

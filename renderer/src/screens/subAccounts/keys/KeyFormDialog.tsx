@@ -13,7 +13,7 @@ import { z } from 'zod';
 import { keys as contract, type KeyView, type PermMatrix } from '../../../../../shared/contract/keys';
 import { useDeskMutation } from '../../../lib/desk';
 import { type FormFields, fieldMessage, placeRefusal } from '../../../lib/formErrors';
-import { Button, Dialog, ErrorNotice, Select, TextField } from '../../../ui';
+import { Button, Dialog, ErrorNotice, FieldError, Notice, Select, TextField } from '../../../ui';
 import { IpWhitelistEditor } from './IpWhitelistEditor';
 import { PermissionsMatrix } from './PermissionsMatrix';
 
@@ -217,9 +217,9 @@ export const KeyFormDialog = ({ userId, editing, onClose, onCreated }: KeyFormDi
           )}
         />
         {droppingBinding ? (
-          <div className="notice notice-warn" role="alert">
+          <Notice tone="warn" role="alert">
             Saving removes every address: the key will then work from any IP and expire 90 days after its creation.
-          </div>
+          </Notice>
         ) : null}
         {editing ? null : (
           <Controller
@@ -237,11 +237,10 @@ export const KeyFormDialog = ({ userId, editing, onClose, onCreated }: KeyFormDi
             )}
           />
         )}
-        {blocked ? (
-          <p className="field-error" role="alert" data-testid="key-form-invalid">
-            Fix the marked fields; nothing was sent.
-          </p>
-        ) : null}
+        <FieldError
+          message={blocked ? 'Fix the marked fields; nothing was sent.' : undefined}
+          testId="key-form-invalid"
+        />
         {banner ? <ErrorNotice error={banner} /> : null}
         {/* Enter in a field submits through the form. */}
         <button type="submit" hidden tabIndex={-1} aria-hidden="true" />

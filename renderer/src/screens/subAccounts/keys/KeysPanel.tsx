@@ -5,7 +5,17 @@
 import { useState } from 'react';
 import type { KeyView } from '../../../../../shared/contract/keys';
 import { useDeskMutation, useDeskQuery } from '../../../lib/desk';
-import { Badge, Button, type Column, ConfirmDialog, DataTable, EmptyState, QueryStatus, Time } from '../../../ui';
+import {
+  Badge,
+  Button,
+  type Column,
+  ConfirmDialog,
+  DataTable,
+  EmptyState,
+  Notice,
+  QueryStatus,
+  Time,
+} from '../../../ui';
 import { ageText, KEY_STATE_TEXT, maskKey } from '../labels';
 import { type CreatedKey, KeyFormDialog } from './KeyFormDialog';
 import { permissionSummary } from './permissions';
@@ -104,9 +114,9 @@ export const KeysPanel = ({ userId, frozen }: { readonly userId: number; readonl
         </Button>
       </div>
       {frozen ? (
-        <p className="notice notice-warn">
+        <Notice tone="warn">
           This sub-account is frozen: its keys are refused by the platform until it is unfrozen.
-        </p>
+        </Notice>
       ) : null}
       <QueryStatus query={list} loading="Loading keys…" />
       {list.data ? (

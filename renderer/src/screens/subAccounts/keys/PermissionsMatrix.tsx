@@ -4,6 +4,7 @@
  */
 import { useId } from 'react';
 import type { PermAccess, PermissionGroup, PermMatrix } from '../../../../../shared/contract/keys';
+import { FieldError } from '../../../ui';
 import { ACCESS_TEXT, GROUP_TEXT, GROUPS } from './permissions';
 
 const ACCESSES: readonly PermAccess[] = ['none', 'read', 'write'];
@@ -58,11 +59,7 @@ export const PermissionsMatrix = ({ value, onChange, error }: PermissionsMatrixP
           })}
         </tbody>
       </table>
-      {error ? (
-        <div className="field-error" role="alert">
-          {error}
-        </div>
-      ) : null}
+      <FieldError message={error} />
     </fieldset>
   );
 };

@@ -6,7 +6,7 @@
  */
 import { useState } from 'react';
 import { useLock } from '../../../lib/lock';
-import { Button, CopyButton, Dialog } from '../../../ui';
+import { Button, CopyButton, Dialog, FieldError, Notice } from '../../../ui';
 import type { CreatedKey } from './KeyFormDialog';
 
 export const SecretOnceDialog = ({
@@ -34,10 +34,10 @@ export const SecretOnceDialog = ({
       }
     >
       <div className="stack">
-        <div className="notice notice-warn" role="alert">
+        <Notice tone="warn" role="alert">
           This is the only time the secret is shown. After you close this window it cannot be shown again, by this app
           or by the platform.
-        </div>
+        </Notice>
         <dl className="facts">
           <dt>Key</dt>
           <dd>
@@ -56,9 +56,7 @@ export const SecretOnceDialog = ({
         {created.secretStored ? (
           <p data-testid="secret-stored">The secret is also kept in this computer’s keychain.</p>
         ) : created.storeProblem ? (
-          <p className="field-error" role="alert">
-            It could not be kept in the keychain: {created.storeProblem} Copy it now.
-          </p>
+          <FieldError message={`It could not be kept in the keychain: ${created.storeProblem} Copy it now.`} />
         ) : (
           <p>The app does not keep the secret.</p>
         )}

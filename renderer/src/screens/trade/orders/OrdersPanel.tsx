@@ -23,7 +23,9 @@ import {
   EmptyState,
   ErrorNotice,
   ExportCsvButton,
+  FieldError,
   Loading,
+  Notice,
   RetryCountdown,
   Table,
   Tabs,
@@ -33,7 +35,6 @@ import {
   Th,
   Tr,
 } from '../../../ui';
-import { FieldAlert } from '../ticket/parts/OrderFields';
 import { WarningList } from '../ticket/parts/ReviewDialog';
 import { ordersCsv, tradeCsvName, tradesCsv } from './csv';
 import { OrderHistory } from './OrderHistory';
@@ -159,7 +160,7 @@ function AmendDialog({ order, pair, settings, live, onClose }: AmendDialogProps)
         error={errors.amount}
         {...(pair ? { precision: pair.amountPrecision } : {})}
       />
-      <FieldAlert message={errors.total || errors.pair} testId="amend-error" />
+      <FieldError message={errors.total || errors.pair} testId="amend-error" />
       {asking ? <WarningList warnings={warnings} testId="amend-warnings" /> : null}
       {amend.error ? <ErrorNotice error={amend.error} compact /> : null}
       {amend.error ? <RetryCountdown error={amend.error} /> : null}
@@ -195,10 +196,10 @@ function OpenOrders({ pair, pairs, settings, live }: PanelProps) {
     >
       {cancel.error ? <ErrorNotice error={cancel.error} compact /> : null}
       {cancelAll.data && cancelAll.data.failed.length > 0 ? (
-        <div className="notice notice-bad" role="alert">
+        <Notice tone="bad" role="alert">
           {cancelAll.data.failed.length} order(s) could not be cancelled:{' '}
           {cancelAll.data.failed.map((f) => `${f.id} (${f.label})`).join(', ')}
-        </div>
+        </Notice>
       ) : null}
       <ListStatus list={orders} empty="No open orders" />
       {orders.data && orders.data.length > 0 ? (

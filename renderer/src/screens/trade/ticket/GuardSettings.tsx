@@ -23,7 +23,7 @@ export function GuardSettings({
         label="Warn when the price is more than this % from the mid"
         value={draft.priceDeviationPercent}
         onChange={(v) => setDraft({ ...draft, priceDeviationPercent: v })}
-        suffix="%"
+        currency="%"
       />
       <AmountField
         label="Maximum order value (quote currency, empty = none)"

@@ -36,10 +36,10 @@ import {
 import { useDeskMutation } from '../../../lib/desk';
 import { applyOrders } from '../../../lib/eventCache';
 import { formatMoney } from '../../../lib/format';
-import { AmountField, RetryCountdown, Select } from '../../../ui';
+import { AmountField, FieldError, RetryCountdown, Select } from '../../../ui';
 import { useTradeUi } from '../store';
 import { describeOutcome } from './outcome';
-import { FieldAlert, OrderAmountField, OrderPriceField } from './parts/OrderFields';
+import { OrderAmountField, OrderPriceField } from './parts/OrderFields';
 import { ReviewDialog } from './parts/ReviewDialog';
 import { ResultNotice, SubmitButton, TicketFrame, TicketResult } from './parts/TicketFrame';
 import { OrderTypeToggle, SideToggle } from './parts/TicketToggle';
@@ -333,11 +333,11 @@ export function OrderTicket({ pair, account, settings, bestBid, bestAsk, picked,
           value={numbers.total}
           onChange={(v) => setNumbers((n) => linkTicket(pair, n, 'total', v))}
           error={shown('total', numbers.total)}
-          suffix={pair.quote}
+          currency={pair.quote}
           validate={false}
         />
       ) : (
-        <FieldAlert message={errors.total} />
+        <FieldError message={errors.total} />
       )}
 
       <Select label="Time in force" value={tif} options={tifOptions} onChange={setTif} error={errors.timeInForce} />
@@ -368,7 +368,7 @@ export function OrderTicket({ pair, account, settings, bestBid, bestAsk, picked,
           {fee ? `${formatMoney(fee.amount, fee.currency, { estimate: true })} (${fee.role} ${fee.rate})` : '—'}
         </dd>
       </dl>
-      <FieldAlert message={errors.pair} />
+      <FieldError message={errors.pair} />
 
       <SubmitButton side={side} busy={place.isPending} disabled={checking} data-testid="ticket-submit">
         {side === 'buy' ? 'Buy' : 'Sell'} {pair.base}

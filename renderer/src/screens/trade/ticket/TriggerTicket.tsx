@@ -29,9 +29,9 @@ import {
 } from '../../../../../shared/trade/trigger';
 import { useDeskMutation } from '../../../lib/desk';
 import { formatMoney } from '../../../lib/format';
-import { RetryCountdown, Select } from '../../../ui';
+import { FieldError, RetryCountdown, Select } from '../../../ui';
 import { describeTriggerOrder, triggerStateWords } from '../orders/triggerWords';
-import { FieldAlert, OrderAmountField, OrderPriceField, PriceField } from './parts/OrderFields';
+import { OrderAmountField, OrderPriceField, PriceField } from './parts/OrderFields';
 import { ReviewDialog } from './parts/ReviewDialog';
 import { ResultNotice, SubmitButton, TicketFrame, TicketResult } from './parts/TicketFrame';
 import { OrderTypeToggle, SideToggle, TicketToggle } from './parts/TicketToggle';
@@ -226,9 +226,9 @@ export function TriggerTicket({ pair, settings, last, guard }: TriggerTicketProp
         error={shown('amount', amount)}
       />
       {/* No total field: the check of the order's value shows here once an amount is typed. */}
-      <FieldAlert message={shown('total', amount)} />
+      <FieldError message={shown('total', amount)} />
       <Select label="Expires after" value={expiry} options={EXPIRY_OPTIONS} onChange={setExpiry} />
-      <FieldAlert message={errors.pair} />
+      <FieldError message={errors.pair} />
       <p className="ticket-note">Nothing is reserved while it waits: the funds must be there when it fires.</p>
 
       <SubmitButton side={side} busy={place.isPending} data-testid="trigger-submit">

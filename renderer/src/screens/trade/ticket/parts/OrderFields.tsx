@@ -15,7 +15,7 @@ export const minimumHint = (pair: Pair): string | undefined =>
     ? `Minimum ${[pair.minBaseAmount && formatMoney(pair.minBaseAmount, pair.base), pair.minQuoteAmount && formatMoney(pair.minQuoteAmount, pair.quote)].filter(Boolean).join(' and ')}`
     : undefined;
 
-type PriceFieldProps = Omit<AmountFieldProps, 'label' | 'precision' | 'suffix'> & {
+type PriceFieldProps = Omit<AmountFieldProps, 'label' | 'precision' | 'currency'> & {
   pair: Pair;
   /** What the price is, before the unit: "Price", "Limit price", "When the last price …". */
   label: string;
@@ -23,7 +23,7 @@ type PriceFieldProps = Omit<AmountFieldProps, 'label' | 'precision' | 'suffix'> 
 
 /** A price of the pair: its quote currency, at most its price decimals. */
 export function PriceField({ pair, label, ...rest }: PriceFieldProps) {
-  return <AmountField label={`${label} (${pair.quote})`} precision={pair.precision} suffix={pair.quote} {...rest} />;
+  return <AmountField label={`${label} (${pair.quote})`} precision={pair.precision} currency={pair.quote} {...rest} />;
 }
 
 /** A limit order's price; a market order has none, and says when it fills instead. */
@@ -40,24 +40,15 @@ export function OrderAmountField({
   side,
   type,
   ...rest
-}: Omit<AmountFieldProps, 'label' | 'precision' | 'suffix' | 'hint'> & { pair: Pair; side: Side; type: OrderType }) {
+}: Omit<AmountFieldProps, 'label' | 'precision' | 'currency' | 'hint'> & { pair: Pair; side: Side; type: OrderType }) {
   const marketBuy = type === 'market' && side === 'buy';
   return (
     <AmountField
       label={marketBuy ? `Spend (${pair.quote})` : `Amount (${pair.base})`}
       precision={marketBuy ? marketBuyDecimals(pair) : pair.amountPrecision}
-      suffix={marketBuy ? pair.quote : pair.base}
+      currency={marketBuy ? pair.quote : pair.base}
       hint={minimumHint(pair)}
       {...rest}
     />
   );
-}
-
-/** A check's message with no field of its own to sit under (the order's value, the pair). */
-export function FieldAlert({ message, testId }: { message: string | undefined; testId?: string }) {
-  return message ? (
-    <div className="field-error" role="alert" data-testid={testId}>
-      {message}
-    </div>
-  ) : null;
 }

@@ -4,7 +4,7 @@
  */
 import type { HTMLAttributes, ReactNode } from 'react';
 import type { Side } from '../../../../../../shared/contract/trade';
-import { Button, type ButtonProps, ErrorNotice } from '../../../../ui';
+import { Button, type ButtonProps, ErrorNotice, Notice } from '../../../../ui';
 
 export function TicketFrame({
   label,
@@ -64,8 +64,7 @@ export function ResultNotice({
   lines: readonly ReactNode[];
 }) {
   return (
-    <div className={tone ? `notice notice-${tone}` : 'notice'} {...rest}>
-      <div className="notice-title">{heading}</div>
+    <Notice tone={tone ?? 'neutral'} title={heading} {...rest}>
       {lines.map((line, i) =>
         line === null || line === undefined || line === false ? null : (
           // biome-ignore lint/suspicious/noArrayIndexKey: the lines are fixed per notice.
@@ -74,6 +73,6 @@ export function ResultNotice({
           </div>
         ),
       )}
-    </div>
+    </Notice>
   );
 }

@@ -2,7 +2,7 @@ import { cleanup, render, screen } from '@testing-library/react';
 import userEvent from '@testing-library/user-event';
 import { afterEach, describe, expect, it, vi } from 'vitest';
 import type { Pair } from '../../../../../../shared/contract/trade';
-import { FieldAlert, minimumHint, OrderAmountField, OrderPriceField } from './OrderFields';
+import { minimumHint, OrderAmountField, OrderPriceField } from './OrderFields';
 import { ReviewDialog, WarningList } from './ReviewDialog';
 import { ResultNotice, SubmitButton, TicketFrame, TicketResult } from './TicketFrame';
 import { OrderTypeToggle, SideToggle } from './TicketToggle';
@@ -60,13 +60,8 @@ describe('order fields', () => {
     expect(screen.getByText('Fills when it fires.')).toBeTruthy();
   });
 
-  it('no minimum hint when the pair sets none; an alert only with a message', () => {
+  it('no minimum hint when the pair sets none', () => {
     expect(minimumHint({ ...pair, minBaseAmount: '', minQuoteAmount: '' })).toBeUndefined();
-    const { container, rerender } = render(<FieldAlert message={undefined} />);
-    expect(container.innerHTML).toBe('');
-    rerender(<FieldAlert message="Below the minimum." testId="x" />);
-    expect(screen.getByRole('alert').textContent).toBe('Below the minimum.');
-    expect(screen.getByTestId('x')).toBeTruthy();
   });
 });
 
