@@ -94,6 +94,21 @@ describe('buildFirmView', () => {
     expect(buildFirmView(sources(), 'USD', 1).basis).toContain('1 USDT = 1 USD');
   });
 
+  it('values USDT in BTC and a pair that never traded at the mid of its book: nothing held is left out of the total', () => {
+    // The market is quiet: BTC_USDT has no last trade, only a book; USDT holdings are still valued.
+    const quiet = sources({
+      tickers: ok([
+        { currency_pair: 'BTC_USDT', last: '', highest_bid: '49990', lowest_ask: '50010' },
+        { currency_pair: 'ETH_USDT', last: '2500' },
+      ]),
+    });
+    const btc = buildFirmView(quiet, 'BTC', 1);
+    expect(btc.unpriced).toEqual(['NOPRICE']);
+    expect(btc.total).toBe('0.64');
+    const usdt = btc.currencies.find((c) => c.currency === 'USDT');
+    expect(usdt?.value).toBe('0.09');
+  });
+
   it('a source that cannot be read is named on the accounts it concerns and the view says it is incomplete', () => {
     const view = buildFirmView(sources({ subFutures: failed('timeout'), margin: failed('FORBIDDEN') }), 'USDT', 1);
     expect(view.incomplete).toBe(true);

@@ -9,6 +9,7 @@
 import Decimal from 'decimal.js';
 import type { FirmAccount, FirmAccountType, FirmHolding, FirmQuote, FirmView } from '../../../shared/contract/balances';
 import type * as S from '../../../shared/platform/api';
+import { valuationIn } from '../../../shared/platform/valuation';
 import type { PlatformApi } from '../api/platform';
 import { readAllPages } from '../subAccounts/pages';
 import { describeFailure } from './failures';
@@ -18,7 +19,14 @@ type Settled<T> = PromiseSettledResult<T>;
 /** Everything the view is built from, as the platform answered (or why it did not). */
 export interface FirmSources {
   readonly mainUid: string;
-  readonly tickers: Settled<readonly { currency_pair: string; last?: string | undefined }[]>;
+  readonly tickers: Settled<
+    readonly {
+      currency_pair: string;
+      last?: string | undefined;
+      highest_bid?: string | undefined;
+      lowest_ask?: string | undefined;
+    }[]
+  >;
   readonly spot: Settled<readonly S.SpotAccount[]>;
   readonly margin: Settled<readonly S.MarginAccount[]>;
   readonly crossMargin: Settled<S.CrossMarginAccount>;
@@ -79,30 +87,13 @@ const dec = (v: string | undefined | null): Decimal => {
   }
 };
 
-/** The price of one unit of each currency in the quote, where the tickers give one. */
-export const pricesIn = (
-  quote: FirmQuote,
-  tickers: readonly { currency_pair: string; last?: string | undefined }[],
-): ((currency: string) => Decimal | undefined) => {
-  const usdt = new Map<string, Decimal>([['USDT', new Decimal(1)]]);
-  for (const t of tickers) {
-    if (!t.currency_pair.endsWith('_USDT') || t.last === undefined || t.last === '') continue;
-    const last = dec(t.last);
-    if (last.gt(0)) usdt.set(t.currency_pair.slice(0, -'_USDT'.length), last);
-  }
-  if (quote !== 'BTC') return (currency) => usdt.get(currency);
-  const btc = usdt.get('BTC');
-  return (currency) => {
-    if (currency === 'BTC') return new Decimal(1);
-    const inUsdt = usdt.get(currency);
-    return inUsdt === undefined || btc === undefined ? undefined : inUsdt.div(btc);
-  };
-};
-
+/** How every value was found (shared/platform/valuation.ts). */
+const ROUTE =
+  'by the last spot price of a direct pair, else through USDT; a pair without trades at the mid of its book.';
 const BASIS: Record<FirmQuote, string> = {
-  USDT: 'Valued at the last spot price against USDT.',
-  USD: 'Valued at the last spot price against USDT, taking 1 USDT = 1 USD.',
-  BTC: 'Valued at the last spot price against USDT, divided by the last BTC_USDT price.',
+  USDT: `Valued in USDT ${ROUTE}`,
+  USD: `Valued in USD ${ROUTE} Taking 1 USDT = 1 USD.`,
+  BTC: `Valued in BTC ${ROUTE}`,
 };
 
 interface Draft {
@@ -171,7 +162,16 @@ const contractHolding = (
 /** The view from what the platform answered; `quote` chooses the unit of every value. */
 export const buildFirmView = (sources: FirmSources, quote: FirmQuote, nowSec: number): FirmView => {
   // Without tickers only the quote's own unit keeps its price (1 USDT is 1 USDT).
-  const price = pricesIn(quote, sources.tickers.status === 'fulfilled' ? sources.tickers.value : []);
+  const valuation = valuationIn(
+    quote,
+    (sources.tickers.status === 'fulfilled' ? sources.tickers.value : []).map((t) => ({
+      pair: t.currency_pair,
+      last: t.last,
+      highestBid: t.highest_bid,
+      lowestAsk: t.lowest_ask,
+    })),
+  );
+  const price = (currency: string): Decimal | undefined => valuation(currency)?.price;
   const priceError = sources.tickers.status === 'rejected' ? describeFailure(sources.tickers.reason) : undefined;
 
   const main: Draft = { uid: sources.mainUid, label: 'Main account', role: 'main', holdings: [], errors: {} };
