@@ -7,10 +7,14 @@ import {
   AMOUNT_REQUIRED_MESSAGE,
   formatAmount,
   formatAmountOrText,
+  formatBase,
+  formatChange,
   formatMoney,
   formatMoneyOrText,
   formatPercent,
-  fractionDigits,
+  formatPrice,
+  formatShare,
+  formatValue,
   parseAmountInput,
 } from './money';
 
@@ -72,9 +76,39 @@ describe('formatMoney', () => {
     expect(formatAmountOrText('117119450.3366079', { precision: 2 })).toBe('117,119,450.33');
   });
 
-  it('formats ratios and counts decimals for alignment', () => {
-    expect(formatPercent('0.125')).toBe('12.50%');
-    expect(fractionDigits(['1', '2.5', '3.125', undefined, 'n/a'])).toBe(3);
+  it('formats ratios as percentages', () => {
+    expect(formatPercent('0.125')).toBe('12.5%');
+    expect(formatPercent('0.002')).toBe('0.2%');
+    expect(formatPercent('0.00125')).toBe('0.13%');
+  });
+
+  it('writes a share of a whole with one decimal, and none of nothing', () => {
+    expect(formatShare('25', '200')).toBe('12.5%');
+    expect(formatShare('1', '3')).toBe('33.3%');
+    expect(formatShare('1', '0')).toBe('—');
+  });
+
+  it('writes a change signed with two decimals, zero without a sign', () => {
+    expect(formatChange('1.37')).toBe('+1.37%');
+    expect(formatChange('-0.8')).toBe('-0.80%');
+    expect(formatChange('0')).toBe('0.00%');
+  });
+
+  it('writes a computed value at its currency’s display precision, without trailing zeros', () => {
+    expect(formatValue('650.001', 'USDT')).toBe('650 USDT');
+    expect(formatValue('349349.999', 'USDT')).toBe('349,350 USDT');
+    expect(formatValue('604756.05', 'USDT')).toBe('604,756.05 USDT');
+    expect(formatValue('2.850000001', 'BTC')).toBe('2.85 BTC');
+  });
+
+  it('writes a price at the pair’s tick and a base amount at most at its amount decimals', () => {
+    const pair = { precision: 1, amountPrecision: 6, quote: 'USDT', base: 'BTC' };
+    expect(formatPrice('65052', pair)).toBe('65,052.0');
+    expect(formatPrice('64974.55', pair)).toBe('64,974.6');
+    expect(formatPrice('64974.5', pair, { unit: true })).toBe('64,974.5 USDT');
+    expect(formatBase('0.41200000', pair)).toBe('0.412');
+    expect(formatBase('0.1234567', pair, { unit: true })).toBe('0.123456 BTC');
+    expect(formatBase('5', pair)).toBe('5');
   });
 
   it('property: never a float artifact — the digits are exactly the input’s', () => {

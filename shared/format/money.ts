@@ -34,6 +34,8 @@ const ROUNDING: Record<Rounding, Decimal.Rounding> = {
 export interface AmountFormat {
   /** Digits after the point; omitted = exactly as many as the value has. */
   readonly precision?: number;
+  /** Drop the zeros that end the fraction after rounding to `precision` ("650.00" → "650"). */
+  readonly trim?: boolean;
   /** Truncation by default: never show more than there is. */
   readonly rounding?: Rounding;
   /** Thousands separators in the integer part (default true). */
@@ -52,16 +54,18 @@ export interface MoneyFormat extends AmountFormat {
 }
 
 /**
- * Display precision of a currency when neither the platform (a chain's decimals, a pair's
- * precision) nor the caller states one: 8 decimals (a satoshi) unless listed.
+ * Display precision of a currency for a value the app computes in it (a total, a value in the
+ * quote, an estimate) when neither the platform (a chain's decimals, a pair's precision) nor the
+ * caller states one: cents for the dollar-like currencies, 8 decimals (a satoshi) otherwise.
  */
 const KNOWN_PRECISION: Readonly<Record<string, number>> = {
   BTC: 8,
   ETH: 8,
-  USDT: 6,
-  USDC: 6,
+  USDT: 2,
+  USDC: 2,
   USD: 2,
   EUR: 2,
+  CNY: 2,
   GT: 8,
 };
 export const DEFAULT_PRECISION = 8;
@@ -69,6 +73,9 @@ export const DEFAULT_PRECISION = 8;
 export const currencyPrecision = (currency: string): number => KNOWN_PRECISION[currency] ?? DEFAULT_PRECISION;
 
 const group = (integer: string): string => integer.replace(/\B(?=(\d{3})+(?!\d))/g, ',');
+
+/** "650.00" → "650", "0.50" → "0.5". */
+const trimZeros = (fixed: string): string => (fixed.includes('.') ? fixed.replace(/\.?0+$/, '') : fixed);
 
 const toDecimal = (value: string | Decimal): Decimal => {
   if (Decimal.isDecimal(value)) {
@@ -105,7 +112,7 @@ export const formatAmount = (value: string | Decimal, format: AmountFormat = {})
     format.precision === undefined
       ? decimal.toFixed()
       : decimal.toFixed(format.precision, ROUNDING[format.rounding ?? 'down']);
-  return present(fixed, format);
+  return present(format.trim ? trimZeros(fixed) : fixed, format);
 };
 
 /**
@@ -143,17 +150,84 @@ export const formatMoneyOrText = (value: string, currency: string, format: Money
       ? '—'
       : `${value}${currency === '' ? '' : ` ${currency}`}`;
 
-/** "12.5%" from a ratio string ("0.125"), with the given precision. */
+/** "12.5%" from a ratio string ("0.125", a fee rate "0.002" → "0.2%"): at most `precision` decimals. */
 export const formatPercent = (ratio: string, precision = 2): string =>
-  `${formatAmount(new Decimal(ratio).times(100).toFixed(), { precision, rounding: 'half-up' })}%`;
+  `${formatAmount(new Decimal(ratio).times(100).toFixed(), { precision, rounding: 'half-up', trim: true })}%`;
 
-/** The most digits after the point among values (to line decimals up in a table column). */
-export const fractionDigits = (values: Iterable<string | undefined>): number => {
-  let most = 0;
-  for (const value of values) {
-    if (value !== undefined && isDecimalString(value)) most = Math.max(most, decimalPlaces(value.trim()));
-  }
-  return most;
+/** The share of `part` in `whole`, as a percentage with one decimal ("12.3%"); "—" when the whole is zero. */
+export const formatShare = (part: string | Decimal, whole: string | Decimal): string => {
+  const total = toDecimal(whole);
+  return total.isZero() ? '—' : formatPercent(toDecimal(part).div(total).toFixed(), 1);
+};
+
+/**
+ * A change already in percent ("1.37" → "+1.37%", "-0.8" → "-0.80%"): signed, two decimals, so a
+ * column of changes lines up. Zero is "0.00%", never a green "+0%".
+ */
+export const formatChange = (percent: string | Decimal): string =>
+  `${formatAmount(percent, { precision: 2, rounding: 'half-up', sign: true })}%`;
+
+/**
+ * A value the app computed in a currency (a total, a holding's value in the quote, price × amount):
+ * rounded to the currency's display precision (currencyPrecision), without trailing zeros, with
+ * its unit — "650 USDT", "604,756.05 USDT", "2.85 BTC". Never more digits than a person can use.
+ */
+/** How a value computed in `currency` is written (formatValue's format, for a table column's <Amount>). */
+export const valueFormat = (currency: string): AmountFormat => ({
+  precision: currencyPrecision(currency),
+  rounding: 'half-up',
+  trim: true,
+});
+
+export const formatValue = (
+  value: string | Decimal,
+  currency: string,
+  options: { readonly unit?: boolean } = {},
+): string => {
+  const text = formatAmount(value, valueFormat(currency));
+  return (options.unit ?? true) && currency !== '' ? `${text} ${currency}` : text;
+};
+
+/** What a price is written with: the pair's tick (its price decimals) and its quote currency. */
+export interface PriceScale {
+  readonly precision: number;
+  readonly quote: string;
+}
+
+/**
+ * A price at the pair's tick, every decimal written ("64,974.5", "0.16244", "3,481.20"): the book,
+ * the header, the trades, the orders, the chart's axis and every message write a price the same
+ * way. A computed price (a mid, an average) is rounded half-up to the tick. With `unit`, the quote
+ * follows ("64,974.5 USDT").
+ */
+export const formatPrice = (
+  price: string | Decimal,
+  pair: PriceScale,
+  options: { readonly unit?: boolean } = {},
+): string => {
+  const text = formatAmount(price, { precision: pair.precision, rounding: 'half-up' });
+  return options.unit ? `${text} ${pair.quote}` : text;
+};
+
+/** What an amount of a pair's base currency is written with: its amount decimals. */
+export interface AmountScale {
+  readonly amountPrecision: number;
+  readonly base: string;
+}
+
+/**
+ * An amount of the pair's base currency ("0.412", "2.35"): at most the pair's amount decimals
+ * (truncated: never more than there is), without trailing zeros — in a table column the decimals
+ * line up with invisible padding (<Amount alignTo>), not with zeros in the text. With `unit`, the
+ * base follows ("0.412 BTC").
+ */
+export const formatBase = (
+  amount: string | Decimal,
+  pair: AmountScale,
+  options: { readonly unit?: boolean } = {},
+): string => {
+  const text = formatAmount(amount, { precision: pair.amountPrecision, trim: true });
+  return options.unit ? `${text} ${pair.base}` : text;
 };
 
 // ---------- Parsing what people type ----------

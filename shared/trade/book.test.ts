@@ -115,7 +115,7 @@ describe('buildBookView', () => {
       ['100.12', '0.500', '3.500'],
     ]);
     expect(view.spread).toBe('0.02');
-    expect(view.spreadPercent).toBe('0.02');
+    expect(view.spreadRatio).toBe('0.0002');
     // The bid side is deeper (5.5), so the last bid row is the full bar.
     expect(view.bids.at(-1)!.depth).toBe(1);
     expect(view.asks.at(-1)!.depth).toBeCloseTo(3.5 / 5.5, 3);

@@ -131,8 +131,8 @@ export interface BookView {
   bestBid?: string;
   /** Best ask − best bid, with the pair's price precision. */
   spread?: string;
-  /** Spread as a percentage of the mid, two decimals. */
-  spreadPercent?: string;
+  /** Spread ÷ mid, exactly (a ratio: the screen writes it as a percentage). */
+  spreadRatio?: string;
 }
 
 export interface BookViewOptions {
@@ -222,8 +222,7 @@ export const buildBookView = (book: BookSides, options: BookViewOptions): BookVi
     const spread = new Decimal(bestAsk).sub(bestBid);
     const mid = new Decimal(bestAsk).add(bestBid).div(2);
     view.spread = spread.toFixed(options.precision);
-    view.spreadPercent = mid.isZero() ? undefined : spread.div(mid).mul(100).toFixed(2);
-    if (view.spreadPercent === undefined) delete view.spreadPercent;
+    if (!mid.isZero()) view.spreadRatio = spread.div(mid).toFixed();
   }
   return view;
 };

@@ -247,17 +247,19 @@ describe('checkAmend', () => {
 describe('ticketWarnings', () => {
   it('warns when the price is further from the mid than the threshold', () => {
     const w = ticketWarnings(draft({ price: '70000' }), {
+      scale: { precision: 1, quote: 'USDT' },
       bestBid: '64990',
       bestAsk: '65010',
       deviationPercent: '5',
       duplicate: false,
     });
     expect(w.map((x) => x.kind)).toEqual(['priceDeviation']);
-    expect(w[0]!.message).toMatch(/7.69% away from the mid \(65000\)/);
+    expect(w[0]!.message).toBe('The price is 7.69% away from the mid (65,000.0 USDT); your warning threshold is 5%.');
   });
 
   it('does not warn within the threshold', () => {
     const w = ticketWarnings(draft({ price: '66000' }), {
+      scale: { precision: 1, quote: 'USDT' },
       bestBid: '64990',
       bestAsk: '65010',
       deviationPercent: '5',
@@ -267,7 +269,10 @@ describe('ticketWarnings', () => {
   });
 
   it('reports a duplicate', () => {
-    expect(ticketWarnings(draft(), { deviationPercent: '5', duplicate: true })[0]!.kind).toBe('duplicate');
+    expect(
+      ticketWarnings(draft(), { scale: { precision: 1, quote: 'USDT' }, deviationPercent: '5', duplicate: true })[0]!
+        .kind,
+    ).toBe('duplicate');
   });
 });
 

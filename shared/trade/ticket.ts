@@ -5,7 +5,15 @@
  */
 import Decimal from 'decimal.js';
 import type { Order, OrderType, Pair, Side, StpAct, TimeInForce } from '../contract/trade';
-import { AMOUNT_FORMAT_MESSAGE, formatMoney, parseAmountInput } from '../format/money';
+import {
+  AMOUNT_FORMAT_MESSAGE,
+  formatAmount,
+  formatMoney,
+  formatPrice,
+  formatValue,
+  type PriceScale,
+  parseAmountInput,
+} from '../format/money';
 
 const PLAIN = /^\d+(\.\d+)?$/;
 
@@ -226,7 +234,7 @@ export const checkTicket = (draft: TicketDraft, ctx: TicketContext): TicketError
       errors.total = `Without a best bid in the order book the value of this market sell cannot be estimated, so your limit of ${formatMoney(ctx.maxNotional, pair.quote)} per order cannot be checked. Wait for the book, or use a limit order.`;
   } else {
     if (pair.minQuoteAmount && notional.lt(pair.minQuoteAmount))
-      errors.total = `The order must be worth at least ${formatMoney(pair.minQuoteAmount, pair.quote)} (it is ${formatMoney(notional, pair.quote)}).`;
+      errors.total = `The order must be worth at least ${formatMoney(pair.minQuoteAmount, pair.quote)} (it is ${formatValue(notional, pair.quote)}).`;
     else if (pair.maxQuoteAmount && notional.gt(pair.maxQuoteAmount))
       errors.total = `The order may be worth at most ${formatMoney(pair.maxQuoteAmount, pair.quote)}.`;
     else if (ctx.maxNotional && notional.gt(ctx.maxNotional))
@@ -242,7 +250,7 @@ export const checkTicket = (draft: TicketDraft, ctx: TicketContext): TicketError
     const currency = draft.side === 'sell' ? pair.base : pair.quote;
     if (spends?.gt(ctx.available))
       errors[draft.side === 'sell' || marketBuy ? 'amount' : 'total'] =
-        `You have ${formatMoney(ctx.available, currency)} available; this order needs ${formatMoney(spends, currency)}.`;
+        `You have ${formatMoney(ctx.available, currency)} available; this order needs ${spends === notional ? formatValue(spends, currency) : formatMoney(spends, currency)}.`;
   }
   return errors;
 };
@@ -311,6 +319,8 @@ export type TicketWarning =
   | { kind: 'crossesBook'; message: string };
 
 export interface WarningContext {
+  /** The pair's tick and quote: the mid is written as the pair writes a price. */
+  scale: PriceScale;
   bestBid?: string;
   bestAsk?: string;
   /** Warn when a limit price is further than this percentage from the mid. */
@@ -327,7 +337,7 @@ export const ticketWarnings = (draft: TicketDraft, ctx: WarningContext): TicketW
     if (off !== undefined && mid !== undefined && usable(ctx.deviationPercent) && off.gt(ctx.deviationPercent))
       warnings.push({
         kind: 'priceDeviation',
-        message: `The price is ${off.toDecimalPlaces(2).toFixed()}% away from the mid (${mid.toFixed()}); your warning threshold is ${ctx.deviationPercent}%.`,
+        message: `The price is ${formatAmount(off, { precision: 2, rounding: 'half-up', trim: true })}% away from the mid (${formatPrice(mid, ctx.scale, { unit: true })}); your warning threshold is ${formatAmount(ctx.deviationPercent)}%.`,
       });
   }
   if (ctx.duplicate)

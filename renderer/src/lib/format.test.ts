@@ -47,7 +47,7 @@ describe('formatAmount', () => {
   });
 
   it('formats ratios as percentages', () => {
-    expect(formatPercent('0.125')).toBe('12.50%');
+    expect(formatPercent('0.125')).toBe('12.5%');
     expect(formatPercent('0.00015', 3)).toBe('0.015%');
   });
 });

@@ -7,19 +7,26 @@
 export {
   AMOUNT_FORMAT_MESSAGE,
   type AmountFormat,
+  type AmountScale,
   currencyPrecision,
   decimalPlaces,
   formatAmount,
   formatAmountOrText,
+  formatBase,
+  formatChange,
   formatMoney,
   formatMoneyOrText,
   formatPercent,
-  fractionDigits,
+  formatPrice,
+  formatShare,
+  formatValue,
   isDecimalString,
   type MoneyFormat,
   type ParsedAmount,
+  type PriceScale,
   parseAmountInput,
   type Rounding,
+  valueFormat,
 } from '../../../shared/format/money';
 
 export {

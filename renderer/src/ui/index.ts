@@ -1,5 +1,5 @@
 /** The shared UI kit: every screen builds from these so the app looks and behaves as one. */
-export { Amount, alignedAmounts } from './Amount';
+export { Amount, alignedAmounts, alignmentOf } from './Amount';
 export { AmountField, type AmountFieldProps, amountProblem, amountValue } from './AmountField';
 export { Badge, type Tone } from './Badge';
 export { Button, type ButtonProps } from './Button';
@@ -37,5 +37,6 @@ export { type Column, DataTable, Table, TBody, Td, THead, Th, Tr } from './Table
 export { type TabItem, Tabs } from './Tabs';
 export { TextField, type TextFieldProps } from './TextField';
 export { Time } from './Time';
+export { Uid } from './Uid';
 export { forgetOtherProfile, useProfileSwitch } from './useProfileSwitch';
 export { VirtualTable, type VirtualTableProps } from './VirtualTable';

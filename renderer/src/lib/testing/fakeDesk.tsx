@@ -21,7 +21,7 @@ import type { InputOf } from '../../../../shared/ipc/define';
 import type { IpcError, Result } from '../../../../shared/ipc/result';
 
 /** The contract's operation behind "area.operation". */
-type OperationOf<N extends DeskOperation> = N extends `${infer A extends keyof Contract & string}.${infer O}`
+export type OperationOf<N extends DeskOperation> = N extends `${infer A extends keyof Contract & string}.${infer O}`
   ? O extends keyof Contract[A]
     ? Contract[A][O]
     : never

@@ -14,7 +14,7 @@ import type {
   FirmView as FirmViewData,
 } from '../../../../shared/contract/balances';
 import { useDeskQuery } from '../../lib/desk';
-import { formatMoney, formatTime } from '../../lib/format';
+import { formatShare, formatTime, formatValue, valueFormat } from '../../lib/format';
 import { usePrefs } from '../../lib/prefs';
 import {
   Amount,
@@ -23,11 +23,14 @@ import {
   type Column,
   DataTable,
   EmptyState,
+  Notice,
   QueryStatus,
   Select,
   TextField,
+  Time,
   VirtualTable,
 } from '../../ui';
+import { axisValue, LeftOut, unpricedHoldings } from './totals';
 
 export const ACCOUNT_TYPES: readonly { id: FirmAccountType; label: string }[] = [
   { id: 'spot', label: 'Spot' },
@@ -37,9 +40,6 @@ export const ACCOUNT_TYPES: readonly { id: FirmAccountType; label: string }[] = 
   { id: 'delivery', label: 'Delivery futures' },
   { id: 'options', label: 'Options' },
 ];
-
-/** Decimals a value in the quote is shown with. */
-const QUOTE_PRECISION: Record<FirmQuote, number> = { USDT: 2, USD: 2, BTC: 8 };
 
 /** The value of one account type of an account, or undefined when it holds nothing priced there. */
 export const typeValue = (account: FirmAccount, type: FirmAccountType): Decimal | undefined => {
@@ -112,9 +112,9 @@ function FirmHistory({ quote }: { readonly quote: FirmQuote }) {
   const data = useMemo(
     () =>
       (history.data ?? []).map((p) => ({
-        label: formatTime(p.time * 1000, zone),
+        label: formatTime(p.time * 1000, zone, { timeOnly: true }),
         value: new Decimal(p.amount).toNumber(),
-        text: formatMoney(p.amount, quote, { precision: QUOTE_PRECISION[quote] }),
+        text: formatValue(p.amount, quote),
       })),
     [history.data, zone, quote],
   );
@@ -136,12 +136,8 @@ function FirmHistory({ quote }: { readonly quote: FirmQuote }) {
         >
           <LineChart width={640} height={220} data={data} margin={{ left: 16, right: 16 }}>
             <CartesianGrid strokeDasharray="3 3" />
-            <XAxis dataKey="label" minTickGap={40} label={{ value: 'Time', position: 'insideBottom', offset: -4 }} />
-            <YAxis
-              width={110}
-              domain={['auto', 'auto']}
-              tickFormatter={(v: number) => `${v.toLocaleString('en-US', { maximumFractionDigits: 2 })} ${quote}`}
-            />
+            <XAxis dataKey="label" minTickGap={40} />
+            <YAxis width={110} domain={['auto', 'auto']} tickFormatter={(v: number) => axisValue(v, quote)} />
             <Tooltip
               formatter={(_value, _name, item) => [(item.payload as { text: string }).text, 'Firm total']}
               contentStyle={{ background: 'var(--surface, #1b2029)', color: 'var(--text, #e6e9ef)' }}
@@ -193,7 +189,7 @@ function AccountDetail({ account, quote }: { readonly account: FirmAccount; read
               h.value === null ? (
                 <span className="muted">no price</span>
               ) : (
-                <Amount value={h.value} precision={QUOTE_PRECISION[quote]} />
+                <Amount value={h.value} {...valueFormat(quote)} />
               ),
           },
           { id: 'note', header: 'Detail', cell: (h) => h.note ?? '' },
@@ -220,7 +216,7 @@ export function FirmView() {
   );
   const view = query.data;
   const rows = useMemo(() => (view ? visibleAccounts(view, deferred, sort) : []), [view, deferred, sort]);
-  const precision = QUOTE_PRECISION[quote];
+  const format = valueFormat(quote);
   const columns = useMemo<Column<FirmAccount>[]>(
     () => [
       {
@@ -240,7 +236,13 @@ export function FirmView() {
         id: 'value',
         header: <SortHeader label={`Total (${quote})`} id="value" sort={sort} onSort={onSort} />,
         numeric: true,
-        cell: (a) => <Amount value={a.value} precision={precision} />,
+        cell: (a) => <Amount value={a.value} {...format} />,
+      },
+      {
+        id: 'share',
+        header: 'Share',
+        numeric: true,
+        cell: (a) => (view ? formatShare(a.value, view.total) : '—'),
       },
       ...ACCOUNT_TYPES.map(
         (t): Column<FirmAccount> => ({
@@ -256,18 +258,15 @@ export function FirmView() {
               );
             }
             const v = typeValue(a, t.id);
-            return v === undefined ? (
-              <span className="muted">—</span>
-            ) : (
-              <Amount value={v.toFixed()} precision={precision} />
-            );
+            return v === undefined ? <span className="muted">—</span> : <Amount value={v.toFixed()} {...format} />;
           },
         }),
       ),
     ],
-    [sort, quote, precision, onSort],
+    [sort, quote, format, onSort, view],
   );
   const selectedAccount = view?.accounts.find((a) => `${a.role}-${a.uid}` === selected);
+  const leftOut = useMemo(() => (view ? unpricedHoldings(view) : []), [view]);
   return (
     <div className="stack">
       <div className="filters">
@@ -290,23 +289,15 @@ export function FirmView() {
       {view ? (
         <>
           <section className="card" aria-label="Firm total" data-testid="firm-total">
-            <h2>Firm total</h2>
-            <p className="big-number">
-              <Amount value={view.total} currency={quote} precision={precision} />
+            <h2>Firm total{leftOut.length > 0 || view.incomplete ? ' (incomplete)' : ''}</h2>
+            <p className="big-number" data-testid="firm-total-value">
+              {formatValue(view.total, quote)}
             </p>
             <p className="muted">
-              {view.accounts.length} accounts: main and {view.accounts.length - 1} sub-accounts. {view.basis}
+              As of <Time ms={view.fetchedAt * 1000} withZone /> · {view.accounts.length} accounts: main and{' '}
+              {view.accounts.length - 1} sub-accounts. {view.basis}
             </p>
-            {view.incomplete ? (
-              <p className="cell-error" role="note" data-testid="firm-incomplete">
-                Some accounts could not be read completely: the total leaves them out (see “not read” below).
-              </p>
-            ) : null}
-            {view.unpriced.length > 0 ? (
-              <p className="cell-error" role="note" data-testid="firm-unpriced">
-                No price for {view.unpriced.join(', ')}: held amounts are listed below but not in any total.
-              </p>
-            ) : null}
+            <LeftOut view={view} holdings={leftOut} />
           </section>
           <VirtualTable
             caption={`Value of every account by account type, in ${quote}`}
@@ -338,11 +329,13 @@ export function FirmView() {
                   header: `Value (${quote})`,
                   numeric: true,
                   cell: (c) =>
-                    c.value === null ? (
-                      <span className="muted">no price</span>
-                    ) : (
-                      <Amount value={c.value} precision={precision} />
-                    ),
+                    c.value === null ? <span className="muted">no price</span> : <Amount value={c.value} {...format} />,
+                },
+                {
+                  id: 'share',
+                  header: 'Share',
+                  numeric: true,
+                  cell: (c) => (c.value === null ? '—' : formatShare(c.value, view.total)),
                 },
               ]}
               rows={[...view.currencies].sort((a, b) =>

@@ -6,12 +6,25 @@
 import Decimal from 'decimal.js';
 import { useMemo, useState } from 'react';
 import { Bar, BarChart, CartesianGrid, Line, LineChart, Tooltip, XAxis, YAxis } from 'recharts';
-import type { ValuationCurrency } from '../../../../shared/contract/balances';
+import type { SpotBalance, ValuationCurrency } from '../../../../shared/contract/balances';
+import { valuationIn } from '../../../../shared/platform/valuation';
 import { useDeskQuery } from '../../lib/desk';
-import { formatAmount, formatMoney, formatTime } from '../../lib/format';
+import { formatMoney, formatShare, formatTime, formatValue, valueFormat } from '../../lib/format';
 import { useNavigation } from '../../lib/navigation';
 import { usePrefs } from '../../lib/prefs';
-import { alignedAmounts, Button, DataTable, EmptyState, ErrorNotice, Loading, QueryStatus, Select } from '../../ui';
+import {
+  Amount,
+  alignedAmounts,
+  Button,
+  DataTable,
+  EmptyState,
+  ErrorNotice,
+  Loading,
+  QueryStatus,
+  Select,
+  Time,
+} from '../../ui';
+import { axisValue } from './totals';
 
 const VALUATIONS: { value: ValuationCurrency; label: string }[] = [
   { value: 'USDT', label: 'USDT' },
@@ -37,15 +50,11 @@ const ACCOUNT_NAMES: Record<string, string> = {
 
 export const accountName = (key: string): string => ACCOUNT_NAMES[key] ?? key;
 
-/** Digits shown for a valuation currency. */
-const PRECISION: Record<string, number> = { BTC: 8, USDT: 2, USD: 2, CNY: 2 };
-
 /** How often the total is re-read while the screen is open (each read is also a snapshot). */
 const TOTAL_REFRESH_MS = 60_000;
 
 function TotalCard({ currency }: { readonly currency: ValuationCurrency }) {
   const total = useDeskQuery(['balances.total', { currency }], { refetchInterval: TOTAL_REFRESH_MS });
-  const precision = PRECISION[currency] ?? 8;
   if (total.isPending) return <Loading label="Loading the total balance…" />;
   if (total.isError) return <ErrorNotice error={total.error} onRetry={() => void total.refetch()} />;
   // Account types holding nothing are left out (the platform lists every type it has).
@@ -62,21 +71,32 @@ function TotalCard({ currency }: { readonly currency: ValuationCurrency }) {
     <section className="card" aria-label="Total balance">
       <h2>Total balance</h2>
       <p className="big-number" data-testid="total-balance">
-        {formatMoney(total.data.total.amount, total.data.total.currency, { precision })}
+        {formatValue(total.data.total.amount, total.data.total.currency)}
+      </p>
+      <p className="muted">
+        As of <Time ms={total.data.fetchedAt * 1000} withZone /> (the platform may cache balances for up to a minute).
       </p>
       {total.data.total.borrowed && !new Decimal(total.data.total.borrowed).isZero() ? (
-        <p className="muted">
-          Borrowed {formatMoney(total.data.total.borrowed, total.data.total.currency, { precision })}
-        </p>
+        <p className="muted">Borrowed {formatValue(total.data.total.borrowed, total.data.total.currency)}</p>
       ) : null}
       <div className="chart-and-table">
         {chartData.length > 0 ? (
           <figure className="chart" aria-label="Total by account type (chart; the table lists the same values)">
-            <BarChart width={420} height={Math.max(120, chartData.length * 36)} data={chartData} layout="vertical">
+            <BarChart
+              width={420}
+              height={Math.max(140, chartData.length * 36 + 40)}
+              data={chartData}
+              layout="vertical"
+              margin={{ bottom: 16 }}
+            >
               <CartesianGrid strokeDasharray="3 3" horizontal={false} />
-              <XAxis type="number" hide />
+              <XAxis
+                type="number"
+                tickFormatter={(v: number) => axisValue(v, currency)}
+                label={{ value: `Value (${currency})`, position: 'insideBottom', offset: -8 }}
+              />
               <YAxis type="category" dataKey="name" width={130} />
-              <Tooltip />
+              <Tooltip formatter={(v) => formatValue(new Decimal(Number(v)).toFixed(), currency)} />
               <Bar
                 dataKey="value"
                 name={`Value in ${currency}`}
@@ -98,13 +118,19 @@ function TotalCard({ currency }: { readonly currency: ValuationCurrency }) {
               id: 'amount',
               header: `Value (${currency})`,
               numeric: true,
-              cell: (d) => formatAmount(d.amount, { precision }),
+              cell: alignedAmounts(details, (d) => d.amount, { format: valueFormat(currency) }),
+            },
+            {
+              id: 'share',
+              header: 'Share',
+              numeric: true,
+              cell: (d) => formatShare(d.amount, total.data.total.amount),
             },
             {
               id: 'pnl',
               header: 'Unrealised PnL',
               numeric: true,
-              cell: (d) => (d.unrealisedPnl ? formatAmount(d.unrealisedPnl, { precision }) : '—'),
+              cell: alignedAmounts(details, (d) => d.unrealisedPnl, { format: valueFormat(currency) }),
             },
           ]}
         />
@@ -120,10 +146,11 @@ function TotalOverTime({ currency }: { readonly currency: ValuationCurrency }) {
     () =>
       (history.data ?? []).map((p) => ({
         time: p.time,
-        label: formatTime(p.time * 1000, zone),
+        label: formatTime(p.time * 1000, zone, { timeOnly: true }),
         value: new Decimal(p.amount).toNumber(),
+        text: formatValue(p.amount, currency),
       })),
-    [history.data, zone],
+    [history.data, zone, currency],
   );
   return (
     <section className="card" aria-label="Total over time">
@@ -143,8 +170,8 @@ function TotalOverTime({ currency }: { readonly currency: ValuationCurrency }) {
           <LineChart width={640} height={220} data={data}>
             <CartesianGrid strokeDasharray="3 3" />
             <XAxis dataKey="label" minTickGap={40} />
-            <YAxis width={90} domain={['auto', 'auto']} />
-            <Tooltip />
+            <YAxis width={90} domain={['auto', 'auto']} tickFormatter={(v: number) => axisValue(v, currency)} />
+            <Tooltip formatter={(_v, _name, item) => [(item.payload as { text: string }).text, 'Total']} />
             <Line
               type="monotone"
               dataKey="value"
@@ -160,11 +187,40 @@ function TotalOverTime({ currency }: { readonly currency: ValuationCurrency }) {
   );
 }
 
-function SpotBalances() {
+/** The tickers price every currency but CNY (no pair quotes it). */
+const PRICED_IN = new Set<ValuationCurrency>(['USDT', 'BTC', 'USD']);
+
+/** Each spot balance's value in `currency`, by the firm view's route (shared/platform/valuation.ts). */
+const useSpotValues = (rows: readonly SpotBalance[], currency: ValuationCurrency) => {
+  const tickers = useDeskQuery(['trade.tickers', {}], { staleTime: 60_000, enabled: PRICED_IN.has(currency) });
+  return useMemo(() => {
+    if (!tickers.data || !PRICED_IN.has(currency)) return undefined;
+    const value = valuationIn(
+      currency,
+      tickers.data.map((t) => ({ ...t })),
+    );
+    const values = new Map<string, string>();
+    let sum = new Decimal(0);
+    for (const b of rows) {
+      const v = value(b.currency);
+      if (v === undefined) continue;
+      const amount = new Decimal(b.total).times(v.price);
+      values.set(b.currency, amount.toFixed());
+      sum = sum.plus(amount);
+    }
+    return { values, sum: sum.toFixed() };
+  }, [tickers.data, rows, currency]);
+};
+
+function SpotBalances({ currency }: { readonly currency: ValuationCurrency }) {
   const spot = useDeskQuery(['balances.spot', {}]);
   const [showZero, setShowZero] = useState(false);
   const go = useNavigation((s) => s.go);
-  const rows = (spot.data ?? []).filter((b) => showZero || !new Decimal(b.total).isZero());
+  const rows = useMemo(
+    () => (spot.data ?? []).filter((b) => showZero || !new Decimal(b.total).isZero()),
+    [spot.data, showZero],
+  );
+  const valued = useSpotValues(rows, currency);
   return (
     <section className="card" aria-label="Spot balances">
       <div className="card-header">
@@ -175,6 +231,12 @@ function SpotBalances() {
         </label>
       </div>
       <QueryStatus query={spot} />
+      {spot.data ? (
+        <p className="muted" data-testid="spot-as-of">
+          As of <Time ms={spot.dataUpdatedAt} withZone />
+          {valued ? `; values from the last spot prices (${formatValue(valued.sum, currency)} in all).` : '.'}
+        </p>
+      ) : null}
       {spot.data ? (
         <DataTable
           caption="Spot balances"
@@ -187,6 +249,28 @@ function SpotBalances() {
             { id: 'available', header: 'Available', numeric: true, cell: alignedAmounts(rows, (b) => b.available) },
             { id: 'locked', header: 'In orders', numeric: true, cell: alignedAmounts(rows, (b) => b.locked) },
             { id: 'total', header: 'Total', numeric: true, cell: alignedAmounts(rows, (b) => b.total) },
+            ...(valued
+              ? [
+                  {
+                    id: 'value',
+                    header: `Value (${currency})`,
+                    numeric: true,
+                    cell: alignedAmounts(rows, (b) => valued.values.get(b.currency), {
+                      format: valueFormat(currency),
+                      empty: 'no price',
+                    }),
+                  },
+                  {
+                    id: 'share',
+                    header: 'Share',
+                    numeric: true,
+                    cell: (b: SpotBalance) => {
+                      const v = valued.values.get(b.currency);
+                      return v === undefined ? '—' : formatShare(v, valued.sum);
+                    },
+                  },
+                ]
+              : []),
             {
               id: 'actions',
               header: <span className="sr-only">Actions</span>,
@@ -227,7 +311,7 @@ export function Overview() {
       </div>
       <TotalCard currency={currency} />
       <TotalOverTime currency={currency} />
-      <SpotBalances />
+      <SpotBalances currency={currency} />
     </div>
   );
 }

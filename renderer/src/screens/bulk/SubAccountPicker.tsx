@@ -1,5 +1,5 @@
 import type { SubAccountView } from '../../../../shared/contract/subAccounts';
-import { Badge, Checkbox, type Column, VirtualTable } from '../../ui';
+import { Badge, Checkbox, type Column, Uid, VirtualTable } from '../../ui';
 
 /** A selection of sub-accounts (hundreds: only the rows in view are drawn). */
 export const SubAccountPicker = ({
@@ -33,7 +33,7 @@ export const SubAccountPicker = ({
       ),
     },
     { id: 'name', header: 'Sub-account', cell: (a) => a.loginName },
-    { id: 'uid', header: 'UID', cell: (a) => String(a.userId), numeric: true },
+    { id: 'uid', header: 'UID', cell: (a) => <Uid value={a.userId} />, numeric: true },
     {
       id: 'state',
       header: 'State',

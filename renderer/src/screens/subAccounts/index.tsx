@@ -7,7 +7,17 @@ import type { SubAccountView } from '../../../../shared/contract/subAccounts';
 import { useDeskQuery } from '../../lib/desk';
 import { formatMoney } from '../../lib/format';
 import { useNavigation } from '../../lib/navigation';
-import { Badge, Button, type Column, EmptyState, ErrorNotice, PageHeader, QueryStatus, VirtualTable } from '../../ui';
+import {
+  Badge,
+  Button,
+  type Column,
+  EmptyState,
+  ErrorNotice,
+  PageHeader,
+  QueryStatus,
+  Uid,
+  VirtualTable,
+} from '../../ui';
 import { CreateSubAccountDialog } from './CreateSubAccountDialog';
 import { STATE_TEXT, TYPE_TEXT, unifiedModeText } from './labels';
 import { SubAccountDetail } from './SubAccountDetail';
@@ -56,7 +66,7 @@ const SubAccountsScreen = () => {
         </button>
       ),
     },
-    { id: 'uid', header: 'UID', cell: (a) => a.userId },
+    { id: 'uid', header: 'UID', cell: (a) => <Uid value={a.userId} /> },
     { id: 'type', header: 'Type', cell: (a) => TYPE_TEXT[a.type] },
     { id: 'mode', header: 'Mode', cell: (a) => (modes.error ? '—' : unifiedModeText(modeOf.get(a.userId))) },
     {

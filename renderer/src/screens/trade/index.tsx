@@ -165,6 +165,7 @@ export default function TradeScreen() {
             {/* Only the chart shown is mounted: the depth chart costs nothing while the candles show. */}
             {chartView === 'candles' ? (
               <CandleChart
+                pair={pair}
                 candles={market.candles}
                 interval={ui.candleInterval}
                 onIntervalChange={ui.setCandleInterval}
@@ -179,12 +180,7 @@ export default function TradeScreen() {
               />
             )}
           </Tabs>
-          <RecentTrades
-            trades={market.trades}
-            base={pair.base}
-            precision={pair.precision}
-            amountPrecision={pair.amountPrecision}
-          />
+          <RecentTrades trades={market.trades} pair={pair} />
         </div>
         <div className="trade-right">
           {account.error ? <ErrorNotice error={account.error} compact onRetry={() => void account.refetch()} /> : null}

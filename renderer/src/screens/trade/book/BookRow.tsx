@@ -1,10 +1,31 @@
 import { type FocusEvent, type KeyboardEvent, memo, useLayoutEffect, useRef } from 'react';
+import { type AmountScale, formatBase, formatPrice, type PriceScale } from '../../../lib/format';
 import type { RowFlashes } from './flashes';
+
+/** What the book writes its numbers with: the pair's tick and amount decimals. */
+export type BookScale = PriceScale & AmountScale;
+
+/**
+ * A base amount as the book writes it: formatBase's text, then figure spaces (each as wide as a
+ * digit in the book's monospace face) up to the pair's amount decimals, so the points line up in
+ * the column without padding zeros in the text. One text per cell (BookTotals draws a whole column
+ * as one text, so CSS padding per value is not possible there).
+ */
+export const bookAmount = (amount: string, scale: BookScale): string => {
+  const text = formatBase(amount, scale);
+  const dot = text.indexOf('.');
+  const shown = dot < 0 ? 0 : text.length - dot - 1;
+  const missing = scale.amountPrecision - shown;
+  if (missing <= 0) return text;
+  return `${text}${dot < 0 ? '\u2008' : ''}${'\u2007'.repeat(missing)}`;
+};
 
 export interface BookRowProps {
   side: 'ask' | 'bid';
+  /** The level's price and amount as the book holds them (canonical decimals); written with `scale`. */
   price: string;
   amount: string;
+  scale: BookScale;
   onPick: (price: string) => void;
   /** Lights the row when its amount changes (the book's one RowFlashes). */
   flashes: RowFlashes;
@@ -26,6 +47,7 @@ export const BookRow = memo(function BookRow({
   side,
   price,
   amount,
+  scale,
   onPick,
   flashes,
   tabbable,
@@ -48,6 +70,8 @@ export const BookRow = memo(function BookRow({
       if (element) flashes.forget(element);
     };
   }, [flashes]);
+  const priceText = formatPrice(price, scale);
+  const amountText = bookAmount(amount, scale);
   return (
     <button
       ref={row}
@@ -55,7 +79,7 @@ export const BookRow = memo(function BookRow({
       className={`book-row book-${side}`}
       data-price={price}
       data-testid={`book-${side}`}
-      aria-label={`${side === 'ask' ? 'Ask' : 'Bid'} ${price}, amount ${amount}; use this price`}
+      aria-label={`${side === 'ask' ? 'Ask' : 'Bid'} ${priceText}, amount ${amountText.trimEnd()}; use this price`}
       aria-describedby={hintId}
       tabIndex={tabbable ? 0 : -1}
       onClick={() => onPick(price)}
@@ -63,8 +87,8 @@ export const BookRow = memo(function BookRow({
       onFocus={onFocus}
       onBlur={onBlur}
     >
-      <span className="book-price">{price}</span>
-      <span className="book-amount">{amount}</span>
+      <span className="book-price">{priceText}</span>
+      <span className="book-amount">{amountText}</span>
       {/* The running total is drawn by the side's BookTotals (one text for every row). */}
       <span className="book-total" />
     </button>

@@ -1,4 +1,5 @@
 import { memo } from 'react';
+import { type BookScale, bookAmount } from './BookRow';
 
 export interface DepthBarsProps {
   /** Cumulative depth (0..1) of each row, in the order the rows are shown. */
@@ -35,8 +36,9 @@ function sameDepths(a: DepthBarsProps, b: DepthBarsProps): boolean {
 }
 
 export interface BookTotalsProps {
-  /** The running total of each row, in the order the rows are shown. */
+  /** The running total of each row, in the order the rows are shown (canonical decimals). */
   totals: readonly string[];
+  scale: BookScale;
 }
 
 /**
@@ -44,15 +46,15 @@ export interface BookTotalsProps {
  * of one level moves the total of every row below it, and this redraws one text node instead of
  * re-rendering each of those rows.
  */
-export const BookTotals = memo(function BookTotals({ totals }: BookTotalsProps) {
+export const BookTotals = memo(function BookTotals({ totals, scale }: BookTotalsProps) {
   return (
     <div className="book-totals" aria-hidden="true">
-      {totals.join('\n')}
+      {totals.map((total) => bookAmount(total, scale)).join('\n')}
     </div>
   );
 }, sameTotals);
 
 function sameTotals(a: BookTotalsProps, b: BookTotalsProps): boolean {
-  if (a.totals.length !== b.totals.length) return false;
+  if (a.scale !== b.scale || a.totals.length !== b.totals.length) return false;
   return a.totals.every((total, i) => total === b.totals[i]);
 }

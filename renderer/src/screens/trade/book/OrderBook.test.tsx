@@ -43,10 +43,17 @@ describe('OrderBook', () => {
     const asks = within(screen.getByTestId('book-asks')).getAllByRole('button');
     // Best ask is at the bottom of the ask block, next to the spread.
     expect(asks.map((a) => a.getAttribute('data-price'))).toEqual(['100.3', '100.2', '100.1']);
-    expect(rowOf('ask', '100.2').textContent).toBe('100.22.0000');
+    const row = rowOf('ask', '100.2');
+    expect(row.querySelector('.book-price')?.textContent).toBe('100.2');
+    // Amounts as the formatter writes them (no padding zeros), padded with figure spaces to the
+    // pair's amount decimals so the points line up in the monospace column.
+    const amount = row.querySelector('.book-amount')?.textContent ?? '';
+    expect(amount.trimEnd()).toBe('2');
+    expect(amount).toHaveLength('2.0000'.length);
     // Running totals, a line per row in the rows' order (top ask first), drawn once per side.
-    const totals = screen.getByTestId('book-asks').querySelector('.book-totals');
-    expect(totals?.textContent?.split('\n')).toEqual(['3.7500', '3.5000', '1.5000']);
+    const totals = screen.getByTestId('book-asks').querySelector('.book-totals')?.textContent?.split('\n') ?? [];
+    expect(totals.map((t) => t.trimEnd())).toEqual(['3.75', '3.5', '1.5']);
+    expect(new Set(totals.map((t) => t.length))).toEqual(new Set(['3.7500'.length]));
     expect(screen.getByTestId('book-spread').textContent).toMatch(/0\.2/);
   });
 
@@ -60,7 +67,8 @@ describe('OrderBook', () => {
   it('groups by the chosen tick multiple', () => {
     render(<OrderBook {...props({ step: '1' })} />);
     expect(screen.getAllByTestId('book-ask').map((r) => r.getAttribute('data-price'))).toEqual(['101']);
-    expect(screen.getByTestId('book-asks').querySelector('.book-totals')?.textContent).toContain('3.7500');
+    expect(screen.getByTestId('book-ask').querySelector('.book-price')?.textContent).toBe('101.0');
+    expect(screen.getByTestId('book-asks').querySelector('.book-totals')?.textContent?.trimEnd()).toBe('3.75');
   });
 
   it('flashes only the levels whose amount changed, briefly, and keeps the other rows’ elements', () => {

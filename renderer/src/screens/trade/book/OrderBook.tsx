@@ -54,6 +54,7 @@ const NAVIGATION: Record<string, (at: number, last: number) => number> = {
 /** The live order book: asks above (best at the bottom), the spread, bids below (best on top). */
 export function OrderBook(props: OrderBookProps) {
   const { book, base, quote, precision, amountPrecision, depth, step, onPickPrice } = props;
+  const scale = useMemo(() => ({ base, quote, precision, amountPrecision }), [base, quote, precision, amountPrecision]);
   const view = useMemo(
     () => buildBookView(book, { step, depth, precision, amountPrecision }),
     [book, step, depth, precision, amountPrecision],
@@ -196,13 +197,14 @@ export function OrderBook(props: OrderBookProps) {
       </div>
       <div className="book-side book-side-asks" data-testid="book-asks">
         <DepthBars depths={askDepths} />
-        <BookTotals totals={askTotals} />
+        <BookTotals totals={askTotals} scale={scale} />
         {asksTopDown.map((row, i) => (
           <BookRow
             key={row.price}
             side="ask"
             price={row.price}
             amount={row.amount}
+            scale={scale}
             onPick={onPick}
             flashes={flashes}
             tabbable={i === tabStop}
@@ -216,21 +218,21 @@ export function OrderBook(props: OrderBookProps) {
       <SpreadRow
         lastPrice={props.lastPrice}
         lastDirection={props.lastDirection ?? 'flat'}
-        quote={quote}
-        precision={precision}
+        scale={scale}
         spread={view.spread}
-        spreadPercent={view.spreadPercent}
+        spreadRatio={view.spreadRatio}
         emptyText={view.asks.length + view.bids.length === 0 ? 'The book is empty' : 'One side is empty'}
       />
       <div className="book-side book-side-bids" data-testid="book-bids">
         <DepthBars depths={bidDepths} />
-        <BookTotals totals={bidTotals} />
+        <BookTotals totals={bidTotals} scale={scale} />
         {view.bids.map((row, i) => (
           <BookRow
             key={row.price}
             side="bid"
             price={row.price}
             amount={row.amount}
+            scale={scale}
             onPick={onPick}
             flashes={flashes}
             tabbable={asksTopDown.length + i === tabStop}

@@ -76,7 +76,7 @@ describe('the spread row', () => {
     expect(last.textContent).toBe('▲Last price up: 65,000.1 USDT');
     expect(last.getAttribute('data-direction')).toBe('up');
     expect(last.className).toContain('book-last-up');
-    expect(screen.getByTestId('book-spread').textContent).toContain('Spread 0.3 USDT (0.00%)');
+    expect(screen.getByTestId('book-spread').textContent).toContain('Spread 0.3 USDT (0.0005%)');
   });
 
   it('colours a fall as down', () => {

@@ -1,16 +1,16 @@
 import { memo } from 'react';
-import { formatMoneyOrText } from '../../../lib/format';
+import { formatPercent, formatPrice, isDecimalString, type PriceScale } from '../../../lib/format';
 import type { PriceDirection } from './lastPrice';
 
 export interface SpreadRowProps {
   /** Last traded price (quote currency) and its move against the trade before. */
   lastPrice: string | undefined;
   lastDirection: PriceDirection;
-  quote: string;
-  /** Price decimals of the pair (the last price is shown with them). */
-  precision: number;
+  /** The pair's tick and quote: the last price and the spread are prices. */
+  scale: PriceScale;
   spread: string | undefined;
-  spreadPercent: string | undefined;
+  /** Spread ÷ mid. */
+  spreadRatio: string | undefined;
   /** What to say when there is no spread. */
   emptyText: string;
 }
@@ -26,10 +26,9 @@ const WORDS: Record<PriceDirection, string> = { up: 'up', down: 'down', flat: 'u
 export const SpreadRow = memo(function SpreadRow({
   lastPrice,
   lastDirection,
-  quote,
-  precision,
+  scale,
   spread,
-  spreadPercent,
+  spreadRatio,
   emptyText,
 }: SpreadRowProps) {
   return (
@@ -45,13 +44,15 @@ export const SpreadRow = memo(function SpreadRow({
             {ARROW[lastDirection]}
           </span>
           <span className="sr-only">Last price {WORDS[lastDirection]}: </span>
-          <span className="num">{formatMoneyOrText(lastPrice, quote, { precision })}</span>
+          <span className="num">
+            {isDecimalString(lastPrice) ? formatPrice(lastPrice, scale, { unit: true }) : '—'}
+          </span>
         </span>
       ) : null}
       {spread !== undefined ? (
         <span className="book-spread-size">
-          Spread <span className="num">{formatMoneyOrText(spread, quote)}</span>
-          {spreadPercent !== undefined ? <span className="num"> ({spreadPercent}%)</span> : null}
+          Spread <span className="num">{formatPrice(spread, scale, { unit: true })}</span>
+          {spreadRatio !== undefined ? <span className="num"> ({formatPercent(spreadRatio, 4)})</span> : null}
         </span>
       ) : (
         <span>{emptyText}</span>

@@ -16,8 +16,8 @@ import {
   type UTCTimestamp,
 } from 'lightweight-charts';
 import { memo, useEffect, useMemo, useRef, useState } from 'react';
-import { CANDLE_INTERVALS, type Candle, type CandleInterval } from '../../../../../shared/contract/trade';
-import { formatAmountOrText, formatTime } from '../../../lib/format';
+import { CANDLE_INTERVALS, type Candle, type CandleInterval, type Pair } from '../../../../../shared/contract/trade';
+import { type DisplayTimeZone, formatBase, formatPrice, formatTime, isDecimalString } from '../../../lib/format';
 import { usePrefs } from '../../../lib/prefs';
 
 /** The stylesheet's colours for the current theme (read after the theme is set on <html>). */
@@ -45,11 +45,34 @@ interface Legend {
   volume: string;
 }
 
+/**
+ * The axes' words: prices at the pair's tick and times in the person's display zone, written by the
+ * app's formatter (lightweight-charts would write "64800.00" and UTC times of its own).
+ */
+const axisFormat = (pair: Pair, zone: DisplayTimeZone) => ({
+  localization: {
+    priceFormatter: (price: number) => formatPrice(price.toFixed(pair.precision), pair),
+    timeFormatter: (time: number) => formatTime(time * 1000, zone),
+  },
+  timeScale: {
+    // Minutes for intraday marks, the date for day marks: both from the display-zone text.
+    tickMarkFormatter: (time: number, markType: number) => {
+      const text = formatTime(time * 1000, zone);
+      return markType < 3 ? text.slice(0, 10) : text.slice(11, 16);
+    },
+  },
+});
+
+/** A legend value: the platform's text written as the pair writes it, or as it came. */
+const legendPrice = (value: string, pair: Pair) => (isDecimalString(value) ? formatPrice(value, pair) : value);
+
 export const CandleChart = memo(function CandleChart({
+  pair,
   candles,
   interval,
   onIntervalChange,
 }: {
+  pair: Pair;
   candles: Candle[];
   interval: CandleInterval;
   onIntervalChange: (interval: CandleInterval) => void;
@@ -70,7 +93,13 @@ export const CandleChart = memo(function CandleChart({
     if (container === null) return undefined;
     const api = createChart(container, { autoSize: true, crosshair: { mode: CrosshairMode.Normal } });
     const price = api.addSeries(CandlestickSeries, { priceLineVisible: true });
-    const volume = api.addSeries(HistogramSeries, { priceScaleId: 'volume', priceFormat: { type: 'volume' } });
+    // The volume has no label on the price axis: it would cover the lowest price label.
+    const volume = api.addSeries(HistogramSeries, {
+      priceScaleId: 'volume',
+      priceFormat: { type: 'volume' },
+      lastValueVisible: false,
+      priceLineVisible: false,
+    });
     api.priceScale('volume').applyOptions({ scaleMargins: { top: 0.8, bottom: 0 } });
     price.priceScale().applyOptions({ scaleMargins: { top: 0.08, bottom: 0.25 } });
     api.subscribeCrosshairMove((param) => {
@@ -94,6 +123,23 @@ export const CandleChart = memo(function CandleChart({
       api.remove();
     };
   }, []);
+
+  // Axis labels follow the pair and the display zone.
+  useEffect(() => {
+    const c = chart.current;
+    if (c === null) return;
+    const format = axisFormat(pair, timeZone);
+    c.api.applyOptions({
+      localization: format.localization,
+      timeScale: {
+        tickMarkFormatter: format.timeScale.tickMarkFormatter,
+        // Keep the first and last labels inside the chart (they were cut at both ends).
+        fixLeftEdge: true,
+        fixRightEdge: true,
+      },
+    });
+    c.price.applyOptions({ priceFormat: { type: 'price', precision: pair.precision, minMove: 10 ** -pair.precision } });
+  }, [pair, timeZone]);
 
   // Colours follow the theme and the up/down choice.
   // biome-ignore lint/correctness/useExhaustiveDependencies: theme and upColour change the CSS variables read here.
@@ -162,9 +208,12 @@ export const CandleChart = memo(function CandleChart({
       <div className="candles-legend" data-testid="candle-legend" aria-live="off">
         {shown ? (
           <>
-            <span>{formatTime(shown.time * 1000, timeZone)}</span> <span>O {formatAmountOrText(shown.open)}</span>{' '}
-            <span>H {formatAmountOrText(shown.high)}</span> <span>L {formatAmountOrText(shown.low)}</span>{' '}
-            <span>C {formatAmountOrText(shown.close)}</span> <span>V {formatAmountOrText(shown.volume)}</span>
+            <span>{formatTime(shown.time * 1000, timeZone)}</span> <span>O {legendPrice(shown.open, pair)}</span>{' '}
+            <span>H {legendPrice(shown.high, pair)}</span> <span>L {legendPrice(shown.low, pair)}</span>{' '}
+            <span>C {legendPrice(shown.close, pair)}</span>{' '}
+            <span>
+              V {isDecimalString(shown.volume) ? formatBase(shown.volume, pair, { unit: true }) : shown.volume}
+            </span>
           </>
         ) : (
           <span className="muted">No candles for this interval yet.</span>

@@ -65,7 +65,7 @@ describe('DepthChart', () => {
     expect(chart.getAttribute('data-points')).toBe('6');
     expect(screen.getByTestId('depth-bids').textContent).toBe('Bids 3.3 BTC down to 99.5 USDT');
     expect(screen.getByTestId('depth-asks').textContent).toBe('Asks 3.75 BTC up to 100.4 USDT');
-    expect(screen.getByTestId('depth-mid').textContent).toBe('Mid 100 USDT');
+    expect(screen.getByTestId('depth-mid').textContent).toBe('Mid 100.0 USDT');
     expect(chart.textContent).toContain('Price (USDT)');
     expect(chart.textContent).toContain('Size (BTC)');
     expect(chart.querySelectorAll('.recharts-area').length).toBe(2);

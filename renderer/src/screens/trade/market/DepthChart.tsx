@@ -9,7 +9,7 @@ import { memo, useEffect, useMemo, useRef, useState } from 'react';
 import { Area, AreaChart, CartesianGrid, ReferenceLine, Tooltip, XAxis, YAxis } from 'recharts';
 import type { BookSides } from '../../../../../shared/trade/book';
 import { type DepthCurve, depthCurve } from '../../../../../shared/trade/depth';
-import { formatAmount, formatMoney, formatMoneyOrText } from '../../../lib/format';
+import { formatBase, formatPrice } from '../../../lib/format';
 
 /** At most four redraws a second: the book changes up to 50 times a second when streamed. */
 export const DEPTH_REDRAW_MS = 250;
@@ -65,8 +65,10 @@ function DepthPlot({
   width,
   height,
 }: { curve: DepthCurve } & Omit<DepthChartProps, 'book'>) {
-  const price = (value: number) => formatAmount(value.toFixed(precision), { precision });
-  const size = (value: number) => formatAmount(value.toFixed(amountPrecision), { precision: amountPrecision });
+  // Plot coordinates are numbers; each label is written as the book writes a price and an amount.
+  const scale = { base, quote, precision, amountPrecision };
+  const price = (value: number) => formatPrice(value.toFixed(precision), scale);
+  const size = (value: number) => formatBase(value.toFixed(amountPrecision), scale);
   return (
     <AreaChart
       data={curve.points}
@@ -93,9 +95,9 @@ function DepthPlot({
       />
       <Tooltip
         isAnimationActive={false}
-        labelFormatter={(value) => `Price ${formatMoney(Number(value).toFixed(precision), quote)}`}
+        labelFormatter={(value) => `Price ${formatPrice(Number(value).toFixed(precision), scale, { unit: true })}`}
         formatter={(value, name) => [
-          formatMoney(Number(value).toFixed(amountPrecision), base),
+          formatBase(Number(value).toFixed(amountPrecision), scale, { unit: true }),
           name === 'bids' ? 'Bids (cumulative)' : 'Asks (cumulative)',
         ]}
         contentStyle={{ background: 'var(--bg-raised)', color: 'var(--text)', border: '1px solid var(--border)' }}
@@ -137,6 +139,7 @@ export const DepthChart = memo(function DepthChart(props: DepthChartProps) {
   const { book, base, quote, precision, amountPrecision, width, height } = props;
   const shown = useThrottled(book, DEPTH_REDRAW_MS);
   const curve = useMemo(() => depthCurve(shown), [shown]);
+  const scale = useMemo(() => ({ base, quote, precision, amountPrecision }), [base, quote, precision, amountPrecision]);
   const plot = useMemo(
     () => (
       <DepthPlot
@@ -155,19 +158,21 @@ export const DepthChart = memo(function DepthChart(props: DepthChartProps) {
     () => (
       <p className="depth-summary" data-testid="depth-summary">
         <span className="text-buy" data-testid="depth-bids">
-          Bids {formatMoneyOrText(curve.bidTotal, base)}
-          {curve.lowestBid !== undefined ? ` down to ${formatMoneyOrText(curve.lowestBid, quote)}` : ''}
+          Bids {formatBase(curve.bidTotal, scale, { unit: true })}
+          {curve.lowestBid !== undefined ? ` down to ${formatPrice(curve.lowestBid, scale, { unit: true })}` : ''}
         </span>
         {' · '}
-        <span data-testid="depth-mid">Mid {curve.mid !== undefined ? formatMoneyOrText(curve.mid, quote) : '—'}</span>
+        <span data-testid="depth-mid">
+          Mid {curve.mid !== undefined ? formatPrice(curve.mid, scale, { unit: true }) : '—'}
+        </span>
         {' · '}
         <span className="text-sell" data-testid="depth-asks">
-          Asks {formatMoneyOrText(curve.askTotal, base)}
-          {curve.highestAsk !== undefined ? ` up to ${formatMoneyOrText(curve.highestAsk, quote)}` : ''}
+          Asks {formatBase(curve.askTotal, scale, { unit: true })}
+          {curve.highestAsk !== undefined ? ` up to ${formatPrice(curve.highestAsk, scale, { unit: true })}` : ''}
         </span>
       </p>
     ),
-    [curve, base, quote],
+    [curve, scale],
   );
   return (
     <section

@@ -41,11 +41,12 @@ describe('PairBar', () => {
   it('shows the ticker line: last, 24 h change, high, low, volume', () => {
     setup();
     const line = screen.getByTestId('ticker-line');
-    expect(line.textContent).toContain('65,000.1 USDT');
+    // Prices at the pair's tick (2 decimals here), volumes trimmed, the change signed.
+    expect(line.textContent).toContain('65,000.10 USDT');
     expect(line.textContent).toContain('-1.25%');
-    expect(line.textContent).toContain('66,000 USDT');
-    expect(line.textContent).toContain('64,000 USDT');
-    expect(line.textContent).toContain('12.5000 BTC · 812,500.00 USDT');
+    expect(line.textContent).toContain('66,000.00 USDT');
+    expect(line.textContent).toContain('64,000.00 USDT');
+    expect(line.textContent).toContain('12.5 BTC · 812,500 USDT');
   });
 
   it('the picker lists pairs with prices; typing and Enter select one', async () => {

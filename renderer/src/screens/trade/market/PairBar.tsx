@@ -1,7 +1,8 @@
 /** Pair picker (search with prices, favourites) and the chosen pair's 24 h ticker line. */
 import { useMemo } from 'react';
 import type { Pair, Ticker } from '../../../../../shared/contract/trade';
-import { formatMoneyOrText } from '../../../lib/format';
+import { formatBase, formatPrice, formatValue, isDecimalString } from '../../../lib/format';
+import { ChangeText } from './ChangeText';
 import { PairPicker } from './PairPicker';
 
 export interface PairBarProps {
@@ -17,8 +18,9 @@ export interface PairBarProps {
   onOpenChange?: (open: boolean) => void;
 }
 
-const changeClass = (change: string | undefined) =>
-  change === undefined ? '' : change.startsWith('-') ? 'text-sell' : 'text-buy';
+/** A ticker's price field at the pair's tick, or "—" when the platform sent none (no trades yet). */
+const price = (value: string | undefined, pair: Pair | undefined): string =>
+  value !== undefined && pair !== undefined && isDecimalString(value) ? formatPrice(value, pair, { unit: true }) : '—';
 
 export function PairBar({
   pairs,
@@ -30,7 +32,7 @@ export function PairBar({
   onToggleFavourite,
   onOpenChange,
 }: PairBarProps) {
-  const quote = pair.split('_')[1] ?? '';
+  const scale = pairs.find((p) => p.id === pair);
   // The chosen pair's ticker is live (the feed); the others come from trade.tickers.
   const listed = useMemo(
     () =>
@@ -52,28 +54,28 @@ export function PairBar({
         <div>
           <dt>Last</dt>
           <dd className="num" data-testid="ticker-last">
-            {ticker ? formatMoneyOrText(ticker.last, quote) : '—'}
+            {price(ticker?.last, scale)}
           </dd>
         </div>
         <div>
           <dt>24 h change</dt>
-          <dd className={`num ${changeClass(ticker?.changePercentage)}`}>
-            {ticker ? `${ticker.changePercentage.startsWith('-') ? '' : '+'}${ticker.changePercentage}%` : '—'}
+          <dd className="num">
+            <ChangeText ticker={ticker} />
           </dd>
         </div>
         <div>
           <dt>24 h high</dt>
-          <dd className="num">{ticker ? formatMoneyOrText(ticker.high24h, quote) : '—'}</dd>
+          <dd className="num">{price(ticker?.high24h, scale)}</dd>
         </div>
         <div>
           <dt>24 h low</dt>
-          <dd className="num">{ticker ? formatMoneyOrText(ticker.low24h, quote) : '—'}</dd>
+          <dd className="num">{price(ticker?.low24h, scale)}</dd>
         </div>
         <div>
           <dt>24 h volume</dt>
           <dd className="num">
-            {ticker
-              ? `${formatMoneyOrText(ticker.baseVolume, pair.split('_')[0] ?? '', { precision: 4 })} · ${formatMoneyOrText(ticker.quoteVolume, pair.split('_')[1] ?? '', { precision: 2 })}`
+            {ticker && scale && isDecimalString(ticker.baseVolume) && isDecimalString(ticker.quoteVolume)
+              ? `${formatBase(ticker.baseVolume, scale, { unit: true })} · ${formatValue(ticker.quoteVolume, scale.quote)}`
               : '—'}
           </dd>
         </div>

@@ -74,6 +74,7 @@ describe('PairPicker', () => {
     const btc = screen.getByRole('option', { name: /BTC \/ USDT/ });
     expect(btc.textContent).toBe('BTC / USDT65,000.1 USDT-1.25%');
     expect(screen.getByRole('option', { name: /ETH \/ USDT/ }).textContent).toBe('ETH / USDT3,012.50 USDT+2.50%');
+    // A market that did not move says 0.00%, without a sign.
     expect(screen.getByRole('option', { name: /ETH \/ BTC/ }).textContent).toBe('ETH / BTC0.04634 BTC0.00%');
     // No ticker yet for this pair: a dash, never a made-up price.
     expect(screen.getByRole('option', { name: /GT \/ USDT/ }).textContent).toBe('GT / USDT——');

@@ -7,7 +7,8 @@
  */
 import { type KeyboardEvent, useEffect, useId, useMemo, useRef, useState } from 'react';
 import type { Pair, Ticker } from '../../../../../shared/contract/trade';
-import { formatAmount, formatMoneyOrText, isDecimalString } from '../../../lib/format';
+import { formatPrice } from '../../../lib/format';
+import { ChangeText, hasTraded } from './ChangeText';
 
 export interface PairPickerProps {
   pairs: readonly Pair[];
@@ -44,13 +45,6 @@ export const filterPairs = (pairs: readonly Pair[], query: string, favourites: R
     .sort((a, b) => rank(a) - rank(b) || a.id.localeCompare(b.id))
     .slice(0, MAX_SHOWN);
 };
-
-const changeText = (change: string | undefined) => {
-  if (change === undefined || !isDecimalString(change)) return change ?? '—';
-  return `${formatAmount(change, { precision: 2, rounding: 'half-up', sign: true })}%`;
-};
-const changeClass = (change: string | undefined) =>
-  change === undefined ? '' : change.startsWith('-') ? 'text-sell' : 'text-buy';
 
 export function PairPicker({
   pairs,
@@ -244,10 +238,10 @@ export function PairPicker({
                     {p.tradeStatus !== 'tradable' ? <span className="pair-status"> ({p.tradeStatus})</span> : null}
                   </span>
                   <span className="num pair-last" data-testid="pair-last">
-                    {ticker ? formatMoneyOrText(ticker.last, p.quote, { precision: p.precision }) : '—'}
+                    {hasTraded(ticker) ? formatPrice(ticker.last, p, { unit: true }) : '—'}
                   </span>
-                  <span className={`num pair-change ${changeClass(ticker?.changePercentage)}`}>
-                    {ticker ? changeText(ticker.changePercentage) : '—'}
+                  <span className="num pair-change">
+                    <ChangeText ticker={ticker} />
                   </span>
                 </div>
               );

@@ -1,21 +1,17 @@
-import Decimal from 'decimal.js';
 import { memo } from 'react';
-import type { PublicTrade } from '../../../../../shared/contract/trade';
-
-const clock = (ms: number) => new Date(ms).toISOString().slice(11, 19);
+import type { Pair, PublicTrade } from '../../../../../shared/contract/trade';
+import { formatPrice, zoneLabel } from '../../../lib/format';
+import { usePrefs } from '../../../lib/prefs';
+import { Amount, alignmentOf, Time } from '../../../ui';
 
 /** The market's latest trades, newest first, coloured by the taker's side. */
-export const RecentTrades = memo(function RecentTrades({
-  trades,
-  base,
-  precision,
-  amountPrecision,
-}: {
-  trades: PublicTrade[];
-  base: string;
-  precision: number;
-  amountPrecision: number;
-}) {
+export const RecentTrades = memo(function RecentTrades({ trades, pair }: { trades: PublicTrade[]; pair: Pair }) {
+  const zone = usePrefs((s) => s.timeZone);
+  const amountFormat = { precision: pair.amountPrecision, trim: true };
+  const alignTo = alignmentOf(
+    trades.map((t) => t.amount),
+    amountFormat,
+  );
   return (
     // biome-ignore lint/a11y/noNoninteractiveTabindex: a scrolling region must be reachable by keyboard
     <section className="recent-trades" aria-label="Recent trades" data-testid="recent-trades" tabIndex={0}>
@@ -24,19 +20,21 @@ export const RecentTrades = memo(function RecentTrades({
         <caption className="sr-only">Recent trades</caption>
         <thead>
           <tr>
-            <th scope="col">Price</th>
-            <th scope="col">Amount ({base})</th>
-            <th scope="col">Time (UTC)</th>
+            <th scope="col">Price ({pair.quote})</th>
+            <th scope="col">Amount ({pair.base})</th>
+            <th scope="col">Time ({zoneLabel(zone)})</th>
           </tr>
         </thead>
         <tbody>
           {trades.map((t) => (
             <tr key={t.id} data-testid="recent-trade">
-              <td className={`num ${t.side === 'buy' ? 'text-buy' : 'text-sell'}`}>
-                {new Decimal(t.price).toFixed(precision)}
+              <td className={`num ${t.side === 'buy' ? 'text-buy' : 'text-sell'}`}>{formatPrice(t.price, pair)}</td>
+              <td className="num">
+                <Amount value={t.amount} alignTo={alignTo} {...amountFormat} />
               </td>
-              <td className="num">{new Decimal(t.amount).toFixed(amountPrecision)}</td>
-              <td className="num">{clock(t.createTimeMs)}</td>
+              <td className="num">
+                <Time ms={t.createTimeMs} timeOnly />
+              </td>
             </tr>
           ))}
         </tbody>

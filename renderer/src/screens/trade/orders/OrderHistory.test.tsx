@@ -105,13 +105,13 @@ describe('historyStatus and filterHistory', () => {
 });
 
 describe('OrderHistory', () => {
-  it('shows the screen’s pair with a pair column and the unit of every amount', async () => {
+  it('shows the screen’s pair with a pair column; the column titles name the units', async () => {
     const desk = setup();
     await waitFor(() => expect(rowIds()).toEqual(['t-desk-1', 't-desk-2', 't-desk-3']));
     expect(desk.callsOf('trade.orderHistory')).toEqual([{ pair: 'BTC_USDT', limit: 100 }]);
     const heads = screen.getAllByRole('columnheader').map((h) => h.textContent);
     expect(heads).toEqual([
-      'Finished',
+      'Finished (UTC)',
       'Pair',
       'Side',
       'Type',
@@ -125,19 +125,20 @@ describe('OrderHistory', () => {
       'Client id',
     ]);
     const partial = cells('t-desk-3');
+    // Prices at the tick, amounts without padding zeros, the total at the quote's display precision.
     expect(partial.slice(1, 10)).toEqual([
       'BTC / USDT',
-      'sell',
-      'limit GTC',
-      '65,000.5 USDT',
-      '0.010000 BTC',
-      '0.006000 BTC',
-      '65,000.5 USDT',
-      '390.003 USDT',
+      'Sell',
+      'Limit GTC',
+      '65,000.5',
+      '0.01',
+      '0.006',
+      '65,000.5',
+      '390',
       '0.780006 USDT',
     ]);
     // Nothing filled: no average price, no fee.
-    expect(cells('t-desk-2').slice(7, 10)).toEqual(['—', '0 USDT', '—']);
+    expect(cells('t-desk-2').slice(7, 10)).toEqual(['—', '0', '—']);
     // The fee of a buy is in the base currency.
     expect(cells('t-desk-1')[9]).toBe('0.00002 BTC');
   });
@@ -164,11 +165,11 @@ describe('OrderHistory', () => {
     expect(screen.getByRole('columnheader', { name: 'Amount (base)' })).toBeTruthy();
     expect(cells('t-desk-4').slice(1, 10)).toEqual([
       'ETH / BTC',
-      'buy',
-      'limit GTC',
+      'Buy',
+      'Limit GTC',
       '0.04634 BTC',
-      '1.5000 ETH',
-      '1.5000 ETH',
+      '1.5 ETH',
+      '1.5 ETH',
       '0.04634 BTC',
       '0.06951 BTC',
       '0.003 ETH',

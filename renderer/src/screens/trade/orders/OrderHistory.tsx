@@ -8,7 +8,7 @@ import Decimal from 'decimal.js';
 import { useMemo, useState } from 'react';
 import type { Order, Pair } from '../../../../../shared/contract/trade';
 import { useDeskQuery } from '../../../lib/desk';
-import { formatMoney, isDecimalString } from '../../../lib/format';
+import { formatMoneyOrText, formatValue, isDecimalString, zoneLabel } from '../../../lib/format';
 import { usePrefs } from '../../../lib/prefs';
 import {
   EmptyState,
@@ -21,10 +21,12 @@ import {
   Td,
   THead,
   Th,
+  Time,
   Tr,
 } from '../../../ui';
 import { describeOutcome } from '../ticket/outcome';
 import { ordersCsv, tradeCsvName } from './csv';
+import { BaseAmount, baseAlignment, pairWords, priceText, sideClass, sideWords } from './parts/ListParts';
 
 export type HistoryStatus = 'filled' | 'partial' | 'cancelled';
 
@@ -66,8 +68,6 @@ const LIMIT = 100;
 const CURRENT = '';
 const ALL = '*';
 
-const time = (ms: number) => (ms > 0 ? new Date(ms).toISOString().replace('T', ' ').slice(0, 19) : '—');
-
 /** Base and quote of an order's pair: from the pair list, else from its id (BASE_QUOTE). */
 const unitsOf = (id: string, pairs: ReadonlyMap<string, Pair>) => {
   const info = pairs.get(id);
@@ -75,9 +75,9 @@ const unitsOf = (id: string, pairs: ReadonlyMap<string, Pair>) => {
   return { base: info?.base ?? base, quote: info?.quote ?? quote, info };
 };
 
-/** An amount with its unit, at the pair's decimals when known; a platform text that is not a number as is. */
-const money = (value: string, currency: string, decimals?: number) =>
-  isDecimalString(value) ? formatMoney(value, currency, decimals === undefined ? {} : { precision: decimals }) : value;
+/** A computed quote value (a total) at the quote's display precision; a text that is not a number as it came. */
+const quoteValue = (value: string, quote: string, unit: boolean) =>
+  isDecimalString(value) ? formatValue(value, quote, { unit }) : value;
 
 export function OrderHistory({ pair, pairs }: { pair: string; pairs: ReadonlyMap<string, Pair> }) {
   const zone = usePrefs((s) => s.timeZone);
@@ -101,6 +101,12 @@ export function OrderHistory({ pair, pairs }: { pair: string; pairs: ReadonlyMap
   // One pair: its units head the columns; all pairs: each cell names its own.
   const one = shownPair === ALL ? undefined : unitsOf(shownPair, pairs);
   const unit = (kind: 'quote' | 'base') => (one ? one[kind] : kind);
+  // All pairs: each cell names its unit; one pair: the column titles do.
+  const units = one === undefined;
+  const align = {
+    amount: baseAlignment(rows.map((o) => [o.amount, unitsOf(o.pair, pairs).info] as const)),
+    filled: baseAlignment(rows.map((o) => [o.filledAmount, unitsOf(o.pair, pairs).info] as const)),
+  };
 
   return (
     <div className="order-history">
@@ -149,7 +155,7 @@ export function OrderHistory({ pair, pairs }: { pair: string; pairs: ReadonlyMap
         <Table caption="Order history" testId="order-history">
           <THead>
             <Tr>
-              <Th>Finished</Th>
+              <Th>Finished ({zoneLabel(zone)})</Th>
               <Th>Pair</Th>
               <Th>Side</Th>
               <Th>Type</Th>
@@ -177,23 +183,31 @@ export function OrderHistory({ pair, pairs }: { pair: string; pairs: ReadonlyMap
                   data-side={o.side}
                   data-status={historyStatus(o)}
                 >
-                  <Td>{time(o.updateTimeMs)}</Td>
-                  <Td>{o.pair.replace('_', ' / ')}</Td>
-                  <Td className={o.side === 'buy' ? 'text-buy' : 'text-sell'}>{o.side}</Td>
                   <Td>
-                    {o.type} {o.timeInForce.toUpperCase()}
+                    <Time ms={o.updateTimeMs} />
                   </Td>
-                  <Td numeric>{o.type === 'market' ? 'market' : money(o.price, quote, info?.precision)}</Td>
+                  <Td className="nowrap">{pairWords(o.pair)}</Td>
+                  <Td className={sideClass(o.side)}>{sideWords(o.side)}</Td>
+                  <Td className="nowrap">
+                    {o.type === 'market' ? 'Market' : 'Limit'} {o.timeInForce.toUpperCase()}
+                  </Td>
+                  <Td numeric>{o.type === 'market' ? 'market' : priceText(o.price, info, units)}</Td>
                   <Td numeric>
                     {/* A market buy's amount is the quote it may spend. */}
-                    {o.type === 'market' && o.side === 'buy'
-                      ? money(o.amount, quote, info?.precision)
-                      : money(o.amount, base, info?.amountPrecision)}
+                    {o.type === 'market' && o.side === 'buy' ? (
+                      quoteValue(o.amount, quote, true)
+                    ) : (
+                      <BaseAmount value={o.amount} pair={info} alignTo={align.amount} />
+                    )}
+                    {units && !(o.type === 'market' && o.side === 'buy') ? ` ${base}` : null}
                   </Td>
-                  <Td numeric>{money(o.filledAmount, base, info?.amountPrecision)}</Td>
-                  <Td numeric>{filled ? money(o.avgDealPrice, quote, info?.precision) : '—'}</Td>
-                  <Td numeric>{money(o.filledTotal, quote)}</Td>
-                  <Td numeric>{filled || !isZero(o.fee) ? money(o.fee, o.feeCurrency) : '—'}</Td>
+                  <Td numeric>
+                    <BaseAmount value={o.filledAmount} pair={info} alignTo={align.filled} />
+                    {units ? ` ${base}` : null}
+                  </Td>
+                  <Td numeric>{filled ? priceText(o.avgDealPrice, info, units) : '—'}</Td>
+                  <Td numeric>{quoteValue(o.filledTotal, quote, units)}</Td>
+                  <Td numeric>{filled || !isZero(o.fee) ? formatMoneyOrText(o.fee, o.feeCurrency) : '—'}</Td>
                   <Td className="outcome">{describeOutcome(o)}</Td>
                   <Td>
                     <code>{o.text}</code>

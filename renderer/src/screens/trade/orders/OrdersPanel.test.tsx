@@ -118,7 +118,7 @@ describe('AmendDialog checks', () => {
     const desk = await openAmend();
     await fill('New price', '50000');
     await userEvent.click(submit());
-    expect(screen.getByTestId('amend-warnings').textContent).toMatch(/23.08% away from the mid \(65000\)/);
+    expect(screen.getByTestId('amend-warnings').textContent).toMatch(/23.08% away from the mid \(65,000.0 USDT\)/);
     expect(desk.callsOf('trade.amendOrder')).toEqual([]);
     expect(submit().textContent).toBe('Amend anyway');
     // Any edit asks again.

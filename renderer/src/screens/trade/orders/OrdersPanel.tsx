@@ -14,7 +14,7 @@ import {
   ticketWarnings,
 } from '../../../../../shared/trade/ticket';
 import { useDeskMutation, useDeskQuery } from '../../../lib/desk';
-import { formatAmount, formatMoneyOrText, isDecimalString } from '../../../lib/format';
+import { formatMoneyOrText, zoneLabel } from '../../../lib/format';
 import { usePrefs } from '../../../lib/prefs';
 import {
   AmountField,
@@ -33,21 +33,26 @@ import {
   Td,
   THead,
   Th,
+  Time,
   Tr,
 } from '../../../ui';
 import { WarningList } from '../ticket/parts/ReviewDialog';
 import { ordersCsv, tradeCsvName, tradesCsv } from './csv';
 import { OrderHistory } from './OrderHistory';
-import { CancelButton, ClientIdCell, ListStatus, sideClass } from './parts/ListParts';
+import {
+  BaseAmount,
+  baseAlignment,
+  CancelButton,
+  ClientIdCell,
+  ListStatus,
+  pairWords,
+  priceText,
+  sideClass,
+  sideWords,
+} from './parts/ListParts';
 import { OpenList } from './parts/OpenList';
 
 type Tab = 'open' | 'history' | 'trades';
-
-/** A decimal string grouped, with the pair's number of decimals (aligned columns); other text as is. */
-const fixed = (value: string, decimals: number | undefined) =>
-  isDecimalString(value) ? formatAmount(value, decimals === undefined ? {} : { precision: decimals }) : value;
-
-const time = (ms: number) => (ms > 0 ? new Date(ms).toISOString().replace('T', ' ').slice(0, 19) : '—');
 
 /** Best bid and ask of the pair whose live book the screen shows. */
 export interface LiveQuotes {
@@ -101,6 +106,7 @@ function AmendDialog({ order, pair, settings, live, onClose }: AmendDialogProps)
   const warnings =
     changedPrice && valid
       ? ticketWarnings(amendedDraft(order, change), {
+          scale: pair ?? { precision: 8, quote: '' },
           ...(bestBid ? { bestBid } : {}),
           ...(bestAsk ? { bestAsk } : {}),
           deviationPercent: settings.priceDeviationPercent,
@@ -203,46 +209,13 @@ function OpenOrders({ pair, pairs, settings, live }: PanelProps) {
       ) : null}
       <ListStatus list={orders} empty="No open orders" />
       {orders.data && orders.data.length > 0 ? (
-        <Table caption="Open orders" testId="open-orders">
-          <THead>
-            <Tr>
-              <Th>Time</Th>
-              <Th>Pair</Th>
-              <Th>Side</Th>
-              <Th numeric>Price</Th>
-              <Th numeric>Amount</Th>
-              <Th numeric>Filled</Th>
-              <Th numeric>Left</Th>
-              <Th>Client id</Th>
-              <Th>Actions</Th>
-            </Tr>
-          </THead>
-          <TBody>
-            {orders.data.map((o) => (
-              <Tr key={o.id} data-testid="open-order" data-order-id={o.id} data-text={o.text}>
-                <Td>{time(o.createTimeMs)}</Td>
-                <Td>{o.pair}</Td>
-                <Td className={sideClass(o.side)}>{o.side}</Td>
-                <Td numeric>{fixed(o.price, pairs.get(o.pair)?.precision)}</Td>
-                <Td numeric>{fixed(o.amount, pairs.get(o.pair)?.amountPrecision)}</Td>
-                <Td numeric>{fixed(o.filledAmount, pairs.get(o.pair)?.amountPrecision)}</Td>
-                <Td numeric>{fixed(o.left, pairs.get(o.pair)?.amountPrecision)}</Td>
-                <ClientIdCell text={o.text} />
-                <Td>
-                  <Button size="sm" onClick={() => setAmending(o)} aria-label={`Amend order ${o.text || o.id}`}>
-                    Amend
-                  </Button>{' '}
-                  <CancelButton
-                    what="order"
-                    name={o.text || o.id}
-                    busy={cancel.isPending && cancel.variables?.orderId === o.id}
-                    onCancel={() => cancel.mutate({ pair: o.pair, orderId: o.id })}
-                  />
-                </Td>
-              </Tr>
-            ))}
-          </TBody>
-        </Table>
+        <OpenOrdersTable
+          orders={orders.data}
+          pairs={pairs}
+          cancelling={cancel.isPending ? cancel.variables?.orderId : undefined}
+          onAmend={setAmending}
+          onCancel={(o) => cancel.mutate({ pair: o.pair, orderId: o.id })}
+        />
       ) : null}
       {amending ? (
         <AmendDialog
@@ -257,32 +230,117 @@ function OpenOrders({ pair, pairs, settings, live }: PanelProps) {
   );
 }
 
+/** The open orders, each written as its pair writes prices and amounts; Amend and Cancel per row. */
+function OpenOrdersTable({
+  orders,
+  pairs,
+  cancelling,
+  onAmend,
+  onCancel,
+}: {
+  orders: readonly Order[];
+  pairs: ReadonlyMap<string, Pair>;
+  /** The order whose cancel is under way. */
+  cancelling: string | undefined;
+  onAmend: (order: Order) => void;
+  onCancel: (order: Order) => void;
+}) {
+  const zone = usePrefs((s) => s.timeZone);
+  const amounts = (pick: (o: Order) => string) =>
+    baseAlignment(orders.map((o) => [pick(o), pairs.get(o.pair)] as const));
+  const align = {
+    amount: amounts((o) => o.amount),
+    filled: amounts((o) => o.filledAmount),
+    left: amounts((o) => o.left),
+  };
+  return (
+    <Table caption="Open orders" testId="open-orders">
+      <THead>
+        <Tr>
+          <Th>Time ({zoneLabel(zone)})</Th>
+          <Th>Pair</Th>
+          <Th>Side</Th>
+          <Th numeric>Price</Th>
+          <Th numeric>Amount</Th>
+          <Th numeric>Filled</Th>
+          <Th numeric>Left</Th>
+          <Th>Client id</Th>
+          <Th>Actions</Th>
+        </Tr>
+      </THead>
+      <TBody>
+        {orders.map((o) => {
+          const pair = pairs.get(o.pair);
+          return (
+            <Tr key={o.id} data-testid="open-order" data-order-id={o.id} data-text={o.text}>
+              <Td>
+                <Time ms={o.createTimeMs} />
+              </Td>
+              <Td className="nowrap">{pairWords(o.pair)}</Td>
+              <Td className={sideClass(o.side)}>{sideWords(o.side)}</Td>
+              <Td numeric>{priceText(o.price, pair)}</Td>
+              <Td numeric>
+                <BaseAmount value={o.amount} pair={pair} alignTo={align.amount} />
+              </Td>
+              <Td numeric>
+                <BaseAmount value={o.filledAmount} pair={pair} alignTo={align.filled} />
+              </Td>
+              <Td numeric>
+                <BaseAmount value={o.left} pair={pair} alignTo={align.left} />
+              </Td>
+              <ClientIdCell text={o.text} />
+              <Td className="nowrap">
+                <Button size="sm" onClick={() => onAmend(o)} aria-label={`Amend order ${o.text || o.id}`}>
+                  Amend
+                </Button>{' '}
+                <CancelButton
+                  what="order"
+                  name={o.text || o.id}
+                  busy={cancelling === o.id}
+                  onCancel={() => onCancel(o)}
+                />
+              </Td>
+            </Tr>
+          );
+        })}
+      </TBody>
+    </Table>
+  );
+}
+
 function MyTrades({ pair, info }: { pair: string; info: Pair | undefined }) {
+  const zone = usePrefs((s) => s.timeZone);
   const trades = useDeskQuery(['trade.myTrades', { pair, limit: 50 }]);
   if (trades.isLoading) return <Loading />;
   if (trades.error) return <ErrorNotice error={trades.error} onRetry={() => void trades.refetch()} />;
   if (!trades.data?.length) return <EmptyState title="No trades in the last 7 days" />;
+  const rows = trades.data;
+  const alignTo = baseAlignment(rows.map((t) => [t.amount, info] as const));
   return (
     <Table caption="My trades" testId="my-trades">
       <THead>
         <Tr>
-          <Th>Time</Th>
+          <Th>Time ({zoneLabel(zone)})</Th>
           <Th>Side</Th>
           <Th>Role</Th>
-          <Th numeric>Price</Th>
-          <Th numeric>Amount</Th>
+          <Th numeric>Price{info ? ` (${info.quote})` : ''}</Th>
+          <Th numeric>Amount{info ? ` (${info.base})` : ''}</Th>
           <Th numeric>Fee</Th>
           <Th>Order</Th>
         </Tr>
       </THead>
       <TBody>
-        {trades.data.map((t) => (
+        {rows.map((t) => (
           <Tr key={t.id} data-testid="my-trade">
-            <Td>{time(t.createTimeMs)}</Td>
-            <Td className={sideClass(t.side)}>{t.side}</Td>
-            <Td>{t.role}</Td>
-            <Td numeric>{fixed(t.price, info?.precision)}</Td>
-            <Td numeric>{fixed(t.amount, info?.amountPrecision)}</Td>
+            <Td>
+              <Time ms={t.createTimeMs} />
+            </Td>
+            <Td className={sideClass(t.side)}>{sideWords(t.side)}</Td>
+            <Td>{t.role === 'maker' ? 'Maker' : t.role === 'taker' ? 'Taker' : t.role}</Td>
+            <Td numeric>{priceText(t.price, info)}</Td>
+            <Td numeric>
+              <BaseAmount value={t.amount} pair={info} alignTo={alignTo} />
+            </Td>
             <Td numeric>{formatMoneyOrText(t.fee, t.feeCurrency)}</Td>
             <Td>
               <code>{t.text || t.orderId}</code>

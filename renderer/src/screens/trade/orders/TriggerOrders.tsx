@@ -10,26 +10,25 @@ import { useEffect, useRef, useState } from 'react';
 import type { Pair, TriggerOrder } from '../../../../../shared/contract/trade';
 import { ruleWords, TRIGGER_STATUS_WORDS } from '../../../../../shared/trade/trigger';
 import { call, useDeskEvent, useDeskMutation, useDeskQuery } from '../../../lib/desk';
-import { formatMoney } from '../../../lib/format';
 import { notify } from '../../../lib/notify';
 import { EmptyState, ErrorNotice, Loading, Table, Tabs, TBody, Td, THead, Th, Time, Tr } from '../../../ui';
-import { CancelButton, ClientIdCell, ListStatus, sideClass } from './parts/ListParts';
+import { CancelButton, ClientIdCell, ListStatus, pairWords, sideClass } from './parts/ListParts';
 import { OpenList } from './parts/OpenList';
 import { reasonWords } from './reasons';
-import { describeTriggerOrder } from './triggerWords';
+import { describeTriggerOrder, pairPriceText, type TriggerPair } from './triggerWords';
 
 type Tab = 'open' | 'finished';
 const POLL_MS = 3000;
 const REFRESH = ['trade.triggerOrders', 'trade.openOrders', 'trade.account', 'trade.orderHistory'] as const;
 
-const unitsOf = (pairs: Map<string, Pair>, id: string): Pick<Pair, 'base' | 'quote'> => {
+const unitsOf = (pairs: Map<string, Pair>, id: string): TriggerPair => {
   const p = pairs.get(id);
   const [base = '', quote = ''] = id.split('_');
   return p ?? { base, quote };
 };
 
-const when = (t: TriggerOrder, quote: string) =>
-  `Last price ${ruleWords(t.rule)} ${formatMoney(t.triggerPrice, quote)}`;
+const when = (t: TriggerOrder, pair: TriggerPair) =>
+  `Last price ${ruleWords(t.rule)} ${pairPriceText(t.triggerPrice, pair)}`;
 
 function OpenTriggers({ pair, pairs }: { pair: string; pairs: Map<string, Pair> }) {
   const [allPairs, setAllPairs] = useState(false);
@@ -86,8 +85,8 @@ function OpenTriggers({ pair, pairs }: { pair: string; pairs: Map<string, Pair> 
                   <Td>
                     <Time ms={t.createTimeMs} />
                   </Td>
-                  <Td>{t.pair}</Td>
-                  <Td>{when(t, units.quote)}</Td>
+                  <Td className="nowrap">{pairWords(t.pair)}</Td>
+                  <Td>{when(t, units)}</Td>
                   <Td className={sideClass(t.side)}>{describeTriggerOrder(t, units)}</Td>
                   <Td>
                     <Time ms={t.expiresAtMs} />
@@ -133,7 +132,7 @@ function FinishedTriggers({ pair, pairs }: { pair: string; pairs: Map<string, Pa
           return (
             <Tr key={t.id} data-testid="finished-trigger" data-trigger-id={t.id} data-status={t.status}>
               <Td>{t.finishTimeMs ? <Time ms={t.finishTimeMs} /> : '—'}</Td>
-              <Td>{when(t, units.quote)}</Td>
+              <Td>{when(t, units)}</Td>
               <Td>{describeTriggerOrder(t, units)}</Td>
               <Td className="outcome">
                 {TRIGGER_STATUS_WORDS[t.status]}
@@ -157,7 +156,7 @@ function FinishedTriggers({ pair, pairs }: { pair: string; pairs: Map<string, Pa
 /** The notice for a trigger that left the open list (a cancelled one was the trader's own doing: none). */
 export const describeTriggerOutcome = (t: TriggerOrder, units: Pick<Pair, 'base' | 'quote'>) => {
   const order = describeTriggerOrder(t, units);
-  const rule = `${when(t, units.quote)} · ${t.text || t.id}`;
+  const rule = `${when(t, units)} · ${t.text || t.id}`;
   if (t.status === 'fired')
     return {
       tone: 'good' as const,

@@ -3,19 +3,32 @@
  * trigger lists and the notice when one fires.
  */
 import type { Pair, TriggerOrder } from '../../../../../shared/contract/trade';
-import { formatMoney } from '../../../lib/format';
+import { formatBase, formatMoney, formatPrice } from '../../../lib/format';
 import { reasonWords } from './reasons';
 
-/** "Sell 0.01 BTC at 29,900 USDT" / "Buy with 100 USDT at market". */
+/** The pair a trigger belongs to: its units, and its tick and amount decimals when the pair list has it. */
+export type TriggerPair = Pick<Pair, 'base' | 'quote'> & Partial<Pick<Pair, 'precision' | 'amountPrecision'>>;
+
+/** A price as the pair writes it (its tick), with the quote. */
+export const pairPriceText = (price: string, pair: TriggerPair): string =>
+  pair.precision === undefined
+    ? formatMoney(price, pair.quote)
+    : formatPrice(price, { precision: pair.precision, quote: pair.quote }, { unit: true });
+
+/** "Sell 0.01 BTC at 29,900.0 USDT" / "Buy with 100 USDT at market". */
 export const describeTriggerOrder = (
   o: Pick<TriggerOrder, 'side' | 'type' | 'price' | 'amount'>,
-  pair: Pick<Pair, 'base' | 'quote'>,
+  pair: TriggerPair,
 ): string => {
   const marketBuy = o.type === 'market' && o.side === 'buy';
+  const amount =
+    pair.amountPrecision === undefined
+      ? formatMoney(o.amount, pair.base)
+      : formatBase(o.amount, { amountPrecision: pair.amountPrecision, base: pair.base }, { unit: true });
   const what = marketBuy
     ? `Buy with ${formatMoney(o.amount, pair.quote)}`
-    : `${o.side === 'buy' ? 'Buy' : 'Sell'} ${formatMoney(o.amount, pair.base)}`;
-  return `${what} ${o.type === 'market' ? 'at market' : `at ${formatMoney(o.price, pair.quote)}`}`;
+    : `${o.side === 'buy' ? 'Buy' : 'Sell'} ${amount}`;
+  return `${what} ${o.type === 'market' ? 'at market' : `at ${pairPriceText(o.price, pair)}`}`;
 };
 
 /** "is waiting", "fired: order 123 placed", "failed: not enough balance when it fired", … */

@@ -113,7 +113,7 @@ describe('OrderTicket arithmetic', () => {
     setup();
     await fill(/^Price/, '64000');
     await fill(/^Amount/, '1');
-    expect(screen.getByTestId('ticket-fee').textContent).toBe('≈ 0.001 BTC (maker 0.001)');
+    expect(screen.getByTestId('ticket-fee').textContent).toBe('≈ 0.001 BTC (maker rate 0.1%)');
   });
 });
 
@@ -196,7 +196,7 @@ describe('OrderTicket checks before sending', () => {
     await fill(/^Price/, '65000');
     await fill(/^Amount/, '0.01');
     await userEvent.click(screen.getByTestId('ticket-submit'));
-    expect((await screen.findByTestId('ticket-confirm')).textContent).toMatch(/Buy 0.01 BTC at 65,000 USDT/);
+    expect((await screen.findByTestId('ticket-confirm')).textContent).toMatch(/Buy 0.01 BTC at 65,000.0 USDT/);
     expect(desk.callsOf('trade.placeOrder')).toEqual([]);
   });
 });

@@ -35,7 +35,7 @@ import {
 } from '../../../../../shared/trade/ticket';
 import { useDeskMutation } from '../../../lib/desk';
 import { applyOrders } from '../../../lib/eventCache';
-import { formatMoney } from '../../../lib/format';
+import { formatBase, formatMoney, formatPercent, formatPrice } from '../../../lib/format';
 import { AmountField, FieldError, RetryCountdown, Select } from '../../../ui';
 import { useTradeUi } from '../store';
 import { describeOutcome } from './outcome';
@@ -183,6 +183,7 @@ export function OrderTicket({ pair, account, settings, bestBid, bestAsk, picked,
     confirmEvery: settings.confirmOrders,
     warningsOf: (d, duplicate) =>
       ticketWarnings(d, {
+        scale: pair,
         ...(bestBid ? { bestBid } : {}),
         ...(bestAsk ? { bestAsk } : {}),
         deviationPercent: settings.priceDeviationPercent,
@@ -280,8 +281,11 @@ export function OrderTicket({ pair, account, settings, bestBid, bestAsk, picked,
             warningsTestId="ticket-warnings"
             summary={(d) => (
               <p>
-                {d.side === 'buy' ? 'Buy' : 'Sell'} {formatMoney(d.amount, amountUnitOf(pair, d.type, d.side))}{' '}
-                {d.type === 'limit' ? `at ${formatMoney(d.price, pair.quote)}` : 'at market'} (
+                {d.side === 'buy' ? 'Buy' : 'Sell'}{' '}
+                {d.type === 'market' && d.side === 'buy'
+                  ? formatMoney(d.amount, amountUnitOf(pair, d.type, d.side))
+                  : formatBase(d.amount, pair, { unit: true })}{' '}
+                {d.type === 'limit' ? `at ${formatPrice(d.price, pair, { unit: true })}` : 'at market'} (
                 {d.timeInForce.toUpperCase()}) on {pair.id}.
               </p>
             )}
@@ -365,7 +369,9 @@ export function OrderTicket({ pair, account, settings, bestBid, bestAsk, picked,
         </dd>
         <dt>Fee (estimate)</dt>
         <dd data-testid="ticket-fee">
-          {fee ? `${formatMoney(fee.amount, fee.currency, { estimate: true })} (${fee.role} ${fee.rate})` : '—'}
+          {fee
+            ? `${formatMoney(fee.amount, fee.currency, { estimate: true })} (${fee.role} rate ${formatPercent(fee.rate)})`
+            : '—'}
         </dd>
       </dl>
       <FieldError message={errors.pair} />

@@ -110,8 +110,8 @@ describe('TriggerTicket', () => {
     });
     expect(sent.text).toMatch(/^t-/);
     const outcome = await screen.findByTestId('trigger-outcome');
-    expect(outcome.textContent).toContain('falls to or below 60,000 USDT');
-    expect(outcome.textContent).toContain('Sell 0.01 BTC at 59,900 USDT');
+    expect(outcome.textContent).toContain('falls to or below 60,000.0 USDT');
+    expect(outcome.textContent).toContain('Sell 0.01 BTC at 59,900.0 USDT');
   });
 
   it('asks first when the last price already meets the trigger', async () => {
@@ -152,8 +152,8 @@ describe('TriggerOrders', () => {
     });
     renderWithQuery(<TriggerOrders pair="BTC_USDT" pairs={new Map([[pair.id, pair]])} />);
     const row = await screen.findByTestId('open-trigger');
-    expect(row.textContent).toContain('Last price falls to or below 60,000 USDT');
-    expect(row.textContent).toContain('Sell 0.01 BTC at 59,900 USDT');
+    expect(row.textContent).toContain('Last price falls to or below 60,000.0 USDT');
+    expect(row.textContent).toContain('Sell 0.01 BTC at 59,900.0 USDT');
     await userEvent.click(screen.getByRole('button', { name: 'Cancel trigger t-stop-1' }));
     await waitFor(() => expect(desk.callsOf('trade.cancelTrigger')).toEqual([{ id: '20000001' }]));
 

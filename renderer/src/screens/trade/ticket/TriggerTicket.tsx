@@ -30,7 +30,7 @@ import {
 import { useDeskMutation } from '../../../lib/desk';
 import { formatMoney } from '../../../lib/format';
 import { FieldError, RetryCountdown, Select } from '../../../ui';
-import { describeTriggerOrder, triggerStateWords } from '../orders/triggerWords';
+import { describeTriggerOrder, pairPriceText, triggerStateWords } from '../orders/triggerWords';
 import { OrderAmountField, OrderPriceField, PriceField } from './parts/OrderFields';
 import { ReviewDialog } from './parts/ReviewDialog';
 import { ResultNotice, SubmitButton, TicketFrame, TicketResult } from './parts/TicketFrame';
@@ -121,6 +121,7 @@ export function TriggerTicket({ pair, settings, last, guard }: TriggerTicketProp
         ...(atOnce ? [{ kind: 'atOnce', message: atOnce }] : []),
         // The order's own warnings, with the trigger price standing in for the book it will meet.
         ...ticketWarnings(asTicket(d), {
+          scale: pair,
           bestBid: d.triggerPrice,
           bestAsk: d.triggerPrice,
           deviationPercent: settings.priceDeviationPercent,
@@ -159,7 +160,7 @@ export function TriggerTicket({ pair, settings, last, guard }: TriggerTicketProp
                   </>
                 }
                 lines={[
-                  `When the last price ${ruleWords(live.rule)} ${formatMoney(live.triggerPrice, pair.quote)}: ${describeTriggerOrder(live, pair)}.`,
+                  `When the last price ${ruleWords(live.rule)} ${pairPriceText(live.triggerPrice, pair)}: ${describeTriggerOrder(live, pair)}.`,
                 ]}
               />
             ) : null}
@@ -173,7 +174,7 @@ export function TriggerTicket({ pair, settings, last, guard }: TriggerTicketProp
             warningsTestId="trigger-warnings"
             summary={(d) => (
               <p>
-                When the last price of {pair.id} {ruleWords(d.rule)} {formatMoney(d.triggerPrice, pair.quote)}:{' '}
+                When the last price of {pair.id} {ruleWords(d.rule)} {pairPriceText(d.triggerPrice, pair)}:{' '}
                 {describeTriggerOrder(d, pair)}. Expires after {EXPIRY_WORDS[Number(expiry)] ?? `${expiry} s`}.
               </p>
             )}
