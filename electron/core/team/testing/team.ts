@@ -173,3 +173,28 @@ export const rollingLimit =
       ? `At most ${limit} USDT in 24 hours (this would make ${total.toFixed()}).`
       : undefined;
   };
+
+/** Timers that fire only when the test says so (the database's probe, the subscriber's reconnect). */
+export const manualTimers = () => {
+  const due = new Map<number, () => void>();
+  let next = 0;
+  return {
+    setTimeout(callback: () => void) {
+      due.set(++next, callback);
+      return next;
+    },
+    clearTimeout(handle: unknown) {
+      due.delete(handle as number);
+    },
+    /** How many timers wait. */
+    get pending() {
+      return due.size;
+    },
+    /** Fires every timer that waits now. */
+    fireAll() {
+      const callbacks = [...due.values()];
+      due.clear();
+      for (const callback of callbacks) callback();
+    },
+  };
+};
