@@ -93,6 +93,30 @@ describe.skipIf(skip !== undefined)('the team movement journal on PostgreSQL', (
     });
   });
 
+  it('six desks claiming at once: every ready movement is claimed by exactly one of them', async () => {
+    const own = await startTestTeam(pg.server);
+    try {
+      const ownState = await own.state();
+      const desks = Array.from({ length: 6 }, (_, i) => new TeamMovements(i === 0 ? own.db : own.desk(), `desk-${i}`));
+      const ids: string[] = [];
+      for (let i = 0; i < 12; i++) {
+        const request = movementRequest(own, ownState, own.carol, { approvalsRequired: 0 });
+        await desks[0]!.prepare(own.carol.sign(request), request, { checkLimits: noLimit, expiresInMs: DAY });
+        ids.push(request.movementId);
+      }
+      const claimed: string[] = [];
+      await Promise.all(
+        desks.map(async (desk) => {
+          for (let claim = await desk.claim([TEST_PROFILE]); claim; claim = await desk.claim([TEST_PROFILE]))
+            claimed.push(claim.movementId);
+        }),
+      );
+      expect(claimed.sort()).toEqual(ids.sort());
+    } finally {
+      await own.close();
+    }
+  });
+
   it('two approvers at the same moment: one transition to ready, both approvals kept, claimed once', async () => {
     const { request, record } = await prepare();
     const results = await Promise.all([approve(deskA, t.dave, request, record), approve(deskB, t.bob, request, record)]);

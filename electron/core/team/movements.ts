@@ -377,13 +377,15 @@ export class TeamMovements {
         [profileIds],
       );
       if (row === undefined) return undefined;
+      // The row is locked, so this holds; the condition again is a second guard, not the first.
       const [claimed] = await tx.query<{ token: string }>(
         `UPDATE movements SET state = CASE WHEN state = 'ready' THEN 'claimed' ELSE state END,
              lease_holder = $2, lease_token = nextval('fencing_tokens'), lease_expires_at = now() + ${interval('$3')},
              updated_at = now()
-          WHERE id = $1 RETURNING lease_token AS token`,
+          WHERE id = $1 AND (state = 'ready' OR lease_expires_at < now()) RETURNING lease_token AS token`,
         [row.id, this.deskId, leaseMs],
       );
+      if (claimed === undefined) return undefined;
       await recordChange(tx, 'movement.changed', row.id);
       return {
         movementId: row.id,
