@@ -30,7 +30,10 @@ describe.skipIf(skip !== undefined)('when the team database is away', () => {
 
     await pg.server.stop();
     const request = movementRequest(t, state, t.carol);
-    const prepared = desk.prepare(t.carol.sign(request), request, { checkLimits: () => undefined, expiresInMs: 60_000 });
+    const prepared = desk.prepare(t.carol.sign(request), request, {
+      checkLimits: () => undefined,
+      expiresInMs: 60_000,
+    });
     await expect(prepared).rejects.toBeInstanceOf(TeamUnavailable);
     await expect(prepared).rejects.toMatchObject({ detail: { code: 'JOURNAL_UNAVAILABLE', delivery: 'not_sent' } });
     await expect(db.query('SELECT 1')).rejects.toThrow(/The team database is unavailable \(.*\)\. Nothing was sent/);
@@ -59,7 +62,9 @@ describe.skipIf(skip !== undefined)('when the team database is away', () => {
     await new Promise<void>((resolve) => silent.listen(0, '127.0.0.1', resolve));
     const port = (silent.address() as { port: number }).port;
     const { url } = parseTeamUrl(`postgres://td@127.0.0.1:${port}/team?sslmode=disable`);
-    const db = new TeamDatabase(connectionConfig(url, 'pw', { connectMs: 200, queryMs: 200 }), { timers: manualTimers() });
+    const db = new TeamDatabase(connectionConfig(url, 'pw', { connectMs: 200, queryMs: 200 }), {
+      timers: manualTimers(),
+    });
     await expect(db.query('SELECT 1')).rejects.toBeInstanceOf(TeamUnavailable);
     expect(db.health().state).toBe('unavailable');
     await db.close();
@@ -68,7 +73,10 @@ describe.skipIf(skip !== undefined)('when the team database is away', () => {
   });
 
   it('a statement that takes longer than the statement timeout (a lock held by a stuck desk) fails instead of waiting', async () => {
-    const quick = new TeamDatabase({ ...t.db.config, query_timeout: 300, statement_timeout: 300 }, { timers: manualTimers() });
+    const quick = new TeamDatabase(
+      { ...t.db.config, query_timeout: 300, statement_timeout: 300 },
+      { timers: manualTimers() },
+    );
     await expect(quick.query('SELECT pg_sleep(5)')).rejects.toBeInstanceOf(TeamUnavailable);
     await quick.close();
   });

@@ -7,7 +7,9 @@ import { manualTimers } from './testing/team';
 
 describe('team URLs', () => {
   it('takes the password out: the URL kept on disk never holds it', () => {
-    const { url, password } = parseTeamUrl('postgresql://treasury:s3cret%2Fpw@DB.example.com/firm?sslmode=verify-full&sslrootcert=/etc/ca.pem');
+    const { url, password } = parseTeamUrl(
+      'postgresql://treasury:s3cret%2Fpw@DB.example.com/firm?sslmode=verify-full&sslrootcert=/etc/ca.pem',
+    );
     expect(password).toBe('s3cret/pw');
     expect(url).toEqual({
       host: 'db.example.com',
@@ -31,13 +33,20 @@ describe('team URLs', () => {
     ['https://u@h/d', 'The URL must start with postgres:// (or postgresql://).'],
     ['postgres://h/d', 'The URL names no user (postgres://USER@host/database).'],
     ['postgres://u@h', 'The URL names no database (…/DATABASE at the end).'],
-    ['postgres://u@h/d?sslmode=prefer', 'sslmode=prefer may fall back to an unencrypted connection: use verify-full, verify-ca, require or disable.'],
+    [
+      'postgres://u@h/d?sslmode=prefer',
+      'sslmode=prefer may fall back to an unencrypted connection: use verify-full, verify-ca, require or disable.',
+    ],
     ['postgres://u@h/d?sslmode=weird', 'Unknown sslmode "weird": use verify-full, verify-ca, require or disable.'],
     ['postgres://u@h/d?options=-c%20x', 'Unknown URL option "options": only sslmode and sslrootcert are read.'],
     ['postgres://u@h/d?sslmode=disable&sslrootcert=/ca', 'sslrootcert needs TLS: remove sslmode=disable.'],
     ['not a url', 'Enter a PostgreSQL URL: postgres://user@host:5432/database?sslmode=verify-full'],
   ])('refuses %s with a message at the field', (input, message) => {
-    expect(() => parseTeamUrl(input)).toThrow(expect.objectContaining({ detail: expect.objectContaining({ code: 'INVALID_INPUT', message, fields: { url: message } }) }));
+    expect(() => parseTeamUrl(input)).toThrow(
+      expect.objectContaining({
+        detail: expect.objectContaining({ code: 'INVALID_INPUT', message, fields: { url: message } }),
+      }),
+    );
   });
 
   it('keeps the password in the keychain, under an entry named by user, host, port and database', async () => {
@@ -93,7 +102,10 @@ describe.skipIf(skip !== undefined)('connecting to the team database (TLS on)', 
   it('a wrong password is refused with advice, and the database is not reported away', async () => {
     const db = await open('sslmode=disable', 'wrong');
     await expect(db.query('SELECT 1')).rejects.toMatchObject({
-      detail: { code: 'PRECONDITION', message: expect.stringMatching(/refused this desk's sign-in .*password authentication failed/) },
+      detail: {
+        code: 'PRECONDITION',
+        message: expect.stringMatching(/refused this desk's sign-in .*password authentication failed/),
+      },
     });
     expect(db.health().state).toBe('connected');
   });

@@ -50,17 +50,21 @@ describe.skipIf(skip !== undefined)('the control chain on PostgreSQL', () => {
       const state = await team.state();
       // Alice applied Bob's enrolment herself (seq 1): allowed, the chain shows the team had one admin then.
       expect(state.operator('bob', 1)?.setBy).toBe('alice');
-      const pending = await team.control.prepare(team.team.id, team.alice, { kind: 'operator.role', operatorId: 'erin', role: 'admin' });
-      await expect(team.control.apply(pending.changeId, team.alice, { fingerprint: team.team.fingerprint })).rejects.toThrow(
-        /applied by the administrator who prepared it, while the team had a second administrator/,
-      );
+      const pending = await team.control.prepare(team.team.id, team.alice, {
+        kind: 'operator.role',
+        operatorId: 'erin',
+        role: 'admin',
+      });
+      await expect(
+        team.control.apply(pending.changeId, team.alice, { fingerprint: team.team.fingerprint }),
+      ).rejects.toThrow(/applied by the administrator who prepared it, while the team had a second administrator/);
       // Nothing changed: still pending, Erin still a viewer.
       expect((await team.control.pending()).map((p) => p.changeId)).toEqual([pending.changeId]);
       expect((await team.state()).operator('erin')?.role).toBe('viewer');
       // A maker cannot apply it either; the other administrator can.
-      await expect(team.control.apply(pending.changeId, team.carol, { fingerprint: team.team.fingerprint })).rejects.toThrow(
-        /applied by someone who was not an administrator/,
-      );
+      await expect(
+        team.control.apply(pending.changeId, team.carol, { fingerprint: team.team.fingerprint }),
+      ).rejects.toThrow(/applied by someone who was not an administrator/);
       await team.control.apply(pending.changeId, team.bob, { fingerprint: team.team.fingerprint });
       expect((await team.state()).operator('erin')?.role).toBe('admin');
     });
@@ -69,11 +73,16 @@ describe.skipIf(skip !== undefined)('the control chain on PostgreSQL', () => {
   it('a rejected change is never applied', async () => {
     await withOwnTeam(async (team) => {
       const state = await team.state();
-      const pending = await team.control.prepare(team.team.id, team.bob, { kind: 'operator.remove', operatorId: 'dave' });
-      expect(await team.control.reject(pending.changeId, team.alice, team.team.id, state.head.seq, 'Dave stays')).toBe(true);
-      await expect(team.control.apply(pending.changeId, team.alice, { fingerprint: team.team.fingerprint })).rejects.toThrow(
-        /is rejected: it was not applied/,
+      const pending = await team.control.prepare(team.team.id, team.bob, {
+        kind: 'operator.remove',
+        operatorId: 'dave',
+      });
+      expect(await team.control.reject(pending.changeId, team.alice, team.team.id, state.head.seq, 'Dave stays')).toBe(
+        true,
       );
+      await expect(
+        team.control.apply(pending.changeId, team.alice, { fingerprint: team.team.fingerprint }),
+      ).rejects.toThrow(/is rejected: it was not applied/);
       expect((await team.state()).operator('dave')?.role).toBe('approver');
     });
   });
@@ -89,7 +98,10 @@ describe.skipIf(skip !== undefined)('the control chain on PostgreSQL', () => {
         );
         await dba.end();
         const verdict = await team.control.verified({ fingerprint: team.team.fingerprint });
-        expect(verdict).toEqual({ ok: false, problem: expect.stringMatching(/^Control change 4: the link applies another change/) });
+        expect(verdict).toEqual({
+          ok: false,
+          problem: expect.stringMatching(/^Control change 4: the link applies another change/),
+        });
       });
     });
 
@@ -130,13 +142,20 @@ describe.skipIf(skip !== undefined)('the control chain on PostgreSQL', () => {
         );
         await dba.end();
         const verdict = await team.control.verified({ fingerprint: team.team.fingerprint });
-        expect(verdict).toEqual({ ok: false, problem: `Control change ${link.seq}: it was prepared by someone who was not an administrator` });
+        expect(verdict).toEqual({
+          ok: false,
+          problem: `Control change ${link.seq}: it was prepared by someone who was not an administrator`,
+        });
       });
     });
 
     it('removing the newest change (a demotion) is caught by the anchor the desk kept', async () => {
       await withOwnTeam(async (team) => {
-        const anchor = await team.change({ kind: 'operator.role', operatorId: 'dave', role: 'viewer' }, team.alice, team.bob);
+        const anchor = await team.change(
+          { kind: 'operator.role', operatorId: 'dave', role: 'viewer' },
+          team.alice,
+          team.bob,
+        );
         expect((await team.state(anchor)).operator('dave')?.role).toBe('viewer');
         const dba = await pg.server.admin(team.database);
         await dba.query('DELETE FROM control_chain WHERE seq = $1', [anchor.seq]);
@@ -145,7 +164,10 @@ describe.skipIf(skip !== undefined)('the control chain on PostgreSQL', () => {
         expect((await team.control.verified({ fingerprint: team.team.fingerprint })).ok).toBe(true);
         // …with it, the desk sees the change it verified is gone.
         const verdict = await team.control.verified({ fingerprint: team.team.fingerprint, anchor });
-        expect(verdict).toEqual({ ok: false, problem: expect.stringMatching(/no longer contains change 6 as this desk verified it/) });
+        expect(verdict).toEqual({
+          ok: false,
+          problem: expect.stringMatching(/no longer contains change 6 as this desk verified it/),
+        });
       });
     });
 
@@ -173,7 +195,10 @@ describe.skipIf(skip !== undefined)('the control chain on PostgreSQL', () => {
         const links = await other.control.verified({ fingerprint: other.team.fingerprint });
         expect(links.ok).toBe(true);
         const verdict = await other.control.verified({ fingerprint: t.team.fingerprint });
-        expect(verdict).toEqual({ ok: false, problem: 'Control change 0: this is not the team this desk joined (its fingerprint differs)' });
+        expect(verdict).toEqual({
+          ok: false,
+          problem: 'Control change 0: this is not the team this desk joined (its fingerprint differs)',
+        });
       } finally {
         await other.close();
       }

@@ -30,9 +30,15 @@ describe.skipIf(skip !== undefined)('live changes between desks (LISTEN/NOTIFY)'
     };
 
     const first = await prepare();
-    await vi.waitFor(() => expect(heard).toEqual([{ seq: expect.any(Number), kind: 'approval.prepared', subject: first }]));
+    await vi.waitFor(() =>
+      expect(heard).toEqual([{ seq: expect.any(Number), kind: 'approval.prepared', subject: first }]),
+    );
     // The audit chain and the control plane announce themselves the same way.
-    const control = await t.control.prepare(t.team.id, t.alice, { kind: 'operator.role', operatorId: 'erin', role: 'maker' });
+    const control = await t.control.prepare(t.team.id, t.alice, {
+      kind: 'operator.role',
+      operatorId: 'erin',
+      role: 'maker',
+    });
     await vi.waitFor(() => expect(heard.at(-1)).toMatchObject({ kind: 'control.changed', subject: control.changeId }));
 
     await pg.server.stop();
@@ -66,7 +72,10 @@ describe.skipIf(skip !== undefined)('live changes between desks (LISTEN/NOTIFY)'
     const ids = await Promise.all(
       Array.from({ length: 20 }, async (_, i) => {
         const request = movementRequest(t, state, t.carol);
-        await desks[i % 2]!.prepare(t.carol.sign(request), request, { checkLimits: () => undefined, expiresInMs: 60_000 });
+        await desks[i % 2]!.prepare(t.carol.sign(request), request, {
+          checkLimits: () => undefined,
+          expiresInMs: 60_000,
+        });
         return request.movementId;
       }),
     );

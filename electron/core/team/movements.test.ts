@@ -39,7 +39,12 @@ describe.skipIf(skip !== undefined)('the team movement journal on PostgreSQL', (
     const { movement } = await desk.prepare(record, request, { checkLimits: noLimit, expiresInMs: DAY });
     return { request, record, movement };
   };
-  const approve = (desk: TeamMovements, approver: OperatorSigner, request: MovementRequest, record: { body: string }) => {
+  const approve = (
+    desk: TeamMovements,
+    approver: OperatorSigner,
+    request: MovementRequest,
+    record: { body: string },
+  ) => {
     const d = decision(t, state, approver, { kind: 'movement', id: request.movementId, hash: sha256(record.body) });
     return desk.decide(approver.sign(d), d);
   };
@@ -119,7 +124,10 @@ describe.skipIf(skip !== undefined)('the team movement journal on PostgreSQL', (
 
   it('two approvers at the same moment: one transition to ready, both approvals kept, claimed once', async () => {
     const { request, record } = await prepare();
-    const results = await Promise.all([approve(deskA, t.dave, request, record), approve(deskB, t.bob, request, record)]);
+    const results = await Promise.all([
+      approve(deskA, t.dave, request, record),
+      approve(deskB, t.bob, request, record),
+    ]);
     expect(results.map((r) => r.state)).toEqual(['ready', 'ready']);
     expect((await verify(request.movementId)).ok).toBe(true);
     const claims = await Promise.all([deskA.claim([TEST_PROFILE]), deskB.claim([TEST_PROFILE])]);
@@ -129,10 +137,20 @@ describe.skipIf(skip !== undefined)('the team movement journal on PostgreSQL', (
 
   it('a rejection rejects it: never ready, the verdict names the rejecter', async () => {
     const { request, record } = await prepare();
-    const d = decision(t, state, t.dave, { kind: 'movement', id: request.movementId, hash: sha256(record.body) }, 'reject');
+    const d = decision(
+      t,
+      state,
+      t.dave,
+      { kind: 'movement', id: request.movementId, hash: sha256(record.body) },
+      'reject',
+    );
     expect(await deskB.decide(t.dave.sign(d), d)).toEqual({ counted: true, state: 'rejected' });
     expect(await approve(deskA, t.bob, request, record)).toMatchObject({ counted: false, state: 'rejected' });
-    expect(await verify(request.movementId)).toEqual({ ok: false, problem: 'Dave rejected it: wrong address', rejected: true });
+    expect(await verify(request.movementId)).toEqual({
+      ok: false,
+      problem: 'Dave rejected it: wrong address',
+      rejected: true,
+    });
   });
 
   it('an expired movement takes no more decisions', async () => {
@@ -146,7 +164,11 @@ describe.skipIf(skip !== undefined)('the team movement journal on PostgreSQL', (
   describe('a database user who edits rows: the movement does not verify, and is blocked, never sent', () => {
     it("an approval added in Dave's name (signed with another key)", async () => {
       const { request, record } = await prepare();
-      const forged = decision(t, state, t.dave, { kind: 'movement', id: request.movementId, hash: sha256(record.body) });
+      const forged = decision(t, state, t.dave, {
+        kind: 'movement',
+        id: request.movementId,
+        hash: sha256(record.body),
+      });
       await dba((sql) =>
         sql(
           `INSERT INTO decisions (subject_kind, subject_id, operator_id, decision, body, signature) VALUES ('movement', $1, 'dave', 'approve', $2, $3)`,
@@ -164,7 +186,7 @@ describe.skipIf(skip !== undefined)('the team movement journal on PostgreSQL', (
       expect(await claimOf(deskA, request.movementId)).toBeUndefined();
     });
 
-    it("an approval copied from another movement (a real signature on something else)", async () => {
+    it('an approval copied from another movement (a real signature on something else)', async () => {
       const first = await prepare();
       await approve(deskB, t.dave, first.request, first.record);
       const second = await prepare();
@@ -175,16 +197,24 @@ describe.skipIf(skip !== undefined)('the team movement journal on PostgreSQL', (
           [first.request.movementId, second.request.movementId],
         ),
       );
-      expect(await verify(second.request.movementId)).toEqual({ ok: false, problem: 'a decision stored with it was made on something else' });
+      expect(await verify(second.request.movementId)).toEqual({
+        ok: false,
+        problem: 'a decision stored with it was made on something else',
+      });
     });
 
     it('the amount changed in its column, or in the signed body', async () => {
       const { request, record } = await prepare();
       await approve(deskB, t.dave, request, record);
       await dba((sql) => sql(`UPDATE movements SET amount = '6000' WHERE id = $1`, [request.movementId]));
-      expect(await verify(request.movementId)).toEqual({ ok: false, problem: 'its amount in the database differs from what the maker signed' });
+      expect(await verify(request.movementId)).toEqual({
+        ok: false,
+        problem: 'its amount in the database differs from what the maker signed',
+      });
       await dba((sql) =>
-        sql(`UPDATE movements SET body = replace(body, '"amount":"60"', '"amount":"6000"') WHERE id = $1`, [request.movementId]),
+        sql(`UPDATE movements SET body = replace(body, '"amount":"60"', '"amount":"6000"') WHERE id = $1`, [
+          request.movementId,
+        ]),
       );
       expect(await verify(request.movementId)).toEqual({
         ok: false,
@@ -194,19 +224,26 @@ describe.skipIf(skip !== undefined)('the team movement journal on PostgreSQL', (
 
     it('the approvals it needs lowered, or the maker swapped', async () => {
       const { request } = await prepare();
-      await dba((sql) => sql(`UPDATE movements SET approvals_required = 0, state = 'ready' WHERE id = $1`, [request.movementId]));
+      await dba((sql) =>
+        sql(`UPDATE movements SET approvals_required = 0, state = 'ready' WHERE id = $1`, [request.movementId]),
+      );
       expect(await verify(request.movementId)).toEqual({
         ok: false,
         problem: 'its approvals required in the database differs from what the maker signed',
       });
-      await dba((sql) => sql(`UPDATE movements SET approvals_required = 1, maker_id = 'dave' WHERE id = $1`, [request.movementId]));
+      await dba((sql) =>
+        sql(`UPDATE movements SET approvals_required = 1, maker_id = 'dave' WHERE id = $1`, [request.movementId]),
+      );
       expect(await verify(request.movementId)).toEqual({ ok: false, problem: 'its stored signer is not its maker' });
     });
   });
 
   it('roles: a viewer cannot make, the maker cannot approve their own, a viewer cannot approve', async () => {
     const byViewer = await prepare(t.erin, { approvalsRequired: 0 });
-    expect(await verify(byViewer.request.movementId)).toEqual({ ok: false, problem: 'its maker Erin may not prepare movements' });
+    expect(await verify(byViewer.request.movementId)).toEqual({
+      ok: false,
+      problem: 'its maker Erin may not prepare movements',
+    });
 
     const own = await prepare(t.dave, { approvalsRequired: 1 });
     await approve(deskA, t.dave, own.request, own.record);
@@ -214,7 +251,10 @@ describe.skipIf(skip !== undefined)('the team movement journal on PostgreSQL', (
 
     const viewerApproved = await prepare();
     await approve(deskA, t.erin, viewerApproved.request, viewerApproved.record);
-    expect(await verify(viewerApproved.request.movementId)).toEqual({ ok: false, problem: 'Erin approved it without the approver role' });
+    expect(await verify(viewerApproved.request.movementId)).toEqual({
+      ok: false,
+      problem: 'Erin approved it without the approver role',
+    });
   });
 
   it('the policy it was checked under must still be the profile’s policy', async () => {
@@ -224,7 +264,11 @@ describe.skipIf(skip !== undefined)('the team movement journal on PostgreSQL', (
       const desk = new TeamMovements(own.db, 'desk-a');
       const request = movementRequest(own, ownState, own.carol, { approvalsRequired: 0 });
       await desk.prepare(own.carol.sign(request), request, { checkLimits: noLimit, expiresInMs: DAY });
-      await own.change({ kind: 'policy.set', profileId: TEST_PROFILE, version: 2, policy: { limits: {} } }, own.alice, own.bob);
+      await own.change(
+        { kind: 'policy.set', profileId: TEST_PROFILE, version: 2, policy: { limits: {} } },
+        own.alice,
+        own.bob,
+      );
       expect(verifyMovement(await own.state(), (await desk.evidence(request.movementId))!)).toEqual({
         ok: false,
         problem: "it was checked under policy version 1, which is not the profile's policy now",
@@ -236,7 +280,9 @@ describe.skipIf(skip !== undefined)('the team movement journal on PostgreSQL', (
 
   describe('leases and fencing tokens', () => {
     const expireLease = (movementId: string) =>
-      dba((sql) => sql(`UPDATE movements SET lease_expires_at = now() - interval '1 second' WHERE id = $1`, [movementId]));
+      dba((sql) =>
+        sql(`UPDATE movements SET lease_expires_at = now() - interval '1 second' WHERE id = $1`, [movementId]),
+      );
 
     it('a desk that stopped after journaling sent: the next holder must look it up; the old holder cannot send again', async () => {
       const { request } = await prepare(t.carol, { approvalsRequired: 0 });
@@ -251,7 +297,9 @@ describe.skipIf(skip !== undefined)('the team movement journal on PostgreSQL', (
       await expect(deskA.markSent(first)).rejects.toBeInstanceOf(LeaseLost);
       await expect(deskA.renew(first)).rejects.toBeInstanceOf(LeaseLost);
       // What desk A learnt from the platform is a fact and is still written back; B's look-up agrees.
-      expect(await deskA.settle(request.movementId, { state: 'done', platformId: 'w-7' })).toMatchObject({ state: 'done' });
+      expect(await deskA.settle(request.movementId, { state: 'done', platformId: 'w-7' })).toMatchObject({
+        state: 'done',
+      });
       expect(await deskB.settle(request.movementId, { state: 'done', platformId: 'w-7' })).toMatchObject({
         state: 'done',
         platformId: 'w-7',
@@ -287,7 +335,11 @@ describe.skipIf(skip !== undefined)('the team movement journal on PostgreSQL', (
     it('two desks racing for the last of a limit: exactly one wins, every time', async () => {
       for (let round = 0; round < 8; round++) {
         const profileId = `race-${round}`;
-        await t.change({ kind: 'policy.set', profileId, version: 1, policy: { limits: { USDT: { rolling24h: '100' } } } }, t.alice, t.bob);
+        await t.change(
+          { kind: 'policy.set', profileId, version: 1, policy: { limits: { USDT: { rolling24h: '100' } } } },
+          t.alice,
+          t.bob,
+        );
         state = await t.state();
         const attempt = (desk: TeamMovements) => {
           const request = movementRequest(t, state, t.carol, { profileId, amount: '60', approvalsRequired: 0 });
@@ -296,7 +348,9 @@ describe.skipIf(skip !== undefined)('the team movement journal on PostgreSQL', (
         const results = await Promise.allSettled([attempt(deskA), attempt(deskB)]);
         expect(results.filter((r) => r.status === 'fulfilled')).toHaveLength(1);
         const refused = results.find((r) => r.status === 'rejected') as PromiseRejectedResult;
-        expect(refused.reason).toMatchObject({ detail: { code: 'POLICY', message: 'At most 100 USDT in 24 hours (this would make 120).' } });
+        expect(refused.reason).toMatchObject({
+          detail: { code: 'POLICY', message: 'At most 100 USDT in 24 hours (this would make 120).' },
+        });
       }
     });
 
@@ -321,14 +375,18 @@ describe.skipIf(skip !== undefined)('the team movement journal on PostgreSQL', (
       const batchRecord = t.carol.sign(batch);
       const pairs = requests.map((request, i) => ({ request, record: records[i]! }));
       await expect(
-        deskA.prepareBatch({ record: batchRecord, batch }, pairs, { checkLimits: rollingLimit('50'), expiresInMs: DAY }),
+        deskA.prepareBatch({ record: batchRecord, batch }, pairs, {
+          checkLimits: rollingLimit('50'),
+          expiresInMs: DAY,
+        }),
       ).rejects.toThrow(/this would make/);
       expect(await deskA.get(requests[0]!.movementId)).toBeUndefined();
 
       await deskA.prepareBatch({ record: batchRecord, batch }, pairs, { checkLimits: noLimit, expiresInMs: DAY });
       const d = decision(t, state, t.dave, { kind: 'batch', id: batchId, hash: sha256(batchRecord.body) });
       expect(await deskB.decide(t.dave.sign(d), d)).toEqual({ counted: true, state: 'ready' });
-      for (const request of requests) expect(await verify(request.movementId)).toMatchObject({ ok: true, approvers: ['dave'] });
+      for (const request of requests)
+        expect(await verify(request.movementId)).toMatchObject({ ok: true, approvers: ['dave'] });
     });
   });
 });
