@@ -18,7 +18,7 @@ import { execFile, execFileSync } from 'node:child_process';
 import { chmodSync, cpSync, existsSync, mkdtempSync, readdirSync, renameSync, rmSync, writeFileSync } from 'node:fs';
 import { createServer } from 'node:net';
 import { tmpdir } from 'node:os';
-import { join } from 'node:path';
+import { delimiter, join } from 'node:path';
 import { promisify } from 'node:util';
 import pg from 'pg';
 import { afterAll, beforeAll } from 'vitest';
@@ -33,16 +33,23 @@ const SERVER_ACCOUNT = 'postgres';
 
 const asRoot = typeof process.getuid === 'function' && process.getuid() === 0;
 
-/** The newest server's bin folder: `TREASURY_DESK_PG_BIN`, Debian's /usr/lib/postgresql/N/bin, or none. */
+const hasServer = (bin: string): boolean => ['postgres', 'initdb', 'pg_ctl'].every((p) => existsSync(join(bin, p)));
+
+/**
+ * The server's bin folder: `TREASURY_DESK_PG_BIN`, else Debian's newest /usr/lib/postgresql/N/bin,
+ * else a folder on PATH that has the server (Fedora, Arch, Homebrew), else none.
+ */
 export const findPostgresBin = (): string | undefined => {
   const override = process.env.TREASURY_DESK_PG_BIN;
-  if (override) return existsSync(join(override, 'postgres')) ? override : undefined;
+  if (override) return hasServer(override) ? override : undefined;
   const root = '/usr/lib/postgresql';
-  if (!existsSync(root)) return undefined;
-  const versions = readdirSync(root)
-    .filter((v) => /^\d+$/.test(v) && existsSync(join(root, v, 'bin', 'postgres')))
-    .sort((a, b) => Number(b) - Number(a));
-  return versions[0] === undefined ? undefined : join(root, versions[0], 'bin');
+  const debian = existsSync(root)
+    ? readdirSync(root)
+        .filter((v) => /^\d+$/.test(v) && hasServer(join(root, v, 'bin')))
+        .sort((a, b) => Number(b) - Number(a))
+        .map((v) => join(root, v, 'bin'))
+    : [];
+  return [...debian, ...(process.env.PATH ?? '').split(delimiter).filter(Boolean)].find(hasServer);
 };
 
 /**
@@ -52,7 +59,8 @@ export const findPostgresBin = (): string | undefined => {
 export const postgresSkipReason = (): string | undefined => {
   let reason: string | undefined;
   if (findPostgresBin() === undefined)
-    reason = 'no PostgreSQL server binary (/usr/lib/postgresql/*/bin/postgres); `npm run setup` installs it';
+    reason =
+      'no PostgreSQL server binary (/usr/lib/postgresql/*/bin/postgres, TREASURY_DESK_PG_BIN or PATH); `npm run setup` installs it';
   else if (asRoot && !accountExists(SERVER_ACCOUNT))
     reason = `running as root and there is no "${SERVER_ACCOUNT}" user to run the server as`;
   if (reason !== undefined && process.env.CI) throw new Error(`PostgreSQL tests cannot run on CI: ${reason}`);
@@ -95,9 +103,11 @@ const freePort = (): Promise<number> =>
  * cannot both half-write it).
  */
 const template = async (bin: string): Promise<string> => {
-  const version = bin.split('/').at(-2) ?? 'pg';
+  // "postgres (PostgreSQL) 15.18 (Debian …)" → 15.18: a new server version makes a new template.
+  const version =
+    /\d+(\.\d+)*/.exec(execFileSync(join(bin, 'postgres'), ['--version'], { encoding: 'utf8' }))?.[0] ?? 'pg';
   const owner = asRoot ? SERVER_ACCOUNT : String(process.getuid?.() ?? 'user');
-  const path = join(tmpdir(), `treasury-desk-pg-template-${version}-${owner}-2`);
+  const path = join(tmpdir(), `treasury-desk-pg-template-${version}-${owner}`);
   if (existsSync(join(path, 'PG_VERSION'))) return path;
   const work = mkdtempSync(join(tmpdir(), 'treasury-desk-pg-initdb-'));
   const passwordFile = join(work, 'password');
