@@ -48,8 +48,10 @@ if [ "$(uname -s)" = "Linux" ]; then
     { command -v make >/dev/null 2>&1 && command -v g++ >/dev/null 2>&1; } || missing+=(build-essential)
     command -v python3 >/dev/null 2>&1 || missing+=(python3)
   fi
-elif ! chrome_found; then
-  say "No Chrome or Chromium found. Install Google Chrome, or set CHROME_PATH to a Chromium executable."
+else
+  chrome_found || say "No Chrome or Chromium found. Install Google Chrome, or set CHROME_PATH to a Chromium executable."
+  command -v postgres >/dev/null 2>&1 || [ -n "${TREASURY_DESK_PG_BIN:-}" ] ||
+    say "Optional: a PostgreSQL server for the team-mode tests (macOS: brew install postgresql@15), or set TREASURY_DESK_PG_BIN; without it they are skipped."
 fi
 
 if [ "${#missing[@]}" -gt 0 ]; then

@@ -1,9 +1,11 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { TEST_SCRYPT_COST } from '../operators/passphrase';
 import { canonicalJson, sha256 } from './canonical';
 import type { ControlState } from './controlChain';
 import type { TeamDatabase } from './database';
 import { LeaseLost } from './errors';
 import type { OperatorSigner } from './identity';
+import { createOperatorKey } from './identity';
 import { type Claim, TeamMovements } from './movements';
 import type { Batch, MovementRequest } from './records';
 import { postgresSkipReason, withTestPostgres } from './testing/postgres';
@@ -255,6 +257,46 @@ describe.skipIf(skip !== undefined)('the team movement journal on PostgreSQL', (
       ok: false,
       problem: 'Erin approved it without the approver role',
     });
+  });
+
+  it("cooling-off: an approver whose role the maker set approves the maker's movements only after 72 h", async () => {
+    const own = await startTestTeam(pg.server);
+    try {
+      const frank = await createOperatorKey(own.keyStore, own.team.id, 'frank', 'frank passphrase', TEST_SCRYPT_COST);
+      await own.change(
+        {
+          kind: 'operator.enrol',
+          operator: { id: 'frank', name: 'Frank', role: 'approver', publicKey: frank.publicKey },
+        },
+        own.alice,
+        own.bob,
+      );
+      const ownState = await own.state();
+      const desk = new TeamMovements(own.db, 'desk-a');
+      const prepareBy = async (maker: OperatorSigner) => {
+        const request = movementRequest(own, ownState, maker);
+        const record = maker.sign(request);
+        await desk.prepare(record, request, { checkLimits: noLimit, expiresInMs: DAY });
+        const d = decision(own, ownState, frank, {
+          kind: 'movement',
+          id: request.movementId,
+          hash: sha256(record.body),
+        });
+        await desk.decide(frank.sign(d), d);
+        return (await desk.evidence(request.movementId))!;
+      };
+      // Alice prepared Frank's enrolment: Frank may not approve Alice's movement yet…
+      const alices = await prepareBy(own.alice);
+      expect(verifyMovement(ownState, alices)).toEqual({
+        ok: false,
+        problem: "Frank's role was set by its maker less than 72 h before the approval",
+      });
+      expect(verifyMovement(ownState, alices, { coolingOffMs: 0 })).toMatchObject({ ok: true, approvers: ['frank'] });
+      // …but may approve Carol's.
+      expect(verifyMovement(ownState, await prepareBy(own.carol))).toMatchObject({ ok: true, approvers: ['frank'] });
+    } finally {
+      await own.close();
+    }
   });
 
   it('the policy it was checked under must still be the profile’s policy', async () => {
