@@ -1,39 +1,16 @@
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { TeamAudit } from './audit';
 import { canonicalJson, sha256 } from './canonical';
 import type { AuditEntry } from './records';
-import { postgresSkipReason, withTestPostgres } from './testing/postgres';
-import { startTestTeam, type TestTeam } from './testing/team';
+import { skipWithoutPostgres } from './testing/postgres';
+import { withTestTeam } from './testing/team';
 
-const skip = postgresSkipReason();
-if (skip !== undefined) console.warn(`team audit.test: skipped — ${skip}`);
-
-describe.skipIf(skip !== undefined)('the team audit chain', () => {
-  const pg = withTestPostgres();
-  let t: TestTeam;
-  beforeAll(async () => {
-    t = await startTestTeam(pg.server);
-  });
-  afterAll(async () => t?.close());
-
-  const withOwnTeam = async (test: (team: TestTeam) => Promise<void>) => {
-    const team = await startTestTeam(pg.server);
-    try {
-      await test(team);
-    } finally {
-      await team.close();
-    }
-  };
-  const dba = async (database: string, text: string, params: unknown[] = []) => {
-    const client = await pg.server.admin(database);
-    try {
-      return (await client.query(text, params)).rows;
-    } finally {
-      await client.end();
-    }
-  };
+describe.skipIf(skipWithoutPostgres('team audit.test'))('the team audit chain', () => {
+  const file = withTestTeam();
+  const { ownTeam: withOwnTeam, dba } = file;
 
   it('two desks appending at once make one chain with no seq twice; operators sign their entries', async () => {
+    const t = file.team;
     const deskA = new TeamAudit(t.db, t.team.id, 'desk-a');
     const deskB = new TeamAudit(t.desk(), t.team.id, 'desk-b');
     await Promise.all(
@@ -54,7 +31,7 @@ describe.skipIf(skip !== undefined)('the team audit chain', () => {
         const audit = new TeamAudit(team.db, team.team.id, 'desk-a');
         await audit.append({ action: 'approvals.approve', params: { movement: 'mv_1' }, outcome: 'ok' }, team.dave);
         const [row] = await dba(team.database, 'SELECT body FROM audit WHERE seq = 0');
-        const rewritten = { ...(JSON.parse(row.body) as AuditEntry), operator: 'bob' };
+        const rewritten = { ...(JSON.parse(row!.body as string) as AuditEntry), operator: 'bob' };
         const body = canonicalJson(rewritten);
         await dba(team.database, `UPDATE audit SET body = $1, hash = $2, operator_id = 'bob' WHERE seq = 0`, [
           body,

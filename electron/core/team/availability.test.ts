@@ -1,26 +1,19 @@
 import { createServer, type Server, type Socket } from 'node:net';
-import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
+import { describe, expect, it, vi } from 'vitest';
 import { connectionConfig, parseTeamUrl } from './connection';
 import { TeamDatabase, type TeamHealth } from './database';
 import { TeamUnavailable } from './errors';
 import { TeamMovements } from './movements';
-import { postgresSkipReason, withTestPostgres } from './testing/postgres';
-import { manualTimers, movementRequest, openTestDatabase, startTestTeam, type TestTeam } from './testing/team';
+import { skipWithoutPostgres } from './testing/postgres';
+import { manualTimers, movementRequest, openTestDatabase, withTestTeam } from './testing/team';
 
-const skip = postgresSkipReason();
-if (skip !== undefined) console.warn(`team availability.test: skipped — ${skip}`);
-
-describe.skipIf(skip !== undefined)('when the team database is away', () => {
-  const pg = withTestPostgres();
-  let t: TestTeam;
-  beforeAll(async () => {
-    t = await startTestTeam(pg.server);
-  });
-  afterAll(async () => t?.close());
+describe.skipIf(skipWithoutPostgres('team availability.test'))('when the team database is away', () => {
+  const file = withTestTeam();
 
   it('calls fail at once with TeamUnavailable, the health says so, and it comes back by itself when the server returns', async () => {
+    const t = file.team;
     const timers = manualTimers();
-    const db = openTestDatabase(pg.server, t.database, { timers, probeEveryMs: 1000, now: () => 1234 });
+    const db = openTestDatabase(file.server, t.database, { timers, probeEveryMs: 1000, now: () => 1234 });
     const healths: TeamHealth[] = [];
     db.onHealth((h) => healths.push(h));
     const desk = new TeamMovements(db, 'desk-a');
@@ -28,7 +21,7 @@ describe.skipIf(skip !== undefined)('when the team database is away', () => {
     expect(db.health()).toEqual({ state: 'connected' });
     await db.query('SELECT 1');
 
-    await pg.server.stop();
+    await file.server.stop();
     const request = movementRequest(t, state, t.carol);
     const prepared = desk.prepare(t.carol.sign(request), request, {
       checkLimits: () => undefined,
@@ -44,7 +37,7 @@ describe.skipIf(skip !== undefined)('when the team database is away', () => {
     await vi.waitFor(() => expect(timers.pending).toBe(1));
     expect(db.health().state).toBe('unavailable');
 
-    await pg.server.start();
+    await file.server.start();
     const back = new Promise<void>((resolve) => db.onHealth((h) => h.state === 'connected' && resolve()));
     timers.fireAll();
     await back;
@@ -74,7 +67,7 @@ describe.skipIf(skip !== undefined)('when the team database is away', () => {
 
   it('a statement that takes longer than the statement timeout (a lock held by a stuck desk) fails instead of waiting', async () => {
     const quick = new TeamDatabase(
-      { ...t.db.config, query_timeout: 300, statement_timeout: 300 },
+      { ...file.team.db.config, query_timeout: 300, statement_timeout: 300 },
       { timers: manualTimers() },
     );
     await expect(quick.query('SELECT pg_sleep(5)')).rejects.toBeInstanceOf(TeamUnavailable);

@@ -2,7 +2,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { MemoryKeyStore } from '../keychain/keyStore';
 import { parseTeamUrl, readTeamPassword, saveTeamPassword, teamPasswordEntry } from './connection';
 import { TeamDatabase } from './database';
-import { postgresSkipReason, withTestPostgres } from './testing/postgres';
+import { skipWithoutPostgres, withTestPostgres } from './testing/postgres';
 import { manualTimers } from './testing/team';
 
 describe('team URLs', () => {
@@ -58,10 +58,7 @@ describe('team URLs', () => {
   });
 });
 
-const skip = postgresSkipReason();
-if (skip !== undefined) console.warn(`team connection.test: skipped — ${skip}`);
-
-describe.skipIf(skip !== undefined)('connecting to the team database (TLS on)', () => {
+describe.skipIf(skipWithoutPostgres('team connection.test'))('connecting to the team database (TLS on)', () => {
   const pg = withTestPostgres({ tls: true });
   let database: string;
   const keyStore = new MemoryKeyStore();

@@ -1,35 +1,19 @@
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { sha256 } from './canonical';
 import { verifyControlChain } from './controlChain';
 import type { ControlChange, ControlLink } from './records';
-import { postgresSkipReason, withTestPostgres } from './testing/postgres';
-import { startTestTeam, type TestTeam } from './testing/team';
+import { skipWithoutPostgres } from './testing/postgres';
+import { withTestTeam } from './testing/team';
 
-const skip = postgresSkipReason();
-if (skip !== undefined) console.warn(`team control.test: skipped — ${skip}`);
-
-describe.skipIf(skip !== undefined)('the control chain on PostgreSQL', () => {
-  const pg = withTestPostgres();
-  let t: TestTeam;
-  beforeAll(async () => {
-    t = await startTestTeam(pg.server);
-  });
-  afterAll(async () => t?.close());
-
+describe.skipIf(skipWithoutPostgres('team control.test'))('the control chain on PostgreSQL', () => {
+  const file = withTestTeam();
   /** A fresh team for a test that edits the database as its administrator would. */
-  const withOwnTeam = async (test: (team: TestTeam) => Promise<void>) => {
-    const team = await startTestTeam(pg.server);
-    try {
-      await test(team);
-    } finally {
-      await team.close();
-    }
-  };
+  const withOwnTeam = file.ownTeam;
 
   it('rebuilds operators, roles, keys and policies from signed records alone', async () => {
-    const state = await t.state();
+    const state = await file.team.state();
     expect(state.name).toBe('Test firm');
-    expect(state.fingerprint).toBe(t.team.fingerprint);
+    expect(state.fingerprint).toBe(file.team.team.fingerprint);
     expect(state.head.seq).toBe(5);
     expect(state.fourEyes).toBe(true);
     expect(state.operators().map((o) => [o.name, o.role])).toEqual([
@@ -90,7 +74,7 @@ describe.skipIf(skip !== undefined)('the control chain on PostgreSQL', () => {
   describe('a database user who edits rows', () => {
     it('raising a role in the stored change breaks its signature: the chain does not verify', async () => {
       await withOwnTeam(async (team) => {
-        const dba = await pg.server.admin(team.database);
+        const dba = await file.server.admin(team.database);
         // seq 4 enrolled Erin as a viewer; make her an admin in the stored body.
         await dba.query(
           `UPDATE control_changes SET body = replace(body, '"role":"viewer"', '"role":"admin"')
@@ -107,7 +91,7 @@ describe.skipIf(skip !== undefined)('the control chain on PostgreSQL', () => {
 
     it('raising a role and recomputing the hashes still fails: the change is not signed by an administrator', async () => {
       await withOwnTeam(async (team) => {
-        const dba = await pg.server.admin(team.database);
+        const dba = await file.server.admin(team.database);
         // The database user writes a whole new change and link making Erin an admin, signed by Erin's
         // own key (they cannot sign as Alice or Bob), hashes and links all correct.
         const [head] = (await dba.query('SELECT seq, body FROM control_chain ORDER BY seq DESC LIMIT 1')).rows;
@@ -157,7 +141,7 @@ describe.skipIf(skip !== undefined)('the control chain on PostgreSQL', () => {
           team.bob,
         );
         expect((await team.state(anchor)).operator('dave')?.role).toBe('viewer');
-        const dba = await pg.server.admin(team.database);
+        const dba = await file.server.admin(team.database);
         await dba.query('DELETE FROM control_chain WHERE seq = $1', [anchor.seq]);
         await dba.end();
         // Without the anchor the shorter chain is consistent (Dave an approver again)…
@@ -173,7 +157,7 @@ describe.skipIf(skip !== undefined)('the control chain on PostgreSQL', () => {
 
     it('removing a link in the middle breaks the chain', async () => {
       await withOwnTeam(async (team) => {
-        const dba = await pg.server.admin(team.database);
+        const dba = await file.server.admin(team.database);
         await dba.query('DELETE FROM control_chain WHERE seq = 2');
         expect(await team.control.verified({ fingerprint: team.team.fingerprint })).toEqual({
           ok: false,
@@ -190,18 +174,15 @@ describe.skipIf(skip !== undefined)('the control chain on PostgreSQL', () => {
     });
 
     it('a whole team of their own (a new genesis) does not match the fingerprint the desk pinned', async () => {
-      const other = await startTestTeam(pg.server);
-      try {
+      await withOwnTeam(async (other) => {
         const links = await other.control.verified({ fingerprint: other.team.fingerprint });
         expect(links.ok).toBe(true);
-        const verdict = await other.control.verified({ fingerprint: t.team.fingerprint });
+        const verdict = await other.control.verified({ fingerprint: file.team.team.fingerprint });
         expect(verdict).toEqual({
           ok: false,
           problem: 'Control change 0: this is not the team this desk joined (its fingerprint differs)',
         });
-      } finally {
-        await other.close();
-      }
+      });
     });
   });
 

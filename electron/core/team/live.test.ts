@@ -1,21 +1,14 @@
-import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
+import { describe, expect, it, vi } from 'vitest';
 import { type TeamChange, TeamLive } from './changes';
 import { TeamMovements } from './movements';
-import { postgresSkipReason, withTestPostgres } from './testing/postgres';
-import { manualTimers, movementRequest, startTestTeam, type TestTeam } from './testing/team';
+import { skipWithoutPostgres } from './testing/postgres';
+import { manualTimers, movementRequest, withTestTeam } from './testing/team';
 
-const skip = postgresSkipReason();
-if (skip !== undefined) console.warn(`team live.test: skipped — ${skip}`);
-
-describe.skipIf(skip !== undefined)('live changes between desks (LISTEN/NOTIFY)', () => {
-  const pg = withTestPostgres();
-  let t: TestTeam;
-  beforeAll(async () => {
-    t = await startTestTeam(pg.server);
-  });
-  afterAll(async () => t?.close());
+describe.skipIf(skipWithoutPostgres('team live.test'))('live changes between desks (LISTEN/NOTIFY)', () => {
+  const file = withTestTeam();
 
   it('desk B hears what desk A commits; after a database restart it reconnects and reads what it missed, once, in order', async () => {
+    const t = file.team;
     const timers = manualTimers();
     const deskB = t.desk({ timers });
     const heard: TeamChange[] = [];
@@ -41,10 +34,10 @@ describe.skipIf(skip !== undefined)('live changes between desks (LISTEN/NOTIFY)'
     });
     await vi.waitFor(() => expect(heard.at(-1)).toMatchObject({ kind: 'control.changed', subject: control.changeId }));
 
-    await pg.server.stop();
+    await file.server.stop();
     await vi.waitFor(() => expect(live.connected).toBe(false));
     expect(deskB.health().state).toBe('unavailable');
-    await pg.server.start();
+    await file.server.start();
     // The database is back, desk B has not reconnected yet (its retry waits): desk A writes meanwhile.
     const missed = [await prepare(), await prepare()];
     expect(heard).toHaveLength(2);
@@ -64,6 +57,7 @@ describe.skipIf(skip !== undefined)('live changes between desks (LISTEN/NOTIFY)'
   });
 
   it('changes committed in one order are delivered in that order, even from concurrent desks', async () => {
+    const t = file.team;
     const heard: TeamChange[] = [];
     const live = new TeamLive(t.desk(), (change) => heard.push(change));
     await live.start();

@@ -1,39 +1,31 @@
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { beforeAll, describe, expect, it } from 'vitest';
 import { TEST_SCRYPT_COST } from '../operators/passphrase';
 import { canonicalJson, sha256 } from './canonical';
 import type { ControlState } from './controlChain';
-import type { TeamDatabase } from './database';
 import { LeaseLost } from './errors';
-import type { OperatorSigner } from './identity';
-import { createOperatorKey } from './identity';
+import { createOperatorKey, type OperatorSigner } from './identity';
 import { type Claim, TeamMovements } from './movements';
 import type { Batch, MovementRequest } from './records';
-import { postgresSkipReason, withTestPostgres } from './testing/postgres';
-import { decision, movementRequest, rollingLimit, startTestTeam, TEST_PROFILE, type TestTeam } from './testing/team';
+import { skipWithoutPostgres } from './testing/postgres';
+import { decision, movementRequest, rollingLimit, TEST_PROFILE, type TestTeam, withTestTeam } from './testing/team';
 import { verifyMovement } from './verify';
-
-const skip = postgresSkipReason();
-if (skip !== undefined) console.warn(`team movements.test: skipped — ${skip}`);
 
 const DAY = 24 * 3600_000;
 const noLimit = () => undefined;
 
-describe.skipIf(skip !== undefined)('the team movement journal on PostgreSQL', () => {
-  const pg = withTestPostgres();
+describe.skipIf(skipWithoutPostgres('team movements.test'))('the team movement journal on PostgreSQL', () => {
+  const file = withTestTeam();
   let t: TestTeam;
   let state: ControlState;
   /** Two desks: A (t.db) and B, each with its own connection pool. */
   let deskA: TeamMovements;
   let deskB: TeamMovements;
-  let dbB: TeamDatabase;
   beforeAll(async () => {
-    t = await startTestTeam(pg.server);
+    t = file.team;
     state = await t.state();
-    dbB = t.desk();
     deskA = new TeamMovements(t.db, 'desk-a');
-    deskB = new TeamMovements(dbB, 'desk-b');
+    deskB = new TeamMovements(t.desk(), 'desk-b');
   });
-  afterAll(async () => t?.close());
 
   const prepare = async (maker: OperatorSigner = t.carol, overrides: Partial<MovementRequest> = {}, desk = deskA) => {
     const request = movementRequest(t, state, maker, overrides);
@@ -60,14 +52,9 @@ describe.skipIf(skip !== undefined)('the team movement journal on PostgreSQL', (
       await desk.settle(claim.movementId, { state: 'failed', message: 'not this test' }, claim.token);
     }
   };
-  const dba = async <T>(work: (sql: (text: string, params?: unknown[]) => Promise<unknown[]>) => Promise<T>) => {
-    const client = await pg.server.admin(t.database);
-    try {
-      return await work(async (text, params) => (await client.query(text, params)).rows);
-    } finally {
-      await client.end();
-    }
-  };
+  /** A database user editing rows of the file's team. */
+  const dba = <T>(work: (sql: (text: string, params?: unknown[]) => Promise<unknown[]>) => Promise<T>) =>
+    work((text, params) => file.dba(t.database, text, params));
 
   it('the same request key joins the same movement; another request under that key is refused', async () => {
     const { request, record, movement } = await prepare();
@@ -101,8 +88,7 @@ describe.skipIf(skip !== undefined)('the team movement journal on PostgreSQL', (
   });
 
   it('six desks claiming at once: every ready movement is claimed by exactly one of them', async () => {
-    const own = await startTestTeam(pg.server);
-    try {
+    await file.ownTeam(async (own) => {
       const ownState = await own.state();
       const desks = Array.from({ length: 6 }, (_, i) => new TeamMovements(i === 0 ? own.db : own.desk(), `desk-${i}`));
       const ids: string[] = [];
@@ -119,9 +105,7 @@ describe.skipIf(skip !== undefined)('the team movement journal on PostgreSQL', (
         }),
       );
       expect(claimed.sort()).toEqual(ids.sort());
-    } finally {
-      await own.close();
-    }
+    });
   });
 
   it('two approvers at the same moment: one transition to ready, both approvals kept, claimed once', async () => {
@@ -260,8 +244,7 @@ describe.skipIf(skip !== undefined)('the team movement journal on PostgreSQL', (
   });
 
   it("cooling-off: an approver whose role the maker set approves the maker's movements only after 72 h", async () => {
-    const own = await startTestTeam(pg.server);
-    try {
+    await file.ownTeam(async (own) => {
       const frank = await createOperatorKey(own.keyStore, own.team.id, 'frank', 'frank passphrase', TEST_SCRYPT_COST);
       await own.change(
         {
@@ -294,14 +277,11 @@ describe.skipIf(skip !== undefined)('the team movement journal on PostgreSQL', (
       expect(verifyMovement(ownState, alices, { coolingOffMs: 0 })).toMatchObject({ ok: true, approvers: ['frank'] });
       // …but may approve Carol's.
       expect(verifyMovement(ownState, await prepareBy(own.carol))).toMatchObject({ ok: true, approvers: ['frank'] });
-    } finally {
-      await own.close();
-    }
+    });
   });
 
   it('the policy it was checked under must still be the profile’s policy', async () => {
-    const own = await startTestTeam(pg.server);
-    try {
+    await file.ownTeam(async (own) => {
       const ownState = await own.state();
       const desk = new TeamMovements(own.db, 'desk-a');
       const request = movementRequest(own, ownState, own.carol, { approvalsRequired: 0 });
@@ -315,9 +295,7 @@ describe.skipIf(skip !== undefined)('the team movement journal on PostgreSQL', (
         ok: false,
         problem: "it was checked under policy version 1, which is not the profile's policy now",
       });
-    } finally {
-      await own.close();
-    }
+    });
   });
 
   describe('leases and fencing tokens', () => {

@@ -131,13 +131,13 @@ export const ControlChange = z
   .strict();
 export type ControlChange = z.infer<typeof ControlChange>;
 
+/** A link of a hash chain (the control chain, the audit chain): its place and the previous link's hash ('' for the first). */
+const Link = { team: Id, seq: Seq, prev: z.union([Hash, z.literal('')]) };
+
 export const ControlLink = z
   .object({
     type: z.literal('control.link'),
-    team: Id,
-    seq: Seq,
-    /** The previous link's hash ('' for the genesis). */
-    prev: z.union([Hash, z.literal('')]),
+    ...Link,
     changeId: Id,
     changeHash: Hash,
     appliedBy: Id,
@@ -149,9 +149,7 @@ export type ControlLink = z.infer<typeof ControlLink>;
 export const AuditEntry = z
   .object({
     type: z.literal('audit'),
-    team: Id,
-    seq: Seq,
-    prev: z.union([Hash, z.literal('')]),
+    ...Link,
     at: Ms,
     desk: Id,
     operator: Id.optional(),

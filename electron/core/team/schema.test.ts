@@ -1,12 +1,9 @@
 import { describe, expect, it } from 'vitest';
 import { migrate, TEAM_SCHEMA_VERSION } from './schema';
-import { postgresSkipReason, withTestPostgres } from './testing/postgres';
+import { skipWithoutPostgres, withTestPostgres } from './testing/postgres';
 import { openTestDatabase } from './testing/team';
 
-const skip = postgresSkipReason();
-if (skip !== undefined) console.warn(`team schema.test: skipped — ${skip}`);
-
-describe.skipIf(skip !== undefined)('team schema migrations', () => {
+describe.skipIf(skipWithoutPostgres('team schema.test'))('team schema migrations', () => {
   const pg = withTestPostgres();
 
   it('three desks starting at once on an empty database: the schema is applied exactly once', async () => {

@@ -1,10 +1,7 @@
 import { describe, expect, it } from 'vitest';
-import { postgresSkipReason, withTestPostgres } from './postgres';
+import { skipWithoutPostgres, withTestPostgres } from './postgres';
 
-const skip = postgresSkipReason();
-if (skip !== undefined) console.warn(`postgres.test: skipped — ${skip}`);
-
-describe.skipIf(skip !== undefined)('the test PostgreSQL', () => {
+describe.skipIf(skipWithoutPostgres('postgres.test'))('the test PostgreSQL', () => {
   const pg = withTestPostgres({ tls: true });
 
   it('answers on loopback with the password, keeps its data across a stop and a start', async () => {

@@ -67,6 +67,16 @@ export const postgresSkipReason = (): string | undefined => {
   return reason;
 };
 
+/**
+ * Whether a test file's PostgreSQL tests are skipped here; says why once (`label`: the file). Use as
+ * `describe.skipIf(skipWithoutPostgres('team audit.test'))(…)`.
+ */
+export const skipWithoutPostgres = (label: string): boolean => {
+  const reason = postgresSkipReason();
+  if (reason !== undefined) console.warn(`${label}: skipped — ${reason}`);
+  return reason !== undefined;
+};
+
 const accountExists = (name: string): boolean => {
   try {
     execFileSync('id', ['-u', name], { stdio: 'ignore' });
@@ -317,8 +327,8 @@ export const startTestPostgres = async (options: TestPostgresOptions = {}): Prom
 };
 
 /**
- * One test cluster for a whole test file: started before its tests, removed after them. Call at the
- * top of a file guarded by `describe.skipIf(postgresSkipReason() !== undefined)`.
+ * One test cluster for a whole test file: started before its tests, removed after them. Call it inside
+ * `describe.skipIf(skipWithoutPostgres(…))`.
  */
 export const withTestPostgres = (options: TestPostgresOptions = {}): { readonly server: TestPostgres } => {
   let server: TestPostgres | undefined;

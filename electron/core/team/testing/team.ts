@@ -8,6 +8,7 @@
  */
 import { randomUUID } from 'node:crypto';
 import Decimal from 'decimal.js';
+import { afterAll, beforeAll } from 'vitest';
 import { MemoryKeyStore } from '../../keychain/keyStore';
 import { TEST_SCRYPT_COST } from '../../operators/passphrase';
 import { recordHash } from '../canonical';
@@ -19,7 +20,7 @@ import { createOperatorKey, type OperatorSigner } from '../identity';
 import type { LimitCheck } from '../movements';
 import type { ControlAction, Decision, MovementRequest } from '../records';
 import { migrate } from '../schema';
-import type { TestPostgres } from './postgres';
+import { type TestPostgres, withTestPostgres } from './postgres';
 
 export const TEST_PROFILE = 'p1';
 export const TEST_POLICY = { limits: { USDT: { rolling24h: '100' } } } as const;
@@ -107,6 +108,51 @@ export const startTestTeam = async (server: TestPostgres): Promise<TestTeam> => 
     },
     async close() {
       await Promise.all(opened.map((d) => d.close()));
+    },
+  };
+};
+
+export interface TestTeamFile {
+  readonly server: TestPostgres;
+  /** The file's team (started before its tests). */
+  readonly team: TestTeam;
+  /** Runs a test on a team of its own (for tests that edit rows as a database user). */
+  ownTeam(test: (team: TestTeam) => Promise<void>): Promise<void>;
+  /** Runs SQL as the database's superuser: a database user editing rows behind the desks' backs. */
+  dba(database: string, text: string, params?: readonly unknown[]): Promise<Record<string, unknown>[]>;
+}
+
+/** One test PostgreSQL and one test team for a whole test file; call it inside `describe.skipIf(skipWithoutPostgres(…))`. */
+export const withTestTeam = (): TestTeamFile => {
+  const pg = withTestPostgres();
+  let team: TestTeam | undefined;
+  beforeAll(async () => {
+    team = await startTestTeam(pg.server);
+  });
+  afterAll(async () => team?.close());
+  return {
+    get server() {
+      return pg.server;
+    },
+    get team() {
+      if (team === undefined) throw new Error('the test team is not started yet (use it inside a test)');
+      return team;
+    },
+    async ownTeam(test) {
+      const own = await startTestTeam(pg.server);
+      try {
+        await test(own);
+      } finally {
+        await own.close();
+      }
+    },
+    async dba(database, text, params = []) {
+      const client = await pg.server.admin(database);
+      try {
+        return (await client.query(text, params as unknown[])).rows;
+      } finally {
+        await client.end();
+      }
     },
   };
 };
