@@ -25,7 +25,6 @@ describe.skipIf(skipWithoutPostgres('team availability.test'))('when the team da
     const request = movementRequest(t, state, t.carol);
     const prepared = desk.prepare(t.carol.sign(request), request, {
       checkLimits: () => undefined,
-      expiresInMs: 60_000,
     });
     await expect(prepared).rejects.toBeInstanceOf(TeamUnavailable);
     await expect(prepared).rejects.toMatchObject({ detail: { code: 'JOURNAL_UNAVAILABLE', delivery: 'not_sent' } });
@@ -44,7 +43,7 @@ describe.skipIf(skipWithoutPostgres('team availability.test'))('when the team da
     expect(healths.map((h) => h.state)).toEqual(['unavailable', 'connected']);
     // Nothing was journaled while it was away; now it is.
     expect(await desk.get(request.movementId)).toBeUndefined();
-    await desk.prepare(t.carol.sign(request), request, { checkLimits: () => undefined, expiresInMs: 60_000 });
+    await desk.prepare(t.carol.sign(request), request, { checkLimits: () => undefined });
     expect(await desk.get(request.movementId)).toMatchObject({ state: 'awaiting_approval' });
     await db.close();
   });

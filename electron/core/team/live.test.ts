@@ -18,7 +18,7 @@ describe.skipIf(skipWithoutPostgres('team live.test'))('live changes between des
     const state = await t.state();
     const prepare = async () => {
       const request = movementRequest(t, state, t.carol);
-      await deskA.prepare(t.carol.sign(request), request, { checkLimits: () => undefined, expiresInMs: 60_000 });
+      await deskA.prepare(t.carol.sign(request), request, { checkLimits: () => undefined });
       return request.movementId;
     };
 
@@ -68,7 +68,6 @@ describe.skipIf(skipWithoutPostgres('team live.test'))('live changes between des
         const request = movementRequest(t, state, t.carol);
         await desks[i % 2]!.prepare(t.carol.sign(request), request, {
           checkLimits: () => undefined,
-          expiresInMs: 60_000,
         });
         return request.movementId;
       }),

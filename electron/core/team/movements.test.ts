@@ -30,7 +30,7 @@ describe.skipIf(skipWithoutPostgres('team movements.test'))('the team movement j
   const prepare = async (maker: OperatorSigner = t.carol, overrides: Partial<MovementRequest> = {}, desk = deskA) => {
     const request = movementRequest(t, state, maker, overrides);
     const record = maker.sign(request);
-    const { movement } = await desk.prepare(record, request, { checkLimits: noLimit, expiresInMs: DAY });
+    const { movement } = await desk.prepare(record, request, { checkLimits: noLimit });
     return { request, record, movement };
   };
   const approve = (
@@ -59,10 +59,10 @@ describe.skipIf(skipWithoutPostgres('team movements.test'))('the team movement j
   it('the same request key joins the same movement; another request under that key is refused', async () => {
     const { request, record, movement } = await prepare();
     expect(movement.state).toBe('awaiting_approval');
-    const again = await deskB.prepare(record, request, { checkLimits: noLimit, expiresInMs: DAY });
+    const again = await deskB.prepare(record, request, { checkLimits: noLimit });
     expect(again).toEqual({ movement, joined: true });
     const other = movementRequest(t, state, t.carol, { requestKey: request.requestKey, amount: '61' });
-    await expect(deskB.prepare(t.carol.sign(other), other, { checkLimits: noLimit, expiresInMs: DAY })).rejects.toThrow(
+    await expect(deskB.prepare(t.carol.sign(other), other, { checkLimits: noLimit })).rejects.toThrow(
       /Another movement already uses this request key/,
     );
   });
@@ -94,7 +94,7 @@ describe.skipIf(skipWithoutPostgres('team movements.test'))('the team movement j
       const ids: string[] = [];
       for (let i = 0; i < 12; i++) {
         const request = movementRequest(own, ownState, own.carol, { approvalsRequired: 0 });
-        await desks[0]!.prepare(own.carol.sign(request), request, { checkLimits: noLimit, expiresInMs: DAY });
+        await desks[0]!.prepare(own.carol.sign(request), request, { checkLimits: noLimit });
         ids.push(request.movementId);
       }
       const claimed: string[] = [];
@@ -134,20 +134,35 @@ describe.skipIf(skipWithoutPostgres('team movements.test'))('the team movement j
     expect(await approve(deskA, t.bob, request, record)).toMatchObject({ counted: false, state: 'rejected' });
     expect(await verify(request.movementId)).toEqual({
       ok: false,
+      cause: 'rejected',
       problem: 'Dave rejected it: wrong address',
-      rejected: true,
     });
   });
 
   it('an expired movement takes no more decisions', async () => {
-    const request = movementRequest(t, state, t.carol);
+    const request = movementRequest(t, state, t.carol, { expiresAt: Date.now() });
     const record = t.carol.sign(request);
-    await deskA.prepare(record, request, { checkLimits: noLimit, expiresInMs: 0 });
+    await deskA.prepare(record, request, { checkLimits: noLimit });
     expect(await deskA.expireDue()).toContain(request.movementId);
     expect(await approve(deskB, t.dave, request, record)).toMatchObject({ counted: false, state: 'expired' });
   });
 
   describe('a database user who edits rows: the movement does not verify, and is blocked, never sent', () => {
+    it('the approval window extended past the signed expiry: approved, but no desk sends it', async () => {
+      const { request, record } = await prepare(t.carol, { expiresAt: Date.now() + 60_000 });
+      await dba((sql) =>
+        sql(`UPDATE movements SET expires_at = now() + interval '30 days' WHERE id = $1`, [request.movementId]),
+      );
+      await approve(deskB, t.dave, request, record);
+      const evidence = (await deskA.evidence(request.movementId))!;
+      expect(verifyMovement(await t.state(), evidence)).toMatchObject({ ok: true });
+      expect(verifyMovement(await t.state(), evidence, { now: request.expiresAt })).toEqual({
+        ok: false,
+        cause: 'expired',
+        problem: 'its time to be approved and sent ran out before it was sent',
+      });
+    });
+
     it("an approval added in Dave's name (signed with another key)", async () => {
       const { request, record } = await prepare();
       const forged = decision(t, state, t.dave, {
@@ -164,6 +179,7 @@ describe.skipIf(skipWithoutPostgres('team movements.test'))('the team movement j
       await dba((sql) => sql(`UPDATE movements SET state = 'ready' WHERE id = $1`, [request.movementId]));
       expect(await verify(request.movementId)).toEqual({
         ok: false,
+        cause: 'tampered',
         problem: "a decision's signature does not verify (it was added or edited in the database)",
       });
       const claim = (await claimOf(deskB, request.movementId))!;
@@ -185,6 +201,7 @@ describe.skipIf(skipWithoutPostgres('team movements.test'))('the team movement j
       );
       expect(await verify(second.request.movementId)).toEqual({
         ok: false,
+        cause: 'tampered',
         problem: 'a decision stored with it was made on something else',
       });
     });
@@ -195,6 +212,7 @@ describe.skipIf(skipWithoutPostgres('team movements.test'))('the team movement j
       await dba((sql) => sql(`UPDATE movements SET amount = '6000' WHERE id = $1`, [request.movementId]));
       expect(await verify(request.movementId)).toEqual({
         ok: false,
+        cause: 'tampered',
         problem: 'its amount in the database differs from what the maker signed',
       });
       await dba((sql) =>
@@ -204,6 +222,7 @@ describe.skipIf(skipWithoutPostgres('team movements.test'))('the team movement j
       );
       expect(await verify(request.movementId)).toEqual({
         ok: false,
+        cause: 'tampered',
         problem: "its request's signature does not verify (the request was edited, or not signed by its maker)",
       });
     });
@@ -215,12 +234,17 @@ describe.skipIf(skipWithoutPostgres('team movements.test'))('the team movement j
       );
       expect(await verify(request.movementId)).toEqual({
         ok: false,
+        cause: 'tampered',
         problem: 'its approvals required in the database differs from what the maker signed',
       });
       await dba((sql) =>
         sql(`UPDATE movements SET approvals_required = 1, maker_id = 'dave' WHERE id = $1`, [request.movementId]),
       );
-      expect(await verify(request.movementId)).toEqual({ ok: false, problem: 'its stored signer is not its maker' });
+      expect(await verify(request.movementId)).toEqual({
+        ok: false,
+        cause: 'tampered',
+        problem: 'its stored signer is not its maker',
+      });
     });
   });
 
@@ -228,17 +252,23 @@ describe.skipIf(skipWithoutPostgres('team movements.test'))('the team movement j
     const byViewer = await prepare(t.erin, { approvalsRequired: 0 });
     expect(await verify(byViewer.request.movementId)).toEqual({
       ok: false,
+      cause: 'tampered',
       problem: 'its maker Erin may not prepare movements',
     });
 
     const own = await prepare(t.dave, { approvalsRequired: 1 });
     await approve(deskA, t.dave, own.request, own.record);
-    expect(await verify(own.request.movementId)).toEqual({ ok: false, problem: 'its maker approved it' });
+    expect(await verify(own.request.movementId)).toEqual({
+      ok: false,
+      cause: 'tampered',
+      problem: 'its maker approved it',
+    });
 
     const viewerApproved = await prepare();
     await approve(deskA, t.erin, viewerApproved.request, viewerApproved.record);
     expect(await verify(viewerApproved.request.movementId)).toEqual({
       ok: false,
+      cause: 'tampered',
       problem: 'Erin approved it without the approver role',
     });
   });
@@ -259,7 +289,7 @@ describe.skipIf(skipWithoutPostgres('team movements.test'))('the team movement j
       const prepareBy = async (maker: OperatorSigner) => {
         const request = movementRequest(own, ownState, maker);
         const record = maker.sign(request);
-        await desk.prepare(record, request, { checkLimits: noLimit, expiresInMs: DAY });
+        await desk.prepare(record, request, { checkLimits: noLimit });
         const d = decision(own, ownState, frank, {
           kind: 'movement',
           id: request.movementId,
@@ -272,6 +302,7 @@ describe.skipIf(skipWithoutPostgres('team movements.test'))('the team movement j
       const alices = await prepareBy(own.alice);
       expect(verifyMovement(ownState, alices)).toEqual({
         ok: false,
+        cause: 'tampered',
         problem: "Frank's role was set by its maker less than 72 h before the approval",
       });
       expect(verifyMovement(ownState, alices, { coolingOffMs: 0 })).toMatchObject({ ok: true, approvers: ['frank'] });
@@ -285,7 +316,7 @@ describe.skipIf(skipWithoutPostgres('team movements.test'))('the team movement j
       const ownState = await own.state();
       const desk = new TeamMovements(own.db, 'desk-a');
       const request = movementRequest(own, ownState, own.carol, { approvalsRequired: 0 });
-      await desk.prepare(own.carol.sign(request), request, { checkLimits: noLimit, expiresInMs: DAY });
+      await desk.prepare(own.carol.sign(request), request, { checkLimits: noLimit });
       await own.change(
         { kind: 'policy.set', profileId: TEST_PROFILE, version: 2, policy: { limits: {} } },
         own.alice,
@@ -293,6 +324,7 @@ describe.skipIf(skipWithoutPostgres('team movements.test'))('the team movement j
       );
       expect(verifyMovement(await own.state(), (await desk.evidence(request.movementId))!)).toEqual({
         ok: false,
+        cause: 'policyChanged',
         problem: "it was checked under policy version 1, which is not the profile's policy now",
       });
     });
@@ -363,7 +395,7 @@ describe.skipIf(skipWithoutPostgres('team movements.test'))('the team movement j
         state = await t.state();
         const attempt = (desk: TeamMovements) => {
           const request = movementRequest(t, state, t.carol, { profileId, amount: '60', approvalsRequired: 0 });
-          return desk.prepare(t.carol.sign(request), request, { checkLimits: rollingLimit('100'), expiresInMs: DAY });
+          return desk.prepare(t.carol.sign(request), request, { checkLimits: rollingLimit('100') });
         };
         const results = await Promise.allSettled([attempt(deskA), attempt(deskB)]);
         expect(results.filter((r) => r.status === 'fulfilled')).toHaveLength(1);
@@ -397,12 +429,11 @@ describe.skipIf(skipWithoutPostgres('team movements.test'))('the team movement j
       await expect(
         deskA.prepareBatch({ record: batchRecord, batch }, pairs, {
           checkLimits: rollingLimit('50'),
-          expiresInMs: DAY,
         }),
       ).rejects.toThrow(/this would make/);
       expect(await deskA.get(requests[0]!.movementId)).toBeUndefined();
 
-      await deskA.prepareBatch({ record: batchRecord, batch }, pairs, { checkLimits: noLimit, expiresInMs: DAY });
+      await deskA.prepareBatch({ record: batchRecord, batch }, pairs, { checkLimits: noLimit });
       const d = decision(t, state, t.dave, { kind: 'batch', id: batchId, hash: sha256(batchRecord.body) });
       expect(await deskB.decide(t.dave.sign(d), d)).toEqual({ counted: true, state: 'ready' });
       for (const request of requests)

@@ -148,7 +148,7 @@ export class TeamMovements {
   async prepare(
     record: SignedRecord,
     request: MovementRequest,
-    options: { readonly checkLimits: LimitCheck; readonly expiresInMs: number },
+    options: { readonly checkLimits: LimitCheck },
   ): Promise<{ readonly movement: StoredMovement; readonly joined: boolean }> {
     const [result] = await this.journal([{ record, request }], undefined, options);
     return result!;
@@ -161,7 +161,7 @@ export class TeamMovements {
   async prepareBatch(
     batch: { readonly record: SignedRecord; readonly batch: Batch },
     rows: readonly { readonly record: SignedRecord; readonly request: MovementRequest }[],
-    options: { readonly checkLimits: LimitCheck; readonly expiresInMs: number },
+    options: { readonly checkLimits: LimitCheck },
   ): Promise<{ readonly movement: StoredMovement; readonly joined: boolean }[]> {
     return this.journal(rows, batch, options);
   }
@@ -169,7 +169,7 @@ export class TeamMovements {
   private journal(
     rows: readonly { readonly record: SignedRecord; readonly request: MovementRequest }[],
     batch: { readonly record: SignedRecord; readonly batch: Batch } | undefined,
-    options: { readonly checkLimits: LimitCheck; readonly expiresInMs: number },
+    options: { readonly checkLimits: LimitCheck },
   ): Promise<{ movement: StoredMovement; joined: boolean }[]> {
     const profiles = new Set(rows.map((r) => r.request.profileId));
     if (profiles.size !== 1) throw teamRefused('A batch moves money of one profile.', 'Split it by profile.');
@@ -225,7 +225,7 @@ export class TeamMovements {
         const [inserted] = await tx.query<MovementRow>(
           `INSERT INTO movements (id, profile_id, kind, request_key, client_id, currency, amount, usdt_value, batch_id, row_no,
              approvals_required, body, body_hash, maker_id, signature, state, expires_at)
-           VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11, $12, $13, $14, $15, $16, now() + ${interval('$17')})
+           VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11, $12, $13, $14, $15, $16, to_timestamp($17::double precision / 1000))
            RETURNING *`,
           [
             r.movementId,
@@ -244,7 +244,7 @@ export class TeamMovements {
             row.record.signer,
             row.record.signature,
             r.approvalsRequired > 0 ? 'awaiting_approval' : 'ready',
-            options.expiresInMs,
+            r.expiresAt,
           ],
         );
         results[index] = { movement: toStored(inserted!), joined: false };

@@ -63,6 +63,11 @@ export const MovementRequest = z
     controlSeq: Seq,
     maker: Id,
     preparedAt: Ms,
+    /**
+     * Until when it may be approved and sent (the maker's clock). No desk sends it later, whatever the
+     * database says: a request cannot be kept alive, or replayed, past it.
+     */
+    expiresAt: Ms,
   })
   .strict();
 export type MovementRequest = z.infer<typeof MovementRequest>;

@@ -37,9 +37,22 @@ export type MovementVerdict =
       readonly approvers: readonly string[];
       readonly policy: PolicyVersion;
     }
-  | { readonly ok: false; readonly problem: string; readonly rejected?: true };
+  | {
+      readonly ok: false;
+      /** In words, for the alert or the movement's message. */
+      readonly problem: string;
+      /**
+       * What the desk does: `tampered` — block it and alert every desk (something in the database was
+       * not written by the operators it names); `rejected` — an approver rejected it; `policyChanged`
+       * — the profile's policy changed since it was prepared (prepare it again); `expired` — its signed
+       * time ran out. None of them is ever sent.
+       */
+      readonly cause: 'tampered' | 'rejected' | 'policyChanged' | 'expired';
+    };
 
 export interface VerifyOptions {
+  /** The verifying desk's clock (ms), compared with the request's signed `expiresAt`. */
+  readonly now?: number;
   /**
    * Issue 20's cooling-off: an approver whose enrolment or last role change the maker prepared may not
    * approve the maker's movements for this long after it was applied (default 72 h).
@@ -53,7 +66,7 @@ export const verifyMovement = (
   evidence: MovementEvidence,
   options: VerifyOptions = {},
 ): MovementVerdict => {
-  const fail = (problem: string): MovementVerdict => ({ ok: false, problem });
+  const fail = (problem: string): MovementVerdict => ({ ok: false, problem, cause: 'tampered' });
   const request = parseBody(MovementRequest, evidence.request.body);
   if (request === undefined) return fail('its request is not a well-formed signed record');
   if (request.team !== state.team) return fail('its request belongs to another team');
@@ -85,7 +98,11 @@ export const verifyMovement = (
   // The policy it was checked under must still be the profile's policy.
   const policy = state.policy(request.profileId);
   if (policy === undefined || policy.version !== request.policy.version || policy.hash !== request.policy.hash)
-    return fail(`it was checked under policy version ${request.policy.version}, which is not the profile's policy now`);
+    return {
+      ok: false,
+      problem: `it was checked under policy version ${request.policy.version}, which is not the profile's policy now`,
+      cause: 'policyChanged',
+    };
 
   // The decisions on it, and on its batch when the batch lists it.
   const requestHash = sha256(evidence.request.body);
@@ -129,7 +146,7 @@ export const verifyMovement = (
       if (decider === undefined || !verifySignature(decider.publicKey, record.body, record.signature))
         return fail("a decision's signature does not verify (it was added or edited in the database)");
       if (decision.decision === 'reject')
-        return { ok: false, problem: `${decider.name} rejected it: ${decision.reason}`, rejected: true };
+        return { ok: false, problem: `${decider.name} rejected it: ${decision.reason}`, cause: 'rejected' };
       if (decider.id === request.maker) return fail('its maker approved it');
       if (!mayAct(state, decider.id, 'approve', decision.controlSeq) || !mayAct(state, decider.id, 'approve'))
         return fail(`${decider.name} approved it without the approver role`);
@@ -142,5 +159,7 @@ export const verifyMovement = (
     }
   if (approvers.size < request.approvalsRequired)
     return fail(`it needs ${request.approvalsRequired} approval(s) and has ${approvers.size}`);
+  if ((options.now ?? Date.now()) >= request.expiresAt)
+    return { ok: false, problem: 'its time to be approved and sent ran out before it was sent', cause: 'expired' };
   return { ok: true, request, approvers: [...approvers], policy };
 };

@@ -185,6 +185,7 @@ export const movementRequest = (
     controlSeq: state.head.seq,
     maker: maker.operatorId,
     preparedAt: Date.now(),
+    expiresAt: Date.now() + 24 * 3600_000,
     ...overrides,
   };
 };
