@@ -46,6 +46,22 @@ export const recordChange = async (tx: TeamSql, kind: TeamChangeKind, subject: s
 };
 
 /** The newest change's number (0 for none): where a desk that does not need the past starts. */
+const CHANGE_KINDS: readonly string[] = ['approval.prepared', 'movement.changed', 'control.changed', 'audit.appended'];
+
+/** A NOTIFY payload as a change, or undefined when it is not one. */
+const parseChange = (payload: string | undefined): TeamChange | undefined => {
+  try {
+    const value = JSON.parse(payload ?? '') as Partial<TeamChange>;
+    return Number.isSafeInteger(value.seq) &&
+      CHANGE_KINDS.includes(value.kind as string) &&
+      typeof value.subject === 'string'
+      ? { seq: value.seq!, kind: value.kind!, subject: value.subject }
+      : undefined;
+  } catch {
+    return undefined;
+  }
+};
+
 export const latestChange = async (db: TeamSql): Promise<number> => {
   const [row] = await db.query<{ seq: string | null }>('SELECT max(seq) AS seq FROM changes');
   return Number(row?.seq ?? 0);
@@ -63,7 +79,8 @@ export interface TeamLiveOptions {
 /** One desk's subscription to the team's changes. */
 export class TeamLive {
   private client: pg.Client | undefined;
-  private last = 0;
+  /** Undefined until known: a subscriber started while the database was away starts from its first connection. */
+  private last: number | undefined;
   private retryMs: number;
   private retry: unknown;
   private stopped = false;
@@ -80,8 +97,8 @@ export class TeamLive {
     this.retryMs = options.retryMs ?? 250;
   }
 
-  /** The last change delivered. */
-  get lastSeq(): number {
+  /** The last change delivered (or the newest when it started), undefined before its first connection. */
+  get lastSeq(): number | undefined {
     return this.last;
   }
 
@@ -92,7 +109,7 @@ export class TeamLive {
 
   /** Connects (or, if the database is away, keeps trying in the background) and starts delivering. */
   async start(): Promise<void> {
-    this.last = this.options.after ?? (await latestChange(this.db).catch(() => 0));
+    this.last = this.options.after;
     await this.connect();
   }
 
@@ -110,9 +127,10 @@ export class TeamLive {
     client.on('error', (error) => this.lost(client, error));
     client.on('end', () => this.lost(client, new Error('Connection ended')));
     client.on('notification', (message) => {
-      if (message.channel !== CHANGES_CHANNEL || message.payload === undefined) return;
-      const change = JSON.parse(message.payload) as TeamChange;
-      void (this.catchingUp ?? Promise.resolve()).then(() => this.offer(change));
+      if (message.channel !== CHANGES_CHANNEL) return;
+      const change = parseChange(message.payload);
+      // Anyone with access to the database can NOTIFY: what is not a change is ignored.
+      if (change !== undefined) void (this.catchingUp ?? Promise.resolve()).then(() => this.offer(change));
     });
     try {
       await client.connect();
@@ -137,6 +155,11 @@ export class TeamLive {
 
   private async catchUp(client: pg.Client): Promise<void> {
     try {
+      if (this.last === undefined) {
+        // First connection without a starting point: from now on.
+        this.last = await latestChange({ query: async (text) => (await client.query(text)).rows });
+        return;
+      }
       const { rows } = await client.query<{ seq: string; kind: TeamChangeKind; subject: string }>(
         'SELECT seq, kind, subject FROM changes WHERE seq > $1 ORDER BY seq',
         [this.last],
@@ -148,7 +171,7 @@ export class TeamLive {
   }
 
   private offer(change: TeamChange): void {
-    if (change.seq <= this.last) return;
+    if (this.last === undefined || change.seq <= this.last) return;
     this.last = change.seq;
     this.deliver(change);
   }

@@ -47,6 +47,11 @@ describe.skipIf(skipWithoutPostgres('team live.test'))('live changes between des
     expect(live.connected).toBe(true);
     expect(deskB.health().state).toBe('connected');
 
+    // Anyone with access to the database can NOTIFY on the channel: what is not a change is ignored.
+    await file.dba(
+      t.database,
+      `SELECT pg_notify('treasury_desk_team', 'not json'), pg_notify('treasury_desk_team', '{"seq":1e9}')`,
+    );
     // Live again: the next change arrives once.
     const after = await prepare();
     await vi.waitFor(() => expect(heard.at(-1)?.subject).toBe(after));

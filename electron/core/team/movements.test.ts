@@ -343,7 +343,7 @@ describe.skipIf(skipWithoutPostgres('team movements.test'))('the team movement j
       // Desk A stops here (its request may or may not have reached the platform); its lease runs out.
       await expireLease(request.movementId);
       const second = (await claimOf(deskB, request.movementId))!;
-      expect(second).toMatchObject({ action: 'lookUp', takenOver: true });
+      expect(second).toMatchObject({ action: 'lookUp', takenOver: true, attempts: 1, sentAt: expect.any(Number) });
       expect(second.token).toBeGreaterThan(first.token);
       // Desk A comes back with its old claim: it may not send, nor renew.
       await expect(deskA.markSent(first)).rejects.toBeInstanceOf(LeaseLost);

@@ -89,6 +89,12 @@ export interface Claim {
   readonly action: 'send' | 'lookUp';
   /** Whether another desk held it before (its lease ran out). */
   readonly takenOver: boolean;
+  /**
+   * For `lookUp`: when its last attempt was journaled `sent` (the database's clock, ms) and how many
+   * attempts there were — the engine's "proven absent" waits its settle time from there.
+   */
+  readonly sentAt?: number;
+  readonly attempts: number;
   readonly evidence: MovementEvidence;
 }
 
@@ -369,8 +375,14 @@ export class TeamMovements {
    */
   async claim(profileIds: readonly string[], leaseMs: number = DEFAULT_LEASE_MS): Promise<Claim | undefined> {
     return this.db.transaction(async (tx) => {
-      const [row] = await tx.query<{ id: string; state: MovementState; lease_holder: string | null }>(
-        `SELECT id, state, lease_holder FROM movements
+      const [row] = await tx.query<{
+        id: string;
+        state: MovementState;
+        lease_holder: string | null;
+        attempts: number;
+        sent_at: string | null;
+      }>(
+        `SELECT id, state, lease_holder, attempts, ${ms('sent_at')} AS sent_at FROM movements
           WHERE profile_id = ANY($1)
             AND (state = 'ready' OR (state IN ('claimed', 'sent') AND lease_expires_at < now()))
           ORDER BY created_at, id LIMIT 1 FOR UPDATE SKIP LOCKED`,
@@ -392,6 +404,8 @@ export class TeamMovements {
         token: Number(claimed!.token),
         action: row.state === 'sent' ? 'lookUp' : 'send',
         takenOver: row.lease_holder !== null,
+        ...(row.sent_at !== null ? { sentAt: Number(row.sent_at) } : {}),
+        attempts: row.attempts,
         evidence: (await this.evidence(row.id, tx))!,
       };
     });
