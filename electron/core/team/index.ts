@@ -2,6 +2,7 @@
  * Team mode's foundation (docs/team.md): the team database on PostgreSQL and the signed records that
  * make it safe to share. What the rest of the core uses:
  *
+ * - lifecycle.ts   `startTeam`, `joinTeam`, `openTeam`: what the core calls (the rest is what they use)
  * - connection.ts  `parseTeamUrl`, `saveTeamPassword` (the password goes to the keychain, never to disk)
  * - database.ts    `TeamDatabase.open` (bounded timeouts, transactions, `health()` / `onHealth`)
  * - schema.ts      `migrate` (versioned, one desk at a time)
@@ -21,6 +22,7 @@ export { type ChainAnchor, type ControlState, mayAct, type PolicyVersion, verify
 export { TeamDatabase, type TeamHealth, type TeamTimers } from './database';
 export { LeaseLost, TeamUnavailable } from './errors';
 export { createOperatorKey, keyFingerprint, type OperatorSigner, unlockOperatorKey } from './identity';
+export { joinTeam, type OpenTeam, openTeam, startTeam, type TeamIntegrity, type TeamSettings } from './lifecycle';
 export { type Claim, type LimitCheck, type SpentMovement, TeamMovements } from './movements';
 export type { Batch, ControlAction, Decision, MovementRequest } from './records';
 export { migrate, TEAM_SCHEMA_VERSION } from './schema';
