@@ -10,10 +10,18 @@ import { manualTimers } from './testing/team';
 describe.skipIf(skipWithoutPostgres('team lifecycle.test'))('a desk starting, joining and opening a team', () => {
   const pg = withTestPostgres();
   const options = { timers: manualTimers(), scryptCost: TEST_SCRYPT_COST };
+  /** A new database's URL as a person types it: with the password. */
+  const typedUrl = async () => {
+    const database = await pg.server.createDatabase();
+    const { user, password, host, port } = pg.server;
+    return {
+      database,
+      url: `postgres://${user}:${encodeURIComponent(password)}@${host}:${port}/${database}?sslmode=disable`,
+    };
+  };
 
   it('the first desk starts it, a second joins with the fingerprint, both see each other’s control changes', async () => {
-    const database = await pg.server.createDatabase();
-    const typed = `postgres://${pg.server.user}:${encodeURIComponent(pg.server.password)}@${pg.server.host}:${pg.server.port}/${database}?sslmode=disable`;
+    const { database, url: typed } = await typedUrl();
     const keysA = new MemoryKeyStore();
     const { settings: settingsA, admin } = await startTeam(
       { url: typed, teamName: 'Acme treasury', admin: { name: 'Alice', passphrase: 'alice passphrase' } },
@@ -69,8 +77,7 @@ describe.skipIf(skipWithoutPostgres('team lifecycle.test'))('a desk starting, jo
   });
 
   it('a chain edited in the database: an open desk’s integrity turns, and no desk opens the team', async () => {
-    const database = await pg.server.createDatabase();
-    const url = `postgres://${pg.server.user}:${encodeURIComponent(pg.server.password)}@${pg.server.host}:${pg.server.port}/${database}?sslmode=disable`;
+    const { database, url } = await typedUrl();
     const keys = new MemoryKeyStore();
     const { settings, admin } = await startTeam(
       { url, teamName: 'Acme', admin: { name: 'Alice', passphrase: 'p' } },
