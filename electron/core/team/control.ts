@@ -11,10 +11,10 @@ import { randomUUID } from 'node:crypto';
 import { sha256 } from './canonical';
 import { recordChange } from './changes';
 import { type ChainAnchor, type ChainVerdict, type StoredLink, verifyControlChain } from './controlChain';
-import type { TeamDatabase, TeamSql } from './database';
+import { sqlInterval, sqlMs, type TeamDatabase, type TeamSql } from './database';
 import { teamRefused } from './errors';
 import type { OperatorSigner, SignedRecord } from './identity';
-import type { ControlAction, ControlChange, ControlLink, Decision } from './records';
+import { type ControlAction, ControlChange, type ControlLink, type Decision, parseBody } from './records';
 
 const CONTROL_CHAIN_LOCK = 0x7d_7e_a0_03;
 /** How long a prepared control change waits for its approval. */
@@ -74,7 +74,7 @@ const readLinks = async (sql: TeamSql): Promise<StoredLink[]> => {
 const insertChange = (tx: TeamSql, change: ControlChange, record: SignedRecord, expiresInMs: number) =>
   tx.query(
     `INSERT INTO control_changes (id, kind, subject, body, body_hash, prepared_by, signature, state, expires_at)
-     VALUES ($1, $2, $3, $4, $5, $6, $7, 'pending', now() + make_interval(secs => $8::double precision / 1000))`,
+     VALUES ($1, $2, $3, $4, $5, $6, $7, 'pending', now() + ${sqlInterval('$8')})`,
     [
       change.changeId,
       change.action.kind,
@@ -184,15 +184,23 @@ export class TeamControl {
       signature: string;
       expires_ms: string;
     }>(
-      `SELECT id, body, prepared_by, signature, (extract(epoch FROM expires_at) * 1000)::bigint AS expires_ms
+      `SELECT id, body, prepared_by, signature, ${sqlMs('expires_at')} AS expires_ms
          FROM control_changes WHERE state = 'pending' AND expires_at > now() ORDER BY prepared_at`,
     );
-    return rows.map((r) => ({
-      changeId: r.id,
-      change: JSON.parse(r.body) as ControlChange,
-      record: { body: r.body, signer: r.prepared_by, signature: r.signature },
-      expiresAt: Number(r.expires_ms),
-    }));
+    // A row that is not a well-formed change (written by hand) is left out: it could never be applied.
+    return rows.flatMap((r) => {
+      const change = parseBody(ControlChange, r.body);
+      return change === undefined
+        ? []
+        : [
+            {
+              changeId: r.id,
+              change,
+              record: { body: r.body, signer: r.prepared_by, signature: r.signature },
+              expiresAt: Number(r.expires_ms),
+            },
+          ];
+    });
   }
 
   /**
@@ -221,7 +229,9 @@ export class TeamControl {
       const links = await readLinks(tx);
       const head = links.at(-1);
       if (head === undefined) throw teamRefused('The team has no genesis.', 'Create or join a team first.');
-      const change = JSON.parse(row.body) as ControlChange;
+      const change = parseBody(ControlChange, row.body);
+      if (change === undefined)
+        throw teamRefused('That control change is not well formed: it was not applied.', 'Reject it.');
       const link: ControlLink = {
         type: 'control.link',
         team: change.team,

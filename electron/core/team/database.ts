@@ -47,6 +47,11 @@ export interface TeamDatabaseOptions {
   readonly maxConnections?: number;
 }
 
+/** SQL for a timestamp column as Unix ms (bigint): times leave the database as numbers, as everywhere in the app. */
+export const sqlMs = (column: string): string => `(extract(epoch FROM ${column}) * 1000)::bigint`;
+/** SQL for an interval of a parameter's milliseconds. */
+export const sqlInterval = (param: string): string => `make_interval(secs => ${param}::double precision / 1000)`;
+
 /** SQLSTATEs after which a transaction is simply run again: serialization_failure, deadlock_detected. */
 const RETRYABLE = new Set(['40001', '40P01']);
 const MAX_ATTEMPTS = 5;

@@ -10,7 +10,6 @@ import { skipWithoutPostgres } from './testing/postgres';
 import { decision, movementRequest, rollingLimit, TEST_PROFILE, type TestTeam, withTestTeam } from './testing/team';
 import { verifyMovement } from './verify';
 
-const DAY = 24 * 3600_000;
 const noLimit = () => undefined;
 
 describe.skipIf(skipWithoutPostgres('team movements.test'))('the team movement journal on PostgreSQL', () => {

@@ -20,7 +20,7 @@
 import { DeskFailure } from '../errors';
 import { sha256 } from './canonical';
 import { recordChange } from './changes';
-import type { TeamDatabase, TeamSql } from './database';
+import { sqlInterval, sqlMs, type TeamDatabase, type TeamSql } from './database';
 import { LeaseLost, teamRefused } from './errors';
 import type { SignedRecord } from './identity';
 import type { Batch, Decision, MovementRequest } from './records';
@@ -136,9 +136,6 @@ const toStored = (r: MovementRow): StoredMovement => ({
   message: r.message,
 });
 
-const ms = (column: string) => `(extract(epoch FROM ${column}) * 1000)::bigint`;
-const interval = (param: string) => `make_interval(secs => ${param}::double precision / 1000)`;
-
 export class TeamMovements {
   constructor(
     private readonly db: TeamDatabase,
@@ -198,9 +195,9 @@ export class TeamMovements {
       }
       if (adding.length === 0) return results.map((r) => r!);
 
-      const [clock] = await tx.query<{ now: string }>(`SELECT ${ms('now()')} AS now`);
+      const [clock] = await tx.query<{ now: string }>(`SELECT ${sqlMs('now()')} AS now`);
       const spent = await tx.query<{ currency: string; amount: string; usdt_value: string | null; at: string }>(
-        `SELECT currency, amount, usdt_value, ${ms('created_at')} AS at FROM movements
+        `SELECT currency, amount, usdt_value, ${sqlMs('created_at')} AS at FROM movements
           WHERE profile_id = $1 AND created_at > now() - interval '24 hours' AND NOT (state = ANY($2))`,
         [profileId, NOT_COUNTED],
       );
@@ -382,7 +379,7 @@ export class TeamMovements {
         attempts: number;
         sent_at: string | null;
       }>(
-        `SELECT id, state, lease_holder, attempts, ${ms('sent_at')} AS sent_at FROM movements
+        `SELECT id, state, lease_holder, attempts, ${sqlMs('sent_at')} AS sent_at FROM movements
           WHERE profile_id = ANY($1)
             AND (state = 'ready' OR (state IN ('claimed', 'sent') AND lease_expires_at < now()))
           ORDER BY created_at, id LIMIT 1 FOR UPDATE SKIP LOCKED`,
@@ -392,7 +389,7 @@ export class TeamMovements {
       // The row is locked, so this holds; the condition again is a second guard, not the first.
       const [claimed] = await tx.query<{ token: string }>(
         `UPDATE movements SET state = CASE WHEN state = 'ready' THEN 'claimed' ELSE state END,
-             lease_holder = $2, lease_token = nextval('fencing_tokens'), lease_expires_at = now() + ${interval('$3')},
+             lease_holder = $2, lease_token = nextval('fencing_tokens'), lease_expires_at = now() + ${sqlInterval('$3')},
              updated_at = now()
           WHERE id = $1 AND (state = 'ready' OR lease_expires_at < now()) RETURNING lease_token AS token`,
         [row.id, this.deskId, leaseMs],
@@ -432,7 +429,7 @@ export class TeamMovements {
   /** Extends the lease while a request or a look-up takes longer; LeaseLost when it already ran out. */
   async renew(claim: Claim, leaseMs: number = DEFAULT_LEASE_MS): Promise<void> {
     const rows = await this.db.query(
-      `UPDATE movements SET lease_expires_at = now() + ${interval('$4')}
+      `UPDATE movements SET lease_expires_at = now() + ${sqlInterval('$4')}
         WHERE id = $1 AND lease_token = $2 AND lease_holder = $3 AND lease_expires_at > now() RETURNING 1`,
       [claim.movementId, claim.token, this.deskId, leaseMs],
     );
