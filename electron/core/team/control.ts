@@ -252,7 +252,6 @@ export class TeamControl {
       if (!verdict.ok)
         throw teamRefused(`The control change cannot be applied: ${verdict.problem}`, 'Nothing was changed.');
       await this.insertLink(tx, link, linkRecord);
-      await tx.query(`UPDATE control_changes SET state = 'applied', decided_at = now() WHERE id = $1`, [changeId]);
       await recordChange(tx, 'control.changed', changeId);
       return verdict.state.head;
     });
@@ -293,12 +292,12 @@ export class TeamControl {
     });
   }
 
+  /** Writes a link of the chain and marks the change it applies as applied. */
   private async insertLink(tx: TeamSql, link: ControlLink, record: SignedRecord): Promise<void> {
     await tx.query(
       `INSERT INTO control_chain (seq, change_id, body, body_hash, applied_by, signature) VALUES ($1, $2, $3, $4, $5, $6)`,
       [link.seq, link.changeId, record.body, sha256(record.body), record.signer, record.signature],
     );
-    if (link.seq === 0)
-      await tx.query(`UPDATE control_changes SET state = 'applied', decided_at = now() WHERE id = $1`, [link.changeId]);
+    await tx.query(`UPDATE control_changes SET state = 'applied', decided_at = now() WHERE id = $1`, [link.changeId]);
   }
 }
