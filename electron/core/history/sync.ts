@@ -259,6 +259,18 @@ export class HistorySync {
     return { records: rows.map(toCachedRecord), total, complete };
   }
 
+  /** One cached record of the active profile by its platform id (a withdrawal's fee and txid for an export). */
+  record(kind: HistoryKind, id: string): CachedRecord | undefined {
+    const profileId = this.options.profileId();
+    if (profileId === undefined) return undefined;
+    const row = this.options.db
+      .prepare<unknown[], StoredRecord>(
+        'SELECT kind, record_id, time, data FROM history_records WHERE profile_id = ? AND kind = ? AND record_id = ?',
+      )
+      .get(profileId, kind, id);
+    return row === undefined ? undefined : toCachedRecord(row);
+  }
+
   /**
    * Every cached record of these kinds in [from, to], newest first, in batches: `write` gets each
    * batch and is awaited before the next is read, so a large export neither holds every row in

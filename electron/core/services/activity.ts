@@ -2,6 +2,7 @@ import { basename } from 'node:path';
 import type { DeskHandlers } from '../../../shared/contract';
 import { CSV_BOM, csvField, csvLine } from '../../../shared/format/csv';
 import { historyCsvFields, historyCsvHeader } from '../../../shared/format/history';
+import { pushTimeline, withdrawalTimeline } from '../../../shared/platform/timelines';
 import { DeskFailure } from '../errors';
 import type { Movement } from '../movements/types';
 import { cannotWrite, openExportFile } from './app';
@@ -10,7 +11,51 @@ import type { CoreInternals } from './internals';
 
 const stamp = () => new Date().toISOString().replace(/[:.]/g, '-').slice(0, 19);
 
-const movementsCsv = (rows: readonly Movement[]): string => {
+/**
+ * What became of a movement, as an accountant reads it: completed, cancelled, failed, in progress,
+ * open, filled; "unknown" while the journal checks; "not sent" for one that never left. An accepted
+ * withdrawal still on its way is "in progress", never "done".
+ */
+export const finalState = (m: Movement): string => {
+  if (m.state === 'failed') return 'failed';
+  if (m.state === 'unknown') return 'unknown';
+  if (m.state !== 'done') return 'not sent';
+  if (!m.platformStatus) return 'accepted';
+  if (m.kind === 'withdrawal' || m.kind === 'push') {
+    const timeline = (m.kind === 'withdrawal' ? withdrawalTimeline : pushTimeline)({ status: m.platformStatus });
+    if (!timeline.final) return 'in progress';
+    if (timeline.tone === 'success') return 'completed';
+    return m.platformStatus === 'CANCEL' || m.platformStatus === 'CANCELED' ? 'cancelled' : 'failed';
+  }
+  if (m.kind === 'spotOrder') return m.platformStatus === 'closed' ? 'filled' : m.platformStatus;
+  return m.platformStatus === 'success' ? 'completed' : m.platformStatus;
+};
+
+const param = (m: Movement, key: string): string => {
+  const value = m.params[key];
+  return typeof value === 'string' || typeof value === 'number' ? String(value) : '';
+};
+
+/** Where the money went, in a column of its own (not inside the parameters' JSON). */
+const destinationOf = (m: Movement): string => {
+  switch (m.kind) {
+    case 'withdrawal':
+      return [param(m, 'address'), param(m, 'memo')].filter(Boolean).join(' memo ');
+    case 'push':
+      return `UID ${param(m, 'receive_uid')}`;
+    case 'subAccountTransfer':
+      return param(m, 'direction') === 'from' ? 'main account' : `sub-account UID ${param(m, 'sub_account')}`;
+    case 'subToSubTransfer':
+      return `sub-account UID ${param(m, 'sub_account_to')}`;
+    case 'transfer':
+      return param(m, 'to');
+    default:
+      return param(m, 'currency_pair');
+  }
+};
+
+/** The movements as an accountant's CSV: fee, destination, network, txid and final state in columns. */
+const movementsCsv = (rows: readonly Movement[], recordOf: (m: Movement) => Record<string, unknown> | undefined) => {
   const header = [
     'created_utc',
     'updated_utc',
@@ -18,9 +63,14 @@ const movementsCsv = (rows: readonly Movement[]): string => {
     'state',
     'currency',
     'amount',
+    'fee',
+    'destination',
+    'network',
+    'txid',
     'client_id',
     'platform_id',
     'platform_status',
+    'journal_state',
     'label',
     'message',
     'attempts',
@@ -29,18 +79,29 @@ const movementsCsv = (rows: readonly Movement[]): string => {
     'parameters',
   ];
   const lines = [header.join(',')];
+  const field = (record: Record<string, unknown> | undefined, key: string) => {
+    const value = record?.[key];
+    return typeof value === 'string' || typeof value === 'number' ? String(value) : '';
+  };
   for (const m of [...rows].reverse()) {
+    // The platform's record (cached by the history sync) has what the journal does not: fee and txid.
+    const record = recordOf(m);
     lines.push(
       [
         new Date(m.createdAt).toISOString(),
         new Date(m.updatedAt).toISOString(),
         m.kind,
-        m.state,
+        finalState(m),
         m.currency,
         m.amount,
+        field(record, 'fee'),
+        destinationOf(m),
+        param(m, 'chain'),
+        field(record, 'txid'),
         m.clientId,
         m.platformId ?? '',
         m.platformStatus ?? '',
+        m.state,
         m.label ?? '',
         m.message ?? '',
         String(m.attempts),
@@ -83,7 +144,11 @@ export const createActivityHandlers = (ctx: ServiceContext, core: CoreInternals)
     exportMovementsCsv: async (filter) => ({
       filename: `treasury-desk-movements-${stamp()}.csv`,
       // Every movement that matches unless the screen asked for fewer (-1: SQLite's "no limit").
-      csv: movementsCsv(ctx.movements.list({ ...filter, limit: filter.limit ?? -1 })),
+      csv: movementsCsv(ctx.movements.list({ ...filter, limit: filter.limit ?? -1 }), (m) =>
+        m.platformId && (m.kind === 'withdrawal' || m.kind === 'push')
+          ? core.history.record(m.kind === 'withdrawal' ? 'withdrawals' : 'pushes', m.platformId)?.data
+          : undefined,
+      ),
     }),
     reconcile: async () => {
       await ctx.movements.reconcile();

@@ -3,6 +3,7 @@
  * (LongId: no space in the text), a copy button that copies exactly it, and the chain's explorer
  * link (ExplorerLink; nothing when the chain has no known explorer).
  */
+import type { ReactNode } from 'react';
 import type { ExplorerTarget } from '../../../shared/platform/explorers';
 import { CopyButton } from './CopyButton';
 import { ExplorerLink } from './ExplorerLink';
@@ -24,6 +25,30 @@ export interface ChainIdProps {
 export const abbreviate = (value: string, head = 6, tail = 4): string =>
   value.length <= head + tail + 1 ? value : `${value.slice(0, head)}…${value.slice(-tail)}`;
 
+/** A table cell for a long id (a client id, a platform id): abbreviated, whole in the tooltip, with copy. */
+export const IdCell = ({
+  value,
+  what,
+  testId,
+  children,
+}: {
+  readonly value: string | undefined;
+  /** What it is, for the copy button's name ("client id"). */
+  readonly what: string;
+  readonly testId?: string;
+  /** More actions after the copy button (an explorer link). */
+  readonly children?: ReactNode;
+}) => {
+  if (!value) return <span className="muted">—</span>;
+  return (
+    <span className="id-actions" data-testid={testId}>
+      <code title={value}>{abbreviate(value)}</code>
+      <CopyButton value={value} label={`Copy ${what}`} />
+      {children}
+    </span>
+  );
+};
+
 /** A table cell: the id abbreviated (its whole value in the tooltip), copy and an icon-only explorer link. */
 export const ChainIdCell = ({
   chain,
@@ -37,13 +62,10 @@ export const ChainIdCell = ({
   readonly testId?: string;
 }) => {
   if (!value) return <span className="muted">—</span>;
-  const what = target === 'tx' ? 'transaction id' : 'address';
   return (
-    <span className="id-actions" data-testid={testId}>
-      <code title={value}>{abbreviate(value)}</code>
-      <CopyButton value={value} label={`Copy ${what}`} />
+    <IdCell value={value} what={target === 'tx' ? 'transaction id' : 'address'} {...(testId ? { testId } : {})}>
       <ExplorerLink chain={chain} target={target} id={value} compact />
-    </span>
+    </IdCell>
   );
 };
 

@@ -5,8 +5,9 @@
  * undefined for a row not loaded yet (a placeholder is drawn) and `onRangeChange` says which rows
  * are in view, so the screen loads exactly those pages.
  *
- * The layout is fixed (columns keep their widths while rows scroll in and out); a row's height is
- * measured once drawn, so wrapped cells are fine.
+ * Columns fit what the rows in view hold (a cell never clips or splits what it shows; a `width` on
+ * a column keeps it steady while rows scroll in and out); a row's height is measured once drawn, so
+ * wrapped cells are fine.
  */
 import { useVirtualizer } from '@tanstack/react-virtual';
 import { type ReactNode, useEffect, useRef } from 'react';

@@ -3,7 +3,7 @@ export { Amount, alignedAmounts, alignmentOf } from './Amount';
 export { AmountField, type AmountFieldProps, amountProblem, amountValue } from './AmountField';
 export { Badge, type Tone } from './Badge';
 export { Button, type ButtonProps } from './Button';
-export { abbreviate, ChainId, ChainIdCell, type ChainIdProps } from './ChainId';
+export { abbreviate, ChainId, ChainIdCell, type ChainIdProps, IdCell } from './ChainId';
 export { Checkbox } from './Checkbox';
 export { CopyButton, copyText } from './CopyButton';
 export { Countdown, RetryCountdown, secondsLeft } from './Countdown';

@@ -12,6 +12,7 @@ import {
   EmptyState,
   ErrorNotice,
   ExportCsvButton,
+  LongId,
   Notice,
   PeriodSelect,
   QueryStatus,
@@ -19,6 +20,7 @@ import {
   TextField,
   Time,
 } from '../../ui';
+import { auditWords } from './auditWords';
 
 type Outcome = '' | 'ok' | 'error' | 'unknown';
 
@@ -89,34 +91,54 @@ export function AuditLog() {
           rowKey={(e) => String(e.seq)}
           empty={<EmptyState title="Nothing recorded in this period" />}
           columns={[
-            { id: 'seq', header: '#', numeric: true, width: '4em', cell: (e) => e.seq },
-            { id: 'time', header: 'Time', width: '10em', cell: (e) => <Time ms={e.at} /> },
+            { id: 'time', header: 'Time', cell: (e) => <Time ms={e.at} /> },
             { id: 'operator', header: 'Operator', cell: (e) => e.operator || '—' },
-            { id: 'action', header: 'Action', cell: (e) => <code>{e.action}</code> },
-            { id: 'account', header: 'Account', cell: (e) => e.account || '—' },
+            { id: 'what', header: 'What', cell: (e) => <span data-testid="audit-what">{auditWords(e)}</span> },
             {
               id: 'outcome',
               header: 'Result',
-              width: '7em',
               cell: (e) => (
                 <Badge tone={e.outcome === 'ok' ? 'good' : e.outcome === 'error' ? 'bad' : 'warn'}>
                   {e.outcome === 'ok' ? 'Succeeded' : e.outcome === 'error' ? 'Failed' : 'Unknown'}
                 </Badge>
               ),
             },
-            { id: 'label', header: 'Label', cell: (e) => (e.label ? <code>{e.label}</code> : '—') },
             {
-              id: 'request',
-              header: 'Request id',
-              cell: (e) => <code className="break-all">{e.requestId || '—'}</code>,
-            },
-            {
-              id: 'params',
+              id: 'details',
               header: 'Details',
+              // The entry as recorded (action, account, code, request id, parameters), for support.
               cell: (e) => (
-                <code className="params" title={e.params}>
-                  {e.params.length > 80 ? `${e.params.slice(0, 80)}…` : e.params}
-                </code>
+                <details className="audit-details">
+                  <summary>Entry {e.seq}</summary>
+                  <dl className="review-list">
+                    <dt>Action</dt>
+                    <dd>
+                      <code>{e.action}</code>
+                    </dd>
+                    <dt>Account</dt>
+                    <dd>{e.account || '—'}</dd>
+                    {e.label ? (
+                      <>
+                        <dt>Code</dt>
+                        <dd>
+                          <code>{e.label}</code>
+                        </dd>
+                      </>
+                    ) : null}
+                    {e.requestId ? (
+                      <>
+                        <dt>Request id</dt>
+                        <dd>
+                          <LongId value={e.requestId} />
+                        </dd>
+                      </>
+                    ) : null}
+                    <dt>Parameters</dt>
+                    <dd>
+                      <code className="params">{e.params}</code>
+                    </dd>
+                  </dl>
+                </details>
               ),
             },
           ]}

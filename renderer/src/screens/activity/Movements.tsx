@@ -1,30 +1,36 @@
 /**
- * Every money movement the app journaled, with its journal state and the platform's status in plain
- * words; unresolved ones can be checked now. Exported as CSV by main (RFC 4180, UTC).
+ * Every money movement the app journaled: what it was, who prepared and who approved it, and ONE
+ * state in plain words (the journal's where it decides, the platform's once it has a record — an
+ * accepted withdrawal still on its way is "Awaiting confirmations", not "Done"); a text search over
+ * ids, addresses, UIDs and references. Unresolved ones can be checked now. Exported as CSV by main.
  */
 import { useQueryClient } from '@tanstack/react-query';
-import { useState } from 'react';
+import { useMemo, useState } from 'react';
 import type { MovementView } from '../../../../shared/contract/activity';
-import { pushTimeline, withdrawalTimeline } from '../../../../shared/platform/timelines';
+import { pushTimeline, type Tone as TimelineTone, withdrawalTimeline } from '../../../../shared/platform/timelines';
 import { call, useDeskEvent, useDeskMutation, useDeskQuery } from '../../lib/desk';
+import { formatMoney, isDecimalString } from '../../lib/format';
 import { usePeriod } from '../../lib/period';
+import { matchesSearch } from '../../lib/search';
 import {
-  alignedAmounts,
   Badge,
   Button,
   DataTable,
   EmptyState,
   ErrorNotice,
   ExportCsvButton,
+  IdCell,
   PeriodSelect,
   QueryStatus,
   Select,
+  TextField,
   Time,
+  type Tone,
 } from '../../ui';
-import type { Tone } from '../../ui/Badge';
 import { NeedsPerson, needsPerson } from './NeedsPerson';
 import { KIND_WORDS } from './words';
 
+/** The journal's own states in words (the filter's choices; a row shows movementState). */
 export const STATE_WORDS: Record<MovementView['state'], { text: string; tone: Tone }> = {
   prepared: { text: 'Saved, not sent', tone: 'neutral' },
   sent: { text: 'Sent, awaiting answer', tone: 'info' },
@@ -33,13 +39,66 @@ export const STATE_WORDS: Record<MovementView['state'], { text: string; tone: To
   failed: { text: 'Refused / not executed', tone: 'bad' },
 };
 
-/** The platform's own status in words, for kinds that have a status pipeline. */
-export const platformStatusWords = (m: MovementView): string | undefined => {
-  if (!m.platformStatus) return undefined;
-  if (m.kind === 'withdrawal') return withdrawalTimeline({ status: m.platformStatus }).headline;
-  if (m.kind === 'push') return pushTimeline({ status: m.platformStatus }).headline;
-  return m.platformStatus === 'success' ? 'Completed' : m.platformStatus;
+const TIMELINE_TONE: Record<TimelineTone, Tone> = {
+  progress: 'info',
+  success: 'good',
+  failure: 'bad',
+  attention: 'warn',
+  unknown: 'warn',
 };
+
+/** A spot order's status words (the journal follows its amends, fills and cancels). */
+const ORDER_WORDS: Record<string, { text: string; tone: Tone }> = {
+  open: { text: 'Open order', tone: 'info' },
+  closed: { text: 'Filled', tone: 'good' },
+  filled: { text: 'Filled', tone: 'good' },
+  cancelled: { text: 'Cancelled', tone: 'neutral' },
+};
+
+/**
+ * The one state a movement row shows: a person is needed; else the journal's, until the platform
+ * has said what became of it; then the platform's (accepted is not completed).
+ */
+export const movementState = (m: MovementView): { text: string; tone: Tone } => {
+  if (needsPerson(m)) return { text: 'Needs a person', tone: 'bad' };
+  if (m.state !== 'done' || !m.platformStatus) return STATE_WORDS[m.state];
+  if (m.kind === 'withdrawal' || m.kind === 'push') {
+    const timeline = (m.kind === 'withdrawal' ? withdrawalTimeline : pushTimeline)({ status: m.platformStatus });
+    return { text: timeline.headline, tone: TIMELINE_TONE[timeline.tone] };
+  }
+  if (m.kind === 'spotOrder') return ORDER_WORDS[m.platformStatus] ?? STATE_WORDS.done;
+  return m.platformStatus === 'success' ? { text: 'Completed', tone: 'good' } : STATE_WORDS.done;
+};
+
+const param = (m: MovementView, key: string): string => {
+  const value = m.params[key];
+  return typeof value === 'string' || typeof value === 'number' ? String(value) : '';
+};
+
+/** Where it went or what it was, in a few words: an address, a UID, a pair. */
+const destination = (m: MovementView): string => {
+  if (m.kind === 'withdrawal') return `to ${param(m, 'address')} (${param(m, 'chain')})`;
+  if (m.kind === 'push') return `to UID ${param(m, 'receive_uid')}`;
+  if (m.kind === 'subAccountTransfer') {
+    return param(m, 'direction') === 'from'
+      ? `from sub-account UID ${param(m, 'sub_account')}`
+      : `to sub-account UID ${param(m, 'sub_account')}`;
+  }
+  if (m.kind === 'subToSubTransfer') return `UID ${param(m, 'sub_account_from')} → UID ${param(m, 'sub_account_to')}`;
+  if (m.kind === 'transfer') return `${param(m, 'from')} → ${param(m, 'to')}`;
+  if (m.kind === 'spotOrder') return `${param(m, 'side')} ${param(m, 'currency_pair').replace('_', ' / ')}`;
+  return '';
+};
+
+/** Everything a person may paste into the search: ids, addresses, UIDs, references, the operator. */
+const searchable = (m: MovementView): string[] =>
+  [
+    m.clientId,
+    m.platformId,
+    m.currency,
+    m.operator,
+    ...Object.values(m.params).map((v) => (typeof v === 'string' || typeof v === 'number' ? String(v) : undefined)),
+  ].filter((v): v is string => v !== undefined);
 
 export function Movements() {
   const client = useQueryClient();
@@ -48,7 +107,23 @@ export function Movements() {
   const period = usePeriod(30);
   const from = period.range.from * 1000;
   const filter = { from, limit: 5000, ...(kind ? { kind } : {}), ...(state ? { state } : {}) };
+  const [search, setSearch] = useState('');
   const query = useDeskQuery(['activity.movements', filter]);
+  // Who approved a movement that needed it: the Approvals queue links each decision to its movement.
+  const approvals = useDeskQuery(['approvals.list', {}], { staleTime: 30_000 });
+  const approverOf = useMemo(
+    () =>
+      new Map(
+        (approvals.data?.approvals ?? []).flatMap((a) =>
+          a.movementId && a.decidedBy ? [[a.movementId, a.decidedBy] as const] : [],
+        ),
+      ),
+    [approvals.data],
+  );
+  const rows = useMemo(
+    () => (query.data ?? []).filter((m) => matchesSearch(search, searchable(m))),
+    [query.data, search],
+  );
   const reconcile = useDeskMutation('activity.reconcile', { invalidates: ['activity.movements'] });
   useDeskEvent('activity.movementChanged', () => void client.invalidateQueries({ queryKey: ['activity.movements'] }));
 
@@ -79,6 +154,13 @@ export function Movements() {
           onChange={setState}
         />
         <PeriodSelect period={period} />
+        <TextField
+          label="Search"
+          value={search}
+          onChange={setSearch}
+          placeholder="Id, address, UID, reference, operator"
+          data-testid="movements-search"
+        />
         <Button onClick={() => reconcile.mutate({})} busy={reconcile.isPending}>
           Check unresolved now
         </Button>
@@ -96,64 +178,48 @@ export function Movements() {
         <DataTable
           caption="Money movements"
           testId="movements-table"
-          rows={query.data}
+          rows={rows}
           rowKey={(m) => m.id}
-          empty={<EmptyState title="No money movements in this period" />}
+          empty={<EmptyState title={search ? 'No movement matches the search' : 'No money movements in this period'} />}
           columns={[
-            { id: 'time', header: 'Time', width: '10em', cell: (m) => <Time ms={m.createdAt} /> },
-            { id: 'kind', header: 'Kind', cell: (m) => KIND_WORDS[m.kind] },
+            { id: 'time', header: 'Time', cell: (m) => <Time ms={m.createdAt} />, sortValue: (m) => m.createdAt },
             {
-              id: 'amount',
-              header: 'Amount',
-              numeric: true,
-              width: '8em',
-              cell: alignedAmounts(query.data, (m) => m.amount),
-            },
-            { id: 'currency', header: 'Currency', width: '6em', cell: (m) => m.currency },
-            { id: 'operator', header: 'Operator', cell: (m) => m.operator || '—' },
-            {
-              id: 'state',
-              header: 'Journal',
+              id: 'what',
+              header: 'What',
               cell: (m) => (
                 <>
-                  <Badge tone={STATE_WORDS[m.state].tone} testId={`movement-state-${m.id}`}>
-                    {STATE_WORDS[m.state].text}
-                  </Badge>
-                  {needsPerson(m) ? (
-                    <>
-                      {' '}
-                      <Badge tone="bad">Needs a person</Badge>
-                    </>
-                  ) : null}
+                  <span className="nowrap">
+                    {KIND_WORDS[m.kind]}:{' '}
+                    {isDecimalString(m.amount) ? formatMoney(m.amount, m.currency) : `${m.amount} ${m.currency}`}
+                  </span>
+                  <div className="muted small">{destination(m)}</div>
                 </>
               ),
             },
+            { id: 'maker', header: 'Prepared by', cell: (m) => m.operator || '—', sortValue: (m) => m.operator },
+            { id: 'approver', header: 'Approved by', cell: (m) => approverOf.get(m.id) ?? '—' },
             {
-              id: 'status',
-              header: 'Platform status',
-              cell: (m) =>
-                m.platformStatus ? (
-                  <span>
-                    {platformStatusWords(m)} <span className="muted">({m.platformStatus})</span>
-                  </span>
-                ) : m.label ? (
-                  <span>
-                    {m.message ?? ''} <code>{m.label}</code>
-                  </span>
-                ) : (
-                  '—'
-                ),
+              id: 'state',
+              header: 'State',
+              cell: (m) => {
+                const shown = movementState(m);
+                return (
+                  <Badge tone={shown.tone} testId={`movement-state-${m.id}`}>
+                    {shown.text}
+                  </Badge>
+                );
+              },
+              sortValue: (m) => movementState(m).text,
             },
             {
-              id: 'ids',
-              header: 'Ids (client / platform)',
-              cell: (m) => (
-                <code className="break-all small-ids">
-                  {m.clientId || '—'}
-                  <br />
-                  {m.platformId ?? '—'}
-                </code>
-              ),
+              id: 'client',
+              header: 'Client id',
+              cell: (m) => <IdCell value={m.clientId} what="client id" />,
+            },
+            {
+              id: 'platform',
+              header: 'Platform id',
+              cell: (m) => <IdCell value={m.platformId} what="platform id" />,
             },
           ]}
         />

@@ -125,7 +125,11 @@ export function WithdrawalHistory() {
               sortValue: (r) => r.fee,
             },
             { id: 'chain', header: 'Network', cell: (r) => r.chain ?? '—', sortValue: (r) => r.chain },
-            { id: 'address', header: 'Address', cell: (r) => <code className="break-all">{r.address}</code> },
+            {
+              id: 'address',
+              header: 'Address',
+              cell: (r) => <ChainIdCell chain={r.chain} target="address" value={r.address} />,
+            },
             {
               id: 'txid',
               header: 'TXID',
