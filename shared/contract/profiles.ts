@@ -54,7 +54,8 @@ export const LimiterStatus = z.object({
 });
 export type LimiterStatus = z.infer<typeof LimiterStatus>;
 
-export const ConnectionState = z.enum(['disconnected', 'connecting', 'connected', 'error']);
+/** `degraded`: the stream still brings the market, but the platform's REST answers fail (since `degradedSince`). */
+export const ConnectionState = z.enum(['disconnected', 'connecting', 'connected', 'degraded', 'error']);
 
 export const ConnectionStatus = z.object({
   profileId: z.string().nullable(),
@@ -71,6 +72,8 @@ export const ConnectionStatus = z.object({
   /** Unresolved money movements (being checked with the platform). */
   unresolvedMovements: z.number().int(),
   checkedAt: z.number().optional(),
+  /** While degraded: when its REST requests started failing (Unix ms). */
+  degradedSince: z.number().optional(),
 });
 export type ConnectionStatus = z.infer<typeof ConnectionStatus>;
 

@@ -95,6 +95,10 @@ export class ProfileManager {
   private activeId: string | undefined;
   private state: ConnectionStatus['state'] = 'disconnected';
   private lastError: ConnectionStatus['lastError'];
+  /** Whether the platform's WebSocket stream is open (the market still arrives through it). */
+  private streamOpen = false;
+  /** Since when REST requests fail (no answer, or a 5xx), while they do. */
+  private restFailingSince: number | undefined;
   private checkedAt: number | undefined;
   private lastCheck: ConnectionCheck | undefined;
   private embedded: EmbeddedSandbox | undefined;
@@ -169,6 +173,7 @@ export class ProfileManager {
       limiter: connection ? this.limiterView() : { queued: 0, headroom: 1, buckets: [] },
       unresolvedMovements: this.options.unresolvedMovements(),
       ...(this.checkedAt ? { checkedAt: this.checkedAt } : {}),
+      ...(this.state === 'degraded' && this.restFailingSince ? { degradedSince: this.restFailingSince } : {}),
     };
   }
 
@@ -317,7 +322,7 @@ export class ProfileManager {
   private noteFailure(label: string, message?: string): void {
     const help = helpForLabel(label);
     this.lastError = { message: message ?? help.explanation, label, advice: help.advice, at: Date.now() };
-    if (label === 'NETWORK_UNREACHABLE') this.state = 'error';
+    if (label === 'NETWORK_UNREACHABLE') this.state = this.failingState();
     this.options.onStatus(this.status());
   }
 
@@ -331,7 +336,7 @@ export class ProfileManager {
       ...(ipc.advice ? { advice: ipc.advice } : {}),
       at: Date.now(),
     };
-    if (error.kind === 'unreachable') this.state = 'error';
+    if (error.kind === 'unreachable') this.state = this.failingState();
     this.options.onStatus(this.status());
   }
 
@@ -354,6 +359,8 @@ export class ProfileManager {
     this.lastError = undefined;
     this.checkedAt = undefined;
     this.lastCheck = undefined;
+    this.restFailingSince = undefined;
+    this.streamOpen = false;
     this.options.db
       .prepare(
         "INSERT INTO settings (key, value) VALUES ('profiles.active', ?) ON CONFLICT(key) DO UPDATE SET value = excluded.value",
@@ -373,13 +380,16 @@ export class ProfileManager {
         ...(this.options.limiterScale ? { limiterScale: this.options.limiterScale } : {}),
         onRequest: (record) => {
           this.options.onRequest(row.id, record);
+          const answered = record.status >= 200 && record.status < 300;
+          if (answered) this.restFailingSince = undefined;
+          else if (record.status === 0 || record.status >= 500) this.restFailingSince ??= Date.now();
           if (
-            record.status >= 200 &&
-            record.status < 300 &&
-            this.state === 'error' &&
-            this.lastError?.label === 'NETWORK_UNREACHABLE'
+            answered &&
+            (this.state === 'degraded' || (this.state === 'error' && this.lastError?.label === 'NETWORK_UNREACHABLE'))
           ) {
-            this.setState('connected'); // reachable again
+            this.setState('connected'); // REST answers again
+          } else if (record.status >= 500 && this.state === 'connected') {
+            this.setState(this.failingState());
           }
           // Connection-level failures show in the status bar (unreachable, key refused, clock).
           if (record.status === 0 && record.label === 'NETWORK_UNREACHABLE')
@@ -387,6 +397,13 @@ export class ProfileManager {
           else if (record.status === 401 && record.label) this.noteFailure(record.label);
         },
         onLimiterChange: () => this.limiterChanged(),
+        onStreamState: (state) => {
+          this.streamOpen = state === 'open';
+          // REST failing: degraded while the stream still brings the market, a problem once it is gone too.
+          if (this.restFailingSince !== undefined && (this.state === 'degraded' || this.state === 'error')) {
+            this.setState(this.failingState());
+          }
+        },
         onClockResync: () => this.options.onStatus(this.status()),
       });
       this.options.onSwitch(this.active());
@@ -436,6 +453,12 @@ export class ProfileManager {
       .prepare('UPDATE profiles SET key_mask = ?, updated_at = ? WHERE id = ?')
       .run(maskKey(facts.key), Date.now(), SANDBOX_PROFILE_ID);
     this.sandboxUrl = normalizeUrl(facts.baseUrl);
+  }
+
+  /** What REST requests failing means: degraded while the stream is open, else a connection problem. */
+  private failingState(): ConnectionStatus['state'] {
+    this.restFailingSince ??= Date.now();
+    return this.streamOpen ? 'degraded' : 'error';
   }
 
   private setState(state: ConnectionStatus['state'], error?: ConnectionStatus['lastError']): void {

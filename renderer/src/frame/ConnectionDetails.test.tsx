@@ -1,6 +1,6 @@
 import { cleanup, render, screen } from '@testing-library/react';
 import { afterEach, describe, expect, it } from 'vitest';
-import { ConnectionDetails, limiterNeedsAttention } from './ProfileSwitcher';
+import { ConnectionDetails, ConnectionIndicator, limiterNeedsAttention } from './ProfileSwitcher';
 
 afterEach(cleanup);
 
@@ -13,6 +13,28 @@ const bucket = (scope: string, used: number, limit: number, extra: object = {}) 
   used,
   queued: 0,
   ...extra,
+});
+
+describe('the connection indicator', () => {
+  it('says a degraded connection — the stream up, REST failing — and since when, not a green Connected', () => {
+    const since = Date.UTC(2026, 10, 27, 14, 2, 0);
+    render(
+      <ConnectionIndicator
+        status={{
+          profileId: 'p',
+          state: 'degraded',
+          degradedSince: since,
+          clockWarning: false,
+          unresolvedMovements: 0,
+          limiter: { queued: 0, headroom: 1, buckets: [] },
+        }}
+      />,
+    );
+    expect(screen.getByTestId('connection-state').textContent).toBe('Degraded');
+    const line = screen.getByTestId('connection-degraded');
+    expect(line.textContent).toContain('requests to the platform fail since');
+    expect(line.querySelector('time')?.getAttribute('datetime')).toBe(new Date(since).toISOString());
+  });
 });
 
 describe('connection details', () => {

@@ -28,6 +28,7 @@ const KIND: Record<ProfileKind, { label: string; tone: Tone }> = {
 const STATE_TEXT: Record<Status['state'], string> = {
   connected: 'Connected',
   connecting: 'Connecting…',
+  degraded: 'Degraded',
   disconnected: 'Not connected',
   error: 'Connection problem',
 };
@@ -190,7 +191,7 @@ export const ConnectionDetails = ({ status, id }: { readonly status: Status; rea
   );
 };
 
-const ConnectionIndicator = ({ status }: { readonly status: Status | undefined }) => {
+export const ConnectionIndicator = ({ status }: { readonly status: Status | undefined }) => {
   const screen = useNavigation((s) => s.screen);
   const [open, setOpen] = useState(false);
   const panelId = useId();
@@ -227,6 +228,17 @@ const ConnectionIndicator = ({ status }: { readonly status: Status | undefined }
         <span className="connection-dot" data-state={dot === 'error' ? 'disconnected' : dot} aria-hidden="true" />
         <span className="connection-text">{STATE_TEXT[status.state]}</span>
       </button>
+      {status.state === 'degraded' ? (
+        <span className="connection-degraded" data-testid="connection-degraded">
+          live prices still arrive; requests to the platform fail
+          {status.degradedSince ? (
+            <>
+              {' '}
+              since <Time ms={status.degradedSince} timeOnly />
+            </>
+          ) : null}
+        </span>
+      ) : null}
       {status.clockWarning ? (
         <Badge tone="warn" title="This computer's clock differs from the platform's; requests may be refused.">
           Clock
