@@ -80,7 +80,7 @@ test.describe('withdrawals', () => {
     // One notice for this withdrawal, replaced at each status, in plain words.
     const notice = page.getByTestId('notice').filter({ hasText: 'Withdrawal of 100 USDT' });
     await expect(notice).toHaveCount(1);
-    await expect(notice).toContainText('Done: the funds were sent (DONE)');
+    await expect(notice).toContainText('Done: the funds were sent');
     await app.screenshot('withdrawal-done');
   });
 

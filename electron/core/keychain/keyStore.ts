@@ -16,7 +16,7 @@ export interface StoredKey {
 }
 
 export interface KeyStore {
-  /** Which backend holds the secrets, for Settings ("Secret Service", "memory (tests only)"). */
+  /** Which backend holds the secrets, in words for Settings ("Secret Service", "memory only, forgotten when the app closes"). */
   readonly backend: string;
   /** Stores (or replaces) the key of an entry, e.g. a profile id. */
   set(entry: string, value: StoredKey): Promise<void>;
@@ -32,7 +32,7 @@ export const maskKey = (key: string): string =>
 
 /** In-memory adapter: for unit tests only (secrets vanish with the process). */
 export class MemoryKeyStore implements KeyStore {
-  readonly backend = 'memory (tests only)';
+  readonly backend = 'memory only, forgotten when the app closes';
   private readonly entries = new Map<string, StoredKey>();
 
   async set(entry: string, value: StoredKey): Promise<void> {

@@ -1,6 +1,6 @@
 import { cleanup, render, screen } from '@testing-library/react';
 import { afterEach, describe, expect, it } from 'vitest';
-import { ConnectionDetails, ConnectionIndicator, limiterNeedsAttention } from './ProfileSwitcher';
+import { bucketWords, ConnectionDetails, ConnectionIndicator, limiterNeedsAttention } from './ProfileSwitcher';
 
 afterEach(cleanup);
 
@@ -34,6 +34,19 @@ describe('the connection indicator', () => {
     const line = screen.getByTestId('connection-degraded');
     expect(line.textContent).toContain('requests to the platform fail since');
     expect(line.querySelector('time')?.getAttribute('datetime')).toBe(new Date(since).toISOString());
+  });
+});
+
+describe('rate-limit windows in words', () => {
+  it('name their endpoint, so two windows of one rule never read the same', () => {
+    const scope = 'other wallet endpoints, per endpoint';
+    expect(bucketWords({ key: 'walletOther GET /wallet/withdraw_status', scope })).toBe(
+      'other wallet endpoints — wallet: withdraw status',
+    );
+    expect(bucketWords({ key: 'walletOther GET /wallet/deposits', scope })).toBe(
+      'other wallet endpoints — wallet: deposits',
+    );
+    expect(bucketWords({ key: 'spotPlace BTC_USDT', scope: 'spot order placement' })).toBe('spot order placement');
   });
 });
 
@@ -73,7 +86,9 @@ describe('connection details', () => {
     expect(rows[0]).toContain('9 of 10 per 1 s');
     expect(rows[1]).toContain('Withdrawals');
     expect(rows[2]).toContain('Wallet reads');
-    expect(screen.getByTestId('connection-last-error').textContent).toContain('TOO_MANY_REQUESTS');
+    // Plain words and advice; the platform's code is not in the sentence.
+    expect(screen.getByTestId('connection-last-error').textContent).toContain('Too many requests');
+    expect(screen.getByTestId('connection-last-error').textContent).not.toContain('TOO_MANY_REQUESTS');
     expect(screen.getByTestId('connection-last-error').textContent).toContain('Wait a moment.');
   });
 

@@ -52,7 +52,7 @@ export const describeChange = (kind: Kind, change: Change) => {
   return {
     tone,
     title,
-    message: `${statusTimeline(kind, change.status).headline} (${change.status})`,
+    message: statusTimeline(kind, change.status).headline,
     screen: SCREEN[kind],
     // "Open" opens this record (its timeline in the history), not the screen's first tab.
     params: (kind === 'push' ? { record: change.id } : { tab: 'history', record: change.id }) as ScreenParams,

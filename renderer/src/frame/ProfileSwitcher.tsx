@@ -111,6 +111,21 @@ const busiest = (buckets: Status['limiter']['buckets'], now: number) =>
     .slice(0, 6);
 
 /** Everything known about the active connection: clock, rate-limit budget and queue, last error. */
+/**
+ * What a rate-limit window counts, in words: a per-endpoint window says its endpoint ("other wallet
+ * endpoints — wallet: withdraw status"), so two windows of one rule never read the same.
+ */
+export const bucketWords = (bucket: Pick<Bucket, 'key' | 'scope'>): string => {
+  const endpoint = /^\S+ (GET|POST|PUT|PATCH|DELETE) (\S+)$/.exec(bucket.key)?.[2];
+  if (endpoint === undefined) return bucket.scope;
+  const [area = '', ...rest] = endpoint.replace(/^\/(api\/v4\/)?/, '').split('/');
+  const what = rest
+    .filter((segment) => !segment.startsWith('{') && !/\d/.test(segment))
+    .join(' ')
+    .replace(/_/g, ' ');
+  return `${bucket.scope.replace(/, per endpoint$/, '')} — ${area.replace(/_/g, ' ')}${what ? `: ${what}` : ''}`;
+};
+
 export const ConnectionDetails = ({ status, id }: { readonly status: Status; readonly id: string }) => {
   const now = Date.now();
   const { limiter } = status;
@@ -136,7 +151,7 @@ export const ConnectionDetails = ({ status, id }: { readonly status: Status; rea
                 testId: 'connection-last-error',
                 value: (
                   <>
-                    {status.lastError.message} {status.lastError.label ? <code>{status.lastError.label}</code> : null}{' '}
+                    {status.lastError.message}{' '}
                     <span className="muted">
                       (<Time ms={status.lastError.at} />)
                     </span>
@@ -169,7 +184,7 @@ export const ConnectionDetails = ({ status, id }: { readonly status: Status; rea
             {buckets.map((b) => (
               <tr key={b.key}>
                 <td>
-                  {b.scope}
+                  {bucketWords(b)}
                   {(b.blockedUntil ?? 0) > now ? (
                     <Badge tone="warn">
                       Paused by the platform until <Time ms={b.blockedUntil as number} />

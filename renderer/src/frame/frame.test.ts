@@ -35,9 +35,9 @@ describe('describeChange', () => {
     });
   });
 
-  it('names the status in the timeline’s words, with the platform’s code, once per record', () => {
+  it('names the status in the timeline’s words (no platform code), once per record', () => {
     const notice = describeChange('withdrawal', { ...change, status: 'EXTPEND', previousStatus: 'PROCES' });
-    expect(notice?.message).toBe('Sent on chain, waiting for confirmations (EXTPEND)');
+    expect(notice?.message).toBe('Sent on chain, waiting for confirmations');
     expect(notice?.key).toBe('withdrawal:w1');
   });
 

@@ -88,14 +88,14 @@ export const recordColumns = <
   },
 ];
 
-/** The record's status in plain words, with the platform's code. */
+/** The record's status in plain words (the platform's code in the tooltip and the record's Details). */
 export const statusColumn = <R extends HistoryRow>(timelineOf: (row: R) => Timeline): Column<R> => ({
   id: 'status',
   header: 'Status',
   sortValue: (r) => timelineOf(r).headline,
   cell: (r) => (
-    <span data-status={r.status}>
-      {timelineOf(r).headline} <span className="muted">({r.status})</span>
+    <span data-status={r.status} title={`Platform status ${r.status}`}>
+      {timelineOf(r).headline}
     </span>
   ),
 });

@@ -78,8 +78,9 @@ const whereRendered = (timeline: Timeline): string => {
     expect(current).toHaveLength(1);
     where = current[0]!.getAttribute('data-stage') ?? '';
   }
-  // Every rendering states the platform code and a non-empty next step in words.
-  expect(within(region).getByTestId('timeline-headline').textContent).toContain(`(${timeline.status})`);
+  // Every rendering keeps the platform code under Details (not in the sentence) and a next step in words.
+  expect(within(region).getByTestId('timeline-headline').textContent).not.toContain(`(${timeline.status})`);
+  expect(within(region).getByTestId('timeline-status-code').textContent).toBe(timeline.status || 'none');
   expect(within(region).getByTestId('timeline-next').textContent?.length).toBeGreaterThan(10);
   unmount();
   return where;

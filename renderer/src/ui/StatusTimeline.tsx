@@ -1,6 +1,6 @@
 /**
  * A status timeline in plain words: the stages of a withdrawal, deposit or UID transfer, where it is
- * now and what happens next. The platform code stays visible (small) for support conversations.
+ * now and what happens next. The platform code is under Details, for support conversations.
  */
 import { Circle, CircleCheck, CircleDot, CircleMinus, CircleX, type LucideIcon } from 'lucide-react';
 import type { ReactNode } from 'react';
@@ -36,7 +36,7 @@ export function StatusTimeline({ timeline, label, children }: StatusTimelineProp
   return (
     <section className={`status-timeline tone-${timeline.tone}`} aria-label={label} data-testid="status-timeline">
       <p className="status-timeline-headline" data-testid="timeline-headline" data-status={timeline.status}>
-        <strong>{timeline.headline}</strong> <span className="status-code">({timeline.status || 'no status'})</span>
+        <strong>{timeline.headline}</strong>
       </p>
       <ol className="status-timeline-stages">
         {timeline.stages.map((stage) => (
@@ -59,6 +59,11 @@ export function StatusTimeline({ timeline, label, children }: StatusTimelineProp
         {timeline.next}
       </p>
       {children}
+      {/* The platform's own code, for a support conversation: folded away, not in the sentence. */}
+      <details className="status-details">
+        <summary>Details</summary>
+        Platform status <code data-testid="timeline-status-code">{timeline.status || 'none'}</code>
+      </details>
     </section>
   );
 }
