@@ -108,22 +108,24 @@ test.describe('addresses and ids', () => {
       verified: false,
     });
     await app.open('withdrawals');
-    const form = await chooseSaved(page, /Fresh supplier \(e2e\)/);
+    const form = page.getByRole('form', { name: 'New withdrawal' });
+    await form.getByLabel('Currency').selectOption('USDT');
+    await form.getByRole('radio', { name: /^TRX\b/ }).check();
+    // The refused one says why and cannot be chosen at all (nor the seeded unverified one).
     const entry = page.getByTestId(`saved-address-${fresh}`);
     await expect(entry).toHaveAttribute('data-refused', 'true');
     await expect(entry).toContainText('Not verified — cannot be used');
     await expect(entry).toContainText("Verify it in the platform's address book (web or app)");
-    await expect(page.getByTestId('saved-address-error')).toContainText('until then the platform refuses');
-    await form.getByLabel('Amount').fill('20');
+    await expect(form.getByRole('radio', { name: /Fresh supplier \(e2e\)/ })).toBeDisabled();
+    await expect(form.getByRole('radio', { name: /New supplier \(unverified\)/ })).toBeDisabled();
     await expect(page.getByTestId('withdraw-review')).toBeDisabled();
-    await expect(page.getByTestId('review-sheet')).toHaveCount(0);
+    await expect(page.getByTestId('withdraw-review-why')).toHaveText('Choose a saved address.');
     await app.expectAccessible();
     await app.screenshot('withdrawal-unverified-address');
 
-    // The seeded unverified one too; a verified one can be reviewed again.
-    await form.getByRole('radio', { name: /New supplier \(unverified\)/ }).check();
-    await expect(page.getByTestId('withdraw-review')).toBeDisabled();
+    // A verified one can be reviewed.
     await form.getByRole('radio', { name: /OTC desk \(TRC20\)/ }).check();
+    await form.getByLabel('Amount').fill('20');
     await expect(page.getByTestId('withdraw-review')).toBeEnabled();
 
     // Main refuses it before sending, with the reason at the address field.

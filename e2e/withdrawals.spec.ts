@@ -161,9 +161,9 @@ test.describe('withdrawals', () => {
       amount: '300000',
     });
     await expect(form.getByRole('alert').filter({ hasText: 'Not enough USDT' })).toBeVisible();
-    await page.getByTestId('withdraw-review').click();
-    // The reason once, at the amount; the line by the button only says where to look.
-    await expect(page.getByTestId('withdraw-blocked')).toHaveText('Not sent: check Amount.');
+    // Review cannot open: the reason once, at the amount; the line by the button says where to look.
+    await expect(page.getByTestId('withdraw-review')).toBeDisabled();
+    await expect(page.getByTestId('withdraw-review-why')).toHaveText('Check the amount above.');
     await expect(form.getByText(/Not enough USDT/)).toHaveCount(1);
     await expect(page.getByTestId('review-sheet')).toHaveCount(0);
 
@@ -174,8 +174,8 @@ test.describe('withdrawals', () => {
     await expect(form.getByLabel('Memo / tag')).toHaveValue('7734001');
     await form.getByLabel('Memo / tag').fill('');
     await form.getByLabel('Amount').fill('20');
-    await page.getByTestId('withdraw-review').click();
-    await expect(page.getByTestId('withdraw-blocked')).toHaveText('Not sent: check Memo / tag.');
+    await expect(page.getByTestId('withdraw-review')).toBeDisabled();
+    await expect(page.getByTestId('withdraw-review-why')).toHaveText('Check the memo / tag above.');
     await expect(form.getByRole('alert').filter({ hasText: 'needs a memo' })).toHaveCount(1);
     await expect(page.getByTestId('review-sheet')).toHaveCount(0);
     await app.screenshot('withdrawal-stopped');

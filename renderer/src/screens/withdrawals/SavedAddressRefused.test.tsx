@@ -84,26 +84,26 @@ describe('a saved address the platform refuses', () => {
     expect(refused.getAttribute('data-refused')).toBe('true');
     expect(refused.textContent).toContain('Not verified — cannot be used');
     expect(refused.textContent).toContain(VERIFY_ADVICE);
-    // The address in the list is grouped without spaces in its text.
+    // The address in the list is grouped without spaces in its text; it cannot be chosen.
     expect(refused.querySelector('.long-id')?.textContent).toBe(ADDRESSES[1]!.address);
+    expect(refused.querySelector('input')).toHaveProperty('disabled', true);
     // Verified, or used before: accepted by the platform, not marked.
     expect(screen.getByTestId(`saved-address-${ADDRESSES[0]!.address}`).getAttribute('data-refused')).toBeNull();
     expect(screen.getByTestId(`saved-address-${ADDRESSES[2]!.address}`).getAttribute('data-refused')).toBeNull();
   });
 
-  it('cannot be reviewed: Review stays disabled, the reason is at the field at once', async () => {
+  it('cannot be chosen: its choice is disabled, so Review stays closed', async () => {
     const user = userEvent.setup();
     renderForm();
-    await choose(user, /New supplier/);
-    const error = await screen.findByTestId('saved-address-error');
-    expect(error.textContent).toContain('not verified');
-    expect(error.textContent).toContain(VERIFY_ADVICE);
+    await user.selectOptions(await screen.findByLabelText('Currency'), 'USDT');
+    await user.click(await screen.findByRole('radio', { name: /^TRX/ }));
+    const refused = await screen.findByRole('radio', { name: /New supplier/ });
+    expect(refused).toHaveProperty('disabled', true);
+    await user.click(refused);
+    expect(refused).toHaveProperty('checked', false);
     const review = screen.getByTestId('withdraw-review');
     expect(review).toHaveProperty('disabled', true);
-    expect(review.getAttribute('aria-describedby')).toBe('withdraw-review-why');
-    await user.type(screen.getByLabelText('Amount'), '20');
-    await user.click(review);
-    expect(screen.queryByTestId('review-sheet')).toBeNull();
+    expect(screen.getByTestId('withdraw-review-why').textContent).toBe('Choose a saved address.');
     expect(withdrawCalls).toBe(0);
   });
 

@@ -125,6 +125,68 @@ const choose = async (user: ReturnType<typeof userEvent.setup>, network: RegExp,
 };
 
 describe('withdrawal form', () => {
+  it('starts from what can be sent and the last withdrawals, and a balance picks the currency', async () => {
+    const user = userEvent.setup();
+    installFakeDesk({
+      ...answers,
+      'funding.withdrawals': () => [
+        { id: 'w1', time: 1_795_000_000, amount: '1200', currency: 'USDT', status: 'DONE', chain: 'TRX' },
+      ],
+    });
+    renderForm();
+    const start = await screen.findByTestId('withdraw-start');
+    await waitFor(() => expect(start.textContent).toContain('250,000 USDT'));
+    await waitFor(() => expect(screen.getByTestId('withdraw-recent').textContent).toContain('1,200 USDT'));
+    await user.click(within(start).getByRole('button', { name: 'Withdraw USDT' }));
+    expect((screen.getByLabelText('Currency') as HTMLSelectElement).value).toBe('USDT');
+    expect(screen.queryByTestId('withdraw-start')).toBeNull();
+  });
+
+  it('finds a saved address by name, address or memo in a long address book', async () => {
+    const user = userEvent.setup();
+    const many = Array.from({ length: 7 }, (_, i) => ({
+      currency: 'USDT',
+      chain: 'TRX',
+      address: `TAddress${i}0000000000000000000000${i}`,
+      name: `Supplier ${i}`,
+      verified: true,
+      previousWithdrawals: 1,
+    }));
+    installFakeDesk({ ...answers, 'funding.savedAddresses': () => many });
+    renderForm();
+    await user.selectOptions(await screen.findByLabelText('Currency'), 'USDT');
+    await user.click(await screen.findByRole('radio', { name: /^TRX/ }));
+    await screen.findByRole('radio', { name: /Supplier 6/ });
+    await user.type(screen.getByTestId('address-search'), 'supplier 3');
+    const group = screen.getByRole('radiogroup', { name: 'Saved address' });
+    expect(within(group).getAllByRole('radio')).toHaveLength(1);
+    expect(within(group).getByRole('radio', { name: /Supplier 3/ })).toBeTruthy();
+  });
+
+  it('warns before Send that the amount waits for approval above the policy’s threshold', async () => {
+    const user = userEvent.setup();
+    installFakeDesk({
+      ...answers,
+      'policies.get': () => ({
+        profileId: 'p',
+        policy: {
+          limits: {},
+          usdtLimits: {},
+          allowlist: { required: false, coolingOffHours: 24, entries: [] },
+          approval: { aboveUsdt: '50', newDestination: false, anyPush: false, expiresHours: 24 },
+        },
+      }),
+    });
+    renderForm();
+    await choose(user, /^TRX/, /OTC desk/);
+    await user.type(screen.getByLabelText('Amount'), '40');
+    expect(screen.queryByTestId('withdraw-needs-approval')).toBeNull();
+    await user.type(screen.getByLabelText('Amount'), '0');
+    const warning = await screen.findByTestId('withdraw-needs-approval');
+    expect(warning.textContent).toContain('Above 50 USDT.');
+    expect(warning.textContent).toContain('wait for approval');
+  });
+
   it('shows a suspended network, explained and not selectable', async () => {
     const user = userEvent.setup();
     renderForm();
@@ -140,10 +202,11 @@ describe('withdrawal form', () => {
     await choose(user, /^TRX/, /OTC desk/);
     await user.type(screen.getByLabelText('Amount'), '300000');
     expect(await screen.findByText(/Not enough USDT: this needs 300,001 USDT/)).toBeTruthy();
+    // Review cannot open: once at the amount; the line by the button only says where to look.
+    expect(screen.getByTestId('withdraw-review')).toHaveProperty('disabled', true);
     await user.click(screen.getByTestId('withdraw-review'));
-    // Once, at the amount; the line by the button only says where to look.
     expect(screen.getAllByText(/Not enough USDT/)).toHaveLength(1);
-    expect(screen.getByTestId('withdraw-blocked').textContent).toBe('Not sent: check Amount.');
+    expect(screen.getByTestId('withdraw-review-why').textContent).toBe('Check the amount above.');
     expect(screen.queryByTestId('review-sheet')).toBeNull();
     expect(withdrawCalls).toHaveLength(0);
   });
@@ -157,10 +220,10 @@ describe('withdrawal form', () => {
     expect(memo.value).toBe('7734001');
     await user.clear(memo);
     await user.type(screen.getByLabelText('Amount'), '20');
+    expect(screen.getByTestId('withdraw-review')).toHaveProperty('disabled', true);
+    expect(screen.getByTestId('withdraw-review-why').textContent).toBe('Check the memo / tag above.');
     await user.click(screen.getByTestId('withdraw-review'));
-    expect(screen.getAllByText(/needs a memo/)).toHaveLength(1);
-    expect(screen.getByLabelText('Memo / tag').getAttribute('aria-invalid')).toBe('true');
-    expect(screen.getByTestId('withdraw-blocked').textContent).toBe('Not sent: check Memo / tag.');
+    expect(screen.queryByTestId('review-sheet')).toBeNull();
     expect(screen.queryByTestId('review-sheet')).toBeNull();
     expect(withdrawCalls).toHaveLength(0);
   });
@@ -430,27 +493,24 @@ describe('withdrawal form: one way for errors', () => {
 });
 
 describe('withdrawal form: dependent fields and the draft', () => {
-  it('after an attempt, each missing choice is asked for in order, as the earlier ones are made', async () => {
+  it('Review opens only when it can succeed: until then the next choice is asked for beside it', async () => {
     const user = userEvent.setup();
     renderForm();
     await screen.findByLabelText('Currency');
-    await user.click(screen.getByTestId('withdraw-review'));
-    expect(await screen.findByText('Choose a currency.')).toBeTruthy();
-    expect(screen.getByTestId('withdraw-blocked').textContent).toBe('Not sent: check Currency.');
+    const review = screen.getByTestId('withdraw-review');
+    const why = () => screen.getByTestId('withdraw-review-why').textContent;
+    expect(review).toHaveProperty('disabled', true);
+    expect(why()).toBe('Choose a currency.');
     await user.selectOptions(screen.getByLabelText('Currency'), 'USDT');
-    await waitFor(() => expect(screen.getByTestId('withdraw-blocked').textContent).toBe('Not sent: check Network.'));
-    expect(screen.queryByText('Choose a currency.')).toBeNull();
-    expect(screen.getByText('Choose a network.')).toBeTruthy();
+    await waitFor(() => expect(why()).toBe('Choose a network.'));
     await user.click(await screen.findByRole('radio', { name: /^TRX/ }));
-    await waitFor(() =>
-      expect(screen.getByTestId('withdraw-blocked').textContent).toBe('Not sent: check Destination.'),
-    );
-    expect(screen.getByTestId('saved-address-error').textContent).toBe('Choose a saved address.');
+    await waitFor(() => expect(why()).toBe('Choose a saved address.'));
     await user.click(await screen.findByRole('radio', { name: /OTC desk/ }));
-    await waitFor(() => expect(screen.getByTestId('withdraw-blocked').textContent).toBe('Not sent: check Amount.'));
-    expect(screen.queryByTestId('saved-address-error')).toBeNull();
+    await waitFor(() => expect(why()).toBe('Check the amount above.'));
+    expect(review).toHaveProperty('disabled', true);
     await user.type(screen.getByLabelText('Amount'), '100');
-    await waitFor(() => expect(screen.queryByTestId('withdraw-blocked')).toBeNull());
+    await waitFor(() => expect(screen.queryByTestId('withdraw-review-why')).toBeNull());
+    expect(review).toHaveProperty('disabled', false);
     expect(withdrawCalls).toHaveLength(0);
   });
 

@@ -22,6 +22,7 @@ import {
   type WithdrawRules,
 } from '../../../../shared/contract/funding';
 import { savedAddressRefusal } from '../../../../shared/platform/savedAddresses';
+import { withdrawalTimeline } from '../../../../shared/platform/timelines';
 import { useDeskQuery } from '../../lib/desk';
 import { formatMoney, parseAmountInput } from '../../lib/format';
 import {
@@ -33,6 +34,8 @@ import {
   placeRefusal,
   useRulesAtFields,
 } from '../../lib/formErrors';
+import { lastDays } from '../../lib/period';
+import { matchesSearch } from '../../lib/search';
 import {
   AmountField,
   Badge,
@@ -45,7 +48,9 @@ import {
   Notice,
   Select,
   TextField,
+  Time,
 } from '../../ui';
+import { approvalReasons } from './approvalForecast';
 import { FeeEstimateNote } from './FeeEstimateNote';
 import { firstWithdrawalTo, ReviewSheet } from './ReviewSheet';
 import { amountProblem, quote } from './withdrawMath';
@@ -74,6 +79,51 @@ const chainProblem = (chain: CurrencyChainInfo): string | undefined => {
 };
 
 const savedKey = (a: SavedAddress) => destinationKey(a.chain, a.address, a.tag);
+
+/** A network as people read it: "ETH · Ethereum (ERC20)" (never nested brackets). */
+const networkName = (c: CurrencyChainInfo): string =>
+  c.nameEn && c.nameEn !== c.chain ? `${c.chain} · ${c.nameEn}` : c.chain;
+
+/**
+ * Before a currency is chosen: what can be sent (spot balances, each a way in) and the last
+ * withdrawals with where they stand, so the empty form is a starting point.
+ */
+function WithdrawStart({ onPick }: { readonly onPick: (currency: string) => void }) {
+  const spot = useDeskQuery(['balances.spot', {}], { staleTime: 10_000 });
+  const [range] = useState(() => lastDays(30));
+  const recent = useDeskQuery(['funding.withdrawals', { range }]);
+  const balances = (spot.data ?? []).filter((b) => !new Decimal(b.available).isZero()).slice(0, 8);
+  const latest = [...(recent.data ?? [])].sort((a, b) => b.time - a.time).slice(0, 5);
+  return (
+    <section className="card" aria-label="Start a withdrawal" data-testid="withdraw-start">
+      <h2>Available to send</h2>
+      {balances.length === 0 && spot.data ? <p className="muted">The spot account holds nothing to send.</p> : null}
+      <ul className="withdraw-start-list">
+        {balances.map((b) => (
+          <li key={b.currency}>
+            <Button size="sm" variant="ghost" onClick={() => onPick(b.currency)} aria-label={`Withdraw ${b.currency}`}>
+              {b.currency}
+            </Button>
+            <span className="num">{formatMoney(b.available, b.currency)}</span>
+          </li>
+        ))}
+      </ul>
+      <h2>Recent withdrawals</h2>
+      {recent.data && latest.length === 0 ? <p className="muted">None in the last 30 days.</p> : null}
+      <ul className="withdraw-start-list" data-testid="withdraw-recent">
+        {latest.map((w) => (
+          <li key={w.id}>
+            <span>
+              <Time ms={w.time * 1000} />
+            </span>
+            <span className="num">{formatMoney(w.amount, w.currency)}</span>
+            <span className="muted">{withdrawalTimeline(w).headline}</span>
+          </li>
+        ))}
+      </ul>
+    </section>
+  );
+}
 
 type WithdrawField = keyof WithdrawValues;
 /** The fields in the order the form asks for them: the first with a problem is where to look. */
@@ -158,6 +208,13 @@ export function WithdrawForm({ onSent }: { readonly onSent: (result: WithdrawRes
   const [reviewing, setReviewing] = useState<WithdrawDetails | undefined>();
 
   const rulesQuery = useDeskQuery(['funding.withdrawRules', {}], { staleTime: 60_000 });
+  // For the warning before Send: the policy's approval rules and the prices that value the amount.
+  const policyQuery = useDeskQuery(['policies.get', {}], { staleTime: 60_000 });
+  const tickersQuery = useDeskQuery(['trade.tickers', {}], {
+    staleTime: 60_000,
+    enabled: draft.currency !== '' && draft.currency !== 'USDT',
+  });
+  const [addressSearch, setAddressSearch] = useState('');
   const spotQuery = useDeskQuery(['balances.spot', {}], { staleTime: 10_000 });
   const chainsQuery = useDeskQuery(['funding.chains', { currency: draft.currency }], {
     enabled: draft.currency !== '',
@@ -209,7 +266,11 @@ export function WithdrawForm({ onSent }: { readonly onSent: (result: WithdrawRes
   useRulesAtFields(
     form,
     WITHDRAW_ORDER,
-    (name) => submitted || ((name === 'address' || name === 'memo' || name === 'amount') && draft[name] !== ''),
+    (name) =>
+      submitted ||
+      ((name === 'address' || name === 'memo' || name === 'amount') && draft[name] !== '') ||
+      // A memo network's memo is asked for as soon as the destination is chosen (Review waits for it).
+      (name === 'memo' && draft.address !== ''),
     [draft.currency, draft.chain, draft.address, draft.memo, draft.amount, rules, chain, available, refused, submitted],
   );
   const onRefused = (error: unknown): unknown => {
@@ -229,11 +290,30 @@ export function WithdrawForm({ onSent }: { readonly onSent: (result: WithdrawRes
   // What was typed ("1,000.5", ".5", pasted spaces) read once; the fee and the net see the canonical value.
   const typed = parseAmountInput(draft.amount);
   const amount = typed.ok ? typed.value : '';
-  const amountOk = !withdrawProblems(draft, { rules, chain, available, refused }).amount;
-  // After an attempt: the first field whose rule fails (a refusal is not the form's rule).
-  const firstProblem = submitted ? WITHDRAW_ORDER.find((f) => errors[f] && !isRefusal(errors[f])) : undefined;
+  // Review opens only when it can succeed: otherwise the first thing missing is said beside it.
+  const problems = withdrawProblems(draft, { rules, chain, available, refused });
+  const amountOk = !problems.amount;
   // Never sent to before (the review's "first withdrawal to this address"): offer a test amount first.
   const firstTime = firstWithdrawalTo(saved);
+  const first = WITHDRAW_ORDER.find((f) => problems[f] !== undefined);
+  const reviewBlock =
+    first === undefined
+      ? rules && chain
+        ? undefined
+        : 'Reading the network’s fee and limits…'
+      : first === 'amount' || first === 'memo'
+        ? `Check the ${(WITHDRAW_FIELDS[first] ?? first).toLowerCase()} above.`
+        : (problems[first] ?? '');
+  const shownAddresses = (addressesQuery.data ?? []).filter((a) =>
+    matchesSearch(addressSearch, [a.name, a.address, a.tag]),
+  );
+  const needsApproval = approvalReasons({
+    policy: policyQuery.data?.policy,
+    tickers: tickersQuery.data,
+    currency: draft.currency,
+    amount: amountOk ? amount : '',
+    newDestination: firstTime,
+  });
   const testAmount =
     rules?.minAmount && new Decimal(rules.minAmount).gt(0) ? new Decimal(rules.minAmount).toFixed() : undefined;
   const q = rules && chain && amountOk ? quote(rules, chain.chain, amount, chain.decimals) : undefined;
@@ -243,238 +323,261 @@ export function WithdrawForm({ onSent }: { readonly onSent: (result: WithdrawRes
 
   return (
     <form
-      className="withdraw-form stack"
+      className="withdraw-form"
       aria-label="New withdrawal"
       onSubmit={form.handleSubmit((details) => setReviewing(details))}
     >
-      <Controller
-        control={form.control}
-        name="currency"
-        render={({ field, fieldState }) => (
-          <Select
-            label="Currency"
-            value={field.value}
-            options={currencyOptions}
-            onChange={(currency) => edit({ currency, chain: '', address: '', memo: '', amount: '' })}
-            error={fieldMessage(fieldState.error)}
-            invalid={fieldState.invalid}
-          />
-        )}
-      />
-
-      {draft.currency !== '' ? (
-        <fieldset className="field-group">
-          <legend>Network</legend>
-          {chainsQuery.isPending ? <Loading inline label="Loading networks…" /> : null}
-          {chainsQuery.isError ? (
-            <ErrorNotice error={chainsQuery.error} onRetry={() => void chainsQuery.refetch()} />
-          ) : null}
-          {chainsQuery.data?.length === 0 ? (
-            <EmptyState title="No network available">
-              The platform offers no withdrawal network for {draft.currency}.
-            </EmptyState>
-          ) : null}
-          <div className="choice-list" role="radiogroup" aria-label="Network">
-            {chainsQuery.data?.map((c) => {
-              const why = chainProblem(c);
-              return (
-                <label
-                  key={c.chain}
-                  className={`choice${why ? ' choice-disabled' : ''}`}
-                  data-testid={`chain-${c.chain}`}
-                >
-                  <input
-                    type="radio"
-                    name="withdraw-chain"
-                    value={c.chain}
-                    checked={draft.chain === c.chain}
-                    disabled={why !== undefined}
-                    onChange={() => edit({ chain: c.chain, address: '', memo: '' })}
-                  />
-                  <span className="choice-title">
-                    {c.chain} {c.nameEn && c.nameEn !== c.chain ? <span className="muted">({c.nameEn})</span> : null}
-                  </span>
-                  {c.usesMemo ? <Badge tone="warn">Memo required</Badge> : null}
-                  {why ? <span className="choice-note">{why}</span> : null}
-                </label>
-              );
-            })}
-          </div>
-          <FieldError message={fieldMessage(errors.chain)} />
-        </fieldset>
-      ) : null}
-
-      {draft.chain !== '' ? (
-        <fieldset className={`field-group${highlighted('address') ? ' field-invalid' : ''}`}>
-          <legend>Destination (saved address)</legend>
-          <p className="field-hint" data-testid="saved-address-explainer">
-            Through the API the platform only sends to addresses in your address book on its website that are verified
-            or were used there before. To send somewhere new, save the address on the website first (it can take up to
-            24 hours to become usable through the API).
-          </p>
-          {addressesQuery.isPending ? <Loading inline label="Loading saved addresses…" /> : null}
-          {addressesQuery.isError ? (
-            <ErrorNotice error={addressesQuery.error} onRetry={() => void addressesQuery.refetch()} />
-          ) : null}
-          {addressesQuery.data?.length === 0 ? (
-            <EmptyState title={`No saved ${draft.currency} address on ${draft.chain}`}>
-              Add one in the platform's address book, then come back.
-            </EmptyState>
-          ) : null}
-          <div
-            className="choice-list"
-            role="radiogroup"
-            aria-label="Saved address"
-            aria-invalid={highlighted('address') ? true : undefined}
-          >
-            {addressesQuery.data?.map((a) => {
-              const why = savedAddressRefusal(a);
-              return (
-                <label
-                  key={savedKey(a)}
-                  className={`choice choice-address${why ? ' choice-refused' : ''}`}
-                  data-testid={`saved-address-${a.address}`}
-                  data-refused={why ? 'true' : undefined}
-                >
-                  <input
-                    type="radio"
-                    name="withdraw-address"
-                    value={savedKey(a)}
-                    checked={savedKey(a) === draftDestination}
-                    onChange={() => edit({ address: a.address, memo: a.tag ?? '' })}
-                  />
-                  <span className="choice-title">{a.name || 'Unnamed address'}</span>
-                  <LongId value={a.address} />
-                  {a.tag ? <span className="muted">Memo {a.tag}</span> : null}
-                  {a.verified ? (
-                    <Badge tone="good">Verified</Badge>
-                  ) : (
-                    <Badge tone={why ? 'bad' : 'warn'}>{why ? 'Not verified — cannot be used' : 'Not verified'}</Badge>
-                  )}
-                  {why ? (
-                    <span className="choice-note saved-address-refused">{why}</span>
-                  ) : !a.verified ? (
-                    <span className="choice-note">
-                      Not verified, but used before: the platform accepts addresses a withdrawal already went to.
-                    </span>
-                  ) : null}
-                  {a.previousWithdrawals === 0 ? (
-                    <Badge tone="info">Not used before</Badge>
-                  ) : (
-                    <Badge>Used {a.previousWithdrawals}×</Badge>
-                  )}
-                </label>
-              );
-            })}
-          </div>
-          <FieldError message={fieldMessage(errors.address)} testId="saved-address-error" />
-        </fieldset>
-      ) : null}
-
-      {chain?.usesMemo ? (
-        <Notice tone="warn" role="note" data-testid="memo-warning">
-          <strong>Memo required on {chain.chain}.</strong> Funds sent without the right memo/tag can be lost.
-        </Notice>
-      ) : null}
-      {draft.address !== '' && chain?.usesMemo ? (
-        <Controller
-          control={form.control}
-          name="memo"
-          render={({ field, fieldState }) => (
-            <TextField
-              label="Memo / tag"
-              value={field.value}
-              onChange={(memo) => edit({ memo })}
-              error={fieldMessage(fieldState.error)}
-              invalid={fieldState.invalid}
-              hint="The receiving platform uses it to credit the right account."
-            />
-          )}
-        />
-      ) : null}
-
-      {draft.address !== '' && rules && chain ? (
-        <>
+      <div className="withdraw-columns">
+        <div className="stack withdraw-destination">
           <Controller
             control={form.control}
-            name="amount"
+            name="currency"
             render={({ field, fieldState }) => (
-              <AmountField
-                label="Amount"
+              <Select
+                label="Currency"
                 value={field.value}
-                onChange={(typedAmount) => edit({ amount: typedAmount })}
-                validate={false}
-                currency={draft.currency}
-                available={available}
+                options={currencyOptions}
+                onChange={(currency) => edit({ currency, chain: '', address: '', memo: '', amount: '' })}
                 error={fieldMessage(fieldState.error)}
                 invalid={fieldState.invalid}
               />
             )}
           />
-          {firstTime ? (
-            <Notice role="note" data-testid="test-amount-first">
-              <strong>First withdrawal to this address.</strong> Always send a small amount first: one fee buys the
-              certainty that the address, network and memo are right before the full amount is at risk. The button only
-              fills in the amount; you still review and confirm it.
-              {testAmount ? (
-                <>
-                  {' '}
-                  <Button size="sm" onClick={() => edit({ amount: testAmount })} data-testid="test-amount-fill">
-                    Send a small test amount first ({formatMoney(testAmount, draft.currency)})
-                  </Button>
-                </>
-              ) : (
-                ' The platform states no minimum here: choose a small amount yourself.'
-              )}
+          {draft.currency !== '' ? (
+            <fieldset className="field-group">
+              <legend>Network</legend>
+              {chainsQuery.isPending ? <Loading inline label="Loading networks…" /> : null}
+              {chainsQuery.isError ? (
+                <ErrorNotice error={chainsQuery.error} onRetry={() => void chainsQuery.refetch()} />
+              ) : null}
+              {chainsQuery.data?.length === 0 ? (
+                <EmptyState title="No network available">
+                  The platform offers no withdrawal network for {draft.currency}.
+                </EmptyState>
+              ) : null}
+              <div className="choice-list" role="radiogroup" aria-label="Network">
+                {chainsQuery.data?.map((c) => {
+                  const why = chainProblem(c);
+                  return (
+                    <label
+                      key={c.chain}
+                      className={`choice${why ? ' choice-disabled' : ''}`}
+                      data-testid={`chain-${c.chain}`}
+                    >
+                      <input
+                        type="radio"
+                        name="withdraw-chain"
+                        value={c.chain}
+                        checked={draft.chain === c.chain}
+                        disabled={why !== undefined}
+                        onChange={() => edit({ chain: c.chain, address: '', memo: '' })}
+                      />
+                      <span className="choice-title">{networkName(c)}</span>
+                      {c.usesMemo ? <Badge tone="warn">Memo required</Badge> : null}
+                      {why ? <span className="choice-note">{why}</span> : null}
+                    </label>
+                  );
+                })}
+              </div>
+              <FieldError message={fieldMessage(errors.chain)} />
+            </fieldset>
+          ) : null}
+          {draft.chain !== '' ? (
+            <fieldset className={`field-group${highlighted('address') ? ' field-invalid' : ''}`}>
+              <legend>Destination (saved address)</legend>
+              <p className="field-hint" data-testid="saved-address-explainer">
+                Through the API the platform only sends to addresses in your address book on its website that are
+                verified or were used there before. To send somewhere new, save the address on the website first (it can
+                take up to 24 hours to become usable through the API).
+              </p>
+              {addressesQuery.isPending ? <Loading inline label="Loading saved addresses…" /> : null}
+              {addressesQuery.isError ? (
+                <ErrorNotice error={addressesQuery.error} onRetry={() => void addressesQuery.refetch()} />
+              ) : null}
+              {addressesQuery.data?.length === 0 ? (
+                <EmptyState title={`No saved ${draft.currency} address on ${draft.chain}`}>
+                  Add one in the platform's address book, then come back.
+                </EmptyState>
+              ) : null}
+              {(addressesQuery.data?.length ?? 0) > 4 ? (
+                <TextField
+                  label="Search the address book"
+                  value={addressSearch}
+                  onChange={setAddressSearch}
+                  placeholder="Name, address or memo"
+                  data-testid="address-search"
+                />
+              ) : null}
+              {addressSearch !== '' && shownAddresses.length === 0 ? (
+                <p className="muted">No saved address matches “{addressSearch}”.</p>
+              ) : null}
+              <div
+                className="choice-list"
+                role="radiogroup"
+                aria-label="Saved address"
+                aria-invalid={highlighted('address') ? true : undefined}
+              >
+                {shownAddresses.map((a) => {
+                  const why = savedAddressRefusal(a);
+                  return (
+                    <label
+                      key={savedKey(a)}
+                      className={`choice choice-address${why ? ' choice-refused' : ''}`}
+                      data-testid={`saved-address-${a.address}`}
+                      data-refused={why ? 'true' : undefined}
+                    >
+                      <input
+                        type="radio"
+                        name="withdraw-address"
+                        value={savedKey(a)}
+                        checked={savedKey(a) === draftDestination}
+                        // The platform refuses this one through the API: it cannot be chosen (its note says why).
+                        disabled={why !== undefined}
+                        onChange={() => edit({ address: a.address, memo: a.tag ?? '' })}
+                      />
+                      <span className="choice-title">{a.name || 'Unnamed address'}</span>
+                      <LongId value={a.address} />
+                      {a.tag ? <span className="muted">Memo {a.tag}</span> : null}
+                      {a.verified ? (
+                        <Badge tone="good">Verified</Badge>
+                      ) : (
+                        <Badge tone={why ? 'bad' : 'warn'}>
+                          {why ? 'Not verified — cannot be used' : 'Not verified'}
+                        </Badge>
+                      )}
+                      {why ? (
+                        <span className="choice-note saved-address-refused">{why}</span>
+                      ) : !a.verified ? (
+                        <span className="choice-note">
+                          Not verified, but used before: the platform accepts addresses a withdrawal already went to.
+                        </span>
+                      ) : null}
+                      {a.previousWithdrawals === 0 ? (
+                        <Badge tone="info">Not used before</Badge>
+                      ) : (
+                        <Badge>Used {a.previousWithdrawals}×</Badge>
+                      )}
+                    </label>
+                  );
+                })}
+              </div>
+              <FieldError message={fieldMessage(errors.address)} testId="saved-address-error" />
+            </fieldset>
+          ) : null}
+        </div>
+        <aside className="stack withdraw-summary" aria-label="Amount and summary">
+          {draft.currency === '' ? <WithdrawStart onPick={(currency) => edit({ ...EMPTY, currency })} /> : null}
+          {chain?.usesMemo ? (
+            <Notice tone="warn" role="note" data-testid="memo-warning">
+              <strong>Memo required on {chain.chain}.</strong> Funds sent without the right memo/tag can be lost.
             </Notice>
           ) : null}
-          <dl className="facts" aria-label="Fee and limits" data-testid="withdraw-facts">
-            <dt>Minimum</dt>
-            <dd>{rules.minAmount ? formatMoney(rules.minAmount, rules.currency) : 'none stated'}</dd>
-            <dt>Per withdrawal</dt>
-            <dd>
-              {rules.maxPerWithdrawal && rules.maxPerWithdrawal !== '0'
-                ? formatMoney(rules.maxPerWithdrawal, rules.currency)
-                : 'no limit stated'}
-            </dd>
-            <dt>Left today</dt>
-            <dd data-testid="day-remaining">
-              {rules.dayLimitRemaining ? formatMoney(rules.dayLimitRemaining, rules.currency) : 'not stated'}
-              {rules.dayLimit ? ` of ${formatMoney(rules.dayLimit, rules.currency)}` : ''}
-            </dd>
-            <dt>Fee</dt>
-            <dd data-testid="withdraw-fee">{q ? formatMoney(q.fee, rules.currency) : '—'}</dd>
-            <dt>Recipient gets</dt>
-            <dd data-testid="withdraw-net">{q ? formatMoney(q.net, rules.currency) : '—'}</dd>
-            <dt>Taken from balance</dt>
-            <dd data-testid="withdraw-debit">{q ? formatMoney(q.debit, rules.currency) : '—'}</dd>
-          </dl>
-          <FeeEstimateNote />
-        </>
-      ) : null}
+          {draft.address !== '' && chain?.usesMemo ? (
+            <Controller
+              control={form.control}
+              name="memo"
+              render={({ field, fieldState }) => (
+                <TextField
+                  label="Memo / tag"
+                  value={field.value}
+                  onChange={(memo) => edit({ memo })}
+                  error={fieldMessage(fieldState.error)}
+                  invalid={fieldState.invalid}
+                  hint="The receiving platform uses it to credit the right account."
+                />
+              )}
+            />
+          ) : null}
 
-      {firstProblem ? (
-        // The problem itself is at its field (once); this only says why nothing opened.
-        <p className="field-error" data-testid="withdraw-blocked">
-          Not sent: check {WITHDRAW_FIELDS[firstProblem]}.
-        </p>
-      ) : null}
-      <div className="form-actions">
-        <Button
-          type="submit"
-          variant="primary"
-          data-testid="withdraw-review"
-          // A refused saved address cannot be reviewed at all; its reason is at the field above.
-          disabled={refused !== undefined}
-          aria-describedby={refused ? 'withdraw-review-why' : undefined}
-        >
-          Review withdrawal
-        </Button>
-        {refused ? (
-          <span id="withdraw-review-why" className="field-hint" data-testid="withdraw-review-why">
-            Choose a verified address: the platform refuses this one.
-          </span>
-        ) : null}
+          {draft.address !== '' && rules && chain ? (
+            <>
+              <Controller
+                control={form.control}
+                name="amount"
+                render={({ field, fieldState }) => (
+                  <AmountField
+                    label="Amount"
+                    value={field.value}
+                    onChange={(typedAmount) => edit({ amount: typedAmount })}
+                    validate={false}
+                    currency={draft.currency}
+                    available={available}
+                    error={fieldMessage(fieldState.error)}
+                    invalid={fieldState.invalid}
+                  />
+                )}
+              />
+              {firstTime ? (
+                <Notice role="note" data-testid="test-amount-first">
+                  <strong>First withdrawal to this address.</strong> Always send a small amount first: one fee buys the
+                  certainty that the address, network and memo are right before the full amount is at risk. The button
+                  only fills in the amount; you still review and confirm it.
+                  {testAmount ? (
+                    <>
+                      {' '}
+                      <Button size="sm" onClick={() => edit({ amount: testAmount })} data-testid="test-amount-fill">
+                        Send a small test amount first ({formatMoney(testAmount, draft.currency)})
+                      </Button>
+                    </>
+                  ) : (
+                    ' The platform states no minimum here: choose a small amount yourself.'
+                  )}
+                </Notice>
+              ) : null}
+              <dl className="facts" aria-label="Fee and limits" data-testid="withdraw-facts">
+                <dt>Minimum</dt>
+                <dd>{rules.minAmount ? formatMoney(rules.minAmount, rules.currency) : 'none stated'}</dd>
+                <dt>Per withdrawal</dt>
+                <dd>
+                  {rules.maxPerWithdrawal && rules.maxPerWithdrawal !== '0'
+                    ? formatMoney(rules.maxPerWithdrawal, rules.currency)
+                    : 'no limit stated'}
+                </dd>
+                <dt>Left today</dt>
+                <dd data-testid="day-remaining">
+                  {rules.dayLimitRemaining ? formatMoney(rules.dayLimitRemaining, rules.currency) : 'not stated'}
+                  {rules.dayLimit ? ` of ${formatMoney(rules.dayLimit, rules.currency)}` : ''}
+                </dd>
+                <dt>Fee</dt>
+                <dd data-testid="withdraw-fee">{q ? formatMoney(q.fee, rules.currency) : '—'}</dd>
+                <dt>Recipient gets</dt>
+                <dd data-testid="withdraw-net">{q ? formatMoney(q.net, rules.currency) : '—'}</dd>
+                <dt>Taken from balance</dt>
+                <dd data-testid="withdraw-debit">{q ? formatMoney(q.debit, rules.currency) : '—'}</dd>
+              </dl>
+              <FeeEstimateNote />
+            </>
+          ) : null}
+          {needsApproval.length > 0 ? (
+            <Notice
+              tone="info"
+              role="note"
+              data-testid="withdraw-needs-approval"
+              title="This withdrawal will wait for approval."
+            >
+              <div className="notice-text">
+                {needsApproval.join(' ')} Another operator approves it in Approvals before it is sent.
+              </div>
+            </Notice>
+          ) : null}
+          <div className="form-actions">
+            <Button
+              type="submit"
+              variant="primary"
+              data-testid="withdraw-review"
+              // Review opens only when it can succeed; what is missing is said beside it.
+              disabled={reviewBlock !== undefined}
+              aria-describedby={reviewBlock ? 'withdraw-review-why' : undefined}
+            >
+              Review withdrawal
+            </Button>
+            {reviewBlock ? (
+              <span id="withdraw-review-why" className="field-hint" data-testid="withdraw-review-why">
+                {reviewBlock}
+              </span>
+            ) : null}
+          </div>
+        </aside>
       </div>
 
       {reviewing && rules && chain && q && !refused ? (

@@ -51,9 +51,9 @@ export default function WithdrawalsScreen() {
         ]}
       >
         {tab === 'send' ? (
-          <div className="split">
+          <div className="stack">
             <WithdrawForm onSent={(result) => setSent((list) => [result, ...list].slice(0, 5))} />
-            <div className="stack">
+            <div className="stack" data-testid="withdrawals-sent">
               {sent.map((s) => (
                 <WithdrawalTracker
                   key={s.withdrawOrderId}
