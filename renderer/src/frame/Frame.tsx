@@ -14,6 +14,7 @@ import { Notices } from './Notices';
 import { NotificationCentre } from './NotificationCentre';
 import { PrefsMigration } from './PrefsMigration';
 import { ProfileSwitcher } from './ProfileSwitcher';
+import { SandboxBanner, SetupChecklist } from './SetupChecklist';
 import { SignedInOperator } from './SignedInOperator';
 import { SCREENS } from './screens';
 import { useSidebarCollapsed } from './sidebar';
@@ -158,7 +159,9 @@ export const Frame = () => {
               Lock
             </Button>
           </header>
+          <SandboxBanner />
           <main ref={main} className="screen" tabIndex={-1} data-testid={`screen-${entry.id}`} aria-label={entry.label}>
+            <SetupChecklist />
             <Screen />
           </main>
         </div>

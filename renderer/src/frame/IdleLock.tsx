@@ -228,11 +228,12 @@ const CreateAdministrator = () => {
       data-testid="create-administrator"
       onCancel={(event) => event.preventDefault()}
     >
-      <form className="lock-card" onSubmit={submit}>
+      <form className="lock-card setup-card" onSubmit={submit}>
         <h2 id="setup-title">Create the administrator</h2>
         <p>
           This desk has no operator yet. The administrator adds the other operators (viewers, makers, approvers) and
-          manages profiles, API keys and policies. The passphrase unlocks the app; it is kept only as a scrypt hash.
+          manages profiles, API keys and policies. The passphrase unlocks the app; the app never stores it, only what it
+          needs to recognise it.
         </p>
         <TextField
           label="Your name"
@@ -248,8 +249,10 @@ const CreateAdministrator = () => {
           value={passphrase}
           onChange={setPassphrase}
           autoComplete="new-password"
-          hint="At least 12 characters; a few unrelated words work well."
-          error={tried || passphrase.length >= 12 ? strength : undefined}
+          // One message at a time: the hint until there is a problem to say instead.
+          {...(tried || passphrase.length >= 12
+            ? { error: strength }
+            : { hint: 'At least 12 characters; a few unrelated words work well.' })}
           data-testid="setup-passphrase"
         />
         <TextField

@@ -26,6 +26,8 @@ export interface Prefs {
   readonly legacyConfirmOrders?: boolean;
   /** Show an OS-style notice when a deposit or withdrawal changes state. */
   readonly fundingNotices: boolean;
+  /** The first-run set-up checklist was put away (it also goes once every step is done). */
+  readonly setupChecklistDismissed?: boolean;
 }
 
 export const DEFAULT_PREFS: Prefs = {

@@ -465,7 +465,7 @@ export function WithdrawForm({ onSent }: { readonly onSent: (result: WithdrawRes
             </fieldset>
           ) : null}
         </div>
-        <aside className="stack withdraw-summary" aria-label="Amount and summary">
+        <aside className="stack withdraw-summary" aria-label="Withdrawal summary">
           {draft.currency === '' ? <WithdrawStart onPick={(currency) => edit({ ...EMPTY, currency })} /> : null}
           {chain?.usesMemo ? (
             <Notice tone="warn" role="note" data-testid="memo-warning">
