@@ -67,6 +67,14 @@ describe('linkTicket', () => {
     expect(t).toMatchObject({ total: '50', amount: '0.2500' });
   });
 
+  it('after a % button, a new price keeps the amount and changes the total (never the amount behind one’s back)', () => {
+    let t = linkTicket(pair, empty, 'price', '2000');
+    t = shareOfAvailable(pair, t, { type: 'limit', side: 'buy' }, '1000', 50);
+    expect(t).toMatchObject({ total: '500', amount: '0.2500', lastEdited: 'amount' });
+    t = linkTicket(pair, t, 'price', '1000.5');
+    expect(t).toMatchObject({ amount: '0.2500', total: '250.125' });
+  });
+
   it('avoids float error: 0.1 × 3 is 0.3', () => {
     let t = linkTicket(pair, empty, 'price', '0.1');
     t = linkTicket(pair, t, 'amount', '3');

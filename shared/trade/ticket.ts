@@ -130,7 +130,7 @@ export const switchTicket = (
 /**
  * A share (25, 50, 75, 100 %) of what is available, written into the field in the available
  * currency: a sell's amount (base), a market buy's spend, a limit buy's total (the amount follows
- * from the price). Cut down, never rounded up, to what the pair accepts.
+ * from the price, and stays when the price changes). Cut down, never rounded up, to what the pair accepts.
  */
 export const shareOfAvailable = (
   pair: Pair,
@@ -145,7 +145,9 @@ export const shareOfAvailable = (
   const cut = (decimals: number) => new Decimal(snapDown(share, decimals)).toFixed();
   if (order.side === 'sell') return linkTicket(pair, current, 'amount', cut(pair.amountPrecision));
   if (order.type === 'market') return { ...current, amount: cut(marketBuyDecimals(pair)), total: '' };
-  return linkTicket(pair, current, 'total', cut(marketBuyDecimals(pair)));
+  // A limit buy's share is a total; the amount it buys at this price is then the anchor: a new price
+  // keeps that amount and changes the total (the check says when it is more than is available).
+  return { ...linkTicket(pair, current, 'total', cut(marketBuyDecimals(pair))), lastEdited: 'amount' };
 };
 
 /** What the ticket would send, as typed. */

@@ -338,6 +338,19 @@ describe('OrderTicket: issue 13 — units, totals and the live result', () => {
     expect(value(/^Amount/)).toBe('2');
   });
 
+  it('says which field a new price leaves alone, and after a % button keeps the amount', async () => {
+    setup();
+    await fill(/^Price/, '50000');
+    await userEvent.click(screen.getByTestId('ticket-share-50'));
+    expect(value(/^Amount/)).toBe('1.000000');
+    expect(screen.getByTestId('ticket-anchor').textContent).toBe('A new price keeps the amount and changes the total.');
+    await fill(/^Price/, '1,000.5');
+    expect(value(/^Amount/)).toBe('1.000000');
+    expect(value(/^Total/)).toBe('1000.5');
+    await fill(/^Total/, '500');
+    expect(screen.getByTestId('ticket-anchor').textContent).toBe('You set the total: a new price changes the amount.');
+  });
+
   it('the result card follows the order: amended, then cancelled — never "Resting on the book" after', async () => {
     let open: Order[] = [];
     let history: Order | null = null;

@@ -339,6 +339,13 @@ export function OrderTicket({ pair, account, settings, bestBid, bestAsk, picked,
           error={shown('total', numbers.total)}
           currency={pair.quote}
           validate={false}
+          // Which field a new price leaves alone: said, never a surprise (a % button anchors the amount).
+          hint={
+            numbers.lastEdited === 'total'
+              ? 'You set the total: a new price changes the amount.'
+              : 'A new price keeps the amount and changes the total.'
+          }
+          hintTestId="ticket-anchor"
         />
       ) : (
         <FieldError message={errors.total} />
