@@ -14,11 +14,12 @@ const TONE: Record<BatchRowView['state'], Tone> = {
   failed: 'bad',
   cancelled: 'neutral',
 };
+/** A row's state: "done" is the platform's acceptance (a withdrawal may still be on its way on chain). */
 const WORDS: Record<BatchRowView['state'], string> = {
   pending: 'Waiting',
   sending: 'Sending',
   checking: 'Unknown — checking',
-  done: 'Done',
+  done: 'Accepted by the platform',
   failed: 'Failed',
   cancelled: 'Cancelled',
 };

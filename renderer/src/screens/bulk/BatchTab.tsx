@@ -1,8 +1,8 @@
 import { useQueryClient } from '@tanstack/react-query';
 import { type ChangeEvent, useState } from 'react';
-import type { BatchPreview, BatchSource } from '../../../../shared/contract/bulk';
+import type { BatchPreview, BatchSource, BatchSummary } from '../../../../shared/contract/bulk';
 import { downloadCsv } from '../../lib/csv';
-import { call, useDeskQuery } from '../../lib/desk';
+import { call, useDeskEvent, useDeskQuery } from '../../lib/desk';
 import { Button, ErrorNotice, Notice, TextField } from '../../ui';
 import { BatchProgress } from './BatchProgress';
 import { PreviewTable } from './PreviewTable';
@@ -11,6 +11,16 @@ import { readBatchFile } from './readFile';
 const rowsOf = (counts: { readonly total: number }): string => {
   const n = counts.total;
   return n === 1 ? '1 row' : `${n} rows`;
+};
+
+/** A batch's state in words. */
+const BATCH_STATE_WORDS: Record<BatchSummary['state'], string> = {
+  ready: 'ready to start',
+  approval: 'waiting for approval',
+  running: 'running',
+  paused: 'paused',
+  cancelled: 'cancelled',
+  finished: 'finished',
 };
 
 /** Import a CSV file or paste rows → preview with every problem → create → run → report. */
@@ -25,6 +35,8 @@ export const BatchTab = () => {
   const [busy, setBusy] = useState(false);
   const [batchId, setBatchId] = useState<string | undefined>();
   const list = useDeskQuery(['bulk.list', {}]);
+  // A batch's state changes while it runs: the list of recent batches follows (never "running" after it ended).
+  useDeskEvent('bulk.batchChanged', () => void client.invalidateQueries({ queryKey: ['bulk.list', {}] }));
 
   const source = (): BatchSource => ({ source: 'csv', text, ...(fileName ? { fileName } : {}) });
 
@@ -68,6 +80,7 @@ export const BatchTab = () => {
       if (answer.created) {
         setBatchId(answer.batch.id);
         setPreview(undefined);
+        setFileProblem(undefined);
         await client.invalidateQueries({ queryKey: ['bulk.list', {}] });
       } else setPreview(answer.preview);
     } catch (e) {
@@ -121,6 +134,8 @@ export const BatchTab = () => {
             setText(e.target.value);
             setFileName(undefined);
             setPreview(undefined);
+            // A problem with the file read before is no longer about these rows.
+            setFileProblem(undefined);
           }}
           data-testid="bulk-paste"
           spellCheck={false}
@@ -144,7 +159,7 @@ export const BatchTab = () => {
             {list.data.batches.slice(0, 10).map((b) => (
               <li key={b.id}>
                 <Button variant="ghost" size="sm" onClick={() => setBatchId(b.id)}>
-                  {`${b.name} · ${b.state} · ${b.counts.done} of ${rowsOf(b.counts)} done`}
+                  {`${b.name} · ${BATCH_STATE_WORDS[b.state]} · ${b.counts.done} of ${rowsOf(b.counts)} accepted by the platform`}
                 </Button>
               </li>
             ))}
