@@ -176,6 +176,23 @@ CREATE INDEX IF NOT EXISTS batch_rows_state ON batch_rows(batch_id, state);
       failures INTEGER NOT NULL,
       last_failure_at INTEGER NOT NULL
     )`),
+  // 8. The administrator who last granted each operator anything (created them, changed their role,
+  //    reset their passphrase) and when: for a cooling-off period that operator may not approve what
+  //    this administrator prepared (electron/core/approvals/). Operators from before: their creator.
+  (db) => {
+    addColumn(db, 'operators', 'granted_by', "TEXT NOT NULL DEFAULT ''");
+    addColumn(db, 'operators', 'granted_at', 'INTEGER');
+    db.exec(`UPDATE operators SET
+      granted_by = COALESCE((SELECT c.id FROM operators c WHERE c.name = operators.created_by AND operators.created_by <> ''), ''),
+      granted_at = created_at`);
+  },
+  // 9. Where each movement was asked for (a screen, or a batch row confirmed as a whole: its batch,
+  //    when and by whom), and when and by whom each batch was confirmed in the trusted window.
+  (db) => {
+    addColumn(db, 'intents', 'origin', "TEXT NOT NULL DEFAULT ''");
+    addColumn(db, 'batches', 'confirmed_at', 'INTEGER');
+    addColumn(db, 'batches', 'confirmed_by', "TEXT NOT NULL DEFAULT ''");
+  },
 ];
 
 const migrate = (db: Db): void => {

@@ -41,6 +41,7 @@ const KIND_WORDS: Readonly<Record<Approval['kind'], string>> = {
   withdrawal: 'Withdrawal',
   push: 'UID transfer',
   batch: 'Batch',
+  control: 'Control change',
 };
 
 /** A refusal in words, with main's advice when it has one. */
