@@ -109,7 +109,7 @@ export class ApprovalQueue {
     const stored = this.store.add({ ...item, makerId: maker.id, makerName: maker.name, createdAt: this.now() });
     this.deps.audit.record({
       action: 'approvals.request',
-      profileId: stored.profileId,
+      ...profileOf(stored),
       params: {
         id: stored.id,
         summary: stored.summary,
@@ -202,7 +202,7 @@ export class ApprovalQueue {
     if (!this.store.decide(a.id, 'approved', who.name, reason, this.now())) return false;
     this.deps.audit.record({
       action: 'approvals.approve',
-      profileId: a.profileId,
+      ...profileOf(a),
       params: { id: a.id, summary: a.summary, maker: a.makerName, approver: who.name, reason },
       outcome: 'ok',
     });
@@ -230,7 +230,7 @@ export class ApprovalQueue {
     }
     this.deps.audit.record({
       action: 'approvals.reject',
-      profileId: a.profileId,
+      ...profileOf(a),
       params: { id, summary: a.summary, maker: a.makerName, by: who.name, reason },
       outcome: 'ok',
     });
@@ -246,7 +246,7 @@ export class ApprovalQueue {
     if (this.store.withdraw(a.id, who.name, why, this.now())) {
       this.deps.audit.record({
         action: 'approvals.cancel',
-        profileId: a.profileId,
+        ...profileOf(a),
         params: { id: a.id, summary: a.summary, maker: a.makerName, by: who.name, reason: why },
         outcome: 'ok',
       });
@@ -260,7 +260,7 @@ export class ApprovalQueue {
     for (const a of this.store.expireDue(this.now())) {
       this.deps.audit.record({
         action: 'approvals.expired',
-        profileId: a.profileId,
+        ...profileOf(a),
         params: { id: a.id, summary: a.summary },
         outcome: 'ok',
       });
@@ -298,6 +298,9 @@ export class ApprovalQueue {
     return who;
   }
 }
+
+/** The audit entry's profile: the item's, or (a desk-wide item) the active one, as for any other entry. */
+const profileOf = (a: StoredApproval): { profileId?: string } => (a.profileId ? { profileId: a.profileId } : {});
 
 const notAllowed = (message: string, advice?: string): DeskFailure =>
   new DeskFailure({ code: 'NOT_ALLOWED', message, ...(advice ? { advice } : {}) });

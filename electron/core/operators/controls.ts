@@ -157,7 +157,7 @@ export const createControlPlane = (deps: ControlPlaneDeps): ControlPlane => {
     const result = await kindOf(kind).apply(request, by);
     deps.audit.record({
       action: kind,
-      profileId: record.profileId,
+      ...(record.profileId ? { profileId: record.profileId } : {}),
       params: {
         changes: record.changes,
         by: by.name,
