@@ -13,7 +13,7 @@
 import { useQueryClient } from '@tanstack/react-query';
 import { type FormEvent, useEffect, useState } from 'react';
 import { ROLE_NAMES } from '../../../../shared/contract/operators';
-import type { Approval, ApprovalState, FourEyes } from '../../../../shared/contract/policies';
+import type { Approval, ApprovalState } from '../../../../shared/contract/policies';
 import { type DeskCallError, useDeskEvent, useDeskMutation, useDeskQuery } from '../../lib/desk';
 import { formatMoney } from '../../lib/format';
 import {
@@ -22,6 +22,7 @@ import {
   DataTable,
   EmptyState,
   ErrorNotice,
+  FourEyesStatus,
   Loading,
   PageHeader,
   TextField,
@@ -283,20 +284,6 @@ function PendingItem({ item, operatorId }: { readonly item: Approval; readonly o
   );
 }
 
-/** Whether control changes wait for a second administrator here, and why — said plainly on every screen that changes them. */
-export function FourEyesNotice({ fourEyes }: { readonly fourEyes: FourEyes }) {
-  return (
-    <p
-      className={`notice ${fourEyes.inForce ? 'notice-good' : 'notice-warn'}`}
-      data-testid="four-eyes"
-      data-in-force={fourEyes.inForce}
-    >
-      {fourEyes.reason}{' '}
-      {`For ${fourEyes.operatorCoolingOffHours} h after an administrator creates an operator, changes their role or resets their passphrase, that operator may not approve what this administrator prepared.`}
-    </p>
-  );
-}
-
 function Decided({ items }: { readonly items: readonly Approval[] }) {
   if (items.length === 0) return <EmptyState title="Nothing decided yet" />;
   return (
@@ -344,7 +331,6 @@ export default function ApprovalsScreen() {
   const operator = session.data?.operator ?? undefined;
   const pending = list.data?.approvals.filter((a) => a.state === 'pending') ?? [];
   const decided = list.data?.approvals.filter((a) => a.state !== 'pending') ?? [];
-  const fourEyes = useDeskQuery(['approvals.fourEyes', {}]);
   const canApprove = operator !== undefined && (operator.role === 'approver' || operator.role === 'admin');
   const onlyOwn = pending.length > 0 && pending.every((a) => a.makerId === operator?.id);
   return (
@@ -356,7 +342,7 @@ export default function ApprovalsScreen() {
       <p className="field-hint" data-testid="approvals-operator">
         {operator ? `Signed in: ${operator.name} (${ROLE_NAMES[operator.role]})` : 'Nobody is signed in.'}
       </p>
-      {fourEyes.data ? <FourEyesNotice fourEyes={fourEyes.data} /> : null}
+      <FourEyesStatus />
       {!canApprove || onlyOwn ? <SignInAsApprover who={operator?.name} /> : null}
       <section aria-labelledby="approvals-pending" className="stack">
         <h2 id="approvals-pending">Waiting for approval</h2>

@@ -1,7 +1,10 @@
 /**
  * Settings → Operators. Everyone sees who they are and changes their own passphrase (the current one
- * is asked again); an administrator also sees every operator (role, last sign-in), creates one and
- * changes roles. Main decides (roles, the strength rule, the last administrator); the checks here
+ * is asked again); an administrator also sees every operator (role, last sign-in, who last granted
+ * them anything), creates one, changes roles, resets a forgotten passphrase and removes operators.
+ * Each of those is a control change: main shows it in the trusted confirmation, and once the desk has
+ * two administrators it waits for another one's approval (the panel says whether four eyes are in
+ * force, and why). Main decides (roles, the strength rule, the last administrator); the checks here
  * only say it sooner, and main's refusals show at the field they are about.
  */
 import { type FormEvent, useState } from 'react';
@@ -15,7 +18,21 @@ import {
   ROLE_NAMES,
 } from '../../../../shared/contract/operators';
 import { type DeskCallError, useDeskMutation, useDeskQuery } from '../../lib/desk';
-import { Button, DataTable, ErrorNotice, Loading, Select, TextField, Time } from '../../ui';
+import { Button, DataTable, Dialog, ErrorNotice, FourEyesStatus, Loading, Select, TextField, Time } from '../../ui';
+
+/** What every control change of this panel refreshes (the list, who is signed in, four eyes, the queue). */
+const CONTROL_INVALIDATES = ['operators.list', 'operators.current', 'approvals.fourEyes', 'approvals.list'] as const;
+
+/** A control change that waits for another administrator is not a failure: it is queued. */
+const queued = (error: DeskCallError | null | undefined): boolean => error?.code === 'AWAITING_APPROVAL';
+
+function Queued({ error, testId }: { readonly error: DeskCallError; readonly testId: string }) {
+  return (
+    <p className="notice notice-warn" role="status" data-testid={testId}>
+      Waits for another administrator in Approvals; nothing was changed yet. {error.message}
+    </p>
+  );
+}
 
 const ROLE_OPTIONS = OPERATOR_ROLES.map((role) => ({ value: role, label: ROLE_NAMES[role] }));
 
@@ -25,9 +42,10 @@ const refusal = (error: DeskCallError): string => (error.advice ? `${error.messa
 function RoleCell({ operator }: { readonly operator: Operator }) {
   const [error, setError] = useState<string | undefined>();
   const change = useDeskMutation('operators.changeRole', {
-    invalidates: ['operators.list', 'operators.current'],
+    invalidates: [...CONTROL_INVALIDATES],
     onSuccess: () => setError(undefined),
-    onError: (failure) => setError(refusal(failure)),
+    onError: (failure) =>
+      setError(queued(failure) ? 'Waits for another administrator in Approvals.' : refusal(failure)),
   });
   return (
     <Select<OperatorRole>
@@ -45,7 +63,108 @@ function RoleCell({ operator }: { readonly operator: Operator }) {
   );
 }
 
-function OperatorList() {
+/** Gives an operator who forgot theirs a new passphrase (a control change: you will know it). */
+function ResetPassphrase({ operator, onDone }: { readonly operator: Operator; readonly onDone: () => void }) {
+  const [passphrase, setPassphrase] = useState('');
+  const [repeat, setRepeat] = useState('');
+  const [tried, setTried] = useState(false);
+  const reset = useDeskMutation('operators.resetPassphrase', {
+    invalidates: [...CONTROL_INVALIDATES],
+    onSuccess: onDone,
+  });
+  const strength = passphrase === '' ? 'Enter a passphrase' : passphraseProblem(passphrase, operator.name);
+  const mismatch = repeat !== passphrase ? 'The two passphrases differ' : undefined;
+  const submit = () => {
+    setTried(true);
+    if (strength || mismatch) return;
+    reset.mutate({ id: operator.id, passphrase });
+  };
+  return (
+    <Dialog
+      open
+      title={`New passphrase for ${operator.name}`}
+      onClose={onDone}
+      busy={reset.isPending}
+      size="sm"
+      testId="operator-reset-dialog"
+      footer={
+        <>
+          <Button onClick={onDone} disabled={reset.isPending}>
+            Cancel
+          </Button>
+          <Button variant="primary" busy={reset.isPending} onClick={submit} data-testid="operator-reset-submit">
+            Reset passphrase
+          </Button>
+        </>
+      }
+    >
+      <p className="field-hint">
+        You will know this passphrase: for the policy’s cooling-off period {operator.name} may not approve what you
+        prepare. Tell it to them in person and ask them to change it.
+      </p>
+      <TextField
+        label="New passphrase"
+        type="password"
+        value={passphrase}
+        onChange={setPassphrase}
+        autoComplete="new-password"
+        error={(tried || passphrase.length >= 12 ? strength : undefined) ?? reset.error?.fields?.passphrase}
+        data-testid="operator-reset-passphrase"
+      />
+      <TextField
+        label="New passphrase again"
+        type="password"
+        value={repeat}
+        onChange={setRepeat}
+        autoComplete="new-password"
+        error={tried ? mismatch : undefined}
+        data-testid="operator-reset-repeat"
+      />
+      {reset.error ? (
+        queued(reset.error) ? (
+          <Queued error={reset.error} testId="operator-reset-queued" />
+        ) : (
+          <ErrorNotice error={reset.error} compact />
+        )
+      ) : null}
+    </Dialog>
+  );
+}
+
+function OperatorActions({ operator, me }: { readonly operator: Operator; readonly me: string }) {
+  const [resetting, setResetting] = useState(false);
+  const [error, setError] = useState<string | undefined>();
+  const remove = useDeskMutation('operators.remove', {
+    invalidates: [...CONTROL_INVALIDATES],
+    onSuccess: () => setError(undefined),
+    onError: (failure) =>
+      setError(queued(failure) ? 'Waits for another administrator in Approvals.' : refusal(failure)),
+  });
+  if (operator.id === me) return <span className="muted">You</span>;
+  return (
+    <span className="row-actions">
+      <Button variant="ghost" onClick={() => setResetting(true)} data-testid={`operator-reset-${operator.name}`}>
+        Reset passphrase
+      </Button>
+      <Button
+        variant="danger"
+        busy={remove.isPending}
+        onClick={() => remove.mutate({ id: operator.id })}
+        data-testid={`operator-remove-${operator.name}`}
+      >
+        Remove
+      </Button>
+      {error ? (
+        <span className="field-error" role="alert" data-testid={`operator-action-error-${operator.name}`}>
+          {error}
+        </span>
+      ) : null}
+      {resetting ? <ResetPassphrase operator={operator} onDone={() => setResetting(false)} /> : null}
+    </span>
+  );
+}
+
+function OperatorList({ me }: { readonly me: string }) {
   const list = useDeskQuery(['operators.list', {}]);
   if (list.isPending) return <Loading />;
   if (list.isError) return <ErrorNotice error={list.error} onRetry={() => list.refetch()} />;
@@ -65,6 +184,19 @@ function OperatorList() {
           sortValue: (o) => o.lastSignInAt,
         },
         { id: 'createdBy', header: 'Created by', cell: (o) => o.createdBy || '—' },
+        {
+          id: 'grant',
+          header: 'Last granted',
+          cell: (o) =>
+            o.grantedBy && o.grantedAt ? (
+              <span data-testid={`operator-grant-${o.name}`}>
+                by {o.grantedBy}, <Time ms={o.grantedAt} />
+              </span>
+            ) : (
+              '—'
+            ),
+        },
+        { id: 'actions', header: 'Actions', cell: (o) => <OperatorActions operator={o} me={me} /> },
       ]}
     />
   );
@@ -78,7 +210,7 @@ function CreateOperator() {
   const [tried, setTried] = useState(false);
   const [created, setCreated] = useState<string | undefined>();
   const create = useDeskMutation('operators.create', {
-    invalidates: ['operators.list'],
+    invalidates: [...CONTROL_INVALIDATES],
     onSuccess: (operator) => {
       setCreated(`${operator.name} can now sign in as ${ROLE_NAMES[operator.role].toLowerCase()}.`);
       setName('');
@@ -147,7 +279,8 @@ function CreateOperator() {
         error={tried ? mismatch : undefined}
         data-testid="operator-create-repeat"
       />
-      {create.error && !duplicate && Object.keys(fields).length === 0 ? (
+      {create.error && queued(create.error) ? <Queued error={create.error} testId="operator-create-queued" /> : null}
+      {create.error && !queued(create.error) && !duplicate && Object.keys(fields).length === 0 ? (
         <ErrorNotice error={create.error} compact />
       ) : null}
       {created ? (
@@ -261,7 +394,8 @@ export function OperatorsPanel() {
           </p>
           {me.role === 'admin' ? (
             <>
-              <OperatorList />
+              <FourEyesStatus />
+              <OperatorList me={me.id} />
               <CreateOperator />
             </>
           ) : null}
