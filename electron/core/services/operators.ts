@@ -204,7 +204,7 @@ export const createOperatorsHandlers = (
         profileId: '',
         title: `Create operator ${named({ name, role })}`,
         changes: [
-          { label: 'Operator', before: '—', after: name },
+          { label: 'New operator', before: '—', after: name },
           { label: 'Role', before: '—', after: ROLE_NAMES[role] },
           { label: 'Passphrase', before: '—', after: 'chosen by you (only its hash is kept)' },
         ],
@@ -235,7 +235,7 @@ export const createOperatorsHandlers = (
         kind: 'operators.remove',
         profileId: '',
         title: `Remove operator ${named(target)}`,
-        changes: [{ label: 'Operator', before: named(target), after: 'removed (cannot sign in any more)' }],
+        changes: [{ label: 'Operator to remove', before: named(target), after: 'removed (cannot sign in any more)' }],
         apply: { id, name: target.name },
         confirmLabel: 'Remove operator',
       });
