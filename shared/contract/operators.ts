@@ -95,6 +95,11 @@ export const Operator = z.object({
    */
   grantedBy: z.string().optional(),
   grantedAt: z.number().optional(),
+  /**
+   * The administrator who chose this operator's current passphrase (creating them or resetting it):
+   * until the operator chooses their own, they never approve what that administrator prepared.
+   */
+  passphraseSetBy: z.string().optional(),
 });
 export type Operator = z.infer<typeof Operator>;
 

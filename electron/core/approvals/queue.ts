@@ -194,6 +194,13 @@ export class ApprovalQueue {
         'Another approver decides it, or it waits until the cooling-off period has passed.',
       );
     }
+    // Whoever chose this operator's passphrase can sign in as them until they choose their own.
+    if (grant?.passphraseSetBy?.id === a.makerId) {
+      throw notAllowed(
+        `${grant.passphraseSetBy.name} chose your passphrase: until you choose your own you may not approve what ${grant.passphraseSetBy.name} prepared (whoever knows your passphrase could be you).`,
+        'Change your passphrase in Settings → Operators, then approve it.',
+      );
+    }
     return who;
   }
 

@@ -29,6 +29,8 @@ const desk = withSandboxCore({ sandbox: { seed: 21 }, core: { confirm }, spot: {
 const { call, value } = desk;
 
 const BEA = { name: 'Bea Admin', passphrase: 'bea keeps the second key' } as const;
+/** The passphrase Bea chooses herself (nobody else knows it). */
+const BEA_OWN = 'only bea knows this one now';
 const MALLORY = { name: 'mallory', passphrase: 'quiet river under stone' } as const;
 const HOUR = 3_600_000;
 
@@ -40,6 +42,8 @@ const pendingControls = async () =>
     (a) => a.kind === 'control',
   );
 const rowsOf = (view: ConfirmView | undefined) => Object.fromEntries((view?.rows ?? []).map((r) => [r.label, r.value]));
+let beaChanged = false;
+const beaPassphrase = () => (beaChanged ? BEA_OWN : BEA.passphrase);
 /** As if the cooling-off had passed: the operator's last grant moved back in time. */
 const grantedLongAgo = (name: string) =>
   desk.core.db.prepare('UPDATE operators SET granted_at = ? WHERE name = ?').run(Date.now() - 100 * HOUR, name);
@@ -154,7 +158,7 @@ describe('control changes', () => {
       error: { code: 'NOT_ALLOWED' },
     });
     // Nor can the administrator the preparer just made administrator: one person, two names.
-    await signIn(BEA);
+    await signIn({ name: BEA.name, passphrase: beaPassphrase() });
     const cooling = await call('approvals.approve', { id: item!.id, reason: 'looks fine' });
     expect(cooling).toMatchObject({ ok: false, error: { code: 'NOT_ALLOWED' } });
     expect(cooling.ok || cooling.error.message).toMatch(
@@ -162,8 +166,13 @@ describe('control changes', () => {
     );
     expect((await operator(MALLORY.name))?.role).toBe('viewer');
 
-    // Once the cooling-off has passed, Bea approves it (in the trusted confirmation) and it applies once.
+    // The cooling-off passes; still, whoever chose Bea's passphrase could be Bea: she chooses her own first.
     grantedLongAgo(BEA.name);
+    const chosen = await call('approvals.approve', { id: item!.id, reason: 'looks fine' });
+    expect(chosen.ok || chosen.error.message).toMatch(/Test admin chose your passphrase/);
+    await value('operators.changePassphrase', { current: BEA.passphrase, next: BEA_OWN });
+    beaChanged = true;
+    // Now Bea approves it (in the trusted confirmation) and it applies once.
     const approved = await value<Approval>('approvals.approve', { id: item!.id, reason: 'Agreed with the desk lead' });
     expect(approved).toMatchObject({ state: 'sent', decidedBy: BEA.name });
     expect(views.at(-1)).toMatchObject({
@@ -196,7 +205,7 @@ describe('control changes', () => {
       error: { code: 'NOT_ALLOWED' },
     });
     // Bea may; a maker or a viewer never approves a control change.
-    await signIn(BEA);
+    await signIn({ name: BEA.name, passphrase: beaPassphrase() });
     await value('approvals.approve', { id: policyItem!.id, reason: 'ok' });
     expect((await value<PolicyView>('policies.get')).policy.approval.aboveUsdt).toBe('1');
   });
@@ -212,7 +221,7 @@ describe('control changes', () => {
     ]);
     const items = await pendingControls();
     expect(items).toHaveLength(2);
-    await signIn(BEA);
+    await signIn({ name: BEA.name, passphrase: beaPassphrase() });
     await value('approvals.approve', { id: items[0]!.id, reason: 'the first one' });
     const stale = await call('approvals.approve', { id: items[1]!.id, reason: 'the second one' });
     expect(stale).toMatchObject({ ok: false, error: { code: 'PRECONDITION' } });
@@ -246,7 +255,7 @@ describe('control changes', () => {
     const pending = String((JSON.parse(stored.request) as { apply: { pending: string } }).apply.pending);
     expect((await desk.core.ctx.keyStore.get(pending))?.secret).toBe(other.secret);
 
-    await signIn(BEA);
+    await signIn({ name: BEA.name, passphrase: beaPassphrase() });
     await value('approvals.reject', { id: item!.id, reason: 'Not our account' });
     await expect.poll(() => desk.core.ctx.keyStore.get(pending)).toBeUndefined();
     const after = (await value<ProfileView[]>('profiles.list')).find((p) => p.id === before!.id);

@@ -53,6 +53,8 @@ interface Row {
   /** The id of the administrator who last granted this operator anything ('' : nobody, the first one). */
   granted_by?: string;
   granted_at?: number | null;
+  /** The administrator who chose the current passphrase ('' : the operator chose it). */
+  passphrase_set_by?: string;
 }
 
 /** The last grant over an operator: who created them, changed their role or reset their passphrase, and when. */
@@ -60,16 +62,21 @@ export interface Grant {
   readonly byId: string;
   readonly byName: string;
   readonly at: number;
+  /** The administrator who chose the operator's current passphrase, until the operator chooses their own. */
+  readonly passphraseSetBy?: { readonly id: string; readonly name: string };
 }
 
-const toOperator = (row: Row, grantor?: string): Operator => ({
+const toOperator = (row: Row, names: (id: string | undefined) => string | undefined = () => undefined): Operator => ({
   id: row.id,
   name: row.name,
   role: row.role,
   createdAt: row.created_at,
   createdBy: row.created_by,
   ...(row.last_sign_in_at ? { lastSignInAt: row.last_sign_in_at } : {}),
-  ...(grantor !== undefined && row.granted_at ? { grantedBy: grantor, grantedAt: row.granted_at } : {}),
+  ...(names(row.granted_by) !== undefined && row.granted_at
+    ? { grantedBy: names(row.granted_by) as string, grantedAt: row.granted_at }
+    : {}),
+  ...(row.passphrase_set_by ? { passphraseSetBy: names(row.passphrase_set_by) ?? 'a removed administrator' } : {}),
 });
 
 const wrongPassphrase = (): DeskFailure =>
@@ -99,12 +106,16 @@ export class Operators implements OperatorSource {
   list(): Operator[] {
     const rows = this.options.db.prepare<[], Row>('SELECT * FROM operators ORDER BY created_at, name').all();
     const names = new Map(rows.map((r) => [r.id, r.name]));
-    return rows.map((r) => toOperator(r, names.get(r.granted_by ?? '')));
+    return rows.map((r) => toOperator(r, (id) => (id ? names.get(id) : undefined)));
   }
 
   get(id: string): Operator | undefined {
     const row = this.options.db.prepare<[string], Row>('SELECT * FROM operators WHERE id = ?').get(id);
-    return row ? toOperator(row, this.grantOf(id)?.byName) : undefined;
+    return row ? toOperator(row, (other) => (other ? this.nameOf(other) : undefined)) : undefined;
+  }
+
+  private nameOf(id: string): string | undefined {
+    return this.options.db.prepare<[string], { name: string }>('SELECT name FROM operators WHERE id = ?').get(id)?.name;
   }
 
   /** How many administrators the desk has: two or more put control changes under four eyes. */
@@ -116,12 +127,21 @@ export class Operators implements OperatorSource {
   /** Who last granted this operator anything (created them, changed their role, reset their passphrase). */
   grantOf(id: string): Grant | undefined {
     const row = this.options.db
-      .prepare<[string], { by_id: string; by_name: string; at: number }>(
-        `SELECT g.id AS by_id, g.name AS by_name, o.granted_at AS at
-         FROM operators o JOIN operators g ON g.id = o.granted_by WHERE o.id = ? AND o.granted_at IS NOT NULL`,
+      .prepare<[string], { by_id: string; by_name: string; at: number; set_by: string; set_by_name: string | null }>(
+        `SELECT g.id AS by_id, g.name AS by_name, o.granted_at AS at, o.passphrase_set_by AS set_by, s.name AS set_by_name
+         FROM operators o JOIN operators g ON g.id = o.granted_by LEFT JOIN operators s ON s.id = o.passphrase_set_by
+         WHERE o.id = ? AND o.granted_at IS NOT NULL`,
       )
       .get(id);
-    return row ? { byId: row.by_id, byName: row.by_name, at: row.at } : undefined;
+    if (!row) return undefined;
+    return {
+      byId: row.by_id,
+      byName: row.by_name,
+      at: row.at,
+      ...(row.set_by
+        ? { passphraseSetBy: { id: row.set_by, name: row.set_by_name ?? 'a removed administrator' } }
+        : {}),
+    };
   }
 
   private rowByName(name: string): Row | undefined {
@@ -204,10 +224,10 @@ export class Operators implements OperatorSource {
     try {
       this.options.db
         .prepare(
-          `INSERT INTO operators (id, name, role, passphrase_hash, created_at, updated_at, created_by, granted_by, granted_at)
-           VALUES (?,?,?,?,?,?,?,?,?)`,
+          `INSERT INTO operators (id, name, role, passphrase_hash, created_at, updated_at, created_by, granted_by, granted_at, passphrase_set_by)
+           VALUES (?,?,?,?,?,?,?,?,?,?)`,
         )
-        .run(id, name, input.role, input.passphraseHash, at, at, by.name, by.id, at);
+        .run(id, name, input.role, input.passphraseHash, at, at, by.name, by.id, at, by.id);
     } catch (error) {
       if ((error as { code?: string }).code === 'SQLITE_CONSTRAINT_UNIQUE') {
         throw DeskFailure.precondition(`There is already an operator named ${name}.`);
@@ -337,8 +357,10 @@ export class Operators implements OperatorSource {
     const db = this.options.db;
     const at = this.now();
     const changed = db
-      .prepare('UPDATE operators SET passphrase_hash = ?, updated_at = ?, granted_by = ?, granted_at = ? WHERE id = ?')
-      .run(passphraseHash, at, by.id, at, id);
+      .prepare(
+        'UPDATE operators SET passphrase_hash = ?, updated_at = ?, granted_by = ?, granted_at = ?, passphrase_set_by = ? WHERE id = ?',
+      )
+      .run(passphraseHash, at, by.id, at, by.id, id);
     if (changed.changes === 0) throw DeskFailure.precondition('There is no such operator.');
     db.prepare('DELETE FROM passphrase_failures WHERE subject = ?').run(id);
     return this.get(id) as Operator;
@@ -350,8 +372,9 @@ export class Operators implements OperatorSource {
     if (!me) throw DeskFailure.precondition('Nobody is signed in.');
     await this.verify(me.name, current);
     const hash = await hashPassphrase(next, this.cost);
+    // Their own passphrase now: nobody else knows it any more.
     this.options.db
-      .prepare('UPDATE operators SET passphrase_hash = ?, updated_at = ? WHERE id = ?')
+      .prepare("UPDATE operators SET passphrase_hash = ?, updated_at = ?, passphrase_set_by = '' WHERE id = ?")
       .run(hash, this.now(), me.id);
   }
 }

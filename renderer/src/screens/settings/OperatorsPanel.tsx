@@ -191,6 +191,7 @@ function OperatorList({ me }: { readonly me: string }) {
             o.grantedBy && o.grantedAt ? (
               <span data-testid={`operator-grant-${o.name}`}>
                 by {o.grantedBy}, <Time ms={o.grantedAt} />
+                {o.passphraseSetBy ? ` · passphrase chosen by ${o.passphraseSetBy}, not changed yet` : ''}
               </span>
             ) : (
               '—'
