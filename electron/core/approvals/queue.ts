@@ -15,7 +15,7 @@ import { DeskFailure } from '../errors';
 import type { Db } from '../journal/db';
 import type { AuditLog } from '../journal/types';
 import { canAdminister, canApprove } from '../operators/access';
-import type { Grant, OperatorInfo, OperatorSource } from '../operators/operators';
+import { type Grant, type OperatorInfo, type OperatorSource, signedInOperator } from '../operators/operators';
 import type { Emit } from '../types';
 import { ApprovalStore, type NewApproval, type StoredApproval } from './store';
 
@@ -298,11 +298,7 @@ export class ApprovalQueue {
   }
 
   private operator(): OperatorInfo {
-    const who = this.deps.operators.current();
-    if (who === undefined) {
-      throw new DeskFailure({ code: 'NOT_ALLOWED', message: 'Nobody is signed in.', advice: 'Sign in first.' });
-    }
-    return who;
+    return signedInOperator(this.deps.operators);
   }
 }
 

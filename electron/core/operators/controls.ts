@@ -23,7 +23,7 @@ import { type Confirm, type ConfirmView, requireConfirmation } from '../policies
 import { changeRows, contextRows } from '../policies/views';
 import type { ActiveProfile } from '../types';
 import { type Access, can } from './access';
-import type { OperatorInfo, OperatorSource } from './operators';
+import { type OperatorInfo, type OperatorSource, signedInOperator } from './operators';
 
 const HOUR_MS = 3_600_000;
 
@@ -94,13 +94,7 @@ export const FOUR_EYES_NOTE = 'Another administrator must approve this change in
 export const createControlPlane = (deps: ControlPlaneDeps): ControlPlane => {
   const now = deps.now ?? Date.now;
 
-  const operator = (): OperatorInfo => {
-    const who = deps.operators.current();
-    if (who === undefined) {
-      throw new DeskFailure({ code: 'NOT_ALLOWED', message: 'Nobody is signed in.', advice: 'Sign in first.' });
-    }
-    return who;
-  };
+  const operator = (): OperatorInfo => signedInOperator(deps.operators);
 
   const fourEyes = (): FourEyes => {
     const administrators = deps.administrators();

@@ -29,6 +29,15 @@ export interface OperatorSource {
   current(): OperatorInfo | undefined;
 }
 
+/** The operator signed in, or NOT_ALLOWED: nothing that changes anything runs while nobody is signed in. */
+export const signedInOperator = (source: OperatorSource): OperatorInfo => {
+  const who = source.current();
+  if (who === undefined) {
+    throw new DeskFailure({ code: 'NOT_ALLOWED', message: 'Nobody is signed in.', advice: 'Sign in first.' });
+  }
+  return who;
+};
+
 export interface OperatorsOptions {
   readonly db: Db;
   readonly now?: () => number;

@@ -25,7 +25,7 @@ import { awaitingApproval, decisionRefusal, type StoredApproval } from '../appro
 import { DeskFailure } from '../errors';
 import type { Movements } from '../movements/types';
 import { canMake } from '../operators/access';
-import type { OperatorInfo, OperatorSource } from '../operators/operators';
+import { type OperatorInfo, type OperatorSource, signedInOperator } from '../operators/operators';
 import type { ActiveProfile } from '../types';
 import { type Confirm, type ConfirmView, requireConfirmation } from './confirm';
 import type { Evaluation } from './evaluate';
@@ -123,13 +123,7 @@ export const createAuthorizer = (deps: AuthorizeDeps): Authorizer => {
   /** A double click waits for the first call's confirmation instead of opening a second one. */
   const inflight = new Map<string, Promise<Release>>();
 
-  const operator = (): OperatorInfo => {
-    const current = deps.operators.current();
-    if (current === undefined) {
-      throw new DeskFailure({ code: 'NOT_ALLOWED', message: 'Nobody is signed in.', advice: 'Sign in first.' });
-    }
-    return current;
-  };
+  const operator = (): OperatorInfo => signedInOperator(deps.operators);
   const profile = (): ActiveProfile => {
     const active = deps.activeProfile();
     if (active === undefined) throw DeskFailure.precondition('No profile is connected.', 'Choose a profile first.');

@@ -191,7 +191,7 @@ describe('Settings → Operators', () => {
     const dialog = await screen.findByTestId('operator-reset-dialog');
     await userEvent.type(within(dialog).getByTestId('operator-reset-passphrase'), 'a fresh start for tomorrow');
     await userEvent.type(within(dialog).getByTestId('operator-reset-repeat'), 'a fresh start for tomorrow');
-    await userEvent.click(within(dialog).getByTestId('operator-reset-submit'));
+    await userEvent.click(within(dialog).getByTestId('confirm-accept'));
     expect((await screen.findByTestId('operator-reset-queued')).textContent).toContain(
       'Waits for another administrator in Approvals',
     );

@@ -18,7 +18,17 @@ import {
   ROLE_NAMES,
 } from '../../../../shared/contract/operators';
 import { type DeskCallError, useDeskMutation, useDeskQuery } from '../../lib/desk';
-import { Button, DataTable, Dialog, ErrorNotice, FourEyesStatus, Loading, Select, TextField, Time } from '../../ui';
+import {
+  Button,
+  ConfirmDialog,
+  DataTable,
+  ErrorNotice,
+  FourEyesStatus,
+  Loading,
+  Select,
+  TextField,
+  Time,
+} from '../../ui';
 
 /** What every control change of this panel refreshes (the list, who is signed in, four eyes, the queue). */
 const CONTROL_INVALIDATES = ['operators.list', 'operators.current', 'approvals.fourEyes', 'approvals.list'] as const;
@@ -63,62 +73,102 @@ function RoleCell({ operator }: { readonly operator: Operator }) {
   );
 }
 
+/** A new passphrase typed twice, checked as the person types (main checks the strength again). */
+const useNewPassphrase = (name: string) => {
+  const [value, setValue] = useState('');
+  const [repeat, setRepeat] = useState('');
+  const strength = value === '' ? 'Enter a passphrase' : passphraseProblem(value, name);
+  const mismatch = repeat !== value ? 'The two passphrases differ' : undefined;
+  return {
+    value,
+    setValue,
+    repeat,
+    setRepeat,
+    problem: strength ?? mismatch,
+    strength,
+    mismatch,
+    clear: () => {
+      setValue('');
+      setRepeat('');
+    },
+  };
+};
+
+/** The two fields of a new passphrase; the strength shows once it is long enough or after a first try. */
+function NewPassphraseFields({
+  field,
+  labels,
+  tried,
+  mainError,
+  hint,
+  testIds,
+}: {
+  readonly field: ReturnType<typeof useNewPassphrase>;
+  readonly labels: readonly [string, string];
+  readonly tried: boolean;
+  /** Main's refusal of the field, when it made one. */
+  readonly mainError: string | undefined;
+  readonly hint?: string;
+  readonly testIds: readonly [string, string];
+}) {
+  return (
+    <>
+      <TextField
+        label={labels[0]}
+        type="password"
+        value={field.value}
+        onChange={field.setValue}
+        autoComplete="new-password"
+        {...(hint ? { hint } : {})}
+        error={(tried || field.value.length >= 12 ? field.strength : undefined) ?? mainError}
+        data-testid={testIds[0]}
+      />
+      <TextField
+        label={labels[1]}
+        type="password"
+        value={field.repeat}
+        onChange={field.setRepeat}
+        autoComplete="new-password"
+        error={tried ? field.mismatch : undefined}
+        data-testid={testIds[1]}
+      />
+    </>
+  );
+}
+
 /** Gives an operator who forgot theirs a new passphrase (a control change: you will know it). */
 function ResetPassphrase({ operator, onDone }: { readonly operator: Operator; readonly onDone: () => void }) {
-  const [passphrase, setPassphrase] = useState('');
-  const [repeat, setRepeat] = useState('');
+  const passphrase = useNewPassphrase(operator.name);
   const [tried, setTried] = useState(false);
   const reset = useDeskMutation('operators.resetPassphrase', {
     invalidates: [...CONTROL_INVALIDATES],
     onSuccess: onDone,
   });
-  const strength = passphrase === '' ? 'Enter a passphrase' : passphraseProblem(passphrase, operator.name);
-  const mismatch = repeat !== passphrase ? 'The two passphrases differ' : undefined;
   const submit = () => {
     setTried(true);
-    if (strength || mismatch) return;
-    reset.mutate({ id: operator.id, passphrase });
+    if (passphrase.problem) return;
+    reset.mutate({ id: operator.id, passphrase: passphrase.value });
   };
   return (
-    <Dialog
+    <ConfirmDialog
       open
       title={`New passphrase for ${operator.name}`}
-      onClose={onDone}
+      confirmLabel="Reset passphrase"
       busy={reset.isPending}
-      size="sm"
+      onConfirm={submit}
+      onCancel={onDone}
       testId="operator-reset-dialog"
-      footer={
-        <>
-          <Button onClick={onDone} disabled={reset.isPending}>
-            Cancel
-          </Button>
-          <Button variant="primary" busy={reset.isPending} onClick={submit} data-testid="operator-reset-submit">
-            Reset passphrase
-          </Button>
-        </>
-      }
     >
       <p className="field-hint">
         You will know this passphrase: for the policy’s cooling-off period {operator.name} may not approve what you
         prepare. Tell it to them in person and ask them to change it.
       </p>
-      <TextField
-        label="New passphrase"
-        type="password"
-        value={passphrase}
-        onChange={setPassphrase}
-        autoComplete="new-password"
-        error={(tried || passphrase.length >= 12 ? strength : undefined) ?? reset.error?.fields?.passphrase}
-        data-testid="operator-reset-passphrase"
-      />
-      <TextField
-        label="New passphrase again"
-        type="password"
-        value={repeat}
-        onChange={setRepeat}
-        autoComplete="new-password"
-        error={tried ? mismatch : undefined}
-        data-testid="operator-reset-repeat"
+      <NewPassphraseFields
+        field={passphrase}
+        labels={['New passphrase', 'New passphrase again']}
+        tried={tried}
+        mainError={reset.error?.fields?.passphrase}
+        testIds={['operator-reset-passphrase', 'operator-reset-repeat']}
       />
       {reset.error ? (
         queued(reset.error) ? (
@@ -127,7 +177,7 @@ function ResetPassphrase({ operator, onDone }: { readonly operator: Operator; re
           <ErrorNotice error={reset.error} compact />
         )
       ) : null}
-    </Dialog>
+    </ConfirmDialog>
   );
 }
 
@@ -206,8 +256,7 @@ function OperatorList({ me }: { readonly me: string }) {
 function CreateOperator() {
   const [name, setName] = useState('');
   const [role, setRole] = useState<OperatorRole>('viewer');
-  const [passphrase, setPassphrase] = useState('');
-  const [repeat, setRepeat] = useState('');
+  const passphrase = useNewPassphrase(name);
   const [tried, setTried] = useState(false);
   const [created, setCreated] = useState<string | undefined>();
   const create = useDeskMutation('operators.create', {
@@ -215,24 +264,21 @@ function CreateOperator() {
     onSuccess: (operator) => {
       setCreated(`${operator.name} can now sign in as ${ROLE_NAMES[operator.role].toLowerCase()}.`);
       setName('');
-      setPassphrase('');
-      setRepeat('');
+      passphrase.clear();
       setRole('viewer');
       setTried(false);
     },
   });
   const parsedName = OperatorName.safeParse(name);
   const nameProblem = parsedName.success ? undefined : parsedName.error.issues[0]?.message;
-  const strength = passphrase === '' ? 'Enter a passphrase' : passphraseProblem(passphrase, name);
-  const mismatch = repeat !== passphrase ? 'The two passphrases differ' : undefined;
   const fields = create.error?.fields ?? {};
   const duplicate = create.error && /already an operator named/.test(create.error.message);
   const submit = (event: FormEvent) => {
     event.preventDefault();
     setTried(true);
     setCreated(undefined);
-    if (nameProblem || strength || mismatch) return;
-    create.mutate({ name: name.trim(), role, passphrase });
+    if (nameProblem || passphrase.problem) return;
+    create.mutate({ name: name.trim(), role, passphrase: passphrase.value });
   };
   return (
     <form
@@ -261,24 +307,13 @@ function CreateOperator() {
       <div className="field-hint" data-testid="operator-create-role-hint">
         {ROLE_DESCRIPTIONS[role]}
       </div>
-      <TextField
-        label="First passphrase"
-        type="password"
-        value={passphrase}
-        onChange={setPassphrase}
-        autoComplete="new-password"
+      <NewPassphraseFields
+        field={passphrase}
+        labels={['First passphrase', 'Passphrase again']}
+        tried={tried}
+        mainError={fields.passphrase}
         hint="At least 12 characters; a few unrelated words work well. Tell it to the operator in person."
-        error={(tried || passphrase.length >= 12 ? strength : undefined) ?? fields.passphrase}
-        data-testid="operator-create-passphrase"
-      />
-      <TextField
-        label="Passphrase again"
-        type="password"
-        value={repeat}
-        onChange={setRepeat}
-        autoComplete="new-password"
-        error={tried ? mismatch : undefined}
-        data-testid="operator-create-repeat"
+        testIds={['operator-create-passphrase', 'operator-create-repeat']}
       />
       {create.error && queued(create.error) ? <Queued error={create.error} testId="operator-create-queued" /> : null}
       {create.error && !queued(create.error) && !duplicate && Object.keys(fields).length === 0 ? (
@@ -300,19 +335,15 @@ function CreateOperator() {
 
 function ChangePassphrase({ name }: { readonly name: string }) {
   const [current, setCurrent] = useState('');
-  const [next, setNext] = useState('');
-  const [repeat, setRepeat] = useState('');
+  const next = useNewPassphrase(name);
   const [tried, setTried] = useState(false);
   const change = useDeskMutation('operators.changePassphrase', {
     onSuccess: () => {
       setCurrent('');
-      setNext('');
-      setRepeat('');
+      next.clear();
       setTried(false);
     },
   });
-  const strength = next === '' ? 'Enter a new passphrase' : passphraseProblem(next, name);
-  const mismatch = repeat !== next ? 'The two passphrases differ' : undefined;
   const currentProblem = current === '' ? 'Enter your current passphrase' : undefined;
   const error = change.error;
   // A wrong (or, after too many, unchecked) current passphrase is about that field; anything else is a banner.
@@ -320,8 +351,8 @@ function ChangePassphrase({ name }: { readonly name: string }) {
   const submit = (event: FormEvent) => {
     event.preventDefault();
     setTried(true);
-    if (currentProblem || strength || mismatch) return;
-    change.mutate({ current, next });
+    if (currentProblem || next.problem) return;
+    change.mutate({ current, next: next.value });
   };
   return (
     <form
@@ -346,24 +377,13 @@ function ChangePassphrase({ name }: { readonly name: string }) {
         }
         data-testid="passphrase-current"
       />
-      <TextField
-        label="New passphrase"
-        type="password"
-        value={next}
-        onChange={setNext}
-        autoComplete="new-password"
+      <NewPassphraseFields
+        field={next}
+        labels={['New passphrase', 'New passphrase again']}
+        tried={tried}
+        mainError={error?.fields?.next}
         hint="At least 12 characters; a few unrelated words work well."
-        error={(tried || next.length >= 12 ? strength : undefined) ?? error?.fields?.next}
-        data-testid="passphrase-next"
-      />
-      <TextField
-        label="New passphrase again"
-        type="password"
-        value={repeat}
-        onChange={setRepeat}
-        autoComplete="new-password"
-        error={tried ? mismatch : undefined}
-        data-testid="passphrase-repeat"
+        testIds={['passphrase-next', 'passphrase-repeat']}
       />
       {error && !atCurrent && !error.fields ? <ErrorNotice error={error} compact /> : null}
       {change.isSuccess ? (
