@@ -1,24 +1,14 @@
-/**
- * Bulk batches (docs/bulk.md): transfers, UID transfers and withdrawals from a CSV, pasted rows or a
- * sweep plan — checked as a whole, journaled whole, confirmed as a whole in the trusted window, then
- * run row by row through the SAME domain command a single movement uses (commands/movements.ts),
- * each row under its own request key and with an explicit origin: `batch row N of batch B, confirmed
- * as a whole at T by O`. The command applies the policy's limits and approval rules to every row;
- * where the policy says so a batch that needs approval waits as ONE item in the Approvals queue and
- * runs only once another operator approves it.
- */
-import Decimal from 'decimal.js';
 import type { DeskHandlers } from '../../../shared/contract';
 import type { BatchPreview, BatchRowInput, BatchSource, BatchSummary } from '../../../shared/contract/bulk';
 import type { SavedAddress } from '../../../shared/contract/funding';
 import type { Approval } from '../../../shared/contract/policies';
-import { type SubName, TRANSFER_MAX_DECIMALS, transferEnds } from '../../../shared/contract/transfers';
+import type { SubName } from '../../../shared/contract/transfers';
 import { toCsv } from '../../../shared/format/csv';
 import { formatMoney } from '../../../shared/format/money';
 import { type DisplayTimeZone, isoInZone, timeHeader } from '../../../shared/format/time';
 import type { PlatformApi } from '../api/platform';
-import { type ApprovalQueue, publicApproval, type StoredApproval } from '../approvals/queue';
-import type { MovementCommands, MovementRequests } from '../commands/movements';
+import type { ApprovalQueue, StoredApproval } from '../approvals/queue';
+import type { MovementCommands } from '../commands/movements';
 import { DeskFailure, isConvertibleToIpcError } from '../errors';
 import type { AuditLog } from '../journal/types';
 import type { Movement, Movements } from '../movements/types';
@@ -28,15 +18,16 @@ import type { Limits } from '../policies/limits';
 import type { PolicyStore } from '../policies/store';
 import { type BatchLine, batchLines, contextRows } from '../policies/views';
 import type { ActiveProfile, Emit } from '../types';
+import { batchApprovalKey, createBatchApproval } from './approval';
 import { type ParsedRow, parseBatchText } from './csv';
 import { BATCH_EXAMPLE_CSV, BATCH_EXAMPLE_NAME } from './example';
 import { gatherFacts } from './facts';
-import { type CheckedRow, createBatchPolicy } from './policy';
+import { createBatchPolicy } from './policy';
+import { commandOf, confirmationLines, namesSubAccounts, totalsOf } from './rows';
 import { BatchRunner, type RowExecutor, type RowOutcome } from './runner';
 import { type BatchStore, inputOf, rowView, waitsForApproval } from './store';
+import { sweepRows } from './sweep';
 import { validateBatch } from './validate';
-
-const HOUR_MS = 3_600_000;
 
 /** The batch operations of the `bulk` area (the sub-account and key ones live in subAccounts/). */
 export type BatchHandlers = Pick<
@@ -90,11 +81,6 @@ export interface Batches {
   close(): void;
 }
 
-/** The request key of a batch's approval item (the approvals table keys items by request key). */
-export const batchApprovalKey = (batchId: string): string => `batch:${batchId}`;
-
-const BATCH_RELEASED = 'Approved: its rows run in Bulk, each checked against the limits as it goes.';
-
 const movementOutcome = (m: Movement): RowOutcome => ({
   state: m.state === 'done' ? 'done' : m.state === 'failed' ? 'failed' : 'checking',
   movementId: m.id,
@@ -116,71 +102,6 @@ const RETRY_CODES = new Set([
   'AWAITING_APPROVAL',
   'NOT_ALLOWED',
 ]);
-
-/** A row as its domain command's request (the same shape a single movement sends). */
-export const commandOf = (
-  input: BatchRowInput,
-):
-  | { kind: 'withdrawal'; request: MovementRequests['withdrawal'] }
-  | { kind: 'push'; request: MovementRequests['push'] }
-  | { kind: 'transfer'; request: MovementRequests['transfer'] } => {
-  if (input.type === 'push') {
-    return { kind: 'push', request: { receiveUid: input.receiveUid, currency: input.currency, amount: input.amount } };
-  }
-  if (input.type === 'withdrawal') {
-    return {
-      kind: 'withdrawal',
-      request: {
-        currency: input.currency,
-        chain: input.chain,
-        address: input.address,
-        amount: input.amount,
-        ...(input.memo ? { memo: input.memo } : {}),
-      },
-    };
-  }
-  const { from, to, currency, amount } = input;
-  if (from.owner === 'main' && to.owner === 'main') {
-    return {
-      kind: 'transfer',
-      request: {
-        kind: 'own',
-        currency,
-        from: from.account,
-        to: to.account,
-        amount,
-        ...(from.pair || to.pair ? { currencyPair: from.pair ?? to.pair } : {}),
-        ...(from.settle || to.settle ? { settle: from.settle ?? to.settle } : {}),
-      },
-    };
-  }
-  if (from.owner !== 'main' && to.owner !== 'main') {
-    return {
-      kind: 'transfer',
-      request: {
-        kind: 'subSub',
-        fromUserId: from.owner,
-        fromType: from.account as 'spot' | 'futures' | 'delivery',
-        toUserId: to.owner,
-        toType: to.account as 'spot' | 'futures' | 'delivery',
-        currency,
-        amount,
-      },
-    };
-  }
-  const sub = from.owner === 'main' ? to : from;
-  return {
-    kind: 'transfer',
-    request: {
-      kind: 'mainSub',
-      direction: from.owner === 'main' ? 'to' : 'from',
-      subUserId: sub.owner as number,
-      subAccountType: sub.account as 'spot' | 'futures' | 'delivery' | 'options',
-      currency,
-      amount,
-    },
-  };
-};
 
 export const createBatches = (deps: BatchesDeps): Batches => {
   const { store } = deps;
@@ -299,32 +220,8 @@ export const createBatches = (deps: BatchesDeps): Batches => {
 
   // --- the trusted confirmation of a whole batch -------------------------------------------------
   /** Every row as its confirmation lists it: what, where to, how much. */
-  const linesOf = async (inputs: readonly { row: number; input: BatchRowInput }[]): Promise<BatchLine[]> => {
-    const names = inputs.some((r) => r.input.type === 'transfer') ? await deps.subNames() : undefined;
-    return inputs.map(({ row, input }) => {
-      const command = commandOf(input);
-      const base = { row, currency: input.currency, amount: input.amount };
-      if (command.kind === 'withdrawal') {
-        const r = command.request;
-        return {
-          ...base,
-          what: 'Withdrawal',
-          destination: `${r.address}${r.memo ? ` memo ${r.memo}` : ''} (${r.chain})`,
-        };
-      }
-      if (command.kind === 'push')
-        return { ...base, what: 'UID transfer', destination: `UID ${command.request.receiveUid}` };
-      const ends = transferEnds(command.request, names ?? ((uid) => `Sub-account ${uid}`));
-      return { ...base, what: 'Transfer', destination: `${ends.to} (from ${ends.from})` };
-    });
-  };
-
-  const totalsOf = (inputs: readonly { input: BatchRowInput }[]) => {
-    const totals = new Map<string, Decimal>();
-    for (const { input } of inputs)
-      totals.set(input.currency, (totals.get(input.currency) ?? new Decimal(0)).plus(input.amount));
-    return [...totals].map(([currency, total]) => ({ currency, amount: total.toFixed() }));
-  };
+  const linesOf = async (inputs: readonly { row: number; input: BatchRowInput }[]): Promise<BatchLine[]> =>
+    confirmationLines(inputs, namesSubAccounts(inputs) ? await deps.subNames() : (uid) => `Sub-account ${uid}`);
 
   /**
    * One trusted confirmation for the whole batch: every destination with its amount, the total per
@@ -361,132 +258,7 @@ export const createBatches = (deps: BatchesDeps): Batches => {
   };
 
   // --- a batch waiting as one approval item --------------------------------------------------------
-  const requestApproval = (id: string, name: string, checked: readonly CheckedRow[]): Approval => {
-    const who = deps.authorizer.operator();
-    const rows = store.rows(id);
-    const keys = new Map(rows.map((r) => [r.row_no, r.request_key]));
-    const totals = totalsOf(rows.map((r) => ({ input: inputOf(r) })));
-    const totalsText = totals.map((t) => formatMoney(t.amount, t.currency)).join(' + ');
-    const single = totals.length === 1 ? totals[0] : undefined;
-    const needing = checked.filter((r) => r.reasons.length > 0);
-    const active = deps.authorizer.profile();
-    const stored = checked.map(({ refusals: _r, ...r }) => ({ ...r, requestKey: keys.get(r.row) as string }));
-    const item = deps.queue.request(
-      {
-        profileId: active.id,
-        kind: 'batch',
-        requestKey: batchApprovalKey(id),
-        request: { batchId: id, name, rows: stored, otherRows: rows.length - checked.length, totals },
-        currency: totals.map((t) => t.currency).join(', '),
-        amount: single ? single.amount : totalsText,
-        destination: `${new Set(checked.map((r) => r.destination)).size} destination(s)`,
-        summary: `Batch of ${rows.length} row${rows.length === 1 ? '' : 's'}, ${totalsText}`,
-        reasons: needing.map((r) => `Row ${r.row}: ${r.reasons.join(' ')}`),
-        expiresAt: Date.now() + deps.policies.get(active.id).approval.expiresHours * HOUR_MS,
-      },
-      who,
-    );
-    return publicApproval(item);
-  };
-
-  /** Why a batch's item can no longer be approved (its batch was cancelled, or is gone), if it cannot. */
-  const batchNotWaiting = (a: StoredApproval): DeskFailure | undefined => {
-    const batchId = String(a.request.batchId);
-    const state = store.batch(batchId)?.state;
-    if (waitsForApproval(state)) return undefined;
-    const name = String(a.request.name);
-    return DeskFailure.precondition(
-      state === 'cancelled'
-        ? `Batch “${name}” was cancelled in Bulk: it can no longer be approved.`
-        : state === undefined
-          ? `Batch “${name}” is no longer in the journal: it can no longer be approved.`
-          : `Batch “${name}” is ${state}, not waiting for approval: it can no longer be approved.`,
-      'Nothing was approved or sent. The maker prepares a new batch if it is still needed.',
-    );
-  };
-
-  /** The batch's item was approved: its rows run (each still checked against the limits). */
-  const runApproved = (batchId: string, approvalId: string): void => {
-    if (!waitsForApproval(store.batch(batchId)?.state)) return;
-    deps.audit.record({ action: 'bulk.approved', params: { id: batchId, approval: approvalId }, outcome: 'ok' });
-    runner.start(batchId);
-  };
-
-  /** A batch's item was decided: approved → its rows run; rejected / expired / withdrawn → nothing is sent. */
-  const approvalDecided = (a: Approval): void => {
-    const batchId = a.batch?.batchId;
-    const b = batchId ? store.batch(batchId) : undefined;
-    if (!batchId || !b || !waitsForApproval(b.state)) return;
-    if (a.state === 'approved' || a.state === 'sent') {
-      runApproved(batchId, a.id);
-      return;
-    }
-    if (a.state === 'pending') return;
-    const why =
-      a.state === 'rejected'
-        ? `Rejected by ${a.decidedBy ?? 'an approver'}: ${a.reason ?? ''}`
-        : a.state === 'expired'
-          ? 'Its approval expired before anyone approved it.'
-          : a.state === 'cancelled'
-            ? (a.reason ?? 'The batch was cancelled before anyone approved it.')
-            : (a.outcome ?? 'Its approval failed.');
-    const pending = store.rowsIn(batchId, ['pending']);
-    runner.cancel(batchId);
-    for (const r of pending) store.updateRow(batchId, r.row_no, { message: `${why} Nothing was sent.` });
-    deps.audit.record({ action: 'bulk.cancel', params: { id: batchId, approval: a.id, why }, outcome: 'ok' });
-  };
-  deps.queue.onDecided((a) => {
-    if (a.kind === 'batch') approvalDecided(a);
-  });
-
-  const approve = async (a: StoredApproval, reason: string): Promise<Approval> => {
-    const gone = batchNotWaiting(a);
-    if (gone) throw gone;
-    const who = deps.queue.approver(a);
-    const active = deps.authorizer.profile();
-    // An approval overrides the approval rules, never the limits, the allowlist or the window.
-    const rows = (a.request.rows ?? []) as CheckedRow[];
-    const verdict = await deps.limits.evaluateRows(active.id, rows);
-    const refusals = rows.flatMap((r, i) => (verdict[i]?.refusals ?? []).map((x) => `Row ${r.row}: ${x}`));
-    if (refusals.length > 0) throw deps.limits.refuse(active.id, a.summary, refusals);
-    const batchId = String(a.request.batchId);
-    const inputs = store.rows(batchId).map((r) => ({ row: r.row_no, input: inputOf(r) }));
-    const needing = rows.filter((r) => r.reasons.length > 0);
-    await requireConfirmation(deps.confirm, {
-      action: 'approve',
-      title: `Approve a batch of ${inputs.length} row${inputs.length === 1 ? '' : 's'}`,
-      rows: [
-        { label: 'Batch name', value: `“${String(a.request.name)}”` },
-        ...batchLines(await linesOf(inputs)),
-        ...totalsOf(inputs).map((t) => ({ label: `Total ${t.currency}`, value: formatMoney(t.amount, t.currency) })),
-        ...needing.map((r) => ({ label: `Row ${r.row} needs approval`, value: r.reasons.join(' ') })),
-        { label: 'Prepared by', value: a.makerName },
-        ...contextRows(deps.activeProfile(), who),
-      ],
-      note: 'Its rows then run in Bulk, each still checked against the limits as it goes.',
-      confirmLabel: 'Approve and run',
-    });
-    // The batch may have been cancelled while the approver read the confirmation.
-    const cancelled = batchNotWaiting(a);
-    if (cancelled) throw cancelled;
-    if (!deps.queue.approve(a, who, reason)) {
-      throw DeskFailure.precondition('This batch was decided or expired meanwhile.');
-    }
-    runApproved(batchId, a.id);
-    return deps.queue.settle(a.id, 'sent', undefined, BATCH_RELEASED);
-  };
-
-  /** After a restart: batches whose item was decided meanwhile (or just before) follow it. */
-  const followApprovals = () => {
-    for (const a of deps.queue.approvedUnsent('batch')) {
-      // Its rows are journaled movements of their own: the batch starts (its approval stands).
-      deps.queue.settle(a.id, 'sent', undefined, BATCH_RELEASED);
-    }
-    for (const b of store.awaitingApproval()) {
-      const item = deps.queue.byRequestKey(batchApprovalKey(b.id));
-      if (item && item.state !== 'pending') approvalDecided(publicApproval(item));
-    }
-  };
+  const approval = createBatchApproval({ ...deps, runner, lines: linesOf });
 
   // --- sweep and top-up --------------------------------------------------------------------------
   const planSweep: DeskHandlers['bulk']['planSweep'] = async (input) => {
@@ -561,9 +333,9 @@ export const createBatches = (deps: BatchesDeps): Batches => {
       if (asWhole) {
         // The item first (idempotent by the batch's key), then the batch's state: a crash between
         // the two leaves a ready batch whose item is found again.
-        const approval = requestApproval(id, b.name, check.rows);
+        const item = approval.request(id, b.name, check.rows);
         runner.awaitApproval(id);
-        deps.audit.record({ action: 'bulk.start', params: { id, approval: approval.id }, outcome: 'ok' });
+        deps.audit.record({ action: 'bulk.start', params: { id, approval: item.id }, outcome: 'ok' });
         return summaryOf(id);
       }
       deps.audit.record({ action: 'bulk.start', params: { id }, outcome: 'ok' });
@@ -611,7 +383,7 @@ export const createBatches = (deps: BatchesDeps): Batches => {
   return {
     handlers,
     runner,
-    approve,
+    approve: approval.approve,
     report: (id, timeZone) => {
       const batch = summaryOf(id);
       const rows = store.rows(id).map(rowView);
@@ -655,70 +427,9 @@ export const createBatches = (deps: BatchesDeps): Batches => {
       };
     },
     resume: () => {
-      followApprovals();
+      approval.follow();
       runner.resumeAll();
     },
     close: () => runner.close(),
   };
-};
-
-/** The rows of a sweep (sub-accounts → main spot) or a top-up (main spot → sub-accounts). */
-const sweepRows = async (
-  api: PlatformApi,
-  input: Parameters<DeskHandlers['bulk']['planSweep']>[0],
-): Promise<BatchRowInput[]> => {
-  const rows: BatchRowInput[] = [];
-  const uids = [...new Set(input.subUserIds)];
-  const threshold = new Decimal(input.threshold ?? '0');
-  const spotRows = input.accountTypes.includes('spot')
-    ? (await Promise.all(uids.map((uid) => api.wallet.subAccountBalances({ sub_uid: String(uid) })))).flat()
-    : [];
-  const futuresRows = input.accountTypes.includes('futures')
-    ? (
-        await Promise.all(
-          uids.map((uid) => api.wallet.subAccountFuturesBalances({ sub_uid: String(uid) }).catch(() => [])),
-        )
-      ).flat()
-    : [];
-  const cap = (v: string) => new Decimal(v).toDecimalPlaces(TRANSFER_MAX_DECIMALS, Decimal.ROUND_DOWN);
-  for (const uid of uids) {
-    for (const type of input.accountTypes) {
-      const balances: [string, string][] =
-        type === 'spot'
-          ? Object.entries(spotRows.find((r) => Number(r.uid) === uid)?.available ?? {})
-          : Object.entries(futuresRows.find((r) => Number(r.uid) === uid)?.available ?? {}).map(([settle, a]) => [
-              settle.toUpperCase(),
-              a.available ?? '0',
-            ]);
-      if (input.mode === 'sweep') {
-        for (const [currency, amount] of balances) {
-          if (input.currency && currency !== input.currency) continue;
-          const value = cap(amount);
-          if (value.lte(0) || value.lte(threshold)) continue;
-          rows.push({
-            type: 'transfer',
-            currency,
-            amount: value.toFixed(),
-            from: { owner: uid, account: type },
-            to: { owner: 'main', account: 'spot' },
-            reference: `sweep ${type}`,
-          });
-        }
-      } else {
-        const currency = input.currency as string;
-        const have = new Decimal(balances.find(([c]) => c === currency)?.[1] ?? '0');
-        const need = cap(new Decimal(input.target as string).minus(have).toFixed());
-        if (need.lte(0)) continue;
-        rows.push({
-          type: 'transfer',
-          currency,
-          amount: need.toFixed(),
-          from: { owner: 'main', account: 'spot' },
-          to: { owner: uid, account: type },
-          reference: `top-up to ${input.target}`,
-        });
-      }
-    }
-  }
-  return rows;
 };
