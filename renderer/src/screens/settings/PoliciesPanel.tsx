@@ -554,7 +554,7 @@ export function PoliciesPanel() {
           {`Only an administrator changes the policy (you are signed in as ${ROLE_NAMES[operator.role].toLowerCase()}).`}
         </p>
       ) : null}
-      {isAdmin ? <FourEyesStatus /> : null}
+      <FourEyesStatus />
       {policy.isPending ? (
         <Loading />
       ) : policy.isError ? (
