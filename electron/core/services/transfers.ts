@@ -65,7 +65,8 @@ export const subNames = async (ctx: ServiceContext): Promise<SubName> => {
 export const createTransferRoute =
   (ctx: ServiceContext) =>
   async (input: MovementRequests['transfer']): Promise<{ from: string; to: string }> =>
-    transferEnds(input, await subNames(ctx));
+    // Between the main account's own accounts no sub-account is named: nothing to read.
+    transferEnds(input, input.kind === 'own' ? (uid) => uid : await subNames(ctx));
 
 export const createTransfersHandlers = (ctx: ServiceContext, commands: MovementCommands): DeskHandlers['transfers'] => {
   return {
