@@ -43,7 +43,13 @@ export type DecisionListener = (approval: Approval) => void;
 
 /** The stored request of a control change: what it is, line by line, and what its owner applies. */
 export interface ControlRequest {
-  readonly control: { readonly kind: ControlKind; readonly title: string; readonly changes: ControlChangeRow[] };
+  readonly control: {
+    readonly kind: ControlKind;
+    /** The profile it belongs to ('' : the whole desk); the item itself shows in every profile's queue. */
+    readonly profileId?: string;
+    readonly title: string;
+    readonly changes: ControlChangeRow[];
+  };
   readonly apply: Record<string, unknown>;
 }
 

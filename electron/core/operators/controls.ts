@@ -196,12 +196,19 @@ export const createControlPlane = (deps: ControlPlaneDeps): ControlPlane => {
       }
       if (requestKey) {
         const request: ControlRequest = {
-          control: { kind: change.kind, title: change.title, changes: [...change.changes] },
+          control: {
+            kind: change.kind,
+            profileId: change.profileId,
+            title: change.title,
+            changes: [...change.changes],
+          },
           apply: change.apply,
         };
         const item = deps.queue.request(
           {
-            profileId: change.profileId,
+            // Desk-wide: another administrator sees it whichever profile is active (a key or a policy
+            // of one profile is still a control of the desk).
+            profileId: '',
             kind: 'control',
             requestKey,
             request: request as unknown as Record<string, unknown>,
