@@ -43,13 +43,9 @@ export function futuresAccount(
     isolated_position_margin: Z,
     enable_new_dual_mode: false,
     margin_mode: 0,
-    margin_mode_name: 'classic',
     enable_tiered_mm: false,
     enable_dual_plus: false,
     position_mode: 'single',
-    update_id: b.updateId,
-    update_time: Math.floor(ctx.clock.now() / 1000),
-    user: userId,
     history: {
       dnw: dec(dnw.reduce((s, r) => s.plus(r.change), new Decimal(0))),
       pnl: Z,
