@@ -7,7 +7,7 @@ import { timingSafeEqual } from 'node:crypto';
 import { performance } from 'node:perf_hooks';
 import Fastify, { type FastifyInstance, type FastifyReply, type FastifyRequest } from 'fastify';
 import { RATE_LIMIT_HEADERS, RATE_LIMITS, type RateLimitKey, rateLimitKeyFor } from '../../shared/platform/limits';
-import type { SandboxClock } from '../clock';
+import { type SandboxClock, TIMESTAMP_WINDOW_S } from '../clock';
 import type { ApiKeyRecord, UserRecord } from '../store/users';
 import { Users } from '../store/users';
 import { ApiFailure } from './errors';
@@ -19,7 +19,6 @@ import { bodyHash, decodeQueryForSigning, signatureValid } from './signature';
 
 export const API_PREFIX = '/api/v4';
 export const CONTROL_PREFIX = '/sandbox';
-const TIMESTAMP_WINDOW_S = 60;
 const BODY_LIMIT = 64 * 1024;
 /** A batch counts against at most this many markets (batch_orders allows 4 pairs). */
 const MAX_BATCH_MARKETS = 16;
@@ -228,11 +227,8 @@ export function buildHttp(
     if (!/^\d{1,12}(\.\d{1,9})?$/.test(ts)) {
       throw new ApiFailure('REQUEST_EXPIRED', 'Timestamp must be Unix seconds (integer or fractional)');
     }
-    // Near the server's time, or near the wall clock for a client that has not re-synced after the
-    // business clock was advanced (the two differ only then; skew moves both).
-    const sent = Number(ts);
-    const gap = Math.min(Math.abs(clock.serverTimeMs() / 1000 - sent), Math.abs(clock.wallTimeMs() / 1000 - sent));
-    if (gap > TIMESTAMP_WINDOW_S) {
+    // The clock's one rule, the same as for the private WebSocket channels.
+    if (!clock.timestampAccepted(Number(ts))) {
       throw new ApiFailure(
         'REQUEST_EXPIRED',
         `gap between request Timestamp and server time exceeds ${TIMESTAMP_WINDOW_S}`,
