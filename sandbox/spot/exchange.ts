@@ -88,11 +88,14 @@ export class SpotExchange {
   private readonly orderListeners: ((row: OrderRow, event: OrderEventKind) => void)[] = [];
 
   constructor(private readonly deps: ExchangeDeps) {
-    this.load();
+    this.reload();
   }
 
-  /** (Re)builds the in-memory state — books, counters, current candles — from the database. */
-  private load(): void {
+  /**
+   * (Re)builds the in-memory state — books, counters, current candles — from the database: after a
+   * rollback, and once the market history is written (its candles are the current ones then).
+   */
+  reload(): void {
     const { store } = this.deps;
     this.pairs.clear();
     this.live.clear();
@@ -171,7 +174,7 @@ export class SpotExchange {
     try {
       return this.deps.store.transaction(fn);
     } catch (error) {
-      if (this.touched) this.load();
+      if (this.touched) this.reload();
       throw error;
     } finally {
       this.touched = false;

@@ -212,6 +212,8 @@ export class StreamServer {
       fail(BAD_REQUEST, 'Invalid argument: event must be subscribe or unsubscribe');
       return;
     }
+    // The market's history and simulation start before anyone reads them (a no-op once started).
+    this.deps.spot?.start();
     let userId: number | undefined;
     if (isPrivateChannel(head.channel)) {
       if (head.event === 'unsubscribe' && r.auth === undefined && conn.userId !== undefined) {
