@@ -3,10 +3,10 @@
  *
  * MODULE HOOK (for sandbox/spot): `sandbox/spot/index.ts` exports
  *
- *     export function registerSpot(ctx: SandboxContext): void | { close?(): void | Promise<void> }
+ *     export function registerSpot(ctx: SandboxContext): SpotModule   // { start(), close(), … }
  *
  * which is called once, after the core schema, seed data and core routes exist and before the server
- * listens. (A static import, so bundlers such as electron-vite include the module.) Register routes with `ctx.addRoutes([...])` (http/route.ts), create tables with
+ * listens; its `start()` (the market's history and simulation) runs right after the server listens. (A static import, so bundlers such as electron-vite include the module.) Register routes with `ctx.addRoutes([...])` (http/route.ts), create tables with
  * CREATE TABLE IF NOT EXISTS on `ctx.db`, seed markets if the data directory is new, start the market
  * simulation only when `ctx.options.market === 'on'` and drive it from `ctx.clock.onTick` (or your own
  * unref'd timers stopped via `ctx.onClose`), publish live prices with `ctx.prices.setProvider`.
