@@ -11,7 +11,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { CurrencyPair } from '../shared/platform/api/spot';
 import { FuturesAccount, SubAccountFuturesBalance, WithdrawalRecord } from '../shared/platform/api/wallet';
 import type { SandboxHandle } from './server';
-import { ccxtOn, runConformance } from './testing/conformance';
+import { ccxtOn, pointCcxtAtSandbox, runConformance } from './testing/conformance';
 import { api, control, mainCreds, signedHeaders, startTestSandbox } from './testing/harness';
 import { TestStream } from './testing/stream';
 import { channelSignature } from './ws/auth';
@@ -48,14 +48,7 @@ const restAt = async (time: number): Promise<number> => {
 
 /** CCXT Pro's gate with its REST and spot WebSocket URLs on the sandbox, markets loaded. */
 const proOn = async (secret: string): Promise<InstanceType<typeof ccxt.pro.gate>> => {
-  const pro = new ccxt.pro.gate({ apiKey: sb.key, secret });
-  const urls = pro.urls.api as Record<string, unknown> & {
-    public: Record<string, string>;
-    private: Record<string, string>;
-  };
-  for (const side of [urls.public, urls.private]) for (const k of Object.keys(side)) side[k] = sb.baseUrl;
-  urls.spot = sb.wsUrl;
-  (pro.options as Record<string, unknown>).fetchMarkets = { types: ['spot'] };
+  const pro = pointCcxtAtSandbox(new ccxt.pro.gate({ apiKey: sb.key, secret }), sb);
   // CCXT opens a plain ws:// URL (loopback) only with an http agent loaded first.
   await pro.loadHttpProxyAgent();
   await pro.loadMarkets();

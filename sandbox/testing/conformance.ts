@@ -502,13 +502,28 @@ async function savedAddress(sb: SandboxHandle, currency: string, chain: string):
   return found.address;
 }
 
-/** CCXT's gate with every REST (and the spot WebSocket) URL on the sandbox. */
-export function ccxtOn(sb: SandboxHandle): InstanceType<typeof ccxt.gate> {
-  const ex = new ccxt.gate({ apiKey: sb.key, secret: sb.secret });
-  const urls = ex.urls.api as { public: Record<string, string>; private: Record<string, string> };
+/**
+ * Points a CCXT `gate` (REST, or Pro) at a sandbox unchanged otherwise: every REST URL to the API base
+ * URL, the spot WebSocket URL to the sandbox's stream, and spot markets only (the sandbox has no
+ * futures market list).
+ */
+export function pointCcxtAtSandbox<T extends InstanceType<typeof ccxt.gate>>(
+  ex: T,
+  sb: Pick<SandboxHandle, 'baseUrl' | 'wsUrl'>,
+): T {
+  const urls = ex.urls.api as Record<string, unknown> & {
+    public: Record<string, string>;
+    private: Record<string, string>;
+  };
   for (const side of [urls.public, urls.private]) for (const k of Object.keys(side)) side[k] = sb.baseUrl;
+  urls.spot = sb.wsUrl;
   (ex.options as Record<string, unknown>).fetchMarkets = { types: ['spot'] };
   return ex;
+}
+
+/** CCXT's gate on the sandbox with the seeded account's key. */
+export function ccxtOn(sb: SandboxHandle): InstanceType<typeof ccxt.gate> {
+  return pointCcxtAtSandbox(new ccxt.gate({ apiKey: sb.key, secret: sb.secret }), sb);
 }
 
 /** The unified methods of CCXT's gate that a desk uses and the sandbox serves (spot and wallet). */
