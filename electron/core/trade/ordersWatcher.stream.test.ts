@@ -91,4 +91,72 @@ describe('fills from the stream', () => {
       taker.close();
     }
   });
+
+  it("this app's own order that fills at once (put, then finish) gets no second notice from the stream", async () => {
+    const desk = new PlatformConnection({
+      baseUrl: sandbox.baseUrl,
+      credentials: { key: sandbox.key, secret: sandbox.secret },
+      streamUrl: sandbox.wsUrl,
+    });
+    const { ctx } = sandbox;
+    const seller = ctx.users.createUser({ parentId: null, loginName: 'stream_seller' });
+    ctx.db.transaction(() => ctx.ledger.credit({ userId: seller.id, account: 'spot', currency: 'BTC' }, '1', 'dnw'))();
+    const sellerKey = ctx.users.createKey(seller.id, { perms: FULL_PERMS, ipWhitelist: [] });
+    const other = new PlatformConnection({
+      baseUrl: sandbox.baseUrl,
+      credentials: { key: sellerKey.key, secret: sellerKey.secret },
+    });
+    const fills: string[] = [];
+    const changes: { id: string; reason: string }[] = [];
+    const watcher = new OrdersWatcher(
+      () => desk.api.spot,
+      (name, payload) => {
+        if (name === 'trade.orderFilled') fills.push((payload as { order: { id: string } }).order.id);
+        if (name === 'trade.ordersChanged') {
+          const p = payload as { reason: string; orders: { id: string }[] };
+          for (const o of p.orders) changes.push({ id: o.id, reason: p.reason });
+        }
+      },
+      60_000,
+      () => desk.stream(),
+    );
+    try {
+      await desk.client.syncClock();
+      await other.client.syncClock();
+      watcher.start('BTC_USDT');
+      await vi.waitFor(() => expect((watcher as unknown as { streamLive: boolean }).streamLive).toBe(true), {
+        timeout: 5_000,
+      });
+      await other.api.spot.placeOrder({
+        currency_pair: 'BTC_USDT',
+        side: 'sell',
+        type: 'limit',
+        amount: '0.01',
+        price: '40000',
+        account: 'spot',
+        text: 't-elsewhere-2',
+      });
+      // The desk's own order (its client text) crosses it and fills at once: the placement answer
+      // tells that fill (services/trade.ts), the stream's put-then-finish must not tell it again.
+      const own = await desk.api.spot.placeOrder({
+        currency_pair: 'BTC_USDT',
+        side: 'buy',
+        type: 'limit',
+        amount: '0.01',
+        price: '40000',
+        time_in_force: 'ioc',
+        account: 'spot',
+        text: 't-desk-own-1',
+      });
+      expect(own.status).toBe('closed');
+      await vi.waitFor(() => expect(changes).toContainEqual({ id: String(own.id), reason: 'filled' }), {
+        timeout: 5_000,
+      });
+      expect(fills).not.toContain(String(own.id));
+    } finally {
+      watcher.stop();
+      desk.close();
+      other.close();
+    }
+  });
 });
