@@ -14,6 +14,7 @@ export { ErrorNotice } from './ErrorNotice';
 export { ExplorerLink, type ExplorerLinkProps } from './ExplorerLink';
 export { type CsvFile, ExportCsvButton } from './ExportCsvButton';
 export { FieldError } from './FieldError';
+export { FourEyesNotice, FourEyesStatus } from './FourEyesNotice';
 export {
   CurrencySelect,
   detailsColumn,

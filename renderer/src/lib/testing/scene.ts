@@ -917,5 +917,12 @@ export const sceneAnswers = (): Answers => ({
       updatedBy: 'Ada Admin',
     }),
   'approvals.list': () => approvals,
+  'approvals.fourEyes': () =>
+    typed<'approvals.fourEyes'>({
+      inForce: false,
+      administrators: 1,
+      reason: 'This desk has one administrator: a control change takes effect without a second one.',
+      operatorCoolingOffHours: 24,
+    }),
   'bulk.list': () => batches,
 });

@@ -9,7 +9,7 @@ import { useMemo, useState } from 'react';
 import type { MovementView } from '../../../../shared/contract/activity';
 import { pushTimeline, type Tone as TimelineTone, withdrawalTimeline } from '../../../../shared/platform/timelines';
 import { call, useDeskEvent, useDeskMutation, useDeskQuery } from '../../lib/desk';
-import { formatMoney, isDecimalString } from '../../lib/format';
+import { formatMoneyOrText } from '../../lib/format';
 import { usePeriod } from '../../lib/period';
 import { matchesSearch } from '../../lib/search';
 import {
@@ -190,7 +190,7 @@ export function Movements() {
                 <>
                   <span className="nowrap">
                     {KIND_WORDS[m.kind]}:{' '}
-                    {isDecimalString(m.amount) ? formatMoney(m.amount, m.currency) : `${m.amount} ${m.currency}`}
+                    {formatMoneyOrText(m.amount, m.currency)}
                   </span>
                   <div className="muted small">{destination(m)}</div>
                 </>

@@ -23,7 +23,7 @@ import {
 } from '../../../../shared/contract/funding';
 import { savedAddressRefusal } from '../../../../shared/platform/savedAddresses';
 import { withdrawalTimeline } from '../../../../shared/platform/timelines';
-import { useDeskQuery } from '../../lib/desk';
+import { type DeskCallError, useDeskQuery } from '../../lib/desk';
 import { formatMoney, parseAmountInput } from '../../lib/format';
 import {
   editFields,
@@ -206,6 +206,8 @@ export function WithdrawForm({ onSent }: { readonly onSent: (result: WithdrawRes
   const draft = useWithdrawDraft();
   // What "Review" checked, shown in the review sheet until it closes.
   const [reviewing, setReviewing] = useState<WithdrawDetails | undefined>();
+  // The last withdrawal queued for an approver (main's answer), until another is reviewed.
+  const [queued, setQueued] = useState<DeskCallError | undefined>();
 
   const rulesQuery = useDeskQuery(['funding.withdrawRules', {}], { staleTime: 60_000 });
   // For the warning before Send: the policy's approval rules and the prices that value the amount.
@@ -325,7 +327,10 @@ export function WithdrawForm({ onSent }: { readonly onSent: (result: WithdrawRes
     <form
       className="withdraw-form"
       aria-label="New withdrawal"
-      onSubmit={form.handleSubmit((details) => setReviewing(details))}
+      onSubmit={form.handleSubmit((details) => {
+        setQueued(undefined);
+        setReviewing(details);
+      })}
     >
       <div className="withdraw-columns">
         <div className="stack withdraw-destination">
@@ -579,6 +584,12 @@ export function WithdrawForm({ onSent }: { readonly onSent: (result: WithdrawRes
           </div>
         </aside>
       </div>
+      {queued ? (
+        // An outcome, not a failure: one sentence, its expiry, the way to Approvals (ui/ErrorNotice).
+        <div data-testid="withdraw-queued">
+          <ErrorNotice error={queued} />
+        </div>
+      ) : null}
 
       {reviewing && rules && chain && q && !refused ? (
         <ReviewSheet
@@ -588,6 +599,12 @@ export function WithdrawForm({ onSent }: { readonly onSent: (result: WithdrawRes
           saved={saved}
           onClose={() => setReviewing(undefined)}
           onRefused={onRefused}
+          onQueued={(answer) => {
+            setReviewing(undefined);
+            form.reset(EMPTY);
+            draft.reset();
+            setQueued(answer);
+          }}
           onSent={(result) => {
             setReviewing(undefined);
             form.reset(EMPTY);
