@@ -189,8 +189,7 @@ export function Movements() {
               cell: (m) => (
                 <>
                   <span className="nowrap">
-                    {KIND_WORDS[m.kind]}:{' '}
-                    {formatMoneyOrText(m.amount, m.currency)}
+                    {KIND_WORDS[m.kind]}: {formatMoneyOrText(m.amount, m.currency)}
                   </span>
                   <div className="muted small">{destination(m)}</div>
                 </>
