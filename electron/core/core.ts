@@ -334,7 +334,12 @@ const buildCore = async (options: CoreOptions, releaseLock: () => void): Promise
   const queue = new ApprovalQueue({
     db,
     audit,
-    emit: options.emit,
+    // A new item waiting also becomes an OS notification (the approver may be elsewhere).
+    emit: (name, payload) => {
+      options.emit(name, payload);
+      if (name === 'approvals.changed' && (payload as { state?: string }).state === 'pending')
+        notifier.approvalWaiting();
+    },
     operators: operatorSource,
     grantOf: (id) => operators.grantOf(id),
     coolingOffHours: (profileId) => policies.operatorCoolingOffHours(profileId || activeId()),

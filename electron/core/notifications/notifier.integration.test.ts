@@ -44,9 +44,9 @@ describe('OS notifications from the core', () => {
     await depositUntilDone('77.5');
     const profile = desk.core.ctx.activeProfile()?.name ?? '';
     expect(profile).not.toBe('');
-    const done = shown.filter((n) => n.body.endsWith('(DONE)'));
+    const done = shown.filter((n) => n.body === 'Done: the funds are in your spot account');
     expect(done).toEqual([
-      { title: `Deposit 77.5 USDT · ${profile}`, body: 'Done: the funds are in your spot account (DONE)' },
+      { title: `Deposit 77.5 USDT · ${profile}`, body: 'Done: the funds are in your spot account' },
     ]);
     // Nothing of the key in any text.
     const text = JSON.stringify(shown);

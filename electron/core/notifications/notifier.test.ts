@@ -2,7 +2,7 @@ import { describe, expect, it } from 'vitest';
 import { DEFAULT_NOTIFICATION_SETTINGS } from '../../../shared/contract/app';
 import { openJournalDb } from '../journal/db';
 import { createSettings } from '../journal/store';
-import { type FundingChange, FundingNotifier, type OsNotification, SETTINGS_KEY } from './notifier';
+import { APPROVAL_WAITING, type FundingChange, FundingNotifier, type OsNotification, SETTINGS_KEY } from './notifier';
 
 const SECRET = 'b5c1e7f0a9d84c2e8f3a1b6d7e9c0a2f4b8d1e3f5a7c9e0b2d4f6a8c1e3b5d7f';
 const ADDRESS = '0x9f8e7d6c5b4a39281706f5e4d3c2b1a098765432';
@@ -45,9 +45,16 @@ describe('FundingNotifier', () => {
     expect(shown).toEqual([
       {
         title: 'Deposit 1,250.5 USDT · Local sandbox',
-        body: 'Done: the funds are in your spot account (DONE)',
+        body: 'Done: the funds are in your spot account',
       },
     ]);
+  });
+
+  it('tells the approvers when an item starts to wait, without amount or destination', () => {
+    const { shown, notifier } = setup();
+    notifier.approvalWaiting();
+    expect(shown).toEqual([APPROVAL_WAITING]);
+    expect(JSON.stringify(shown)).not.toMatch(/\d/);
   });
 
   it('stays quiet for steps on the way and for repeats of the same status', () => {
@@ -69,12 +76,12 @@ describe('FundingNotifier', () => {
     notifier.observe('funding.depositChanged', deposit('DEP_CREDITED', 'TRACK'));
     notifier.observe('funding.depositChanged', deposit('BLOCKED', 'TRACK'));
     expect(shown.map((n) => n.body)).toEqual([
-      'Sent on chain, waiting for confirmations (EXTPEND)',
-      'Done: the funds were sent (DONE)',
-      'Cancelled (CANCEL)',
-      'Failed on chain, awaiting confirmation of the failure (FAIL)',
-      'Credited; withdrawals of it still locked (DEP_CREDITED)',
-      'Refused by the platform (BLOCKED)',
+      'Sent on chain, waiting for confirmations',
+      'Done: the funds were sent',
+      'Cancelled',
+      'Failed on chain, awaiting confirmation of the failure',
+      'Credited; withdrawals of it still locked',
+      'Refused by the platform',
     ]);
     expect(shown[0]?.title).toBe('Withdrawal 0.015 BTC · Local sandbox');
   });
@@ -89,7 +96,7 @@ describe('FundingNotifier', () => {
     notifier.observe('funding.pushChanged', push('RECEIVING', 'deposit'));
     notifier.observe('funding.pushChanged', push('RECEIVED', 'deposit'));
     expect(shown).toEqual([
-      { title: 'Transfer to another user 1,250.5 USDT · Local sandbox', body: 'Refused by the receiver (REFUSED)' },
+      { title: 'Transfer to another user 1,250.5 USDT · Local sandbox', body: 'Refused by the receiver' },
       { title: 'Transfer from another user: 1,250.5 USDT · Local sandbox', body: 'Received in your spot account.' },
     ]);
   });

@@ -89,7 +89,7 @@ export const describeForOs = (kind: Kind, change: FundingChange, profileName: st
     timeline.tone === 'attention' ||
     MILESTONES[kind].has(change.status);
   if (!worthTelling) return undefined;
-  return { title: `${NOUN[kind]} ${what}${where}`, body: `${timeline.headline} (${change.status})` };
+  return { title: `${NOUN[kind]} ${what}${where}`, body: timeline.headline };
 };
 
 /**
@@ -140,6 +140,17 @@ export class FundingNotifier {
     };
   }
 
+  /** An item started to wait in Approvals: the people who approve are told (when notifications are on). */
+  approvalWaiting(): void {
+    const capability = this.options.capability;
+    if (!capability || capability.unavailableReason !== undefined || !this.settings().enabled) return;
+    try {
+      capability.showOsNotification(APPROVAL_WAITING);
+    } catch (error) {
+      this.options.logError?.('notifications.show', error);
+    }
+  }
+
   /** Called with every watcher event; shows at most one notification for it. */
   observe(event: FundingEvent, change: FundingChange): void {
     const capability = this.options.capability;
@@ -161,3 +172,9 @@ export class FundingNotifier {
 }
 
 export const isFundingEvent = (name: string): name is FundingEvent => Object.hasOwn(KIND, name);
+
+/** What an approver is told when an item starts to wait (never its amount or destination: the app shows them). */
+export const APPROVAL_WAITING: OsNotification = {
+  title: 'Waiting for approval',
+  body: 'A money movement or a control change waits for another operator in Approvals.',
+};
