@@ -8,7 +8,14 @@
  * next one in its slot cannot land in the same window — rows may be sent several at a time without
  * risking a 429. Waiters are served first come, first served. A 429 blocks the bucket until the
  * reset time the platform names. The queue and budget are observable for the UI.
+ *
+ * Time is the scheduler's monotonic clock: a step of the computer's clock (back 10 minutes, say)
+ * neither stalls the queue nor lets a burst through. Every wait is bounded: a caller says how long
+ * it may wait (`maxWaitMs`, the API client passes the request's own timeout), and a slot that
+ * cannot be had within that is refused at once (or when the bound passes) with `SlotWaitTooLong`:
+ * nothing was sent, and the caller says so instead of hanging.
  */
+import { abortError, type Scheduler, systemScheduler, type Timer } from '../scheduler';
 
 export interface RateRule {
   /** Bucket identity: requests sharing a key share a budget. */
@@ -28,7 +35,7 @@ export interface BucketState {
   readonly used: number;
   /** Requests waiting for a slot. */
   readonly queued: number;
-  /** When the platform asked us to pause (429), until this time (ms since epoch). */
+  /** When the platform asked us to pause (429), until this time (wall clock, ms since epoch: for the UI). */
   readonly blockedUntil?: number;
 }
 
@@ -43,8 +50,32 @@ export interface LimiterSnapshot {
 interface Waiter {
   readonly resolve: (settle: Settle) => void;
   readonly reject: (error: Error) => void;
+  /** Leaves the queue (granted, refused, aborted or cleared): the abort listener and the bound's timer go. */
+  release: () => void;
+}
+
+/** How long a caller may wait for a slot, and its cancellation. */
+export interface AcquireOptions {
   readonly signal?: AbortSignal;
-  readonly onAbort?: () => void;
+  /** The longest wait acceptable (the request's own timeout); default: as long as it takes. */
+  readonly maxWaitMs?: number;
+}
+
+/**
+ * A slot could not be had within the caller's bound: the request was not sent. `waitMs` is how long
+ * it would have waited at least (monotonic), for the message.
+ */
+export class SlotWaitTooLong extends Error {
+  constructor(
+    readonly rule: RateRule,
+    readonly waitMs: number,
+    readonly maxWaitMs: number,
+  ) {
+    super(
+      `the app's rate limit for ${rule.scope} (${rule.limit} per ${rule.windowMs / 1000} s) has no slot within ${Math.ceil(maxWaitMs / 1000)} s`,
+    );
+    this.name = 'SlotWaitTooLong';
+  }
 }
 
 /** A granted slot: when it was granted and when its request was answered (undefined: in flight). */
@@ -59,13 +90,15 @@ export type Settle = () => void;
 class Bucket {
   readonly grants: Grant[] = [];
   readonly waiters: Waiter[] = [];
-  blockedUntil = 0;
-  timer: NodeJS.Timeout | undefined;
+  /** Monotonic ms until which the platform asked for a pause (429). */
+  blockedUntil = Number.NEGATIVE_INFINITY;
+  timer: Timer | undefined;
   constructor(readonly rule: RateRule) {}
 }
 
 export interface LimiterOptions {
-  readonly now?: () => number;
+  /** Its monotonic clock times every grant and wait; its timers wake the queue (default: the system's). */
+  readonly scheduler?: Scheduler;
   /**
    * Extra spacing added to every window against jitter between leaving here and arriving there (a
    * busy event loop, the socket queue); default max(150 ms, 2 % of the window). 150 ms costs a
@@ -83,13 +116,13 @@ export interface LimiterOptions {
 
 export class RateLimiter {
   private readonly buckets = new Map<string, Bucket>();
-  private readonly now: () => number;
+  private readonly scheduler: Scheduler;
   private readonly margin: (windowMs: number) => number;
   private readonly holdMs: number;
   private changeScheduled = false;
 
   constructor(private readonly options: LimiterOptions = {}) {
-    this.now = options.now ?? Date.now;
+    this.scheduler = options.scheduler ?? systemScheduler();
     this.margin = options.marginMs ?? ((w) => Math.max(150, Math.ceil(w * 0.02)));
     this.holdMs = options.holdMs ?? 60_000;
   }
@@ -97,44 +130,69 @@ export class RateLimiter {
   /**
    * Resolves when a request under `rule` may be sent; the slot is counted from that moment until
    * `windowMs` (+ margin) after the request is answered: call the returned `Settle` when it is.
+   * Rejects with `SlotWaitTooLong` when no slot can be had within `maxWaitMs` (at once when even
+   * the most hopeful reckoning says so), with an AbortError when `signal` aborts first.
    */
-  acquire(rule: RateRule, signal?: AbortSignal): Promise<Settle> {
+  acquire(rule: RateRule, options: AcquireOptions = {}): Promise<Settle> {
+    const { signal, maxWaitMs } = options;
     const bucket = this.bucket(rule);
+    if (signal?.aborted) return Promise.reject(abortError());
     if (bucket.waiters.length === 0) {
       const grant = this.tryGrant(bucket);
       if (grant) return Promise.resolve(this.settler(bucket, grant));
     }
+    if (maxWaitMs !== undefined) {
+      const waitMs = this.hopefulGrantAt(bucket) - this.now();
+      if (waitMs > maxWaitMs) return Promise.reject(new SlotWaitTooLong(rule, waitMs, maxWaitMs));
+    }
     return new Promise<Settle>((resolve, reject) => {
-      if (signal?.aborted) {
-        reject(abortError());
-        return;
-      }
-      const waiter: Waiter = signal
-        ? {
-            resolve,
-            reject,
-            signal,
-            onAbort: () => {
-              const index = bucket.waiters.indexOf(waiter);
-              if (index >= 0) bucket.waiters.splice(index, 1);
-              reject(abortError());
-              this.changed();
-            },
-          }
-        : { resolve, reject };
-      if (waiter.onAbort) signal?.addEventListener('abort', waiter.onAbort, { once: true });
+      const leave = (error: Error) => {
+        const index = bucket.waiters.indexOf(waiter);
+        if (index >= 0) bucket.waiters.splice(index, 1);
+        waiter.release();
+        reject(error);
+        this.changed();
+      };
+      const onAbort = () => leave(abortError());
+      const bound =
+        maxWaitMs === undefined
+          ? undefined
+          : this.scheduler.setTimeout(
+              () =>
+                leave(
+                  new SlotWaitTooLong(rule, Math.max(maxWaitMs, this.hopefulGrantAt(bucket) - this.now()), maxWaitMs),
+                ),
+              maxWaitMs,
+            );
+      const waiter: Waiter = {
+        resolve,
+        reject,
+        release: () => {
+          signal?.removeEventListener('abort', onAbort);
+          bound?.cancel();
+        },
+      };
+      signal?.addEventListener('abort', onAbort, { once: true });
       bucket.waiters.push(waiter);
       this.changed();
       this.schedule(bucket);
     });
   }
 
-  /** The platform answered 429: nothing more in this bucket until `untilMs`. */
+  /**
+   * The platform answered 429: nothing more in this bucket until `untilMs` (this limiter's
+   * monotonic clock: convert the platform's reset time with `monotonicFromPlatform`).
+   */
   block(rule: RateRule, untilMs: number): void {
     const bucket = this.bucket(rule);
     bucket.blockedUntil = Math.max(bucket.blockedUntil, untilMs);
     this.changed();
-    this.schedule(bucket);
+    this.reschedule(bucket);
+  }
+
+  /** This limiter's monotonic time now (what `block` takes). */
+  now(): number {
+    return this.scheduler.now();
   }
 
   snapshot(): LimiterSnapshot {
@@ -154,7 +212,10 @@ export class RateLimiter {
         windowMs: rule.windowMs,
         used: bucket.grants.length,
         queued: bucket.waiters.length,
-        ...(bucket.blockedUntil > now ? { blockedUntil: bucket.blockedUntil } : {}),
+        // Shown to people: as a wall-clock time.
+        ...(bucket.blockedUntil > now
+          ? { blockedUntil: Math.round(this.scheduler.wallNow() + (bucket.blockedUntil - now)) }
+          : {}),
       });
     }
     return { buckets, queued, headroom: Math.max(0, headroom) };
@@ -163,9 +224,9 @@ export class RateLimiter {
   /** Rejects every waiter (shutdown or profile switch). */
   clear(reason = 'the connection was closed'): void {
     for (const bucket of this.buckets.values()) {
-      clearTimeout(bucket.timer);
+      bucket.timer?.cancel();
       for (const waiter of bucket.waiters.splice(0)) {
-        if (waiter.onAbort) waiter.signal?.removeEventListener('abort', waiter.onAbort);
+        waiter.release();
         waiter.reject(new Error(reason));
       }
     }
@@ -212,12 +273,29 @@ export class RateLimiter {
       if (grant.end !== undefined) return;
       grant.end = Math.max(this.now(), grant.at);
       // The slot's reuse time is now known (earlier than `holdMs` assumed): wake the queue for it.
-      if (bucket.waiters.length > 0 && bucket.timer !== undefined) {
-        clearTimeout(bucket.timer);
-        bucket.timer = undefined;
-        this.schedule(bucket);
-      }
+      this.reschedule(bucket);
     };
+  }
+
+  /**
+   * When the last waiter would get its slot if every request in flight were answered now: the
+   * earliest it can possibly be. A wait beyond the caller's bound even so is refused at once.
+   */
+  private hopefulGrantAt(bucket: Bucket): number {
+    const now = this.now();
+    this.prune(bucket, now);
+    const window = this.windowOf(bucket);
+    // Free times of the slots in use (in flight: as if answered now), then each waiter takes the
+    // earliest and holds it a window (as if answered at once), the new caller last.
+    const free = bucket.grants.map((g) => (g.end ?? now) + window);
+    while (free.length < bucket.rule.limit) free.push(now);
+    let at = Math.max(now, bucket.blockedUntil);
+    for (let i = 0; i <= bucket.waiters.length; i++) {
+      free.sort((a, b) => a - b);
+      at = Math.max(at, free.shift() as number);
+      free.push(at + window);
+    }
+    return at;
   }
 
   /** When the next slot opens in this bucket. */
@@ -235,10 +313,21 @@ export class RateLimiter {
   private schedule(bucket: Bucket): void {
     if (bucket.timer !== undefined || bucket.waiters.length === 0) return;
     const delay = Math.max(0, this.nextSlotAt(bucket) - this.now());
-    bucket.timer = setTimeout(() => {
+    bucket.timer = this.scheduler.setTimeout(() => {
       bucket.timer = undefined;
       this.drain(bucket);
     }, delay);
+  }
+
+  /** The next slot's time changed (an answer came, a 429 paused the bucket): wake the queue for it. */
+  private reschedule(bucket: Bucket): void {
+    if (bucket.timer === undefined) {
+      this.schedule(bucket);
+      return;
+    }
+    bucket.timer.cancel();
+    bucket.timer = undefined;
+    this.schedule(bucket);
   }
 
   private drain(bucket: Bucket): void {
@@ -246,7 +335,7 @@ export class RateLimiter {
       const grant = this.tryGrant(bucket);
       if (grant === undefined) break;
       const waiter = bucket.waiters.shift() as Waiter;
-      if (waiter.onAbort) waiter.signal?.removeEventListener('abort', waiter.onAbort);
+      waiter.release();
       waiter.resolve(this.settler(bucket, grant));
     }
     this.schedule(bucket);
@@ -261,5 +350,3 @@ export class RateLimiter {
     });
   }
 }
-
-const abortError = (): Error => Object.assign(new Error('cancelled'), { name: 'AbortError' });

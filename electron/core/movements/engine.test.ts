@@ -6,18 +6,45 @@ import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import Database from 'better-sqlite3';
-import { describe, expect, it } from 'vitest';
+import { afterEach, describe, expect, it } from 'vitest';
 import { AMBIGUOUS_RECORD } from '../../../shared/contract/activity';
 import { ApiError } from '../api/apiError';
+import { PlatformClock } from '../api/clock';
 import type { PlatformApi } from '../api/platform';
 import { openJournalDb } from '../journal/db';
-import { fastForwardTimeouts } from '../testing/timers';
+import { ManualScheduler } from '../testing/scheduler';
 import { MovementEngine, type MovementEngineOptions } from './engine';
 import type { Movement } from './types';
 
-// The engine's lookup rounds pause between attempts (real setTimeout); its clock is injected (`now`),
-// so the pauses are skipped, in order, instead of waited for.
-fastForwardTimeouts();
+/**
+ * Each test's time: a manual scheduler that runs the engine's pauses between lookup rounds in order
+ * without waiting (autoAdvance). `clock.now` is the computer's wall clock: moving it forward is time
+ * passing (both clocks), setting it back is a step of the wall clock alone.
+ */
+const schedulers: ManualScheduler[] = [];
+afterEach(() => {
+  for (const scheduler of schedulers.splice(0)) scheduler.close();
+});
+const testTime = (platformOffsetMs: number, measured: boolean) => {
+  const scheduler = new ManualScheduler({ wallStart: 1_800_000_000_000, autoAdvance: true });
+  schedulers.push(scheduler);
+  const clock = {
+    get now() {
+      return scheduler.wallNow();
+    },
+    set now(wall: number) {
+      const by = wall - scheduler.wallNow();
+      if (by >= 0) scheduler.jump(by);
+      else scheduler.stepWall(by);
+    },
+  };
+  // The platform's clock: `platformOffsetMs` ahead of the computer's wall clock (as it is when measured).
+  const platformClock = new PlatformClock(scheduler);
+  const syncClock = async () =>
+    (await platformClock.measure(async () => scheduler.wallNow() + platformOffsetMs)).offsetMs;
+  if (measured) void syncClock();
+  return { scheduler, clock, platformClock, syncClock };
+};
 
 const PROFILE = 'p1';
 const MINUTE = 60_000;
@@ -63,22 +90,13 @@ type Fake = {
 
 const setup = (fake: Fake, options: Partial<MovementEngineOptions> = {}) => {
   const db = openJournalDb(':memory:');
-  const clock = { now: 1_800_000_000_000 };
+  const { scheduler, clock, platformClock, syncClock } = testTime(
+    fake.platformOffsetMs ?? 0,
+    fake.clockMeasured !== false,
+  );
   const calls = { withdraw: 0, push: 0, withdrawals: 0, pushRecords: 0, transfer: 0, subTransfer: 0, orderStatus: 0 };
-  const measured = { offsetMs: fake.platformOffsetMs ?? 0, rttMs: 1, measuredAt: clock.now };
-  const platformClock: { offsetMs: number; last: typeof measured | undefined } = {
-    offsetMs: fake.clockMeasured === false ? 0 : measured.offsetMs,
-    last: fake.clockMeasured === false ? undefined : measured,
-  };
   const api = {
-    client: {
-      clock: platformClock,
-      syncClock: async () => {
-        platformClock.offsetMs = measured.offsetMs;
-        platformClock.last = measured;
-        return measured.offsetMs;
-      },
-    },
+    client: { clock: platformClock, syncClock },
     withdrawals: {
       create: async (body: { withdraw_order_id: string }) => {
         calls.withdraw++;
@@ -120,7 +138,7 @@ const setup = (fake: Fake, options: Partial<MovementEngineOptions> = {}) => {
     profileId: () => PROFILE,
     platform: () => api,
     onChange: (m) => changes.push(m),
-    now: () => clock.now,
+    scheduler,
     settleMs: 20_000,
     backgroundMs: 0,
     ...options,
@@ -155,7 +173,7 @@ const setup = (fake: Fake, options: Partial<MovementEngineOptions> = {}) => {
       row.sentAt ?? null,
     );
   };
-  return { db, clock, calls, service, insert, changes };
+  return { db, clock, scheduler, calls, service, insert, changes };
 };
 
 const pushRecord = (id: string, createSec: number) => ({
@@ -391,7 +409,7 @@ describe('request keys: one confirmation is one movement', () => {
       void lost.service.withdraw(withdrawal, { requestKey: KEY });
       await new Promise((resolve) => setImmediate(resolve));
       expect(lost.calls.withdraw).toBe(1);
-      lost.service.close();
+      lost.service.stop();
       before.close(); // the app dies with the request on the wire
 
       const after = openJournalDb(dir);
@@ -501,7 +519,7 @@ describe('a clock that moves between the intent and its lookup', () => {
         await expect(
           first.service.transfer({ currency: 'USDT', from: 'spot', to: 'futures', settle: 'usdt', amount: '10' }),
         ).rejects.toMatchObject({ detail: { code: 'OUTCOME_UNKNOWN' } });
-        first.service.close();
+        first.service.stop();
         before.close();
 
         // Run 2, a minute later: both executed at T on the platform's clock (as it was then).
@@ -701,11 +719,10 @@ describe('spot orders: journaled by their text, found by it, never sent again', 
 
   const spotSetup = (spot: { placeOrder: () => Promise<unknown>; getOrder: (text: string) => Promise<unknown> }) => {
     const db = openJournalDb(':memory:');
-    const clock = { now: 1_800_000_000_000 };
+    const { scheduler, clock, platformClock, syncClock } = testTime(0, true);
     const calls = { place: 0, get: 0 };
-    const measured = { offsetMs: 0, rttMs: 1, measuredAt: clock.now };
     const api = {
-      client: { clock: { offsetMs: 0, last: measured }, syncClock: async () => 0 },
+      client: { clock: platformClock, syncClock },
       spot: {
         placeOrder: async () => {
           calls.place++;
@@ -722,7 +739,7 @@ describe('spot orders: journaled by their text, found by it, never sent again', 
       profileId: () => PROFILE,
       platform: () => api,
       onChange: () => {},
-      now: () => clock.now,
+      scheduler,
       settleMs: 20_000,
       backgroundMs: 0,
     });
