@@ -134,8 +134,9 @@ export const DEFAULT_TIMEOUT_MS = 15_000;
 /** The longest pause a 429 imposes (its reset time is at most a window away; a wrong one must not stall). */
 const MAX_THROTTLE_PAUSE_MS = 60_000;
 
-/** "3 s", "1.5 s", "10 min": a duration for a message. */
+/** "250 ms", "3 s", "1.5 s", "10 min": a duration for a message. */
 const formatSeconds = (ms: number): string => {
+  if (ms < 1_000) return `${Math.round(ms)} ms`;
   const seconds = ms / 1000;
   if (seconds >= 120) return `${Math.round(seconds / 60)} min`;
   return `${Number(seconds.toFixed(seconds < 10 ? 1 : 0))} s`;
