@@ -174,9 +174,9 @@ const cases: Case[] = [
   },
   {
     file: 'electron/core/history/__forbidden_testing.ts',
-    source: `${IMPORT} * as timers from '../testing/timers';\nexport const x = timers;\n`,
+    source: `${IMPORT} * as waits from '../testing/waitUntil';\nexport const x = waits;\n`,
     rule: 'no-test-code-in-production',
-    target: 'electron/core/testing/timers.ts',
+    target: 'electron/core/testing/waitUntil.ts',
   },
   {
     // The core's tests may start the sandbox's test harness; its production code may not.

@@ -23,7 +23,7 @@ import { ApprovalStore } from './policies/approvals';
 import type { Confirm } from './policies/confirm';
 import type { OperatorSource } from './policies/operators';
 import { ProfileManager, type SandboxSource } from './profiles/manager';
-import { type Scheduler, type Service, systemScheduler } from './scheduler';
+import { BACKGROUND, type Scheduler, type Service, systemScheduler } from './scheduler';
 import { createActivityHandlers } from './services/activity';
 import { type ChooseSavePath, createAppHandlers } from './services/app';
 import { createBalancesHandlers } from './services/balances';
@@ -277,6 +277,7 @@ const buildCore = async (options: CoreOptions, releaseLock: () => void): Promise
     snapshots,
     settings,
     keyStore,
+    scheduler,
   };
 
   const history = new HistorySync({
@@ -359,13 +360,17 @@ const buildCore = async (options: CoreOptions, releaseLock: () => void): Promise
   });
   // An approval left between "approved" and the send by a core that stopped is never sent late.
   guard.recover();
-  const expiryTimer = scheduler.setInterval(() => {
-    try {
-      guard.expire();
-    } catch (error) {
-      options.logError?.('approvals.expire', error);
-    }
-  }, options.approvalsExpiryMs ?? 30_000);
+  const expiryTimer = scheduler.setInterval(
+    () => {
+      try {
+        guard.expire();
+      } catch (error) {
+        options.logError?.('approvals.expire', error);
+      }
+    },
+    options.approvalsExpiryMs ?? 30_000,
+    BACKGROUND,
+  );
   const session = createSession(ctx, operators, lock);
   const internals: CoreInternals = {
     bulk,

@@ -22,15 +22,24 @@ export interface Timer {
   cancel(): void;
 }
 
+/**
+ * `background`: the timer never keeps the process alive by itself (a poll, a retry, a periodic
+ * check). Without it a pending timer does, as Node's own do: someone awaits it (a sleep, a wait for
+ * a rate-limit slot).
+ */
+export interface TimerOptions {
+  readonly background?: boolean;
+}
+
 export interface Scheduler {
   /** Monotonic milliseconds (never steps; its zero is arbitrary): every wait and elapsed time. */
   now(): number;
   /** This computer's wall clock, milliseconds since the epoch: shown, stored, compared via PlatformClock. */
   wallNow(): number;
   /** Calls `callback` once, `delayMs` from now (monotonic). */
-  setTimeout(callback: () => void, delayMs: number): Timer;
+  setTimeout(callback: () => void, delayMs: number, options?: TimerOptions): Timer;
   /** Calls `callback` every `everyMs` until cancelled. */
-  setInterval(callback: () => void, everyMs: number): Timer;
+  setInterval(callback: () => void, everyMs: number, options?: TimerOptions): Timer;
   /** Resolves `ms` from now; rejects with an AbortError when `signal` aborts first. */
   sleep(ms: number, signal?: AbortSignal): Promise<void>;
   /** Counts `work` as in flight until it settles (`idle()` waits for it); returns it unchanged. */
@@ -47,12 +56,16 @@ export interface Service {
   stop(): void | Promise<void>;
 }
 
+/** The options of a background timer (see TimerOptions). */
+export const BACKGROUND: TimerOptions = { background: true };
+
 export const abortError = (): Error => Object.assign(new Error('cancelled'), { name: 'AbortError' });
 
 /** One timer: when it is next due, and how it fires (set by the scheduler that armed it). */
 export interface TimerEntry {
   dueAt: number;
   readonly everyMs: number | undefined;
+  readonly background: boolean;
   /** Runs the callback (and re-arms an interval). */
   readonly fire: () => void;
 }
@@ -72,13 +85,13 @@ export abstract class BaseScheduler implements Scheduler {
   /** Lets the event loop run once (due timers fire, I/O callbacks run). */
   protected abstract turn(): Promise<void>;
 
-  setTimeout(callback: () => void, delayMs: number): Timer {
-    return this.add(callback, Math.max(0, delayMs), undefined);
+  setTimeout(callback: () => void, delayMs: number, options: TimerOptions = {}): Timer {
+    return this.add(callback, Math.max(0, delayMs), undefined, options.background === true);
   }
 
-  setInterval(callback: () => void, everyMs: number): Timer {
+  setInterval(callback: () => void, everyMs: number, options: TimerOptions = {}): Timer {
     const every = Math.max(1, everyMs);
-    return this.add(callback, every, every);
+    return this.add(callback, every, every, options.background === true);
   }
 
   sleep(ms: number, signal?: AbortSignal): Promise<void> {
@@ -130,12 +143,13 @@ export abstract class BaseScheduler implements Scheduler {
     }
   }
 
-  private add(callback: () => void, delayMs: number, everyMs: number | undefined): Timer {
+  private add(callback: () => void, delayMs: number, everyMs: number | undefined, background: boolean): Timer {
     let cancelled = false;
     let disarm = () => {};
     const entry: TimerEntry = {
       dueAt: this.now() + delayMs,
       everyMs,
+      background,
       fire: () => {
         if (cancelled) return;
         if (everyMs === undefined) this.timers.delete(entry);
@@ -160,8 +174,8 @@ export abstract class BaseScheduler implements Scheduler {
 }
 
 /**
- * The real clocks: `performance.now()` (monotonic) and `Date.now()`; timers on the event loop,
- * unreferenced (a pending poll or retry never keeps the process alive by itself).
+ * The real clocks: `performance.now()` (monotonic) and `Date.now()`; timers on the event loop
+ * (a background one unreferenced: it never keeps the process alive by itself).
  */
 export class SystemScheduler extends BaseScheduler {
   now(): number {
@@ -174,7 +188,7 @@ export class SystemScheduler extends BaseScheduler {
 
   protected arm(entry: TimerEntry, delayMs: number): () => void {
     const handle = setTimeout(entry.fire, delayMs);
-    handle.unref?.();
+    if (entry.background) handle.unref?.();
     return () => clearTimeout(handle);
   }
 

@@ -112,7 +112,7 @@ describe('RateLimiter: waits are bounded', () => {
     // The next slot is 10 s away; the request may wait 1.5 s.
     const refused = limiter.acquire(push, { maxWaitMs: 1_500 });
     await expect(refused).rejects.toBeInstanceOf(SlotWaitTooLong);
-    await expect(refused).rejects.toMatchObject({ waitMs: 10_000, maxWaitMs: 1_500 });
+    await expect(refused).rejects.toMatchObject({ waitMs: 10_001, maxWaitMs: 1_500 });
     expect(limiter.snapshot().queued).toBe(0);
     // Within the bound it waits and is granted.
     const started = scheduler.now();
@@ -121,18 +121,28 @@ describe('RateLimiter: waits are bounded', () => {
     expect((await granted) - started).toBe(10_001);
   });
 
-  it('gives up when the bound passes while requests in flight still hold every slot', async () => {
+  it('gives up when the slot has not come its bound after it should have (the request holding it never answers)', async () => {
     const limiter = limiterOn({ marginMs: () => 0, holdMs: 60_000 });
     const r = rule(1, 1_000);
     await limiter.acquire(r); // in flight, never answered
     const waiting = limiter.acquire(r, { maxWaitMs: 5_000 });
     let outcome: unknown;
     waiting.catch((error: unknown) => (outcome = error));
-    await scheduler.advance(4_999);
+    // Had it been answered at once, the slot would be free a window (1 s) later; 5 s after that it gives up.
+    await scheduler.advance(6_000);
     expect(outcome).toBeUndefined();
     await scheduler.advance(1);
     expect(outcome).toBeInstanceOf(SlotWaitTooLong);
     expect(limiter.snapshot().queued).toBe(0);
+  });
+
+  it('a request queued behind others waits for them (a batch queues its rows), each bounded from its own turn', async () => {
+    const limiter = limiterOn({ marginMs: () => 0 });
+    const push = rule(1, 10_000);
+    const started = scheduler.now();
+    const rows = Array.from({ length: 4 }, () => grantedAt(limiter, push, 15_000).then((at) => at - started));
+    await scheduler.advance(60_000);
+    expect(await Promise.all(rows)).toEqual([0, 10_001, 20_002, 30_003]);
   });
 
   it('a 429 pause longer than the bound is refused at once', async () => {

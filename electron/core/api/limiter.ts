@@ -11,9 +11,12 @@
  *
  * Time is the scheduler's monotonic clock: a step of the computer's clock (back 10 minutes, say)
  * neither stalls the queue nor lets a burst through. Every wait is bounded: a caller says how long
- * it may wait (`maxWaitMs`, the API client passes the request's own timeout), and a slot that
- * cannot be had within that is refused at once (or when the bound passes) with `SlotWaitTooLong`:
- * nothing was sent, and the caller says so instead of hanging.
+ * it may wait for its slot (`maxWaitMs`; the API client passes the request's own timeout), counted
+ * from its turn — a request queued behind others (a batch queues its rows on purpose) waits for
+ * them, each of them bounded the same way. At its turn a slot known to be further away than that
+ * (a 429 pause) is refused at once, and one that has not come `maxWaitMs` after it should have (the
+ * requests holding the slots not answered) is refused then, with `SlotWaitTooLong`: nothing was
+ * sent, and the caller says so instead of hanging.
  */
 import { abortError, type Scheduler, systemScheduler, type Timer } from '../scheduler';
 
@@ -50,14 +53,16 @@ export interface LimiterSnapshot {
 interface Waiter {
   readonly resolve: (settle: Settle) => void;
   readonly reject: (error: Error) => void;
+  /** It is first in the queue: its bound starts (see the file's comment). */
+  readonly onTurn: () => void;
   /** Leaves the queue (granted, refused, aborted or cleared): the abort listener and the bound's timer go. */
-  release: () => void;
+  readonly release: () => void;
 }
 
 /** How long a caller may wait for a slot, and its cancellation. */
 export interface AcquireOptions {
   readonly signal?: AbortSignal;
-  /** The longest wait acceptable (the request's own timeout); default: as long as it takes. */
+  /** The longest wait for its slot from its turn on (the request's own timeout); default: as long as it takes. */
   readonly maxWaitMs?: number;
 }
 
@@ -130,8 +135,8 @@ export class RateLimiter {
   /**
    * Resolves when a request under `rule` may be sent; the slot is counted from that moment until
    * `windowMs` (+ margin) after the request is answered: call the returned `Settle` when it is.
-   * Rejects with `SlotWaitTooLong` when no slot can be had within `maxWaitMs` (at once when even
-   * the most hopeful reckoning says so), with an AbortError when `signal` aborts first.
+   * Rejects with `SlotWaitTooLong` when its slot cannot be had within `maxWaitMs` of its turn (see
+   * the file's comment), with an AbortError when `signal` aborts first.
    */
   acquire(rule: RateRule, options: AcquireOptions = {}): Promise<Settle> {
     const { signal, maxWaitMs } = options;
@@ -140,33 +145,44 @@ export class RateLimiter {
     if (bucket.waiters.length === 0) {
       const grant = this.tryGrant(bucket);
       if (grant) return Promise.resolve(this.settler(bucket, grant));
-    }
-    if (maxWaitMs !== undefined) {
+      // Its turn already: a slot known to be too far away is refused before it queues.
       const waitMs = this.hopefulGrantAt(bucket) - this.now();
-      if (waitMs > maxWaitMs) return Promise.reject(new SlotWaitTooLong(rule, waitMs, maxWaitMs));
+      if (maxWaitMs !== undefined && waitMs > maxWaitMs) {
+        return Promise.reject(new SlotWaitTooLong(rule, waitMs, maxWaitMs));
+      }
     }
     return new Promise<Settle>((resolve, reject) => {
+      let bound: Timer | undefined;
       const leave = (error: Error) => {
         const index = bucket.waiters.indexOf(waiter);
         if (index >= 0) bucket.waiters.splice(index, 1);
         waiter.release();
         reject(error);
         this.changed();
+        if (index === 0) this.nextTurn(bucket);
       };
       const onAbort = () => leave(abortError());
-      const bound =
-        maxWaitMs === undefined
-          ? undefined
-          : this.scheduler.setTimeout(
-              () =>
-                leave(
-                  new SlotWaitTooLong(rule, Math.max(maxWaitMs, this.hopefulGrantAt(bucket) - this.now()), maxWaitMs),
-                ),
-              maxWaitMs,
-            );
       const waiter: Waiter = {
         resolve,
         reject,
+        onTurn: () => {
+          if (maxWaitMs === undefined) return;
+          const slotAt = this.hopefulGrantAt(bucket);
+          const waitMs = slotAt - this.now();
+          if (waitMs > maxWaitMs) {
+            leave(new SlotWaitTooLong(rule, waitMs, maxWaitMs));
+            return;
+          }
+          // The requests holding the slots may answer late (each within its own timeout): the slot
+          // may come up to `maxWaitMs` after it should have, not later.
+          bound = this.scheduler.setTimeout(
+            () =>
+              leave(
+                new SlotWaitTooLong(rule, Math.max(0, this.hopefulGrantAt(bucket) - this.now()) + maxWaitMs, maxWaitMs),
+              ),
+            waitMs + maxWaitMs,
+          );
+        },
         release: () => {
           signal?.removeEventListener('abort', onAbort);
           bound?.cancel();
@@ -175,6 +191,7 @@ export class RateLimiter {
       signal?.addEventListener('abort', onAbort, { once: true });
       bucket.waiters.push(waiter);
       this.changed();
+      if (bucket.waiters.length === 1) waiter.onTurn();
       this.schedule(bucket);
     });
   }
@@ -278,24 +295,22 @@ export class RateLimiter {
   }
 
   /**
-   * When the last waiter would get its slot if every request in flight were answered now: the
-   * earliest it can possibly be. A wait beyond the caller's bound even so is refused at once.
+   * When the first in the queue would get its slot if every request in flight were answered now:
+   * the earliest it can possibly be. A wait beyond the caller's bound even so is refused at once.
    */
   private hopefulGrantAt(bucket: Bucket): number {
     const now = this.now();
     this.prune(bucket, now);
     const window = this.windowOf(bucket);
-    // Free times of the slots in use (in flight: as if answered now), then each waiter takes the
-    // earliest and holds it a window (as if answered at once), the new caller last.
-    const free = bucket.grants.map((g) => (g.end ?? now) + window);
-    while (free.length < bucket.rule.limit) free.push(now);
-    let at = Math.max(now, bucket.blockedUntil);
-    for (let i = 0; i <= bucket.waiters.length; i++) {
-      free.sort((a, b) => a - b);
-      at = Math.max(at, free.shift() as number);
-      free.push(at + window);
-    }
-    return at;
+    // The earliest free time of the slots in use, those in flight as if answered now.
+    const free = bucket.grants.map((g) => (g.end ?? now) + window).sort((a, b) => a - b);
+    const slotAt = free.length < bucket.rule.limit ? now : (free[free.length - bucket.rule.limit] as number) + 1;
+    return Math.max(slotAt, bucket.blockedUntil);
+  }
+
+  /** The first waiter left or was granted: the next one's turn (its bound) begins. */
+  private nextTurn(bucket: Bucket): void {
+    bucket.waiters[0]?.onTurn();
   }
 
   /** When the next slot opens in this bucket. */
@@ -337,6 +352,7 @@ export class RateLimiter {
       const waiter = bucket.waiters.shift() as Waiter;
       waiter.release();
       waiter.resolve(this.settler(bucket, grant));
+      this.nextTurn(bucket);
     }
     this.schedule(bucket);
   }

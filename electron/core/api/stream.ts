@@ -11,7 +11,7 @@
  */
 import { createHmac } from 'node:crypto';
 import WebSocket from 'ws';
-import { type Scheduler, systemScheduler, type Timer } from '../scheduler';
+import { BACKGROUND, type Scheduler, systemScheduler, type Timer } from '../scheduler';
 import type { Credentials } from './client';
 import type { PlatformClock } from './clock';
 
@@ -161,10 +161,14 @@ export class PlatformStream {
     if (this.closed || this.subscriptions.size === 0) return;
     const delay = this.backoff;
     this.backoff = Math.min(this.options.maxBackoffMs ?? 15_000, this.backoff * 2);
-    this.reconnectTimer = this.scheduler.setTimeout(() => {
-      this.reconnectTimer = undefined;
-      this.connect();
-    }, delay);
+    this.reconnectTimer = this.scheduler.setTimeout(
+      () => {
+        this.reconnectTimer = undefined;
+        this.connect();
+      },
+      delay,
+      BACKGROUND,
+    );
   }
 
   private disconnect(reason: string): void {
@@ -234,16 +238,20 @@ export class PlatformStream {
 
   private startPing(): void {
     const every = this.options.pingMs ?? 10_000;
-    this.pingTimer = this.scheduler.setInterval(() => {
-      const socket = this.socket;
-      if (socket === undefined) return;
-      // A socket that says nothing for three periods is dead even if TCP has not noticed.
-      if (this.scheduler.now() - this.lastMessageAt > 3 * every) {
-        this.dropped(socket, 'no answer to pings');
-        return;
-      }
-      this.send({ time: Math.floor(this.options.clock.now() / 1000), channel: 'spot.ping' });
-    }, every);
+    this.pingTimer = this.scheduler.setInterval(
+      () => {
+        const socket = this.socket;
+        if (socket === undefined) return;
+        // A socket that says nothing for three periods is dead even if TCP has not noticed.
+        if (this.scheduler.now() - this.lastMessageAt > 3 * every) {
+          this.dropped(socket, 'no answer to pings');
+          return;
+        }
+        this.send({ time: Math.floor(this.options.clock.now() / 1000), channel: 'spot.ping' });
+      },
+      every,
+      BACKGROUND,
+    );
   }
 
   private stopPing(): void {

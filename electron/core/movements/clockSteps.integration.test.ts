@@ -37,8 +37,7 @@ const pushesOf = (amount: string) =>
 
 describe('the computer’s clock steps', () => {
   it('a push, the clock set back 10 minutes, a second push: answered within its window and sent once', async () => {
-    const push = (amount: string) =>
-      desk.core.ctx.movements.push({ receive_uid: receiver, currency: 'USDT', amount });
+    const push = (amount: string) => desk.core.ctx.movements.push({ receive_uid: receiver, currency: 'USDT', amount });
     expect(await push('1.25')).toMatchObject({ state: 'done' });
     wall.stepWall(-10 * 60_000);
     const started = performance.now();

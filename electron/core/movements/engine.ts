@@ -39,7 +39,7 @@ import { DeskFailure } from '../errors';
 import type { Db } from '../journal/db';
 import { IntentRepository, type IntentRow, toMovement } from '../journal/intents';
 import { JournalUnwritable } from '../journal/writeFailure';
-import { type Scheduler, type Service, systemScheduler, type Timer } from '../scheduler';
+import { BACKGROUND, type Scheduler, type Service, systemScheduler, type Timer } from '../scheduler';
 import type { Candidate, Intent, Lookup, LookupWindow, MovementAdapter, SendResult } from './adapter';
 import { adapterOf, type MovementParams } from './registry';
 import type {
@@ -175,9 +175,13 @@ export class MovementEngine implements Movements, Service {
   /** The background check: every open intent of the active profile, through the one settler. */
   start(): void {
     if (this.closed || this.timer !== undefined || this.backgroundMs <= 0) return;
-    this.timer = this.scheduler.setInterval(() => {
-      if (this.openCount() > 0) void this.reconcile().catch(() => {});
-    }, this.backgroundMs);
+    this.timer = this.scheduler.setInterval(
+      () => {
+        if (this.openCount() > 0) void this.reconcile().catch(() => {});
+      },
+      this.backgroundMs,
+      BACKGROUND,
+    );
   }
 
   /** No new round starts (a round under way ends after its current request; `idle()` waits for it). */

@@ -16,7 +16,7 @@ import type { PlatformStream } from '../api/stream';
 import { DeskFailure } from '../errors';
 import type { Db } from '../journal/db';
 import { type KeyStore, maskKey, type StoredKey } from '../keychain/keyStore';
-import type { Scheduler, Timer } from '../scheduler';
+import { BACKGROUND, type Scheduler, type Timer } from '../scheduler';
 import type { ActiveProfile } from '../types';
 import { runConnectionCheck } from './check';
 import { PlatformConnection } from './connection';
@@ -458,10 +458,14 @@ export class ProfileManager {
   /** Limiter changes are coalesced to at most ~4 events a second. */
   private limiterChanged(): void {
     if (this.limiterTimer) return;
-    this.limiterTimer = this.options.scheduler.setTimeout(() => {
-      this.limiterTimer = undefined;
-      this.options.onLimiter(this.limiterView());
-    }, 250);
+    this.limiterTimer = this.options.scheduler.setTimeout(
+      () => {
+        this.limiterTimer = undefined;
+        this.options.onLimiter(this.limiterView());
+      },
+      250,
+      BACKGROUND,
+    );
   }
 
   /** The sandbox serves its WebSocket API on the same server as its REST API. */

@@ -24,7 +24,7 @@ import type { PlatformApi } from '../api/platform';
 import { toDeposit, toPush, toWithdrawal } from '../funding/records';
 import type { BalanceSnapshots } from '../journal/types';
 import type { Movement, Movements } from '../movements/types';
-import { type Scheduler, type Service, systemScheduler, type Timer } from '../scheduler';
+import { BACKGROUND, type Scheduler, type Service, systemScheduler, type Timer } from '../scheduler';
 import type { ActiveProfile, Emit } from '../types';
 
 /** The four lists the watchers read. */
@@ -144,8 +144,8 @@ export class Watchers implements Service {
       // The first one a little later, not at once: the Balances screen, where the app opens, reads
       // the same total as the profile connects and records it itself (balances.total).
       this.snapshotTimers = [
-        this.scheduler.setTimeout(take, FIRST_SNAPSHOT_DELAY_MS),
-        this.scheduler.setInterval(take, every),
+        this.scheduler.setTimeout(take, FIRST_SNAPSHOT_DELAY_MS, BACKGROUND),
+        this.scheduler.setInterval(take, every, BACKGROUND),
       ];
     }
   }
@@ -229,7 +229,11 @@ export class Watchers implements Service {
     let next = Number.POSITIVE_INFINITY;
     for (const state of this.feeds.values()) next = Math.min(next, state.dueAt);
     if (!Number.isFinite(next)) return;
-    this.timer = this.scheduler.setTimeout(() => void this.tick(generation), Math.max(0, next - this.scheduler.now()));
+    this.timer = this.scheduler.setTimeout(
+      () => void this.tick(generation),
+      Math.max(0, next - this.scheduler.now()),
+      BACKGROUND,
+    );
   }
 
   /** How long until a feed's next read: its follow or idle cadence, never longer than `intervalMs`. */
