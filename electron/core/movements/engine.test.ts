@@ -25,7 +25,7 @@ const schedulers: ManualScheduler[] = [];
 afterEach(() => {
   for (const scheduler of schedulers.splice(0)) scheduler.close();
 });
-const testTime = (platformOffsetMs: number, measured: boolean) => {
+const testTime = (offset: { platformOffsetMs: number }, measured: boolean) => {
   const scheduler = new ManualScheduler({ wallStart: 1_800_000_000_000, autoAdvance: true });
   schedulers.push(scheduler);
   const clock = {
@@ -41,7 +41,7 @@ const testTime = (platformOffsetMs: number, measured: boolean) => {
   // The platform's clock: `platformOffsetMs` ahead of the computer's wall clock (as it is when measured).
   const platformClock = new PlatformClock(scheduler);
   const syncClock = async () =>
-    (await platformClock.measure(async () => scheduler.wallNow() + platformOffsetMs)).offsetMs;
+    (await platformClock.measure(async () => scheduler.wallNow() + offset.platformOffsetMs)).offsetMs;
   if (measured) void syncClock();
   return { scheduler, clock, platformClock, syncClock };
 };
@@ -90,10 +90,9 @@ type Fake = {
 
 const setup = (fake: Fake, options: Partial<MovementEngineOptions> = {}) => {
   const db = openJournalDb(':memory:');
-  const { scheduler, clock, platformClock, syncClock } = testTime(
-    fake.platformOffsetMs ?? 0,
-    fake.clockMeasured !== false,
-  );
+  /** The platform's clock minus the computer's (a test moves it to make the platform's clock jump). */
+  const platform = { platformOffsetMs: fake.platformOffsetMs ?? 0 };
+  const { scheduler, clock, platformClock, syncClock } = testTime(platform, fake.clockMeasured !== false);
   const calls = { withdraw: 0, push: 0, withdrawals: 0, pushRecords: 0, transfer: 0, subTransfer: 0, orderStatus: 0 };
   const api = {
     client: { clock: platformClock, syncClock },
@@ -173,7 +172,7 @@ const setup = (fake: Fake, options: Partial<MovementEngineOptions> = {}) => {
       row.sentAt ?? null,
     );
   };
-  return { db, clock, scheduler, calls, service, insert, changes };
+  return { db, clock, scheduler, platform, syncClock, calls, service, insert, changes };
 };
 
 const pushRecord = (id: string, createSec: number) => ({
@@ -546,6 +545,46 @@ describe('a clock that moves between the intent and its lookup', () => {
     },
   );
 
+  it('within one run, a jump of the platform’s clock ages nothing: a push proven absent is resent, not abandoned', async () => {
+    let attempt = 0;
+    const s = setup({
+      push: async () => {
+        attempt++;
+        if (attempt === 1) throw cut('/withdrawals/push'); // the answer is lost; it never arrived
+        return { id: 'P2', status: 'PENDING' };
+      },
+    });
+    await expect(s.service.push({ receive_uid: 42, currency: 'USDT', amount: '10' })).rejects.toMatchObject({
+      detail: { code: 'OUTCOME_UNKNOWN' },
+    });
+    // The platform's clock moves 10 minutes ahead (the client reads it again after REQUEST_EXPIRED),
+    // then the settle time passes: "absent" now proves it never arrived.
+    s.platform.platformOffsetMs = 600_000;
+    await s.syncClock();
+    s.clock.now += 25_000;
+    await s.service.reconcile();
+    expect(s.calls.push).toBe(2);
+    expect(s.service.list()[0]).toMatchObject({ state: 'done', platformId: 'P2', attempts: 2 });
+  });
+
+  it('across a restart, one proven absent too late says the platform never received it, and which clocks disagree', async () => {
+    const s = setup({ withdrawals: async () => [] });
+    // Left `unknown` by an earlier run: 11 min ago by the platform's clock, 2 min ago by this computer's.
+    s.insert({ kind: 'withdrawal', state: 'unknown', clientId: 'tdLATE', createdAt: s.clock.now - 2 * MINUTE });
+    s.db
+      .prepare('UPDATE intents SET earliest_platform_ms = ?, sent_platform_ms = ?')
+      .run(s.clock.now - 11 * MINUTE, s.clock.now - 11 * MINUTE);
+    await s.service.reconcile();
+    expect(s.calls.withdraw).toBe(0);
+    const [movement] = s.service.list();
+    expect(movement).toMatchObject({ state: 'failed', label: 'NEVER_EXECUTED' });
+    expect(movement?.message).toMatch(
+      /^The platform never received it, and it was confirmed 11 min ago by the platform's clock/,
+    );
+    expect(movement?.message).toMatch(/by this computer's clock 2 min ago: one of the two clocks moved meanwhile/);
+    expect(movement?.message).not.toMatch(/stopped/);
+  });
+
   it('a matching record from just before the intent (where a skewed signing clock could put it) goes to a person', async () => {
     const s = setup({ pushRecords: async () => [pushRecord('P0', Math.floor((T - 40_000) / 1000))] });
     s.clock.now = T;
@@ -719,7 +758,7 @@ describe('spot orders: journaled by their text, found by it, never sent again', 
 
   const spotSetup = (spot: { placeOrder: () => Promise<unknown>; getOrder: (text: string) => Promise<unknown> }) => {
     const db = openJournalDb(':memory:');
-    const { scheduler, clock, platformClock, syncClock } = testTime(0, true);
+    const { scheduler, clock, platformClock, syncClock } = testTime({ platformOffsetMs: 0 }, true);
     const calls = { place: 0, get: 0 };
     const api = {
       client: { clock: platformClock, syncClock },
