@@ -1,8 +1,8 @@
-import { describe, expect, it } from 'vitest';
+import { afterEach, describe, expect, it } from 'vitest';
 import { z } from 'zod';
 import { ManualScheduler } from '../testing/scheduler';
 import type { ApiError } from './apiError';
-import { ApiClient } from './client';
+import { ApiClient, type ApiClientOptions } from './client';
 import { PlatformClock } from './clock';
 import { RateLimiter, type RateRule } from './limiter';
 import type { Transport, TransportRequest, TransportResponse } from './transport';
@@ -22,6 +22,34 @@ const scripted = (answers: ((request: TransportRequest) => TransportResponse)[])
     close: () => {},
   };
   return { transport, sent };
+};
+
+const schedulers: ManualScheduler[] = [];
+afterEach(() => {
+  for (const scheduler of schedulers.splice(0)) scheduler.close();
+});
+
+/**
+ * A client with a key on a manual scheduler's time: its limiter (no margin), its platform clock
+ * (measured: the platform's time is the scheduler's wall clock), the scripted transport.
+ */
+const onManualTime = async (transport: Transport, options: Partial<ApiClientOptions> = {}) => {
+  const scheduler = new ManualScheduler();
+  schedulers.push(scheduler);
+  const clock = new PlatformClock(scheduler);
+  await clock.measure(async () => scheduler.wallNow());
+  const limiter = new RateLimiter({ scheduler, marginMs: () => 0 });
+  const client = new ApiClient({
+    baseUrl: 'http://127.0.0.1:1/api/v4',
+    credentials: () => ({ key: 'key', secret: 'secret' }),
+    transport,
+    limiter,
+    classify: () => RULE,
+    clock,
+    scheduler,
+    ...options,
+  });
+  return { scheduler, clock, limiter, client };
 };
 
 describe('ApiClient', () => {
@@ -74,19 +102,9 @@ describe('ApiClient', () => {
   });
 
   it('a slot the limiter cannot give within the request’s timeout is refused at once: not sent, and it says why', async () => {
-    const scheduler = new ManualScheduler();
     const push: RateRule = { key: 'push', scope: 'POST /withdrawals/push', limit: 1, windowMs: 10_000 };
     const { transport, sent } = scripted([() => ({ status: 200, headers: {}, body: '{"id":1}' })]);
-    const client = new ApiClient({
-      baseUrl: 'http://127.0.0.1:1/api/v4',
-      credentials: () => ({ key: 'key', secret: 'secret' }),
-      transport,
-      limiter: new RateLimiter({ scheduler, marginMs: () => 0 }),
-      classify: () => push,
-      clock: new PlatformClock(scheduler),
-      scheduler,
-      timeoutMs: 1_500,
-    });
+    const { client } = await onManualTime(transport, { classify: () => push, timeoutMs: 1_500 });
     const spec = {
       method: 'POST' as const,
       path: '/withdrawals/push',
@@ -102,58 +120,36 @@ describe('ApiClient', () => {
     );
     expect(error.toIpcError()).toMatchObject({ code: 'PRECONDITION', delivery: 'not_sent' });
     expect(sent).toHaveLength(1);
-    scheduler.close();
   });
 
   it('a 429 whose pause outlasts the request’s timeout is answered as the platform’s refusal, not retried', async () => {
-    const scheduler = new ManualScheduler();
-    const clock = new PlatformClock(scheduler);
-    await clock.measure(async () => scheduler.wallNow());
+    // The platform's next window opens 40 s from its own now.
+    let resetAt = '';
     const { transport, sent } = scripted([
       () => ({
         status: 429,
-        headers: { 'x-gate-ratelimit-reset-timestamp': String(Math.ceil(clock.now() / 1000) + 40) },
+        headers: { 'x-gate-ratelimit-reset-timestamp': resetAt },
         body: '{"label":"TOO_MANY_REQUESTS","message":"slow down"}',
       }),
     ]);
-    const client = new ApiClient({
-      baseUrl: 'http://127.0.0.1:1/api/v4',
-      credentials: () => ({ key: 'key', secret: 'secret' }),
-      transport,
-      limiter: new RateLimiter({ scheduler, marginMs: () => 0 }),
-      classify: () => RULE,
-      clock,
-      scheduler,
-    });
+    const { client, clock } = await onManualTime(transport);
+    resetAt = String(Math.ceil(clock.now() / 1000) + 40);
     await expect(
       client.request({ method: 'POST', path: '/withdrawals', body: {}, auth: true, schema: undefined }),
     ).rejects.toMatchObject({ status: 429, label: 'TOO_MANY_REQUESTS', delivery: 'not-executed' });
     expect(sent).toHaveLength(1);
-    scheduler.close();
   });
 
   it('signs with the platform’s time through a step of the computer’s clock, reading it again first', async () => {
-    const scheduler = new ManualScheduler();
-    const clock = new PlatformClock(scheduler);
-    await clock.measure(async () => scheduler.wallNow());
+    // The platform's time: what the clock says (its reading survives the step on the monotonic clock).
+    let platformNow = () => 0;
     const { transport, sent } = scripted([
-      (request) => ({
-        status: 200,
-        headers: {},
-        body: JSON.stringify({ server_time: scheduler.wallNow() + 600_000, url: request.url.pathname }),
-      }),
+      () => ({ status: 200, headers: {}, body: JSON.stringify({ server_time: platformNow() }) }),
       () => ({ status: 200, headers: {}, body: '{}' }),
     ]);
-    const client = new ApiClient({
-      baseUrl: 'http://127.0.0.1:1/api/v4',
-      credentials: () => ({ key: 'key', secret: 'secret' }),
-      transport,
-      limiter: new RateLimiter({ scheduler }),
-      classify: () => RULE,
-      clock,
-      scheduler,
-    });
+    const { scheduler, clock, client } = await onManualTime(transport);
     const platformBefore = clock.now();
+    platformNow = () => platformBefore + 5_000;
     // The computer's clock is set back 10 min; 5 s pass.
     scheduler.stepWall(-600_000);
     scheduler.jump(5_000);
@@ -163,25 +159,14 @@ describe('ApiClient', () => {
     expect(sent.map((r) => r.url.pathname)).toEqual(['/api/v4/spot/time', '/api/v4/withdrawals']);
     expect(Number(sent[1]?.headers.Timestamp)).toBe(Math.floor((platformBefore + 5_000) / 1000));
     expect(clock.needsMeasuring()).toBe(false);
-    scheduler.close();
+    expect(clock.offsetMs).toBe(600_000);
   });
 
   it('a request that cannot be signed (its timestamp could not be journaled) gives its slot back at once', async () => {
     // One withdrawal per window: a slot held after a failed signing would stall every later one.
-    const scheduler = new ManualScheduler();
     const rule: RateRule = { key: 'withdraw', scope: 'withdraw', limit: 1, windowMs: 10 };
-    const limiter = new RateLimiter({ scheduler, marginMs: () => 0 });
     const { transport, sent } = scripted([() => ({ status: 200, headers: {}, body: '{"ok":true}' })]);
-    const client = new ApiClient({
-      baseUrl: 'http://127.0.0.1:1/api/v4',
-      credentials: () => ({ key: 'key', secret: 'secret' }),
-      transport,
-      limiter,
-      classify: () => rule,
-      clock: new PlatformClock(scheduler),
-      scheduler,
-      timeoutMs: 1_000,
-    });
+    const { scheduler, limiter, client } = await onManualTime(transport, { classify: () => rule, timeoutMs: 1_000 });
     const spec = { method: 'POST' as const, path: '/withdrawals', auth: true, schema: z.object({ ok: z.boolean() }) };
     await expect(
       client.request({
@@ -199,7 +184,6 @@ describe('ApiClient', () => {
     expect(limiter.snapshot().buckets.find((b) => b.key === 'withdraw')?.used).toBe(0);
     await expect(client.request(spec)).resolves.toEqual({ ok: true });
     expect(sent).toHaveLength(1);
-    scheduler.close();
   });
 
   it('does not send a throttled order again later: the 429 reaches the trader', async () => {
@@ -266,8 +250,6 @@ describe('ApiClient', () => {
   });
 
   it('shares one request between identical reads at once, never between writes', async () => {
-    const scheduler = new ManualScheduler();
-    const clock = new PlatformClock(scheduler);
     let release: () => void = () => {};
     const gate = new Promise<void>((r) => (release = r));
     const sent: TransportRequest[] = [];
@@ -279,15 +261,7 @@ describe('ApiClient', () => {
       },
       close: () => {},
     };
-    const client = new ApiClient({
-      baseUrl: 'http://127.0.0.1:1/api/v4',
-      credentials: () => ({ key: 'key', secret: 'secret' }),
-      transport,
-      limiter: new RateLimiter({ scheduler }),
-      classify: () => RULE,
-      clock,
-      scheduler,
-    });
+    const { scheduler, client } = await onManualTime(transport);
     const schema = z.array(z.object({ currency: z.string() }));
     const read = (currency: string) =>
       client.request({ method: 'GET', path: '/spot/accounts', query: { currency }, auth: true, schema });
@@ -312,7 +286,6 @@ describe('ApiClient', () => {
     // Once answered, the next read is a new request.
     await read('USDT');
     expect(sent).toHaveLength(5);
-    scheduler.close();
   });
 
   it('serves an answer kept on purpose to the next identical read, once, never after a write', async () => {

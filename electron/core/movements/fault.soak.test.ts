@@ -3,7 +3,7 @@
  * version is fault.test.ts, what it does is in testing/faultSoak.ts).
  */
 import { describe, expect, it } from 'vitest';
-import { runFaultSoak } from '../testing/faultSoak';
+import { clockStepsWhileRunning, runFaultSoak } from '../testing/faultSoak';
 
 describe('the fault soak', () => {
   it('210 movements through 30 % faults and 4 kills, each run with its own clock: each exactly once', async () => {
@@ -13,15 +13,7 @@ describe('the fault soak', () => {
   }, 600_000);
 
   it('400 movements through 30 % faults while the clock is stepped +10 min, −10 min, +30 s: exactly once, no stall', async () => {
-    const result = await runFaultSoak({
-      total: 400,
-      kills: 0,
-      liveSteps: [
-        { afterJournaled: 100, byMs: 600_000 },
-        { afterJournaled: 200, byMs: -600_000 },
-        { afterJournaled: 300, byMs: 30_000 },
-      ],
-    });
+    const result = await runFaultSoak({ total: 400, kills: 0, liveSteps: clockStepsWhileRunning(400) });
     expect(result).toMatchObject({ movements: 400, doubled: 0, lost: 0 });
   }, 600_000);
 });

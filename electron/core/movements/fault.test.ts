@@ -5,7 +5,7 @@
  * operation executed exactly once, none lost, none abandoned, no stall.
  */
 import { describe, expect, it } from 'vitest';
-import { runFaultSoak } from '../testing/faultSoak';
+import { clockStepsWhileRunning, runFaultSoak } from '../testing/faultSoak';
 
 describe('the fault soak, small', () => {
   it('through faults, a kill and the clock 10 min fast then 10 min slow: each movement exactly once', async () => {
@@ -14,15 +14,7 @@ describe('the fault soak, small', () => {
   }, 240_000);
 
   it('the computer’s clock stepped +10 min, −10 min, +30 s while movements run: exactly once, no stall', async () => {
-    const result = await runFaultSoak({
-      total: 48,
-      kills: 0,
-      liveSteps: [
-        { afterJournaled: 12, byMs: 600_000 },
-        { afterJournaled: 24, byMs: -600_000 },
-        { afterJournaled: 36, byMs: 30_000 },
-      ],
-    });
+    const result = await runFaultSoak({ total: 48, kills: 0, liveSteps: clockStepsWhileRunning(48) });
     expect(result).toMatchObject({ movements: 48, doubled: 0, lost: 0 });
   }, 240_000);
 });

@@ -131,6 +131,16 @@ const finishWhileProgressing = async (run: ReturnType<typeof startWorker>, stall
   );
 };
 
+/**
+ * The live clock-step case: the computer's clock stepped +10 min, −10 min, +30 s while `total`
+ * movements run (after a quarter, half and three quarters of them are journaled).
+ */
+export const clockStepsWhileRunning = (total: number): ClockStep[] => [
+  { afterJournaled: Math.round(total / 4), byMs: 600_000 },
+  { afterJournaled: Math.round(total / 2), byMs: -600_000 },
+  { afterJournaled: Math.round((3 * total) / 4), byMs: 30_000 },
+];
+
 /** Runs one scenario against a fresh sandbox and checks it; returns its figures. */
 export const runFaultSoak = async (scenario: SoakScenario): Promise<SoakResult> => {
   const started = Date.now();

@@ -218,9 +218,13 @@ export class Watchers implements Service {
     const due = FEEDS.filter((feed) => (this.feeds.get(feed)?.dueAt ?? 0) <= horizon);
     await this.read(due).catch(() => {});
     if (!this.started || generation !== this.generation) return;
-    // Read or not (a failed read is tried again at the same pace), each due feed waits its interval.
+    // Read or not (a failed read is tried again at the same pace), each due feed waits its interval,
+    // counted from when it was due (one read a little early with the others does not shift its pace).
     const now = this.scheduler.now();
-    for (const feed of due) (this.feeds.get(feed) as FeedState).dueAt = now + this.interval(feed);
+    for (const feed of due) {
+      const state = this.feeds.get(feed) as FeedState;
+      state.dueAt = Math.max(now, state.dueAt) + this.interval(feed);
+    }
     this.schedule(generation);
   }
 
