@@ -205,7 +205,8 @@ export class ApiClient {
       spec.onSigned === undefined;
     // A write may change what a kept answer says: none is served after one.
     if (spec.method !== 'GET') this.keptAnswers.clear();
-    if (!shareable) return this.send(spec);
+    // Every request is work in flight for the scheduler (core.idle() waits for it).
+    if (!shareable) return this.scheduler.track(this.send(spec));
     const key = `${spec.auth ? 'signed' : 'public'} ${spec.path}?${buildQuery(spec.query)}`;
     const kept = this.keptAnswers.get(key);
     if (kept !== undefined) this.keptAnswers.delete(key);
@@ -216,7 +217,8 @@ export class ApiClient {
     const running = this.readsInFlight.get(key);
     if (running !== undefined && running.schema === spec.schema) return running.answer as Promise<ResultOf<S>>;
     const keepMs = spec.keepAnswerMs ?? 0;
-    const answer = this.send(spec)
+    const answer = this.scheduler
+      .track(this.send(spec))
       .then((value) => {
         if (keepMs > 0) {
           this.keptAnswers.set(key, { schema: spec.schema, until: this.scheduler.now() + keepMs, value });
