@@ -306,7 +306,11 @@ export class ApiClient {
           kind: 'held',
           status: 0,
           label: 'RATE_LIMIT_WAIT',
-          message: `the app's rate limit for ${rule.scope} (${rule.limit} per ${formatSeconds(rule.windowMs)}) has no free slot for another ${formatSeconds(cause.waitMs)}, longer than a request may wait (${formatSeconds(timeoutMs)})`,
+          message: `the app's rate limit for ${rule.scope} (${rule.limit} per ${formatSeconds(rule.windowMs)}) ${
+            cause.waitMs === undefined
+              ? `had no free slot after ${formatSeconds(timeoutMs)} (the requests before it were not answered)`
+              : `has no free slot for another ${formatSeconds(cause.waitMs)}, longer than a request may wait (${formatSeconds(timeoutMs)})`
+          }`,
           cause,
         });
       }

@@ -128,8 +128,9 @@ describe('RateLimiter: waits are bounded', () => {
     const waiting = limiter.acquire(r, { maxWaitMs: 5_000 });
     let outcome: unknown;
     waiting.catch((error: unknown) => (outcome = error));
-    // Had it been answered at once, the slot would be free a window (1 s) later; 5 s after that it gives up.
-    await scheduler.advance(6_000);
+    // Had it been answered at once, the slot would be free a window (1 s) later; 5 s (+ 1 s for
+    // late timers) after that it gives up.
+    await scheduler.advance(7_000);
     expect(outcome).toBeUndefined();
     await scheduler.advance(1);
     expect(outcome).toBeInstanceOf(SlotWaitTooLong);
@@ -143,6 +144,26 @@ describe('RateLimiter: waits are bounded', () => {
     const rows = Array.from({ length: 4 }, () => grantedAt(limiter, push, 15_000).then((at) => at - started));
     await scheduler.advance(60_000);
     expect(await Promise.all(rows)).toEqual([0, 10_001, 20_002, 30_003]);
+  });
+
+  it('a 429 while it waits moves its slot: the bound counts from then (a longer pause is refused then)', async () => {
+    const limiter = limiterOn({ marginMs: () => 0 });
+    const r = rule(1, 10);
+    const started = scheduler.now();
+    const inFlight = await limiter.acquire(r);
+    const next = grantedAt(limiter, r, 1_500);
+    // The request in flight is answered after 1 s, with a 429 asking for a 1 s pause: the waiter's
+    // slot comes at 2 s, later than its first reckoning allowed (10 ms + 1.5 s), and it is granted.
+    await scheduler.advance(1_000);
+    inFlight();
+    limiter.block(r, limiter.now() + 1_000);
+    await scheduler.advance(2_000);
+    expect((await next) - started).toBe(2_000);
+    // Waiting again behind a request in flight, a 30 s pause comes: refused then, not 30 s later.
+    await limiter.acquire(r);
+    const refused = limiter.acquire(r, { maxWaitMs: 1_500 });
+    limiter.block(r, limiter.now() + 30_000);
+    await expect(refused).rejects.toMatchObject({ waitMs: 30_000 });
   });
 
   it('a 429 pause longer than the bound is refused at once', async () => {

@@ -53,7 +53,7 @@ export interface LimiterSnapshot {
 interface Waiter {
   readonly resolve: (settle: Settle) => void;
   readonly reject: (error: Error) => void;
-  /** It is first in the queue: its bound starts (see the file's comment). */
+  /** It is first in the queue (or a 429 paused the bucket meanwhile): its bound is set (see the file's comment). */
   readonly onTurn: () => void;
   /** Leaves the queue (granted, refused, aborted or cleared): the abort listener and the bound's timer go. */
   readonly release: () => void;
@@ -67,13 +67,14 @@ export interface AcquireOptions {
 }
 
 /**
- * A slot could not be had within the caller's bound: the request was not sent. `waitMs` is how long
- * it would have waited at least (monotonic), for the message.
+ * A slot could not be had within the caller's bound: the request was not sent. `waitMs`: how long it
+ * would still have waited at least (monotonic), known in advance; undefined when the bound passed
+ * with the requests holding the slots still unanswered.
  */
 export class SlotWaitTooLong extends Error {
   constructor(
     readonly rule: RateRule,
-    readonly waitMs: number,
+    readonly waitMs: number | undefined,
     readonly maxWaitMs: number,
   ) {
     super(
@@ -88,6 +89,9 @@ interface Grant {
   readonly at: number;
   end: number | undefined;
 }
+
+/** How late a timer may fire on a loaded machine (the bound's slack over the requests it waits for). */
+const LATE_TIMER_MS = 1_000;
 
 /** Tells the limiter the request of a grant was answered (or failed); idempotent. */
 export type Settle = () => void;
@@ -167,20 +171,19 @@ export class RateLimiter {
         reject,
         onTurn: () => {
           if (maxWaitMs === undefined) return;
+          bound?.cancel();
           const slotAt = this.hopefulGrantAt(bucket);
           const waitMs = slotAt - this.now();
           if (waitMs > maxWaitMs) {
             leave(new SlotWaitTooLong(rule, waitMs, maxWaitMs));
             return;
           }
-          // The requests holding the slots may answer late (each within its own timeout): the slot
-          // may come up to `maxWaitMs` after it should have, not later.
+          // The requests holding the slots may answer late (each within its own timeout, on a busy
+          // machine a little later): the slot may come up to `maxWaitMs` (+ LATE_TIMER_MS) after it
+          // should have, not later.
           bound = this.scheduler.setTimeout(
-            () =>
-              leave(
-                new SlotWaitTooLong(rule, Math.max(0, this.hopefulGrantAt(bucket) - this.now()) + maxWaitMs, maxWaitMs),
-              ),
-            waitMs + maxWaitMs,
+            () => leave(new SlotWaitTooLong(rule, undefined, maxWaitMs)),
+            waitMs + maxWaitMs + LATE_TIMER_MS,
           );
         },
         release: () => {
@@ -204,6 +207,8 @@ export class RateLimiter {
     const bucket = this.bucket(rule);
     bucket.blockedUntil = Math.max(bucket.blockedUntil, untilMs);
     this.changed();
+    // The first waiter's slot moved: its bound is counted from the new time (or it is refused now).
+    this.nextTurn(bucket);
     this.reschedule(bucket);
   }
 
