@@ -401,6 +401,7 @@ export class MovementEngine implements Movements, Service {
         at,
         requestKey,
         earliestPlatformMs: earliest ?? api.client.clock.now(),
+        origin: options.origin ?? '',
       });
     } catch (error) {
       throw error instanceof JournalUnwritable ? journalUnavailable(error.problem) : error;
