@@ -23,7 +23,6 @@ import {
   type Column,
   DataTable,
   EmptyState,
-  Notice,
   QueryStatus,
   Select,
   TextField,

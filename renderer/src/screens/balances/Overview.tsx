@@ -9,11 +9,10 @@ import { Bar, BarChart, CartesianGrid, Line, LineChart, Tooltip, XAxis, YAxis } 
 import type { SpotBalance, ValuationCurrency } from '../../../../shared/contract/balances';
 import { valuationIn } from '../../../../shared/platform/valuation';
 import { useDeskQuery } from '../../lib/desk';
-import { formatMoney, formatShare, formatTime, formatValue, valueFormat } from '../../lib/format';
+import { formatShare, formatTime, formatValue, valueFormat } from '../../lib/format';
 import { useNavigation } from '../../lib/navigation';
 import { usePrefs } from '../../lib/prefs';
 import {
-  Amount,
   alignedAmounts,
   Button,
   DataTable,
