@@ -21,11 +21,15 @@ const withdrawals = (sandbox: { ctx: { db: { prepare(sql: string): { get(): unkn
   (sandbox.ctx.db.prepare('SELECT COUNT(*) AS n FROM withdrawals').get() as { n: number }).n;
 
 const signInOnApprovals = async (page: Page, who: { name: string; passphrase: string }) => {
+  // A button above the queue opens the dialog (no form sits above it).
+  await page.getByTestId('approver-switch').click();
   const form = page.getByTestId('approver-sign-in');
+  await expect(form).toContainText('the desk’s session switches');
   await form.getByTestId('approver-name').fill(who.name);
   await form.getByTestId('approver-passphrase').fill(who.passphrase);
   await form.getByTestId('approver-sign-in-submit').click();
-  await expect(page.getByTestId('approvals-operator')).toContainText(`Signed in: ${who.name}`);
+  await expect(form).toHaveCount(0);
+  await expect(page.getByTestId('approvals-operator')).toContainText(`This desk’s session: ${who.name}`);
 };
 
 test.describe('approvals', () => {
@@ -140,9 +144,10 @@ test.describe('approvals', () => {
     await expect(page.getByTestId('approvals-pending')).toHaveCount(0);
     await app.screenshot('approvals-decided');
 
-    // --- The maker prepares two more (directly, as the screen would): one is rejected, one waits.
+    // --- The maker prepares three more (directly, as the screen would): they retract one, one is
+    // rejected, one waits.
     expect(await app.call('operators.signIn', MAKER)).toMatchObject({ ok: true });
-    for (const amount of ['60', '70']) {
+    for (const amount of ['60', '65', '70']) {
       const prepared = await confirmedCall(
         shell,
         app.call('funding.withdraw', { requestKey: randomUUID(), currency: 'USDT', chain: 'TRX', address, amount }),
@@ -154,7 +159,15 @@ test.describe('approvals', () => {
     await page.reload();
     await expect(page.locator('html')).toHaveAttribute('data-desk-ready', 'true');
     await app.open('approvals');
+    await expect(page.getByTestId('approvals-pending')).toHaveAttribute('data-count', '3');
+    await expect(page.getByTestId('nav-approvals-count')).toHaveText('3 waiting');
+    const sixtyFive = page.getByTestId('approvals-pending').locator('article').filter({ hasText: 'Withdraw 65 USDT' });
+    await expect(sixtyFive.getByTestId('approval-reject')).toHaveCount(0);
+    await sixtyFive.getByTestId('approval-reason').fill('Prepared twice by mistake');
+    await sixtyFive.getByTestId('approval-retract').click();
+    await expect(page.getByTestId('approvals-decided')).toContainText('Retracted — never sent');
     await expect(page.getByTestId('approvals-pending')).toHaveAttribute('data-count', '2');
+    await expect(page.getByTestId('nav-approvals-count')).toHaveText('2 waiting');
     await signInOnApprovals(page, APPROVER);
     const sixty = page.getByTestId('approvals-pending').locator('article').filter({ hasText: 'Withdraw 60 USDT' });
     await sixty.getByTestId('approval-reason').fill('Not on the payment plan');
@@ -174,7 +187,7 @@ test.describe('approvals', () => {
     const states = (listed.value as { approvals: { amount: string; state: string }[] }).approvals
       .map((a) => `${a.amount}:${a.state}`)
       .sort();
-    expect(states).toEqual(['100:sent', '55:rejected', '60:rejected', '70:pending']);
+    expect(states).toEqual(['100:sent', '55:rejected', '60:rejected', '65:cancelled', '70:pending']);
     // Exactly one withdrawal reached the platform: the approved one.
     expect(withdrawals(sandbox)).toBe(before + 1);
     await app.expectAccessible();
@@ -196,7 +209,7 @@ test.describe('approvals', () => {
     await page.reload();
     await expect(page.locator('html')).toHaveAttribute('data-desk-ready', 'true');
     await app.open('approvals');
-    await expect(page.getByTestId('approvals-operator')).toContainText(`Signed in: ${APPROVER.name}`);
+    await expect(page.getByTestId('approvals-operator')).toContainText(`This desk’s session: ${APPROVER.name}`);
     const seventy = page.getByTestId('approvals-pending').locator('article').filter({ hasText: 'Withdraw 70 USDT' });
     // (A minute later on the sandbox's clock: the platform takes one withdrawal a minute per address.)
     await control.advance(61);

@@ -214,6 +214,15 @@ export const Approval = z.object({
   usdtValue: z.string().optional(),
   /** Withdrawal: network, address, memo; push: the receiving UID. */
   destination: z.string(),
+  /** Withdrawal or push: the destination field by field (a withdrawal's network, address, memo; a push's UID). */
+  to: z
+    .union([
+      z.object({ chain: z.string(), address: z.string(), memo: z.string().optional() }),
+      z.object({ uid: z.string() }),
+    ])
+    .optional(),
+  /** A withdrawal to a destination this profile had never sent to when it was prepared. */
+  newDestination: z.boolean().optional(),
   /** What it is, in a line: "Withdraw 250 USDT to 0xabc… (TRX)". */
   summary: z.string(),
   /** Why it needs approval, each in plain words. */
@@ -316,6 +325,11 @@ export const approvals = {
   ),
   reject: operation(
     'Rejects a pending movement or control change with a reason; it is never sent or applied.',
+    z.object({ id: ApprovalId, reason: DecisionReason }).strict(),
+    Approval,
+  ),
+  retract: operation(
+    'Retracts a pending item with a reason, by the operator who prepared it (no approver needed): it is never sent or applied.',
     z.object({ id: ApprovalId, reason: DecisionReason }).strict(),
     Approval,
   ),

@@ -82,7 +82,16 @@ export const publicApproval = (a: StoredApproval): Approval => {
     const { control } = request as unknown as ControlRequest;
     return { ...rest, control: { kind: control.kind, title: control.title, changes: [...control.changes] } };
   }
-  return rest;
+  // Where it goes, field by field (the approver's screen names it from the address book).
+  const to =
+    a.kind === 'push'
+      ? { uid: String(request.receiveUid) }
+      : {
+          chain: String(request.chain),
+          address: String(request.address),
+          ...(typeof request.memo === 'string' && request.memo !== '' ? { memo: request.memo } : {}),
+        };
+  return { ...rest, to, ...(request.newDestination === true ? { newDestination: true } : {}) };
 };
 
 const sameMovement = (a: StoredApproval, b: StoredApproval): boolean => {
@@ -245,6 +254,24 @@ export class ApprovalQueue {
       action: 'approvals.reject',
       ...profileOf(a),
       params: { id, summary: a.summary, maker: a.makerName, by: who.name, reason },
+      outcome: 'ok',
+    });
+    return this.decided(this.store.get(id) as StoredApproval);
+  }
+
+  /** Retracts a pending item by its maker, with a reason: it becomes `cancelled`, never sent or applied. */
+  retract(id: string, profileId: string, reason: string): Approval {
+    const who = this.operator();
+    this.expire();
+    const a = this.item(id, profileId);
+    if (a.makerId !== who.id) throw notAllowed(`Only ${a.makerName}, who prepared it, can retract it.`);
+    if (!this.store.withdraw(id, who.name, reason, this.now())) {
+      throw DeskFailure.precondition(`This item is already ${this.store.get(id)?.state ?? 'decided'}.`);
+    }
+    this.deps.audit.record({
+      action: 'approvals.retract',
+      ...profileOf(a),
+      params: { id, summary: a.summary, maker: a.makerName, reason },
       outcome: 'ok',
     });
     return this.decided(this.store.get(id) as StoredApproval);

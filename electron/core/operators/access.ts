@@ -169,6 +169,8 @@ export const OPERATION_ACCESS: Readonly<Record<string, Access>> = {
   'approvals.list': 'read',
   'approvals.approve': 'approve',
   'approvals.reject': 'approve',
+  // Its maker only (the queue checks): a trader retracts what they prepared.
+  'approvals.retract': 'make',
   'approvals.fourEyes': 'read',
 };
 

@@ -238,7 +238,7 @@ export const createAuthorizer = (deps: AuthorizeDeps): Authorizer => {
           profileId: active.id,
           kind: p.facts.kind === 'push' ? 'push' : 'withdrawal',
           requestKey: p.requestKey,
-          request: { ...p.request, facts: p.facts },
+          request: { ...p.request, facts: p.facts, ...(first.newDestination ? { newDestination: true } : {}) },
           currency: p.facts.currency.toUpperCase(),
           amount: p.facts.amount,
           usdtValue: usdt,

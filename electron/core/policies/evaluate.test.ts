@@ -68,10 +68,17 @@ describe('approval rules', () => {
   it('several rules give several reasons; the default policy asks for none', () => {
     const policy = withRules({ aboveUsdt: '10', newDestination: true });
     expect(evaluatePolicy(policy, withdrawal(), [], new Set(), NOW).approvalReasons).toHaveLength(2);
+    // A destination never sent to is said (for the approver's flag) even when no rule asks for approval.
     expect(evaluatePolicy(DEFAULT_POLICY, withdrawal(), [], new Set(), NOW)).toEqual({
       refusals: [],
       approvalReasons: [],
+      newDestination: true,
     });
+    expect(evaluatePolicy(DEFAULT_POLICY, withdrawal(), [], new Set([dest]), NOW)).toEqual({
+      refusals: [],
+      approvalReasons: [],
+    });
+    expect(evaluatePolicy(DEFAULT_POLICY, push(), [], new Set(), NOW).newDestination).toBeUndefined();
   });
 });
 

@@ -30,6 +30,8 @@ export interface Evaluation {
   readonly refusals: readonly string[];
   /** Why another operator must approve it (empty: no approval needed). */
   readonly approvalReasons: readonly string[];
+  /** A withdrawal to a destination this profile never sent to (whether or not a rule asks for approval then). */
+  readonly newDestination?: boolean;
 }
 
 export const pushDestination = (uid: number | string): string => `uid:${uid}`;
@@ -163,7 +165,8 @@ export const evaluatePolicy = (
   }
   if (rules.anyPush && proposed.kind === 'push') approvalReasons.push('Every UID transfer needs an approver.');
 
-  return { refusals, approvalReasons };
+  const newDestination = proposed.kind === 'withdrawal' && !knownDestinations.has(proposed.destination);
+  return { refusals, approvalReasons, ...(newDestination ? { newDestination } : {}) };
 };
 
 /**

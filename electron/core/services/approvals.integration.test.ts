@@ -178,6 +178,36 @@ describe('policies and approvals', () => {
     expect(sandboxWithdrawals(address)).toBe(before);
   });
 
+  it('its maker retracts a waiting movement (nobody else does): it is never sent', async () => {
+    who = MAKER;
+    const before = sandboxWithdrawals(address);
+    const key = randomUUID();
+    expect(await withdraw('75', key)).toMatchObject({ ok: false, error: { code: 'AWAITING_APPROVAL' } });
+    const [queued] = (await value<{ approvals: Approval[] }>('approvals.list', { state: 'pending' })).approvals;
+    // The approver's screen gets the destination field by field (it names it from the address book).
+    expect(queued?.to).toEqual({ chain: 'TRX', address });
+    // Sent to before (20 USDT above): not flagged as a new destination.
+    expect(queued?.newDestination).toBeUndefined();
+    // The maker may not reject (an approver's decision), and an approver may not retract it.
+    expect(await call('approvals.reject', { id: queued!.id, reason: 'mine' })).toMatchObject({
+      ok: false,
+      error: { code: 'NOT_ALLOWED' },
+    });
+    who = APPROVER;
+    expect(await call('approvals.retract', { id: queued!.id, reason: 'not mine' })).toMatchObject({
+      ok: false,
+      error: { code: 'NOT_ALLOWED' },
+    });
+    who = MAKER;
+    const retracted = await value<Approval>('approvals.retract', { id: queued!.id, reason: 'Wrong amount' });
+    expect(retracted).toMatchObject({ state: 'cancelled', decidedBy: MAKER.name, reason: 'Wrong amount' });
+    who = APPROVER;
+    expect(await call('approvals.approve', { id: queued!.id, reason: 'late' })).toMatchObject({ ok: false });
+    who = MAKER;
+    expect(await withdraw('75', key)).toMatchObject({ ok: false, error: { code: 'POLICY' } });
+    expect(sandboxWithdrawals(address)).toBe(before);
+  });
+
   it('an expired movement is never sent', async () => {
     who = MAKER;
     const before = sandboxWithdrawals(address);

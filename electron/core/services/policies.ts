@@ -255,5 +255,6 @@ export const createApprovalsHandlers = (deps: ApprovalsHandlersDeps): DeskHandle
     }
   },
   reject: async ({ id, reason }) => deps.queue.reject(id, deps.authorizer.profile().id, reason),
+  retract: async ({ id, reason }) => deps.queue.retract(id, deps.authorizer.profile().id, reason),
   fourEyes: async () => deps.controls.fourEyes(),
 });

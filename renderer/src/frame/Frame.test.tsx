@@ -75,6 +75,7 @@ describe('the frame', () => {
     const labels = [...nav.querySelectorAll('button')].map((b) => b.textContent?.replace(/^\W+/u, ''));
     expect(labels).toEqual([
       'Balances',
+      'Approvals',
       'Deposits',
       'Withdrawals',
       'Transfers',
@@ -83,10 +84,45 @@ describe('the frame', () => {
       'Activity',
       'Settings',
       'Bulk',
-      'Approvals',
     ]);
     await waitFor(() => expect(document.documentElement.dataset.deskReady).toBe('true'));
     expect(screen.getByTestId('app-version').textContent).toContain('v9.9.9');
+  });
+
+  it('counts what waits in Approvals beside its entry, and counts again when an item changes', async () => {
+    let waiting = 2;
+    const desk = installFakeDesk(
+      {
+        'approvals.list': ({ state }) => ({
+          approvals: Array.from({ length: state === 'pending' ? waiting : 0 }, (_, i) => ({
+            id: `ap_${i}`,
+            profileId: 'sb',
+            kind: 'withdrawal' as const,
+            state: 'pending' as const,
+            currency: 'USDT',
+            amount: '100',
+            destination: 'T on TRX',
+            summary: 'Withdraw 100 USDT',
+            reasons: [],
+            makerId: 'op',
+            makerName: 'Mia',
+            createdAt: 1,
+            expiresAt: 2,
+          })),
+        }),
+      },
+      { unanswered: () => ({ code: 'PRECONDITION', message: 'No profile is connected.' }) },
+    );
+    render(<App />);
+    const entry = screen.getByTestId('nav-approvals');
+    expect((await screen.findByTestId('nav-approvals-count')).textContent).toBe('2 waiting');
+    // Its name stays "Approvals"; the count is its description.
+    expect(entry.getAttribute('aria-label')).toBe('Approvals');
+    expect(entry.getAttribute('aria-describedby')).toBe('nav-approvals-count');
+    waiting = 0;
+    desk.emit('approvals.changed', { id: 'ap_0', state: 'sent' });
+    await waitFor(() => expect(screen.queryByTestId('nav-approvals-count')).toBeNull());
+    expect(entry.getAttribute('aria-describedby')).toBeNull();
   });
 
   it('shows the active profile, its kind and connection state', async () => {

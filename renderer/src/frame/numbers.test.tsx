@@ -100,9 +100,11 @@ const NUMBER = /(?<![\p{L}\d_.,-]|UID )[+−-]?\d[\d,]*(?:\.\d+)?(?![\p{L}\d_])/
 const worthChecking = (token: string): boolean => /[.,]/.test(token) || token.replace(/\D/g, '').length >= 4;
 /**
  * Not numbers to check: identifiers (code, long ids, marked elements), times (<time>, checked by the
- * time formatter), options of a select, and the hidden span recharts measures label widths in.
+ * time formatter), text a person typed (marked data-verbatim: "Invoice 4411 checked"), options of a
+ * select, and the hidden span recharts measures label widths in.
  */
-const SKIP = 'code, time, .long-id, [data-identifier], script, style, option, #recharts_measurement_span';
+const SKIP =
+  'code, time, .long-id, [data-identifier], [data-verbatim], script, style, option, #recharts_measurement_span';
 
 interface Found {
   readonly token: string;
@@ -241,8 +243,6 @@ describe('one format on every screen', () => {
     render(<App />);
     const problems: string[] = [];
     for (const entry of SCREENS) {
-      // The approver's queue is being rebuilt (issue 23.8): checked once that work lands.
-      if (entry.id === 'approvals') continue;
       await act(async () => goTo(entry.id));
       const main = await screen.findByTestId(`screen-${entry.id}`);
       await settled();

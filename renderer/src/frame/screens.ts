@@ -40,6 +40,8 @@ export interface ScreenEntry {
 
 export const SCREENS: readonly ScreenEntry[] = [
   { id: 'balances', label: 'Balances', key: '1', icon: Wallet, component: BalancesScreen },
+  // Near the top: what waits for a second person is the first thing to look at (its shortcut stays 0).
+  { id: 'approvals', label: 'Approvals', key: '0', icon: ShieldCheck, component: ApprovalsScreen },
   { id: 'deposits', label: 'Deposits', key: '2', icon: ArrowDownToLine, component: DepositsScreen },
   { id: 'withdrawals', label: 'Withdrawals', key: '3', icon: ArrowUpFromLine, component: WithdrawalsScreen },
   { id: 'transfers', label: 'Transfers', key: '4', icon: ArrowLeftRight, component: TransfersScreen },
@@ -48,5 +50,4 @@ export const SCREENS: readonly ScreenEntry[] = [
   { id: 'activity', label: 'Activity', key: '7', icon: History, component: ActivityScreen },
   { id: 'settings', label: 'Settings', key: '8', icon: Settings, component: SettingsScreen },
   { id: 'bulk', label: 'Bulk', key: '9', icon: Layers, component: BulkScreen },
-  { id: 'approvals', label: 'Approvals', key: '0', icon: ShieldCheck, component: ApprovalsScreen },
 ];

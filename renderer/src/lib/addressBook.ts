@@ -16,7 +16,16 @@ export interface Destination {
 /** The saved entry of a destination (chain, address, memo), or of its address alone when no memo matches. */
 export type AddressLookup = (chain: string, address: string, memo?: string) => SavedAddress | undefined;
 
-export const useAddressBook = (destinations: readonly Destination[]): AddressLookup => {
+/** The lookup, and whether every (currency, network) asked for was read (so "not in the book" is true). */
+export interface AddressBook {
+  readonly lookup: AddressLookup;
+  readonly ready: boolean;
+}
+
+export const useAddressBook = (destinations: readonly Destination[]): AddressLookup =>
+  useAddressBookState(destinations).lookup;
+
+export const useAddressBookState = (destinations: readonly Destination[]): AddressBook => {
   const wanted = useMemo(() => {
     const seen = new Map<string, Destination>();
     for (const d of destinations) if (d.currency && d.chain) seen.set(`${d.currency}/${d.chain}`, d);
@@ -30,12 +39,14 @@ export const useAddressBook = (destinations: readonly Destination[]): AddressLoo
     })),
   });
   const entries = answers.flatMap((a) => a.data ?? []);
+  const ready = answers.every((a) => a.data !== undefined);
   const signature = entries.map((e) => destinationKey(e.chain, e.address, e.tag)).join('|');
   // biome-ignore lint/correctness/useExhaustiveDependencies: the entries' identity is their signature.
-  return useMemo(() => {
+  const lookup = useMemo((): AddressLookup => {
     const byDestination = new Map(entries.map((e) => [destinationKey(e.chain, e.address, e.tag), e]));
     const byAddress = new Map(entries.map((e) => [`${e.chain}|${e.address}`, e]));
     return (chain, address, memo) =>
       byDestination.get(destinationKey(chain, address, memo)) ?? byAddress.get(`${chain}|${address}`);
   }, [signature]);
+  return useMemo(() => ({ lookup, ready }), [lookup, ready]);
 };

@@ -5,17 +5,14 @@
  */
 import type { FourEyes } from '../../../shared/contract/policies';
 import { useDeskQuery } from '../lib/desk';
+import { Notice } from './Notice';
 
 export function FourEyesNotice({ fourEyes }: { readonly fourEyes: FourEyes }) {
   return (
-    <p
-      className={`notice ${fourEyes.inForce ? 'notice-good' : 'notice-warn'}`}
-      data-testid="four-eyes"
-      data-in-force={fourEyes.inForce}
-    >
+    <Notice tone={fourEyes.inForce ? 'good' : 'warn'} data-testid="four-eyes" data-in-force={fourEyes.inForce}>
       {fourEyes.reason}{' '}
       {`For ${fourEyes.operatorCoolingOffHours} h after an administrator creates an operator, changes their role or resets their passphrase, that operator may not approve what this administrator prepared.`}
-    </p>
+    </Notice>
   );
 }
 

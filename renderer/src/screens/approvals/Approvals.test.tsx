@@ -1,4 +1,4 @@
-import { cleanup, screen, within } from '@testing-library/react';
+import { cleanup, screen, waitFor, within } from '@testing-library/react';
 import userEvent from '@testing-library/user-event';
 import { afterEach, describe, expect, it } from 'vitest';
 import type { Approval } from '../../../../shared/contract/policies';
@@ -29,8 +29,9 @@ const pending = (over: Partial<Approval> = {}): Approval => ({
   currency: 'USDT',
   amount: '2500',
   usdtValue: '2500',
-  destination: 'TRX · TXYZ1234567890',
-  summary: 'Withdraw 2,500 USDT to TXYZ1234567890 (TRX)',
+  destination: 'TXYZ1234567890ABCD on TRX',
+  to: { chain: 'TRX', address: 'TXYZ1234567890ABCD' },
+  summary: 'Withdraw 2,500 USDT to TXYZ1234567890ABCD (TRX)',
   reasons: ['Worth 2,500 USDT, above the approval threshold of 1,000 USDT.'],
   makerId: 'op_maker',
   makerName: 'Mia Maker',
@@ -44,20 +45,34 @@ describe('Approvals', () => {
     const desk = installFakeDesk({
       'operators.current': () => session(operator('op_appr', 'Avi Approver', 'approver')),
       'approvals.list': () => ({ approvals: [pending()] }),
+      'balances.spot': () => [{ currency: 'USDT', available: '3000', locked: '0', total: '3000' }],
+      'funding.savedAddresses': () => [
+        { currency: 'USDT', chain: 'TRX', address: 'TXYZ1234567890ABCD', name: 'OTC desk (TRC20)', verified: true },
+      ],
       'approvals.approve': ({ id, reason }) => ({ ...pending(), id, state: 'sent', reason, decidedBy: 'Avi Approver' }),
     });
     renderWithQuery(<ApprovalsScreen />);
     const item = await screen.findByTestId('approval-ap_1');
-    expect(within(item).getByTestId('approval-summary').textContent).toBe(
-      'Withdraw 2,500 USDT to TXYZ1234567890 (TRX)',
+    // Named as the address book names it, the address in groups, the balance after it.
+    await waitFor(() =>
+      expect(within(item).getByTestId('approval-summary').textContent).toBe('Withdraw 2,500 USDT to OTC desk (TRC20)'),
     );
+    expect(within(item).getByTestId('approval-destination-label').textContent).toBe('OTC desk (TRC20) · TRX');
+    expect(within(item).getByTestId('approval-destination').textContent).toBe('TXYZ1234567890ABCD');
+    expect(within(item).getByTestId('approval-destination').querySelectorAll('.long-id-group')).toHaveLength(5);
+    expect(within(item).getByTestId('approval-balance-after').textContent).toBe(
+      '500 USDT (now 3,000 USDT, before the fee)',
+    );
+    expect(within(item).getByTestId('approval-flags').textContent).toBe('');
     expect(within(item).getByTestId('approval-maker').textContent).toContain('Mia Maker');
     expect(within(item).getByTestId('approval-amount').textContent).toBe('2,500 USDT');
-    expect(within(item).getByTestId('approval-destination').textContent).toBe('TRX · TXYZ1234567890');
     expect(within(item).getByTestId('approval-reasons').textContent).toContain('above the approval threshold');
     expect(within(item).getByTestId('approval-expires').textContent).toMatch(/^Expires in (1 h 59|2 h 00) min$/);
-    // The approver is signed in: no sign-in form.
+    // The approver is signed in: no sign-in form, the session is named.
     expect(screen.queryByTestId('approver-sign-in')).toBeNull();
+    expect(screen.getByTestId('approvals-operator').textContent).toContain(
+      'This desk’s session: Avi Approver (Approver)',
+    );
 
     await userEvent.click(within(item).getByTestId('approval-approve'));
     expect(within(item).getByText('Give a reason (it is kept in the audit log).')).toBeTruthy();
@@ -88,22 +103,48 @@ describe('Approvals', () => {
     );
   });
 
-  it('the maker cannot approve their own item and is offered to sign in as an approver; they may reject it', async () => {
+  it('flags a new destination, one not in the address book and more than the balance', async () => {
+    installFakeDesk({
+      'operators.current': () => session(operator('op_appr', 'Avi Approver', 'approver')),
+      'approvals.list': () => ({ approvals: [pending({ newDestination: true, amount: '5000' })] }),
+      'balances.spot': () => [{ currency: 'USDT', available: '3000', locked: '0', total: '3000' }],
+      'funding.savedAddresses': () => [],
+    });
+    renderWithQuery(<ApprovalsScreen />);
+    const item = await screen.findByTestId('approval-ap_1');
+    await waitFor(() =>
+      expect(within(item).getByTestId('approval-flags').textContent).toBe(
+        'New destinationNot in the address bookMore than the balance',
+      ),
+    );
+    expect(within(item).getByTestId('approval-destination-label').textContent).toBe('TRX');
+    expect(within(item).getByTestId('approval-summary').textContent).toBe('Withdraw 5,000 USDT on TRX');
+    expect(within(item).getByTestId('approval-balance-after').textContent).toContain('-2,000 USDT');
+  });
+
+  it('the maker cannot approve their own item and may retract it; switching to an approver is a dialog that says the desk’s session switches', async () => {
     const desk = installFakeDesk({
       'operators.current': () => session(operator('op_maker', 'Mia Maker', 'maker')),
       'approvals.list': () => ({ approvals: [pending()] }),
-      'approvals.reject': ({ id, reason }) => ({ ...pending(), id, state: 'rejected', reason }),
+      'approvals.retract': ({ id, reason }) => ({ ...pending(), id, state: 'cancelled', reason }),
       'operators.signIn': () => session(operator('op_appr', 'Avi Approver', 'approver')),
     });
     renderWithQuery(<ApprovalsScreen />);
     const item = await screen.findByTestId('approval-ap_1');
-    expect(within(item).getByTestId('approval-own')).toBeTruthy();
+    expect(within(item).getByTestId('approval-own').textContent).toContain('You can retract it');
     expect((within(item).getByTestId('approval-approve') as HTMLButtonElement).disabled).toBe(true);
+    expect(within(item).queryByTestId('approval-reject')).toBeNull();
+    await userEvent.click(within(item).getByTestId('approval-retract'));
+    expect(within(item).getByText('Give a reason (it is kept in the audit log).')).toBeTruthy();
     await userEvent.type(within(item).getByTestId('approval-reason'), 'Wrong address');
-    await userEvent.click(within(item).getByTestId('approval-reject'));
-    expect(desk.callsOf('approvals.reject')).toEqual([{ id: 'ap_1', reason: 'Wrong address' }]);
+    await userEvent.click(within(item).getByTestId('approval-retract'));
+    expect(desk.callsOf('approvals.retract')).toEqual([{ id: 'ap_1', reason: 'Wrong address' }]);
 
-    const form = screen.getByTestId('approver-sign-in');
+    // No form above the queue: a button opens the dialog, which says whose session changes.
+    expect(screen.queryByTestId('approver-sign-in')).toBeNull();
+    await userEvent.click(screen.getByTestId('approver-switch'));
+    const form = await screen.findByTestId('approver-sign-in');
+    expect(form.textContent).toContain('the desk’s session switches from Mia Maker to them, on every screen');
     await userEvent.type(within(form).getByTestId('approver-name'), 'Avi Approver');
     await userEvent.type(within(form).getByTestId('approver-passphrase'), 'approver passphrase 1');
     await userEvent.click(within(form).getByTestId('approver-sign-in-submit'));
@@ -137,8 +178,8 @@ describe('Approvals', () => {
     expect(within(table).getByTestId('approval-state-ap_1').textContent).toContain('Approved and sent');
     expect(within(table).getByTestId('approval-state-ap_2').textContent).toContain('Rejected — never sent');
     expect(within(table).getByTestId('approval-state-ap_3').textContent).toContain('not enough balance');
-    // A batch cancelled in Bulk while it waited: withdrawn, with who cancelled it.
-    expect(within(table).getByTestId('approval-state-ap_4').textContent).toContain('Withdrawn — never sent');
+    // A batch cancelled in Bulk while it waited: retracted, with who cancelled it.
+    expect(within(table).getByTestId('approval-state-ap_4').textContent).toContain('Retracted — never sent');
     expect(table.textContent).toContain('The batch was cancelled in Bulk by Mia Maker.');
     expect(table.textContent).toContain('Invoice checked');
   });
