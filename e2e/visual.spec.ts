@@ -235,6 +235,24 @@ for (const viewport of VIEWPORTS) {
           }
         }
       }
+      // A long form in a dialog: the API-key form keeps its Create button and the permission
+      // columns' headers in view while its body scrolls.
+      await app.open('subAccounts');
+      await page
+        .getByTestId('subaccounts-table')
+        .getByRole('button', { name: /^Open / })
+        .first()
+        .click();
+      await page.getByTestId('create-key').click();
+      const keyForm = page.getByTestId('key-form');
+      await expect(keyForm.getByTestId('key-form-submit')).toBeInViewport();
+      await app.screenshot(`api-key-form-${viewport.width}x${viewport.height}`);
+      await keyForm.getByLabel(/Keep the secret/).scrollIntoViewIfNeeded();
+      await expect(keyForm.getByTestId('key-form-submit')).toBeInViewport();
+      await expect(keyForm.getByRole('columnheader', { name: 'Read-write' })).toBeInViewport();
+      for (const problem of await layoutProblems(page)) found.push(`API-key form: ${problem}`);
+      await page.keyboard.press('Escape');
+      await expect(keyForm).toHaveCount(0);
       expect([...new Set(found)], 'layout problems').toEqual([]);
     });
   });

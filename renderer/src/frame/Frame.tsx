@@ -161,7 +161,8 @@ export const Frame = () => {
           </header>
           <SandboxBanner />
           <main ref={main} className="screen" tabIndex={-1} data-testid={`screen-${entry.id}`} aria-label={entry.label}>
-            <SetupChecklist />
+            {/* On the landing screen only: it is where a person starts, and it leaves the others' room. */}
+            {entry.id === 'balances' ? <SetupChecklist /> : null}
             <Screen />
           </main>
         </div>

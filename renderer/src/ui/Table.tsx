@@ -146,6 +146,55 @@ export interface DataTableProps<Row> {
   readonly selectedKey?: string;
 }
 
+/** Which column the rows are ordered by, and which way. */
+export interface SortState {
+  readonly id: string;
+  readonly descending: boolean;
+}
+
+/** A table's sort: the rows in order, and what clicking a column's header does (first ascending, then the other way). */
+export const useSortedRows = <Row,>(
+  rows: readonly Row[],
+  columns: readonly Column<Row>[],
+  initial?: SortState,
+): { sorted: readonly Row[]; sort: SortState | undefined; toggle: (id: string) => void } => {
+  const [sort, setSort] = useState<SortState | undefined>(initial);
+  const sorted = useMemo(() => {
+    const column = sort === undefined ? undefined : columns.find((c) => c.id === sort.id);
+    if (column?.sortValue === undefined || sort === undefined) return rows;
+    const value = column.sortValue;
+    const ordered = [...rows].sort((a, b) => compareSortValues(value(a), value(b)));
+    return sort.descending ? ordered.reverse() : ordered;
+  }, [rows, columns, sort]);
+  const toggle = (id: string) =>
+    setSort((s) => (s?.id === id ? { id, descending: !s.descending } : { id, descending: false }));
+  return { sorted, sort, toggle };
+};
+
+/** A header cell's content: a sort button for a sortable column (its state in aria-sort on the th). */
+export const SortableHeader = <Row,>({
+  column,
+  sort,
+  onSort,
+}: {
+  readonly column: Column<Row>;
+  readonly sort: SortState | undefined;
+  readonly onSort: ((id: string) => void) | undefined;
+}) => {
+  if (!column.sortValue || !onSort) return <>{column.header}</>;
+  const active = sort?.id === column.id;
+  return (
+    <button type="button" className="sort-header" data-testid={`sort-${column.id}`} onClick={() => onSort(column.id)}>
+      {column.header}
+      <span aria-hidden="true">{active ? (sort?.descending ? ' ▼' : ' ▲') : ''}</span>
+    </button>
+  );
+};
+
+/** aria-sort of a header cell. */
+export const ariaSort = (id: string, sort: SortState | undefined): 'ascending' | 'descending' | undefined =>
+  sort?.id === id ? (sort.descending ? 'descending' : 'ascending') : undefined;
+
 export const DataTable = <Row,>({
   caption,
   columns,
@@ -156,50 +205,22 @@ export const DataTable = <Row,>({
   onRowClick,
   selectedKey,
 }: DataTableProps<Row>) => {
-  const [sort, setSort] = useState<{ id: string; descending: boolean } | undefined>(undefined);
-  const sorted = useMemo(() => {
-    const column = sort === undefined ? undefined : columns.find((c) => c.id === sort.id);
-    if (column?.sortValue === undefined || sort === undefined) return rows;
-    const value = column.sortValue;
-    const ordered = [...rows].sort((a, b) => compareSortValues(value(a), value(b)));
-    return sort.descending ? ordered.reverse() : ordered;
-  }, [rows, columns, sort]);
+  const { sorted, sort, toggle } = useSortedRows(rows, columns);
   if (rows.length === 0) return <>{empty ?? <EmptyState title="Nothing to show" />}</>;
   return (
     <Table caption={caption} {...(testId ? { testId } : {})}>
       <THead>
         <Tr>
-          {columns.map((column) => {
-            const active = sort?.id === column.id;
-            return (
-              <Th
-                key={column.id}
-                numeric={column.numeric}
-                style={column.width ? { width: column.width } : undefined}
-                aria-sort={active ? (sort?.descending ? 'descending' : 'ascending') : undefined}
-              >
-                {column.sortValue ? (
-                  <button
-                    type="button"
-                    className="sort-header"
-                    data-testid={`sort-${column.id}`}
-                    onClick={() =>
-                      setSort((s) =>
-                        s?.id === column.id
-                          ? { id: column.id, descending: !s.descending }
-                          : { id: column.id, descending: false },
-                      )
-                    }
-                  >
-                    {column.header}
-                    <span aria-hidden="true">{active ? (sort?.descending ? ' ▼' : ' ▲') : ''}</span>
-                  </button>
-                ) : (
-                  column.header
-                )}
-              </Th>
-            );
-          })}
+          {columns.map((column) => (
+            <Th
+              key={column.id}
+              numeric={column.numeric}
+              style={column.width ? { width: column.width } : undefined}
+              aria-sort={ariaSort(column.id, sort)}
+            >
+              <SortableHeader column={column} sort={sort} onSort={toggle} />
+            </Th>
+          ))}
         </Tr>
       </THead>
       <TBody>

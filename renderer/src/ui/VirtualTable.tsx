@@ -12,7 +12,7 @@
 import { useVirtualizer } from '@tanstack/react-virtual';
 import { type ReactNode, useEffect, useRef } from 'react';
 import { EmptyState } from './EmptyState';
-import type { Column } from './Table';
+import { ariaSort, type Column, SortableHeader, type SortState } from './Table';
 import './Table.css';
 
 export interface VirtualTableProps<Row> {
@@ -32,6 +32,13 @@ export interface VirtualTableProps<Row> {
   readonly estimateRowHeight?: number;
   readonly onRowClick?: (row: Row) => void;
   readonly selectedKey?: string;
+  /**
+   * Sortable columns (those with `sortValue`): the order the rows are in, and what a header click
+   * asks for. The caller orders the rows (they may be paged from main): `useSortedRows` does it for
+   * rows in memory.
+   */
+  readonly sort?: SortState | undefined;
+  readonly onSort?: (id: string) => void;
 }
 
 export const VirtualTable = <Row,>({
@@ -47,6 +54,8 @@ export const VirtualTable = <Row,>({
   estimateRowHeight = 29,
   onRowClick,
   selectedKey,
+  sort,
+  onSort,
 }: VirtualTableProps<Row>) => {
   const scroller = useRef<HTMLDivElement>(null);
   const virtualizer = useVirtualizer({
@@ -83,8 +92,13 @@ export const VirtualTable = <Row,>({
         <thead>
           <tr aria-rowindex={1}>
             {columns.map((column) => (
-              <th key={column.id} scope="col" className={column.numeric ? 'num' : undefined}>
-                {column.header}
+              <th
+                key={column.id}
+                scope="col"
+                className={column.numeric ? 'num' : undefined}
+                aria-sort={onSort ? ariaSort(column.id, sort) : undefined}
+              >
+                <SortableHeader column={column} sort={sort} onSort={onSort} />
               </th>
             ))}
           </tr>

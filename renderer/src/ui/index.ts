@@ -34,7 +34,18 @@ export { PeriodSelect } from './PeriodSelect';
 export { type QueryLike, QueryStatus } from './QueryStatus';
 export { Select, type SelectOption } from './Select';
 export { StatusTimeline, type StatusTimelineProps } from './StatusTimeline';
-export { type Column, DataTable, Table, TBody, Td, THead, Th, Tr } from './Table';
+export {
+  type Column,
+  DataTable,
+  type SortState,
+  Table,
+  TBody,
+  Td,
+  THead,
+  Th,
+  Tr,
+  useSortedRows,
+} from './Table';
 export { type TabItem, Tabs } from './Tabs';
 export { TextField, type TextFieldProps } from './TextField';
 export { Time } from './Time';

@@ -1,13 +1,19 @@
 /**
- * Sub-accounts: the list with state, type, mode and spot balances; create; and the selected
- * sub-account's detail (balances, freeze/unfreeze, API keys).
+ * Sub-accounts: the list with state, type, mode, spot balances and their total value in USDT (by the
+ * firm view's route: shared/platform/valuation.ts), searchable by name, UID, note or email and
+ * sortable by its columns; create; and the selected sub-account's detail (balances, freeze/unfreeze,
+ * API keys).
  */
+import Decimal from 'decimal.js';
 import { useEffect, useMemo, useState } from 'react';
 import type { SubAccountView } from '../../../../shared/contract/subAccounts';
+import { valuationIn } from '../../../../shared/platform/valuation';
 import { useDeskQuery } from '../../lib/desk';
-import { formatMoney } from '../../lib/format';
+import { formatMoney, valueFormat } from '../../lib/format';
 import { useNavigation } from '../../lib/navigation';
+import { matchesSearch } from '../../lib/search';
 import {
+  alignedAmounts,
   Badge,
   Button,
   type Column,
@@ -15,7 +21,9 @@ import {
   ErrorNotice,
   PageHeader,
   QueryStatus,
+  TextField,
   Uid,
+  useSortedRows,
   VirtualTable,
 } from '../../ui';
 import { CreateSubAccountDialog } from './CreateSubAccountDialog';
@@ -33,10 +41,40 @@ const balancesText = (spot: Record<string, string> | undefined): string => {
   return entries.length > 3 ? `${shown.join(' · ')} (+${entries.length - 3} more)` : shown.join(' · ');
 };
 
+/** A sub-account's spot holdings valued in USDT: the sum, and the currencies no price reaches. */
+export interface SpotValue {
+  readonly usdt: string;
+  readonly unpriced: readonly string[];
+}
+
+export const spotValueIn = (
+  spot: Record<string, string> | undefined,
+  price: ((currency: string) => { price: Decimal } | undefined) | undefined,
+): SpotValue | undefined => {
+  if (spot === undefined || price === undefined) return undefined;
+  let sum = new Decimal(0);
+  const unpriced: string[] = [];
+  for (const [currency, amount] of Object.entries(spot)) {
+    let held: Decimal;
+    try {
+      held = new Decimal(amount);
+    } catch {
+      continue;
+    }
+    if (held.isZero()) continue;
+    const v = price(currency);
+    if (v === undefined) unpriced.push(currency);
+    else sum = sum.plus(held.times(v.price));
+  }
+  return { usdt: sum.toFixed(), unpriced };
+};
+
 const SubAccountsScreen = () => {
   const list = useDeskQuery(['subAccounts.list', {}]);
   const balances = useDeskQuery(['subAccounts.balances', {}]);
   const modes = useDeskQuery(['subAccounts.unifiedMode', {}]);
+  const tickers = useDeskQuery(['trade.tickers', {}], { staleTime: 60_000 });
+  const [search, setSearch] = useState('');
   // Another screen may open a given sub-account: params.userId.
   const handedOver = useNavigation((state) => state.params.userId);
   useEffect(() => {
@@ -49,12 +87,26 @@ const SubAccountsScreen = () => {
 
   const spotOf = useMemo(() => new Map(balances.data?.balances.map((b) => [b.userId, b.spot])), [balances.data]);
   const modeOf = useMemo(() => new Map(modes.data?.modes.map((m) => [m.userId, m.mode])), [modes.data]);
-  const accounts = list.data?.accounts ?? [];
+  const price = useMemo(() => (tickers.data ? valuationIn('USDT', tickers.data) : undefined), [tickers.data]);
+  const valueById = useMemo(
+    () => new Map(balances.data?.balances.map((b) => [b.userId, spotValueIn(b.spot, price)])),
+    [balances.data, price],
+  );
+  const found = useMemo(
+    () =>
+      (list.data?.accounts ?? []).filter((a) =>
+        matchesSearch(search, [a.loginName, String(a.userId), a.remark, a.email]),
+      ),
+    [list.data, search],
+  );
 
+  // Every row's value with the decimals lined up (the listed rows decide how many).
+  const valueCell = alignedAmounts(found, (a) => valueById.get(a.userId)?.usdt, { format: valueFormat('USDT') });
   const columns: Column<SubAccountView>[] = [
     {
       id: 'name',
       header: 'Login name',
+      sortValue: (a) => a.loginName.toLowerCase(),
       cell: (a) => (
         <button
           type="button"
@@ -66,13 +118,35 @@ const SubAccountsScreen = () => {
         </button>
       ),
     },
-    { id: 'uid', header: 'UID', cell: (a) => <Uid value={a.userId} /> },
-    { id: 'type', header: 'Type', cell: (a) => TYPE_TEXT[a.type] },
+    { id: 'uid', header: 'UID', cell: (a) => <Uid value={a.userId} />, sortValue: (a) => a.userId },
+    { id: 'type', header: 'Type', cell: (a) => TYPE_TEXT[a.type], sortValue: (a) => TYPE_TEXT[a.type] },
     { id: 'mode', header: 'Mode', cell: (a) => (modes.error ? '—' : unifiedModeText(modeOf.get(a.userId))) },
     {
       id: 'state',
       header: 'State',
       cell: (a) => <Badge tone={STATE_TEXT[a.state].tone}>{STATE_TEXT[a.state].text}</Badge>,
+      sortValue: (a) => STATE_TEXT[a.state].text,
+    },
+    {
+      id: 'value',
+      header: 'Spot value (USDT)',
+      numeric: true,
+      sortValue: (a) => valueById.get(a.userId)?.usdt,
+      cell: (a) => {
+        const v = valueById.get(a.userId);
+        if (v === undefined) return <span className="muted">{balances.error || tickers.error ? '—' : '…'}</span>;
+        return (
+          <span data-testid={`subaccount-value-${a.userId}`}>
+            {valueCell(a)}
+            {v.unpriced.length > 0 ? (
+              <span className="muted" title={`No price for ${v.unpriced.join(', ')}: left out of the value.`}>
+                {' '}
+                (incomplete)
+              </span>
+            ) : null}
+          </span>
+        );
+      },
     },
     {
       id: 'balances',
@@ -80,6 +154,7 @@ const SubAccountsScreen = () => {
       cell: (a) => <span className="small">{balances.error ? 'Unavailable' : balancesText(spotOf.get(a.userId))}</span>,
     },
   ];
+  const { sorted: accounts, sort, toggle } = useSortedRows(found, columns);
 
   return (
     <div className="subaccounts-screen">
@@ -96,6 +171,17 @@ const SubAccountsScreen = () => {
         <section aria-label="Sub-account list" className="panel">
           <QueryStatus query={list} loading="Loading sub-accounts…" />
           {balances.error ? <ErrorNotice error={balances.error} compact onRetry={() => balances.refetch()} /> : null}
+          {list.data && list.data.accounts.length > 0 ? (
+            <TextField
+              label="Search"
+              hint="Login name, UID, note or email."
+              type="search"
+              value={search}
+              onChange={setSearch}
+              className="subaccounts-search"
+              data-testid="subaccounts-search"
+            />
+          ) : null}
           {list.data ? (
             <VirtualTable
               caption="Sub-accounts"
@@ -106,11 +192,17 @@ const SubAccountsScreen = () => {
               maxHeight="45vh"
               testId="subaccounts-table"
               onRowClick={(a) => setSelected(a.userId)}
+              sort={sort}
+              onSort={toggle}
               {...(selected === undefined ? {} : { selectedKey: String(selected) })}
               empty={
-                <EmptyState title="No sub-accounts yet">
-                  Sub-accounts separate funds and API keys, e.g. one per bot or desk.
-                </EmptyState>
+                search.trim() !== '' && list.data.accounts.length > 0 ? (
+                  <EmptyState title="No sub-account matches">Search by login name, UID, note or email.</EmptyState>
+                ) : (
+                  <EmptyState title="No sub-accounts yet">
+                    Sub-accounts separate funds and API keys, e.g. one per bot or desk.
+                  </EmptyState>
+                )
               }
             />
           ) : null}

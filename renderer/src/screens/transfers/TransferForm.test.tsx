@@ -290,3 +290,24 @@ describe('Transfer form: refusals stay at their field until it is edited', () =>
 const refuseWith = (error: object) => () => {
   throw error;
 };
+
+describe('Transfer form: the currency is picked from what the source holds', () => {
+  it('lists the source spot account’s holdings with what is available; a click picks one', async () => {
+    installFakeDesk({
+      'subAccounts.list': () => subs,
+      'transfers.available': () => ({ available: '2.35' }),
+      'balances.spot': () => [
+        { currency: 'USDT', available: '243310.25', locked: '0', total: '243310.25' },
+        { currency: 'BTC', available: '2.35', locked: '0', total: '2.35' },
+        { currency: 'DOGE', available: '0', locked: '0', total: '0' },
+      ],
+    });
+    renderWithQuery(<TransferForm onResult={vi.fn()} />);
+    const held = await screen.findByTestId('transfer-held');
+    expect(held.textContent).toBe('Held in the source spot account:243,310.25 USDT2.35 BTC');
+    expect(screen.getByTestId('transfer-held-USDT').getAttribute('aria-pressed')).toBe('true');
+    await userEvent.click(screen.getByTestId('transfer-held-BTC'));
+    expect((screen.getByRole('textbox', { name: 'Currency' }) as HTMLInputElement).value).toBe('BTC');
+    expect(screen.getByTestId('transfer-held-BTC').getAttribute('aria-pressed')).toBe('true');
+  });
+});

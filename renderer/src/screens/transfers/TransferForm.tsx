@@ -37,6 +37,7 @@ import {
 } from '../../lib/formErrors';
 import { useNavigation } from '../../lib/navigation';
 import { AmountField, Button, ConfirmDialog, FieldError, Notice, Select, type SelectOption, TextField } from '../../ui';
+import { HeldCurrencies } from './HeldCurrencies';
 import {
   ACCOUNT_TEXT,
   describeRoute,
@@ -48,6 +49,7 @@ import {
   SUB_SUB_TYPES,
   SUB_TYPES,
   sourceOf,
+  spotHolderOf,
   type TransferDraft,
   toInput,
 } from './routes';
@@ -184,6 +186,7 @@ export const TransferForm = ({ onResult }: TransferFormProps) => {
     .join(' and ');
 
   const source = sourceOf(draft);
+  const spotHolder = spotHolderOf(draft);
   const available = useDeskQuery(
     ['transfers.available', source ?? { owner: 'main', account: 'spot', currency: 'USDT' }],
     {
@@ -462,6 +465,9 @@ export const TransferForm = ({ onResult }: TransferFormProps) => {
         </>
       ) : null}
 
+      {spotHolder !== undefined ? (
+        <HeldCurrencies holder={spotHolder} chosen={draft.currency} onPick={(currency) => set({ currency })} />
+      ) : null}
       <div className="form-row">
         <Controller
           control={form.control}

@@ -151,6 +151,24 @@ export const sourceOf = (draft: TransferDraft): BalanceSource | undefined => {
   }
 };
 
+/**
+ * Whose spot account the money leaves, when it leaves one: 'main', a sub-account's user id, or
+ * undefined (another account type, or no sub-account chosen yet). The form lists that account's
+ * holdings to pick the currency from.
+ */
+export const spotHolderOf = (draft: TransferDraft): 'main' | number | undefined => {
+  switch (draft.route) {
+    case 'own':
+      return draft.from === 'spot' ? 'main' : undefined;
+    case 'mainToSub':
+      return 'main';
+    case 'subToMain':
+      return draft.subUserId !== '' && draft.subType === 'spot' ? Number(draft.subUserId) : undefined;
+    case 'subToSub':
+      return draft.fromUserId !== '' && draft.fromType === 'spot' ? Number(draft.fromUserId) : undefined;
+  }
+};
+
 /** The contract's input for a valid draft, without the confirmation's request key. */
 export const toInput = (draft: TransferDraft): TransferDetails => {
   // What was typed ("1,000.5", " .5 ") as the canonical decimal the platform takes.
