@@ -15,7 +15,7 @@ import { PeriodSelect } from './PeriodSelect';
 import { Select } from './Select';
 import type { Column } from './Table';
 import { TextField } from './TextField';
-import { Time } from './Time';
+import { Time, TimeHeader } from './Time';
 
 export type StateFilter = 'all' | 'active' | 'done' | 'failed';
 
@@ -77,7 +77,12 @@ export const recordColumns = <
 >(
   rows: readonly R[],
 ): Column<R>[] => [
-  { id: 'time', header: 'Time', cell: (r) => <Time ms={r.time * 1000} />, sortValue: (r) => r.time },
+  {
+    id: 'time',
+    header: <TimeHeader>Time</TimeHeader>,
+    cell: (r) => <Time ms={r.time * 1000} />,
+    sortValue: (r) => r.time,
+  },
   { id: 'currency', header: 'Currency', cell: (r) => r.currency, sortValue: (r) => r.currency },
   {
     id: 'amount',

@@ -11,3 +11,9 @@ export const Time = ({ ms, ...format }: TimeFormat & { readonly ms: number }) =>
     </time>
   );
 };
+
+/** A time column's header naming the display zone: "Time (UTC)", "Last sign-in (UTC+08:00)". */
+export const TimeHeader = ({ children }: { readonly children: string }) => {
+  const zone = usePrefs((s) => s.timeZone);
+  return <>{`${children} (${zoneLabel(zone)})`}</>;
+};

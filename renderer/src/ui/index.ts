@@ -48,7 +48,7 @@ export {
 } from './Table';
 export { type TabItem, Tabs } from './Tabs';
 export { TextField, type TextFieldProps } from './TextField';
-export { Time } from './Time';
+export { Time, TimeHeader } from './Time';
 export { Uid } from './Uid';
 export { forgetOtherProfile, useProfileSwitch } from './useProfileSwitch';
 export { VirtualTable, type VirtualTableProps } from './VirtualTable';

@@ -19,6 +19,7 @@ import {
   Select,
   TextField,
   Time,
+  TimeHeader,
 } from '../../ui';
 import { auditWords } from './auditWords';
 
@@ -91,7 +92,7 @@ export function AuditLog() {
           rowKey={(e) => String(e.seq)}
           empty={<EmptyState title="Nothing recorded in this period" />}
           columns={[
-            { id: 'time', header: 'Time', cell: (e) => <Time ms={e.at} /> },
+            { id: 'time', header: <TimeHeader>Time</TimeHeader>, cell: (e) => <Time ms={e.at} /> },
             { id: 'operator', header: 'Operator', cell: (e) => e.operator || '—' },
             { id: 'what', header: 'What', cell: (e) => <span data-testid="audit-what">{auditWords(e)}</span> },
             {

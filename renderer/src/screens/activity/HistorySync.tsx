@@ -24,6 +24,7 @@ import {
   PeriodSelect,
   Select,
   Time,
+  TimeHeader,
   VirtualTable,
 } from '../../ui';
 
@@ -198,7 +199,7 @@ function ExportHistory({
 }
 
 const columnsFor = (kind: Shown): Column<Record_>[] => [
-  { id: 'time', header: 'Time', width: '11rem', cell: (r) => <Time ms={r.time * 1000} /> },
+  { id: 'time', header: <TimeHeader>Time</TimeHeader>, width: '11rem', cell: (r) => <Time ms={r.time * 1000} /> },
   ...(kind === 'money'
     ? [{ id: 'kind', header: 'Kind', width: '10rem', cell: (r: Record_) => HISTORY_KIND_WORD[r.kind] }]
     : []),

@@ -25,6 +25,7 @@ import {
   Select,
   TextField,
   Time,
+  TimeHeader,
   type Tone,
 } from '../../ui';
 import { NeedsPerson, needsPerson } from './NeedsPerson';
@@ -182,7 +183,12 @@ export function Movements() {
           rowKey={(m) => m.id}
           empty={<EmptyState title={search ? 'No movement matches the search' : 'No money movements in this period'} />}
           columns={[
-            { id: 'time', header: 'Time', cell: (m) => <Time ms={m.createdAt} />, sortValue: (m) => m.createdAt },
+            {
+              id: 'time',
+              header: <TimeHeader>Time</TimeHeader>,
+              cell: (m) => <Time ms={m.createdAt} />,
+              sortValue: (m) => m.createdAt,
+            },
             {
               id: 'what',
               header: 'What',

@@ -15,7 +15,17 @@ import { useMemo } from 'react';
 import type { Approval } from '../../../../shared/contract/policies';
 import { type AddressBook, useAddressBookState } from '../../lib/addressBook';
 import { useDeskEvent, useDeskQuery } from '../../lib/desk';
-import { Badge, DataTable, EmptyState, ErrorNotice, FourEyesStatus, Loading, PageHeader, Time } from '../../ui';
+import {
+  Badge,
+  DataTable,
+  EmptyState,
+  ErrorNotice,
+  FourEyesStatus,
+  Loading,
+  PageHeader,
+  Time,
+  TimeHeader,
+} from '../../ui';
 import { approvalTitle, PendingItem } from './PendingItem';
 import { SwitchOperator } from './SwitchOperator';
 import { stateWords } from './words';
@@ -51,7 +61,7 @@ function Decided({ items, book }: { readonly items: readonly Approval[]; readonl
         { id: 'reason', header: 'Reason', cell: (a) => (a.reason ? <span data-verbatim>{a.reason}</span> : '—') },
         {
           id: 'decidedAt',
-          header: 'When',
+          header: <TimeHeader>When</TimeHeader>,
           cell: (a) => <Time ms={a.decidedAt ?? a.expiresAt} />,
           sortValue: (a) => a.decidedAt ?? a.expiresAt,
         },

@@ -7,7 +7,7 @@ import { useMemo, useState } from 'react';
 import type { SmallBalance } from '../../../../shared/contract/balances';
 import { useDeskMutation, useDeskQuery } from '../../lib/desk';
 import { formatMoney } from '../../lib/format';
-import { alignedAmounts, Button, ConfirmDialog, DataTable, EmptyState, QueryStatus, Time } from '../../ui';
+import { alignedAmounts, Button, ConfirmDialog, DataTable, EmptyState, QueryStatus, Time, TimeHeader } from '../../ui';
 
 /** What converting the chosen balances gives, summed exactly. */
 export const conversionPreview = (balances: readonly SmallBalance[], chosen: ReadonlySet<string>) => {
@@ -134,7 +134,7 @@ export function SmallBalances() {
             rowKey={(h) => h.id}
             empty={<EmptyState title="No conversions yet" />}
             columns={[
-              { id: 'time', header: 'Time', cell: (h) => <Time ms={h.createTime * 1000} /> },
+              { id: 'time', header: <TimeHeader>Time</TimeHeader>, cell: (h) => <Time ms={h.createTime * 1000} /> },
               { id: 'currency', header: 'Currency', cell: (h) => h.currency },
               { id: 'amount', header: 'Amount', numeric: true, cell: alignedAmounts(history.data, (h) => h.amount) },
               { id: 'gt', header: 'GT received', numeric: true, cell: alignedAmounts(history.data, (h) => h.gtAmount) },

@@ -2,7 +2,6 @@ import { useQueryClient } from '@tanstack/react-query';
 import { useState } from 'react';
 import type { KeyHealthRow, RotatedKey } from '../../../../shared/contract/bulk';
 import { call, useDeskQuery } from '../../lib/desk';
-import { formatTime } from '../../lib/format';
 import {
   Badge,
   Button,
@@ -16,6 +15,8 @@ import {
   QueryStatus,
   Select,
   TextField,
+  Time,
+  TimeHeader,
   VirtualTable,
 } from '../../ui';
 import { SubAccountPicker } from './SubAccountPicker';
@@ -150,7 +151,11 @@ export const AccountsTab = () => {
       cell: (k) => <span className="mono">{`${k.key.slice(0, 6)}…${k.key.slice(-4)}`}</span>,
     },
     { id: 'ips', header: 'IP whitelist', cell: (k) => (k.ipWhitelist.length ? k.ipWhitelist.join(', ') : 'none') },
-    { id: 'last', header: 'Last used', cell: (k) => (k.lastAccess ? formatTime(k.lastAccess, 'UTC') : 'never') },
+    {
+      id: 'last',
+      header: <TimeHeader>Last used</TimeHeader>,
+      cell: (k) => (k.lastAccess ? <Time ms={k.lastAccess} /> : 'never'),
+    },
     {
       id: 'issues',
       header: 'Health',
@@ -212,9 +217,13 @@ export const AccountsTab = () => {
       <section aria-label="Key health">
         {due ? (
           <Notice tone="warn" data-testid="bulk-key-reminder">
-            {lastCheck
-              ? `Keys were last checked ${formatTime(lastCheck, 'UTC')}.`
-              : 'Keys have not been checked on this computer yet.'}{' '}
+            {lastCheck ? (
+              <>
+                Keys were last checked <Time ms={lastCheck} withZone />.
+              </>
+            ) : (
+              'Keys have not been checked on this computer yet.'
+            )}{' '}
             Check them every {REMIND_DAYS} days: keys without an IP whitelist are disabled by the platform after 90
             days.
           </Notice>

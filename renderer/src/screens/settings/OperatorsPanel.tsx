@@ -28,6 +28,7 @@ import {
   Select,
   TextField,
   Time,
+  TimeHeader,
 } from '../../ui';
 
 /** What every control change of this panel refreshes (the list, who is signed in, four eyes, the queue). */
@@ -229,7 +230,7 @@ function OperatorList({ me }: { readonly me: string }) {
         { id: 'role', header: 'Role', cell: (o) => <RoleCell operator={o} /> },
         {
           id: 'lastSignIn',
-          header: 'Last sign-in',
+          header: <TimeHeader>Last sign-in</TimeHeader>,
           cell: (o) => (o.lastSignInAt ? <Time ms={o.lastSignInAt} /> : 'Never'),
           sortValue: (o) => o.lastSignInAt,
         },

@@ -25,6 +25,7 @@ import {
   Select,
   TextField,
   Time,
+  TimeHeader,
   type Tone,
 } from '../../ui';
 
@@ -70,7 +71,7 @@ export const TransferHistory = () => {
   );
 
   const columns: Column<TransferRecord>[] = [
-    { id: 'time', header: 'Time', cell: (r) => <Time ms={r.time} />, sortValue: (r) => r.time },
+    { id: 'time', header: <TimeHeader>Time</TimeHeader>, cell: (r) => <Time ms={r.time} />, sortValue: (r) => r.time },
     { id: 'kind', header: 'Kind', cell: (r) => KIND_TEXT[r.kind], sortValue: (r) => KIND_TEXT[r.kind] },
     { id: 'from', header: 'From', cell: (r) => r.from, sortValue: (r) => r.from },
     { id: 'to', header: 'To', cell: (r) => r.to, sortValue: (r) => r.to },

@@ -34,6 +34,7 @@ import {
   Tabs,
   TextField,
   Time,
+  TimeHeader,
 } from '../../ui';
 
 const uidProblem = (uid: string): string | undefined => {
@@ -278,7 +279,7 @@ function PushHistory({ kind }: { readonly kind: 'withdraw' | 'deposit' }) {
           onRowClick={(r) => setSelected(r.id)}
           empty={<EmptyState title="No UID transfers in this period" />}
           columns={[
-            { id: 'time', header: 'Time', cell: (r) => <Time ms={r.createTime * 1000} /> },
+            { id: 'time', header: <TimeHeader>Time</TimeHeader>, cell: (r) => <Time ms={r.createTime * 1000} /> },
             { id: 'id', header: 'ID', cell: (r) => <code>{r.id}</code> },
             {
               id: 'uid',

@@ -15,6 +15,7 @@ import {
   Notice,
   QueryStatus,
   Time,
+  TimeHeader,
 } from '../../../ui';
 import { ageText, KEY_STATE_TEXT, maskKey } from '../labels';
 import { type CreatedKey, KeyFormDialog } from './KeyFormDialog';
@@ -69,7 +70,7 @@ export const KeysPanel = ({ userId, frozen }: { readonly userId: number; readonl
     },
     {
       id: 'last',
-      header: 'Last access',
+      header: <TimeHeader>Last access</TimeHeader>,
       cell: (k) =>
         k.lastAccess === undefined ? <span className="muted">Never</span> : <Time ms={k.lastAccess * 1000} />,
     },

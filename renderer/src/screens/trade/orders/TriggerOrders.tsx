@@ -11,7 +11,7 @@ import type { Pair, TriggerOrder } from '../../../../../shared/contract/trade';
 import { ruleWords, TRIGGER_STATUS_WORDS } from '../../../../../shared/trade/trigger';
 import { call, useDeskEvent, useDeskMutation, useDeskQuery } from '../../../lib/desk';
 import { notify } from '../../../lib/notify';
-import { EmptyState, ErrorNotice, Loading, Table, Tabs, TBody, Td, THead, Th, Time, Tr } from '../../../ui';
+import { EmptyState, ErrorNotice, Loading, Table, Tabs, TBody, Td, THead, Th, Time, TimeHeader, Tr } from '../../../ui';
 import { CancelButton, ClientIdCell, ListStatus, pairWords, sideClass } from './parts/ListParts';
 import { OpenList } from './parts/OpenList';
 import { reasonWords } from './reasons';
@@ -68,11 +68,15 @@ function OpenTriggers({ pair, pairs }: { pair: string; pairs: Map<string, Pair> 
         <Table caption="Open trigger orders" testId="open-triggers">
           <THead>
             <Tr>
-              <Th>Placed</Th>
+              <Th>
+                <TimeHeader>Placed</TimeHeader>
+              </Th>
               <Th>Pair</Th>
               <Th>When</Th>
               <Th>Then</Th>
-              <Th>Expires</Th>
+              <Th>
+                <TimeHeader>Expires</TimeHeader>
+              </Th>
               <Th>Client id</Th>
               <Th>Actions</Th>
             </Tr>
@@ -119,7 +123,9 @@ function FinishedTriggers({ pair, pairs }: { pair: string; pairs: Map<string, Pa
     <Table caption="Finished trigger orders" testId="finished-triggers">
       <THead>
         <Tr>
-          <Th>Finished</Th>
+          <Th>
+            <TimeHeader>Finished</TimeHeader>
+          </Th>
           <Th>When</Th>
           <Th>Then</Th>
           <Th>Outcome</Th>
