@@ -169,9 +169,8 @@ export const withdrawalTimeline = (record: WithdrawalLike): Timeline => {
         at: 3,
         tone: 'progress',
         headline: 'Sent on chain, waiting for confirmations',
-        next: record.txid
-          ? `Transaction ${record.txid} is waiting for network confirmations.`
-          : 'The transaction is waiting for network confirmations.',
+        // The transaction id itself is in the details beside the timeline (never twice on one screen).
+        next: 'The transaction is waiting for network confirmations.',
       });
     case 'DONE':
       return build(WITHDRAWAL_STEPS, s, {
@@ -179,9 +178,7 @@ export const withdrawalTimeline = (record: WithdrawalLike): Timeline => {
         tone: 'success',
         final: true,
         headline: 'Done: the funds were sent',
-        next: record.txid
-          ? `Transaction ${record.txid} is confirmed.`
-          : 'The platform reports the transfer as completed.',
+        next: record.txid ? 'The transaction is confirmed.' : 'The platform reports the transfer as completed.',
       });
     case 'BCODE':
       return build(WITHDRAWAL_STEPS, s, {

@@ -56,6 +56,30 @@ export const depositsCsv = (rows: readonly DepositRecord[], zone: DisplayTimeZon
     ]),
   );
 
+/**
+ * How many network confirmations the deposit needs, and whether it has them: the platform reports
+ * the count its network needs (deposit address) and the deposit's status, not the count so far.
+ */
+export const confirmationWords = (record: DepositRecord, needed: number | undefined): string => {
+  const status = record.status.toUpperCase();
+  if (needed === undefined) return status === 'DONE' ? 'Reached (credited)' : 'Not reported by the platform';
+  const count = `${needed} needed`;
+  switch (status) {
+    case 'DONE':
+      return `${count}: reached (credited)`;
+    case 'DEP_CREDITED':
+      return `${count}: credited before the last ones; withdrawing it unlocks when they are reached`;
+    case 'REVIEW':
+    case 'MANUAL':
+      return `${count}: the platform reviews the deposit`;
+    case 'BLOCKED':
+    case 'INVALID':
+      return `${count}: not credited`;
+    default:
+      return `${count}: still waiting (the platform does not report how many so far)`;
+  }
+};
+
 function DepositDetail({ record }: { readonly record: DepositRecord }) {
   // The network's confirmation count, from the currency's address list (cached for a minute).
   const address = useDeskQuery(['funding.depositAddress', { currency: record.currency }], { staleTime: 60_000 });
@@ -67,6 +91,7 @@ function DepositDetail({ record }: { readonly record: DepositRecord }) {
         rows={[
           { label: 'Amount', value: formatMoney(record.amount, record.currency) },
           { label: 'Network', value: record.chain ?? '—' },
+          { label: 'Confirmations', value: confirmationWords(record, confirms) },
           { label: 'Time', value: <Time ms={record.time * 1000} withZone /> },
           record.txid
             ? {

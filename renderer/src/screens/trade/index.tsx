@@ -71,6 +71,15 @@ export default function TradeScreen() {
     staleTime: 5_000,
     refetchInterval: pickerOpen ? 5_000 : false,
   });
+  // The person's open orders on this pair: their levels are marked in the book.
+  const openOrders = useDeskQuery(['trade.openOrders', { pair: pairId }], { enabled: pair !== undefined });
+  const mine = useMemo(() => {
+    const limit = (openOrders.data ?? []).filter((o) => o.pair === pairId && o.status === 'open' && o.type === 'limit');
+    return {
+      buy: limit.filter((o) => o.side === 'buy').map((o) => o.price),
+      sell: limit.filter((o) => o.side === 'sell').map((o) => o.price),
+    };
+  }, [openOrders.data, pairId]);
   // The spread row's last price: a new trade re-renders the spread row, not the book's levels.
   const last = useMemo(() => lastPriceOf(market.trades, market.ticker?.last), [market.trades, market.ticker?.last]);
 
@@ -151,6 +160,7 @@ export default function TradeScreen() {
           status={liveWords(market.status)}
           lastPrice={last.price}
           lastDirection={last.direction}
+          mine={mine}
         />
         <div className="trade-middle">
           <Tabs

@@ -36,6 +36,8 @@ export interface BookRowProps {
   onBlur: (event: FocusEvent<HTMLButtonElement>) => void;
   /** Id of the text telling how to move between levels. */
   hintId: string;
+  /** One of the person's open orders is at this level (marked, and said in its name). */
+  mine?: boolean;
 }
 
 /**
@@ -55,6 +57,7 @@ export const BookRow = memo(function BookRow({
   onFocus,
   onBlur,
   hintId,
+  mine = false,
 }: BookRowProps) {
   const row = useRef<HTMLButtonElement>(null);
   const shownAmount = useRef(amount);
@@ -79,7 +82,8 @@ export const BookRow = memo(function BookRow({
       className={`book-row book-${side}`}
       data-price={price}
       data-testid={`book-${side}`}
-      aria-label={`${side === 'ask' ? 'Ask' : 'Bid'} ${priceText}, amount ${amountText.trimEnd()}; use this price`}
+      data-mine={mine ? '' : undefined}
+      aria-label={`${side === 'ask' ? 'Ask' : 'Bid'} ${priceText}, amount ${amountText.trimEnd()}${mine ? ', your open order' : ''}; use this price`}
       aria-describedby={hintId}
       tabIndex={tabbable ? 0 : -1}
       onClick={() => onPick(price)}

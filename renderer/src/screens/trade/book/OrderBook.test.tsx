@@ -57,6 +57,24 @@ describe('OrderBook', () => {
     expect(screen.getByTestId('book-spread').textContent).toMatch(/0\.2/);
   });
 
+  it('marks the levels of the person’s own open orders (grouped as the book groups) and says what marks and flashes mean', () => {
+    const { rerender } = render(<OrderBook {...props({ mine: { buy: ['99.8'], sell: ['100.25'] } })} />);
+    expect(rowOf('bid', '99.8').hasAttribute('data-mine')).toBe(true);
+    expect(rowOf('bid', '99.8').getAttribute('aria-label')).toContain('your open order');
+    expect(rowOf('bid', '99.9').hasAttribute('data-mine')).toBe(false);
+    // An ask between two levels falls in the one above (asks round up, as the book groups them).
+    expect(screen.getAllByTestId('book-ask').filter((r) => r.hasAttribute('data-mine'))).toEqual([
+      rowOf('ask', '100.3'),
+    ]);
+    // Grouped by 0.5, an ask at 100.25 falls in the 100.5 level (asks round up).
+    rerender(<OrderBook {...props({ step: '0.5', mine: { buy: ['99.8'], sell: ['100.25'] } })} />);
+    expect(rowOf('ask', '100.5').hasAttribute('data-mine')).toBe(true);
+    expect(rowOf('bid', '99.5').hasAttribute('data-mine')).toBe(true);
+    expect(screen.getByTestId('book-legend').textContent).toBe(
+      ' your open order at that price ·  the amount just changed',
+    );
+  });
+
   it('puts a clicked level’s price into the ticket', async () => {
     const onPickPrice = vi.fn();
     render(<OrderBook {...props({ onPickPrice })} />);

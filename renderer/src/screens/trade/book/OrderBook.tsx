@@ -1,3 +1,4 @@
+import Decimal from 'decimal.js';
 import {
   type FocusEvent,
   type KeyboardEvent,
@@ -38,7 +39,25 @@ export interface OrderBookProps {
   lastPrice?: string | undefined;
   /** Its move against the trade before (colour and arrow). */
   lastDirection?: PriceDirection;
+  /** The prices of the person's open limit orders on this pair: their levels are marked. */
+  mine?: { readonly buy: readonly string[]; readonly sell: readonly string[] };
 }
+
+/** The grouped levels the prices fall in (bids round down to the step, asks up, as the book groups). */
+const levelsOf = (prices: readonly string[], side: 'ask' | 'bid', step: string): Set<string> => {
+  const levels = new Set<string>();
+  for (const price of prices) {
+    try {
+      const units = new Decimal(price).div(step);
+      const level = (side === 'bid' ? units.floor() : units.ceil()).times(step);
+      levels.add(level.toFixed());
+    } catch {
+      // Not a price (a market order): no level.
+    }
+  }
+  return levels;
+};
+const levelKey = (price: string): string => new Decimal(price).toFixed();
 
 /** Levels skipped by Page Up / Page Down. */
 const PAGE = 10;
@@ -68,6 +87,8 @@ export function OrderBook(props: OrderBookProps) {
   // After every commit: rows lit more than FLASH_MS ago go out in this same frame.
   useLayoutEffect(() => flashes.expire());
   const steps = useMemo(() => groupingSteps(precision), [precision]);
+  const myAsks = useMemo(() => levelsOf(props.mine?.sell ?? [], 'ask', step), [props.mine, step]);
+  const myBids = useMemo(() => levelsOf(props.mine?.buy ?? [], 'bid', step), [props.mine, step]);
   const asksTopDown = useMemo(() => [...view.asks].reverse(), [view.asks]);
   const askDepths = useMemo(() => asksTopDown.map((row) => row.depth), [asksTopDown]);
   const bidDepths = useMemo(() => view.bids.map((row) => row.depth), [view.bids]);
@@ -212,6 +233,7 @@ export function OrderBook(props: OrderBookProps) {
             onFocus={onRowFocus}
             onBlur={onRowBlur}
             hintId={hintId}
+            mine={myAsks.has(levelKey(row.price))}
           />
         ))}
       </div>
@@ -240,9 +262,14 @@ export function OrderBook(props: OrderBookProps) {
             onFocus={onRowFocus}
             onBlur={onRowBlur}
             hintId={hintId}
+            mine={myBids.has(levelKey(row.price))}
           />
         ))}
       </div>
+      <p className="book-legend" data-testid="book-legend">
+        <span className="book-legend-mine" aria-hidden="true" /> your open order at that price ·{' '}
+        <span className="book-legend-flash" aria-hidden="true" /> the amount just changed
+      </p>
     </section>
   );
 }

@@ -2,7 +2,7 @@
  * The frame both tickets share: the form (checked by the app, not the browser: noValidate), the
  * submit button in the side's colour, and the result region under it, announced as it changes.
  */
-import type { HTMLAttributes, ReactNode } from 'react';
+import { type HTMLAttributes, type ReactNode, useLayoutEffect, useRef } from 'react';
 import type { Side } from '../../../../../../shared/contract/trade';
 import { Button, type ButtonProps, ErrorNotice, Notice } from '../../../../ui';
 
@@ -41,10 +41,22 @@ export function SubmitButton({ side, ...rest }: Omit<ButtonProps, 'type' | 'clas
   return <Button type="submit" className={side === 'buy' ? 'ticket-submit-buy' : 'ticket-submit-sell'} {...rest} />;
 }
 
-/** The placement's error first, then what the ticket knows of what it placed. */
+/**
+ * The placement's error first, then what the ticket knows of what it placed. When something appears
+ * in it, it is scrolled into view: under a tall ticket (a stop-loss) it would start below the
+ * window's edge, and the person would not see what became of the order.
+ */
 export function TicketResult({ testId, error, children }: { testId: string; error: unknown; children: ReactNode }) {
+  const region = useRef<HTMLDivElement>(null);
+  const shown = useRef(false);
+  useLayoutEffect(() => {
+    const element = region.current;
+    const now = element !== null && element.childElementCount > 0;
+    if (now && !shown.current) element.scrollIntoView?.({ block: 'nearest' });
+    shown.current = now;
+  });
   return (
-    <div aria-live="polite" data-testid={testId}>
+    <div aria-live="polite" data-testid={testId} ref={region}>
       {error ? <ErrorNotice error={error} compact /> : null}
       {children}
     </div>
