@@ -45,6 +45,8 @@ describe('profiles', () => {
       expect.arrayContaining(['reachability', 'clock', 'signature', 'ipWhitelist', 'permissions', 'environment']),
     );
     expect(check.deep).toBe(false);
+    // The sandbox's key has no IP whitelist: a warning with advice to bind it, never a green ok.
+    expect(check.checks.find((c) => c.name === 'ipWhitelist')?.outcome).toBe('warning');
     expect(check.permissions).toEqual({ spot: 'read', wallet: 'read', withdrawal: 'read', subAccounts: 'read' });
     // Neither the check on connect nor this one wrote anything to the platform.
     expect(desk.core.ctx.audit.list({ text: 'permission probe' })).toHaveLength(0);

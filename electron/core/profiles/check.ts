@@ -126,9 +126,10 @@ export const runConnectionCheck = async (
       outcome: 'ok',
       detail: `The key belongs to this ${kind === 'live' ? 'live' : kind === 'testnet' ? 'test' : kind === 'sandbox' ? 'sandbox' : kind === 'custom' ? 'custom endpoint’s' : 'futures'} environment${detail.key?.mode === 2 ? ' (legacy unified key)' : ''}.`,
     });
+    // No whitelist is a warning (with the advice), never a green ok beside advice to bind the key.
     checks.push({
       name: 'ipWhitelist',
-      outcome: 'ok',
+      outcome: ipWhitelist.length ? 'ok' : 'warning',
       detail: ipWhitelist.length
         ? `This computer is allowed by the key's IP whitelist (${ipWhitelist.length} address${ipWhitelist.length > 1 ? 'es' : ''}).`
         : 'The key has no IP whitelist (any address may use it).',

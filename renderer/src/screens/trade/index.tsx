@@ -134,6 +134,7 @@ export default function TradeScreen() {
         pairs={pairs.data ?? NO_PAIRS}
         pair={pairId}
         ticker={market.ticker}
+        last={last.price}
         tickers={tickers.data}
         onOpenChange={setPickerOpen}
         favourites={current.favourites}

@@ -12,7 +12,7 @@ const pair = (id: string): Pair => {
 };
 const pairs = ['BTC_USDT', 'ETH_USDT', 'GT_USDT', 'XRP_USDT'].map(pair);
 
-const setup = (favourites: string[] = []) => {
+const setup = (favourites: string[] = [], last?: string) => {
   const onSelect = vi.fn();
   const onToggleFavourite = vi.fn();
   render(
@@ -29,6 +29,7 @@ const setup = (favourites: string[] = []) => {
         quoteVolume: '812500',
       }}
       tickers={[]}
+      last={last}
       favourites={favourites}
       onSelect={onSelect}
       onToggleFavourite={onToggleFavourite}
@@ -38,6 +39,11 @@ const setup = (favourites: string[] = []) => {
 };
 
 describe('PairBar', () => {
+  it('writes the last price the spread row writes (the newest trade), not an older ticker', () => {
+    setup([], '64987');
+    expect(screen.getByTestId('ticker-last').textContent).toBe('64,987.00 USDT');
+  });
+
   it('shows the ticker line: last, 24 h change, high, low, volume', () => {
     setup();
     const line = screen.getByTestId('ticker-line');

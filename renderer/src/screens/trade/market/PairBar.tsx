@@ -16,6 +16,11 @@ export interface PairBarProps {
   onToggleFavourite: (pair: string) => void;
   /** The picker's list opened or closed. */
   onOpenChange?: (open: boolean) => void;
+  /**
+   * The last price as the spread row shows it (the newest trade, else the ticker's): the header and
+   * the book never disagree. Without it, the ticker's.
+   */
+  last?: string | undefined;
 }
 
 /** A ticker's price field at the pair's tick, or "—" when the platform sent none (no trades yet). */
@@ -31,6 +36,7 @@ export function PairBar({
   onSelect,
   onToggleFavourite,
   onOpenChange,
+  last,
 }: PairBarProps) {
   const scale = pairs.find((p) => p.id === pair);
   // The chosen pair's ticker is live (the feed); the others come from trade.tickers.
@@ -54,7 +60,7 @@ export function PairBar({
         <div>
           <dt>Last</dt>
           <dd className="num" data-testid="ticker-last">
-            {price(ticker?.last, scale)}
+            {price(last ?? ticker?.last, scale)}
           </dd>
         </div>
         <div>

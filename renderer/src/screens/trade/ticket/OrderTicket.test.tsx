@@ -276,6 +276,27 @@ describe('OrderTicket after an unknown outcome', () => {
     expect((screen.getByTestId('ticket-submit') as HTMLButtonElement).disabled).toBe(false);
   });
 
+  it('stops checking once the order is in the open orders, even while lookups get no answer', async () => {
+    let listed: Order[] = [];
+    const desk = setup({
+      placeOrder: unknown,
+      findOrder: () => {
+        throw { code: 'INTERNAL', message: 'offline' };
+      },
+      answers: { 'trade.openOrders': () => listed },
+    });
+    await fill(/^Price/, '65000');
+    await fill(/^Amount/, '0.01');
+    await userEvent.click(screen.getByTestId('ticket-submit'));
+    await screen.findByTestId('ticket-checking');
+    const text = (desk.callsOf('trade.placeOrder')[0] as { text: string }).text;
+    // The stream told main of it: main says the open orders changed, the screen reads them again.
+    listed = [resting({ text, price: '65000', amount: '0.01' })];
+    desk.emit('trade.ordersChanged', { pair: 'BTC_USDT', reason: 'placed', orders: listed });
+    await waitFor(() => expect(screen.queryByTestId('ticket-checking')).toBeNull(), lookups);
+    expect((screen.getByTestId('ticket-submit') as HTMLButtonElement).disabled).toBe(false);
+  });
+
   it('keeps checking while lookups get no answer, even after the window', async () => {
     const { desk } = await placeUnknown(() => {
       throw { code: 'INTERNAL', message: 'offline' };

@@ -3,11 +3,13 @@
  * proven absent: it is looked up by its client id at once, every few seconds and whenever main
  * reports an order change. The platform accepts a signed request up to 60 s after its timestamp,
  * so a lookup started once that window has passed and answering "no such order" proves the order
- * was never placed. Until then, a miss proves nothing: the request may still arrive.
+ * was never placed. Until then, a miss proves nothing: the request may still arrive. An order with its
+ * client id in the open orders (the stream told main of it) is found too: the ticket never says it is
+ * checking an order the person sees in Open orders.
  */
 import { useEffect, useRef } from 'react';
 import type { Order } from '../../../../../shared/contract/trade';
-import { call, useDeskEvent } from '../../../lib/desk';
+import { call, useDeskEvent, useDeskQuery } from '../../../lib/desk';
 import { type UnconfirmedOrder, useTradeUi } from '../store';
 
 /** The platform's timestamp window for signed requests. */
@@ -58,6 +60,22 @@ export const useUnconfirmedOrder = (pair: string, onFound: (order: Order) => voi
     };
   }, [pair, text, since, setUnconfirmed]);
 
-  useDeskEvent('trade.ordersChanged', () => lookNow.current());
+  useDeskEvent('trade.ordersChanged', (change) => {
+    // The change may carry the order itself (the stream saw it placed): found without asking.
+    const hit = text === undefined ? undefined : change.orders?.find((o) => o.pair === pair && o.text === text);
+    if (hit) {
+      setUnconfirmed(pair, undefined);
+      found.current(hit);
+    } else lookNow.current();
+  });
+
+  // The open orders the screen holds (the same cache as Open orders): the order may be there already.
+  const open = useDeskQuery(['trade.openOrders', { pair }], { enabled: text !== undefined });
+  const listed = text === undefined ? undefined : open.data?.find((o) => o.pair === pair && o.text === text);
+  useEffect(() => {
+    if (listed === undefined) return;
+    setUnconfirmed(pair, undefined);
+    found.current(listed);
+  }, [listed, pair, setUnconfirmed]);
   return unconfirmed;
 };
