@@ -12,6 +12,7 @@
 import { z } from 'zod';
 import { operation } from '../ipc/define';
 import { SubAccountPermName } from '../platform/api/subAccounts';
+import { safeText } from './text';
 
 export const PERMISSION_GROUPS = SubAccountPermName.options;
 export type PermissionGroup = (typeof PERMISSION_GROUPS)[number];
@@ -128,7 +129,12 @@ const keyId = z
   .string()
   .max(128)
   .regex(/^[A-Za-z0-9]{8,128}$/, 'Not a key id');
-const keyName = z.string().trim().min(1, 'Give the key a name.').max(50, 'Use at most 50 characters.');
+const keyName = z
+  .string()
+  .trim()
+  .min(1, 'Give the key a name.')
+  .max(50, 'Use at most 50 characters.')
+  .superRefine(safeText('name'));
 
 export const keys = {
   list: operation(

@@ -55,6 +55,7 @@ import { readAllPages } from '../subAccounts/pages';
 import { type AppDeps, openExportFile } from './app';
 import type { ServiceContext } from './context';
 import type { BatchApprovalRequest, BatchPolicyRow, Guard } from './guard';
+import { assertSafeText } from './textSafety';
 
 /** The shell's trusted confirmation, as the guard uses it (structural: services/guard.ts, policies/confirm.ts). */
 export type BatchConfirm<V extends ConfirmLike = ConfirmLike> = (
@@ -634,6 +635,7 @@ export const createBulkService = (ctx: ServiceContext, deps: BulkDeps): BulkServ
     planSweep,
 
     create: async ({ name, kind, batch }) => {
+      assertSafeText({ name: [name, 'name'] });
       const profile = profileId();
       const checked = await preview(batch);
       if (checked.fileProblems.length > 0 || checked.errorCount > 0 || checked.rows.some((r) => !r.input)) {

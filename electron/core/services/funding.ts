@@ -27,6 +27,7 @@ import type { Movement } from '../movements/types';
 import type { ServiceContext } from './context';
 import type { Guard } from './guard';
 import { RULES_FRESH_MS, rulesCacheOf } from './rulesCache';
+import { assertSafeText } from './textSafety';
 
 const REVIEW_POLICY_KEY = 'funding.reviewPolicy';
 const DAY = 86_400;
@@ -193,6 +194,7 @@ export const createFundingHandlers = (ctx: ServiceContext, guard: Guard): DeskHa
       rules.get(savedAddressesKey(currency, chain), 0, () => readSavedAddresses(currency, chain)),
 
     withdraw: async (input): Promise<WithdrawResult> => {
+      assertSafeText({ address: [input.address, 'address'], memo: [input.memo, 'memo'] });
       const { requestKey } = input;
       // A repeat of a confirmation already journaled joins it; only a new one is checked (the
       // first may already have spent the balance the check would look for).

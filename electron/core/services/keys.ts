@@ -11,6 +11,7 @@ import { DeskFailure } from '../errors';
 import { subKeyEntry, toKeyView, toPlatformPerms } from '../subAccounts/views';
 import type { ServiceContext } from './context';
 import type { Guard } from './guard';
+import { assertSafeText } from './textSafety';
 
 const MODE = { classic: 1, unified: 2 } as const;
 
@@ -48,6 +49,7 @@ export const createKeysHandlers = (ctx: ServiceContext, guard: Guard): DeskHandl
     },
 
     create: async ({ userId, name, mode, perms, ipWhitelist, keepSecretInKeychain }) => {
+      assertSafeText({ name: [name, 'name'] });
       const profile = profileId();
       await guard.change({
         action: 'keyCreate',
@@ -87,6 +89,7 @@ export const createKeysHandlers = (ctx: ServiceContext, guard: Guard): DeskHandl
     },
 
     update: async ({ userId, key, name, perms, ipWhitelist }) => {
+      assertSafeText({ name: [name, 'name'] });
       const profile = profileId();
       await guard.change({
         action: 'keyUpdate',

@@ -7,10 +7,16 @@ import type { DeskHandlers } from '../../../shared/contract';
 import type { StoredApproval } from '../policies/approvals';
 import type { ServiceContext } from './context';
 import type { Guard } from './guard';
+import { assertSafeText } from './textSafety';
 
 export const createPoliciesHandlers = (_ctx: ServiceContext, guard: Guard): DeskHandlers['policies'] => ({
   get: async () => guard.policyView(),
-  set: async (input) => guard.setPolicy(input),
+  set: async (input) => {
+    for (const entry of input.allowlist.entries) {
+      assertSafeText({ address: [entry.address, 'address'], memo: [entry.memo, 'memo'], label: [entry.label, 'name'] });
+    }
+    return guard.setPolicy(input);
+  },
 });
 
 export const createApprovalsHandlers = (ctx: ServiceContext, guard: Guard): DeskHandlers['approvals'] => {

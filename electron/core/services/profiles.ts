@@ -3,6 +3,7 @@ import { MemoryKeyStore } from '../keychain/keyStore';
 import { keychainAdvice, OsKeyStore } from '../keychain/osKeyStore';
 import type { ServiceContext } from './context';
 import type { CoreInternals } from './internals';
+import { assertSafeText } from './textSafety';
 
 /** Handlers of the `profiles` area: secrets go in through setKey and never come back out. */
 export const createProfilesHandlers = (ctx: ServiceContext, core: CoreInternals): DeskHandlers['profiles'] => {
@@ -21,6 +22,7 @@ export const createProfilesHandlers = (ctx: ServiceContext, core: CoreInternals)
       return status;
     },
     add: async (input) => {
+      assertSafeText({ name: [input.name, 'name'] });
       // A custom endpoint decides where signed requests go: the trusted confirmation shows it.
       if (input.kind === 'custom') {
         await core.guard.change({
@@ -38,6 +40,7 @@ export const createProfilesHandlers = (ctx: ServiceContext, core: CoreInternals)
       return profile;
     },
     update: async (input) => {
+      assertSafeText({ name: [input.name, 'name'] });
       const profile = await profiles.update(input);
       ctx.audit.record({ action: 'profiles.update', params: input, outcome: 'ok', profileId: profile.id });
       return profile;

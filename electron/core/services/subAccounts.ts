@@ -7,6 +7,7 @@ import { readAllPages } from '../subAccounts/pages';
 import { toSubAccountView } from '../subAccounts/views';
 import type { ServiceContext } from './context';
 import { rulesCacheOf, SUB_ACCOUNTS_KEY } from './rulesCache';
+import { assertSafeText } from './textSafety';
 
 /** The platform's page size maximum for sub-account balances. */
 const BALANCE_PAGE = 100;
@@ -94,6 +95,7 @@ export const createSubAccountsHandlers = (ctx: ServiceContext): DeskHandlers['su
     },
 
     create: async ({ loginName, remark, email }) => {
+      assertSafeText({ loginName: [loginName, 'name'], remark: [remark, 'text'] });
       const params = { login_name: loginName, ...(remark ? { remark } : {}), ...(email ? { email } : {}) };
       const created = await ctx.platform().subAccounts.create(params);
       rulesCacheOf(ctx).invalidate(SUB_ACCOUNTS_KEY);
