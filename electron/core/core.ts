@@ -9,7 +9,6 @@ import type { RequestRecord } from './api/client';
 import { HistorySync } from './history/sync';
 import { AppLock } from './ipc/appLock';
 import { createDispatcher, type Dispatch } from './ipc/dispatcher';
-import { createAuditLog } from './journal/audit';
 import { lockDataDir } from './journal/dataDirLock';
 import { type Db, openJournalDb } from './journal/db';
 import { createSettings, createSnapshots } from './journal/store';
@@ -25,6 +24,7 @@ import type { OperatorSource } from './policies/operators';
 import { ProfileManager, type SandboxSource } from './profiles/manager';
 import { createActivityHandlers } from './services/activity';
 import { type ChooseSavePath, createAppHandlers } from './services/app';
+import { openAuditTrust } from './services/auditTrust';
 import { createBalancesHandlers } from './services/balances';
 import { batchRowApproval, batchScopedConfirm, createBulkService } from './services/bulk';
 import type { Emit, ServiceContext } from './services/context';
@@ -112,7 +112,7 @@ export interface Core {
 
 export const createHandlers = (ctx: ServiceContext, internals: CoreInternals): DeskHandlers => ({
   app: createAppHandlers(ctx, internals.app),
-  operators: createOperatorsHandlers(ctx, internals.app?.session),
+  operators: createOperatorsHandlers(ctx, internals.app?.session, internals.guard),
   profiles: createProfilesHandlers(ctx, internals),
   balances: createBalancesHandlers(ctx),
   funding: createFundingHandlers(ctx, internals.guard),
@@ -171,10 +171,26 @@ const buildCore = async (options: CoreOptions, releaseLock: () => void): Promise
   let profiles: ProfileManager | undefined;
   const activeId = () => profiles?.active()?.id ?? '';
   // Who is at the desk: their name goes on every audit entry and every journal intent.
-  const operators = new Operators({ db, ...(options.scryptCost ? { scryptCost: options.scryptCost } : {}) });
-  const operatorSource = options.operators ?? operators;
+  let operators: Operators | undefined;
+  const operatorSource: OperatorSource = options.operators ?? { current: () => operators?.current() };
+  // The audit log's chain key, head and signing key live in the keychain; checked here, at start,
+  // before anything else is recorded (services/auditTrust.ts).
+  const auditTrust = await openAuditTrust({
+    db,
+    keyStore,
+    dataDir: options.dataDir,
+    activeProfileId: activeId,
+    operatorName: () => operatorSource.current()?.name ?? '',
+    ...(options.log ? { log: options.log } : {}),
+  });
+  auditTrust.onChange((state) => options.emit('activity.auditIntegrityChanged', state));
+  const { audit } = auditTrust;
+  operators = new Operators({
+    db,
+    nameHash: auditTrust.nameHash,
+    ...(options.scryptCost ? { scryptCost: options.scryptCost } : {}),
+  });
   stampIntentsWithOperator(db, operatorSource);
-  const audit = createAuditLog(db, activeId, Date.now, () => operatorSource.current()?.name ?? '');
   const snapshots = createSnapshots(db, activeId);
   const settings = createSettings(db);
   const profileListeners = new Set<Parameters<ServiceContext['onProfileChange']>[0]>();
@@ -358,6 +374,7 @@ const buildCore = async (options: CoreOptions, releaseLock: () => void): Promise
     history,
     keyStore,
     guard,
+    auditTrust,
     app: {
       lock,
       session,
@@ -427,6 +444,7 @@ const buildCore = async (options: CoreOptions, releaseLock: () => void): Promise
       bulk.close();
       movementService.close();
       await manager.close();
+      await auditTrust.flush();
       db.close();
       releaseLock();
     },

@@ -20,7 +20,9 @@ export type ConfirmAction =
   | 'keyDelete'
   | 'policy'
   | 'endpoint'
-  | 'approve';
+  | 'approve'
+  | 'auditAcknowledge'
+  | 'liftLockout';
 
 /** What the confirmation window shows: plain data, rendered as text (never as HTML). */
 export interface ConfirmView {

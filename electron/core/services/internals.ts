@@ -8,6 +8,7 @@ import type { KeyStore } from '../keychain/keyStore';
 import type { MovementEngine } from '../movements/engine';
 import type { ProfileManager } from '../profiles/manager';
 import type { AppDeps } from './app';
+import type { AuditTrust } from './auditTrust';
 import type { BulkService } from './bulk';
 import type { Guard } from './guard';
 
@@ -20,6 +21,8 @@ export interface CoreInternals {
   readonly bulk: BulkService;
   /** Roles, policies and the trusted confirmation (services/guard.ts). */
   readonly guard: Guard;
+  /** The audit log's check, its acknowledgement and the export's signature (services/auditTrust.ts). */
+  readonly auditTrust: AuditTrust;
   /** Saving files and the lock (the `app` area). */
   readonly app?: AppDeps;
 }

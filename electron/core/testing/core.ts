@@ -39,6 +39,21 @@ export const TEST_ADMIN = { name: 'Test admin', passphrase: 'test admin passphra
 export const asRenderer = { url: `${TEST_ORIGIN}/index.html`, isMainFrame: true } as const;
 
 /**
+ * The test cores' keychain: one in-memory key store per data directory, kept across restarts on
+ * that directory as the OS keychain outlives the app (the audit log's key and head are in it), and
+ * forgotten when the directory is removed.
+ */
+const keychains = new Map<string, MemoryKeyStore>();
+const keychainOf = (dataDir: string): MemoryKeyStore => {
+  let store = keychains.get(dataDir);
+  if (store === undefined) {
+    store = new MemoryKeyStore();
+    keychains.set(dataDir, store);
+  }
+  return store;
+};
+
+/**
  * Any core option overrides the test default. `dataDir`: an existing data directory to open again
  * (a restart); `close()` removes it all the same.
  */
@@ -63,7 +78,7 @@ export const startTestCore = async (
     shell: 'chromium',
     trustedOrigins: [TEST_ORIGIN],
     emit: () => {},
-    keyStore: new MemoryKeyStore(),
+    keyStore: keychainOf(dataDir),
     sandbox:
       'mode' in sandbox
         ? sandbox
@@ -85,6 +100,7 @@ export const startTestCore = async (
     close: async () => {
       await core.close();
       await rm(dataDir, { recursive: true, force: true });
+      keychains.delete(dataDir);
     },
   };
 };
