@@ -12,6 +12,8 @@ import type { OperatorSession } from '../../../shared/contract/operators';
 import { DeskFailure } from '../errors';
 import type { Operators } from '../operators';
 import type { ServiceContext } from './context';
+import type { Guard } from './guard';
+import { assertSafeText } from './textSafety';
 
 /** The app lock as the session uses it (ipc/appLock.ts's AppLock). */
 export interface SessionLock {
@@ -63,7 +65,8 @@ export const createSession = (ctx: ServiceContext, operators: Operators, lock: S
       } catch (error) {
         ctx.audit.record({
           action: 'operators.signIn',
-          params: { name: who },
+          // A name no operator has is recorded as its keyed hash: it may be a passphrase typed there.
+          params: { name: operators.recordedName(who) },
           outcome: 'error',
           label: error instanceof DeskFailure ? (error.detail.label ?? error.detail.code) : 'INTERNAL',
           operator: '',
@@ -100,6 +103,7 @@ export const createSession = (ctx: ServiceContext, operators: Operators, lock: S
 export const createOperatorsHandlers = (
   ctx: ServiceContext,
   maybeSession: Session | undefined,
+  maybeGuard: Pick<Guard, 'change'>,
 ): DeskHandlers['operators'] => {
   if (!maybeSession) {
     const none = async (): Promise<never> => {
@@ -114,10 +118,12 @@ export const createOperatorsHandlers = (
       create: none,
       changeRole: none,
       changePassphrase: none,
+      liftLockout: none,
     };
   }
   const session = maybeSession;
   const { operators } = session;
+  const guard = maybeGuard;
   const me = () => {
     const current = operators.current();
     if (!current) throw new DeskFailure({ code: 'LOCKED', message: 'Nobody is signed in.' });
@@ -126,6 +132,7 @@ export const createOperatorsHandlers = (
   return {
     current: async () => session.view(),
     setup: async ({ name, passphrase }) => {
+      assertSafeText({ name: [name, 'name'] });
       const admin = await operators.setup(name, passphrase);
       ctx.audit.record({ action: 'operators.setup', params: { name: admin.name, role: 'admin' }, outcome: 'ok' });
       await session.unlock(passphrase, admin.name);
@@ -141,6 +148,7 @@ export const createOperatorsHandlers = (
     },
     list: async () => operators.list(),
     create: async (input) => {
+      assertSafeText({ name: [input.name, 'name'] });
       const created = await operators.create(input, me().name);
       ctx.audit.record({
         action: 'operators.create',
@@ -158,6 +166,31 @@ export const createOperatorsHandlers = (
       await operators.changePassphrase(current, next);
       ctx.audit.record({ action: 'operators.changePassphrase', params: { name: me().name }, outcome: 'ok' });
       return { changed: true as const };
+    },
+    liftLockout: async ({ id }) => {
+      const target = operators.get(id);
+      if (!target) throw DeskFailure.precondition('There is no such operator.');
+      // Another administrator: someone locked out cannot lift their own wait (nor be signed in to try).
+      if (target.id === me().id) {
+        throw new DeskFailure({
+          code: 'NOT_ALLOWED',
+          message: 'Your own sign-in wait can only be lifted by another administrator.',
+        });
+      }
+      if (target.lockedOutUntil === undefined) return target;
+      await guard.change({
+        action: 'liftLockout',
+        title: `Let ${target.name} sign in again now`,
+        rows: [
+          { label: 'Operator', value: `${target.name} (${target.role})` },
+          { label: 'Waiting until', value: new Date(target.lockedOutUntil).toISOString() },
+        ],
+        note: 'Repeated wrong passphrases made their sign-in wait. Lift it only if you know it was them.',
+        confirmLabel: 'Lift the wait',
+      });
+      const lifted = operators.liftLockout(id);
+      ctx.audit.record({ action: 'operators.liftLockout', params: { name: lifted.name }, outcome: 'ok' });
+      return lifted;
     },
   };
 };
