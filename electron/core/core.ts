@@ -20,6 +20,7 @@ import { FundingNotifier, isFundingEvent, type OsNotificationCapability } from '
 import { accessOf, can, Operators, type ScryptCost, stampIntentsWithOperator } from './operators';
 import { ApprovalStore } from './policies/approvals';
 import type { Confirm } from './policies/confirm';
+import type { ShowSecret } from './policies/confirmPage';
 import type { OperatorSource } from './policies/operators';
 import { ProfileManager, type SandboxSource } from './profiles/manager';
 import { createActivityHandlers } from './services/activity';
@@ -83,6 +84,11 @@ export interface CoreOptions {
    * (CONFIRMATION_DECLINED). In-process tests pass an automatic answer.
    */
   readonly confirm?: Confirm;
+  /**
+   * The shell's page for a new secret (a new API key's): shown there once, never returned to the
+   * window. Absent: a new key's secret can only go to the keychain (keys.create says so).
+   */
+  readonly showSecret?: ShowSecret;
   /** Who is at the desk (the operators module). Default: one implicit admin operator. */
   readonly operators?: OperatorSource;
   /**
@@ -118,7 +124,7 @@ export const createHandlers = (ctx: ServiceContext, internals: CoreInternals): D
   funding: createFundingHandlers(ctx, internals.guard),
   transfers: createTransfersHandlers(ctx, internals.guard),
   subAccounts: createSubAccountsHandlers(ctx),
-  keys: createKeysHandlers(ctx, internals.guard),
+  keys: createKeysHandlers(ctx, internals.guard, internals.showSecret),
   trade: createTradeHandlers(ctx),
   activity: createActivityHandlers(ctx, internals),
   bulk: internals.bulk.handlers,
@@ -375,6 +381,7 @@ const buildCore = async (options: CoreOptions, releaseLock: () => void): Promise
     keyStore,
     guard,
     auditTrust,
+    ...(options.showSecret ? { showSecret: options.showSecret } : {}),
     app: {
       lock,
       session,

@@ -1,10 +1,10 @@
 /**
  * Operations of the `keys` area: API keys of a sub-account.
  *
- * Secrets: `keys.create` is the ONLY operation whose answer carries a secret, because the platform
- * returns it exactly once, at creation, and the person must copy it somewhere. Main does not keep
- * it unless the person asked for that in the form (`keepSecretInKeychain`, then it goes to the OS
- * keychain through the core's KeyStore). No operation ever returns it again.
+ * Secrets: no operation returns one. The platform returns a new key's secret exactly once, at
+ * creation; main shows it in the shell's own page (never in the app's window) for the person to
+ * copy, and keeps it only when asked (`keepSecretInKeychain`: the OS keychain, through the core's
+ * KeyStore).
  *
  * Editing always sends the full IP whitelist and the full permission set: the platform clears
  * either one when it is omitted.
@@ -143,7 +143,7 @@ export const keys = {
     z.object({ keys: z.array(KeyView) }),
   ),
   create: operation(
-    'Creates a key; the answer carries the secret ONCE (never again). Kept in the OS keychain only when asked.',
+    'Creates a key; its secret is shown once in the shell’s own page (never returned to the window), and kept in the OS keychain only when asked.',
     z
       .object({
         userId,
@@ -160,8 +160,8 @@ export const keys = {
       }),
     z.object({
       key: KeyView,
-      /** Shown once by the screen, then dropped. */
-      secret: z.string(),
+      /** True when the shell's own page showed the secret (the person closed it). */
+      secretShown: z.boolean(),
       /** True when the secret was written to the OS keychain. */
       secretStored: z.boolean(),
       /** Why it was not stored although asked (keychain unavailable …). */

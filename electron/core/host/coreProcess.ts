@@ -51,6 +51,8 @@ export const runCoreProcess = (port: ParentPort = parentPort()): void => {
   let nextOpenId = 1;
   const openWaiters = new Map<number, (opened: boolean) => void>();
   const confirmWaiters = new Map<number, (answer: { accepted: boolean; typedAmount?: string }) => void>();
+  let nextSecretId = 1;
+  const secretWaiters = new Map<number, (answer: { shown: boolean }) => void>();
   let closing: Promise<void> | undefined;
 
   const close = (code: number): Promise<void> => {
@@ -67,7 +69,7 @@ export const runCoreProcess = (port: ParentPort = parentPort()): void => {
   };
 
   const start = async (options: CoreProcessOptions): Promise<void> => {
-    const { keyStore, saveDialog, osNotifications, log, confirmWindow, openExternal, ...rest } = options;
+    const { keyStore, saveDialog, osNotifications, log, confirmWindow, secretWindow, openExternal, ...rest } = options;
     try {
       core = await createCore({
         ...rest,
@@ -106,6 +108,16 @@ export const runCoreProcess = (port: ParentPort = parentPort()): void => {
                   const id = nextConfirmId++;
                   confirmWaiters.set(id, resolve);
                   port.post({ type: 'confirm', id, view });
+                }),
+            }
+          : {}),
+        ...(secretWindow
+          ? {
+              showSecret: (view) =>
+                new Promise<{ shown: boolean }>((resolve) => {
+                  const id = nextSecretId++;
+                  secretWaiters.set(id, resolve);
+                  port.post({ type: 'showSecret', id, view });
                 }),
             }
           : {}),
@@ -161,6 +173,12 @@ export const runCoreProcess = (port: ParentPort = parentPort()): void => {
           accepted: message.accepted === true,
           ...(typeof message.typedAmount === 'string' ? { typedAmount: message.typedAmount } : {}),
         });
+        return;
+      }
+      case 'secretShown': {
+        const resolve = secretWaiters.get(message.id);
+        secretWaiters.delete(message.id);
+        resolve?.({ shown: message.shown === true });
         return;
       }
       case 'close':

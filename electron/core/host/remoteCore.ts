@@ -10,6 +10,7 @@ import { fail, type Result } from '../../../shared/ipc/result';
 import type { Dispatch, SenderInfo } from '../ipc/dispatcher';
 import type { OsNotification } from '../notifications/notifier';
 import type { Confirm, ConfirmAnswer } from '../policies/confirm';
+import type { ShowSecret } from '../policies/confirmPage';
 import type { ChooseSavePath } from '../services/app';
 import { checkExternalUrl, type OpenExternal } from '../services/externalUrl';
 import type { CoreChannel, CoreProcessOptions, FromCore, LaunchCore } from './messages';
@@ -35,6 +36,8 @@ export interface RemoteCoreOptions {
   readonly openExternal?: OpenExternal;
   /** The shell's trusted confirmation window (pass `options.confirmWindow: true` with it). */
   readonly confirm?: Confirm;
+  /** The shell's page for a new secret (pass `options.secretWindow: true` with it). */
+  readonly showSecret?: ShowSecret;
   readonly showOsNotification?: (notification: OsNotification) => void;
   readonly log?: (line: string) => void;
   /** More restarts than this within a minute and the shell stops trying (the window says so). */
@@ -128,6 +131,14 @@ export const startRemoteCore = async (o: RemoteCoreOptions): Promise<RemoteCore>
               ...(answer.typedAmount !== undefined ? { typedAmount: answer.typedAmount } : {}),
             }),
           () => from.send({ type: 'confirmAnswer', id: message.id, accepted: false }),
+        );
+        return;
+      }
+      case 'showSecret': {
+        const show = o.showSecret;
+        void (show ? show(message.view) : Promise.resolve({ shown: false })).then(
+          (answer) => from.send({ type: 'secretShown', id: message.id, shown: answer.shown }),
+          () => from.send({ type: 'secretShown', id: message.id, shown: false }),
         );
         return;
       }

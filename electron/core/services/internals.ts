@@ -6,6 +6,7 @@
 import type { HistorySync } from '../history/sync';
 import type { KeyStore } from '../keychain/keyStore';
 import type { MovementEngine } from '../movements/engine';
+import type { ShowSecret } from '../policies/confirmPage';
 import type { ProfileManager } from '../profiles/manager';
 import type { AppDeps } from './app';
 import type { AuditTrust } from './auditTrust';
@@ -23,6 +24,8 @@ export interface CoreInternals {
   readonly guard: Guard;
   /** The audit log's check, its acknowledgement and the export's signature (services/auditTrust.ts). */
   readonly auditTrust: AuditTrust;
+  /** The shell's page for a new secret (keys.create), when the shell has one. */
+  readonly showSecret?: ShowSecret;
   /** Saving files and the lock (the `app` area). */
   readonly app?: AppDeps;
 }

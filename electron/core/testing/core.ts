@@ -15,6 +15,7 @@ import { type Core, type CoreOptions, createCore } from '../core';
 import { MemoryKeyStore } from '../keychain/keyStore';
 import { TEST_SCRYPT_COST } from '../operators';
 import type { Confirm, ConfirmView } from '../policies/confirm';
+import type { SecretView, ShowSecret } from '../policies/confirmPage';
 import type { SandboxSource } from '../profiles/manager';
 
 /** The client's rate-limit windows in tests, as a share of the platform's (CoreOptions.limiterScale). */
@@ -29,6 +30,17 @@ export const autoConfirm =
   async (view) => {
     confirmations.push(view);
     return { accepted: true, ...(view.typedAmount ? { typedAmount: view.typedAmount.amount } : {}) };
+  };
+
+/**
+ * The shell's page for a new secret in a test core: a person who reads it and closes it
+ * (`shown` records each view, the secrets among them, for the test to use).
+ */
+export const autoShowSecret =
+  (shown: SecretView[] = []): ShowSecret =>
+  async (view) => {
+    shown.push(view);
+    return { shown: true };
   };
 
 /** The renderer's origin the test core trusts; `asRenderer` calls come from it. */
@@ -85,6 +97,7 @@ export const startTestCore = async (
         : { mode: 'external', baseUrl: sandbox.baseUrl, key: sandbox.key, secret: sandbox.secret },
     watchIntervalMs: 0,
     confirm: autoConfirm(),
+    showSecret: autoShowSecret(),
     // No test waits on a real rate-limit window: the client's windows are 1/1000 of the platform's.
     // The sandbox still enforces its own; a test skips one with POST /sandbox/advance (it moves the
     // sandbox's limiter time), and a test about the client's limiter passes `limiterScale: 1`.
