@@ -37,7 +37,9 @@ test('the audit export is signed with the desk’s key, checks out as saved, and
 
   // What an auditor runs later (npm run audit:verify -- file --key "<fingerprint>").
   expect(checkAuditExport(file!.bytes.toString('utf8'), fingerprint)).toMatchObject({ ok: true });
-  expect(checkAuditExport(file!.bytes.toString('utf8').replace('POST /sub_accounts', 'POST /sub_accountz'))).toMatchObject({
+  expect(
+    checkAuditExport(file!.bytes.toString('utf8').replace('POST /sub_accounts', 'POST /sub_accountz')),
+  ).toMatchObject({
     ok: false,
   });
 

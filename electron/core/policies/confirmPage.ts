@@ -80,11 +80,25 @@ const isolated = (html: string, attributes = ''): string => `<bdi dir="ltr"${att
 const MARKED_NOTE =
   '<p class="marked-note" data-testid="trusted-marked">Marked characters are not plain letters, digits or punctuation of the Latin alphabet: check them, they may look like others.</p>';
 
+/**
+ * A row's value as the page shows it (`shownValue`); an identifier in groups, as the review sheet
+ * shows an address: each group its own element, the gap a margin, so the text — and a copy of
+ * it — is exactly the identifier.
+ */
+const valueHtml = (r: ConfirmView['rows'][number]): { readonly html: string; readonly marked: boolean } => {
+  if (!r.group) return shownValue(r.value);
+  const groups = (r.value.match(new RegExp(`.{1,${r.group}}`, 'gsu')) ?? []).map(shownValue);
+  return {
+    html: groups.map((g) => `<span class="g">${g.html}</span>`).join(''),
+    marked: groups.some((g) => g.marked),
+  };
+};
+
 const rowsHtml = (rows: ConfirmView['rows']): { readonly html: string; readonly marked: boolean } => {
   let marked = false;
   const html = rows
     .map((r) => {
-      const value = shownValue(r.value);
+      const value = valueHtml(r);
       marked ||= value.marked;
       return `<div class="row"><dt>${isolated(escapeHtml(r.label))}</dt><dd>${isolated(value.html)}</dd></div>`;
     })
@@ -177,6 +191,7 @@ bdi { unicode-bidi: isolate; direction: ltr; }
 h1 { font-size: 22px; margin: 0 0 16px; }
 dl { margin: 0 0 16px; border-top: 1px solid color-mix(in srgb, CanvasText 20%, transparent); }
 .row { display: grid; grid-template-columns: 11em 1fr; gap: 8px; padding: 6px 0; border-bottom: 1px solid color-mix(in srgb, CanvasText 12%, transparent); }
+.g { font-family: ui-monospace, monospace; } .g + .g { margin-left: .4em; }
 dt { opacity: .8; } dd { margin: 0; word-break: break-all; font-variant-numeric: tabular-nums; unicode-bidi: isolate; direction: ltr; }
 mark { background: #fde68a; color: #111; border-radius: 3px; padding: 0 2px; outline: 1px solid #b45309; }
 mark small { font-size: 10px; margin-left: 2px; }

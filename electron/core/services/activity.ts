@@ -65,7 +65,7 @@ export const createActivityHandlers = (ctx: ServiceContext, core: CoreInternals)
     acknowledgeAuditFailure: async ({ note }) => {
       const state = core.auditTrust.state();
       if (state.ok) return state;
-      await core.guard.change({
+      await core.confirmChange({
         action: 'auditAcknowledge',
         title: 'Acknowledge the failed audit check',
         rows: [{ label: 'What failed', value: state.problem ?? '' }, ...(note ? [{ label: 'Note', value: note }] : [])],

@@ -8,12 +8,11 @@
  * log, a log line or an error message.
  */
 import type { DeskHandlers } from '../../../shared/contract';
-import { DeskFailure } from '../errors';
+import { assertSafeText, DeskFailure } from '../errors';
+import type { ConfirmChange } from '../policies/authorize';
 import type { ShowSecret } from '../policies/confirmPage';
 import { subKeyEntry, toKeyView, toPlatformPerms } from '../subAccounts/views';
 import type { ServiceContext } from './context';
-import type { Guard } from './guard';
-import { assertSafeText } from './textSafety';
 
 const MODE = { classic: 1, unified: 2 } as const;
 
@@ -25,7 +24,7 @@ const permsText = (perms: Record<string, string | undefined>): string =>
 
 export const createKeysHandlers = (
   ctx: ServiceContext,
-  guard: Guard,
+  confirmChange: ConfirmChange,
   showSecret: ShowSecret | undefined,
 ): DeskHandlers['keys'] => {
   const profileId = (): string => {
@@ -65,7 +64,7 @@ export const createKeysHandlers = (
           'Tick “Keep the secret in the keychain”, or create the key in the desktop app.',
         );
       }
-      await guard.change({
+      await confirmChange({
         action: 'keyCreate',
         title: `Create an API key for sub-account ${userId}`,
         rows: [
@@ -117,7 +116,7 @@ export const createKeysHandlers = (
     update: async ({ userId, key, name, perms, ipWhitelist }) => {
       assertSafeText({ name: [name, 'name'] });
       const profile = profileId();
-      await guard.change({
+      await confirmChange({
         action: 'keyUpdate',
         title: `Change API key ${key.slice(0, 4)}…${key.slice(-4)} of sub-account ${userId}`,
         rows: [
@@ -138,7 +137,7 @@ export const createKeysHandlers = (
 
     delete: async ({ userId, key }) => {
       const profile = profileId();
-      await guard.change({
+      await confirmChange({
         action: 'keyDelete',
         title: `Delete API key ${key.slice(0, 4)}…${key.slice(-4)} of sub-account ${userId}`,
         rows: [

@@ -8,12 +8,12 @@
  */
 import type { DeskHandlers } from '../../../shared/contract';
 import type { LockState } from '../../../shared/contract/app';
-import type { OperatorSession } from '../../../shared/contract/operators';
-import { DeskFailure } from '../errors';
+import { type Operator, type OperatorRole, type OperatorSession, ROLE_NAMES } from '../../../shared/contract/operators';
+import { assertSafeText, DeskFailure } from '../errors';
 import type { Operators } from '../operators';
+import type { ControlKindHandler, ControlPlane } from '../operators/controls';
+import type { ConfirmChange } from '../policies/authorize';
 import type { ServiceContext } from './context';
-import type { Guard } from './guard';
-import { assertSafeText } from './textSafety';
 
 /** The app lock as the session uses it (ipc/appLock.ts's AppLock). */
 export interface SessionLock {
@@ -100,10 +100,55 @@ export const createSession = (ctx: ServiceContext, operators: Operators, lock: S
   };
 };
 
+/** What an operator is called in a control change: "mallory (Viewer)". */
+const named = (o: Pick<Operator, 'name' | 'role'>) => `${o.name} (${ROLE_NAMES[o.role]})`;
+
+/**
+ * The operators' control changes (operators/controls.ts): what each applies, and when it no longer
+ * applies as prepared. A prepared change keeps a passphrase's scrypt hash, never the passphrase.
+ */
+export const operatorControlKinds = (operators: Operators) => {
+  const target = (request: Record<string, unknown>) => operators.get(String(request.id));
+  const gone = (request: Record<string, unknown>) =>
+    target(request) ? undefined : `Operator ${String(request.name)} no longer exists.`;
+  return {
+    'operators.create': {
+      apply: async (r, by) =>
+        operators.create(
+          { name: String(r.name), role: r.role as OperatorRole, passphraseHash: String(r.passphraseHash) },
+          by,
+        ),
+      stale: (r) => operators.nameTaken(String(r.name)),
+    },
+    'operators.changeRole': {
+      apply: async (r, by) => operators.changeRole(String(r.id), r.role as OperatorRole, by),
+      stale: (r) => {
+        const now = target(r);
+        if (!now) return gone(r);
+        if (now.role !== r.before)
+          return `${now.name} is now ${ROLE_NAMES[now.role]}, not ${ROLE_NAMES[r.before as OperatorRole]}.`;
+        return operators.roleProblem(now.id, r.role as OperatorRole);
+      },
+    },
+    'operators.remove': {
+      apply: async (r, by) => {
+        operators.remove(String(r.id), by);
+        return { removed: true as const };
+      },
+      stale: gone,
+    },
+    'operators.resetPassphrase': {
+      apply: async (r, by) => operators.resetPassphrase(String(r.id), String(r.passphraseHash), by),
+      stale: gone,
+    },
+  } satisfies Record<string, ControlKindHandler>;
+};
+
 export const createOperatorsHandlers = (
   ctx: ServiceContext,
   maybeSession: Session | undefined,
-  maybeGuard: Pick<Guard, 'change'>,
+  controls: ControlPlane,
+  confirmChange: ConfirmChange,
 ): DeskHandlers['operators'] => {
   if (!maybeSession) {
     const none = async (): Promise<never> => {
@@ -117,18 +162,27 @@ export const createOperatorsHandlers = (
       list: none,
       create: none,
       changeRole: none,
+      remove: none,
+      resetPassphrase: none,
       changePassphrase: none,
       liftLockout: none,
     };
   }
   const session = maybeSession;
   const { operators } = session;
-  const guard = maybeGuard;
   const me = () => {
     const current = operators.current();
     if (!current) throw new DeskFailure({ code: 'LOCKED', message: 'Nobody is signed in.' });
     return current;
   };
+  const existing = (id: string): Operator => {
+    const o = operators.get(id);
+    if (!o) throw DeskFailure.precondition('There is no such operator.');
+    return o;
+  };
+  /** A new administrator is what four eyes rest on: say what follows before it is confirmed. */
+  const adminNote = (name: string) =>
+    `${name} becomes an administrator: control changes then need a second administrator, and for the policy's cooling-off period ${name} may not approve what you prepare.`;
   return {
     current: async () => session.view(),
     setup: async ({ name, passphrase }) => {
@@ -147,20 +201,65 @@ export const createOperatorsHandlers = (
       return session.view();
     },
     list: async () => operators.list(),
-    create: async (input) => {
-      assertSafeText({ name: [input.name, 'name'] });
-      const created = await operators.create(input, me().name);
-      ctx.audit.record({
-        action: 'operators.create',
-        params: { name: created.name, role: created.role },
-        outcome: 'ok',
+    create: async ({ name, passphrase, role }) => {
+      assertSafeText({ name: [name, 'name'] });
+      const taken = operators.nameTaken(name);
+      if (taken) throw DeskFailure.precondition(taken);
+      return controls.submit<Operator>({
+        kind: 'operators.create',
+        profileId: '',
+        title: `Create operator ${named({ name, role })}`,
+        changes: [
+          { label: 'New operator', before: '—', after: name },
+          { label: 'Role', before: '—', after: ROLE_NAMES[role] },
+          { label: 'Passphrase', before: '—', after: 'chosen by you (only its hash is kept)' },
+        ],
+        apply: { name, role, passphraseHash: await operators.hashPassphrase(passphrase) },
+        confirmLabel: 'Create operator',
+        ...(role === 'admin' ? { note: adminNote(name) } : {}),
       });
-      return created;
     },
     changeRole: async ({ id, role }) => {
-      const changed = operators.changeRole(id, role);
-      ctx.audit.record({ action: 'operators.changeRole', params: { name: changed.name, role }, outcome: 'ok' });
-      return changed;
+      const target = existing(id);
+      const problem = operators.roleProblem(id, role);
+      if (problem) throw DeskFailure.precondition(problem, 'Make another operator an administrator first.');
+      return controls.submit<Operator>({
+        kind: 'operators.changeRole',
+        profileId: '',
+        title: `Change the role of ${target.name}`,
+        changes: [{ label: `Role of ${target.name}`, before: ROLE_NAMES[target.role], after: ROLE_NAMES[role] }],
+        apply: { id, name: target.name, before: target.role, role },
+        confirmLabel: 'Change role',
+        ...(role === 'admin' && target.role !== 'admin' ? { note: adminNote(target.name) } : {}),
+      });
+    },
+    remove: async ({ id }) => {
+      const target = existing(id);
+      const problem = operators.removeProblem(id, me());
+      if (problem) throw DeskFailure.precondition(problem);
+      return controls.submit<{ removed: true }>({
+        kind: 'operators.remove',
+        profileId: '',
+        title: `Remove operator ${named(target)}`,
+        changes: [{ label: 'Operator to remove', before: named(target), after: 'removed (cannot sign in any more)' }],
+        apply: { id, name: target.name },
+        confirmLabel: 'Remove operator',
+      });
+    },
+    resetPassphrase: async ({ id, passphrase }) => {
+      const target = existing(id);
+      if (target.id === me().id) {
+        throw DeskFailure.precondition('Change your own passphrase with your current one (Your passphrase).');
+      }
+      return controls.submit<Operator>({
+        kind: 'operators.resetPassphrase',
+        profileId: '',
+        title: `Reset the passphrase of ${named(target)}`,
+        changes: [{ label: `Passphrase of ${target.name}`, before: 'their own', after: 'a new one you chose' }],
+        apply: { id, name: target.name, passphraseHash: await operators.hashPassphrase(passphrase) },
+        confirmLabel: 'Reset passphrase',
+        note: `You will know ${target.name}'s passphrase: for the policy's cooling-off period ${target.name} may not approve what you prepare. Ask them to change it when they sign in.`,
+      });
     },
     changePassphrase: async ({ current, next }) => {
       await operators.changePassphrase(current, next);
@@ -168,9 +267,8 @@ export const createOperatorsHandlers = (
       return { changed: true as const };
     },
     liftLockout: async ({ id }) => {
-      const target = operators.get(id);
-      if (!target) throw DeskFailure.precondition('There is no such operator.');
-      // Another administrator: someone locked out cannot lift their own wait (nor be signed in to try).
+      const target = existing(id);
+      // Another administrator: nobody lifts their own wait.
       if (target.id === me().id) {
         throw new DeskFailure({
           code: 'NOT_ALLOWED',
@@ -178,11 +276,11 @@ export const createOperatorsHandlers = (
         });
       }
       if (target.lockedOutUntil === undefined) return target;
-      await guard.change({
+      await confirmChange({
         action: 'liftLockout',
         title: `Let ${target.name} sign in again now`,
         rows: [
-          { label: 'Operator', value: `${target.name} (${target.role})` },
+          { label: 'Operator', value: named(target) },
           { label: 'Waiting until', value: new Date(target.lockedOutUntil).toISOString() },
         ],
         note: 'Repeated wrong passphrases made their sign-in wait. Lift it only if you know it was them.',
