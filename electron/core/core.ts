@@ -410,6 +410,7 @@ const buildCore = async (options: CoreOptions, releaseLock: () => void): Promise
     audit,
     confirmChange: authorizer.confirmChange,
     saveFile: saveExportFile(app),
+    showSecret: options.showSecret,
   });
   const controls = createControlPlane({
     queue,

@@ -269,8 +269,11 @@ export const RotatedKey = z.object({
   userId: z.number(),
   oldKey: z.string(),
   newKey: z.string().optional(),
-  /** Only when the operator chose "show once": the new secret, this one time. */
-  secret: z.string().optional(),
+  /**
+   * "Show once": whether the shell's own page showed the new secret (main never returns it to the
+   * window).
+   */
+  secretShown: z.boolean().optional(),
   state: z.enum(['created', 'verified', 'replaced', 'failed']),
   message: z.string().optional(),
 });
