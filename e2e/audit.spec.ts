@@ -11,7 +11,7 @@ import Database from 'better-sqlite3';
 import { checkAuditExport } from '../electron/core/journal/auditExport';
 import { openShell } from '../electron/shell/shell';
 import { coreOptionsFor, expect, rendererDir, savedExports, test } from './fixtures';
-import { confirmTrusted } from './fixtures/trustedConfirm';
+import { confirmedCall, confirmTrusted } from './fixtures/trustedConfirm';
 
 /** What a cell would start with once a spreadsheet splits the line on `separator` and trims it. */
 const formulaCells = (line: string, separator: string) =>
@@ -23,11 +23,14 @@ const formulaCells = (line: string, separator: string) =>
 test('the audit export is signed with the desk’s key, checks out as saved, and a hostile text in it opens as text', async ({
   page,
   app,
+  shell,
   downloadsDir,
 }) => {
   const hostile = "x;=cmd|'/C calc'!A0";
   // A remark is free text, sent to the platform and kept in the audit entry of that request.
-  expect(await app.call('subAccounts.create', { loginName: 'audit_e2e', remark: hostile })).toMatchObject({ ok: true });
+  expect(
+    await confirmedCall(shell, app.call('subAccounts.create', { loginName: 'audit_e2e', remark: hostile })),
+  ).toMatchObject({ ok: true });
   await app.open('activity');
   await page.getByRole('tab', { name: 'Audit log' }).click();
   const fingerprint = (await page.getByTestId('audit-signing-key').locator('code').first().textContent()) ?? '';
@@ -74,11 +77,15 @@ test('a journal cut short behind the app’s back is caught at the next start: a
       ['Mo', 'maker'],
       ['Ann', 'approver'],
     ] as const) {
-      const created = await first.page.evaluate((input) => window.desk!.operators.create(input), {
-        name,
-        role,
-        passphrase: `a passphrase for the ${role}`,
-      });
+      // A control change: the one administrator confirms it in the trusted confirmation.
+      const created = await confirmedCall(
+        first,
+        first.page.evaluate((input) => window.desk!.operators.create(input), {
+          name,
+          role,
+          passphrase: `a passphrase for the ${role}`,
+        }),
+      );
       expect(created).toMatchObject({ ok: true });
     }
     await first.close();
