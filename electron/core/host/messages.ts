@@ -7,6 +7,7 @@ import type { EventName } from '../../../shared/contract';
 import type { Result } from '../../../shared/ipc/result';
 import type { CoreOptions } from '../core';
 import type { SenderInfo } from '../ipc/dispatcher';
+import type { StoredKey } from '../keychain/keyStore';
 import type { OsNotification } from '../notifications/notifier';
 import type { ConfirmView } from '../policies/confirm';
 import type { SecretView } from '../policies/confirmPage';
@@ -32,7 +33,10 @@ export type CoreProcessOptions = Omit<
   readonly confirmWindow?: boolean;
   /** Whether the shell shows new secrets in its own page; the core then asks it with `showSecret` messages. */
   readonly secretWindow?: boolean;
-  /** 'os' (default): the OS keychain. 'memory': a key store that lives as long as the process (tests). */
+  /**
+   * 'os' (default): the OS keychain. 'memory': a key store held by the shell's process (tests), so
+   * that, like the OS keychain, it outlives a core that dies and is restarted (`keyStore` messages).
+   */
   readonly keyStore?: 'os' | 'memory';
   /** Whether the shell offers a save dialog (Electron); the core then asks it for a path. */
   readonly saveDialog?: boolean;
@@ -59,6 +63,14 @@ export type ToCore =
   | { readonly type: 'externalOpened'; readonly id: number; readonly opened: boolean }
   /** The person's answer in the shell's trusted confirmation window. */
   | { readonly type: 'confirmAnswer'; readonly id: number; readonly accepted: boolean; readonly typedAmount?: string }
+  /** The shell's answer to a `keyStore` request (memory key store, tests). */
+  | {
+      readonly type: 'keyStoreAnswer';
+      readonly id: number;
+      readonly ok: boolean;
+      readonly value?: StoredKey | boolean | undefined;
+      readonly error?: string;
+    }
   /** The shell's page for a new secret was closed (`shown`: it was on screen). */
   | { readonly type: 'secretShown'; readonly id: number; readonly shown: boolean }
   | { readonly type: 'close' };
@@ -77,6 +89,14 @@ export type FromCore =
   | { readonly type: 'confirm'; readonly id: number; readonly view: ConfirmView }
   /** Show a new secret once in the shell's own page (never the window) and answer `secretShown`. */
   | { readonly type: 'showSecret'; readonly id: number; readonly view: SecretView }
+  /** A request to the shell's memory key store (`keyStore: 'memory'`, tests only); answer `keyStoreAnswer`. */
+  | {
+      readonly type: 'keyStore';
+      readonly id: number;
+      readonly op: 'get' | 'set' | 'delete';
+      readonly entry: string;
+      readonly value?: StoredKey;
+    }
   | { readonly type: 'notify'; readonly notification: OsNotification }
   | { readonly type: 'log'; readonly line: string }
   | { readonly type: 'error'; readonly operation: string; readonly message: string }
