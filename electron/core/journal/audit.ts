@@ -61,24 +61,13 @@ const safeParse = (text: string): unknown => {
 type Row = Omit<AuditEntry, 'profileId' | 'requestId'> & { profile_id: string; request_id: string };
 type Fields = Omit<AuditEntry, 'hash'>;
 
+/** The fields every hash covers, in order (after the previous hash). */
+const covered = (e: Fields) => [e.at, e.profileId, e.action, e.account, e.params, e.outcome, e.label, e.requestId];
+
 /** The entry's hash: HMAC-SHA256 under the chain key over the previous hash, its number and every field. */
 const hmacOf = (key: Buffer, prev: string, e: Fields): string =>
   createHmac('sha256', key)
-    .update(
-      JSON.stringify([
-        prev,
-        e.seq,
-        e.at,
-        e.profileId,
-        e.action,
-        e.account,
-        e.params,
-        e.outcome,
-        e.label,
-        e.requestId,
-        e.operator,
-      ]),
-    )
+    .update(JSON.stringify([prev, e.seq, ...covered(e), e.operator]))
     .digest('hex');
 
 /**
@@ -87,20 +76,7 @@ const hmacOf = (key: Buffer, prev: string, e: Fields): string =>
  */
 const legacyHashOf = (prev: string, e: Fields): string =>
   createHash('sha256')
-    .update(
-      JSON.stringify([
-        prev,
-        e.at,
-        e.profileId,
-        e.action,
-        e.account,
-        e.params,
-        e.outcome,
-        e.label,
-        e.requestId,
-        ...(e.operator ? [e.operator] : []),
-      ]),
-    )
+    .update(JSON.stringify([prev, ...covered(e), ...(e.operator ? [e.operator] : [])]))
     .digest('hex');
 
 const toEntry = (r: Row): AuditEntry => ({
