@@ -46,6 +46,19 @@ describe('Keys panel', () => {
     expect((desk.callsOf('keys.create')[0] as { keepSecretInKeychain: boolean }).keepSecretInKeychain).toBe(false);
   });
 
+  it('a secret neither shown nor kept: the key is useless, and the dialog says to delete it', async () => {
+    installFakeDesk({
+      'keys.list': () => ({ keys: [] }),
+      'keys.create': () => ({ key: unbound, secretShown: false, secretStored: false }),
+    });
+    renderWithQuery(<KeysPanel userId={7} frozen={false} />);
+    await userEvent.click(await screen.findByRole('button', { name: 'Create key' }));
+    await userEvent.type(screen.getByLabelText('Key name'), 'bot');
+    await userEvent.click(screen.getByTestId('key-form-submit'));
+    expect((await screen.findByTestId('secret-lost')).textContent).toContain('Delete it');
+    expect(screen.queryByTestId('secret-shown')).toBeNull();
+  });
+
   it('deletes only after confirmation', async () => {
     const desk = installFakeDesk({
       'keys.list': () => ({ keys: [unbound] }),
