@@ -43,8 +43,9 @@ const setup = (placeOrder: () => Promise<unknown>, getOrder: () => Promise<unkno
   };
   const settings = new Map<string, unknown>();
   // Orders go through the movement engine (journaled with their text before they are sent).
-  const measured = { offsetMs: 0, rttMs: 1, measuredAt: Date.now() };
-  const api = { spot, client: { clock: { offsetMs: 0, last: measured }, syncClock: async () => 0 } };
+  // The platform's clock, measured: the same as this computer's.
+  const clock = { offsetMs: 0, last: { offsetMs: 0 }, now: () => Date.now(), needsMeasuring: () => false };
+  const api = { spot, client: { clock, syncClock: async () => 0 } };
   const movements = new MovementEngine({
     db: openJournalDb(':memory:'),
     profileId: () => 'p1',
