@@ -10,7 +10,7 @@ import { ApiFailure } from '../http/errors';
 import { bodyObject, optEnum, optString, reqAmount, reqInt, reqString } from '../http/params';
 import type { PrivateRouteRequest, RouteDef } from '../http/route';
 import {
-  CANCELLABLE_WITHDRAWAL,
+  isWithdrawalCancellable,
   lockedDeposits,
   type Pipelines,
   WITHDRAWAL_ROUTES,
@@ -151,7 +151,7 @@ export function withdrawalRoutes(ctx: SandboxContext, pipelines: Pipelines): Rou
         | WithdrawalDbRow
         | undefined;
       if (!row) throw new ApiFailure('INVALID_WITHDRAW_ID', `Withdrawal ${id} not found`);
-      if (!CANCELLABLE_WITHDRAWAL.has(row.status)) {
+      if (!isWithdrawalCancellable(row.status)) {
         throw new ApiFailure(
           'INVALID_WITHDRAW_CANCEL_STATUS',
           `Withdrawal ${id} cannot be cancelled in status ${row.status}`,
