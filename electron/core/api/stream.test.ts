@@ -5,6 +5,7 @@
 import type { AddressInfo } from 'node:net';
 import { afterEach, describe, expect, it } from 'vitest';
 import { type WebSocket, WebSocketServer } from 'ws';
+import { waitUntil } from '../testing/waitUntil';
 import { PlatformClock } from './clock';
 import { signChannel } from './sign';
 import { PlatformStream } from './stream';
@@ -59,13 +60,7 @@ const startServer = async (answer?: (request: Request, socket: WebSocket) => boo
   return { server, url, requests, sockets };
 };
 
-const until = async (condition: () => boolean, ms = 3_000) => {
-  const end = Date.now() + ms;
-  while (!condition()) {
-    if (Date.now() > end) throw new Error('timed out');
-    await new Promise((resolve) => setTimeout(resolve, 10));
-  }
-};
+const until = (condition: () => boolean) => waitUntil(condition, { timeoutMs: 3_000 });
 
 const newStream = (url: string, extra: Partial<ConstructorParameters<typeof PlatformStream>[0]> = {}) => {
   const stream = new PlatformStream({ url, clock: new PlatformClock(), minBackoffMs: 20, maxBackoffMs: 40, ...extra });

@@ -8,6 +8,7 @@ import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { type SandboxHandle, startSandbox } from '../../../sandbox/server';
 import { TEST_ADMIN } from '../testing/core';
+import { waitUntil } from '../testing/waitUntil';
 import { nodeCoreLauncher } from './nodeLauncher';
 import { CoreStartFailed, type RemoteCore, startRemoteCore } from './remoteCore';
 
@@ -49,6 +50,12 @@ const faults = (rules: unknown[]) =>
     body: JSON.stringify({ rules }),
   });
 
+/** The sandbox's fault rules not yet used up (POST /faults answers with all of them; this one never matches). */
+const faultRules = async (): Promise<{ path: string }[]> => {
+  const answer = await faults([{ path: '/api/v4/never/called', kind: 'status_500' }]);
+  return ((await answer.json()) as { rules: { path: string }[] }).rules;
+};
+
 describe('a core in its own process', () => {
   it('answers the window, refuses a second core on the same folder, and frees the folder when closed', async () => {
     const dataDir = join(tmp, 'one');
@@ -81,7 +88,10 @@ describe('a core in its own process', () => {
       await faults([{ method: 'GET', path: '/wallet/deposits', kind: 'delay', ms: 2_000, times: 1 }]);
       const now = Math.floor(Date.now() / 1000);
       const inFlight = core.dispatch('funding.deposits', { range: { from: now - 86_400, to: now } }, SENDER);
-      await new Promise((r) => setTimeout(r, 300)); // the request is waiting on the sandbox
+      // The delay rule leaves the sandbox's list when the read arrives: then it is on the wire.
+      await waitUntil(async () => !(await faultRules()).some((r) => r.path.endsWith('/wallet/deposits')), {
+        what: 'the read to reach the sandbox',
+      });
       const first = core.pid;
       await core.crash();
       expect(await inFlight).toMatchObject({ ok: false, error: { code: 'OUTCOME_UNKNOWN' } });

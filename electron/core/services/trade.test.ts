@@ -48,14 +48,15 @@ const setup = (placeOrder: () => Promise<unknown>, getOrder: () => Promise<unkno
   };
   const settings = new Map<string, unknown>();
   // Orders go through the movement engine (journaled with their text before they are sent).
-  const measured = { offsetMs: 0, rttMs: 1, measuredAt: Date.now() };
+  // The platform's clock, measured: the same as this computer's.
+  const clock = { offsetMs: 0, last: { offsetMs: 0 }, now: () => Date.now(), needsMeasuring: () => false };
   // The rules an order's check may need: the user's STP group and the pair's fee rates.
   const account = {
     stpGroups: vi.fn(async () => [{ id: 7 }]),
     stpGroupUsers: vi.fn(async () => [{ user_id: 1 }]),
   };
   const wallet = { fee: vi.fn(async () => ({ user_id: 1, maker_fee: '0.001', taker_fee: '0.002' })) };
-  const api = { spot, account, wallet, client: { clock: { offsetMs: 0, last: measured }, syncClock: async () => 0 } };
+  const api = { spot, account, wallet, client: { clock, syncClock: async () => 0 } };
   const movements = new MovementEngine({
     db: openJournalDb(':memory:'),
     profileId: () => 'p1',

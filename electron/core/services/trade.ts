@@ -43,7 +43,7 @@ const invalid = (fields: Record<string, string>): DeskFailure =>
 
 export const createTradeHandlers = (ctx: ServiceContext): DeskHandlers['trade'] => {
   const spot = () => ctx.platform().spot;
-  const feed = new MarketFeed({ spot, emit: ctx.emit, stream: () => ctx.stream() });
+  const feed = new MarketFeed({ spot, emit: ctx.emit, stream: () => ctx.stream(), scheduler: ctx.scheduler });
   /**
    * A pair's open orders and the spot balances as the screen last read them (services/rulesCache.ts):
    * the screen always reads (maxAge 0), the orders watcher's poll — which only compares — takes an

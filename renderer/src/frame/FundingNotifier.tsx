@@ -59,15 +59,24 @@ export const describeChange = (kind: Kind, change: Change) => {
 };
 
 /**
- * Whether this change moved money the screens do not know about yet: a record first seen that this
- * app did not send (its own sending screen refreshed the balances already), or a status that ends
- * the record (a deposit credited, a withdrawal refunded, a transfer received or refused).
+ * Whether this change moved money the screens do not know about yet. Money comes in when a deposit
+ * or a received transfer is credited (done). Money goes out when a withdrawal or a sent transfer is
+ * made — this app's own sending screen read the balances then, someone else's shows at its first
+ * sighting — and comes back when it fails or is cancelled (refunded). Every other step (reviewed,
+ * sent on chain, done) moves nothing: the record the event carries is all there is to apply, so
+ * following a withdrawal to DONE reads nothing again. A status the app does not know is read again.
  */
 export const movesBalances = (kind: Kind, change: Change): boolean => {
   if (change.previousStatus === change.status) return false;
-  if (change.previousStatus === undefined && !change.own) return true;
   const phase = statusFacts(kind, change.status)?.phase;
-  return phase === 'done' || phase === 'failed' || phase === 'cancelled' || statusTimeline(kind, change.status).final;
+  if (phase === undefined) return true;
+  const incoming =
+    kind === 'deposit' ||
+    (kind === 'push' &&
+      (change.record as DeskEventPayload<'funding.pushChanged'>['record']).transactionType === 'deposit');
+  if (incoming) return phase === 'done';
+  if (change.previousStatus === undefined && !change.own) return true;
+  return phase === 'failed' || phase === 'cancelled';
 };
 
 /** Several changes of one movement within this time update the firm-wide view once. */
