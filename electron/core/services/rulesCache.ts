@@ -36,7 +36,8 @@ export class RulesCache {
   /** Bumped by clear() and invalidate(): a read that started before either is not stored after it. */
   private generation = 0;
 
-  constructor(private readonly now: () => number = Date.now) {}
+  /** `now`: monotonic milliseconds (the core's scheduler), so a step of the computer's clock ages nothing. */
+  constructor(private readonly now: () => number) {}
 
   /**
    * The value stored under `key` if it is at most `maxAgeMs` old; else the read already under way
@@ -92,7 +93,7 @@ const caches = new WeakMap<ServiceContext, RulesCache>();
 export const rulesCacheOf = (ctx: ServiceContext): RulesCache => {
   let cache = caches.get(ctx);
   if (cache === undefined) {
-    const created = new RulesCache();
+    const created = new RulesCache(() => ctx.scheduler.now());
     ctx.onProfileChange(() => created.clear());
     caches.set(ctx, created);
     cache = created;

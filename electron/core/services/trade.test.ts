@@ -1,8 +1,9 @@
-import { afterEach, describe, expect, it, vi } from 'vitest';
+import { describe, expect, it, vi } from 'vitest';
 import { ApiError } from '../api/apiError';
 import type { DeskFailure } from '../errors';
 import { openJournalDb } from '../journal/db';
 import { MovementEngine } from '../movements/engine';
+import { ManualScheduler } from '../testing/scheduler';
 import type { ServiceContext } from './context';
 import { RULES_FRESH_MS } from './rulesCache';
 import { createTradeHandlers } from './trade';
@@ -64,8 +65,11 @@ const setup = (placeOrder: () => Promise<unknown>, getOrder: () => Promise<unkno
     onChange: () => {},
     backgroundMs: 0,
   });
+  // Time for the rules cache: moved by hand.
+  const scheduler = new ManualScheduler();
   const ctx = {
     emit: vi.fn(),
+    scheduler,
     platform: () => api,
     movements,
     onProfileChange: () => () => {},
@@ -76,7 +80,7 @@ const setup = (placeOrder: () => Promise<unknown>, getOrder: () => Promise<unkno
     audit: { record: vi.fn() },
     activeProfile: () => ({ userId: 1 }),
   } as unknown as ServiceContext;
-  return { handlers: createTradeHandlers(ctx), spot, account, wallet, settings, movements };
+  return { handlers: createTradeHandlers(ctx), spot, account, wallet, settings, movements, scheduler };
 };
 
 const order = {
@@ -209,12 +213,7 @@ describe('trade.placeOrder', () => {
 });
 
 describe('the rules an order is checked against', () => {
-  afterEach(() => {
-    vi.useRealTimers();
-  });
-
   it('are the ones the ticket showed, however long it was open: the order costs its POST and the balances', async () => {
-    vi.useFakeTimers({ toFake: ['Date'] });
     const s = setup(async () => placed);
     // The Trade screen opens the pair: its rules (pairs, fee rates, STP group) and balances.
     await s.handlers.pairs({}, { operation: 'trade.pairs' });
@@ -229,7 +228,7 @@ describe('the rules an order is checked against', () => {
     expect(opened).toEqual({ pairs: 1, groups: 1, fees: 1, balances: 1 });
 
     // The person looks at the ticket for ten minutes, longer than any rule is kept for a screen.
-    vi.setSystemTime(Date.now() + 10 * RULES_FRESH_MS);
+    s.scheduler.jump(10 * RULES_FRESH_MS);
     const result = await s.handlers.placeOrder({ ...order, stpAct: 'cn' }, call);
     expect(result.outcome).toBe('accepted');
     // The screen then reads what the order moved: the balances, not the rules.
