@@ -1,5 +1,6 @@
 import { describe, expect, it } from 'vitest';
-import { checkedRoutes, DEPOSIT_ROUTES, isWithdrawalCancellable, PUSH_ROUTES, WITHDRAWAL_ROUTES } from './pipelines';
+import { isWithdrawalCancellable } from '../../shared/platform/statusTables';
+import { checkedRoutes, DEPOSIT_ROUTES, PUSH_ROUTES, WITHDRAWAL_ROUTES } from './pipelines';
 
 // The routes follow the one status table per record kind (shared/platform/statusTables.ts).
 describe('pipeline routes and the status tables', () => {

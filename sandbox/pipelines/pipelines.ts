@@ -127,13 +127,6 @@ export const WITHDRAWAL_ADDRESS_ROUTES: readonly (readonly [suffix: string, rout
 /** An amount of this many review thresholds or more needs face verification (route `face`). */
 export const FACE_VERIFY_FACTOR = 5;
 
-/**
- * Whether DELETE /withdrawals/{id} is accepted in this status: the status table's `cancellable`
- * (before processing starts; the app offers Cancel in the same ones).
- */
-export const isWithdrawalCancellable = (status: string): boolean =>
-  statusFacts('withdrawal', status)?.cancellable ?? false;
-
 /** What a refunded withdrawal's fail_reason says, per route. */
 const WITHDRAWAL_FAIL_REASON: Readonly<Record<string, string>> = {
   fail: 'Transaction failed on chain (sandbox test address)',

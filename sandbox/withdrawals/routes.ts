@@ -4,18 +4,13 @@
  * between main accounts). The checks, in order, are listed in docs/sandbox.md.
  */
 import Decimal from 'decimal.js';
+import { isWithdrawalCancellable } from '../../shared/platform/statusTables';
 import { chainDef, currencyDef } from '../catalog';
 import type { SandboxContext } from '../context';
 import { ApiFailure } from '../http/errors';
 import { bodyObject, optEnum, optString, reqAmount, reqInt, reqString } from '../http/params';
 import type { PrivateRouteRequest, RouteDef } from '../http/route';
-import {
-  isWithdrawalCancellable,
-  lockedDeposits,
-  type Pipelines,
-  WITHDRAWAL_ROUTES,
-  withdrawalRouteFor,
-} from '../pipelines/pipelines';
+import { lockedDeposits, type Pipelines, WITHDRAWAL_ROUTES, withdrawalRouteFor } from '../pipelines/pipelines';
 import { dec } from '../store/ledger';
 import { ownerOfAddress } from '../wallet/addresses';
 import { type WithdrawalDbRow, withdrawalCancelForm, withdrawalCreateForm } from './format';

@@ -36,8 +36,8 @@ export interface StatusFacts<R = never> {
   readonly tone: Exclude<Tone, 'unknown'>;
   /** No further change is expected. */
   readonly final: boolean;
-  /** The platform still accepts a cancellation (DELETE /withdrawals/{id}). */
-  readonly cancellable: boolean;
+  /** The platform still accepts a cancellation (DELETE /withdrawals/{id}); absent: it does not. */
+  readonly cancellable?: true;
   /**
    * A step on the way that a person waits for, besides final states, failures and states that need
    * attention: money usable (deposit credited), money gone on chain (withdrawal broadcast).
@@ -75,6 +75,17 @@ export const WITHDRAWAL_STAGES: readonly Stage[] = [
   { key: 'done', label: 'Done' },
 ];
 
+/** MANUAL and DMOVE: two codes for the same wait. */
+const MANUAL_REVIEW: StatusFacts<WithdrawalLike> = {
+  phase: 'review',
+  tone: 'attention',
+  final: false,
+  cancellable: true,
+  stage: 1,
+  headline: 'Waiting for manual review by platform staff',
+  next: 'Staff review it by hand; this can take hours. Nothing to do unless support contacts you.',
+};
+
 /**
  * Cancellable: the codes before processing starts (the sandbox accepts exactly these; the platform
  * decides for the review states). A cancel in any other state is answered
@@ -108,24 +119,8 @@ export const WITHDRAWAL_TABLE: Readonly<Record<WithdrawalStatus, StatusFacts<Wit
     headline: 'Under review',
     next: 'A risk review is running; it continues automatically when it passes.',
   },
-  MANUAL: {
-    phase: 'review',
-    tone: 'attention',
-    final: false,
-    cancellable: true,
-    stage: 1,
-    headline: 'Waiting for manual review by platform staff',
-    next: 'Staff review it by hand; this can take hours. Nothing to do unless support contacts you.',
-  },
-  DMOVE: {
-    phase: 'review',
-    tone: 'attention',
-    final: false,
-    cancellable: true,
-    stage: 1,
-    headline: 'Waiting for manual review by platform staff',
-    next: 'Staff review it by hand; this can take hours. Nothing to do unless support contacts you.',
-  },
+  MANUAL: MANUAL_REVIEW,
+  DMOVE: MANUAL_REVIEW,
   FVERIFY: {
     phase: 'review',
     tone: 'attention',
@@ -139,7 +134,6 @@ export const WITHDRAWAL_TABLE: Readonly<Record<WithdrawalStatus, StatusFacts<Wit
     phase: 'review',
     tone: 'attention',
     final: false,
-    cancellable: false,
     stage: 1,
     headline: 'Held by the platform wallet',
     next: 'The wallet side has locked this order. It cannot be cancelled from here; contact platform support with the withdrawal id.',
@@ -148,7 +142,6 @@ export const WITHDRAWAL_TABLE: Readonly<Record<WithdrawalStatus, StatusFacts<Wit
     phase: 'pending',
     tone: 'progress',
     final: false,
-    cancellable: false,
     stage: 2,
     headline: 'Processing',
     next: 'The platform prepares the on-chain transfer; it can no longer be cancelled.',
@@ -157,7 +150,6 @@ export const WITHDRAWAL_TABLE: Readonly<Record<WithdrawalStatus, StatusFacts<Wit
     phase: 'pending',
     tone: 'progress',
     final: false,
-    cancellable: false,
     stage: 2,
     headline: 'Processing',
     next: 'The platform is sending it to the network; it can no longer be cancelled.',
@@ -166,7 +158,6 @@ export const WITHDRAWAL_TABLE: Readonly<Record<WithdrawalStatus, StatusFacts<Wit
     phase: 'pending',
     tone: 'progress',
     final: false,
-    cancellable: false,
     milestone: true,
     stage: 3,
     headline: 'Sent on chain, waiting for confirmations',
@@ -179,7 +170,6 @@ export const WITHDRAWAL_TABLE: Readonly<Record<WithdrawalStatus, StatusFacts<Wit
     phase: 'done',
     tone: 'success',
     final: true,
-    cancellable: false,
     stage: 4,
     headline: 'Done: the funds were sent',
     next: (r) => (r.txid ? `Transaction ${r.txid} is confirmed.` : 'The platform reports the transfer as completed.'),
@@ -188,7 +178,6 @@ export const WITHDRAWAL_TABLE: Readonly<Record<WithdrawalStatus, StatusFacts<Wit
     phase: 'done',
     tone: 'success',
     final: true,
-    cancellable: false,
     stage: 3,
     exit: { label: 'Deposit code issued', state: 'done' },
     headline: 'Issued as a deposit code',
@@ -198,7 +187,6 @@ export const WITHDRAWAL_TABLE: Readonly<Record<WithdrawalStatus, StatusFacts<Wit
     phase: 'pending',
     tone: 'attention',
     final: false,
-    cancellable: false,
     stage: 1,
     exit: { label: 'Cancelling', state: 'current' },
     headline: 'Cancellation requested',
@@ -208,7 +196,6 @@ export const WITHDRAWAL_TABLE: Readonly<Record<WithdrawalStatus, StatusFacts<Wit
     phase: 'cancelled',
     tone: 'failure',
     final: true,
-    cancellable: false,
     stage: 1,
     exit: { label: 'Cancelled', state: 'failed' },
     headline: (r) => (r.failReason ? `Cancelled: ${r.failReason}` : 'Cancelled'),
@@ -218,7 +205,6 @@ export const WITHDRAWAL_TABLE: Readonly<Record<WithdrawalStatus, StatusFacts<Wit
     phase: 'failed',
     tone: 'failure',
     final: false,
-    cancellable: false,
     stage: 3,
     exit: { label: 'Failed on chain', state: 'failed' },
     headline: 'Failed on chain, awaiting confirmation of the failure',
@@ -228,7 +214,6 @@ export const WITHDRAWAL_TABLE: Readonly<Record<WithdrawalStatus, StatusFacts<Wit
     phase: 'failed',
     tone: 'failure',
     final: true,
-    cancellable: false,
     stage: 1,
     exit: { label: 'Invalid', state: 'failed' },
     headline: 'Invalid: the platform did not accept it',
@@ -238,7 +223,6 @@ export const WITHDRAWAL_TABLE: Readonly<Record<WithdrawalStatus, StatusFacts<Wit
     phase: 'failed',
     tone: 'failure',
     final: true,
-    cancellable: false,
     stage: 1,
     exit: { label: 'Rejected', state: 'failed' },
     headline: 'Rejected by the platform',
@@ -276,7 +260,6 @@ export const DEPOSIT_TABLE: Readonly<Record<DepositStatus, StatusFacts<DepositWo
     phase: 'pending',
     tone: 'progress',
     final: false,
-    cancellable: false,
     stage: 0,
     headline: 'Seen by the platform, processing',
     next: (r) => `Next it waits for ${confirmations(r)}.`,
@@ -285,7 +268,6 @@ export const DEPOSIT_TABLE: Readonly<Record<DepositStatus, StatusFacts<DepositWo
     phase: 'pending',
     tone: 'progress',
     final: false,
-    cancellable: false,
     stage: 1,
     headline: 'Waiting for confirmations',
     next: (r) => `The platform counts ${confirmations(r)}; the funds are credited to spot after that.`,
@@ -294,7 +276,6 @@ export const DEPOSIT_TABLE: Readonly<Record<DepositStatus, StatusFacts<DepositWo
     phase: 'review',
     tone: 'attention',
     final: false,
-    cancellable: false,
     stage: 2,
     headline: 'Compliance review',
     next: 'The platform reviews the deposit before crediting it; it continues automatically when it passes.',
@@ -303,7 +284,6 @@ export const DEPOSIT_TABLE: Readonly<Record<DepositStatus, StatusFacts<DepositWo
     phase: 'review',
     tone: 'attention',
     final: false,
-    cancellable: false,
     stage: 2,
     headline: 'Manual review by platform staff',
     next: 'Staff review it by hand; this can take hours. Contact support if it stays here for more than a day.',
@@ -312,7 +292,6 @@ export const DEPOSIT_TABLE: Readonly<Record<DepositStatus, StatusFacts<DepositWo
     phase: 'done',
     tone: 'progress',
     final: false,
-    cancellable: false,
     milestone: true,
     stage: 3,
     headline: 'Credited; withdrawals of it still locked',
@@ -322,7 +301,6 @@ export const DEPOSIT_TABLE: Readonly<Record<DepositStatus, StatusFacts<DepositWo
     phase: 'done',
     tone: 'success',
     final: true,
-    cancellable: false,
     stage: 3,
     headline: 'Done: the funds are in your spot account',
     next: 'Nothing more to do.',
@@ -331,7 +309,6 @@ export const DEPOSIT_TABLE: Readonly<Record<DepositStatus, StatusFacts<DepositWo
     phase: 'failed',
     tone: 'failure',
     final: true,
-    cancellable: false,
     stage: 1,
     exit: { label: 'Refused', state: 'failed' },
     headline: 'Refused by the platform',
@@ -341,7 +318,6 @@ export const DEPOSIT_TABLE: Readonly<Record<DepositStatus, StatusFacts<DepositWo
     phase: 'failed',
     tone: 'failure',
     final: true,
-    cancellable: false,
     stage: 1,
     exit: { label: 'Invalid', state: 'failed' },
     headline: 'Invalid deposit',
@@ -370,7 +346,6 @@ export const PUSH_TABLE: Readonly<Record<UidPushStatus, StatusFacts<PushLike>>> 
     phase: 'pending',
     tone: 'progress',
     final: false,
-    cancellable: false,
     stage: 0,
     headline: 'Being created',
     next: 'The platform records the transfer; then it waits for the receiving account.',
@@ -379,7 +354,6 @@ export const PUSH_TABLE: Readonly<Record<UidPushStatus, StatusFacts<PushLike>>> 
     phase: 'pending',
     tone: 'progress',
     final: false,
-    cancellable: false,
     stage: 1,
     headline: (r) => (r.message ? `Waiting for the receiver: ${r.message}` : 'Waiting for the receiver to accept'),
     next: 'The receiving account accepts or refuses it; a refused transfer returns to your spot account.',
@@ -388,7 +362,6 @@ export const PUSH_TABLE: Readonly<Record<UidPushStatus, StatusFacts<PushLike>>> 
     phase: 'pending',
     tone: 'progress',
     final: false,
-    cancellable: false,
     stage: 2,
     headline: 'Being credited to the receiver',
     next: 'Nothing to do; it completes by itself.',
@@ -397,7 +370,6 @@ export const PUSH_TABLE: Readonly<Record<UidPushStatus, StatusFacts<PushLike>>> 
     phase: 'done',
     tone: 'success',
     final: true,
-    cancellable: false,
     stage: 3,
     headline: 'Received by the other account',
     next: 'Nothing more to do.',
@@ -406,7 +378,6 @@ export const PUSH_TABLE: Readonly<Record<UidPushStatus, StatusFacts<PushLike>>> 
     phase: 'pending',
     tone: 'attention',
     final: false,
-    cancellable: false,
     stage: 1,
     exit: { label: 'Cancelling', state: 'current' },
     headline: 'Being cancelled',
@@ -416,7 +387,6 @@ export const PUSH_TABLE: Readonly<Record<UidPushStatus, StatusFacts<PushLike>>> 
     phase: 'cancelled',
     tone: 'failure',
     final: true,
-    cancellable: false,
     stage: 1,
     exit: { label: 'Cancelled', state: 'failed' },
     headline: 'Cancelled',
@@ -426,7 +396,6 @@ export const PUSH_TABLE: Readonly<Record<UidPushStatus, StatusFacts<PushLike>>> 
     phase: 'pending',
     tone: 'attention',
     final: false,
-    cancellable: false,
     stage: 2,
     exit: { label: 'Being refused', state: 'current' },
     headline: 'Refused by the receiver, being returned',
@@ -436,7 +405,6 @@ export const PUSH_TABLE: Readonly<Record<UidPushStatus, StatusFacts<PushLike>>> 
     phase: 'failed',
     tone: 'failure',
     final: true,
-    cancellable: false,
     stage: 2,
     exit: { label: 'Refused', state: 'failed' },
     headline: 'Refused by the receiver',
@@ -468,3 +436,7 @@ export const statusFacts = <K extends FundingRecordKind>(
 
 /** The words for a record. */
 export const wordsFor = <R>(words: Words<R>, record: R): string => (typeof words === 'string' ? words : words(record));
+
+/** Whether the platform still accepts DELETE /withdrawals/{id} for a withdrawal in this status. */
+export const isWithdrawalCancellable = (status: string): boolean =>
+  statusFacts('withdrawal', status)?.cancellable === true;

@@ -10,6 +10,7 @@ import {
   DEPOSIT_STAGES,
   type DepositLike,
   type FundingRecordKind,
+  isWithdrawalCancellable,
   PUSH_STAGES,
   type PushLike,
   type RecordOf,
@@ -88,10 +89,7 @@ const timelineFor = <K extends FundingRecordKind>(kind: K, record: RecordOf[K]):
 export const WITHDRAWAL_STEPS = WITHDRAWAL_STAGES;
 
 /** Every withdrawal status code in the spec (States and transitions). */
-export { WITHDRAWAL_STATUSES };
-
-export const isWithdrawalCancellable = (status: string): boolean =>
-  statusFacts('withdrawal', status)?.cancellable ?? false;
+export { isWithdrawalCancellable, WITHDRAWAL_STATUSES };
 
 export const withdrawalTimeline = (record: WithdrawalLike): Timeline => timelineFor('withdrawal', record);
 
