@@ -15,8 +15,9 @@
  *
  * Targets: a withdrawal ≤ 4 requests end to end (screen refresh included), a transfer ≤ 3, an order
  * placement ≤ 2 — also once the ticket was open longer than any rule is kept (RULES_FRESH_MS, plus a
- * margin: real time, since the core runs in its own process on the wall clock) — and no action reads
- * the same thing twice.
+ * margin, waited in real time: the built app's core runs in its own process on the system scheduler,
+ * which a benchmark cannot move by hand as a test moves a manual one) — and no action reads the same
+ * thing twice.
  *
  *   npm run bench:requests-per-action          (BENCH_VERBOSE=1 prints every request per action;
  *                                               BENCH_TICKET_OPEN_MS sets how long the ticket stays open)
