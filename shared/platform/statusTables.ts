@@ -12,15 +12,7 @@
  * notices and the sandbox's pipelines (sandbox/pipelines/pipelines.ts: which statuses end a route,
  * which accept a cancellation). Pure data and words.
  */
-import {
-  DEPOSIT_STATUSES,
-  type DepositStatus,
-  type Phase,
-  UID_PUSH_STATUSES,
-  type UidPushStatus,
-  WITHDRAWAL_STATUSES,
-  type WithdrawalStatus,
-} from './statuses';
+import type { DepositStatus, Phase, UidPushStatus, WithdrawalStatus } from './statuses';
 
 export type Tone = 'progress' | 'success' | 'failure' | 'attention' | 'unknown';
 
@@ -415,11 +407,11 @@ export const PUSH_TABLE: Readonly<Record<UidPushStatus, StatusFacts<PushLike>>> 
 // ---------------------------------------------------------------------------------------------
 // By kind
 
-/** Each kind's table, its stages, its status list (the spec's) and the noun its words use. */
+/** Each kind's table (one entry per status code of the spec), its stages and the noun its words use. */
 export const STATUS_TABLES = {
-  withdrawal: { table: WITHDRAWAL_TABLE, stages: WITHDRAWAL_STAGES, statuses: WITHDRAWAL_STATUSES, noun: 'withdrawal' },
-  deposit: { table: DEPOSIT_TABLE, stages: DEPOSIT_STAGES, statuses: DEPOSIT_STATUSES, noun: 'deposit' },
-  push: { table: PUSH_TABLE, stages: PUSH_STAGES, statuses: UID_PUSH_STATUSES, noun: 'transfer' },
+  withdrawal: { table: WITHDRAWAL_TABLE, stages: WITHDRAWAL_STAGES, noun: 'withdrawal' },
+  deposit: { table: DEPOSIT_TABLE, stages: DEPOSIT_STAGES, noun: 'deposit' },
+  push: { table: PUSH_TABLE, stages: PUSH_STAGES, noun: 'transfer' },
 } as const;
 
 /** What each kind's words are built from. */
