@@ -63,14 +63,15 @@ const startCore = (sandbox: Sandbox, dataDir: string, counters: { tooMany: numbe
       sandbox: { mode: 'external', baseUrl: sandbox.baseUrl, key: sandbox.key, secret: sandbox.secret },
       watchIntervalMs: 0,
       bootstrapOperator: BENCH_ADMIN,
-      confirmWindow: true,
       log: true,
     },
-    // The operator confirms the batch once, typing its total (the trusted window's rule).
-    confirm: async (view) => ({
-      accepted: true,
-      ...(view.typedAmount ? { typedAmount: view.typedAmount.amount } : {}),
-    }),
+    shell: {
+      // The operator confirms the batch once, typing its total (the trusted window's rule).
+      confirm: async ({ view }) => ({
+        accepted: true,
+        ...(view.typedAmount ? { typedAmount: view.typedAmount.amount } : {}),
+      }),
+    },
     emit: () => {},
     log: (line) => {
       if (/ → 429\b/.test(line)) counters.tooMany++;

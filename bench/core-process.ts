@@ -128,7 +128,9 @@ const main = async () => {
           watchIntervalMs: 0,
           bootstrapOperator: BENCH_ADMIN,
         },
-        emit: forward(events),
+        emit: (batch) => {
+          for (const [name, payload] of batch) forward(events)(name, payload);
+        },
       });
       try {
         results.push(await workload('core in its own process (after)', core.dispatch, events));

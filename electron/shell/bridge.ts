@@ -1,23 +1,26 @@
 /**
  * The fallback shell's `window.desk`: the same named operations the Electron preload exposes,
- * backed by the same core dispatcher. Calls cross one Playwright binding that the page script
- * captures in a closure and removes from `window`, so page code sees only `window.desk`.
- * Events travel back through the same binding (a long poll), never through a global hook.
+ * backed by the same core. Calls cross one Playwright binding that the page script captures in a
+ * closure and removes from `window`, so page code sees only `window.desk`. Events travel back
+ * through the same binding (a long poll, a batch per answer), never through a global hook.
+ *
+ * Answers cross as JSON text made once, in the core's process: this process hands the string on
+ * without parsing it, and the page parses it (one string is far cheaper to pass than an object graph).
  */
 import type { BrowserContext, Frame, Page } from 'playwright-core';
-import type { EventName } from '../../shared/contract';
-import type { Dispatch, SenderInfo } from '../core/ipc/dispatcher';
+import type { EventEntry } from '../../shared/ipc/channel';
+import { readCallOptions } from '../../shared/ipc/deskCalls';
+import type { RemoteCore } from '../core/host/remoteCore';
+import type { SenderInfo } from '../core/ipc/dispatcher';
 
 export const BRIDGE_BINDING = '__treasuryDeskBridge';
 const BINDING = BRIDGE_BINDING;
 /** Events kept for a page that is not polling right now (e.g. while it reloads). */
 const MAX_QUEUED_EVENTS = 500;
 
-type QueuedEvent = readonly [EventName, unknown];
-
 interface EventQueue {
-  items: QueuedEvent[];
-  waiter: ((batch: QueuedEvent[]) => void) | undefined;
+  items: EventEntry[];
+  waiter: ((batch: readonly EventEntry[]) => void) | undefined;
 }
 
 /** The page-side script, as text: it must not depend on anything the bundler adds. */
@@ -32,8 +35,9 @@ export const bridgeScript = (operations: readonly string[]): string => `(() => {
     const dot = name.indexOf('.');
     const area = name.slice(0, dot);
     if (!Object.hasOwn(areas, area)) areas[area] = {};
-    // Answers cross as JSON text: one string is far cheaper to pass than a deep object graph.
-    areas[area][name.slice(dot + 1)] = async (input) => JSON.parse(await invoke('call', name, input));
+    // Answers arrive as JSON text (see bridge.ts); options are plain data: a call id, a timeout.
+    areas[area][name.slice(dot + 1)] = async (input, options) =>
+      JSON.parse(await invoke('call', name, input, options === undefined ? undefined : { callId: options.callId, timeoutMs: options.timeoutMs }));
   }
   const listeners = new Map();
   const desk = {};
@@ -45,6 +49,7 @@ export const bridgeScript = (operations: readonly string[]): string => `(() => {
     set.add(listener);
     return () => { set.delete(listener); };
   };
+  desk.cancel = (callId) => { invoke('cancel', String(callId)).catch(() => {}); };
   Object.defineProperty(globalThis, 'desk', { value: Object.freeze(desk), enumerable: true });
   (async () => {
     for (;;) {
@@ -71,8 +76,8 @@ const senderOf = (source: BindingSource): SenderInfo => ({
 });
 
 export interface Bridge {
-  /** Sends an (already validated) event to every page of the context. */
-  send(name: EventName, payload: unknown): void;
+  /** Sends (already validated) events, in order, to every page of the context. */
+  send(events: readonly EventEntry[]): void;
 }
 
 /**
@@ -82,7 +87,7 @@ export interface Bridge {
 export const installBridge = async (
   context: BrowserContext,
   options: {
-    readonly dispatch: Dispatch;
+    readonly core: Pick<RemoteCore, 'dispatchText'>;
     readonly operations: readonly string[];
     /** The same check the dispatcher makes, for the event stream (which is not an operation). */
     readonly isTrustedSender: (sender: SenderInfo) => boolean;
@@ -95,57 +100,91 @@ export const installBridge = async (
   const queueOf = (page: Page): EventQueue => {
     let queue = queues.get(page);
     if (queue === undefined) {
-      queue = { items: [], waiter: undefined };
-      queues.set(page, queue);
+      const created: EventQueue = { items: [], waiter: undefined };
+      queue = created;
+      queues.set(page, created);
       pages.add(page);
       page.once('close', () => {
         pages.delete(page);
-        queue?.waiter?.([]);
+        created.waiter?.([]);
       });
     }
     return queue;
   };
+  /** Calls each page named (`callId`), so that its `desk.cancel(callId)` can stop them. */
+  const named = new WeakMap<Page, Map<string, AbortController>>();
+  const namedOf = (page: Page): Map<string, AbortController> => {
+    let calls = named.get(page);
+    if (calls === undefined) {
+      const created = new Map<string, AbortController>();
+      calls = created;
+      named.set(page, created);
+      page.once('close', () => {
+        for (const controller of created.values()) controller.abort();
+      });
+    }
+    return calls;
+  };
 
-  await context.exposeBinding(BINDING, async (source, kind: unknown, operation: unknown, payload: unknown) => {
-    const sender = senderOf(source);
-    if (kind === 'call') {
-      // IPC results are plain, validated data: JSON text (parsed by the page script) passes 1,000
-      // rows in one string instead of Playwright serialising every object.
-      return JSON.stringify(
-        await options.dispatch(typeof operation === 'string' ? operation : String(operation), payload, sender),
-      );
-    }
-    if (kind === 'events') {
-      // Events are for our own top-level document only; anything else gets no stream.
-      if (!options.isTrustedSender(sender)) throw new Error('Not allowed');
-      const queue = queueOf(source.page);
-      // A newer poll (e.g. after a reload) replaces an older one, whose document is gone.
-      queue.waiter?.([]);
-      queue.waiter = undefined;
-      if (queue.items.length > 0) return JSON.stringify(queue.items.splice(0));
-      return JSON.stringify(
-        await new Promise<QueuedEvent[]>((resolve) => {
-          queue.waiter = resolve;
-        }),
-      );
-    }
-    throw new Error('Unknown bridge request');
-  });
+  await context.exposeBinding(
+    BINDING,
+    async (source, kind: unknown, operation: unknown, payload: unknown, rawOptions: unknown) => {
+      const sender = senderOf(source);
+      if (kind === 'call') {
+        const { callId, timeoutMs } = readCallOptions(rawOptions);
+        const name = typeof operation === 'string' ? operation : String(operation);
+        // Only our own document's calls can be named (anything else is refused by the core anyway).
+        if (callId === undefined || !options.isTrustedSender(sender)) {
+          return options.core.dispatchText(name, payload, sender, timeoutMs ? { timeoutMs } : {});
+        }
+        const cancellable = namedOf(source.page);
+        const controller = new AbortController();
+        cancellable.get(callId)?.abort(); // a reused id names the newest call
+        cancellable.set(callId, controller);
+        try {
+          return await options.core.dispatchText(name, payload, sender, {
+            signal: controller.signal,
+            ...(timeoutMs ? { timeoutMs } : {}),
+          });
+        } finally {
+          if (cancellable.get(callId) === controller) cancellable.delete(callId);
+        }
+      }
+      if (kind === 'cancel') {
+        // Only the calls this page named; the core decides what stopping means for each.
+        if (typeof operation === 'string') named.get(source.page)?.get(operation)?.abort();
+        return undefined;
+      }
+      if (kind === 'events') {
+        // Events are for our own top-level document only; anything else gets no stream.
+        if (!options.isTrustedSender(sender)) throw new Error('Not allowed');
+        const queue = queueOf(source.page);
+        // A newer poll (e.g. after a reload) replaces an older one, whose document is gone.
+        queue.waiter?.([]);
+        queue.waiter = undefined;
+        if (queue.items.length > 0) return JSON.stringify(queue.items.splice(0));
+        return JSON.stringify(
+          await new Promise<readonly EventEntry[]>((resolve) => {
+            queue.waiter = resolve;
+          }),
+        );
+      }
+      throw new Error('Unknown bridge request');
+    },
+  );
   await options.beforeScript?.();
   await context.addInitScript({ content: bridgeScript(options.operations) });
 
   return {
-    send(name, payload) {
+    send(events) {
       for (const page of pages) {
         const queue = queueOf(page);
-        if (queue.waiter) {
-          const resolve = queue.waiter;
-          queue.waiter = undefined;
-          resolve([[name, payload]]);
-        } else {
-          queue.items.push([name, payload]);
-          if (queue.items.length > MAX_QUEUED_EVENTS) queue.items.splice(0, queue.items.length - MAX_QUEUED_EVENTS);
-        }
+        queue.items.push(...events);
+        if (queue.items.length > MAX_QUEUED_EVENTS) queue.items.splice(0, queue.items.length - MAX_QUEUED_EVENTS);
+        const resolve = queue.waiter;
+        if (resolve === undefined) continue;
+        queue.waiter = undefined;
+        resolve(queue.items.splice(0));
       }
     },
   };

@@ -39,14 +39,7 @@ export const NO_DISPLAY_ADVICE =
 export const DEFAULT_RENDERER_DIR = resolve(import.meta.dirname, '../../out/renderer');
 
 /** Core options the shell decides itself; everything else (profiles, sandbox, …) passes through. */
-type ShellDecidedCoreOptions =
-  | 'dataDir'
-  | 'shell'
-  | 'trustedOrigins'
-  | 'saveDialog'
-  | 'osNotifications'
-  | 'confirmWindow'
-  | 'openExternal';
+type ShellDecidedCoreOptions = 'dataDir' | 'shell' | 'trustedOrigins' | 'osNotificationsUnavailable' | 'directWindows';
 
 export interface ShellOptions {
   /** App data (core state and the browser profile, which keeps the UI preferences). */
@@ -57,7 +50,7 @@ export interface ShellOptions {
   /** Defaults to CHROME_PATH or the usual install paths. */
   readonly chromePath?: string;
   /** Further options for the core, e.g. which sandbox or profile to use. */
-  readonly core?: Partial<Omit<CoreProcessOptions, ShellDecidedCoreOptions>>;
+  readonly core?: Partial<Omit<CoreProcessOptions, ShellDecidedCoreOptions | 'shellOffers'>>;
   readonly viewport?: { readonly width: number; readonly height: number };
   /** How long to wait for the renderer's readiness marker. */
   readonly readyTimeoutMs?: number;
@@ -141,6 +134,12 @@ export const openShell = async (options: ShellOptions): Promise<Shell> => {
   // The save dialog, likewise; only when exports ask where to save (see ShellOptions.askWhereToSave).
   const askWhereToSave = options.askWhereToSave ?? !options.headless;
   let saveWindow: SaveWindow | undefined;
+  const openExternal = createShellOpenExternal({ headless: options.headless, log });
+  // A headless run is automation (tests, scripts): nobody to tell, and no notification popping up
+  // on the desktop of whoever runs the tests.
+  const notificationsUnavailable = notifications
+    ? notifications.unavailableReason
+    : 'The app runs headless: no OS notifications.';
   let core: RemoteCore;
   try {
     core = await startRemoteCore({
@@ -153,25 +152,31 @@ export const openShell = async (options: ShellOptions): Promise<Shell> => {
         dataDir: options.dataDir,
         shell: 'chromium',
         trustedOrigins: [SHELL_ORIGIN],
-        confirmWindow: true,
-        saveDialog: askWhereToSave,
-        // Explorer links: the person's browser (headless: not opened, the window copies the link).
-        openExternal: true,
-        // A headless run is automation (tests, scripts): nobody to tell, and no notification popping up
-        // on the desktop of whoever runs the tests.
-        osNotifications: notifications
-          ? notifications.unavailableReason
-            ? { available: false, reason: notifications.unavailableReason }
-            : { available: true }
-          : { available: false, reason: 'The app runs headless: no OS notifications.' },
+        ...(notificationsUnavailable !== undefined ? { osNotificationsUnavailable: notificationsUnavailable } : {}),
       },
-      emit: (name, payload) => bridge?.send(name, payload),
-      confirm: (view) => (confirmWindow ? confirmWindow.confirm(view) : Promise.resolve({ accepted: false })),
-      ...(askWhereToSave
-        ? { chooseSavePath: (name: string) => (saveWindow ? saveWindow.choose(name) : Promise.resolve(undefined)) }
-        : {}),
-      openExternal: createShellOpenExternal({ headless: options.headless, log }),
-      ...(notifications ? { showOsNotification: (n) => notifications.showOsNotification(n) } : {}),
+      emit: (events) => bridge?.send(events),
+      // What this shell does for the core (shared/contract/shell.ts).
+      shell: {
+        confirm: async ({ view }) => (confirmWindow ? confirmWindow.confirm(view) : { accepted: false }),
+        ...(askWhereToSave
+          ? {
+              chooseSavePath: async ({ suggestedName }) => {
+                const path = saveWindow ? await saveWindow.choose(suggestedName) : undefined;
+                return path === undefined ? {} : { path };
+              },
+            }
+          : {}),
+        // Explorer links: the person's browser (headless: not opened, the window copies the link).
+        openExternal: async ({ url }) => ({ opened: await openExternal(url).catch(() => false) }),
+        ...(notifications && notificationsUnavailable === undefined
+          ? {
+              notify: async ({ notification }) => {
+                notifications.showOsNotification(notification);
+                return {};
+              },
+            }
+          : {}),
+      },
       log,
     });
   } catch (error) {
@@ -213,7 +218,7 @@ export const openShell = async (options: ShellOptions): Promise<Shell> => {
       onRefused: (url, why) => log(`refused ${why} to ${url}`),
     });
     bridge = await installBridge(context, {
-      dispatch: core.dispatch,
+      core,
       operations: operationNames(contract),
       isTrustedSender: createSenderCheck([SHELL_ORIGIN]),
       ...(options.beforeBridgeScript ? { beforeScript: () => options.beforeBridgeScript!(context) } : {}),

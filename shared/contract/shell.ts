@@ -1,0 +1,68 @@
+/**
+ * The second contract: what the core asks of the shell it runs under (the process that owns the
+ * window and the desktop), the other way round from `contract`. The same `operation()` pairs of
+ * schemas, served by the same machinery (electron/core/ipc/dispatcher.ts `createContractServer`):
+ * the shell parses every input and every answer. Each shell implements what it offers
+ * (electron/main/shellCapabilities.ts, electron/shell/shellCapabilities.ts); the core
+ * (electron/core/host/coreProcess.ts) turns each offered one into the core option it stands for.
+ *
+ * Adding a capability: one entry here, one implementation per shell, and the core option it feeds.
+ */
+import { z } from 'zod';
+import { operation } from '../ipc/define';
+
+/** What the trusted confirmation shows: plain data, rendered as text (never as HTML). */
+export const ConfirmView = z
+  .object({
+    action: z.enum([
+      'withdrawal',
+      'push',
+      'transfer',
+      'keyCreate',
+      'keyUpdate',
+      'keyDelete',
+      'policy',
+      'endpoint',
+      'approve',
+    ]),
+    /** One line: "Withdraw 250 USDT". */
+    title: z.string(),
+    /** Label → value, in order: amount, destination, network, fee, profile, operator, … */
+    rows: z.array(z.object({ label: z.string(), value: z.string() }).strict()).readonly(),
+    /** When set, the person must type this amount (above the threshold); the core compares it. */
+    typedAmount: z.object({ amount: z.string(), currency: z.string() }).strict().optional(),
+    /** A line shown above the buttons (e.g. "This needs an approver before it is sent"). */
+    note: z.string().optional(),
+    /** The button's words ("Withdraw", "Approve and send", "Delete key"). */
+    confirmLabel: z.string(),
+  })
+  .strict();
+
+export const OsNotification = z.object({ title: z.string(), body: z.string() }).strict();
+
+export const shellContract = {
+  shell: {
+    chooseSavePath: operation(
+      'Asks the person where to save an export (the native save dialog, or the shell’s save page); no path when they cancel.',
+      z.object({ suggestedName: z.string().min(1).max(255) }).strict(),
+      z.object({ path: z.string().min(1).optional() }).strict(),
+    ),
+    openExternal: operation(
+      'Opens an explorer link (already checked by the core; each shell checks it again) in the system browser.',
+      z.object({ url: z.string().max(2048) }).strict(),
+      z.object({ opened: z.boolean() }).strict(),
+    ),
+    confirm: operation(
+      'Shows the trusted confirmation the core built from the intent, in a window the renderer cannot script, and answers what the person did.',
+      z.object({ view: ConfirmView }).strict(),
+      z.object({ accepted: z.boolean(), typedAmount: z.string().max(100).optional() }).strict(),
+    ),
+    notify: operation(
+      'Shows one OS notification of a funding change (words only: never an address, txid or key).',
+      z.object({ notification: OsNotification }).strict(),
+      z.object({}).strict(),
+    ),
+  },
+};
+
+export type ShellContract = typeof shellContract;
