@@ -6,7 +6,7 @@
  * is never silently dropped on the way to the confirmation window.
  */
 import type { z } from 'zod';
-import type { ConfirmView as ViewSchema, shellContract } from '../../../shared/contract/shell';
+import type { shellContract, ConfirmView as ViewSchema } from '../../../shared/contract/shell';
 import type { ConfirmAnswer, ConfirmView } from '../policies/confirm';
 
 type Assignable<A, B> = [A] extends [B] ? ([B] extends [A] ? true : false) : false;
@@ -18,6 +18,8 @@ type Answer = z.output<(typeof shellContract)['shell']['confirm']['output']>;
 
 export const viewMatches: Same<ConfirmView, Schema> = true;
 export const rowMatches: Same<ConfirmView['rows'][number], Schema['rows'][number]> = true;
-export const typedAmountMatches: Same<NonNullable<ConfirmView['typedAmount']>, NonNullable<Schema['typedAmount']>> =
-  true;
+export const typedAmountMatches: Same<
+  NonNullable<ConfirmView['typedAmount']>,
+  NonNullable<Schema['typedAmount']>
+> = true;
 export const answerMatches: Same<ConfirmAnswer, Answer> = true;
