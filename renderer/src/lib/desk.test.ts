@@ -50,13 +50,13 @@ describe('call()', () => {
     install({ activity: { exportHistoryCsv }, cancel });
     const stop = new AbortController();
     const input = {
-      kinds: ['deposits'],
+      kinds: ['deposits' as const],
       from: 0,
       to: 1,
       exportId: '4f6c0b1e-2a7d-4c1a-9d55-0a5c3e9b7f10',
-      timeZone: 'UTC',
+      timeZone: 'UTC' as const,
       suggestedName: 'a.csv',
-    } as const;
+    };
     const pending = call('activity.exportHistoryCsv', input, { signal: stop.signal });
     const callId = exportHistoryCsv.mock.calls[0]?.[1]?.callId;
     expect(callId).toEqual(expect.any(String));
