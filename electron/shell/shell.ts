@@ -239,14 +239,14 @@ export const openShell = async (options: ShellOptions): Promise<Shell> => {
       root: rendererDir,
       onRefused: (url, why) => log(`refused ${why} to ${url}`),
     });
-    bridge = await installBridge(context, {
+    const page = context.pages()[0] ?? (await context.newPage());
+    bridge = await installBridge(page, {
       // Calls made before the core is ready wait for it.
       core: { dispatchText: async (...call) => (await startedCore()).dispatchText(...call) },
       operations: operationNames(contract),
       isTrustedSender: createSenderCheck([SHELL_ORIGIN]),
       ...(options.beforeBridgeScript ? { beforeScript: () => options.beforeBridgeScript!(context) } : {}),
     });
-    const page = context.pages()[0] ?? (await context.newPage());
     const confirmer = createConfirmWindow(context, {
       log,
       ...(options.confirmTimeoutMs ? { timeoutMs: options.confirmTimeoutMs } : {}),
