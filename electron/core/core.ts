@@ -400,7 +400,7 @@ const buildCore = async (options: CoreOptions, releaseLock: () => void): Promise
   // on the network, and neither needs the other.
   const bootstrap = options.bootstrapOperator;
   await Promise.all([
-    options.connect ?? true ? manager.start() : undefined,
+    (options.connect ?? true) ? manager.start() : undefined,
     bootstrap
       ? operators.count() === 0
         ? operators.setup(bootstrap.name, bootstrap.passphrase)

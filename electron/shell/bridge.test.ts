@@ -25,7 +25,6 @@ describe.skipIf(chrome === undefined)('the Chromium shell’s bridge', () => {
   let page: Page;
   let bridge: Bridge;
   const seen: Seen[] = [];
-  let release: ((text: string) => void) | undefined;
 
   beforeAll(async () => {
     browser = await chromium.launch({ executablePath: chrome!, headless: true, args: ['--no-sandbox'] });
@@ -42,9 +41,8 @@ describe.skipIf(chrome === undefined)('the Chromium shell’s bridge', () => {
         dispatchText: async (operation, payload, sender, options = {}) => {
           seen.push({ operation, payload, sender, signal: options.signal as AbortSignal | undefined });
           if (operation === 'activity.exportHistoryCsv') {
-            // Held until the test (or a cancel) answers.
+            // Held until a cancel answers it.
             return new Promise<string>((resolve) => {
-              release = resolve;
               options.signal?.addEventListener('abort', () =>
                 resolve(JSON.stringify({ ok: true, value: { cancelled: true } })),
               );
@@ -100,7 +98,6 @@ describe.skipIf(chrome === undefined)('the Chromium shell’s bridge', () => {
     await page.evaluate(() => (window as unknown as { desk: { cancel(id: string): void } }).desk.cancel('export-1'));
     expect(await pending).toEqual({ ok: true, value: { cancelled: true } });
     expect(call.signal?.aborted).toBe(true);
-    release = undefined;
   });
 
   it('events reach listeners of our own document, in order', async () => {
