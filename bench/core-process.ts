@@ -23,12 +23,10 @@ import { startRemoteCore } from '../electron/core/host/remoteCore';
 import type { Dispatch } from '../electron/core/ipc/dispatcher';
 import { createEmitter } from '../electron/core/ipc/events';
 import { MemoryKeyStore } from '../electron/core/keychain/keyStore';
-import { BENCH_ADMIN } from './app';
+import { BENCH_ADMIN, BENCH_ORIGIN, BENCH_SENDER, remoteBenchCoreOptions, runBench } from './app';
 
 const ROOT = resolve(dirname(fileURLToPath(import.meta.url)), '..');
 const DEPOSITS = Number(process.env.BENCH_RECORDS ?? 60_000);
-const ORIGIN = 'https://treasury-desk.invalid';
-const SENDER = { url: `${ORIGIN}/`, isMainFrame: true };
 const TARGET_P99_MS = 10;
 
 interface Figures {
@@ -44,7 +42,7 @@ interface Figures {
 const round = (n: number) => Math.round(n * 100) / 100;
 
 const call = async <T>(dispatch: Dispatch, operation: string, payload: unknown): Promise<T> => {
-  const result = await dispatch(operation, payload, SENDER);
+  const result = await dispatch(operation, payload, BENCH_SENDER);
   if (!result.ok) throw new Error(`${operation}: ${result.error.code} ${result.error.message}`);
   return result.value as T;
 };
@@ -114,7 +112,7 @@ const runMode = async (work: string, mode: Mode, run: string): Promise<Figures> 
       const core = await createCore({
         dataDir,
         shell: 'chromium',
-        trustedOrigins: [ORIGIN],
+        trustedOrigins: [BENCH_ORIGIN],
         emit: createEmitter(forward(events)),
         keyStore: new MemoryKeyStore(),
         sandbox: source,
@@ -130,15 +128,7 @@ const runMode = async (work: string, mode: Mode, run: string): Promise<Figures> 
     // After: the core in its own process; this process only relays.
     const core = await startRemoteCore({
       launch: nodeCoreLauncher(),
-      options: {
-        dataDir,
-        shell: 'chromium',
-        trustedOrigins: [ORIGIN],
-        keyStore: 'memory',
-        sandbox: source,
-        watchIntervalMs: 0,
-        bootstrapOperator: BENCH_ADMIN,
-      },
+      options: remoteBenchCoreOptions(sandbox, dataDir),
       emit: (batch) => {
         for (const [name, payload] of batch) forward(events)(name, payload);
       },
@@ -196,7 +186,4 @@ const main = async () => {
   }
 };
 
-main().catch((error: unknown) => {
-  console.error(error);
-  process.exit(1);
-});
+runBench(main);

@@ -20,7 +20,7 @@ import type { Page } from 'playwright-core';
 import { startSandbox } from '../sandbox/server';
 import { control } from '../sandbox/testing/harness';
 import { buildIfNeeded } from '../scripts/buildStamp';
-import { openBenchApp } from './app';
+import { openBenchApp, runBench } from './app';
 import { describeLoad, startLoad } from './load';
 
 const ROOT = resolve(import.meta.dirname, '..');
@@ -200,7 +200,4 @@ const main = async () => {
   }
 };
 
-main().catch((error: unknown) => {
-  console.error(error);
-  process.exit(1);
-});
+runBench(main);

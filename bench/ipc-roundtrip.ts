@@ -16,7 +16,7 @@ import type { Page } from 'playwright-core';
 import { startSandbox } from '../sandbox/server';
 import { buildIfNeeded } from '../scripts/buildStamp';
 import { electronBinary } from '../scripts/start';
-import { openBenchApp } from './app';
+import { openBenchApp, runBench } from './app';
 
 const ROOT = resolve(import.meta.dirname, '..');
 const CALLS = Number(process.env.BENCH_CALLS ?? 3000);
@@ -111,7 +111,4 @@ const main = async () => {
   }
 };
 
-main().catch((error: unknown) => {
-  console.error(error);
-  process.exit(1);
-});
+runBench(main);

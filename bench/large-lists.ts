@@ -22,7 +22,7 @@ import type { Page } from 'playwright-core';
 import { startSandbox } from '../sandbox/server';
 import { control } from '../sandbox/testing/harness';
 import { buildIfNeeded } from '../scripts/buildStamp';
-import { callCore, openBenchApp, syncHistory } from './app';
+import { callCore, openBenchApp, runBench, syncHistory } from './app';
 import { describeLoad, startLoad } from './load';
 
 const ROOT = resolve(import.meta.dirname, '..');
@@ -277,7 +277,4 @@ const main = async () => {
   }
 };
 
-main().catch((error: unknown) => {
-  console.error(error);
-  process.exit(1);
-});
+runBench(main);

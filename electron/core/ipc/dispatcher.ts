@@ -109,9 +109,9 @@ const handlerOf = (handlers: unknown, operation: string): AnyHandler | undefined
 export const runOperation = async (
   operation: string,
   definition: Operation,
-  handler: AnyHandler | undefined,
+  handlers: unknown,
   payload: unknown,
-  context: CallContext,
+  call: DispatchOptions,
   options: {
     readonly logError?: (operation: string, error: unknown) => void;
     /** Runs the handler (the app lock counts it); default: as is. */
@@ -126,9 +126,11 @@ export const runOperation = async (
       fields: issuesToFields(input.error.issues),
     });
   }
+  const handler = handlerOf(handlers, operation);
   if (handler === undefined) {
     return fail({ code: 'UNKNOWN_OPERATION', message: `The operation “${operation}” has no handler.` });
   }
+  const context: CallContext = { operation, ...(call.signal ? { signal: call.signal } : {}) };
   try {
     const run = () => handler(input.data, context);
     const raw = await (options.track ? options.track(run) : run());
@@ -164,14 +166,7 @@ export const createContractServer =
         fail({ code: 'UNKNOWN_OPERATION', message: `There is no operation named “${String(operation)}”.` }),
       );
     }
-    return runOperation(
-      operation,
-      definition,
-      handlerOf(handlers, operation),
-      payload,
-      { operation, ...(call.signal ? { signal: call.signal } : {}) },
-      options,
-    );
+    return runOperation(operation, definition, handlers, payload, call, options);
   };
 
 export const createDispatcher = <C extends ContractShape>(
@@ -207,17 +202,10 @@ export const createDispatcher = <C extends ContractShape>(
     const refusal = open ? undefined : options.access?.refuse(operation);
     if (refusal) return fail(refusal);
 
-    return runOperation(
-      operation,
-      definition,
-      handlerOf(handlers, operation),
-      payload,
-      { operation, ...(call.signal ? { signal: call.signal } : {}) },
-      {
-        ...(options.logError ? { logError: options.logError } : {}),
-        ...(gated ? { track: gated.track.bind(gated) } : {}),
-      },
-    );
+    return runOperation(operation, definition, handlers, payload, call, {
+      ...(options.logError ? { logError: options.logError } : {}),
+      ...(gated ? { track: gated.track.bind(gated) } : {}),
+    });
   };
 };
 
