@@ -30,6 +30,8 @@ const ROOT_FILE = '^[^/]+$';
 //                     circle), api/, journal/, keychain/, the base and shared/; only profiles/ starts
 //                     the embedded sandbox.
 // api/ journal/ keychain/  the infrastructure: each imports only itself, the base and shared/.
+// team/               the team database (PostgreSQL; docs/team.md): infrastructure too, with two
+//                     named leaves of other folders (see core-team-is-infrastructure).
 // errors.ts types.ts  the base: only shared/.
 // testing/            test support (builds whole cores): imports anything, imported only by tests,
 //                     other test support, bench/ and e2e/.
@@ -58,6 +60,7 @@ const CORE_ENGINE = `^electron/core/(${ENGINE_FOLDERS.join('|')})/`;
 const CORE_API = '^electron/core/api/';
 const CORE_JOURNAL = '^electron/core/journal/';
 const CORE_KEYCHAIN = '^electron/core/keychain/';
+const CORE_TEAM = '^electron/core/team/';
 const CORE_BASE = '^electron/core/(errors|types)\\.ts$';
 const CORE_TESTING = '^electron/core/testing/';
 /**
@@ -239,6 +242,7 @@ module.exports = {
           CORE_API,
           CORE_JOURNAL,
           CORE_KEYCHAIN,
+          CORE_TEAM,
           CORE_BASE,
           CORE_TESTING,
           // Whole-core tests beside core.ts.
@@ -267,6 +271,7 @@ module.exports = {
         CORE_API,
         CORE_JOURNAL,
         CORE_KEYCHAIN,
+        CORE_TEAM,
         CORE_BASE,
         '^shared/',
         ...CORE_TEST_SUPPORT,
@@ -277,7 +282,17 @@ module.exports = {
       'The handlers (services/) never import ipc/ or host/: the dispatcher calls them, not the reverse. ' +
         'Exception: services/app.ts takes the AppLock class from ipc/appLock.ts (type only, see below).',
       CORE_SERVICES,
-      [CORE_SERVICES, CORE_ENGINE, CORE_API, CORE_JOURNAL, CORE_KEYCHAIN, CORE_BASE, '^shared/', ...CORE_TEST_SUPPORT],
+      [
+        CORE_SERVICES,
+        CORE_ENGINE,
+        CORE_API,
+        CORE_JOURNAL,
+        CORE_KEYCHAIN,
+        CORE_TEAM,
+        CORE_BASE,
+        '^shared/',
+        ...CORE_TEST_SUPPORT,
+      ],
       ['^electron/core/services/app\\.ts$'],
     ),
     onlyImports(
@@ -309,7 +324,17 @@ module.exports = {
       'The engine folders and profiles/ never import services/, ipc/ or host/; they may import each other ' +
         '(never in a circle), the infrastructure and the base. Only profiles/ may import sandbox/.',
       CORE_ENGINE,
-      [CORE_ENGINE, CORE_API, CORE_JOURNAL, CORE_KEYCHAIN, CORE_BASE, '^shared/', '^sandbox/', ...CORE_TEST_SUPPORT],
+      [
+        CORE_ENGINE,
+        CORE_API,
+        CORE_JOURNAL,
+        CORE_KEYCHAIN,
+        CORE_TEAM,
+        CORE_BASE,
+        '^shared/',
+        '^sandbox/',
+        ...CORE_TEST_SUPPORT,
+      ],
     ),
     {
       name: 'core-only-profiles-start-the-sandbox',
@@ -343,6 +368,23 @@ module.exports = {
       'The keychain imports only itself, the base and shared/.',
       CORE_KEYCHAIN,
       [CORE_KEYCHAIN, CORE_BASE, '^shared/', ...CORE_TEST_SUPPORT],
+    ),
+    onlyImports(
+      'core-team-is-infrastructure',
+      'The team database layer (team/: PostgreSQL, signed records, leases) imports only itself, the base ' +
+        'and shared/, and three leaves that hold the one rule of their kind: the KeyStore port ' +
+        '(keychain/keyStore.ts: the database password and the sealed signing keys live in the keychain), ' +
+        'the scrypt derivation (operators/passphrase.ts: it also seals the signing keys) and the role ' +
+        'ranking (operators/access.ts: who may make, approve, administer).',
+      CORE_TEAM,
+      [
+        CORE_TEAM,
+        CORE_BASE,
+        '^shared/',
+        '^electron/core/keychain/keyStore\\.ts$',
+        '^electron/core/operators/(passphrase|access)\\.ts$',
+        ...CORE_TEST_SUPPORT,
+      ],
     ),
     onlyImports(
       'core-base-imports-only-shared',

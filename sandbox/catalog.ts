@@ -263,6 +263,13 @@ export function chainDef(currency: CurrencyDef, chain: string): ChainDef | undef
   return currency.chains.find((c) => c.chain === chain);
 }
 
+const STYLE_OF_CHAIN = new Map(CURRENCIES.flatMap((c) => c.chains.map((ch) => [ch.chain, ch.addressStyle] as const)));
+
+/** How a chain writes its addresses and transaction ids (a chain is one network, whatever the currency). */
+export function chainStyle(chain: string): AddressStyle | undefined {
+  return STYLE_OF_CHAIN.get(chain);
+}
+
 /** Isolated-margin pairs (POST /wallet/transfers with margin, sub-account margin balances). */
 export const MARGIN_PAIRS: readonly string[] = ['BTC_USDT', 'ETH_USDT', 'GT_USDT', 'ETH_BTC'];
 

@@ -5,13 +5,20 @@
  *  - Server time (`serverTimeMs()`, what GET /spot/time answers): the later of the wall clock and
  *    business time, plus the skew set with POST /sandbox/clock. A record's time is never ahead of
  *    the server's own time, however far the manual clock was advanced.
- *  - Wall time (`wallTimeMs()`): the wall clock plus the skew. The Timestamp check accepts a request
- *    near either, so advancing the business clock never makes a client that did not re-sync expire.
+ *  - Wall time (`wallTimeMs()`): the wall clock plus the skew.
+ *  - The one rule for a client's time (`timestampAccepted()`), used by signed REST requests
+ *    (`Timestamp`) and private WebSocket channels (`time`) alike, in every clock mode: within
+ *    TIMESTAMP_WINDOW_S of the server time or of the wall time. The two differ only after the business
+ *    clock was advanced, so a client that synced with GET /spot/time and one that did not both keep
+ *    working, over REST and the stream the same way.
  *  - Limiter time (`limiterNowMs()`): the wall clock plus everything advanced, so a test can skip a
  *    rate-limit window (e.g. POST /withdrawals' 3 s) without sleeping.
  * Tick listeners run after every advance, and once a second in real mode.
  */
 export type ClockMode = 'real' | 'manual';
+
+/** How far a client's time may be from the server's (REST `Timestamp`, WebSocket `time`), in seconds. */
+export const TIMESTAMP_WINDOW_S = 60;
 
 export class SandboxClock {
   private advancedMs = 0;
@@ -40,6 +47,13 @@ export class SandboxClock {
   /** The wall clock plus the skew, Unix milliseconds. */
   wallTimeMs(): number {
     return Date.now() + this.skewMs;
+  }
+
+  /** Whether a client's time (Unix seconds) is near enough to the server's: see the header comment. */
+  timestampAccepted(sentSeconds: number): boolean {
+    const sentMs = sentSeconds * 1000;
+    const windowMs = TIMESTAMP_WINDOW_S * 1000;
+    return Math.abs(this.serverTimeMs() - sentMs) <= windowMs || Math.abs(this.wallTimeMs() - sentMs) <= windowMs;
   }
 
   limiterNowMs(): number {

@@ -7,6 +7,7 @@ import ccxt from 'ccxt';
 import { ApiClient, SubAccountApi, WalletApi, WithdrawalApi } from 'gate-api';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { SandboxHandle } from './server';
+import { ccxtOn } from './testing/conformance';
 import { api, control, mainCreds, startTestSandbox } from './testing/harness';
 
 let sb: SandboxHandle;
@@ -80,12 +81,7 @@ describe('official SDK gate-api', () => {
 });
 
 describe('ccxt gate', () => {
-  const exchange = () => {
-    const ex = new ccxt.gate({ apiKey: sb.key, secret: sb.secret });
-    const api = ex.urls.api as { public: Record<string, string>; private: Record<string, string> };
-    for (const side of [api.public, api.private]) for (const k of Object.keys(side)) side[k] = sb.baseUrl;
-    return ex;
-  };
+  const exchange = () => ccxtOn(sb);
 
   it('calls wallet endpoints through its signed implicit API', async () => {
     const ex = exchange();
@@ -108,7 +104,6 @@ describe('ccxt gate', () => {
 
   it('serves its unified wallet methods (markets loaded from the sandbox)', async () => {
     const ex = exchange();
-    (ex.options as Record<string, unknown>).fetchMarkets = { types: ['spot'] };
     await ex.loadMarkets();
     const deposits = await ex.fetchDeposits('BTC');
     expect(deposits[0]).toMatchObject({ currency: 'BTC', status: 'ok', type: 'deposit' });

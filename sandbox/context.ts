@@ -2,10 +2,12 @@
  * What every sandbox module receives. STABLE EXTENSION POINT (sandbox/spot codes against it).
  *
  *   ctx.db        better-sqlite3 database; create your tables with CREATE TABLE IF NOT EXISTS.
- *   ctx.tx        ctx.tx(() => …) runs the callback in ONE SQLite transaction (nested calls join the
- *                 outer one; a throw rolls everything back). Prefer it to db.transaction(fn)() in
- *                 request handlers: it reuses one compiled wrapper (creating one costs ~20 µs), and
- *                 the ledger skips re-reading balances it wrote inside it (store/ledger.ts).
+ *   ctx.tx        ctx.tx(() => …) runs the callback atomically (nested calls join the outer one; a
+ *                 throw rolls back everything it did). In the running sandbox it is a savepoint of
+ *                 the event-loop turn's one transaction, committed at the end of the turn; HTTP
+ *                 answers wait for that commit (group commit, store/ledger.ts). Prefer it to
+ *                 db.transaction(fn)() in request handlers: it reuses one compiled wrapper (creating
+ *                 one costs ~20 µs), and the ledger skips re-reading balances it wrote inside it.
  *   ctx.ledger    balances (store/ledger.ts) — call inside ctx.tx(...).
  *   ctx.users     users, sub-accounts, keys, fee tiers (store/users.ts).
  *   ctx.clock     business time `now()` (ms) and `onTick(fn)` for timed work (store of a market

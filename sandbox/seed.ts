@@ -11,7 +11,7 @@ import type { SandboxContext } from './context';
 import { getMeta, setMeta } from './store/db';
 import type { AccountType } from './store/ledger';
 import { FULL_PERMS } from './store/users';
-import { addressFor, addressOf, ensureDepositAddresses } from './wallet/addresses';
+import { addressFor, addressOf, ensureDepositAddresses, txidOf } from './wallet/addresses';
 
 export interface SeededAccount {
   readonly userId: number;
@@ -141,14 +141,14 @@ export function seedIfEmpty(ctx: SandboxContext): SeededAccount {
         a.address,
         a.memo,
         h.amount,
-        `0x${ctx.ids.digest(`seed-dep-${i}`)}`,
+        txidOf(ctx, h.chain, `seed-dep-${i}`),
         h.at,
       );
     });
     db.prepare(
       `INSERT INTO withdrawals (seq, id, user_id, currency, chain, address, amount, fee, status, txid, block_number, timestamp, timestamp2, route)
        VALUES (1, 'w20000001', ?, 'USDT', 'TRX', ?, '1200', '1', 'DONE', ?, '61234567', ?, ?, 'chain')`,
-    ).run(main.id, otcTrc20, ctx.ids.digest('seed-wd-1'), now - 2 * DAY, now - 2 * DAY + 60_000);
+    ).run(main.id, otcTrc20, txidOf(ctx, 'TRX', 'seed-wd-1'), now - 2 * DAY, now - 2 * DAY + 60_000);
 
     setMeta(db, 'seed_key', key.key);
     return { userId: main.id, key: key.key, secret: key.secret };

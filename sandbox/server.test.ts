@@ -103,6 +103,39 @@ describe('command line', () => {
     expect(stdout.trim().split('\n')).toHaveLength(1);
   });
 
+  it('with --data, keeps the directory 0700 and its files 0600 (the standalone sandbox too)', async () => {
+    const parent = fs.mkdtempSync(path.join(os.tmpdir(), 'sandbox-cli-'));
+    const dir = path.join(parent, 'sandbox');
+    fs.mkdirSync(dir, { mode: 0o755 });
+    fs.chmodSync(dir, 0o755);
+    const child = spawn(
+      process.execPath,
+      ['--import', 'tsx', 'sandbox/cli.ts', '--data', dir, '--port', '0', '--seed', '9', '--market', 'off'],
+      { cwd: path.resolve(__dirname, '..'), stdio: ['ignore', 'pipe', 'pipe'] },
+    );
+    try {
+      await new Promise<void>((resolve, reject) => {
+        const timer = setTimeout(() => reject(new Error('no ready line')), 20_000);
+        child.stdout.on('data', (c: Buffer) => {
+          if (c.toString().includes('\n')) {
+            clearTimeout(timer);
+            resolve();
+          }
+        });
+      });
+      const mode = (file: string) => fs.statSync(file).mode & 0o777;
+      expect(mode(dir)).toBe(0o700);
+      const files = fs.readdirSync(dir);
+      expect(files).toContain('sandbox.sqlite');
+      for (const f of files) expect(mode(path.join(dir, f)), f).toBe(0o600);
+    } finally {
+      const exited = new Promise((resolve) => child.on('exit', resolve));
+      child.kill('SIGTERM');
+      await exited;
+      fs.rmSync(parent, { recursive: true, force: true });
+    }
+  });
+
   it('rejects bad options with a usage message', async () => {
     const child = spawn(process.execPath, ['--import', 'tsx', 'sandbox/cli.ts', '--clock', 'sometimes'], {
       cwd: path.resolve(__dirname, '..'),

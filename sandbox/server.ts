@@ -3,10 +3,10 @@
  *
  * MODULE HOOK (for sandbox/spot): `sandbox/spot/index.ts` exports
  *
- *     export function registerSpot(ctx: SandboxContext): void | { close?(): void | Promise<void> }
+ *     export function registerSpot(ctx: SandboxContext): SpotModule   // { start(), close(), … }
  *
  * which is called once, after the core schema, seed data and core routes exist and before the server
- * listens. (A static import, so bundlers such as electron-vite include the module.) Register routes with `ctx.addRoutes([...])` (http/route.ts), create tables with
+ * listens; its `start()` (the market's history and simulation) runs right after the server listens. (A static import, so bundlers such as electron-vite include the module.) Register routes with `ctx.addRoutes([...])` (http/route.ts), create tables with
  * CREATE TABLE IF NOT EXISTS on `ctx.db`, seed markets if the data directory is new, start the market
  * simulation only when `ctx.options.market === 'on'` and drive it from `ctx.clock.onTick` (or your own
  * unref'd timers stopped via `ctx.onClose`), publish live prices with `ctx.prices.setProvider`.
@@ -87,7 +87,8 @@ export async function startSandbox(options: SandboxOptions = {}): Promise<Sandbo
   const clock = new SandboxClock(resolved.clock);
   const ids = new IdSource(db, seed);
   const users = new Users(db, ids, () => clock.now());
-  const ledger = new Ledger(db, () => clock.now());
+  // Group commit: one SQLite commit per event-loop turn, every answer sent only once it is committed.
+  const ledger = new Ledger(db, () => clock.now(), { groupCommit: true });
   const prices = new Prices();
   const routes: RouteDef[] = [];
   const closers: (() => void | Promise<void>)[] = [];
@@ -124,8 +125,9 @@ export async function startSandbox(options: SandboxOptions = {}): Promise<Sandbo
   ctx.addRoutes(marginRoutes());
   ctx.addRoutes(accountRoutes());
 
-  const spot: { close?(): void | Promise<void> } | undefined = registerSpot(ctx);
-  if (spot?.close) closers.push(() => spot.close?.());
+  const spot = registerSpot(ctx);
+  closers.push(() => spot.close());
+  ledger.onRollback(() => users.forgetCached());
 
   const limiter = new RateLimiter(() => clock.limiterNowMs());
   const faults = new Faults(() => ids.random());
@@ -140,7 +142,7 @@ export async function startSandbox(options: SandboxOptions = {}): Promise<Sandbo
     hostAllowed: (host) => hostAllowed(host, boundPort),
   });
   const app = buildHttp(
-    { controlToken, users, clock, limiter, faults, log },
+    { controlToken, users, clock, limiter, faults, log, committed: () => ledger.committed() },
     routes,
     controlRoutes({ ctx, pipelines, limiter, faults, stream: { server: stream, faults: streamFaults } }),
   );
@@ -151,9 +153,14 @@ export async function startSandbox(options: SandboxOptions = {}): Promise<Sandbo
   const port = typeof address === 'object' && address ? address.port : resolved.port;
   boundPort = port;
   const origin = `http://127.0.0.1:${port}`;
-  log('sandbox listening', { origin, data: dataDir ?? ':memory:', clock: resolved.clock });
-
   let closed = false;
+  log('sandbox listening', { origin, data: dataDir ?? ':memory:', clock: resolved.clock });
+  // Ready first: the market's history (~0.1 s on a new data directory) is built right after the
+  // caller has the address (the CLI's ready line), or by the first request that needs it.
+  setImmediate(() => {
+    if (!closed) spot.start();
+  });
+
   return {
     baseUrl: `${origin}/api/v4`,
     controlUrl: `${origin}/sandbox`,
@@ -175,6 +182,7 @@ export async function startSandbox(options: SandboxOptions = {}): Promise<Sandbo
       clock.stop();
       for (const fn of closers.reverse()) await fn();
       await app.close();
+      ledger.flush();
       db.close();
     },
   };

@@ -88,6 +88,13 @@ const cases: Case[] = [
     target: 'electron/core/api/platform.ts',
   },
   {
+    // team/ may import two leaves of operators/ (scrypt, the role ranking), not the rest of it.
+    file: 'electron/core/team/__forbidden.ts',
+    source: `${IMPORT} type { Operators } from '../operators/operators';\nexport type X = Operators;\n`,
+    rule: 'core-team-is-infrastructure',
+    target: 'electron/core/operators/operators.ts',
+  },
+  {
     file: 'electron/core/trade/__forbidden.ts',
     source: `${IMPORT} type { ServiceContext } from '../services/context';\nexport type X = ServiceContext;\n`,
     rule: 'core-engine-below-services',

@@ -7,6 +7,8 @@
 #   gnome-keyring,   the OS keychain (Secret Service over D-Bus) for API secrets and its tests
 #   dbus, libsecret-tools
 #   libnotify-bin    optional: notify-send, for OS notifications in the fallback shell (the app works without)
+#   postgresql       the server the team-mode tests start as a throwaway cluster on loopback (docs/team.md);
+#                    the app itself never runs one: a team uses the firm's own PostgreSQL
 #   build-essential, python3   only when better-sqlite3 has to be compiled (no prebuilt binary)
 set -euo pipefail
 cd "$(dirname "$0")/.."
@@ -40,13 +42,16 @@ if [ "$(uname -s)" = "Linux" ]; then
   command -v gnome-keyring-daemon >/dev/null 2>&1 || missing+=(gnome-keyring)
   command -v dbus-run-session >/dev/null 2>&1 || missing+=(dbus)
   command -v secret-tool >/dev/null 2>&1 || missing+=(libsecret-tools)
+  compgen -G '/usr/lib/postgresql/*/bin/postgres' >/dev/null || missing+=(postgresql)
   # better-sqlite3 compiles from source where its prebuilt binary cannot be downloaded.
   if [ ! -f node_modules/better-sqlite3/build/Release/better_sqlite3.node ]; then
     { command -v make >/dev/null 2>&1 && command -v g++ >/dev/null 2>&1; } || missing+=(build-essential)
     command -v python3 >/dev/null 2>&1 || missing+=(python3)
   fi
-elif ! chrome_found; then
-  say "No Chrome or Chromium found. Install Google Chrome, or set CHROME_PATH to a Chromium executable."
+else
+  chrome_found || say "No Chrome or Chromium found. Install Google Chrome, or set CHROME_PATH to a Chromium executable."
+  command -v postgres >/dev/null 2>&1 || [ -n "${TREASURY_DESK_PG_BIN:-}" ] ||
+    say "Optional: a PostgreSQL server for the team-mode tests (macOS: brew install postgresql@15), or set TREASURY_DESK_PG_BIN; without it they are skipped."
 fi
 
 if [ "${#missing[@]}" -gt 0 ]; then
@@ -69,8 +74,9 @@ if [ "${#missing[@]}" -gt 0 ]; then
     fi
   else
     say "Missing system packages: ${missing[*]}, and apt-get is not available here."
-    say "Install the equivalents with your package manager (Fedora: dnf install chromium xorg-x11-server-Xvfb gnome-keyring dbus-daemon libsecret;"
-    say "Arch: pacman -S chromium xorg-server-xvfb gnome-keyring dbus libsecret), or set CHROME_PATH to a Chrome/Chromium executable."
+    say "Install the equivalents with your package manager (Fedora: dnf install chromium xorg-x11-server-Xvfb gnome-keyring dbus-daemon libsecret postgresql-server;"
+    say "Arch: pacman -S chromium xorg-server-xvfb gnome-keyring dbus libsecret postgresql), or set CHROME_PATH to a Chrome/Chromium executable;"
+    say "for the team tests, set TREASURY_DESK_PG_BIN to the folder holding PostgreSQL's postgres, initdb and pg_ctl."
     # The app itself only needs a Chromium (or Electron); carry on if there is one.
     chrome_found || exit 1
   fi

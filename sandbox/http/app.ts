@@ -7,7 +7,7 @@ import { timingSafeEqual } from 'node:crypto';
 import { performance } from 'node:perf_hooks';
 import Fastify, { type FastifyInstance, type FastifyReply, type FastifyRequest } from 'fastify';
 import { RATE_LIMIT_HEADERS, RATE_LIMITS, type RateLimitKey, rateLimitKeyFor } from '../../shared/platform/limits';
-import type { SandboxClock } from '../clock';
+import { type SandboxClock, TIMESTAMP_WINDOW_S } from '../clock';
 import type { ApiKeyRecord, UserRecord } from '../store/users';
 import { Users } from '../store/users';
 import { ApiFailure } from './errors';
@@ -19,7 +19,6 @@ import { bodyHash, decodeQueryForSigning, signatureValid } from './signature';
 
 export const API_PREFIX = '/api/v4';
 export const CONTROL_PREFIX = '/sandbox';
-const TIMESTAMP_WINDOW_S = 60;
 const BODY_LIMIT = 64 * 1024;
 /** A batch counts against at most this many markets (batch_orders allows 4 pairs). */
 const MAX_BATCH_MARKETS = 16;
@@ -60,6 +59,12 @@ export interface HttpDeps {
   readonly limiter: RateLimiter;
   readonly faults: Faults;
   readonly log: (message: string, fields?: Record<string, unknown>) => void;
+  /**
+   * Settles once everything written so far is committed (undefined: nothing waits). Every answer
+   * waits for it, so no client learns of a write that a crash could still undo (store/ledger.ts,
+   * group commit).
+   */
+  readonly committed?: () => Promise<void> | undefined;
 }
 
 const TIME_ORIGIN = performance.timeOrigin;
@@ -158,9 +163,13 @@ export function buildHttp(
   app.decorateRequest('sbx', null as unknown as RequestState);
 
   /** The port the server listens on (known once it listens; every request comes after that). */
+  let boundPort = -1;
   const listeningPort = (): number => {
-    const address = app.server.address();
-    return typeof address === 'object' && address ? address.port : -1;
+    if (boundPort === -1) {
+      const address = app.server.address();
+      if (typeof address === 'object' && address) boundPort = address.port;
+    }
+    return boundPort;
   };
   /** Refuses a request whose Host is not this server on loopback (DNS rebinding): 403 FORBIDDEN. */
   const checkHost = (req: FastifyRequest): void => {
@@ -206,9 +215,15 @@ export function buildHttp(
       headers[RATE_LIMIT_HEADERS.reset] = String(rate.reset);
     }
     if (payload !== undefined) headers['content-type'] = 'application/json';
+    headers['content-length'] = payload === undefined ? '0' : String(Buffer.byteLength(payload));
     headers['x-out-time'] = String(nowMicros());
-    reply.code(status).headers(headers);
-    return payload === undefined ? reply.send() : reply.send(payload);
+    // Written straight to the socket's response (one write of headers and body together): every
+    // answer is a finished JSON string with its headers, so Fastify's reply pipeline (serializers,
+    // onSend hooks, none used here) would only add work on the hot path. HEAD drops the body itself.
+    reply.hijack();
+    reply.raw.writeHead(status, headers);
+    reply.raw.end(payload);
+    return reply;
   }
 
   // --- authentication -----------------------------------------------------------------------
@@ -228,11 +243,8 @@ export function buildHttp(
     if (!/^\d{1,12}(\.\d{1,9})?$/.test(ts)) {
       throw new ApiFailure('REQUEST_EXPIRED', 'Timestamp must be Unix seconds (integer or fractional)');
     }
-    // Near the server's time, or near the wall clock for a client that has not re-synced after the
-    // business clock was advanced (the two differ only then; skew moves both).
-    const sent = Number(ts);
-    const gap = Math.min(Math.abs(clock.serverTimeMs() / 1000 - sent), Math.abs(clock.wallTimeMs() / 1000 - sent));
-    if (gap > TIMESTAMP_WINDOW_S) {
+    // The clock's one rule, the same as for the private WebSocket channels.
+    if (!clock.timestampAccepted(Number(ts))) {
       throw new ApiFailure(
         'REQUEST_EXPIRED',
         `gap between request Timestamp and server time exceeds ${TIMESTAMP_WINDOW_S}`,
@@ -426,7 +438,18 @@ export function buildHttp(
       return finish(req, reply, result, fault);
     }
 
-    function finish(req: FastifyRequest, reply: FastifyReply, result: unknown, fault?: FaultRule): FastifyReply {
+    function finish(
+      req: FastifyRequest,
+      reply: FastifyReply,
+      result: unknown,
+      fault?: FaultRule,
+    ): FastifyReply | Promise<FastifyReply> {
+      const committing = deps.committed?.();
+      if (committing !== undefined) return committing.then(() => answer(req, reply, result, fault), commitFailed);
+      return answer(req, reply, result, fault);
+    }
+
+    function answer(req: FastifyRequest, reply: FastifyReply, result: unknown, fault?: FaultRule): FastifyReply {
       if (fault?.kind === 'drop_after') {
         // The operation is committed; the client never learns it.
         reply.hijack();
@@ -435,6 +458,12 @@ export function buildHttp(
       }
       return send(req, reply, status, status === 204 || result === undefined ? undefined : JSON.stringify(result));
     }
+  }
+
+  /** The commit of what a request wrote failed (a full disk): nothing of it was kept. */
+  function commitFailed(error: unknown): never {
+    deps.log('commit failed', { error: String((error as Error)?.message ?? error) });
+    throw new ApiFailure('INTERNAL', 'Internal error: the change was not saved');
   }
 
   // --- control plane ------------------------------------------------------------------------
@@ -464,6 +493,7 @@ export function buildHttp(
           query: req.query as Record<string, string>,
           params: req.params as Record<string, string>,
         });
+        await deps.committed?.()?.catch(commitFailed);
         const status = route.status ?? 200;
         return send(req, reply, status, status === 204 || result === undefined ? undefined : JSON.stringify(result));
       },

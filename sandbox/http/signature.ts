@@ -2,13 +2,14 @@
  * APIv4 request signing (spec "Authentication" 6–7, api-facts §6): lower-case hex HMAC-SHA512 with
  * the secret over METHOD \n PATH \n QUERY \n hex(SHA512(body)) \n Timestamp.
  */
-import { createHash, createHmac, timingSafeEqual } from 'node:crypto';
+import { createHmac, hash, timingSafeEqual } from 'node:crypto';
 
-export const EMPTY_BODY_SHA512 = createHash('sha512').update('').digest('hex');
+export const EMPTY_BODY_SHA512 = hash('sha512', '');
 
+/** Hex SHA-512 of a request body (one-shot `crypto.hash`: half the cost of a Hash object per request). */
 export function bodyHash(body: Buffer | string | undefined): string {
   if (body === undefined || body.length === 0) return EMPTY_BODY_SHA512;
-  return createHash('sha512').update(body).digest('hex');
+  return hash('sha512', body);
 }
 
 export function signatureString(

@@ -9,6 +9,7 @@ import Decimal from 'decimal.js';
 import { currencyDef } from '../catalog';
 import type { SandboxContext } from '../context';
 import { dec } from '../store/ledger';
+import { txidOf } from '../wallet/addresses';
 
 interface Step {
   readonly status: string;
@@ -220,10 +221,9 @@ export class Pipelines {
     return { status: first.status, nextAt: first.ms === undefined ? null : now + first.ms };
   }
 
-  /** Txid-like hash for a record, stable under the seed. */
+  /** A record's transaction id in its chain's own format, stable under the seed. */
   txid(chain: string, ref: string): string {
-    const hex = this.ctx.ids.digest(`txid:${ref}`) + this.ctx.ids.digest(`txid2:${ref}`);
-    return chain === 'BTC' || chain === 'DOGE' ? hex.slice(0, 64) : `0x${hex.slice(0, 64)}`;
+    return txidOf(this.ctx, chain, ref);
   }
 
   /** Runs every step due at or before `now`. */

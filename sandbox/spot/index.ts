@@ -19,6 +19,12 @@ export interface SpotModule {
   stp: StpGroups;
   priceOrders: PriceOrders;
   simulator: MarketSimulator | undefined;
+  /**
+   * Builds the simulated market's history (a new data directory) and starts the market, once. The
+   * sandbox calls it right after its ready line; every spot route, stream subscription and live price
+   * calls it first, so nothing reads the market before it is whole.
+   */
+  start(): void;
   close(): void;
 }
 
@@ -36,8 +42,6 @@ export function spotModuleOf(ctx: SandboxContext): SpotModule | undefined {
 
 export function registerSpot(ctx: SandboxContext): SpotModule {
   const store = new SpotStore(ctx.db);
-  // A new sandbox with the live market gets its chart history before the exchange loads its candles.
-  if (ctx.options.market === 'on') backfillMarketHistory(store, ctx.clock.now(), ctx.options.seed);
   const stp = new StpGroups(store, ctx.users, () => ctx.clock.now());
   const exchange = new SpotExchange({
     store,
@@ -50,10 +54,24 @@ export function registerSpot(ctx: SandboxContext): SpotModule {
   const countdown = new CountdownCancel(exchange);
   // Price-triggered orders follow the exchange's own trades (and expire on clock ticks, below).
   const priceOrders = new PriceOrders(ctx.db, exchange, () => ctx.clock.now());
-  ctx.addRoutes(spotRoutes({ ctx, exchange, market, stp, countdown, priceOrders }));
+  // Every spot route starts the market first (a no-op once started): the first read is complete.
+  ctx.addRoutes(
+    spotRoutes({ ctx, exchange, market, stp, countdown, priceOrders }).map((route) => ({
+      ...route,
+      handler: (req: Parameters<typeof route.handler>[0]) => {
+        start();
+        return route.handler(req as never);
+      },
+    })),
+  );
+  // A failed group commit undid writes the books and candles may hold: rebuild them from the database.
+  ctx.ledger.onRollback(() => exchange.reload());
 
   // Live prices for total balance and small-balance conversion: the last trade against USDT.
-  ctx.prices.setProvider((currency) => exchange.lastPrice(`${currency}_USDT`) ?? undefined);
+  ctx.prices.setProvider((currency) => {
+    start();
+    return exchange.lastPrice(`${currency}_USDT`) ?? undefined;
+  });
 
   let ticks = 0;
   const unsubscribe = ctx.clock.onTick((now) => {
@@ -62,11 +80,16 @@ export function registerSpot(ctx: SandboxContext): SpotModule {
     if (++ticks % PRUNE_EVERY_TICKS === 0) exchange.prune();
   });
 
-  let simulator: MarketSimulator | undefined;
   let unsubscribeMarket = (): void => {};
-  if (ctx.options.market === 'on') {
-    const sim = new MarketSimulator(ctx, exchange, store, DEFAULT_SIMULATOR);
-    simulator = sim;
+  let started = false;
+  const simulator =
+    ctx.options.market === 'on' ? new MarketSimulator(ctx, exchange, store, DEFAULT_SIMULATOR) : undefined;
+  /** History first (a new data directory, ~0.1 s), then the market: no trade may precede the history. */
+  function start(): void {
+    if (started || simulator === undefined) return;
+    const sim = simulator;
+    started = true;
+    if (backfillMarketHistory(store, ctx.clock.now(), ctx.options.seed).length > 0) exchange.reload();
     if (ctx.options.clock === 'real') {
       sim.start();
     } else {
@@ -90,6 +113,7 @@ export function registerSpot(ctx: SandboxContext): SpotModule {
     stp,
     priceOrders,
     simulator,
+    start,
     close() {
       simulator?.stop();
       unsubscribeMarket();

@@ -324,9 +324,9 @@ function pairView(p: SpotPair): Record<string, unknown> {
     fee: '0.2',
     min_base_amount: p.minBaseAmount,
     min_quote_amount: p.minQuoteAmount,
-    // No maximum is an empty string (the CurrencyPair model types both as strings), never null.
-    max_base_amount: p.maxBaseAmount ?? '',
-    max_quote_amount: p.maxQuoteAmount ?? '',
+    // No maximum is null: the platform's docs say "null means no limit".
+    max_base_amount: p.maxBaseAmount,
+    max_quote_amount: p.maxQuoteAmount,
     amount_precision: p.amountPrecision,
     precision: p.precision,
     trade_status: p.tradeStatus,

@@ -4,6 +4,7 @@
 import ccxt from 'ccxt';
 import { ApiClient, Order as SdkOrder, SpotApi } from 'gate-api';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
+import { pointCcxtAtSandbox } from '../testing/conformance';
 import { startTestSandbox, type TestSandbox, type TestUser } from '../testing/harness';
 import { SPOT_PAIRS } from './pairs';
 
@@ -636,11 +637,7 @@ describe('third-party client', () => {
   it('ccxt (gate) loads markets, reads the book, places and cancels', async () => {
     const u = sb.user({ USDT: '100000' });
     const key = sb.ctx.users.createKey(u.id, { perms: [{ name: 'spot', read_only: false }], ipWhitelist: [] });
-    const ex = new ccxt.gate({ apiKey: key.key, secret: key.secret });
-    const urls = ex.urls as unknown as { api: { public: Record<string, string>; private: Record<string, string> } };
-    for (const k of Object.keys(urls.api.public)) urls.api.public[k] = sb.baseUrl;
-    for (const k of Object.keys(urls.api.private)) urls.api.private[k] = sb.baseUrl;
-    ex.options.fetchMarkets = { types: ['spot'] };
+    const ex = pointCcxtAtSandbox(new ccxt.gate({ apiKey: key.key, secret: key.secret }), sb);
     // ccxt also reads the deprecated GET /margin/currency_pairs, which the sandbox does not serve.
     (ex as unknown as { publicMarginGetCurrencyPairs: () => Promise<unknown[]> }).publicMarginGetCurrencyPairs =
       async () => [];

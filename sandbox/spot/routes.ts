@@ -12,7 +12,7 @@ import type { SpotExchange } from './exchange';
 import { insuranceHistory } from './insurance';
 import type { MarketData } from './marketData';
 import { type ActionMode, parseAccount, parseActionMode, parseOrderRequest, requirePair } from './orders/validate';
-import { myTradeView, orderView } from './orders/view';
+import { batchOrderView, myTradeView, orderView } from './orders/view';
 import { findCurrency } from './pairs';
 import type { PriceOrders } from './priceOrders';
 import type { OrderRow, TradeRow } from './store';
@@ -372,7 +372,8 @@ export function spotRoutes(s: SpotServices): RouteDef[] {
     definePrivate('DELETE', '/spot/price_orders', 'spot', (req) => priceOrders.cancelAll(req.user.id, req.query)),
 
     // ---- insurance fund and cross-margin liquidation ---------------------------------------------
-    definePrivate('GET', '/spot/insurance_history', 'spot', (req) => insuranceHistory(req.query)),
+    // Public: the platform's docs and SDKs call it without a signature.
+    definePublic('GET', '/spot/insurance_history', (req) => insuranceHistory(req.query)),
     definePrivate('POST', '/spot/cross_liquidate_orders', 'spot', (req) => {
       // The request is checked as the platform would, then refused: the sandbox has no cross-margin
       // (legacy portfolio-margin) accounts, so every caller is "not in cross-margin mode". The label
@@ -417,7 +418,7 @@ export function spotRoutes(s: SpotServices): RouteDef[] {
               throw new ApiFailure('MISSING_REQUIRED_PARAM', 'Missing required parameter: text');
             }
             const { row, mode } = placeOne(req, item);
-            return { order_id: String(row.id), succeeded: true, label: '', message: '', ...orderView(row, mode) };
+            return { order_id: String(row.id), succeeded: true, label: '', message: '', ...batchOrderView(row, mode) };
           } catch (error) {
             return { order_id: '', text, amend_text: '-', succeeded: false, ...failureOf(error) };
           }
@@ -479,7 +480,7 @@ export function spotRoutes(s: SpotServices): RouteDef[] {
             parseAccount(o.account);
             const mode = parseActionMode(o.action_mode);
             const row = exchange.amend(req.user.id, id, pair, amendPatch(o));
-            return { succeeded: true, label: '', message: '', ...orderView(row, mode) };
+            return { succeeded: true, label: '', message: '', ...batchOrderView(row, mode) };
           } catch (error) {
             return { id, order_id: id, succeeded: false, ...failureOf(error) };
           }

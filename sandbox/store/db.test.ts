@@ -43,3 +43,42 @@ describe('openDatabase on a data directory in use', () => {
     openDatabase(dir).close();
   });
 });
+
+describe('openDatabase keeps the data directory private (it holds every API secret)', () => {
+  const mode = (file: string) => fs.statSync(file).mode & 0o777;
+
+  it('creates the directory 0700 and the database and its WAL 0600', () => {
+    const parent = fs.mkdtempSync(path.join(os.tmpdir(), 'sandbox-db-'));
+    dirs.push(parent);
+    const dir = path.join(parent, 'sandbox');
+    const db = openDatabase(dir);
+    db.exec("INSERT INTO meta (k, v) VALUES ('written', '1')");
+    expect(mode(dir)).toBe(0o700);
+    const files = fs.readdirSync(dir);
+    expect(files).toEqual(expect.arrayContaining(['sandbox.sqlite', 'sandbox.sqlite-wal']));
+    for (const f of files) expect(mode(path.join(dir, f)), f).toBe(0o600);
+    db.close();
+  });
+
+  it('tightens a directory and files an earlier version left readable by others', () => {
+    const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'sandbox-db-'));
+    dirs.push(dir);
+    const file = path.join(dir, 'sandbox.sqlite');
+    // An earlier sandbox that crashed: its database and an uncheckpointed WAL, both 0644, in a 0755 folder.
+    const old = new Database(file);
+    old.pragma('journal_mode = WAL');
+    old.exec("CREATE TABLE meta (k TEXT PRIMARY KEY, v TEXT NOT NULL); INSERT INTO meta VALUES ('left', 'behind')");
+    const leftoverWal = fs.readFileSync(`${file}-wal`);
+    old.close();
+    fs.writeFileSync(`${file}-wal`, leftoverWal);
+    fs.chmodSync(dir, 0o755);
+    fs.chmodSync(file, 0o644);
+    fs.chmodSync(`${file}-wal`, 0o644);
+
+    const db = openDatabase(dir);
+    expect(mode(dir)).toBe(0o700);
+    for (const f of fs.readdirSync(dir)) expect(mode(path.join(dir, f)), f).toBe(0o600);
+    expect(db.prepare("SELECT v FROM meta WHERE k = 'left'").get()).toEqual({ v: 'behind' });
+    db.close();
+  });
+});

@@ -186,13 +186,37 @@ CREATE TABLE IF NOT EXISTS small_balance_history (
 );
 `;
 
+/** The data directory: only its owner may enter it (it holds every account's API secret). */
+const DIR_MODE = 0o700;
+/** The database and its WAL/SHM/journal files: only their owner may read them. */
+const FILE_MODE = 0o600;
+const DB_FILE = 'sandbox.sqlite';
+const SIDE_FILES = ['-wal', '-shm', '-journal'];
+
+/**
+ * Creates the data directory private (0700) or tightens an existing one, and the database file
+ * private (0600) before SQLite opens it: SQLite gives the WAL and journal files it creates later the
+ * database file's own mode, so they are private too. Files left by an earlier, looser version are
+ * tightened as well.
+ */
+function securePrivateFiles(dataDir: string): string {
+  fs.mkdirSync(dataDir, { recursive: true, mode: DIR_MODE });
+  fs.chmodSync(dataDir, DIR_MODE);
+  const file = path.join(dataDir, DB_FILE);
+  fs.closeSync(fs.openSync(file, 'a', FILE_MODE));
+  for (const name of [file, ...SIDE_FILES.map((suffix) => file + suffix)]) {
+    try {
+      fs.chmodSync(name, FILE_MODE);
+    } catch (error) {
+      if ((error as { code?: string }).code !== 'ENOENT') throw error;
+    }
+  }
+  return file;
+}
+
 /** Opens (creating if needed) the database. `dataDir` null means in memory. */
 export function openDatabase(dataDir: string | null): Db {
-  let file = ':memory:';
-  if (dataDir) {
-    fs.mkdirSync(dataDir, { recursive: true });
-    file = path.join(dataDir, 'sandbox.sqlite');
-  }
+  const file = dataDir ? securePrivateFiles(dataDir) : ':memory:';
   // A short busy timeout: with exclusive locking only a second process could hold the file.
   const db = new Database(file, { timeout: 200 });
   if (dataDir) {

@@ -130,3 +130,60 @@ describe('ledger.tx: remembered balances never outlive a rollback', () => {
     expect(() => ledger.tx(() => ledger.move(spot, futures, '1', 'dnw'))).toThrow(ApiFailure);
   });
 });
+
+describe('group commit: one commit per event-loop turn', () => {
+  const futures = { userId: 1, account: 'futures' as const, currency: 'USDT' };
+  const turnEnds = () => new Promise<void>((resolve) => setImmediate(resolve));
+
+  it('the movements of a turn commit together, after the turn; a failed one undoes only itself', async () => {
+    const grouped = new Ledger(db, () => 1_700_000_000_000, { groupCommit: true });
+    grouped.tx(() => grouped.credit(spot, '10', 'test'));
+    grouped.tx(() => grouped.move(spot, futures, '1', 'dnw'));
+    expect(() =>
+      grouped.tx(() => {
+        grouped.move(spot, futures, '5', 'dnw');
+        throw new Error('this request failed after moving');
+      }),
+    ).toThrow('this request failed');
+    grouped.tx(() => grouped.move(spot, futures, '2', 'dnw'));
+    // Nothing is committed before the turn ends: whoever answers must wait for committed().
+    const committed = grouped.committed();
+    expect(committed).toBeInstanceOf(Promise);
+    expect(db.inTransaction).toBe(true);
+    await committed;
+    expect(db.inTransaction).toBe(false);
+    expect(grouped.committed()).toBeUndefined();
+    expect(grouped.get(spot).available).toBe('7');
+    expect(grouped.get(futures).available).toBe('3');
+    // Both legs of the two movements that stood, none of the failed one.
+    const legs = db.prepare("SELECT change FROM ledger_entries WHERE type = 'dnw' ORDER BY id").all();
+    expect(legs).toEqual([{ change: '-1' }, { change: '1' }, { change: '-2' }, { change: '2' }]);
+    await turnEnds();
+  });
+
+  it('a commit that fails rolls the whole turn back, rejects its waiters and tells the modules to reload', async () => {
+    const grouped = new Ledger(db, () => 1_700_000_000_000, { groupCommit: true });
+    grouped.tx(() => grouped.credit(spot, '10', 'test'));
+    await grouped.committed();
+    let reloads = 0;
+    grouped.onRollback(() => {
+      reloads += 1;
+    });
+    grouped.tx(() => grouped.move(spot, futures, '4', 'dnw'));
+    const committed = grouped.committed()!;
+    // A deferred foreign-key violation makes COMMIT itself fail, as a full disk would.
+    db.pragma('defer_foreign_keys = ON');
+    db.prepare(
+      "INSERT INTO api_keys (key, user_id, secret, created_at, updated_at) VALUES ('k', 999, 's', 0, 0)",
+    ).run();
+    await expect(committed).rejects.toThrow(/FOREIGN KEY/);
+    expect(reloads).toBe(1);
+    expect(db.inTransaction).toBe(false);
+    expect(grouped.get(spot).available).toBe('10');
+    expect(grouped.get(futures).available).toBe('0');
+    // The next movement sees the committed balance, not the remembered one of the lost turn.
+    grouped.tx(() => grouped.move(spot, futures, '10', 'dnw'));
+    await grouped.committed();
+    expect(grouped.get(spot).available).toBe('0');
+  });
+});

@@ -18,6 +18,13 @@
  *     inside a bare `db.transaction(…)()` bypass the memory and forget the balances they write, so a
  *     rollback there cannot leave a stale value either. One rule follows: inside `ctx.tx`, nest with
  *     `ctx.tx` (not `db.transaction`) wherever a nested failure is caught and the outer work goes on.
+ *   - Group commit (the running sandbox, `groupCommit: true`): the first `tx` of an event-loop turn
+ *     opens one SQLite transaction, each `tx` runs in a savepoint of it (a throw undoes only its own
+ *     work), and the whole turn commits at once in the turn's check phase (setImmediate). One commit
+ *     instead of one per request is what makes a data directory's writes cheap (one WAL append for
+ *     everything the turn wrote). Nothing written is acknowledged before it is committed: callers that
+ *     answer anyone wait for `committed()` first (the HTTP layer does, for every answer), so an
+ *     acknowledged write survives a process kill. Never call `ctx.tx` inside a bare `db.transaction`.
  */
 import Decimal from 'decimal.js';
 import { ApiFailure } from '../http/errors';
@@ -100,14 +107,33 @@ interface CachedBalance {
 /** Bound on remembered balances (a sandbox has a few thousand rows; this only guards memory). */
 const CACHE_LIMIT = 100_000;
 
+export interface LedgerOptions {
+  /** Commit once per event-loop turn (see the header). Off: every outermost `tx` commits at once. */
+  readonly groupCommit?: boolean;
+}
+
+/** The open group transaction: settled when it commits (or fails to). */
+interface OpenBatch {
+  readonly committed: Promise<void>;
+  resolve(): void;
+  reject(error: unknown): void;
+}
+
 export class Ledger {
   /**
    * Balances as they stand in the current or last committed managed transaction (see tx()). Valid
    * because every write of the balances table goes through this class in this process.
    */
   private readonly cache = new Map<string, CachedBalance>();
-  /** True while the outermost transaction was opened by tx(). */
-  private managed = false;
+  /** How many tx() calls are running: movements inside one use the remembered balances. */
+  private depth = 0;
+  /** The group transaction of this event-loop turn, while one is open. */
+  private batch: OpenBatch | undefined;
+  private readonly groupCommit: boolean;
+  private readonly begin;
+  private readonly commit;
+  private readonly rollback;
+  private readonly rollbackListeners: (() => void)[] = [];
   private readonly runInTransaction;
   private readonly selectOne;
   private readonly upsert;
@@ -126,7 +152,12 @@ export class Ledger {
     private readonly db: Db,
     /** Business time, Unix ms (the sandbox clock). */
     private readonly now: () => number,
+    options: LedgerOptions = {},
   ) {
+    this.groupCommit = options.groupCommit ?? false;
+    this.begin = db.prepare('BEGIN');
+    this.commit = db.prepare('COMMIT');
+    this.rollback = db.prepare('ROLLBACK');
     this.runInTransaction = db.transaction((fn: () => unknown) => fn());
     this.selectOne = db.prepare(
       'SELECT available, locked, update_id FROM balances WHERE user_id = ? AND account = ? AND currency = ? AND pair = ?',
@@ -170,9 +201,10 @@ export class Ledger {
    */
   tx<T>(fn: () => T): T {
     // Nested inside a bare db.transaction(): stay unmanaged, its rollback would not reach us.
-    if (this.db.inTransaction && !this.managed) return this.runInTransaction(fn) as T;
-    const outermost = !this.db.inTransaction;
-    if (outermost) this.managed = true;
+    if (this.depth === 0 && this.db.inTransaction && this.batch === undefined) return this.runInTransaction(fn) as T;
+    if (this.groupCommit && !this.db.inTransaction) this.openBatch();
+    const outermost = this.depth === 0;
+    this.depth += 1;
     const pendingBefore = this.pendingChanges.length;
     try {
       const result = this.runInTransaction(fn) as T;
@@ -184,8 +216,58 @@ export class Ledger {
       this.pendingChanges.length = pendingBefore;
       throw error;
     } finally {
-      if (outermost) this.managed = false;
+      this.depth -= 1;
     }
+  }
+
+  /** Movements inside tx() use and keep the remembered balances; others bypass them. */
+  private get managed(): boolean {
+    return this.depth > 0;
+  }
+
+  /**
+   * Settles once everything written so far is committed (rejects if that commit failed); undefined
+   * when no group transaction is open, i.e. everything is already committed.
+   */
+  committed(): Promise<void> | undefined {
+    return this.batch?.committed;
+  }
+
+  /** Commits the open group transaction now (close(), tests); a no-op when none is open. */
+  flush(): void {
+    const batch = this.batch;
+    if (batch === undefined) return;
+    this.batch = undefined;
+    try {
+      this.commit.run();
+      batch.resolve();
+    } catch (error) {
+      // A failed commit (a full disk) undoes the whole turn: forget what was remembered and let the
+      // modules that keep state in memory reload it. Nobody was told these writes happened.
+      if (this.db.inTransaction) this.rollback.run();
+      this.cache.clear();
+      for (const listener of this.rollbackListeners) listener();
+      batch.reject(error);
+    }
+  }
+
+  /** Called after a group transaction failed to commit and was rolled back (rebuild memory from the database). */
+  onRollback(listener: () => void): void {
+    this.rollbackListeners.push(listener);
+  }
+
+  private openBatch(): void {
+    this.begin.run();
+    let resolve!: () => void;
+    let reject!: (error: unknown) => void;
+    const committed = new Promise<void>((res, rej) => {
+      resolve = res;
+      reject = rej;
+    });
+    // Someone always waits on an answer; a turn with nothing to answer must not warn.
+    committed.catch(() => undefined);
+    this.batch = { committed, resolve, reject };
+    setImmediate(() => this.flush());
   }
 
   /**

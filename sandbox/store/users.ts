@@ -325,6 +325,12 @@ export class Users {
     return (this.stmts.keysOf.all(userId) as KeyRow[]).map(toKey);
   }
 
+  /** Forgets every cached key and fee tier (after a rollback undid writes they may reflect). */
+  forgetCached(): void {
+    this.keyCache.clear();
+    this.feeCache.clear();
+  }
+
   /** Hot path of authentication: the key and its user, cached until the next write. */
   authLookup(key: string): { key: ApiKeyRecord; user: UserRecord } | null {
     let hit = this.keyCache.get(key);

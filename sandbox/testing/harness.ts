@@ -56,6 +56,8 @@ export async function startTestSandbox(options: SandboxOptions = {}): Promise<Te
     await handle.close();
     throw new Error('the spot module did not register');
   }
+  // Tests read the books and candles directly too: the market is whole before they start.
+  spot.start();
   const fund = (userId: number, funds: Record<string, string>) =>
     ctx.db.transaction(() => {
       for (const [currency, amount] of Object.entries(funds)) {

@@ -18,7 +18,7 @@ export function futuresAccount(
     .prepare("SELECT change FROM ledger_entries WHERE user_id = ? AND account = ? AND currency = ? AND type = 'dnw'")
     .all(userId, account, currency) as { change: string }[];
   const total = new Decimal(b.available).plus(b.locked);
-  return {
+  const view: Record<string, unknown> = {
     total: dec(total),
     unrealised_pnl: Z,
     position_margin: Z,
@@ -43,13 +43,9 @@ export function futuresAccount(
     isolated_position_margin: Z,
     enable_new_dual_mode: false,
     margin_mode: 0,
-    margin_mode_name: 'classic',
     enable_tiered_mm: false,
     enable_dual_plus: false,
     position_mode: 'single',
-    update_id: b.updateId,
-    update_time: Math.floor(ctx.clock.now() / 1000),
-    user: userId,
     history: {
       dnw: dec(dnw.reduce((s, r) => s.plus(r.change), new Decimal(0))),
       pnl: Z,
@@ -64,6 +60,14 @@ export function futuresAccount(
       cross_settle: Z,
     },
   };
+  if (account === 'delivery') {
+    // The delivery model (DeliveryAccount) has neither the dual-plus and position-mode fields nor a
+    // cross settlement in its history.
+    const { enable_dual_plus: _dualPlus, position_mode: _positionMode, ...delivery } = view;
+    const { cross_settle: _crossSettle, ...history } = view.history as Record<string, unknown>;
+    return { ...delivery, history };
+  }
+  return view;
 }
 
 /** Isolated-margin accounts (MarginAccount) of a user, one per pair with balances. */

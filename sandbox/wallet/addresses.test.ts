@@ -1,8 +1,9 @@
+import Decimal from 'decimal.js';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { CURRENCIES } from '../catalog';
 import type { SandboxHandle } from '../server';
-import { api, mainCreds, startTestSandbox } from '../testing/harness';
-import { base58, base58check, formatAddress, segwitV0, tonUserFriendly } from './addresses';
+import { api, control, mainCreds, startTestSandbox } from '../testing/harness';
+import { base58, base58check, formatAddress, formatTxid, segwitV0, tonUserFriendly } from './addresses';
 
 const hex = (h: string) => Buffer.from(h, 'hex');
 
@@ -89,5 +90,77 @@ describe('seeded addresses', () => {
         : row.address;
       expect(address, row.name).toMatch(SHAPES[style]!);
     }
+  });
+});
+
+/** How each chain's explorers write a transaction id. */
+const TXID_SHAPES: Record<string, RegExp> = {
+  btc: /^[0-9a-f]{64}$/,
+  doge: /^[0-9a-f]{64}$/,
+  tron: /^[0-9a-f]{64}$/,
+  ton: /^[0-9a-f]{64}$/,
+  evm: /^0x[0-9a-f]{64}$/,
+  xrp: /^[0-9A-F]{64}$/,
+  solana: /^[1-9A-HJ-NP-Za-km-z]{86,88}$/,
+};
+
+describe('transaction ids in each chain own format', () => {
+  let sb: SandboxHandle;
+  beforeAll(async () => {
+    sb = await startTestSandbox({ seed: 12 });
+  });
+  afterAll(() => sb.close());
+
+  it('deposits on every chain carry the txid their explorer shows (TRX and BTC without 0x)', async () => {
+    const chains = CURRENCIES.filter((c) => !c.lowCap).flatMap((c) =>
+      c.chains.filter((ch) => !ch.depositDisabled && !ch.disabled).map((ch) => ({ currency: c, chain: ch })),
+    );
+    for (const { currency, chain } of chains) {
+      await control(sb, '/deposits', {
+        user_id: sb.userId,
+        currency: currency.currency,
+        chain: chain.chain,
+        amount: currency.minDeposit === '0' ? '1' : new Decimal(currency.minDeposit).times(2).toFixed(),
+      });
+    }
+    const styles = new Set<string>();
+    for (const { currency, chain } of chains) {
+      const records = await api<{ chain: string; txid: string }[]>(
+        sb,
+        mainCreds(sb),
+        'GET',
+        `/wallet/deposits?currency=${currency.currency}`,
+      );
+      const record = records.body.find((r) => r.chain === chain.chain);
+      expect(record?.txid, `${currency.currency} on ${chain.chain}`).toMatch(TXID_SHAPES[chain.addressStyle]!);
+      styles.add(chain.addressStyle);
+    }
+    expect([...styles].sort()).toEqual(expect.arrayContaining(['btc', 'evm', 'tron', 'xrp']));
+    // The seeded history too: its USDT deposit was on Tron.
+    const seeded = await api<{ chain: string; txid: string }[]>(
+      sb,
+      mainCreds(sb),
+      'GET',
+      '/wallet/deposits?currency=USDT',
+    );
+    for (const r of seeded.body.filter((x) => x.chain === 'TRX')) expect(r.txid).toMatch(TXID_SHAPES.tron!);
+  });
+
+  it('the deposit address names the confirmations each chain needs (the count the spec has)', async () => {
+    const res = await api<{ multichain_addresses: { chain: string; min_confirms: number }[] }>(
+      sb,
+      mainCreds(sb),
+      'GET',
+      '/wallet/deposit_address?currency=USDT',
+    );
+    for (const a of res.body.multichain_addresses) expect(a.min_confirms, a.chain).toBeGreaterThan(0);
+  });
+
+  it('formats 64 bytes per style', () => {
+    const bytes = Buffer.alloc(64, 0xab);
+    expect(formatTxid('tron', bytes)).toBe('ab'.repeat(32));
+    expect(formatTxid('evm', bytes)).toBe(`0x${'ab'.repeat(32)}`);
+    expect(formatTxid('xrp', bytes)).toBe('AB'.repeat(32));
+    expect(formatTxid('solana', bytes)).toMatch(TXID_SHAPES.solana!);
   });
 });

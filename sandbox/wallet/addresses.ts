@@ -6,7 +6,7 @@
  */
 
 import { createHash } from 'node:crypto';
-import { type AddressStyle, type ChainDef, CURRENCIES } from '../catalog';
+import { type AddressStyle, type ChainDef, CURRENCIES, chainStyle } from '../catalog';
 import type { SandboxContext } from '../context';
 
 const BASE58_BITCOIN = '123456789ABCDEFGHJKLMNPQRSTUVWXYZabcdefghijkmnopqrstuvwxyz';
@@ -103,6 +103,34 @@ export function formatAddress(style: AddressStyle, seed: Uint8Array): string {
     case 'xrp':
       return base58check(0x00, hash20, BASE58_RIPPLE);
   }
+}
+
+/**
+ * A transaction id as the chain's explorers write it, from 64 seed-derived bytes: Bitcoin, Dogecoin
+ * and Tron 64 lower-case hex without `0x`; EVM chains `0x` + 64 hex; TON 64 hex (tonviewer's form);
+ * XRP 64 upper-case hex (the ledger's own form); Solana a base58 signature of 64 bytes (87–88 chars).
+ */
+export function formatTxid(style: AddressStyle, hash: Uint8Array): string {
+  const hex = Buffer.from(hash.subarray(0, 32)).toString('hex');
+  switch (style) {
+    case 'evm':
+      return `0x${hex}`;
+    case 'xrp':
+      return hex.toUpperCase();
+    case 'solana':
+      return base58(hash.subarray(0, 64));
+    case 'btc':
+    case 'doge':
+    case 'tron':
+    case 'ton':
+      return hex;
+  }
+}
+
+/** A deterministic transaction id (under the data directory's seed) on `chain`, named by `label`. */
+export function txidOf(ctx: SandboxContext, chain: string, label: string): string {
+  const hash = Buffer.from(ctx.ids.digest(`txid:${label}`) + ctx.ids.digest(`txid2:${label}`), 'hex');
+  return formatTxid(chainStyle(chain) ?? 'evm', hash);
 }
 
 /** A deterministic address (under the data directory's seed) of a chain, named by `label`. */

@@ -328,7 +328,8 @@ export function walletRoutes(ctx: SandboxContext, _pipelines: Pipelines): RouteD
         }
       }
     });
-    return {};
+    // The platform answers 200 with no body (the SDKs' convertSmallBalance returns nothing).
+    return undefined;
   };
 
   const smallHistory = (req: PrivateRouteRequest) => {

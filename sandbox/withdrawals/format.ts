@@ -56,7 +56,6 @@ export function withdrawalListForm(r: WithdrawalDbRow): Record<string, unknown> 
     status: r.status,
     chain: r.chain,
     type: r.internal_user_id === null ? 'withdraw' : 'internal',
-    asset_class: r.asset_class,
   };
 }
 

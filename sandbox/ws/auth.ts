@@ -10,15 +10,17 @@
  *   4  missing auth, unknown KEY, wrong SIGN
  *   6  `time` too far from the server's time (more than 60 s)
  *   11 the key may not read spot: disabled, IP not whitelisted, account locked, no spot permission
+ * Each failure also names the REST label of the same cause (INVALID_KEY, INVALID_SIGNATURE,
+ * REQUEST_EXPIRED, IP_FORBIDDEN, …): the platform's error message is that JSON error as text
+ * (`channelAuthErrorMessage`).
  */
 import { createHmac, timingSafeEqual } from 'node:crypto';
-import type { SandboxClock } from '../clock';
+import { type SandboxClock, TIMESTAMP_WINDOW_S } from '../clock';
 import { Users } from '../store/users';
 
 export const AUTH_FAILED = 4;
 export const AUTH_EXPIRED = 6;
 export const AUTH_FORBIDDEN = 11;
-const TIME_WINDOW_S = 60;
 const SIGN_RE = /^[0-9a-fA-F]{128}$/;
 
 export interface ChannelCaller {
@@ -27,7 +29,7 @@ export interface ChannelCaller {
 
 export type AuthOutcome =
   | { readonly ok: true; readonly caller: ChannelCaller }
-  | { readonly ok: false; readonly code: number; readonly message: string };
+  | { readonly ok: false; readonly code: number; readonly label: string; readonly message: string };
 
 /** The signature a client sends for `channel`/`event` at `time` (seconds). */
 export function channelSignature(secret: string, channel: string, event: string, time: number | string): string {
@@ -39,34 +41,48 @@ export function authenticateChannel(
   request: { channel: string; event: string; time: unknown; auth: unknown },
   ip: string,
 ): AuthOutcome {
-  const fail = (code: number, message: string): AuthOutcome => ({ ok: false, code, message });
+  const fail = (code: number, label: string, message: string): AuthOutcome => ({ ok: false, code, label, message });
   const auth = request.auth;
-  if (typeof auth !== 'object' || auth === null) return fail(AUTH_FAILED, 'Authentication required: auth is missing');
+  if (typeof auth !== 'object' || auth === null)
+    return fail(AUTH_FAILED, 'MISSING_REQUIRED_HEADER', 'Authentication required: auth is missing');
   const { method, KEY, SIGN } = auth as Record<string, unknown>;
-  if (method !== 'api_key') return fail(AUTH_FAILED, 'auth.method must be api_key');
+  if (method !== 'api_key') return fail(AUTH_FAILED, 'INVALID_PARAM_VALUE', 'auth.method must be api_key');
   if (typeof KEY !== 'string' || KEY === '' || typeof SIGN !== 'string')
-    return fail(AUTH_FAILED, 'auth.KEY and auth.SIGN are required');
+    return fail(AUTH_FAILED, 'MISSING_REQUIRED_HEADER', 'auth.KEY and auth.SIGN are required');
   const time = request.time;
-  if (typeof time !== 'number' || !Number.isFinite(time)) return fail(AUTH_FAILED, 'time (Unix seconds) is required');
-  if (Math.abs(deps.clock.serverTimeMs() / 1000 - time) > TIME_WINDOW_S)
-    return fail(AUTH_EXPIRED, `time differs from server time by more than ${TIME_WINDOW_S} s`);
+  if (typeof time !== 'number' || !Number.isFinite(time))
+    return fail(AUTH_FAILED, 'MISSING_REQUIRED_HEADER', 'time (Unix seconds) is required');
+  if (!deps.clock.timestampAccepted(time))
+    return fail(AUTH_EXPIRED, 'REQUEST_EXPIRED', `time differs from server time by more than ${TIMESTAMP_WINDOW_S} s`);
   const found = deps.users.authLookup(KEY);
-  if (!found) return fail(AUTH_FAILED, 'Invalid key provided');
+  if (!found) return fail(AUTH_FAILED, 'INVALID_KEY', 'Invalid key provided');
   const { key, user } = found;
-  if (!SIGN_RE.test(SIGN)) return fail(AUTH_FAILED, 'Signature mismatch');
+  if (!SIGN_RE.test(SIGN)) return fail(AUTH_FAILED, 'INVALID_SIGNATURE', 'Signature mismatch');
   const expected = createHmac('sha512', key.secret)
     .update(`channel=${request.channel}&event=${request.event}&time=${time}`)
     .digest();
-  if (!timingSafeEqual(expected, Buffer.from(SIGN, 'hex'))) return fail(AUTH_FAILED, 'Signature mismatch');
+  if (!timingSafeEqual(expected, Buffer.from(SIGN, 'hex')))
+    return fail(AUTH_FAILED, 'INVALID_SIGNATURE', 'Signature mismatch');
   if (key.ipWhitelist.length > 0 && !key.ipWhitelist.includes(ip))
-    return fail(AUTH_FORBIDDEN, `Request IP not in whitelist: ${ip}`);
-  if (key.state !== 1) return fail(AUTH_FORBIDDEN, 'API key is disabled');
-  if (user.state !== 1) return fail(AUTH_FORBIDDEN, 'Account is locked');
+    return fail(AUTH_FORBIDDEN, 'IP_FORBIDDEN', `Request IP not in whitelist: ${ip}`);
+  if (key.state !== 1) return fail(AUTH_FORBIDDEN, 'INVALID_CREDENTIALS', 'API key is disabled');
+  if (user.state !== 1) return fail(AUTH_FORBIDDEN, 'ACCOUNT_LOCKED', 'Account is locked');
   if (user.parentId !== null) {
-    if (deps.users.authMainState(user.parentId) !== 1) return fail(AUTH_FORBIDDEN, 'Main account is locked');
+    if (deps.users.authMainState(user.parentId) !== 1)
+      return fail(AUTH_FORBIDDEN, 'ACCOUNT_LOCKED', 'Main account is locked');
     if (user.disabledBusiness.includes('spot'))
-      return fail(AUTH_FORBIDDEN, 'The sub-account lacks the spot business permission');
+      return fail(AUTH_FORBIDDEN, 'FORBIDDEN', 'The sub-account lacks the spot business permission');
   }
-  if (Users.permits(key, 'spot', false) !== 'ok') return fail(AUTH_FORBIDDEN, 'API key lacks the spot permission');
+  if (Users.permits(key, 'spot', false) !== 'ok')
+    return fail(AUTH_FORBIDDEN, 'FORBIDDEN', 'API key lacks the spot permission');
   return { ok: true, caller: { userId: user.id } };
+}
+
+/**
+ * The `error.message` of a refused private subscription, as the platform sends it: the REST error
+ * body `{"label","message"}` as a JSON text (with the trailing newline of its encoder), e.g.
+ * `{"label":"INVALID_KEY","message":"Invalid key provided"}\n`.
+ */
+export function channelAuthErrorMessage(outcome: { label: string; message: string }): string {
+  return `${JSON.stringify({ label: outcome.label, message: outcome.message })}\n`;
 }

@@ -9,13 +9,14 @@
  * 4/6/11 authentication, see auth.ts). Garbage never closes the socket; a frame over MAX_FRAME
  * bytes, a flood of requests, a client too far behind to read or one that misses a ping period does.
  */
+import { randomBytes } from 'node:crypto';
 import type { IncomingMessage, Server } from 'node:http';
 import type { Duplex } from 'node:stream';
 import { type RawData, WebSocket, WebSocketServer } from 'ws';
 import type { SandboxContext } from '../context';
 import type { StreamFaults } from '../http/faults';
 import type { SpotModule } from '../spot/index';
-import { authenticateChannel } from './auth';
+import { authenticateChannel, channelAuthErrorMessage } from './auth';
 import { BAD_REQUEST, Channels, isChannel, isPrivateChannel, type Subscriber } from './channels';
 
 export const WS_PATH = '/ws/v4/';
@@ -34,6 +35,8 @@ export interface StreamServerOptions {
 }
 
 interface Connection extends Subscriber {
+  /** The connection's id in every answer: 16 hex digits, as the platform's `conn_id` is. */
+  readonly connId: string;
   readonly ws: WebSocket;
   readonly ip: string;
   alive: boolean;
@@ -124,8 +127,10 @@ export class StreamServer {
 
   private onConnection(ws: WebSocket, req: IncomingMessage): void {
     const raw = req.socket.remoteAddress ?? '';
+    const id = this.nextId++;
     const conn: Connection = {
-      id: this.nextId++,
+      id,
+      connId: randomBytes(8).toString('hex'),
       ws,
       ip: raw.startsWith('::ffff:') ? raw.slice(7) : raw,
       alive: true,
@@ -207,6 +212,8 @@ export class StreamServer {
       fail(BAD_REQUEST, 'Invalid argument: event must be subscribe or unsubscribe');
       return;
     }
+    // The market's history and simulation start before anyone reads them (a no-op once started).
+    this.deps.spot?.start();
     let userId: number | undefined;
     if (isPrivateChannel(head.channel)) {
       if (head.event === 'unsubscribe' && r.auth === undefined && conn.userId !== undefined) {
@@ -218,7 +225,7 @@ export class StreamServer {
           conn.ip,
         );
         if (!auth.ok) {
-          fail(auth.code, auth.message);
+          fail(auth.code, channelAuthErrorMessage(auth));
           return;
         }
         userId = auth.caller.userId;
@@ -245,7 +252,7 @@ export class StreamServer {
     const ms = this.deps.ctx.clock.now();
     const message: Record<string, unknown> = { time: Math.floor(ms / 1000), time_ms: ms };
     if (head.id !== undefined) message.id = head.id;
-    message.conn_id = conn.id;
+    message.conn_id = conn.connId;
     message.channel = head.channel ?? '';
     message.event = head.event ?? '';
     if (body.error !== undefined) {

@@ -22,7 +22,11 @@ const KEY_LENGTH = 32;
 const SALT_LENGTH = 16;
 const PREFIX = 'scrypt';
 
-const derive = (passphrase: string, salt: Buffer, cost: ScryptCost): Promise<Buffer> =>
+/**
+ * The 32-byte scrypt key of a passphrase (NFC) and salt: the hash stored here, and the key that seals
+ * a team operator's signing key in the keychain (electron/core/team/identity.ts).
+ */
+export const derivePassphraseKey = (passphrase: string, salt: Buffer, cost: ScryptCost): Promise<Buffer> =>
   new Promise((resolve, reject) => {
     scrypt(
       passphrase.normalize('NFC'),
@@ -37,7 +41,7 @@ const derive = (passphrase: string, salt: Buffer, cost: ScryptCost): Promise<Buf
 /** `scrypt$N$r$p$<salt base64>$<hash base64>`: the cost travels with the hash, so it can be raised later. */
 export const hashPassphrase = async (passphrase: string, cost: ScryptCost = DEFAULT_SCRYPT_COST): Promise<string> => {
   const salt = randomBytes(SALT_LENGTH);
-  const key = await derive(passphrase, salt, cost);
+  const key = await derivePassphraseKey(passphrase, salt, cost);
   return [PREFIX, cost.N, cost.r, cost.p, salt.toString('base64'), key.toString('base64')].join('$');
 };
 
@@ -50,6 +54,6 @@ export const verifyPassphrase = async (passphrase: string, stored: string): Prom
   const salt = Buffer.from(parts[4]!, 'base64');
   const expected = Buffer.from(parts[5]!, 'base64');
   if (expected.length !== KEY_LENGTH || salt.length < SALT_LENGTH) return false;
-  const actual = await derive(passphrase, salt, { N, r, p });
+  const actual = await derivePassphraseKey(passphrase, salt, { N, r, p });
   return timingSafeEqual(actual, expected);
 };

@@ -17,24 +17,36 @@ afterAll(async () => {
   await sandbox.close();
 });
 
+/** The seeded account, as the desk connects to it (REST and the stream). */
+const deskConnection = () =>
+  new PlatformConnection({
+    baseUrl: sandbox.baseUrl,
+    credentials: { key: sandbox.key, secret: sandbox.secret },
+    streamUrl: sandbox.wsUrl,
+  });
+
+/** Another account, funded, trading against the desk over REST. */
+const counterparty = (loginName: string, currency: string, amount: string) => {
+  const { ctx } = sandbox;
+  const user = ctx.users.createUser({ parentId: null, loginName });
+  ctx.db.transaction(() => ctx.ledger.credit({ userId: user.id, account: 'spot', currency }, amount, 'dnw'))();
+  const key = ctx.users.createKey(user.id, { perms: FULL_PERMS, ipWhitelist: [] });
+  return new PlatformConnection({ baseUrl: sandbox.baseUrl, credentials: { key: key.key, secret: key.secret } });
+};
+
+/** Starts watching a pair and waits until the stream answers (nothing is polled then). */
+const watchLive = async (watcher: OrdersWatcher, pair: string) => {
+  watcher.start(pair);
+  await vi.waitFor(() => expect((watcher as unknown as { streamLive: boolean }).streamLive).toBe(true), {
+    timeout: 5_000,
+  });
+};
+
 describe('fills from the stream', () => {
   it('a resting order filled in two trades: two notices, amounts filled since the last one', async () => {
-    const maker = new PlatformConnection({
-      baseUrl: sandbox.baseUrl,
-      credentials: { key: sandbox.key, secret: sandbox.secret },
-      streamUrl: sandbox.wsUrl,
-    });
+    const maker = deskConnection();
     // Another account that buys from the maker's order.
-    const { ctx } = sandbox;
-    const buyer = ctx.users.createUser({ parentId: null, loginName: 'stream_buyer' });
-    ctx.db.transaction(() =>
-      ctx.ledger.credit({ userId: buyer.id, account: 'spot', currency: 'USDT' }, '100000', 'dnw'),
-    )();
-    const buyerKey = ctx.users.createKey(buyer.id, { perms: FULL_PERMS, ipWhitelist: [] });
-    const taker = new PlatformConnection({
-      baseUrl: sandbox.baseUrl,
-      credentials: { key: buyerKey.key, secret: buyerKey.secret },
-    });
+    const taker = counterparty('stream_buyer', 'USDT', '100000');
     const fills: [string, string][] = [];
     const watcher = new OrdersWatcher(
       () => maker.api.spot,
@@ -50,10 +62,7 @@ describe('fills from the stream', () => {
     try {
       await maker.client.syncClock();
       await taker.client.syncClock();
-      watcher.start('BTC_USDT');
-      await vi.waitFor(() => expect((watcher as unknown as { streamLive: boolean }).streamLive).toBe(true), {
-        timeout: 5_000,
-      });
+      await watchLive(watcher, 'BTC_USDT');
       const order = await maker.api.spot.placeOrder({
         currency_pair: 'BTC_USDT',
         side: 'sell',
@@ -89,6 +98,60 @@ describe('fills from the stream', () => {
       watcher.stop();
       maker.close();
       taker.close();
+    }
+  });
+
+  it("this app's own order that fills at once (put, then finish) gets no second notice from the stream", async () => {
+    const desk = deskConnection();
+    const other = counterparty('stream_seller', 'BTC', '1');
+    const fills: string[] = [];
+    const changes: { id: string; reason: string }[] = [];
+    const watcher = new OrdersWatcher(
+      () => desk.api.spot,
+      (name, payload) => {
+        if (name === 'trade.orderFilled') fills.push((payload as { order: { id: string } }).order.id);
+        if (name === 'trade.ordersChanged') {
+          const p = payload as { reason: string; orders: { id: string }[] };
+          for (const o of p.orders) changes.push({ id: o.id, reason: p.reason });
+        }
+      },
+      60_000,
+      () => desk.stream(),
+    );
+    try {
+      await desk.client.syncClock();
+      await other.client.syncClock();
+      await watchLive(watcher, 'BTC_USDT');
+      await other.api.spot.placeOrder({
+        currency_pair: 'BTC_USDT',
+        side: 'sell',
+        type: 'limit',
+        amount: '0.01',
+        price: '40000',
+        account: 'spot',
+        text: 't-elsewhere-2',
+      });
+      // The desk's own order (its client text) crosses it and fills at once: the placement answer
+      // tells that fill (services/trade.ts), the stream's put-then-finish must not tell it again.
+      const own = await desk.api.spot.placeOrder({
+        currency_pair: 'BTC_USDT',
+        side: 'buy',
+        type: 'limit',
+        amount: '0.01',
+        price: '40000',
+        time_in_force: 'ioc',
+        account: 'spot',
+        text: 't-desk-own-1',
+      });
+      expect(own.status).toBe('closed');
+      await vi.waitFor(() => expect(changes).toContainEqual({ id: String(own.id), reason: 'filled' }), {
+        timeout: 5_000,
+      });
+      expect(fills).not.toContain(String(own.id));
+    } finally {
+      watcher.stop();
+      desk.close();
+      other.close();
     }
   });
 });

@@ -160,7 +160,9 @@ export class OrdersWatcher {
       const before =
         left.get(order.id) ?? this.placed.get(order.id) ?? (isOwnOrder(order.text) ? undefined : order.amount);
       if (raw.event === 'finish') left.delete(order.id);
-      else left.set(order.id, order.left);
+      // An own order's `put` comes before its placement answer; one that ends at once (put, then
+      // finish) has its fill told by that answer, so the put must not become a baseline here.
+      else if (raw.event !== 'put' || before !== undefined) left.set(order.id, order.left);
       let filledNow: Decimal | undefined;
       try {
         filledNow = before === undefined ? undefined : new Decimal(before).minus(order.left);

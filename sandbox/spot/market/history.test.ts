@@ -1,11 +1,12 @@
 import { afterEach, describe, expect, it } from 'vitest';
-import { startTestSandbox, type TestSandbox } from '../../testing/harness';
+import { type SandboxHandle, startSandbox } from '../../server';
+import { SignedClient, startTestSandbox, type TestSandbox } from '../../testing/harness';
 import { bucketStart, CANDLE_INTERVALS } from '../candles';
 import { SPOT_PAIRS } from '../pairs';
 import { backfillMarketHistory, pairHistory } from './history';
 import { seededRandom } from './random';
 
-const open: TestSandbox[] = [];
+const open: (TestSandbox | SandboxHandle)[] = [];
 afterEach(async () => {
   for (const sb of open.splice(0)) await sb.close();
 });
@@ -78,6 +79,22 @@ describe('market history of a new sandbox', () => {
     const c = pairHistory(SPOT_PAIRS[0]!, NOW_S, seededRandom(4)).get('1h');
     expect(b).toEqual(a);
     expect(c).not.toEqual(a);
+  });
+
+  it('is built after the sandbox says it is ready, and the first candle read is already whole', async () => {
+    const sb = await startSandbox({ memory: true, market: 'on', clock: 'manual', seed: 7 });
+    open.push(sb);
+    // Ready (the CLI prints its line now): no history written yet, so the ready line did not wait for it.
+    const count = () => sb.ctx.db.prepare('SELECT COUNT(*) AS n FROM spot_candles').get() as { n: number };
+    expect(count().n).toBe(0);
+    const client = new SignedClient(sb.baseUrl, { key: sb.key, secret: sb.secret });
+    const candles = await client.get<string[][]>('/spot/candlesticks', {
+      currency_pair: 'BTC_USDT',
+      interval: '1h',
+      limit: 100,
+    });
+    expect(candles.body).toHaveLength(100);
+    expect(count().n).toBeGreaterThan(1000);
   });
 
   it('the market off (tests, benchmarks) gets no invented history', async () => {

@@ -64,6 +64,15 @@ export function orderView(row: OrderRow, mode: ActionMode = 'FULL'): Record<stri
   return view;
 }
 
+/**
+ * A batch item (the SDKs' BatchOrder: POST /spot/batch_orders, /spot/amend_batch_orders): the order
+ * without the per-role GT fee fields, which that model does not have.
+ */
+export function batchOrderView(row: OrderRow, mode: ActionMode = 'FULL'): Record<string, unknown> {
+  const { gt_maker_fee: _maker, gt_taker_fee: _taker, ...view } = orderView(row, mode);
+  return view;
+}
+
 /** "1548000000123.456": trade times carry microseconds as a fraction of a millisecond. */
 function msText(us: number): string {
   return `${Math.floor(us / 1000)}.${String(us % 1000).padStart(3, '0')}`;

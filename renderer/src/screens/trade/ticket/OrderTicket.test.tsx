@@ -390,3 +390,46 @@ describe('OrderTicket refused for pacing', () => {
     });
   });
 });
+
+describe('OrderTicket: a post-only order that would take, either way the platform answers', () => {
+  const placeAtTheAsk = async () => {
+    await fill(/^Price/, '65010');
+    await fill(/^Amount/, '0.01');
+    await userEvent.selectOptions(screen.getByLabelText(/Time in force/), 'poc');
+    await userEvent.click(screen.getByTestId('ticket-submit'));
+  };
+
+  it('stored and cancelled (finish_as=poc): a warning that nothing traded, not a success', async () => {
+    setup({
+      placeOrder: (input) => ({
+        ...resting(input as Record<string, string>),
+        timeInForce: 'poc',
+        status: 'cancelled',
+        finishAs: 'poc',
+      }),
+    });
+    await placeAtTheAsk();
+    const outcome = await screen.findByTestId('ticket-outcome');
+    expect(outcome.textContent).toMatch(/Post-only: the order would have traded at once, so it was cancelled/);
+    expect(outcome.className).toContain('notice-warn');
+    expect(outcome.className).not.toContain('notice-good');
+  });
+
+  it('refused (POC_FILL_IMMEDIATELY): the refusal, and no order result', async () => {
+    setup({
+      placeOrder: () => {
+        throw {
+          code: 'PLATFORM',
+          label: 'POC_FILL_IMMEDIATELY',
+          message: 'A post-only order would have traded at once, so it was refused.',
+          advice: 'Move the price away from the other side of the book or use another time in force.',
+          delivery: 'not_sent',
+        };
+      },
+    });
+    await placeAtTheAsk();
+    const result = screen.getByTestId('ticket-result');
+    await waitFor(() => expect(result.textContent).toMatch(/post-only order would have traded at once/i));
+    expect(screen.queryByTestId('ticket-outcome')).toBeNull();
+  });
+});

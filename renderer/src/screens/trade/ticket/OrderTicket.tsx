@@ -38,7 +38,7 @@ import { applyOrders } from '../../../lib/eventCache';
 import { formatMoney } from '../../../lib/format';
 import { AmountField, RetryCountdown, Select } from '../../../ui';
 import { useTradeUi } from '../store';
-import { describeOutcome } from './outcome';
+import { describeOutcome, outcomeTone } from './outcome';
 import { FieldAlert, OrderAmountField, OrderPriceField } from './parts/OrderFields';
 import { ReviewDialog } from './parts/ReviewDialog';
 import { ResultNotice, SubmitButton, TicketFrame, TicketResult } from './parts/TicketFrame';
@@ -259,7 +259,7 @@ export function OrderTicket({ pair, account, settings, bestBid, bestAsk, picked,
             ) : null}
             {placed ? (
               <ResultNotice
-                tone="good"
+                tone={outcomeTone(placed)}
                 data-testid="ticket-outcome"
                 data-finish={placed.finishAs}
                 heading={

@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import type { Order } from '../../../../../shared/contract/trade';
-import { describeOutcome } from './outcome';
+import { describeOutcome, outcomeTone } from './outcome';
 
 const order = (over: Partial<Order>): Order => ({
   id: '1',
@@ -46,5 +46,16 @@ describe('describeOutcome', () => {
   it('describes a resting and a partly filled order', () => {
     expect(describeOutcome(order({}))).toBe('Resting on the book: buy 0.5 BTC at 65,000 USDT.');
     expect(describeOutcome(order({ filledAmount: '0.1', left: '0.4' }))).toMatch(/Partly filled \(0.1 BTC\)/);
+  });
+});
+
+describe('outcomeTone', () => {
+  it('warns when the order ended at once with nothing traded, and only then', () => {
+    expect(outcomeTone(order({ status: 'cancelled', finishAs: 'poc' }))).toBe('warn');
+    expect(outcomeTone(order({ status: 'cancelled', finishAs: 'fok' }))).toBe('warn');
+    expect(outcomeTone(order({ status: 'cancelled', finishAs: 'ioc' }))).toBe('warn');
+    expect(outcomeTone(order({ status: 'cancelled', finishAs: 'ioc', filledAmount: '0.3', left: '0.2' }))).toBe('good');
+    expect(outcomeTone(order({ status: 'closed', finishAs: 'filled', filledAmount: '0.5', left: '0' }))).toBe('good');
+    expect(outcomeTone(order({}))).toBe('good');
   });
 });

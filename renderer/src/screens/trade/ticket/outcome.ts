@@ -42,3 +42,22 @@ export const describeOutcome = (order: Order): string => {
   if (order.status === 'closed') return `Filled: ${filledText} at an average of ${average}.`;
   return `Finished (${order.finishAs || order.status}).`;
 };
+
+/**
+ * How the result reads at a glance: a warning when the order ended at once without trading what
+ * was asked (post-only that would have taken, fill-or-kill, an IOC that found nothing, self-trade
+ * prevention): the platform accepted it, but nothing the person wanted happened.
+ */
+export const outcomeTone = (order: Order): 'good' | 'warn' => {
+  const nothingTraded = new Decimal(order.filledAmount || '0').isZero();
+  switch (order.finishAs) {
+    case 'poc':
+    case 'fok':
+      return 'warn';
+    case 'ioc':
+    case 'stp':
+      return nothingTraded ? 'warn' : 'good';
+    default:
+      return 'good';
+  }
+};

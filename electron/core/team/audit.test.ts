@@ -1,0 +1,69 @@
+import { describe, expect, it } from 'vitest';
+import { TeamAudit } from './audit';
+import { canonicalJson, sha256 } from './canonical';
+import type { AuditEntry } from './records';
+import { skipWithoutPostgres } from './testing/postgres';
+import { withTestTeam } from './testing/team';
+
+describe.skipIf(skipWithoutPostgres('team audit.test'))('the team audit chain', () => {
+  const file = withTestTeam();
+  const { ownTeam: withOwnTeam, dba } = file;
+
+  it('two desks appending at once make one chain with no seq twice; operators sign their entries', async () => {
+    const t = file.team;
+    const deskA = new TeamAudit(t.db, t.team.id, 'desk-a');
+    const deskB = new TeamAudit(t.desk(), t.team.id, 'desk-b');
+    await Promise.all(
+      Array.from({ length: 10 }, (_, i) =>
+        (i % 2 ? deskA : deskB).append(
+          { action: 'approvals.approve', params: { movement: `mv_${i}` }, outcome: 'ok' },
+          i % 3 ? t.dave : undefined,
+        ),
+      ),
+    );
+    const verdict = await deskA.verify(await t.state());
+    expect(verdict).toMatchObject({ ok: true, entries: 10, head: { seq: 9 } });
+  });
+
+  describe('a database user who edits rows', () => {
+    it('rewriting a signed entry (who approved) fails, even with its hashes recomputed', async () => {
+      await withOwnTeam(async (team) => {
+        const audit = new TeamAudit(team.db, team.team.id, 'desk-a');
+        await audit.append({ action: 'approvals.approve', params: { movement: 'mv_1' }, outcome: 'ok' }, team.dave);
+        const [row] = await dba(team.database, 'SELECT body FROM audit WHERE seq = 0');
+        const rewritten = { ...(JSON.parse(row!.body as string) as AuditEntry), operator: 'bob' };
+        const body = canonicalJson(rewritten);
+        await dba(team.database, `UPDATE audit SET body = $1, hash = $2, operator_id = 'bob' WHERE seq = 0`, [
+          body,
+          sha256(body),
+        ]);
+        expect(await audit.verify(await team.state())).toEqual({
+          ok: false,
+          problem: "Audit entry 0: its operator's signature does not verify (it was edited or added in the database)",
+        });
+      });
+    });
+
+    it('an entry removed in the middle breaks the chain; the newest cut off is caught by the anchor', async () => {
+      await withOwnTeam(async (team) => {
+        const audit = new TeamAudit(team.db, team.team.id, 'desk-a');
+        for (let i = 0; i < 3; i++) await audit.append({ action: 'policies.set', params: { n: i }, outcome: 'ok' });
+        const anchor = await audit.append({
+          action: 'operators.changeRole',
+          params: { operator: 'dave' },
+          outcome: 'ok',
+        });
+        await dba(team.database, 'DELETE FROM audit WHERE seq = $1', [anchor.seq]);
+        const state = await team.state();
+        expect((await audit.verify(state)).ok).toBe(true);
+        expect(await audit.verify(state, anchor)).toEqual({
+          ok: false,
+          problem:
+            'The audit chain no longer contains entry 3 as this desk verified it: entries were removed or rewritten.',
+        });
+        await dba(team.database, 'DELETE FROM audit WHERE seq = 1');
+        expect(await audit.verify(state)).toEqual({ ok: false, problem: 'Audit entry 1: missing or malformed' });
+      });
+    });
+  });
+});
