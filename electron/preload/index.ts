@@ -23,6 +23,7 @@ import { fail } from '../../shared/ipc/result';
 import { CONNECT_CHANNEL, CORE_STOPPED_CHANNEL, EVENTS_CHANNEL, PORT_CHANNEL } from '../main/channels';
 
 const timers: ChannelTimers = {
+  now: () => performance.now(),
   setTimeout: (run, ms) => setTimeout(run, ms),
   clearTimeout: (handle) => clearTimeout(handle as ReturnType<typeof setTimeout>),
   defer: (run) => setTimeout(run, 0),

@@ -21,7 +21,9 @@ import { fail, type IpcError, ok, type Result } from './result';
 const manualTimers = () => {
   const pending = new Map<number, () => void>();
   let next = 1;
+  let clock = 0;
   const timers: ChannelTimers = {
+    now: () => clock,
     setTimeout: (run) => {
       const id = next++;
       pending.set(id, run);
@@ -35,6 +37,10 @@ const manualTimers = () => {
   };
   return {
     timers,
+    /** Moves the test's clock on (timers fire only with `fire`). */
+    advance: (ms: number) => {
+      clock += ms;
+    },
     fire: () => {
       const due = [...pending.values()];
       pending.clear();
@@ -238,6 +244,40 @@ describe('the channel', () => {
     await settle();
     expect(arrivals).toEqual(['events', 'result', 'events']);
     expect(events[1]).toHaveLength(50);
+  });
+
+  it('in a burst, events that follow a batch within the window wait for its end and leave together', async () => {
+    const clock = manualTimers();
+    const sent: EventEntry[][] = [];
+    const port = new ChannelPort(
+      (message) => {
+        if (message.k === 'events') sent.push([...message.events]);
+      },
+      clock.timers,
+      8,
+    );
+    // A lone event leaves once the turn is over.
+    port.emit('activity.historyProgress', { page: 1 });
+    await settle(1);
+    expect(sent).toEqual([[['activity.historyProgress', { page: 1 }]]]);
+    // The next pages come within the window: held until it ends, then one message.
+    clock.advance(2);
+    port.emit('activity.historyProgress', { page: 2 });
+    await settle(1);
+    clock.advance(3);
+    port.emit('activity.historyProgress', { page: 3 });
+    await settle(1);
+    expect(sent).toHaveLength(1);
+    clock.fire();
+    expect(sent[1]).toEqual([
+      ['activity.historyProgress', { page: 2 }],
+      ['activity.historyProgress', { page: 3 }],
+    ]);
+    // After a quiet spell longer than the window, an event waits for nothing again.
+    clock.advance(20);
+    port.emit('activity.historyProgress', { page: 4 });
+    await settle(1);
+    expect(sent[2]).toEqual([['activity.historyProgress', { page: 4 }]]);
   });
 
   it('ignores messages that are not the channel’s', () => {

@@ -41,6 +41,8 @@ export interface CancelSignal {
 
 /** Time as a dependency: the channel starts no timer of its own. */
 export interface ChannelTimers {
+  /** Milliseconds on a clock that only moves forward. */
+  now(): number;
   setTimeout(run: () => void, ms: number): unknown;
   clearTimeout(handle: unknown): void;
   /** Runs `run` once the current turn of the event loop is over (Node: setImmediate). */
@@ -52,17 +54,21 @@ export interface ChannelTimers {
 const MAX_EVENTS_PER_MESSAGE = 500;
 
 /**
- * The sending side of a port: events are queued and leave together once the current turn is over,
- * and anything else sent flushes them first, so an answer never overtakes the events its handler
- * emitted before answering.
+ * The sending side of a port. Events are queued and leave together: once the current turn is over,
+ * or — in a burst, when the last batch left less than `burstWindowMs` ago — when that window ends,
+ * so a history sync's progress or a stream's rush becomes a message every few milliseconds instead
+ * of one per event, while a lone event waits for nothing. Anything else sent flushes them first, so
+ * an answer never overtakes the events its handler emitted before answering.
  */
 export class ChannelPort {
   private queued: EventEntry[] = [];
   private flushScheduled = false;
+  private lastBatchAt = Number.NEGATIVE_INFINITY;
 
   constructor(
     private readonly send: (message: ChannelMessage) => void,
     private readonly timers: ChannelTimers,
+    private readonly burstWindowMs = 0,
   ) {}
 
   post(message: ChannelMessage): void {
@@ -78,16 +84,20 @@ export class ChannelPort {
     }
     if (this.flushScheduled) return;
     this.flushScheduled = true;
-    this.timers.defer(() => {
+    const flush = () => {
       this.flushScheduled = false;
       this.flush();
-    });
+    };
+    const wait = this.lastBatchAt + this.burstWindowMs - this.timers.now();
+    if (wait > 0) this.timers.setTimeout(flush, wait);
+    else this.timers.defer(flush);
   }
 
   flush(): void {
     if (this.queued.length === 0) return;
     const events = this.queued;
     this.queued = [];
+    this.lastBatchAt = this.timers.now();
     this.send({ k: 'events', events });
   }
 }

@@ -130,6 +130,13 @@ const shellOptions = (
   };
 };
 
+/**
+ * Events that follow a batch within this long leave together at its end (shared/ipc/channel.ts):
+ * half a frame, so a burst (a history sync's pages, a stream's rush) costs the window a message per
+ * half frame at most, and no event waits longer than the frame it would be drawn in anyway.
+ */
+const EVENT_BURST_WINDOW_MS = 8;
+
 const CORE_CLOSED = {
   code: 'INTERNAL' as const,
   message: 'The app’s core is closing.',
@@ -150,7 +157,7 @@ export const runCoreProcess = (port: ParentPort = parentPort(), host: CoreProces
   let core: Core | undefined;
   let closing: Promise<void> | undefined;
   const timers = nodeTimers();
-  const toShell = new ChannelPort((message) => port.post(message), timers);
+  const toShell = new ChannelPort((message) => port.post(message), timers, EVENT_BURST_WINDOW_MS);
   const shell = new ChannelClient(toShell, {
     timers,
     defaultTimeoutMs: 60_000,
@@ -191,7 +198,7 @@ export const runCoreProcess = (port: ParentPort = parentPort(), host: CoreProces
 
   const attachWindow = (windowId: number, sender: SenderInfo, raw: WindowPort): void => {
     windows.get(windowId)?.server.close();
-    const channelPort = new ChannelPort((message) => raw.postMessage(message), timers);
+    const channelPort = new ChannelPort((message) => raw.postMessage(message), timers, EVENT_BURST_WINDOW_MS);
     // The sender is the one main checked when it handed the window this port, whatever a call says.
     const server = new ChannelServer(
       channelPort,

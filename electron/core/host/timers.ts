@@ -5,6 +5,7 @@
 import type { ChannelTimers } from '../../../shared/ipc/channel';
 
 export const nodeTimers = (): ChannelTimers => ({
+  now: () => performance.now(),
   setTimeout: (run, ms) => {
     const timer = setTimeout(run, ms);
     timer.unref();
