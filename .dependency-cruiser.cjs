@@ -49,11 +49,16 @@ const ENGINE_FOLDERS = [
   'subAccounts',
   'notifications',
   'profiles',
-  // Policies, the Approvals queue and the trusted confirmation's view (docs/approvals.md).
+  // Policies, the authorization pipeline and the trusted confirmation's view (docs/approvals.md).
   'policies',
+  // The Approvals queue: what waits for a second person, who may decide it (docs/approvals.md).
+  'approvals',
+  // The domain commands that move money: precheck → authorize → journal and execute.
+  'commands',
   // Bulk batches (docs/bulk.md): parsing, checking, the batch journal and its runner.
   'batches',
-  // Operators and roles: who is signed in, passphrases (scrypt), what each role may call.
+  // Operators and roles: who is signed in, passphrases (scrypt), what each role may call; the
+  // control plane (control changes under four eyes).
   'operators',
 ];
 const CORE_ENGINE = `^electron/core/(${ENGINE_FOLDERS.join('|')})/`;

@@ -1,5 +1,5 @@
 import { E2E_ADMIN, expect, test } from './fixtures';
-import { confirmedCall } from './fixtures/trustedConfirm';
+import { confirmedCall, confirmTrusted, trustedConfirmPage } from './fixtures/trustedConfirm';
 
 const SCREENS = [
   ['balances', 'Balances'],
@@ -294,7 +294,7 @@ test('the idle lock never interrupts an operation in flight', async ({ page, app
   await expect(page.getByTestId('lock-screen')).toBeVisible();
 });
 
-test('a profile can be added and given a key, which is shown masked only', async ({ page, app }) => {
+test('a profile can be added and given a key, which is shown masked only', async ({ page, app, shell }) => {
   await app.open('settings');
   const panel = page.getByTestId('profiles-panel');
   await panel.getByTestId('add-profile').click();
@@ -303,6 +303,8 @@ test('a profile can be added and given a key, which is shown masked only', async
   await add.getByLabel('Name').fill('Desk testnet');
   await app.expectAccessible();
   await add.getByRole('button', { name: 'Add profile' }).click();
+  // Adding a profile and setting its key are control changes: the trusted confirmation first.
+  await confirmTrusted(shell, { title: 'Add a testnet profile' });
   await expect(add).toHaveCount(0);
   const row = panel.getByTestId('profiles-table').locator('tr', { hasText: 'Desk testnet' });
   await expect(row).toContainText('No key');
@@ -314,6 +316,13 @@ test('a profile can be added and given a key, which is shown masked only', async
   await dialog.getByLabel('API key').fill(key);
   await dialog.getByLabel('API secret').fill(secret);
   await dialog.getByRole('button', { name: 'Save key' }).click();
+  // The confirmation says whose account the key is (read with it first; this machine cannot reach
+  // the testnet, so it says it could not be read) and never shows the secret.
+  const keyConfirmation = await trustedConfirmPage(shell);
+  await expect(keyConfirmation.getByTestId('trusted-title')).toHaveText('Set the API key of Desk testnet');
+  await expect(keyConfirmation.getByTestId('trusted-rows')).toContainText('Account (UID)');
+  expect(await keyConfirmation.content()).not.toContain(secret);
+  await confirmTrusted(shell);
   await expect(dialog).toHaveCount(0);
   await expect(row.locator('code').last()).not.toHaveText('No key');
   // Neither the secret nor the full key is anywhere in the page afterwards.
@@ -323,8 +332,8 @@ test('a profile can be added and given a key, which is shown masked only', async
   await app.screenshot('profile-with-key');
 });
 
-test('switching to a live profile asks first; cancelling keeps the current one', async ({ page, app }) => {
-  const added = await app.call('profiles.add', { kind: 'live', name: 'Treasury live' });
+test('switching to a live profile asks first; cancelling keeps the current one', async ({ page, app, shell }) => {
+  const added = await confirmedCall(shell, app.call('profiles.add', { kind: 'live', name: 'Treasury live' }));
   expect(added.ok).toBe(true);
   await page.reload();
   await expect(page.locator('html')).toHaveAttribute('data-desk-ready', 'true');

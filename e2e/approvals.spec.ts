@@ -1,10 +1,12 @@
 /**
- * Four eyes, end to end through the Chromium shell: an administrator sets a policy in Settings →
- * Policies (confirmed in the shell's trusted window), prepares a withdrawal that needs approval
- * (nothing reaches the platform), a second operator signs in on the Approvals screen with their
- * passphrase and approves it with a reason → the sandbox executes it exactly once; a rejected one
- * is never sent; one left pending survives a reload of the window and a restart of the core, and is
- * sent once when approved after it.
+ * Four eyes, end to end through the Chromium shell: an administrator creates a maker and an
+ * approver and sets a policy in Settings → Policies (each confirmed in the shell's trusted window).
+ * The approver may not approve what that administrator prepares (the cooling-off after a grant:
+ * one person with two names is not four eyes). The maker prepares a withdrawal that needs approval
+ * (nothing reaches the platform; the review sheet closes, one intent, one item); the approver signs
+ * in on the Approvals screen with their passphrase and approves it with a reason → the sandbox
+ * executes it exactly once; a rejected one is never sent; one left pending survives a reload of the
+ * window and a restart of the core, and is sent once when approved after it.
  */
 import { randomUUID } from 'node:crypto';
 import type { Page } from 'playwright-core';
@@ -12,6 +14,7 @@ import { E2E_ADMIN, expect, test } from './fixtures';
 import { confirmedCall, confirmTrusted } from './fixtures/trustedConfirm';
 
 const APPROVER = { name: 'E2E approver', passphrase: 'approver passphrase 42' } as const;
+const MAKER = { name: 'E2E maker', passphrase: 'maker passphrase 4242' } as const;
 
 /** Withdrawals the sandbox holds for everyone (the seed has one). */
 const withdrawals = (sandbox: { ctx: { db: { prepare(sql: string): { get(): unknown } } } }): number =>
@@ -34,8 +37,17 @@ test.describe('approvals', () => {
     control,
   }) => {
     test.setTimeout(180_000);
-    // A second operator who may approve (the administrator creates it).
-    expect(await app.call('operators.create', { ...APPROVER, role: 'approver' })).toMatchObject({ ok: true });
+    // A maker and an approver (the administrator creates them, each confirmed in the trusted window).
+    for (const [who, role, title] of [
+      [APPROVER, 'approver', 'Approver'],
+      [MAKER, 'maker', 'Maker'],
+    ] as const) {
+      expect(
+        await confirmedCall(shell, app.call('operators.create', { ...who, role }), {
+          title: `Create operator ${who.name} (${title})`,
+        }),
+      ).toMatchObject({ ok: true });
+    }
 
     // --- The administrator sets the policy in Settings → Policies: above 50 USDT needs approval.
     await app.open('settings');
@@ -54,8 +66,38 @@ test.describe('approvals', () => {
     await expect(page.getByTestId('policy-saved')).toBeVisible();
     await expect(page.getByTestId('policy-updated')).toContainText(`by ${E2E_ADMIN.name}`);
 
-    // --- The maker (the administrator) prepares a 100 USDT withdrawal: it waits, nothing is sent.
+    // --- The administrator prepares 55 USDT (directly, as the screen would): it waits.
+    const saved = await app.call('funding.savedAddresses', { currency: 'USDT', chain: 'TRX' });
+    const address = (saved.value as { address: string }[])[0]!.address;
     const before = withdrawals(sandbox);
+    const byAdmin = await confirmedCall(
+      shell,
+      app.call('funding.withdraw', { requestKey: randomUUID(), currency: 'USDT', chain: 'TRX', address, amount: '55' }),
+    );
+    expect(byAdmin).toMatchObject({ ok: false, error: { code: 'AWAITING_APPROVAL' } });
+
+    // --- The cooling-off, by hand: the approver the administrator just created may not approve it.
+    await app.open('approvals');
+    await signInOnApprovals(page, APPROVER);
+    const adminsItem = page.getByTestId('approvals-pending').locator('article').filter({ hasText: 'Withdraw 55 USDT' });
+    await expect(adminsItem.getByTestId('approval-maker')).toContainText(E2E_ADMIN.name);
+    await adminsItem.getByTestId('approval-reason').fill('Looks fine to me');
+    await adminsItem.getByTestId('approval-approve').click();
+    await expect(adminsItem.getByTestId('approval-error')).toContainText(
+      `${E2E_ADMIN.name} gave you your role or passphrase less than 72 h ago`,
+    );
+    expect(shell.context.pages().some((p) => p.url().startsWith(`${shell.confirmOrigin}/`))).toBe(false);
+    expect(withdrawals(sandbox)).toBe(before);
+    // Rejecting it (nothing moves) is theirs to do.
+    await adminsItem.getByTestId('approval-reason').fill('Prepared by the one who made me an approver');
+    await adminsItem.getByTestId('approval-reject').click();
+    await expect(page.getByTestId('approvals-decided')).toContainText('Rejected — never sent');
+
+    // --- The maker prepares a 100 USDT withdrawal on screen: it waits, nothing is sent, the review
+    // closes at once (Send cannot queue the same withdrawal twice).
+    expect(await app.call('operators.signIn', MAKER)).toMatchObject({ ok: true });
+    await page.reload();
+    await expect(page.locator('html')).toHaveAttribute('data-desk-ready', 'true');
     await app.open('withdrawals');
     const form = page.getByRole('form', { name: 'New withdrawal' });
     await form.getByLabel('Currency').selectOption('USDT');
@@ -68,17 +110,16 @@ test.describe('approvals', () => {
     await sheet.getByTestId('withdraw-send').click();
     const submitted = await confirmTrusted(shell, { title: 'Withdraw 100 USDT' });
     expect(submitted.isClosed()).toBe(true);
-    await expect(page.getByText('It waits in Approvals; nothing was sent yet.').first()).toBeVisible();
-    expect(withdrawals(sandbox)).toBe(before);
-    await page.keyboard.press('Escape');
     await expect(sheet).toHaveCount(0);
+    await expect(page.getByTestId('withdraw-queued')).toContainText('It waits in Approvals; nothing was sent yet.');
+    expect(withdrawals(sandbox)).toBe(before);
 
     // --- It is in Approvals; its maker cannot approve it.
     await app.open('approvals');
     const pending = page.getByTestId('approvals-pending');
     await expect(pending).toHaveAttribute('data-count', '1');
     const item = pending.locator('article').first();
-    await expect(item.getByTestId('approval-maker')).toContainText(E2E_ADMIN.name);
+    await expect(item.getByTestId('approval-maker')).toContainText(MAKER.name);
     await expect(item.getByTestId('approval-amount')).toHaveText('100 USDT');
     await expect(item.getByTestId('approval-reasons')).toContainText('50');
     await expect(item.getByTestId('approval-expires')).toContainText(/Expires in \d+ h/);
@@ -100,9 +141,7 @@ test.describe('approvals', () => {
     await app.screenshot('approvals-decided');
 
     // --- The maker prepares two more (directly, as the screen would): one is rejected, one waits.
-    expect(await app.call('operators.signIn', E2E_ADMIN)).toMatchObject({ ok: true });
-    const saved = await app.call('funding.savedAddresses', { currency: 'USDT', chain: 'TRX' });
-    const address = (saved.value as { address: string }[])[0]!.address;
+    expect(await app.call('operators.signIn', MAKER)).toMatchObject({ ok: true });
     for (const amount of ['60', '70']) {
       const prepared = await confirmedCall(
         shell,
@@ -135,7 +174,7 @@ test.describe('approvals', () => {
     const states = (listed.value as { approvals: { amount: string; state: string }[] }).approvals
       .map((a) => `${a.amount}:${a.state}`)
       .sort();
-    expect(states).toEqual(['100:sent', '60:rejected', '70:pending']);
+    expect(states).toEqual(['100:sent', '55:rejected', '60:rejected', '70:pending']);
     // Exactly one withdrawal reached the platform: the approved one.
     expect(withdrawals(sandbox)).toBe(before + 1);
     await app.expectAccessible();
@@ -152,10 +191,12 @@ test.describe('approvals', () => {
           )?.approvals.filter((a) => a.state === 'pending').length,
       )
       .toBe(1);
+    // The new core signs its administrator in (automation); the approver signs in again.
+    expect(await app.call('operators.signIn', APPROVER)).toMatchObject({ ok: true });
     await page.reload();
     await expect(page.locator('html')).toHaveAttribute('data-desk-ready', 'true');
     await app.open('approvals');
-    await signInOnApprovals(page, APPROVER);
+    await expect(page.getByTestId('approvals-operator')).toContainText(`Signed in: ${APPROVER.name}`);
     const seventy = page.getByTestId('approvals-pending').locator('article').filter({ hasText: 'Withdraw 70 USDT' });
     // (A minute later on the sandbox's clock: the platform takes one withdrawal a minute per address.)
     await control.advance(61);

@@ -4,10 +4,12 @@
  * own passphrase form; the Audit log names who did what.
  */
 import { E2E_ADMIN, expect, test } from './fixtures';
+import { confirmTrusted } from './fixtures/trustedConfirm';
 
 test('an administrator adds a maker; Switch operator signs out; the maker signs in and is named on screen', async ({
   page,
   app,
+  shell,
 }) => {
   await expect(page.getByTestId('topbar-operator')).toContainText(`${E2E_ADMIN.name}`);
   await expect(page.getByTestId('topbar-operator')).toContainText('Administrator');
@@ -20,6 +22,9 @@ test('an administrator adds a maker; Switch operator signs out; the maker signs 
   await panel.getByTestId('operator-create-passphrase').fill('maker walks the ledger');
   await panel.getByTestId('operator-create-repeat').fill('maker walks the ledger');
   await panel.getByTestId('operator-create-submit').click();
+  // A control change: the trusted confirmation shows it before anything changes.
+  const confirmation = await confirmTrusted(shell, { title: 'Create operator Mo (Maker)' });
+  expect(confirmation.isClosed()).toBe(true);
   await expect(panel.getByTestId('operator-created')).toContainText('Mo can now sign in as maker');
   await expect(panel.getByTestId('operators-table')).toContainText('Mo');
   await app.expectAccessible();

@@ -7,7 +7,7 @@
 import type { Page } from 'playwright-core';
 import type { Shell } from '../electron/shell/shell';
 import { type AppDriver, expect, test } from './fixtures';
-import { confirmTrusted } from './fixtures/trustedConfirm';
+import { confirmTrusted, trustedConfirmPage } from './fixtures/trustedConfirm';
 
 const LOGIN = 'ops_e2e_desk';
 
@@ -59,6 +59,8 @@ test('sub-account lifecycle: key shown once, transfers, freeze blocks them, unfr
   await app.expectAccessible();
   await app.screenshot('create-sub-account');
   await create.getByRole('button', { name: 'Create sub-account' }).click();
+  // Creating a sub-account is a control change: the trusted confirmation names it first.
+  await confirmTrusted(shell, { title: `Create sub-account ${LOGIN}` });
   await expect(create).toBeHidden();
   const detail = page.getByTestId('subaccount-detail');
   await expect(detail.getByRole('heading', { level: 2 })).toContainText(LOGIN);
@@ -136,6 +138,11 @@ test('sub-account lifecycle: key shown once, transfers, freeze blocks them, unfr
   await app.expectAccessible();
   await app.screenshot('freeze-confirm');
   await confirmFreeze.getByRole('button', { name: 'Freeze' }).click();
+  // A control change too: the account by its name and UID, active → frozen.
+  const frozen = await trustedConfirmPage(shell);
+  await expect(frozen.getByTestId('trusted-rows')).toContainText(`${LOGIN} (UID ${uid})`);
+  await expect(frozen.getByTestId('trusted-rows')).toContainText('active → frozen');
+  await confirmTrusted(shell, { title: 'Freeze a sub-account' });
   await expect(page.getByTestId('subaccount-state')).toHaveText('Frozen');
 
   // --- A transfer now fails with a clear message, label and request id (the form warns, the platform refuses).
@@ -155,6 +162,7 @@ test('sub-account lifecycle: key shown once, transfers, freeze blocks them, unfr
   await openSubAccount(page, app);
   await page.getByTestId('unfreeze').click();
   await page.getByTestId('freeze-confirm').getByRole('button', { name: 'Unfreeze' }).click();
+  await confirmTrusted(shell, { title: 'Unfreeze a sub-account' });
   await expect(page.getByTestId('subaccount-state')).toHaveText('Active');
   await transferToSub(page, app, shell, uid, '5');
   await expect(page.getByTestId('transfer-result-state')).toHaveAttribute('data-state', 'done');

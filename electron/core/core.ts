@@ -5,7 +5,12 @@
  * start exactly this and only differ in transport.
  */
 import { contract, type DeskHandlers } from '../../shared/contract';
+import type { ControlKind } from '../../shared/contract/policies';
 import type { RequestRecord } from './api/client';
+import { ApprovalQueue } from './approvals/queue';
+import { type Batches, createBatches } from './batches/batches';
+import { BatchStore } from './batches/store';
+import { createMovementCommands, type MovementCommands } from './commands/movements';
 import { HistorySync } from './history/sync';
 import { AppLock } from './ipc/appLock';
 import { createDispatcher, type Dispatch } from './ipc/dispatcher';
@@ -18,27 +23,34 @@ import type { KeyStore } from './keychain/keyStore';
 import { OsKeyStore } from './keychain/osKeyStore';
 import { MovementEngine } from './movements/engine';
 import { FundingNotifier, isFundingEvent, type OsNotificationCapability } from './notifications/notifier';
-import { accessOf, can, Operators, type ScryptCost, stampIntentsWithOperator } from './operators';
-import { ApprovalStore } from './policies/approvals';
+import { accessOf, can, type OperatorSource, Operators, type ScryptCost, stampIntentsWithOperator } from './operators';
+import { type ControlKindHandler, type ControlPlane, createControlPlane } from './operators/controls';
+import { type Authorizer, createAuthorizer } from './policies/authorize';
 import type { Confirm } from './policies/confirm';
-import type { OperatorSource } from './policies/operators';
+import { createLimits } from './policies/limits';
+import { PolicyStore } from './policies/store';
 import { ProfileManager, type SandboxSource } from './profiles/manager';
 import { createActivityHandlers } from './services/activity';
-import { type ChooseSavePath, createAppHandlers } from './services/app';
-import { createBalancesHandlers } from './services/balances';
-import { batchRowApproval, batchScopedConfirm, createBulkService } from './services/bulk';
+import { type AppDeps, type ChooseSavePath, createAppHandlers } from './services/app';
+import { balanceControlKinds, createBalancesHandlers } from './services/balances';
+import { createBulkHandlers, saveExportFile } from './services/bulk';
 import type { Emit, ServiceContext } from './services/context';
 import type { OpenExternal } from './services/externalUrl';
-import { createFundingHandlers } from './services/funding';
-import { createGuard } from './services/guard';
+import { createFundingHandlers, createSavedAddresses, createWithdrawalPrecheck } from './services/funding';
 import type { CoreInternals } from './services/internals';
 import { createKeysHandlers } from './services/keys';
-import { createOperatorsHandlers, createSession } from './services/operators';
-import { createApprovalsHandlers, createPoliciesHandlers } from './services/policies';
-import { createProfilesHandlers } from './services/profiles';
-import { createSubAccountsHandlers } from './services/subAccounts';
+import { createOperatorsHandlers, createSession, operatorControlKinds, type Session } from './services/operators';
+import {
+  createApprovalsHandlers,
+  createPoliciesHandlers,
+  createPolicyChanges,
+  policyControlKinds,
+} from './services/policies';
+import { createProfilesHandlers, profileControlKinds } from './services/profiles';
+import { createSubAccountsHandlers, subAccountControlKinds } from './services/subAccounts';
 import { createTradeHandlers } from './services/trade';
-import { createTransfersHandlers } from './services/transfers';
+import { createTransferRoute, createTransfersHandlers, subNames } from './services/transfers';
+import { createKeyRotation, type KeyRotationHandlers } from './subAccounts/keyRotation';
 import { Watchers } from './watchers/watchers';
 
 export interface CoreOptions {
@@ -110,21 +122,41 @@ export interface Core {
   close(): Promise<void>;
 }
 
-export const createHandlers = (ctx: ServiceContext, internals: CoreInternals): DeskHandlers => ({
-  app: createAppHandlers(ctx, internals.app),
-  operators: createOperatorsHandlers(ctx, internals.app?.session),
-  profiles: createProfilesHandlers(ctx, internals),
-  balances: createBalancesHandlers(ctx),
-  funding: createFundingHandlers(ctx, internals.guard),
-  transfers: createTransfersHandlers(ctx, internals.guard),
-  subAccounts: createSubAccountsHandlers(ctx),
-  keys: createKeysHandlers(ctx, internals.guard),
-  trade: createTradeHandlers(ctx),
-  activity: createActivityHandlers(ctx, internals),
-  bulk: internals.bulk.handlers,
-  policies: createPoliciesHandlers(ctx, internals.guard),
-  approvals: createApprovalsHandlers(ctx, internals.guard),
-});
+/** What the handlers are built from (core.ts builds each once, bottom up). */
+interface Domain {
+  readonly internals: CoreInternals;
+  readonly session: Session;
+  readonly policies: PolicyStore;
+  readonly queue: ApprovalQueue;
+  readonly authorizer: Authorizer;
+  readonly commands: MovementCommands;
+  readonly batches: Batches;
+  readonly keyRotation: KeyRotationHandlers;
+  readonly controls: ControlPlane;
+  readonly app: AppDeps;
+}
+
+const createHandlers = (ctx: ServiceContext, d: Domain): DeskHandlers => {
+  const policyChanges = createPolicyChanges({ policies: d.policies, authorizer: d.authorizer, controls: d.controls });
+  return {
+    app: createAppHandlers(ctx, d.app),
+    operators: createOperatorsHandlers(ctx, d.session, d.controls),
+    profiles: createProfilesHandlers(ctx, d.internals, d.controls),
+    balances: createBalancesHandlers(ctx, d.controls),
+    funding: createFundingHandlers(ctx, d.commands, {
+      get: () => d.policies.get(d.authorizer.profile().id).review ?? { typedConfirmAbove: {} },
+      set: (review) => policyChanges.setReview(review),
+    }),
+    transfers: createTransfersHandlers(ctx, d.commands),
+    subAccounts: createSubAccountsHandlers(ctx, d.controls),
+    keys: createKeysHandlers(ctx, d.authorizer.confirmChange),
+    trade: createTradeHandlers(ctx),
+    activity: createActivityHandlers(ctx, d.internals),
+    bulk: createBulkHandlers(ctx, { batches: d.batches, keyRotation: d.keyRotation, app: d.app, controls: d.controls }),
+    policies: createPoliciesHandlers({ policies: d.policies, authorizer: d.authorizer, changes: policyChanges }),
+    approvals: createApprovalsHandlers(d),
+  };
+};
 
 export type { CoreInternals } from './services/internals';
 
@@ -295,24 +327,84 @@ const buildCore = async (options: CoreOptions, releaseLock: () => void): Promise
     void movementService.reconcile().catch(() => {});
   });
 
-  // Bulk batches (docs/bulk.md): each row goes out through the handlers built below (late-bound).
-  const bulk = createBulkService(ctx, {
+  // The domain, bottom up (docs/architecture.md, "Domain commands"): policies and the Approvals
+  // queue, the authorization pipeline, the movement commands, batches (rows through the commands),
+  // the control plane; then the handlers over them. Nothing is bound later.
+  const policies = new PolicyStore(settings);
+  const queue = new ApprovalQueue({
     db,
-    handlers: () => handlers,
-    ...(options.confirm ? { confirm: options.confirm } : {}),
-    app: {
-      ...(options.chooseSavePath ? { chooseSavePath: options.chooseSavePath } : {}),
-      ...(options.downloadsDir ? { downloadsDir: options.downloadsDir } : {}),
-    },
+    audit,
+    emit: options.emit,
+    operators: operatorSource,
+    grantOf: (id) => operators.grantOf(id),
+    coolingOffHours: (profileId) => policies.operatorCoolingOffHours(profileId || activeId()),
+  });
+  const limits = createLimits({ platform: () => manager.platform(), movements: movementService, audit, policies });
+  const authorizer = createAuthorizer({
+    confirm: options.confirm,
+    operators: operatorSource,
+    limits,
+    policies,
+    queue,
+    movements: movementService,
+    activeProfile: () => manager.active(),
+  });
+  const commands = createMovementCommands({
+    movements: movementService,
+    authorizer,
+    queue,
+    policies,
+    audit,
+    precheckWithdrawal: createWithdrawalPrecheck(ctx),
+    transferRoute: createTransferRoute(ctx),
+  });
+  const batches = createBatches({
+    store: new BatchStore(db),
+    audit,
+    emit: options.emit,
+    platform: () => manager.platform(),
+    activeProfile: () => manager.active(),
+    onProfileChange: ctx.onProfileChange,
+    movements: movementService,
+    commands,
+    authorizer,
+    queue,
+    limits,
+    policies,
+    confirm: options.confirm,
+    savedAddresses: createSavedAddresses(ctx),
+    subNames: () => subNames(ctx),
     ...(options.log ? { log: options.log } : {}),
-    // The policy engine over whole batches and a batch's own approval item (the guard, below).
-    approvals: {
-      batchPolicy: (rows) => guard.batchPolicy(rows),
-      requestBatchApproval: (request) => guard.requestBatchApproval(request),
-      batchApproval: (batchId) => guard.batchApproval(batchId),
-      withdrawBatchApproval: (batchId) => guard.withdrawBatchApproval(batchId),
-      change: (view) => guard.change(view),
-    },
+  });
+  const app: AppDeps = {
+    ...(options.chooseSavePath ? { chooseSavePath: options.chooseSavePath } : {}),
+    ...(options.downloadsDir ? { downloadsDir: options.downloadsDir } : {}),
+    ...(options.openExternal ? { openExternal: options.openExternal } : {}),
+  };
+  const rotation = createKeyRotation({
+    platform: () => manager.platform(),
+    activeProfile: () => manager.active(),
+    audit,
+    confirmChange: authorizer.confirmChange,
+    saveFile: saveExportFile(app),
+  });
+  const controls = createControlPlane({
+    queue,
+    confirm: options.confirm,
+    operators: operatorSource,
+    administrators: () => operators.adminCount(),
+    audit,
+    activeProfile: () => manager.active(),
+    expiresHours: () => policies.get(activeId()).approval.expiresHours,
+    coolingOffHours: () => policies.operatorCoolingOffHours(activeId()),
+    kinds: {
+      ...operatorControlKinds(operators),
+      ...policyControlKinds(policies),
+      ...profileControlKinds(manager, keyStore),
+      ...subAccountControlKinds(ctx),
+      ...balanceControlKinds(ctx),
+    } satisfies Record<ControlKind, ControlKindHandler>,
+    ...(options.logError ? { logError: options.logError } : {}),
   });
 
   // Locking lets every call in flight finish (the dispatcher counts them), then the journal's
@@ -321,30 +413,21 @@ const buildCore = async (options: CoreOptions, releaseLock: () => void): Promise
     settle: async () => {
       history.cancelRunning();
       // No new batch row starts; the rows in flight get their answer first.
-      await bulk.runner.suspend();
+      await batches.runner.suspend();
       await movementService.idle();
     },
     secure: () => manager.lock(),
     restore: async () => {
       await manager.unlock();
-      bulk.runner.unsuspend();
+      batches.runner.unsuspend();
     },
   });
-  const guard = createGuard(ctx, {
-    confirm: batchScopedConfirm(options.confirm),
-    operators: operatorSource,
-    approvals: new ApprovalStore(db),
-    // A row of a batch approved as a whole is covered by that approval; its decision runs or cancels the batch.
-    batchRow: batchRowApproval,
-    onBatchDecision: (approval) => bulk.approvalDecided(approval),
-    // A batch's item is approved only while its batch still waits for it (not once cancelled).
-    batchState: (batchId) => bulk.runner.summary(batchId)?.state,
-  });
-  // An approval left between "approved" and the send by a core that stopped is never sent late.
-  guard.recover();
+  // Approved items left without their send by a core that stopped are never sent late.
+  commands.recover();
+  controls.recover();
   const expiryTimer = setInterval(() => {
     try {
-      guard.expire();
+      queue.expire();
     } catch (error) {
       options.logError?.('approvals.expire', error);
     }
@@ -352,22 +435,24 @@ const buildCore = async (options: CoreOptions, releaseLock: () => void): Promise
   expiryTimer.unref?.();
   const session = createSession(ctx, operators, lock);
   const internals: CoreInternals = {
-    bulk,
     profiles: manager,
     movementService,
     history,
     keyStore,
-    guard,
-    app: {
-      lock,
-      session,
-      notifier,
-      ...(options.chooseSavePath ? { chooseSavePath: options.chooseSavePath } : {}),
-      ...(options.downloadsDir ? { downloadsDir: options.downloadsDir } : {}),
-      ...(options.openExternal ? { openExternal: options.openExternal } : {}),
-    },
+    app: { lock, session, notifier, ...app },
   };
-  const handlers = createHandlers(ctx, internals);
+  const handlers = createHandlers(ctx, {
+    internals,
+    session,
+    policies,
+    queue,
+    authorizer,
+    commands,
+    batches,
+    keyRotation: rotation.handlers,
+    controls,
+    app: internals.app ?? {},
+  });
   const dispatch = createDispatcher(contract, handlers, {
     trustedOrigins: options.trustedOrigins,
     lock,
@@ -411,7 +496,7 @@ const buildCore = async (options: CoreOptions, releaseLock: () => void): Promise
     void lock.lock('signedOut').catch((error) => options.logError?.('lock', error));
   // Batches left running by a core that stopped go on where they were (exactly once per row); while
   // nobody is signed in the lock holds them (suspended) until someone is.
-  bulk.resume();
+  batches.resume();
 
   let closed = false;
   return {
@@ -429,7 +514,8 @@ const buildCore = async (options: CoreOptions, releaseLock: () => void): Promise
       clearInterval(expiryTimer);
       watchers.stop();
       history.cancelRunning();
-      bulk.close();
+      batches.close();
+      rotation.close();
       movementService.close();
       await manager.close();
       db.close();

@@ -45,6 +45,11 @@ export const Movement = z.object({
   updatedAt: z.number(),
   /** The operator signed in when it was journaled ('' for movements journaled before operators existed). */
   operator: z.string(),
+  /**
+   * Where it was asked for: `screen`, `batch row N of batch B, confirmed as a whole at T by O`, or an
+   * approved item's origin; absent for movements journaled before origins were kept.
+   */
+  origin: z.string().optional(),
 });
 export type MovementView = z.infer<typeof Movement>;
 

@@ -88,6 +88,18 @@ export const Operator = z.object({
   createdBy: z.string(),
   /** When they last signed in or unlocked (Unix ms); absent: never. */
   lastSignInAt: z.number().optional(),
+  /**
+   * The administrator who last granted this operator anything (created them, changed their role,
+   * reset their passphrase) and when: for the policy's cooling-off period this operator may not
+   * approve what that administrator prepared. Absent for the first administrator.
+   */
+  grantedBy: z.string().optional(),
+  grantedAt: z.number().optional(),
+  /**
+   * The administrator who chose this operator's current passphrase (creating them or resetting it):
+   * until the operator chooses their own, they never approve what that administrator prepared.
+   */
+  passphraseSetBy: z.string().optional(),
 });
 export type Operator = z.infer<typeof Operator>;
 
@@ -100,6 +112,8 @@ export const OperatorSession = z.object({
   lock: LockState,
 });
 export type OperatorSession = z.infer<typeof OperatorSession>;
+
+const OperatorId = z.string().min(1).max(64);
 
 const NameAndNewPassphrase = z
   .object({ name: OperatorName, passphrase: NewPassphrase })
@@ -132,7 +146,7 @@ export const operators = {
   ),
   list: operation('Every operator (admin only).', z.object({}).strict(), z.array(Operator)),
   create: operation(
-    'Creates an operator with a role and a first passphrase (admin only).',
+    'Creates an operator with a role and a first passphrase (admin only, a control change).',
     z
       .object({ name: OperatorName, passphrase: NewPassphrase, role: OperatorRole })
       .strict()
@@ -143,8 +157,18 @@ export const operators = {
     Operator,
   ),
   changeRole: operation(
-    'Gives an operator another role (admin only; the last administrator keeps the role).',
-    z.object({ id: z.string().min(1).max(64), role: OperatorRole }).strict(),
+    'Gives an operator another role (admin only, a control change; the last administrator keeps the role).',
+    z.object({ id: OperatorId, role: OperatorRole }).strict(),
+    Operator,
+  ),
+  remove: operation(
+    'Removes an operator (admin only, a control change; never the last administrator, never oneself).',
+    z.object({ id: OperatorId }).strict(),
+    z.object({ removed: z.literal(true) }),
+  ),
+  resetPassphrase: operation(
+    'Gives another operator a new passphrase (admin only, a control change): for one who forgot theirs.',
+    z.object({ id: OperatorId, passphrase: NewPassphrase }).strict(),
     Operator,
   ),
   changePassphrase: operation(

@@ -9,7 +9,7 @@
  */
 import { z } from 'zod';
 import { operation } from '../ipc/define';
-import { Address, ChainName, CurrencyCode, Memo } from './funding';
+import { Address, ChainName, CurrencyCode, Memo, ReviewPolicy } from './funding';
 
 /** A limit: a non-negative decimal string, "0" meaning "nothing may move". */
 export const LimitAmount = z
@@ -83,8 +83,22 @@ export const ApprovalRules = z
     approveBatchesAsAWhole: z.boolean().optional(),
     /** How long a movement waits for approval before it expires (hours). */
     expiresHours: z.number().int().min(1, 'At least 1 hour').max(336, 'At most 14 days (336 hours)'),
+    /**
+     * For this many hours after an administrator created an operator, changed their role or reset
+     * their passphrase, that operator may not approve what this administrator prepared (one person
+     * with two names is not four eyes). Absent: DEFAULT_OPERATOR_COOLING_OFF_HOURS.
+     */
+    operatorCoolingOffHours: z
+      .number()
+      .int()
+      .min(0, 'At least 0 hours')
+      .max(720, 'At most 30 days (720 hours)')
+      .optional(),
   })
   .strict();
+
+/** The cooling-off period after an administrator's grant over an operator (ApprovalRules.operatorCoolingOffHours). */
+export const DEFAULT_OPERATOR_COOLING_OFF_HOURS = 72;
 export type ApprovalRules = z.infer<typeof ApprovalRules>;
 
 const MAX_LIMITED_CURRENCIES = 200;
@@ -110,6 +124,12 @@ const policyShape = <E extends z.ZodType>(entry: E) =>
       /** Absent: any time of day. */
       timeWindow: TimeWindow.optional(),
       approval: ApprovalRules,
+      /**
+       * The review threshold of this profile: amounts above it need the amount typed in the
+       * trusted confirmation (withdrawals, UID transfers, transfers). A currency without an entry
+       * always asks. Absent in an input: the threshold stays as it is.
+       */
+      review: ReviewPolicy.optional(),
     })
     .strict();
 
@@ -141,9 +161,38 @@ export type PolicyView = z.infer<typeof PolicyView>;
 // ---------------------------------------------------------------------------------------------
 // Approvals
 
-/** `batch`: a whole batch of the Bulk screen, approved or rejected as one (`approveBatchesAsAWhole`). */
-export const ApprovalKind = z.enum(['withdrawal', 'push', 'batch']);
+/**
+ * `batch`: a whole batch of the Bulk screen, approved or rejected as one (`approveBatchesAsAWhole`);
+ * `control`: a control change (who may act, how money is guarded) prepared by one administrator,
+ * applied once another administrator approves it.
+ */
+export const ApprovalKind = z.enum(['withdrawal', 'push', 'batch', 'control']);
 export type ApprovalKind = z.infer<typeof ApprovalKind>;
+
+/**
+ * Control changes: every change to who may act and how money is guarded. Each is confirmed in the
+ * trusted confirmation with what changes (before → after); once the desk has two administrators, one
+ * prepared by an administrator is applied only after another administrator approves it (docs/approvals.md).
+ */
+export const ControlKind = z.enum([
+  'operators.create',
+  'operators.changeRole',
+  'operators.remove',
+  'operators.resetPassphrase',
+  'policies.set',
+  'profiles.add',
+  'profiles.setKey',
+  'profiles.removeKey',
+  'profiles.remove',
+  'subAccounts.create',
+  'subAccounts.setFrozen',
+  'balances.convertSmallBalances',
+]);
+export type ControlKind = z.infer<typeof ControlKind>;
+
+/** One line of what a control change changes: the value before and after (`—`: none). */
+export const ControlChangeRow = z.object({ label: z.string(), before: z.string(), after: z.string() });
+export type ControlChangeRow = z.infer<typeof ControlChangeRow>;
 
 /**
  * pending: waits for an approver · approved: approved, being sent (briefly) · sent: the journal
@@ -197,8 +246,38 @@ export const Approval = z.object({
       totals: z.array(z.object({ currency: z.string(), amount: z.string() })),
     })
     .optional(),
+  /** Kind `control`: the change, line by line (before → after). */
+  control: z
+    .object({
+      kind: ControlKind,
+      title: z.string(),
+      changes: z.array(ControlChangeRow),
+    })
+    .optional(),
+  /**
+   * Where a movement was prepared: `screen`, or `batch row N of batch B, confirmed as a whole at T
+   * by O` (the same words the journal and the audit log keep).
+   */
+  origin: z.string().optional(),
+  /**
+   * A pending item of the same maker, kind, amount and destination, prepared within an hour of
+   * this one: possibly the same movement sent twice (the approver decides).
+   */
+  possibleDuplicateOf: z.string().optional(),
 });
 export type Approval = z.infer<typeof Approval>;
+
+/** Whether four eyes hold for control changes on this desk, and why (Settings, Approvals). */
+export const FourEyes = z.object({
+  /** Two administrators or more: a control change waits for another administrator's approval. */
+  inForce: z.boolean(),
+  administrators: z.number().int().nonnegative(),
+  /** In plain words: why four eyes are or are not in force. */
+  reason: z.string(),
+  /** The cooling-off period after an administrator's grant over an operator (hours). */
+  operatorCoolingOffHours: z.number().int().nonnegative(),
+});
+export type FourEyes = z.infer<typeof FourEyes>;
 
 const ApprovalId = z
   .string()
@@ -236,8 +315,13 @@ export const approvals = {
     Approval,
   ),
   reject: operation(
-    'Rejects a pending movement with a reason; it is never sent.',
+    'Rejects a pending movement or control change with a reason; it is never sent or applied.',
     z.object({ id: ApprovalId, reason: DecisionReason }).strict(),
     Approval,
+  ),
+  fourEyes: operation(
+    'Whether control changes wait for a second administrator on this desk, and why (or why not).',
+    z.object({}).strict(),
+    FourEyes,
   ),
 };

@@ -264,6 +264,41 @@ export type SubName = (uid: string) => string;
 export const subAccountName = (uid: string, loginName: string | undefined): string =>
   loginName ? `${loginName} (UID ${uid})` : `Sub-account ${uid}`;
 
+/** An account type as the transfer review names it ("Perpetual futures"). */
+export const TRANSFER_ACCOUNT_TEXT: Readonly<Record<string, string>> = {
+  spot: 'Spot',
+  margin: 'Isolated margin',
+  futures: 'Perpetual futures',
+  delivery: 'Delivery futures',
+  options: 'Options',
+};
+
+/**
+ * A transfer's two ends as its review shows them: "Main · Spot", "desk_ops (UID 10000003) · Spot",
+ * "Main · Isolated margin (BTC_USDT)". The trusted confirmation shows the same words.
+ */
+export const transferEnds = (input: TransferDetails, name: SubName): { from: string; to: string } => {
+  const text = (account: string) => TRANSFER_ACCOUNT_TEXT[account] ?? account;
+  switch (input.kind) {
+    case 'own': {
+      const extra = [input.currencyPair ?? '', input.settle ? `settle ${input.settle.toUpperCase()}` : '']
+        .filter(Boolean)
+        .join(', ');
+      const suffix = extra ? ` (${extra})` : '';
+      return { from: `Main · ${text(input.from)}${suffix}`, to: `Main · ${text(input.to)}${suffix}` };
+    }
+    case 'mainSub': {
+      const sub = `${name(String(input.subUserId))} · ${text(input.subAccountType ?? 'spot')}`;
+      return input.direction === 'to' ? { from: 'Main · Spot', to: sub } : { from: sub, to: 'Main · Spot' };
+    }
+    case 'subSub':
+      return {
+        from: `${name(String(input.fromUserId))} · ${text(input.fromType)}`,
+        to: `${name(String(input.toUserId))} · ${text(input.toType)}`,
+      };
+  }
+};
+
 const param = (movement: MovementView, field: string): unknown => movement.params[field];
 
 /** Sub-account user ids a journaled transfer touches (for the sub-account filter). */

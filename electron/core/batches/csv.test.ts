@@ -4,9 +4,9 @@ import Decimal from 'decimal.js';
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
 import { BATCH_COLUMNS, BATCH_TOO_LARGE_MESSAGE, type BatchRowInput } from '../../../shared/contract/bulk';
+import { decryptKeyFile, encryptKeyFile } from '../subAccounts/keyFile';
 import { parseAccount, parseBatchText, rowToRecord } from './csv';
 import { BATCH_EXAMPLE_CSV } from './example';
-import { decryptKeyFile, encryptKeyFile } from './keyFile';
 import { requestKeyOf } from './store';
 import { type BatchFacts, validateBatch } from './validate';
 

@@ -167,7 +167,7 @@ export const readRow = (row: number, raw: Record<string, string>): ParsedRow => 
     const to = /^(?:uid:)?\s*(\d{1,16})$/i.exec(cell('to'));
     const from = cell('from').toLowerCase();
     if (from !== '' && from !== 'spot' && from !== 'main')
-      errors.push('A UID push always leaves the main spot account: leave “from” empty.');
+      errors.push('A UID transfer always leaves the main spot account: leave “from” empty.');
     if (!to) errors.push('To: write the receiving account’s user id, e.g. uid:2000001.');
     else candidate = { receiveUid: Number(to[1]) };
     for (const extra of ['chain', 'memo'] as const) {

@@ -1,5 +1,5 @@
 /**
- * Runs journaled batches: each row goes out through the executor (the ordinary movement handlers)
+ * Runs journaled batches: each row goes out through the executor (the movement's domain command)
  * with its row's request key. Rows run in lanes, one per platform endpoint (own transfers, main↔sub,
  * sub↔sub, UID pushes, withdrawals): in row order within a lane, lanes side by side, so the API
  * client's limiter paces each endpoint at its own limit and one slow endpoint does not hold up the
@@ -27,8 +27,8 @@ export type RowOutcome =
   | { readonly state: 'retry'; readonly message: string };
 
 export interface RowExecutor {
-  /** Sends one row through the movement handlers with this request key. Never throws. */
-  execute(input: BatchRowInput, requestKey: string, batchId: string): Promise<RowOutcome>;
+  /** Sends one row through its domain command with this request key. Never throws. */
+  execute(input: BatchRowInput, requestKey: string, batchId: string, rowNo: number): Promise<RowOutcome>;
   /** The journaled movement of this key, as a row outcome; undefined when nothing was journaled. */
   lookup(requestKey: string): RowOutcome | undefined;
 }
@@ -232,7 +232,7 @@ export class BatchRunner {
     this.inFlight++;
     let outcome: RowOutcome;
     try {
-      outcome = await this.o.executor.execute(inputOf(row), row.request_key, id);
+      outcome = await this.o.executor.execute(inputOf(row), row.request_key, id, row.row_no);
     } finally {
       this.inFlight--;
       if (this.inFlight === 0) for (const resolve of this.idleWaiters.splice(0)) resolve();

@@ -29,6 +29,9 @@ interface BatchDbRow {
   updated_at: number;
   started_at: number | null;
   finished_at: number | null;
+  /** When and by whom the batch was confirmed as a whole in the trusted window (null: not yet). */
+  confirmed_at: number | null;
+  confirmed_by: string;
 }
 
 export interface StoredRow {
@@ -115,6 +118,14 @@ export class BatchStore {
   /** Batches waiting as one item in the Approvals queue. */
   awaitingApproval(): BatchDbRow[] {
     return this.db.prepare<[], BatchDbRow>("SELECT * FROM batches WHERE state = 'approval' ORDER BY created_at").all();
+  }
+
+  /** The operator confirmed the whole batch in the trusted window: its rows go out under that confirmation. */
+  confirmed(id: string, by: string): void {
+    const at = this.now();
+    this.db
+      .prepare('UPDATE batches SET confirmed_at = ?, confirmed_by = ?, updated_at = ? WHERE id = ?')
+      .run(at, by, at, id);
   }
 
   setState(id: string, state: BatchState): void {

@@ -67,7 +67,7 @@ export const destinationText = (input: BatchRowInput): string => {
 };
 
 export const kindText = (input: BatchRowInput): string => {
-  if (input.type === 'push') return 'UID push';
+  if (input.type === 'push') return 'UID transfer';
   if (input.type === 'withdrawal') return 'Withdrawal';
   const { from, to } = input;
   if (from.owner === 'main' && to.owner === 'main') return 'Transfer (own accounts)';
@@ -118,9 +118,9 @@ const rowProblems = (
   }
   if (input.type === 'push') {
     if (decimals(amount) > TRANSFER_MAX_DECIMALS)
-      errors.push(`UID pushes take at most ${TRANSFER_MAX_DECIMALS} decimals.`);
+      errors.push(`UID transfers take at most ${TRANSFER_MAX_DECIMALS} decimals.`);
     if (input.receiveUid === facts.mainUserId)
-      errors.push('This is your own user id: a UID push goes to another main account.');
+      errors.push('This is your own user id: a UID transfer goes to another main account.');
     if (facts.subAccounts.has(input.receiveUid)) {
       errors.push(`${input.receiveUid} is one of your sub-accounts: use a transfer (to = sub:${input.receiveUid}).`);
     }

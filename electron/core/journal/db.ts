@@ -176,6 +176,28 @@ CREATE INDEX IF NOT EXISTS batch_rows_state ON batch_rows(batch_id, state);
       failures INTEGER NOT NULL,
       last_failure_at INTEGER NOT NULL
     )`),
+  // 8. The administrator who last granted each operator anything (created them, changed their role,
+  //    reset their passphrase) and when: for a cooling-off period that operator may not approve what
+  //    this administrator prepared (electron/core/approvals/). And who chose the operator's current
+  //    passphrase when it was not the operator ('' once they chose their own): until they do, they
+  //    never approve what that administrator prepared. Operators from before: their creator, at creation.
+  (db) => {
+    addColumn(db, 'operators', 'granted_by', "TEXT NOT NULL DEFAULT ''");
+    addColumn(db, 'operators', 'granted_at', 'INTEGER');
+    addColumn(db, 'operators', 'passphrase_set_by', "TEXT NOT NULL DEFAULT ''");
+    db.exec(`UPDATE operators SET
+      granted_by = COALESCE((SELECT c.id FROM operators c WHERE c.name = operators.created_by AND operators.created_by <> ''), ''),
+      granted_at = created_at`);
+    // Never changed since created: the first passphrase is still the one the creator chose.
+    db.exec('UPDATE operators SET passphrase_set_by = granted_by WHERE updated_at = created_at');
+  },
+  // 9. Where each movement was asked for (a screen, or a batch row confirmed as a whole: its batch,
+  //    when and by whom), and when and by whom each batch was confirmed in the trusted window.
+  (db) => {
+    addColumn(db, 'intents', 'origin', "TEXT NOT NULL DEFAULT ''");
+    addColumn(db, 'batches', 'confirmed_at', 'INTEGER');
+    addColumn(db, 'batches', 'confirmed_by', "TEXT NOT NULL DEFAULT ''");
+  },
 ];
 
 const migrate = (db: Db): void => {

@@ -44,6 +44,8 @@ export interface IntentRow {
   sent_platform_ms: number | null;
   /** The operator signed in when it was journaled (set by a trigger, operators/operators.ts); '' before operators. */
   operator?: string;
+  /** Where it was asked for (MovementOptions.origin); '' before origins were kept. */
+  origin?: string;
 }
 
 /** A new intent, state `prepared`, nothing sent. */
@@ -58,6 +60,7 @@ export interface NewIntent {
   readonly at: number;
   readonly requestKey: string | null;
   readonly earliestPlatformMs: number;
+  readonly origin: string;
 }
 
 export interface IntentFilter {
@@ -91,6 +94,7 @@ export const toMovement = (r: IntentRow): MovementView => ({
   createdAt: r.created_at,
   updatedAt: r.updated_at,
   operator: r.operator ?? '',
+  ...(r.origin ? { origin: r.origin } : {}),
 });
 
 export class IntentRepository {
@@ -181,8 +185,8 @@ export class IntentRepository {
       () =>
         this.db
           .prepare(
-            `INSERT OR IGNORE INTO intents (id, profile_id, kind, state, client_id, currency, amount, params, attempts, created_at, updated_at, request_key, earliest_platform_ms)
-             VALUES (?, ?, ?, 'prepared', ?, ?, ?, ?, 0, ?, ?, ?, ?)`,
+            `INSERT OR IGNORE INTO intents (id, profile_id, kind, state, client_id, currency, amount, params, attempts, created_at, updated_at, request_key, earliest_platform_ms, origin)
+             VALUES (?, ?, ?, 'prepared', ?, ?, ?, ?, 0, ?, ?, ?, ?, ?)`,
           )
           .run(
             intent.id,
@@ -196,6 +200,7 @@ export class IntentRepository {
             intent.at,
             intent.requestKey,
             intent.earliestPlatformMs,
+            intent.origin,
           ).changes,
     );
   }

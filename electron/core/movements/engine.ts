@@ -360,6 +360,7 @@ export class MovementEngine implements Movements {
         at,
         requestKey,
         earliestPlatformMs: earliest ?? at + api.client.clock.offsetMs,
+        origin: options.origin ?? '',
       });
     } catch (error) {
       throw error instanceof JournalUnwritable ? journalUnavailable(error.problem) : error;

@@ -31,6 +31,11 @@ export type MovementState = Movement['state'];
  */
 export interface MovementOptions {
   readonly requestKey?: string;
+  /**
+   * Where it was asked for, in words (policies/authorize.ts `originText`): `screen`, or a batch row
+   * confirmed as a whole. Journaled with the intent.
+   */
+  readonly origin?: string;
 }
 
 export interface MovementFilter {

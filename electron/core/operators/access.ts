@@ -55,6 +55,8 @@ export const OPERATION_ACCESS: Readonly<Record<string, Access>> = {
   'operators.list': 'admin',
   'operators.create': 'admin',
   'operators.changeRole': 'admin',
+  'operators.remove': 'admin',
+  'operators.resetPassphrase': 'admin',
   // profiles
   'profiles.list': 'read',
   'profiles.active': 'read',
@@ -167,6 +169,7 @@ export const OPERATION_ACCESS: Readonly<Record<string, Access>> = {
   'approvals.list': 'read',
   'approvals.approve': 'approve',
   'approvals.reject': 'approve',
+  'approvals.fourEyes': 'read',
 };
 
 /** The access an operation needs; admin for one missing from the table (fail closed). */

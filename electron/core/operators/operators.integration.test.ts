@@ -79,7 +79,11 @@ describe('passphrases', () => {
       await expect(ops.verify(name, 'wrong')).rejects.toMatchObject({ detail: { label: 'TOO_MANY_ATTEMPTS' } });
     }
     // Per operator: another operator's passphrase is still checked.
-    await ops.create({ name: 'Bo', passphrase: 'bo has a passphrase too', role: 'viewer' }, 'Ada');
+    const ada = ops.byName('Ada')!;
+    ops.create(
+      { name: 'Bo', passphraseHash: await ops.hashPassphrase('bo has a passphrase too'), role: 'viewer' },
+      ada,
+    );
     await expect(ops.verify('Bo', 'bo has a passphrase too')).resolves.toMatchObject({ name: 'Bo' });
   });
 

@@ -29,6 +29,15 @@ export interface OperatorSource {
   current(): OperatorInfo | undefined;
 }
 
+/** The operator signed in, or NOT_ALLOWED: nothing that changes anything runs while nobody is signed in. */
+export const signedInOperator = (source: OperatorSource): OperatorInfo => {
+  const who = source.current();
+  if (who === undefined) {
+    throw new DeskFailure({ code: 'NOT_ALLOWED', message: 'Nobody is signed in.', advice: 'Sign in first.' });
+  }
+  return who;
+};
+
 export interface OperatorsOptions {
   readonly db: Db;
   readonly now?: () => number;
@@ -50,15 +59,33 @@ interface Row {
   created_by: string;
   /** Null: never signed in (or in a journal from before migration 6). */
   last_sign_in_at?: number | null;
+  /** The id of the administrator who last granted this operator anything ('' : nobody, the first one). */
+  granted_by?: string;
+  granted_at?: number | null;
+  /** The administrator who chose the current passphrase ('' : the operator chose it). */
+  passphrase_set_by?: string;
 }
 
-const toOperator = (row: Row): Operator => ({
+/** The last grant over an operator: who created them, changed their role or reset their passphrase, and when. */
+export interface Grant {
+  readonly byId: string;
+  readonly byName: string;
+  readonly at: number;
+  /** The administrator who chose the operator's current passphrase, until the operator chooses their own. */
+  readonly passphraseSetBy?: { readonly id: string; readonly name: string };
+}
+
+const toOperator = (row: Row, names: (id: string | undefined) => string | undefined = () => undefined): Operator => ({
   id: row.id,
   name: row.name,
   role: row.role,
   createdAt: row.created_at,
   createdBy: row.created_by,
   ...(row.last_sign_in_at ? { lastSignInAt: row.last_sign_in_at } : {}),
+  ...(names(row.granted_by) !== undefined && row.granted_at
+    ? { grantedBy: names(row.granted_by) as string, grantedAt: row.granted_at }
+    : {}),
+  ...(row.passphrase_set_by ? { passphraseSetBy: names(row.passphrase_set_by) ?? 'a removed administrator' } : {}),
 });
 
 const wrongPassphrase = (): DeskFailure =>
@@ -86,12 +113,44 @@ export class Operators implements OperatorSource {
   }
 
   list(): Operator[] {
-    return this.options.db.prepare<[], Row>('SELECT * FROM operators ORDER BY created_at, name').all().map(toOperator);
+    const rows = this.options.db.prepare<[], Row>('SELECT * FROM operators ORDER BY created_at, name').all();
+    const names = new Map(rows.map((r) => [r.id, r.name]));
+    return rows.map((r) => toOperator(r, (id) => (id ? names.get(id) : undefined)));
   }
 
   get(id: string): Operator | undefined {
     const row = this.options.db.prepare<[string], Row>('SELECT * FROM operators WHERE id = ?').get(id);
-    return row ? toOperator(row) : undefined;
+    return row ? toOperator(row, (other) => (other ? this.nameOf(other) : undefined)) : undefined;
+  }
+
+  private nameOf(id: string): string | undefined {
+    return this.options.db.prepare<[string], { name: string }>('SELECT name FROM operators WHERE id = ?').get(id)?.name;
+  }
+
+  /** How many administrators the desk has: two or more put control changes under four eyes. */
+  adminCount(): number {
+    return (this.options.db.prepare("SELECT COUNT(*) AS n FROM operators WHERE role = 'admin'").get() as { n: number })
+      .n;
+  }
+
+  /** Who last granted this operator anything (created them, changed their role, reset their passphrase). */
+  grantOf(id: string): Grant | undefined {
+    const row = this.options.db
+      .prepare<[string], { by_id: string; by_name: string; at: number; set_by: string; set_by_name: string | null }>(
+        `SELECT g.id AS by_id, g.name AS by_name, o.granted_at AS at, o.passphrase_set_by AS set_by, s.name AS set_by_name
+         FROM operators o JOIN operators g ON g.id = o.granted_by LEFT JOIN operators s ON s.id = o.passphrase_set_by
+         WHERE o.id = ? AND o.granted_at IS NOT NULL`,
+      )
+      .get(id);
+    if (!row) return undefined;
+    return {
+      byId: row.by_id,
+      byName: row.by_name,
+      at: row.at,
+      ...(row.set_by
+        ? { passphraseSetBy: { id: row.set_by, name: row.set_by_name ?? 'a removed administrator' } }
+        : {}),
+    };
   }
 
   private rowByName(name: string): Row | undefined {
@@ -150,35 +209,41 @@ export class Operators implements OperatorSource {
     }).immediate();
   }
 
+  /** The stored form of a new passphrase (scrypt): what a prepared control change keeps, never the passphrase. */
+  hashPassphrase(passphrase: string): Promise<string> {
+    return hashPassphrase(passphrase, this.cost);
+  }
+
+  /** Why an operator named `name` cannot be added now, if it cannot. */
+  nameTaken(name: string): string | undefined {
+    const clean = operatorName(name);
+    return this.rowByName(clean) ? `There is already an operator named ${clean}.` : undefined;
+  }
+
   /**
-   * Adds an operator. `createdBy` is the admin's name ("" for the first administrator). Names are
-   * unique whatever their case.
+   * Adds an operator with a passphrase hash (hashPassphrase). `by` is the administrator who created
+   * them: their grant over the new operator starts now. Names are unique whatever their case.
    */
-  async create(input: { name: string; passphrase: string; role: OperatorRole }, createdBy: string): Promise<Operator> {
+  create(input: { name: string; passphraseHash: string; role: OperatorRole }, by: OperatorInfo): Operator {
     const name = operatorName(input.name);
-    if (this.rowByName(name)) throw DeskFailure.precondition(`There is already an operator named ${name}.`);
-    const hash = await hashPassphrase(input.passphrase, this.cost);
-    const row: Row = {
-      id: randomUUID(),
-      name,
-      role: input.role,
-      passphrase_hash: hash,
-      created_at: this.now(),
-      created_by: createdBy,
-    };
+    const taken = this.nameTaken(name);
+    if (taken) throw DeskFailure.precondition(taken);
+    const at = this.now();
+    const id = randomUUID();
     try {
       this.options.db
         .prepare(
-          'INSERT INTO operators (id, name, role, passphrase_hash, created_at, updated_at, created_by) VALUES (?,?,?,?,?,?,?)',
+          `INSERT INTO operators (id, name, role, passphrase_hash, created_at, updated_at, created_by, granted_by, granted_at, passphrase_set_by)
+           VALUES (?,?,?,?,?,?,?,?,?,?)`,
         )
-        .run(row.id, row.name, row.role, row.passphrase_hash, row.created_at, row.created_at, row.created_by);
+        .run(id, name, input.role, input.passphraseHash, at, at, by.name, by.id, at, by.id);
     } catch (error) {
       if ((error as { code?: string }).code === 'SQLITE_CONSTRAINT_UNIQUE') {
         throw DeskFailure.precondition(`There is already an operator named ${name}.`);
       }
       throw error;
     }
-    return toOperator(row);
+    return this.get(id) as Operator;
   }
 
   /**
@@ -243,27 +308,71 @@ export class Operators implements OperatorSource {
     this.signedIn = undefined;
   }
 
-  changeRole(id: string, role: OperatorRole): Operator {
+  /** Why this operator's role cannot become `role`, if it cannot (the desk keeps an administrator). */
+  roleProblem(id: string, role: OperatorRole): string | undefined {
+    const target = this.get(id);
+    if (!target) return 'There is no such operator.';
+    if (target.role === 'admin' && role !== 'admin' && this.adminCount() <= 1) {
+      return 'The desk needs at least one administrator.';
+    }
+    return undefined;
+  }
+
+  /** Gives an operator another role; `by` (an administrator) holds a grant over them from now on. */
+  changeRole(id: string, role: OperatorRole, by: OperatorInfo): Operator {
     const db = this.options.db;
-    const change = db.transaction(() => {
-      const target = this.get(id);
-      if (!target) throw DeskFailure.precondition('There is no such operator.');
-      if (target.role === 'admin' && role !== 'admin') {
-        const admins = (db.prepare("SELECT COUNT(*) AS n FROM operators WHERE role = 'admin'").get() as { n: number })
-          .n;
-        if (admins <= 1) {
-          throw DeskFailure.precondition(
-            'The desk needs at least one administrator.',
-            'Make another operator an administrator first.',
-          );
-        }
-      }
-      db.prepare('UPDATE operators SET role = ?, updated_at = ? WHERE id = ?').run(role, this.now(), id);
-      return { ...target, role };
-    });
-    const changed = change.immediate();
+    db.transaction(() => {
+      const problem = this.roleProblem(id, role);
+      if (problem) throw DeskFailure.precondition(problem, 'Make another operator an administrator first.');
+      const at = this.now();
+      db.prepare('UPDATE operators SET role = ?, updated_at = ?, granted_by = ?, granted_at = ? WHERE id = ?').run(
+        role,
+        at,
+        by.id,
+        at,
+        id,
+      );
+    }).immediate();
     if (this.signedIn?.id === id) this.signedIn = { ...this.signedIn, role };
-    return changed;
+    return this.get(id) as Operator;
+  }
+
+  /** Why this operator cannot be removed by `by`, if they cannot. */
+  removeProblem(id: string, by: OperatorInfo): string | undefined {
+    const target = this.get(id);
+    if (!target) return 'There is no such operator.';
+    if (target.id === by.id) return 'You cannot remove yourself; another administrator can.';
+    if (target.role === 'admin' && this.adminCount() <= 1) return 'The desk needs at least one administrator.';
+    return undefined;
+  }
+
+  /** Removes an operator (their name stays on what they did: audit entries and intents keep names). */
+  remove(id: string, by: OperatorInfo): void {
+    const db = this.options.db;
+    db.transaction(() => {
+      const problem = this.removeProblem(id, by);
+      if (problem) throw DeskFailure.precondition(problem);
+      db.prepare('DELETE FROM operators WHERE id = ?').run(id);
+      db.prepare('DELETE FROM passphrase_failures WHERE subject = ?').run(id);
+    }).immediate();
+    if (this.signedIn?.id === id) this.signedIn = undefined;
+  }
+
+  /**
+   * Gives an operator a new passphrase (its hash, hashPassphrase) chosen by an administrator, who
+   * then knows it: `by` holds a grant over them from now on, and their failure count is cleared.
+   */
+  resetPassphrase(id: string, passphraseHash: string, by: OperatorInfo): Operator {
+    const db = this.options.db;
+    const at = this.now();
+    const changed = db
+      .prepare(
+        'UPDATE operators SET passphrase_hash = ?, updated_at = ?, granted_by = ?, granted_at = ?, passphrase_set_by = ? WHERE id = ?',
+      )
+      .run(passphraseHash, at, by.id, at, by.id, id);
+    if (changed.changes === 0) throw DeskFailure.precondition('There is no such operator.');
+    db.prepare('DELETE FROM passphrase_failures WHERE subject = ?').run(id);
+    return this.get(id) as Operator;
   }
 
   /** The signed-in operator's own passphrase; the current one is checked (and counts as an attempt). */
@@ -272,8 +381,9 @@ export class Operators implements OperatorSource {
     if (!me) throw DeskFailure.precondition('Nobody is signed in.');
     await this.verify(me.name, current);
     const hash = await hashPassphrase(next, this.cost);
+    // Their own passphrase now: nobody else knows it any more.
     this.options.db
-      .prepare('UPDATE operators SET passphrase_hash = ?, updated_at = ? WHERE id = ?')
+      .prepare("UPDATE operators SET passphrase_hash = ?, updated_at = ?, passphrase_set_by = '' WHERE id = ?")
       .run(hash, this.now(), me.id);
   }
 }

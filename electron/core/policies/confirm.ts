@@ -15,12 +15,25 @@ export type ConfirmAction =
   | 'withdrawal'
   | 'push'
   | 'transfer'
+  | 'batch'
   | 'keyCreate'
   | 'keyUpdate'
   | 'keyDelete'
   | 'policy'
   | 'endpoint'
+  | 'control'
   | 'approve';
+
+/** One line of the confirmation. */
+export interface ConfirmRow {
+  readonly label: string;
+  readonly value: string;
+  /**
+   * An identifier to compare character by character (an address, a key): shown in groups of this
+   * many characters, as the review sheet shows it — by layout only, the text holds no space.
+   */
+  readonly group?: number;
+}
 
 /** What the confirmation window shows: plain data, rendered as text (never as HTML). */
 export interface ConfirmView {
@@ -28,7 +41,7 @@ export interface ConfirmView {
   /** One line: "Withdraw 250 USDT". */
   readonly title: string;
   /** Label → value, in order: amount, destination, network, fee, profile, operator, … */
-  readonly rows: readonly { readonly label: string; readonly value: string }[];
+  readonly rows: readonly ConfirmRow[];
   /** When set, the person must type this amount (above the threshold); main compares it. */
   readonly typedAmount?: { readonly amount: string; readonly currency: string };
   /** A line shown above the buttons (e.g. "This needs an approver before it is sent"). */

@@ -17,9 +17,20 @@ const escapeHtml = (text: string): string =>
 export const CONFIRM_PAGE_CSP =
   "default-src 'none'; script-src 'self'; style-src 'self'; img-src 'none'; connect-src 'none'; form-action 'none'; frame-ancestors 'none'; base-uri 'none'";
 
+/**
+ * A value as text; an identifier in groups (as the review sheet shows an address): each group its own
+ * element, the gap a margin, so the text — and a copy of it — is exactly the identifier.
+ */
+const valueHtml = (r: ConfirmView['rows'][number]): string =>
+  r.group
+    ? (r.value.match(new RegExp(`.{1,${r.group}}`, 'gsu')) ?? [])
+        .map((g) => `<span class="g">${escapeHtml(g)}</span>`)
+        .join('')
+    : escapeHtml(r.value);
+
 export const confirmPageHtml = (view: ConfirmView, options: { readonly script?: boolean } = {}): string => {
   const rows = view.rows
-    .map((r) => `<div class="row"><dt>${escapeHtml(r.label)}</dt><dd>${escapeHtml(r.value)}</dd></div>`)
+    .map((r) => `<div class="row"><dt>${escapeHtml(r.label)}</dt><dd>${valueHtml(r)}</dd></div>`)
     .join('');
   const typed = view.typedAmount
     ? `<label for="typed">Type the amount, <strong>${escapeHtml(view.typedAmount.amount)} ${escapeHtml(view.typedAmount.currency)}</strong>, to confirm</label>
@@ -49,6 +60,7 @@ h1 { font-size: 22px; margin: 0 0 16px; }
 dl { margin: 0 0 16px; border-top: 1px solid color-mix(in srgb, CanvasText 20%, transparent); }
 .row { display: grid; grid-template-columns: 11em 1fr; gap: 8px; padding: 6px 0; border-bottom: 1px solid color-mix(in srgb, CanvasText 12%, transparent); }
 dt { opacity: .8; } dd { margin: 0; word-break: break-all; font-variant-numeric: tabular-nums; }
+.g { font-family: ui-monospace, monospace; } .g + .g { margin-left: .4em; }
 .note { padding: 8px 12px; border-left: 4px solid #b7791f; background: color-mix(in srgb, #b7791f 12%, Canvas); }
 label { display: block; margin: 12px 0 4px; }
 input { font: inherit; padding: 6px 8px; width: 100%; box-sizing: border-box; }

@@ -60,7 +60,7 @@ describe('approval rules', () => {
   it('any UID push needs an approver when the rule is on, however small', () => {
     const policy = withRules({ anyPush: true });
     expect(evaluatePolicy(policy, push({ amount: '0.01', usdt: '0.01' }), [], new Set(), NOW).approvalReasons).toEqual([
-      'Every UID push needs an approver.',
+      'Every UID transfer needs an approver.',
     ]);
     expect(evaluatePolicy(policy, withdrawal(), [], new Set([dest]), NOW).approvalReasons).toEqual([]);
   });

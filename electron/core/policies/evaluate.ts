@@ -161,7 +161,7 @@ export const evaluatePolicy = (
   if (rules.newDestination && proposed.kind === 'withdrawal' && !knownDestinations.has(proposed.destination)) {
     approvalReasons.push('A destination this profile never sent to.');
   }
-  if (rules.anyPush && proposed.kind === 'push') approvalReasons.push('Every UID push needs an approver.');
+  if (rules.anyPush && proposed.kind === 'push') approvalReasons.push('Every UID transfer needs an approver.');
 
   return { refusals, approvalReasons };
 };

@@ -10,8 +10,8 @@ import { beforeAll, describe, expect, it } from 'vitest';
 import { control } from '../../../sandbox/testing/harness';
 import type { SavedAddress } from '../../../shared/contract/funding';
 import type { Approval, PolicyInput } from '../../../shared/contract/policies';
+import type { OperatorInfo } from '../operators';
 import type { ConfirmView } from '../policies/confirm';
-import type { OperatorInfo } from '../policies/operators';
 import { autoConfirm, withSandboxCore } from '../testing/core';
 
 const ADMIN: OperatorInfo = { id: 'op-admin', name: 'Ada (admin)', role: 'admin' };
@@ -73,7 +73,9 @@ describe('policies and approvals', () => {
     answer = 'yes';
     const set = await value<{ policy: PolicyInput; updatedBy: string }>('policies.set', policy());
     expect(set).toMatchObject({ policy: { approval: { aboveUsdt: '50' } }, updatedBy: ADMIN.name });
-    expect(confirmations.at(-1)).toMatchObject({ action: 'policy' });
+    // A control change: every rule before → after.
+    expect(confirmations.at(-1)).toMatchObject({ action: 'control', title: /^Change the policy/ });
+    expect(confirmations.at(-1)?.rows).toContainEqual({ label: 'Approval', value: 'never → above 50 USDT' });
   });
 
   it('a declined confirmation or a wrong typed amount sends nothing', async () => {
@@ -93,9 +95,20 @@ describe('policies and approvals', () => {
       title: 'Withdraw 20 USDT',
       typedAmount: { amount: '20', currency: 'USDT' },
     });
+    // The review sheet's rows, in its words: the address grouped as the review groups it.
     expect(confirmations.at(-1)?.rows.map((r) => r.label)).toEqual(
-      expect.arrayContaining(['Amount', 'Destination', 'Network', 'Fee', 'Profile', 'Operator']),
+      expect.arrayContaining([
+        'Amount',
+        'Network',
+        'To address',
+        'Fee',
+        'Recipient gets',
+        'Taken from spot balance',
+        'Profile',
+        'Operator',
+      ]),
     );
+    expect(confirmations.at(-1)?.rows).toContainEqual({ label: 'To address', value: address, group: 4 });
   });
 
   it('waits for approval, survives a restart, and is sent exactly once after an approver approves', async () => {

@@ -1,7 +1,9 @@
 import Decimal from 'decimal.js';
 import type { DeskHandlers } from '../../../shared/contract';
+import { formatMoney } from '../../../shared/format/money';
 import { buildFirmView, readFirmSources } from '../balances/firm';
 import { DeskFailure } from '../errors';
+import type { ControlKindHandler, ControlPlane } from '../operators/controls';
 import type { ServiceContext } from './context';
 
 const isZero = (v: string | undefined) => v === undefined || v === '' || new Decimal(v).isZero();
@@ -11,8 +13,25 @@ const sum = (...values: (string | undefined)[]) =>
 /** The snapshot series of the firm total, beside the main account's own total of the same profile. */
 const firmSeries = (profileId: string) => `${profileId}#firm`;
 
+/**
+ * Small-balance conversion is a control change (it turns balances into GT at the platform's rate,
+ * with no way back): the currencies and amounts before → after, and a second administrator when
+ * four eyes are in force. A maker may prepare it.
+ */
+export const balanceControlKinds = (ctx: ServiceContext) =>
+  ({
+    'balances.convertSmallBalances': {
+      access: 'make',
+      apply: async (r) => {
+        const currencies = r.currencies as string[];
+        await ctx.platform().wallet.convertSmallBalance(r.all === true ? { is_all: true } : { currency: currencies });
+        return { converted: currencies };
+      },
+    },
+  }) satisfies Record<string, ControlKindHandler>;
+
 /** Handlers of the `balances` area. */
-export const createBalancesHandlers = (ctx: ServiceContext): DeskHandlers['balances'] => {
+export const createBalancesHandlers = (ctx: ServiceContext, controls: ControlPlane): DeskHandlers['balances'] => {
   const api = () => ctx.platform();
 
   return {
@@ -101,21 +120,32 @@ export const createBalancesHandlers = (ctx: ServiceContext): DeskHandlers['balan
 
     convertSmallBalances: async (input) => {
       const before = await api().wallet.smallBalance();
-      if ('all' in input) {
-        await api().wallet.convertSmallBalance({ is_all: true });
-        return { converted: before.map((b) => b.currency) };
+      const all = 'all' in input;
+      if (!all) {
+        const known = new Set(before.map((b) => b.currency));
+        const unknown = input.currencies.filter((c) => !known.has(c));
+        if (unknown.length > 0) {
+          throw new DeskFailure({
+            code: 'INVALID_INPUT',
+            message: `Not a small balance any more: ${unknown.join(', ')}. Refresh the list and choose again.`,
+            fields: { currencies: unknown.join(', ') },
+          });
+        }
       }
-      const known = new Set(before.map((b) => b.currency));
-      const unknown = input.currencies.filter((c) => !known.has(c));
-      if (unknown.length > 0) {
-        throw new DeskFailure({
-          code: 'INVALID_INPUT',
-          message: `Not a small balance any more: ${unknown.join(', ')}. Refresh the list and choose again.`,
-          fields: { currencies: unknown.join(', ') },
-        });
-      }
-      await api().wallet.convertSmallBalance({ currency: input.currencies });
-      return { converted: input.currencies };
+      const chosen = all ? before : before.filter((b) => input.currencies.includes(b.currency));
+      return controls.submit<{ converted: string[] }>({
+        kind: 'balances.convertSmallBalances',
+        profileId: ctx.activeProfile()?.id ?? '',
+        title: `Convert ${all ? 'every small balance' : `${chosen.length} small balance${chosen.length === 1 ? '' : 's'}`} to GT`,
+        changes: chosen.map((b) => ({
+          label: b.currency,
+          before: formatMoney(b.available_balance, b.currency),
+          after: `≈ ${formatMoney(b.convertible_to_gt, 'GT')}`,
+        })),
+        apply: { all, currencies: chosen.map((b) => b.currency) },
+        confirmLabel: 'Convert to GT',
+        note: 'A conversion cannot be undone.',
+      });
     },
 
     smallBalanceHistory: async ({ currency }) =>

@@ -103,8 +103,21 @@ describe('bulk batches against the sandbox', () => {
       const done = await waitFinished(() => core, created.batch.id, 30_000);
       expect(done.rows.map((r) => r.state)).toEqual(['done', 'done', 'done', 'done', 'done']);
       expect(done.rows[0]?.clientId).toMatch(/^td/);
-      // One trusted confirmation for the whole batch, none per row.
-      expect(views.map((v) => v.title)).toEqual(['Run batch “payroll”: 5 rows']);
+      // One trusted confirmation for the whole batch, none per row: every destination with its
+      // amount, the total, and the batch's name as a labelled row (never the title).
+      expect(views.map((v) => v.title)).toEqual(['Run a batch of 5 rows']);
+      expect(views[0]?.rows).toContainEqual({ label: 'Batch name', value: '“payroll”' });
+      expect(views[0]?.rows.filter((r) => r.label.startsWith('Row ')).map((r) => r.label)).toEqual([
+        'Row 2 · Transfer',
+        'Row 3 · Transfer',
+        'Row 4 · Transfer',
+        'Row 5 · Transfer',
+        'Row 6 · Transfer',
+      ]);
+      expect(views[0]?.rows.find((r) => r.label === 'Row 2 · Transfer')?.value).toMatch(
+        new RegExp(`^10 USDT to .*\\(UID ${a}\\) · Spot \\(from Main · Spot\\)$`),
+      );
+      expect(views[0]?.rows).toContainEqual({ label: 'Total USDT', value: '121.12345678 USDT' });
 
       const report = await value<{ path: string; rows: number }>(core, 'bulk.exportReport', {
         id: created.batch.id,

@@ -9,8 +9,8 @@
 import { beforeAll, describe, expect, it } from 'vitest';
 import type { BatchPreview, BatchRowView, BatchSummary } from '../../../shared/contract/bulk';
 import type { Approval } from '../../../shared/contract/policies';
+import type { OperatorInfo } from '../operators';
 import type { ConfirmView } from '../policies/confirm';
-import type { OperatorInfo } from '../policies/operators';
 import { ADMIN, APPROVER, MAKER, BATCH_APPROVAL_POLICY as policy, pushReceiver } from '../testing/batchApproval';
 import { autoConfirm, withSandboxCore } from '../testing/core';
 
@@ -159,15 +159,15 @@ describe('a batch approved as a whole', () => {
       ...policy,
       approval: { ...policy.approval, approveBatchesAsAWhole: false },
     });
-    // The admin confirmed each change of the switch seeing it in the trusted window.
-    const policyViews = confirmations.filter((c) => c.action === 'policy');
+    // The admin confirmed each change of the switch seeing it, before → after, in the trusted window.
+    const policyViews = confirmations.filter((c) => c.action === 'control');
     expect(policyViews.at(-2)?.rows).toContainEqual({
       label: 'Bulk batches',
-      value: 'a batch that needs approval waits as one item',
+      value: 'each row that needs approval waits on its own → a batch that needs approval waits as one item',
     });
     expect(policyViews.at(-1)?.rows).toContainEqual({
       label: 'Bulk batches',
-      value: 'each row that needs approval waits on its own',
+      value: 'a batch that needs approval waits as one item → each row that needs approval waits on its own',
     });
     who = MAKER;
     const preview = await value<BatchPreview>('bulk.preview', {

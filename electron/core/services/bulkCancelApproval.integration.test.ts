@@ -9,8 +9,8 @@
 import { beforeAll, describe, expect, it } from 'vitest';
 import type { BatchRowView, BatchSummary } from '../../../shared/contract/bulk';
 import type { Approval } from '../../../shared/contract/policies';
+import type { OperatorInfo } from '../operators';
 import type { Confirm, ConfirmView } from '../policies/confirm';
-import type { OperatorInfo } from '../policies/operators';
 import { ADMIN, APPROVER, MAKER, BATCH_APPROVAL_POLICY as policy, pushReceiver } from '../testing/batchApproval';
 import { autoConfirm, withSandboxCore } from '../testing/core';
 

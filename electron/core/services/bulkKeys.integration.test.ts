@@ -9,7 +9,7 @@ import { readFileSync } from 'node:fs';
 import { beforeAll, describe, expect, it } from 'vitest';
 import { control } from '../../../sandbox/testing/harness';
 import type { KeyHealthRow, RotatedKey } from '../../../shared/contract/bulk';
-import { decryptKeyFile, type KeyFile } from '../batches/keyFile';
+import { decryptKeyFile, type KeyFile } from '../subAccounts/keyFile';
 import { withSandboxCore } from '../testing/core';
 
 const desk = withSandboxCore({

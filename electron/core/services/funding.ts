@@ -12,6 +12,7 @@ import {
   withdrawalJournalView,
 } from '../../../shared/contract/funding';
 import { savedAddressRefusal } from '../../../shared/platform/savedAddresses';
+import type { MovementCommands, WithdrawalPrecheck } from '../commands/movements';
 import { DeskFailure } from '../errors';
 import {
   toChain,
@@ -24,11 +25,10 @@ import {
 } from '../funding/records';
 import { readAllWindows } from '../funding/windows';
 import type { Movement } from '../movements/types';
+import { SCREEN } from '../policies/authorize';
 import type { ServiceContext } from './context';
-import type { Guard } from './guard';
 import { RULES_FRESH_MS, rulesCacheOf } from './rulesCache';
 
-const REVIEW_POLICY_KEY = 'funding.reviewPolicy';
 const DAY = 86_400;
 /** Withdrawal statuses that mean nothing was sent: they do not count as "used this address". */
 const NOT_SENT = new Set(['CANCEL', 'CANCELPEND', 'INVALID', 'REJECT']);
@@ -38,8 +38,11 @@ const invalid = (message: string, field: string): DeskFailure =>
 
 const nowSeconds = () => Math.floor(Date.now() / 1000);
 
-/** Handlers of the `funding` area. */
-export const createFundingHandlers = (ctx: ServiceContext, guard: Guard): DeskHandlers['funding'] => {
+/**
+ * The funding reads a withdrawal's precheck and the `funding` handlers share: withdrawal rules and
+ * chain info, recent withdrawals and the saved addresses, through the rules cache (services/rulesCache.ts).
+ */
+const fundingReads = (ctx: ServiceContext) => {
   const api = () => ctx.platform();
   /**
    * Withdrawal rules and chain info: what the screen read a moment ago serves the precheck
@@ -108,7 +111,7 @@ export const createFundingHandlers = (ctx: ServiceContext, guard: Guard): DeskHa
    * (the form read them when the person chose the currency), else read now.
    * Returns the fee the platform will take (for the trusted confirmation), when its rules are known.
    */
-  const precheckWithdrawal = async (input: WithdrawDetails): Promise<string | undefined> => {
+  const precheckWithdrawal: WithdrawalPrecheck = async (input: WithdrawDetails) => {
     const everyCurrency = rules.peek<WithdrawRules[]>('withdrawStatus:*', RULES_FRESH_MS);
     const [chains, statuses, spot] = await Promise.all([
       readChains(input.currency, RULES_FRESH_MS),
@@ -135,22 +138,58 @@ export const createFundingHandlers = (ctx: ServiceContext, guard: Guard): DeskHa
     ).filter((a) => a.chain === input.chain && a.address === input.address);
     const refusal = entries.length > 0 && entries.every((a) => savedAddressRefusal(a)) ? entries[0] : undefined;
     if (refusal) throw invalid(savedAddressRefusal(refusal) ?? '', 'address');
+    // The saved entry of exactly this destination (its memo too): the review shows its name.
+    const savedAs =
+      entries.find(
+        (a) => destinationKey(a.chain, a.address, a.tag) === destinationKey(input.chain, input.address, input.memo),
+      )?.name || undefined;
+    const chainName = chain.nameEn;
     const currencyRules = statuses.find((r) => r.currency === input.currency);
     if (currencyRules) {
       const available = spot.find((a) => a.currency === input.currency)?.available ?? '0';
       const problem = amountProblem({ amount: input.amount, rules: currencyRules, chain, available });
       if (problem) throw invalid(problem, 'amount');
-      return quote(currencyRules, input.chain, input.amount, chain.decimals).fee;
+      return { quote: quote(currencyRules, input.chain, input.amount, chain.decimals), savedAs, chainName };
     }
-    return undefined;
+    return { savedAs, chainName };
   };
+
+  /** A currency's saved addresses (on one chain, or all): always read, a read under way shared, kept for the precheck. */
+  const savedAddresses = (currency: string, chain?: string) =>
+    rules.get(savedAddressesKey(currency, chain), 0, () => readSavedAddresses(currency, chain));
+
+  return { rules, readRules, readChains, readWithdrawals, savedAddresses, precheckWithdrawal };
+};
+
+/** A currency's saved addresses with their use counts (what Bulk checks withdrawal rows against). */
+export const createSavedAddresses =
+  (ctx: ServiceContext) =>
+  (currency: string): Promise<SavedAddress[]> =>
+    fundingReads(ctx).savedAddresses(currency);
+
+/** A withdrawal's precheck for the domain command (commands/movements.ts), over the shared rules cache. */
+export const createWithdrawalPrecheck = (ctx: ServiceContext): WithdrawalPrecheck =>
+  fundingReads(ctx).precheckWithdrawal;
+
+/** The active profile's review threshold (part of its policy, services/policies.ts): read, and changed as a control change. */
+export interface ReviewThreshold {
+  get(): ReviewPolicy;
+  set(review: ReviewPolicy): Promise<ReviewPolicy>;
+}
+
+/** Handlers of the `funding` area: reads, and withdrawals and UID transfers through their domain commands. */
+export const createFundingHandlers = (
+  ctx: ServiceContext,
+  commands: MovementCommands,
+  review: ReviewThreshold,
+): DeskHandlers['funding'] => {
+  const api = () => ctx.platform();
+  const { rules, readRules, readChains, readWithdrawals, savedAddresses } = fundingReads(ctx);
 
   const journalView = (m: Movement | undefined) => (m ? withdrawalJournalView(m) : undefined);
 
   const findWithdrawalMovement = (predicate: (m: Movement) => boolean, since?: number) =>
     ctx.movements.list({ kind: 'withdrawal', ...(since !== undefined ? { from: since } : {}) }).find(predicate);
-
-  const readPolicy = (): ReviewPolicy => ctx.settings.get<ReviewPolicy>(REVIEW_POLICY_KEY, { typedConfirmAbove: {} });
 
   return {
     // Always read (a screen asks when it wants them new), kept for the precheck; reads at once share one request.
@@ -189,24 +228,10 @@ export const createFundingHandlers = (ctx: ServiceContext, guard: Guard): DeskHa
       return { record: record ? toWithdrawal(record) : null, ...(journal ? { journal } : {}) };
     },
 
-    savedAddresses: ({ currency, chain }) =>
-      rules.get(savedAddressesKey(currency, chain), 0, () => readSavedAddresses(currency, chain)),
+    savedAddresses: ({ currency, chain }) => savedAddresses(currency, chain),
 
-    withdraw: async (input): Promise<WithdrawResult> => {
-      const { requestKey } = input;
-      // A repeat of a confirmation already journaled joins it; only a new one is checked (the
-      // first may already have spent the balance the check would look for).
-      const fee = ctx.movements.byRequestKey(requestKey) === undefined ? await precheckWithdrawal(input) : undefined;
-      // What main journals and sends is exactly what the trusted confirmation shows.
-      const request = {
-        currency: input.currency,
-        chain: input.chain,
-        address: input.address,
-        amount: input.amount,
-        ...(input.memo ? { memo: input.memo } : {}),
-      };
-      const release = await guard.movement({ kind: 'withdrawal', requestKey, request, fee });
-      const result = await ctx.movements.execute('withdrawal', request, { requestKey }).finally(release);
+    withdraw: async ({ requestKey, ...request }): Promise<WithdrawResult> => {
+      const result = await commands.submit('withdrawal', request, { requestKey, origin: SCREEN });
       switch (result.state) {
         case 'refused':
           throw result.failure;
@@ -224,6 +249,7 @@ export const createFundingHandlers = (ctx: ServiceContext, guard: Guard): DeskHa
           // say (what the review showed); no read-back: the watchers' event brings the platform's
           // full record (its fee, txid) to the screen.
           const accepted = withdrawalFromMovement(movement);
+          const fee = result.quote?.fee;
           const record = accepted && fee !== undefined ? { ...accepted, fee } : accepted;
           return { outcome: 'accepted', withdrawOrderId: movement.clientId, ...(record ? { record } : {}) };
         }
@@ -239,20 +265,8 @@ export const createFundingHandlers = (ctx: ServiceContext, guard: Guard): DeskHa
       return toWithdrawal(record);
     },
 
-    push: async (input) => {
-      const { requestKey } = input;
-      const release = await guard.movement({
-        kind: 'push',
-        requestKey,
-        request: { receiveUid: input.receiveUid, currency: input.currency, amount: input.amount },
-      });
-      const result = await ctx.movements
-        .execute(
-          'push',
-          { receive_uid: input.receiveUid, currency: input.currency, amount: input.amount },
-          { requestKey },
-        )
-        .finally(release);
+    push: async ({ requestKey, ...request }) => {
+      const result = await commands.submit('push', request, { requestKey, origin: SCREEN });
       switch (result.state) {
         case 'refused':
           throw result.failure;
@@ -277,17 +291,8 @@ export const createFundingHandlers = (ctx: ServiceContext, guard: Guard): DeskHa
       return records.map((r) => toPush(r, transactionType)).sort((a, b) => b.createTime - a.createTime);
     },
 
-    reviewPolicy: async () => readPolicy(),
+    reviewPolicy: async () => review.get(),
 
-    setReviewPolicy: async (policy) => {
-      const normalised: ReviewPolicy = {
-        typedConfirmAbove: Object.fromEntries(
-          Object.entries(policy.typedConfirmAbove).map(([currency, amount]) => [currency.toUpperCase(), amount]),
-        ),
-      };
-      ctx.settings.set(REVIEW_POLICY_KEY, normalised);
-      ctx.audit.record({ action: 'funding.setReviewPolicy', params: normalised, outcome: 'ok' });
-      return normalised;
-    },
+    setReviewPolicy: (policy) => review.set(policy),
   };
 };

@@ -8,18 +8,12 @@ import type { KeyStore } from '../keychain/keyStore';
 import type { MovementEngine } from '../movements/engine';
 import type { ProfileManager } from '../profiles/manager';
 import type { AppDeps } from './app';
-import type { BulkService } from './bulk';
-import type { Guard } from './guard';
 
 export interface CoreInternals {
   readonly profiles: ProfileManager;
   readonly movementService: MovementEngine;
   readonly history: HistorySync;
   readonly keyStore: KeyStore;
-  /** Bulk batches (services/bulk.ts): the `bulk` handlers and the runner the lock suspends. */
-  readonly bulk: BulkService;
-  /** Roles, policies and the trusted confirmation (services/guard.ts). */
-  readonly guard: Guard;
   /** Saving files and the lock (the `app` area). */
   readonly app?: AppDeps;
 }

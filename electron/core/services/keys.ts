@@ -8,9 +8,9 @@
  */
 import type { DeskHandlers } from '../../../shared/contract';
 import { DeskFailure } from '../errors';
+import type { ConfirmChange } from '../policies/authorize';
 import { subKeyEntry, toKeyView, toPlatformPerms } from '../subAccounts/views';
 import type { ServiceContext } from './context';
-import type { Guard } from './guard';
 
 const MODE = { classic: 1, unified: 2 } as const;
 
@@ -20,7 +20,7 @@ const permsText = (perms: Record<string, string | undefined>): string =>
     .map(([group, access]) => `${group}: ${access}`)
     .join(', ') || 'none';
 
-export const createKeysHandlers = (ctx: ServiceContext, guard: Guard): DeskHandlers['keys'] => {
+export const createKeysHandlers = (ctx: ServiceContext, confirmChange: ConfirmChange): DeskHandlers['keys'] => {
   const profileId = (): string => {
     const profile = ctx.activeProfile();
     if (profile === undefined) throw DeskFailure.precondition('No profile is connected.', 'Choose a profile first.');
@@ -49,7 +49,7 @@ export const createKeysHandlers = (ctx: ServiceContext, guard: Guard): DeskHandl
 
     create: async ({ userId, name, mode, perms, ipWhitelist, keepSecretInKeychain }) => {
       const profile = profileId();
-      await guard.change({
+      await confirmChange({
         action: 'keyCreate',
         title: `Create an API key for sub-account ${userId}`,
         rows: [
@@ -88,7 +88,7 @@ export const createKeysHandlers = (ctx: ServiceContext, guard: Guard): DeskHandl
 
     update: async ({ userId, key, name, perms, ipWhitelist }) => {
       const profile = profileId();
-      await guard.change({
+      await confirmChange({
         action: 'keyUpdate',
         title: `Change API key ${key.slice(0, 4)}…${key.slice(-4)} of sub-account ${userId}`,
         rows: [
@@ -109,7 +109,7 @@ export const createKeysHandlers = (ctx: ServiceContext, guard: Guard): DeskHandl
 
     delete: async ({ userId, key }) => {
       const profile = profileId();
-      await guard.change({
+      await confirmChange({
         action: 'keyDelete',
         title: `Delete API key ${key.slice(0, 4)}…${key.slice(-4)} of sub-account ${userId}`,
         rows: [

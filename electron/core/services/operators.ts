@@ -8,9 +8,10 @@
  */
 import type { DeskHandlers } from '../../../shared/contract';
 import type { LockState } from '../../../shared/contract/app';
-import type { OperatorSession } from '../../../shared/contract/operators';
+import { type Operator, type OperatorRole, type OperatorSession, ROLE_NAMES } from '../../../shared/contract/operators';
 import { DeskFailure } from '../errors';
 import type { Operators } from '../operators';
+import type { ControlKindHandler, ControlPlane } from '../operators/controls';
 import type { ServiceContext } from './context';
 
 /** The app lock as the session uses it (ipc/appLock.ts's AppLock). */
@@ -97,9 +98,54 @@ export const createSession = (ctx: ServiceContext, operators: Operators, lock: S
   };
 };
 
+/** What an operator is called in a control change: "mallory (Viewer)". */
+const named = (o: Pick<Operator, 'name' | 'role'>) => `${o.name} (${ROLE_NAMES[o.role]})`;
+
+/**
+ * The operators' control changes (operators/controls.ts): what each applies, and when it no longer
+ * applies as prepared. A prepared change keeps a passphrase's scrypt hash, never the passphrase.
+ */
+export const operatorControlKinds = (operators: Operators) => {
+  const target = (request: Record<string, unknown>) => operators.get(String(request.id));
+  const gone = (request: Record<string, unknown>) =>
+    target(request) ? undefined : `Operator ${String(request.name)} no longer exists.`;
+  return {
+    'operators.create': {
+      apply: async (r, by) =>
+        operators.create(
+          { name: String(r.name), role: r.role as OperatorRole, passphraseHash: String(r.passphraseHash) },
+          by,
+        ),
+      stale: (r) => operators.nameTaken(String(r.name)),
+    },
+    'operators.changeRole': {
+      apply: async (r, by) => operators.changeRole(String(r.id), r.role as OperatorRole, by),
+      stale: (r) => {
+        const now = target(r);
+        if (!now) return gone(r);
+        if (now.role !== r.before)
+          return `${now.name} is now ${ROLE_NAMES[now.role]}, not ${ROLE_NAMES[r.before as OperatorRole]}.`;
+        return operators.roleProblem(now.id, r.role as OperatorRole);
+      },
+    },
+    'operators.remove': {
+      apply: async (r, by) => {
+        operators.remove(String(r.id), by);
+        return { removed: true as const };
+      },
+      stale: gone,
+    },
+    'operators.resetPassphrase': {
+      apply: async (r, by) => operators.resetPassphrase(String(r.id), String(r.passphraseHash), by),
+      stale: gone,
+    },
+  } satisfies Record<string, ControlKindHandler>;
+};
+
 export const createOperatorsHandlers = (
   ctx: ServiceContext,
   maybeSession: Session | undefined,
+  controls: ControlPlane,
 ): DeskHandlers['operators'] => {
   if (!maybeSession) {
     const none = async (): Promise<never> => {
@@ -113,6 +159,8 @@ export const createOperatorsHandlers = (
       list: none,
       create: none,
       changeRole: none,
+      remove: none,
+      resetPassphrase: none,
       changePassphrase: none,
     };
   }
@@ -123,6 +171,14 @@ export const createOperatorsHandlers = (
     if (!current) throw new DeskFailure({ code: 'LOCKED', message: 'Nobody is signed in.' });
     return current;
   };
+  const existing = (id: string): Operator => {
+    const o = operators.get(id);
+    if (!o) throw DeskFailure.precondition('There is no such operator.');
+    return o;
+  };
+  /** A new administrator is what four eyes rest on: say what follows before it is confirmed. */
+  const adminNote = (name: string) =>
+    `${name} becomes an administrator: control changes then need a second administrator, and for the policy's cooling-off period ${name} may not approve what you prepare.`;
   return {
     current: async () => session.view(),
     setup: async ({ name, passphrase }) => {
@@ -140,19 +196,64 @@ export const createOperatorsHandlers = (
       return session.view();
     },
     list: async () => operators.list(),
-    create: async (input) => {
-      const created = await operators.create(input, me().name);
-      ctx.audit.record({
-        action: 'operators.create',
-        params: { name: created.name, role: created.role },
-        outcome: 'ok',
+    create: async ({ name, passphrase, role }) => {
+      const taken = operators.nameTaken(name);
+      if (taken) throw DeskFailure.precondition(taken);
+      return controls.submit<Operator>({
+        kind: 'operators.create',
+        profileId: '',
+        title: `Create operator ${named({ name, role })}`,
+        changes: [
+          { label: 'New operator', before: '—', after: name },
+          { label: 'Role', before: '—', after: ROLE_NAMES[role] },
+          { label: 'Passphrase', before: '—', after: 'chosen by you (only its hash is kept)' },
+        ],
+        apply: { name, role, passphraseHash: await operators.hashPassphrase(passphrase) },
+        confirmLabel: 'Create operator',
+        ...(role === 'admin' ? { note: adminNote(name) } : {}),
       });
-      return created;
     },
     changeRole: async ({ id, role }) => {
-      const changed = operators.changeRole(id, role);
-      ctx.audit.record({ action: 'operators.changeRole', params: { name: changed.name, role }, outcome: 'ok' });
-      return changed;
+      const target = existing(id);
+      const problem = operators.roleProblem(id, role);
+      if (problem) throw DeskFailure.precondition(problem, 'Make another operator an administrator first.');
+      return controls.submit<Operator>({
+        kind: 'operators.changeRole',
+        profileId: '',
+        title: `Change the role of ${target.name}`,
+        changes: [{ label: `Role of ${target.name}`, before: ROLE_NAMES[target.role], after: ROLE_NAMES[role] }],
+        apply: { id, name: target.name, before: target.role, role },
+        confirmLabel: 'Change role',
+        ...(role === 'admin' && target.role !== 'admin' ? { note: adminNote(target.name) } : {}),
+      });
+    },
+    remove: async ({ id }) => {
+      const target = existing(id);
+      const problem = operators.removeProblem(id, me());
+      if (problem) throw DeskFailure.precondition(problem);
+      return controls.submit<{ removed: true }>({
+        kind: 'operators.remove',
+        profileId: '',
+        title: `Remove operator ${named(target)}`,
+        changes: [{ label: 'Operator to remove', before: named(target), after: 'removed (cannot sign in any more)' }],
+        apply: { id, name: target.name },
+        confirmLabel: 'Remove operator',
+      });
+    },
+    resetPassphrase: async ({ id, passphrase }) => {
+      const target = existing(id);
+      if (target.id === me().id) {
+        throw DeskFailure.precondition('Change your own passphrase with your current one (Your passphrase).');
+      }
+      return controls.submit<Operator>({
+        kind: 'operators.resetPassphrase',
+        profileId: '',
+        title: `Reset the passphrase of ${named(target)}`,
+        changes: [{ label: `Passphrase of ${target.name}`, before: 'their own', after: 'a new one you chose' }],
+        apply: { id, name: target.name, passphraseHash: await operators.hashPassphrase(passphrase) },
+        confirmLabel: 'Reset passphrase',
+        note: `You will know ${target.name}'s passphrase: for the policy's cooling-off period ${target.name} may not approve what you prepare. Ask them to change it when they sign in.`,
+      });
     },
     changePassphrase: async ({ current, next }) => {
       await operators.changePassphrase(current, next);

@@ -1,19 +1,113 @@
 /**
  * Handlers of the `subAccounts` area: list, balances, detail, create, freeze/unfreeze and unified
  * mode, over the active profile's platform API. Writes are audited by the core, per request.
+ *
+ * Creating and freezing / unfreezing sub-accounts (one or in bulk) are control changes: the trusted
+ * confirmation shows which accounts change and how, and with two administrators another approves.
  */
 import type { DeskHandlers } from '../../../shared/contract';
+import type { SubAccountView } from '../../../shared/contract/subAccounts';
+import { subAccountName } from '../../../shared/contract/transfers';
+import type { ControlChange, ControlKindHandler, ControlPlane } from '../operators/controls';
+import { createSubAccounts, type NewSubAccount, setFrozen } from '../subAccounts/bulk';
 import { readAllPages } from '../subAccounts/pages';
 import { toSubAccountView } from '../subAccounts/views';
 import type { ServiceContext } from './context';
 import { rulesCacheOf, SUB_ACCOUNTS_KEY } from './rulesCache';
+
+/**
+ * The sub-accounts' control changes. One account (`single`) answers as its operation does — the
+ * platform's refusal as an error; several answer per account.
+ */
+export const subAccountControlKinds = (ctx: ServiceContext) =>
+  ({
+    'subAccounts.create': {
+      apply: async (r) => {
+        const api = ctx.platform();
+        const rows = r.rows as NewSubAccount[];
+        try {
+          if (r.single !== true) return await createSubAccounts(api, rows);
+          const [one] = rows as [NewSubAccount];
+          return await api.subAccounts.create({
+            login_name: one.loginName,
+            ...(one.remark ? { remark: one.remark } : {}),
+            ...(one.email ? { email: one.email } : {}),
+          });
+        } finally {
+          rulesCacheOf(ctx).invalidate(SUB_ACCOUNTS_KEY);
+        }
+      },
+    },
+    'subAccounts.setFrozen': {
+      apply: async (r) => {
+        const api = ctx.platform();
+        const userIds = r.userIds as number[];
+        try {
+          if (r.single !== true) return await setFrozen(api, userIds, r.frozen === true);
+          const [userId] = userIds as [number];
+          if (r.frozen === true) await api.subAccounts.lock(userId);
+          else await api.subAccounts.unlock(userId);
+          return toSubAccountView(await api.subAccounts.get(userId));
+        } finally {
+          rulesCacheOf(ctx).invalidate(SUB_ACCOUNTS_KEY);
+        }
+      },
+    },
+  }) satisfies Record<string, ControlKindHandler>;
+
+/** Creating sub-accounts, as a control change: each login name, before → after. */
+export const createSubAccountsChange = (rows: readonly NewSubAccount[], single: boolean): ControlChange => ({
+  kind: 'subAccounts.create',
+  profileId: '',
+  title: rows.length === 1 ? `Create sub-account ${rows[0]?.loginName}` : `Create ${rows.length} sub-accounts`,
+  changes: rows.map((r) => ({
+    label: 'New sub-account',
+    before: '—',
+    after: `${r.loginName}${r.remark ? ` (${r.remark})` : ''}${r.email ? `, ${r.email}` : ''}`,
+  })),
+  apply: { rows, single },
+  confirmLabel: rows.length === 1 ? 'Create sub-account' : 'Create sub-accounts',
+});
+
+/**
+ * Freezing or unfreezing sub-accounts, as a control change: each account by its name and UID, its
+ * state before → after (read now).
+ */
+export const setFrozenChange = async (
+  ctx: ServiceContext,
+  userIds: readonly number[],
+  frozen: boolean,
+  single: boolean,
+): Promise<ControlChange> => {
+  const ids = [...new Set(userIds)];
+  const accounts = new Map(
+    (await ctx.platform().subAccounts.list({ type: '0' })).map((a) => [Number(a.user_id), a] as const),
+  );
+  const state = (locked: boolean) => (locked ? 'frozen' : 'active');
+  return {
+    kind: 'subAccounts.setFrozen',
+    profileId: ctx.activeProfile()?.id ?? '',
+    title: `${frozen ? 'Freeze' : 'Unfreeze'} ${ids.length === 1 ? 'a sub-account' : `${ids.length} sub-accounts`}`,
+    changes: ids.map((id) => {
+      const a = accounts.get(id);
+      return {
+        label: subAccountName(String(id), a?.login_name),
+        before: a ? state(a.state === 2) : 'unknown',
+        after: state(frozen),
+      };
+    }),
+    apply: { userIds: ids, frozen, single },
+    confirmLabel: frozen ? 'Freeze' : 'Unfreeze',
+    ...(frozen ? { note: 'A frozen sub-account cannot trade, transfer or withdraw until it is unfrozen.' } : {}),
+  };
+};
 
 /** The platform's page size maximum for sub-account balances. */
 const BALANCE_PAGE = 100;
 /** Enough pages for 5 000 sub-accounts; a guard against a platform that never stops paging. */
 const MAX_PAGES = 50;
 
-export const createSubAccountsHandlers = (ctx: ServiceContext): DeskHandlers['subAccounts'] => {
+export const createSubAccountsHandlers = (ctx: ServiceContext, controls: ControlPlane): DeskHandlers['subAccounts'] => {
   const spotBalances = async (userId?: number) => {
     const api = ctx.platform();
     const items = await readAllPages({
@@ -94,21 +188,16 @@ export const createSubAccountsHandlers = (ctx: ServiceContext): DeskHandlers['su
     },
 
     create: async ({ loginName, remark, email }) => {
-      const params = { login_name: loginName, ...(remark ? { remark } : {}), ...(email ? { email } : {}) };
-      const created = await ctx.platform().subAccounts.create(params);
-      rulesCacheOf(ctx).invalidate(SUB_ACCOUNTS_KEY);
+      const row: NewSubAccount = { row: 1, loginName, ...(remark ? { remark } : {}), ...(email ? { email } : {}) };
+      const created = await controls.submit<Parameters<typeof toSubAccountView>[0]>(
+        createSubAccountsChange([row], true),
+      );
       return toSubAccountView(created);
     },
 
-    lock: async ({ userId }) => {
-      await ctx.platform().subAccounts.lock(userId);
-      return view(userId);
-    },
+    lock: async ({ userId }) => controls.submit<SubAccountView>(await setFrozenChange(ctx, [userId], true, true)),
 
-    unlock: async ({ userId }) => {
-      await ctx.platform().subAccounts.unlock(userId);
-      return view(userId);
-    },
+    unlock: async ({ userId }) => controls.submit<SubAccountView>(await setFrozenChange(ctx, [userId], false, true)),
 
     unifiedMode: async () => {
       const modes = await ctx.platform().subAccounts.unifiedMode();

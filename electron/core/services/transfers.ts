@@ -1,13 +1,16 @@
 /**
- * Handlers of the `transfers` area. Every transfer goes through `ctx.movements`, which journals a
- * client id before sending and settles lost answers by asking the platform; a transfer whose
- * outcome is not known yet is reported as "checking" with its journal id, never resent.
+ * Handlers of the `transfers` area. Every transfer goes through its domain command
+ * (commands/movements.ts: the trusted confirmation, then the journal, which writes a client id before
+ * sending and settles lost answers by asking the platform); a transfer whose outcome is not known
+ * yet is reported as "checking" with its journal id, never resent.
  */
 import type { DeskHandlers } from '../../../shared/contract';
-import { subAccountName, type TransferInput, type TransferOutcome } from '../../../shared/contract/transfers';
+import { type SubName, subAccountName, type TransferOutcome, transferEnds } from '../../../shared/contract/transfers';
+import type { MovementCommands, MovementRequests } from '../commands/movements';
 import { DeskFailure } from '../errors';
 import { DUPLICATE_LABELS } from '../movements/engine';
-import type { Movement, MovementResult } from '../movements/types';
+import type { Movement } from '../movements/types';
+import { SCREEN } from '../policies/authorize';
 import {
   journalRecord,
   mergeHistory,
@@ -17,7 +20,6 @@ import {
   TRANSFER_KINDS,
 } from '../transfers/records';
 import type { ServiceContext } from './context';
-import type { Guard } from './guard';
 import { RULES_FRESH_MS, rulesCacheOf, SUB_ACCOUNTS_KEY } from './rulesCache';
 
 const DEFAULT_WINDOW_S = 7 * 86_400;
@@ -41,96 +43,35 @@ const outcome = (movement: Movement): TransferOutcome => {
 const NOT_READ =
   'The app does not read this account’s balance; the platform checks the amount when the transfer is sent.';
 
-/** Where a transfer goes from and to, in words for the trusted confirmation. */
-const routeOf = (input: TransferInput): { from: string; to: string } => {
-  switch (input.kind) {
-    case 'own':
-      return { from: `Main account, ${input.from}`, to: `Main account, ${input.to}` };
-    case 'mainSub':
-      return input.direction === 'to'
-        ? { from: 'Main account, spot', to: `Sub-account ${input.subUserId} (${input.subAccountType ?? 'spot'})` }
-        : { from: `Sub-account ${input.subUserId} (${input.subAccountType ?? 'spot'})`, to: 'Main account, spot' };
-    case 'subSub':
-      return {
-        from: `Sub-account ${input.fromUserId} (${input.fromType})`,
-        to: `Sub-account ${input.toUserId} (${input.toType})`,
-      };
+/**
+ * Sub-accounts' login names, for history rows and the trusted confirmation; the uid alone when the
+ * list cannot be read. Names of the last minute serve (services/rulesCache.ts), and a read already
+ * under way — the transfer form's `subAccounts.list` as the screen opens — is shared.
+ */
+export const subNames = async (ctx: ServiceContext): Promise<SubName> => {
+  const names = new Map<string, string>();
+  try {
+    const accounts = await rulesCacheOf(ctx).get(SUB_ACCOUNTS_KEY, RULES_FRESH_MS, () =>
+      ctx.platform().subAccounts.list({ type: '0' }),
+    );
+    for (const account of accounts) names.set(String(account.user_id), account.login_name);
+  } catch {
+    // Names are a convenience; the uid identifies the account either way.
   }
+  return (uid) => subAccountName(uid, names.get(uid));
 };
 
-export const createTransfersHandlers = (ctx: ServiceContext, guard: Guard): DeskHandlers['transfers'] => {
-  /** The movement engine's call for each route: its kind and the platform body (one place). */
-  const execute = (input: TransferInput): Promise<MovementResult> => {
-    const options = { requestKey: input.requestKey };
-    switch (input.kind) {
-      case 'own':
-        return ctx.movements.execute(
-          'transfer',
-          {
-            currency: input.currency,
-            from: input.from,
-            to: input.to,
-            amount: input.amount,
-            ...(input.currencyPair ? { currency_pair: input.currencyPair } : {}),
-            ...(input.settle ? { settle: input.settle } : {}),
-          },
-          options,
-        );
-      case 'mainSub':
-        return ctx.movements.execute(
-          'subAccountTransfer',
-          {
-            sub_account: String(input.subUserId),
-            sub_account_type: input.subAccountType,
-            currency: input.currency,
-            amount: input.amount,
-            direction: input.direction,
-          },
-          options,
-        );
-      case 'subSub':
-        return ctx.movements.execute(
-          'subToSubTransfer',
-          {
-            currency: input.currency,
-            sub_account_from: String(input.fromUserId),
-            sub_account_from_type: input.fromType,
-            sub_account_to: String(input.toUserId),
-            sub_account_to_type: input.toType,
-            amount: input.amount,
-          },
-          options,
-        );
-    }
-  };
+/** A transfer's two ends in the review's words, for its domain command's trusted confirmation. */
+export const createTransferRoute =
+  (ctx: ServiceContext) =>
+  async (input: MovementRequests['transfer']): Promise<{ from: string; to: string }> =>
+    // Between the main account's own accounts no sub-account is named: nothing to read.
+    transferEnds(input, input.kind === 'own' ? (uid) => uid : await subNames(ctx));
 
-  /**
-   * Login names for history rows; the uid alone when the list cannot be read. Names of the last
-   * minute serve (services/rulesCache.ts), and a read already under way — the transfer form's
-   * `subAccounts.list` as the screen opens — is shared.
-   */
-  const subNames = async (): Promise<(uid: string) => string> => {
-    const names = new Map<string, string>();
-    try {
-      const accounts = await rulesCacheOf(ctx).get(SUB_ACCOUNTS_KEY, RULES_FRESH_MS, () =>
-        ctx.platform().subAccounts.list({ type: '0' }),
-      );
-      for (const account of accounts) names.set(String(account.user_id), account.login_name);
-    } catch {
-      // Names are a convenience; the uid identifies the account either way.
-    }
-    return (uid) => subAccountName(uid, names.get(uid));
-  };
-
+export const createTransfersHandlers = (ctx: ServiceContext, commands: MovementCommands): DeskHandlers['transfers'] => {
   return {
-    send: async (input) => {
-      await guard.transfer({
-        requestKey: input.requestKey,
-        currency: input.currency,
-        amount: input.amount,
-        ...routeOf(input),
-      });
-      const result = await execute(input);
+    send: async ({ requestKey, ...request }) => {
+      const result = await commands.submit('transfer', request, { requestKey, origin: SCREEN });
       if (result.state === 'done') return outcome(result.movement);
       // Unknown: the journal holds the intent (under this confirmation's key) and keeps checking.
       if (result.state === 'unknown' && result.movement !== undefined) return outcome(result.movement);
@@ -171,7 +112,7 @@ export const createTransfersHandlers = (ctx: ServiceContext, guard: Guard): Desk
       const end = to ?? Math.floor(Date.now() / 1000);
       const start = from ?? end - DEFAULT_WINDOW_S;
       const api = ctx.platform();
-      const name = await subNames();
+      const name = await subNames(ctx);
 
       const platformRows = [];
       for (let page = 0; page < MAX_PAGES; page += 1) {

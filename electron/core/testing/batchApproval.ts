@@ -5,7 +5,7 @@
  */
 import { control, type TestSandbox } from '../../../sandbox/testing/harness';
 import type { PolicyInput } from '../../../shared/contract/policies';
-import type { OperatorInfo } from '../policies/operators';
+import type { OperatorInfo } from '../operators';
 
 export const ADMIN: OperatorInfo = { id: 'op-admin', name: 'Ada (admin)', role: 'admin' };
 export const MAKER: OperatorInfo = { id: 'op-maker', name: 'Max (maker)', role: 'maker' };

@@ -13,6 +13,7 @@ export { EmptyState } from './EmptyState';
 export { ErrorNotice } from './ErrorNotice';
 export { ExplorerLink, type ExplorerLinkProps } from './ExplorerLink';
 export { type CsvFile, ExportCsvButton } from './ExportCsvButton';
+export { FourEyesNotice, FourEyesStatus } from './FourEyesNotice';
 export { Loading } from './Loading';
 export { groupsOf, LongId, type LongIdProps } from './LongId';
 export { PageHeader } from './PageHeader';

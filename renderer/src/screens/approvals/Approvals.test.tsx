@@ -143,6 +143,50 @@ describe('Approvals', () => {
     expect(table.textContent).toContain('Invoice checked');
   });
 
+  it('a control change shows each line before → after and says four eyes are in force; twin items are marked possible duplicates', async () => {
+    installFakeDesk({
+      'operators.current': () => session(operator('op_bea', 'Bea', 'admin')),
+      'approvals.fourEyes': () => ({
+        inForce: true,
+        administrators: 2,
+        reason: 'Four eyes are in force: this desk has 2 administrators.',
+        operatorCoolingOffHours: 72,
+      }),
+      'approvals.list': () => ({
+        approvals: [
+          pending({
+            id: 'ap_c',
+            kind: 'control',
+            currency: '',
+            amount: '',
+            destination: 'Change the role of mallory',
+            summary: 'Change the role of mallory',
+            reasons: ['A control change: another administrator approves it (four eyes).'],
+            makerId: 'op_ada',
+            makerName: 'Ada',
+            control: {
+              kind: 'operators.changeRole',
+              title: 'Change the role of mallory',
+              changes: [{ label: 'Role of mallory', before: 'Viewer', after: 'Administrator' }],
+            },
+          }),
+          pending({ id: 'ap_a', possibleDuplicateOf: 'ap_b' }),
+          pending({ id: 'ap_b', possibleDuplicateOf: 'ap_a' }),
+        ],
+      }),
+    });
+    renderWithQuery(<ApprovalsScreen />);
+    expect((await screen.findByTestId('four-eyes')).getAttribute('data-in-force')).toBe('true');
+    const control = await screen.findByTestId('approval-ap_c');
+    expect(within(control).getByTestId('approval-changes').textContent).toBe('Role of mallory: Viewer → Administrator');
+    expect(within(control).queryByTestId('approval-amount')).toBeNull();
+    expect(within(control).getByTestId('approval-approve').textContent).toBe('Approve and apply');
+    expect(within(screen.getByTestId('approval-ap_a')).getByTestId('approval-duplicate').textContent).toContain(
+      'Possible duplicate',
+    );
+    expect(within(control).queryByTestId('approval-duplicate')).toBeNull();
+  });
+
   it('counts time down in words', () => {
     expect(durationWords(2 * HOUR + 5 * 60_000)).toBe('2 h 05 min');
     expect(durationWords(4 * 60_000 + 5_000)).toBe('4 min 05 s');

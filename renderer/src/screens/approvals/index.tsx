@@ -1,8 +1,10 @@
 /**
- * Approvals: the movements that wait for an operator other than their maker (docs/approvals.md).
- * Pending items show who prepared what, the amount, the destination, why it needs approval and
- * how long it still waits; an approver approves (main then asks for the trusted confirmation and
- * sends it once) or rejects it with a reason. Decided items keep their outcome.
+ * Approvals: the movements that wait for an operator other than their maker, and the control
+ * changes that wait for another administrator (docs/approvals.md). Pending items show who prepared
+ * what, the amount and destination (a control change: each line before → after), why it needs
+ * approval, a possible duplicate, and how long it still waits; an approver approves (main then asks
+ * for the trusted confirmation and sends or applies it once) or rejects it with a reason. Decided
+ * items keep their outcome. The page says plainly whether four eyes are in force for control changes.
  *
  * Main decides everything (roles, four eyes, limits again, expiry); this screen only shows it and
  * puts main's refusal next to the item it is about. An approver who is not signed in signs in here
@@ -20,12 +22,27 @@ import {
   DataTable,
   EmptyState,
   ErrorNotice,
+  FourEyesStatus,
   Loading,
   PageHeader,
   TextField,
   Time,
   type Tone,
 } from '../../ui';
+
+/** A control change's words where a movement's differ ("applied" rather than "sent"). */
+const CONTROL_STATE_WORDS: Partial<Record<ApprovalState, string>> = {
+  approved: 'Approved — applying',
+  sent: 'Approved and applied',
+  rejected: 'Rejected — never applied',
+  expired: 'Expired — never applied',
+  failed: 'Not applied',
+};
+
+const stateWords = (a: Approval) => ({
+  ...STATE_WORDS[a.state],
+  ...(a.kind === 'control' && CONTROL_STATE_WORDS[a.state] ? { text: CONTROL_STATE_WORDS[a.state] as string } : {}),
+});
 
 const STATE_WORDS: Readonly<Record<ApprovalState, { readonly text: string; readonly tone: Tone }>> = {
   pending: { text: 'Waiting for approval', tone: 'warn' },
@@ -41,6 +58,7 @@ const KIND_WORDS: Readonly<Record<Approval['kind'], string>> = {
   withdrawal: 'Withdrawal',
   push: 'UID transfer',
   batch: 'Batch',
+  control: 'Control change',
 };
 
 /** A refusal in words, with main's advice when it has one. */
@@ -152,6 +170,12 @@ function PendingItem({ item, operatorId }: { readonly item: Approval; readonly o
         <h3 id={`approval-${item.id}-title`} data-testid="approval-summary">
           {item.summary}
         </h3>
+        {item.possibleDuplicateOf ? (
+          <p className="notice notice-warn" data-testid="approval-duplicate">
+            <Badge tone="warn">Possible duplicate</Badge> {item.makerName} prepared another one with the same amount and
+            destination within the hour: check that both are wanted before approving either.
+          </p>
+        ) : null}
         <dl className="facts">
           <dt>Prepared by</dt>
           <dd data-testid="approval-maker">
@@ -159,17 +183,40 @@ function PendingItem({ item, operatorId }: { readonly item: Approval; readonly o
           </dd>
           <dt>What</dt>
           <dd>{KIND_WORDS[item.kind]}</dd>
-          <dt>Amount</dt>
-          <dd data-testid="approval-amount">
-            {formatMoney(item.amount, item.currency)}
-            {item.usdtValue !== undefined && item.currency !== 'USDT'
-              ? ` (≈ ${formatMoney(item.usdtValue, 'USDT', { estimate: true })})`
-              : ''}
-          </dd>
-          <dt>Destination</dt>
-          <dd data-testid="approval-destination" className="mono">
-            {item.destination}
-          </dd>
+          {item.origin && item.origin !== 'screen' ? (
+            <>
+              <dt>Prepared in</dt>
+              <dd data-testid="approval-origin">{item.origin}</dd>
+            </>
+          ) : null}
+          {item.control ? (
+            <>
+              <dt>What changes</dt>
+              <dd>
+                <ul data-testid="approval-changes">
+                  {item.control.changes.map((c) => (
+                    <li key={`${c.label}:${c.before}:${c.after}`}>
+                      {c.label}: {c.before === c.after ? c.after : `${c.before} → ${c.after}`}
+                    </li>
+                  ))}
+                </ul>
+              </dd>
+            </>
+          ) : (
+            <>
+              <dt>Amount</dt>
+              <dd data-testid="approval-amount">
+                {formatMoney(item.amount, item.currency)}
+                {item.usdtValue !== undefined && item.currency !== 'USDT'
+                  ? ` (≈ ${formatMoney(item.usdtValue, 'USDT', { estimate: true })})`
+                  : ''}
+              </dd>
+              <dt>Destination</dt>
+              <dd data-testid="approval-destination" className="mono">
+                {item.destination}
+              </dd>
+            </>
+          )}
           <dt>Why it needs approval</dt>
           <dd>
             <ul data-testid="approval-reasons">
@@ -219,7 +266,7 @@ function PendingItem({ item, operatorId }: { readonly item: Approval; readonly o
             onClick={() => decide('approve')}
             data-testid="approval-approve"
           >
-            Approve and send
+            {item.kind === 'control' ? 'Approve and apply' : 'Approve and send'}
           </Button>
           <Button
             variant="danger"
@@ -253,7 +300,7 @@ function Decided({ items }: { readonly items: readonly Approval[] }) {
           header: 'Outcome',
           cell: (a) => (
             <span data-testid={`approval-state-${a.id}`} data-state={a.state}>
-              <Badge tone={STATE_WORDS[a.state].tone}>{STATE_WORDS[a.state].text}</Badge>
+              <Badge tone={stateWords(a).tone}>{stateWords(a).text}</Badge>
               {a.outcome ? ` ${a.outcome}` : ''}
             </span>
           ),
@@ -278,6 +325,8 @@ export default function ApprovalsScreen() {
   const list = useDeskQuery(['approvals.list', {}]);
   useDeskEvent('approvals.changed', () => {
     void client.invalidateQueries({ queryKey: ['approvals.list'] });
+    // An applied control change may have added or removed an administrator.
+    void client.invalidateQueries({ queryKey: ['approvals.fourEyes'] });
   });
   const operator = session.data?.operator ?? undefined;
   const pending = list.data?.approvals.filter((a) => a.state === 'pending') ?? [];
@@ -288,11 +337,12 @@ export default function ApprovalsScreen() {
     <>
       <PageHeader
         title="Approvals"
-        subtitle="Movements that wait for an operator other than the one who prepared them. Approved ones are sent once; rejected or expired ones never."
+        subtitle="Movements that wait for an operator other than the one who prepared them, and control changes that wait for another administrator. Approved ones are sent or applied once; rejected or expired ones never."
       />
       <p className="field-hint" data-testid="approvals-operator">
         {operator ? `Signed in: ${operator.name} (${ROLE_NAMES[operator.role]})` : 'Nobody is signed in.'}
       </p>
+      <FourEyesStatus />
       {!canApprove || onlyOwn ? <SignInAsApprover who={operator?.name} /> : null}
       <section aria-labelledby="approvals-pending" className="stack">
         <h2 id="approvals-pending">Waiting for approval</h2>

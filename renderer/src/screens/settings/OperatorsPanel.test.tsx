@@ -163,4 +163,41 @@ describe('Settings → Operators', () => {
     });
     expect((screen.getByTestId('passphrase-current') as HTMLInputElement).value).toBe('');
   });
+
+  it('says plainly that four eyes are not in force with one administrator; resets a passphrase and removes an operator as control changes', async () => {
+    const desk = installFakeDesk({
+      'operators.current': () => session(ADA),
+      'operators.list': () => [{ ...ADA }, { ...VAL, grantedBy: 'Ada', grantedAt: Date.UTC(2026, 0, 6, 9) }],
+      'approvals.fourEyes': () => ({
+        inForce: false,
+        administrators: 1,
+        reason: 'Four eyes are NOT in force: this desk has one administrator.',
+        operatorCoolingOffHours: 72,
+      }),
+      'operators.resetPassphrase': () => {
+        throw { code: 'AWAITING_APPROVAL', message: 'Waiting for approval (ap_1).' };
+      },
+      'operators.remove': () => ({ removed: true as const }),
+    });
+    renderWithQuery(<OperatorsPanel />);
+    const notice = await screen.findByTestId('four-eyes');
+    expect(notice.textContent).toContain('Four eyes are NOT in force');
+    expect(notice.getAttribute('data-in-force')).toBe('false');
+    expect((await screen.findByTestId('operator-grant-Val')).textContent).toContain('by Ada');
+    // Nobody removes or resets themselves here.
+    expect(screen.queryByTestId('operator-remove-Ada')).toBeNull();
+
+    await userEvent.click(screen.getByTestId('operator-reset-Val'));
+    const dialog = await screen.findByTestId('operator-reset-dialog');
+    await userEvent.type(within(dialog).getByTestId('operator-reset-passphrase'), 'a fresh start for tomorrow');
+    await userEvent.type(within(dialog).getByTestId('operator-reset-repeat'), 'a fresh start for tomorrow');
+    await userEvent.click(within(dialog).getByTestId('confirm-accept'));
+    expect((await screen.findByTestId('operator-reset-queued')).textContent).toContain(
+      'Waits for another administrator in Approvals',
+    );
+    expect(desk.callsOf('operators.resetPassphrase')).toEqual([{ id: 'o2', passphrase: 'a fresh start for tomorrow' }]);
+
+    await userEvent.click(screen.getByTestId('operator-remove-Val'));
+    expect(desk.callsOf('operators.remove')).toEqual([{ id: 'o2' }]);
+  });
 });

@@ -1,7 +1,10 @@
 /**
  * Settings → Operators. Everyone sees who they are and changes their own passphrase (the current one
- * is asked again); an administrator also sees every operator (role, last sign-in), creates one and
- * changes roles. Main decides (roles, the strength rule, the last administrator); the checks here
+ * is asked again); an administrator also sees every operator (role, last sign-in, who last granted
+ * them anything), creates one, changes roles, resets a forgotten passphrase and removes operators.
+ * Each of those is a control change: main shows it in the trusted confirmation, and once the desk has
+ * two administrators it waits for another one's approval (the panel says whether four eyes are in
+ * force, and why). Main decides (roles, the strength rule, the last administrator); the checks here
  * only say it sooner, and main's refusals show at the field they are about.
  */
 import { type FormEvent, useState } from 'react';
@@ -15,7 +18,31 @@ import {
   ROLE_NAMES,
 } from '../../../../shared/contract/operators';
 import { type DeskCallError, useDeskMutation, useDeskQuery } from '../../lib/desk';
-import { Button, DataTable, ErrorNotice, Loading, Select, TextField, Time } from '../../ui';
+import {
+  Button,
+  ConfirmDialog,
+  DataTable,
+  ErrorNotice,
+  FourEyesStatus,
+  Loading,
+  Select,
+  TextField,
+  Time,
+} from '../../ui';
+
+/** What every control change of this panel refreshes (the list, who is signed in, four eyes, the queue). */
+const CONTROL_INVALIDATES = ['operators.list', 'operators.current', 'approvals.fourEyes', 'approvals.list'] as const;
+
+/** A control change that waits for another administrator is not a failure: it is queued. */
+const queued = (error: DeskCallError | null | undefined): boolean => error?.code === 'AWAITING_APPROVAL';
+
+function Queued({ error, testId }: { readonly error: DeskCallError; readonly testId: string }) {
+  return (
+    <p className="notice notice-warn" role="status" data-testid={testId}>
+      Waits for another administrator in Approvals; nothing was changed yet. {error.message}
+    </p>
+  );
+}
 
 const ROLE_OPTIONS = OPERATOR_ROLES.map((role) => ({ value: role, label: ROLE_NAMES[role] }));
 
@@ -25,9 +52,10 @@ const refusal = (error: DeskCallError): string => (error.advice ? `${error.messa
 function RoleCell({ operator }: { readonly operator: Operator }) {
   const [error, setError] = useState<string | undefined>();
   const change = useDeskMutation('operators.changeRole', {
-    invalidates: ['operators.list', 'operators.current'],
+    invalidates: [...CONTROL_INVALIDATES],
     onSuccess: () => setError(undefined),
-    onError: (failure) => setError(refusal(failure)),
+    onError: (failure) =>
+      setError(queued(failure) ? 'Waits for another administrator in Approvals.' : refusal(failure)),
   });
   return (
     <Select<OperatorRole>
@@ -45,7 +73,148 @@ function RoleCell({ operator }: { readonly operator: Operator }) {
   );
 }
 
-function OperatorList() {
+/** A new passphrase typed twice, checked as the person types (main checks the strength again). */
+const useNewPassphrase = (name: string) => {
+  const [value, setValue] = useState('');
+  const [repeat, setRepeat] = useState('');
+  const strength = value === '' ? 'Enter a passphrase' : passphraseProblem(value, name);
+  const mismatch = repeat !== value ? 'The two passphrases differ' : undefined;
+  return {
+    value,
+    setValue,
+    repeat,
+    setRepeat,
+    problem: strength ?? mismatch,
+    strength,
+    mismatch,
+    clear: () => {
+      setValue('');
+      setRepeat('');
+    },
+  };
+};
+
+/** The two fields of a new passphrase; the strength shows once it is long enough or after a first try. */
+function NewPassphraseFields({
+  field,
+  labels,
+  tried,
+  mainError,
+  hint,
+  testIds,
+}: {
+  readonly field: ReturnType<typeof useNewPassphrase>;
+  readonly labels: readonly [string, string];
+  readonly tried: boolean;
+  /** Main's refusal of the field, when it made one. */
+  readonly mainError: string | undefined;
+  readonly hint?: string;
+  readonly testIds: readonly [string, string];
+}) {
+  return (
+    <>
+      <TextField
+        label={labels[0]}
+        type="password"
+        value={field.value}
+        onChange={field.setValue}
+        autoComplete="new-password"
+        {...(hint ? { hint } : {})}
+        error={(tried || field.value.length >= 12 ? field.strength : undefined) ?? mainError}
+        data-testid={testIds[0]}
+      />
+      <TextField
+        label={labels[1]}
+        type="password"
+        value={field.repeat}
+        onChange={field.setRepeat}
+        autoComplete="new-password"
+        error={tried ? field.mismatch : undefined}
+        data-testid={testIds[1]}
+      />
+    </>
+  );
+}
+
+/** Gives an operator who forgot theirs a new passphrase (a control change: you will know it). */
+function ResetPassphrase({ operator, onDone }: { readonly operator: Operator; readonly onDone: () => void }) {
+  const passphrase = useNewPassphrase(operator.name);
+  const [tried, setTried] = useState(false);
+  const reset = useDeskMutation('operators.resetPassphrase', {
+    invalidates: [...CONTROL_INVALIDATES],
+    onSuccess: onDone,
+  });
+  const submit = () => {
+    setTried(true);
+    if (passphrase.problem) return;
+    reset.mutate({ id: operator.id, passphrase: passphrase.value });
+  };
+  return (
+    <ConfirmDialog
+      open
+      title={`New passphrase for ${operator.name}`}
+      confirmLabel="Reset passphrase"
+      busy={reset.isPending}
+      onConfirm={submit}
+      onCancel={onDone}
+      testId="operator-reset-dialog"
+    >
+      <p className="field-hint">
+        You will know this passphrase: for the policy’s cooling-off period {operator.name} may not approve what you
+        prepare. Tell it to them in person and ask them to change it.
+      </p>
+      <NewPassphraseFields
+        field={passphrase}
+        labels={['New passphrase', 'New passphrase again']}
+        tried={tried}
+        mainError={reset.error?.fields?.passphrase}
+        testIds={['operator-reset-passphrase', 'operator-reset-repeat']}
+      />
+      {reset.error ? (
+        queued(reset.error) ? (
+          <Queued error={reset.error} testId="operator-reset-queued" />
+        ) : (
+          <ErrorNotice error={reset.error} compact />
+        )
+      ) : null}
+    </ConfirmDialog>
+  );
+}
+
+function OperatorActions({ operator, me }: { readonly operator: Operator; readonly me: string }) {
+  const [resetting, setResetting] = useState(false);
+  const [error, setError] = useState<string | undefined>();
+  const remove = useDeskMutation('operators.remove', {
+    invalidates: [...CONTROL_INVALIDATES],
+    onSuccess: () => setError(undefined),
+    onError: (failure) =>
+      setError(queued(failure) ? 'Waits for another administrator in Approvals.' : refusal(failure)),
+  });
+  if (operator.id === me) return <span className="muted">You</span>;
+  return (
+    <span className="row-actions">
+      <Button variant="ghost" onClick={() => setResetting(true)} data-testid={`operator-reset-${operator.name}`}>
+        Reset passphrase
+      </Button>
+      <Button
+        variant="danger"
+        busy={remove.isPending}
+        onClick={() => remove.mutate({ id: operator.id })}
+        data-testid={`operator-remove-${operator.name}`}
+      >
+        Remove
+      </Button>
+      {error ? (
+        <span className="field-error" role="alert" data-testid={`operator-action-error-${operator.name}`}>
+          {error}
+        </span>
+      ) : null}
+      {resetting ? <ResetPassphrase operator={operator} onDone={() => setResetting(false)} /> : null}
+    </span>
+  );
+}
+
+function OperatorList({ me }: { readonly me: string }) {
   const list = useDeskQuery(['operators.list', {}]);
   if (list.isPending) return <Loading />;
   if (list.isError) return <ErrorNotice error={list.error} onRetry={() => list.refetch()} />;
@@ -65,6 +234,20 @@ function OperatorList() {
           sortValue: (o) => o.lastSignInAt,
         },
         { id: 'createdBy', header: 'Created by', cell: (o) => o.createdBy || '—' },
+        {
+          id: 'grant',
+          header: 'Last granted',
+          cell: (o) =>
+            o.grantedBy && o.grantedAt ? (
+              <span data-testid={`operator-grant-${o.name}`}>
+                by {o.grantedBy}, <Time ms={o.grantedAt} />
+                {o.passphraseSetBy ? ` · passphrase chosen by ${o.passphraseSetBy}, not changed yet` : ''}
+              </span>
+            ) : (
+              '—'
+            ),
+        },
+        { id: 'actions', header: 'Actions', cell: (o) => <OperatorActions operator={o} me={me} /> },
       ]}
     />
   );
@@ -73,33 +256,29 @@ function OperatorList() {
 function CreateOperator() {
   const [name, setName] = useState('');
   const [role, setRole] = useState<OperatorRole>('viewer');
-  const [passphrase, setPassphrase] = useState('');
-  const [repeat, setRepeat] = useState('');
+  const passphrase = useNewPassphrase(name);
   const [tried, setTried] = useState(false);
   const [created, setCreated] = useState<string | undefined>();
   const create = useDeskMutation('operators.create', {
-    invalidates: ['operators.list'],
+    invalidates: [...CONTROL_INVALIDATES],
     onSuccess: (operator) => {
       setCreated(`${operator.name} can now sign in as ${ROLE_NAMES[operator.role].toLowerCase()}.`);
       setName('');
-      setPassphrase('');
-      setRepeat('');
+      passphrase.clear();
       setRole('viewer');
       setTried(false);
     },
   });
   const parsedName = OperatorName.safeParse(name);
   const nameProblem = parsedName.success ? undefined : parsedName.error.issues[0]?.message;
-  const strength = passphrase === '' ? 'Enter a passphrase' : passphraseProblem(passphrase, name);
-  const mismatch = repeat !== passphrase ? 'The two passphrases differ' : undefined;
   const fields = create.error?.fields ?? {};
   const duplicate = create.error && /already an operator named/.test(create.error.message);
   const submit = (event: FormEvent) => {
     event.preventDefault();
     setTried(true);
     setCreated(undefined);
-    if (nameProblem || strength || mismatch) return;
-    create.mutate({ name: name.trim(), role, passphrase });
+    if (nameProblem || passphrase.problem) return;
+    create.mutate({ name: name.trim(), role, passphrase: passphrase.value });
   };
   return (
     <form
@@ -128,26 +307,16 @@ function CreateOperator() {
       <div className="field-hint" data-testid="operator-create-role-hint">
         {ROLE_DESCRIPTIONS[role]}
       </div>
-      <TextField
-        label="First passphrase"
-        type="password"
-        value={passphrase}
-        onChange={setPassphrase}
-        autoComplete="new-password"
+      <NewPassphraseFields
+        field={passphrase}
+        labels={['First passphrase', 'Passphrase again']}
+        tried={tried}
+        mainError={fields.passphrase}
         hint="At least 12 characters; a few unrelated words work well. Tell it to the operator in person."
-        error={(tried || passphrase.length >= 12 ? strength : undefined) ?? fields.passphrase}
-        data-testid="operator-create-passphrase"
+        testIds={['operator-create-passphrase', 'operator-create-repeat']}
       />
-      <TextField
-        label="Passphrase again"
-        type="password"
-        value={repeat}
-        onChange={setRepeat}
-        autoComplete="new-password"
-        error={tried ? mismatch : undefined}
-        data-testid="operator-create-repeat"
-      />
-      {create.error && !duplicate && Object.keys(fields).length === 0 ? (
+      {create.error && queued(create.error) ? <Queued error={create.error} testId="operator-create-queued" /> : null}
+      {create.error && !queued(create.error) && !duplicate && Object.keys(fields).length === 0 ? (
         <ErrorNotice error={create.error} compact />
       ) : null}
       {created ? (
@@ -166,19 +335,15 @@ function CreateOperator() {
 
 function ChangePassphrase({ name }: { readonly name: string }) {
   const [current, setCurrent] = useState('');
-  const [next, setNext] = useState('');
-  const [repeat, setRepeat] = useState('');
+  const next = useNewPassphrase(name);
   const [tried, setTried] = useState(false);
   const change = useDeskMutation('operators.changePassphrase', {
     onSuccess: () => {
       setCurrent('');
-      setNext('');
-      setRepeat('');
+      next.clear();
       setTried(false);
     },
   });
-  const strength = next === '' ? 'Enter a new passphrase' : passphraseProblem(next, name);
-  const mismatch = repeat !== next ? 'The two passphrases differ' : undefined;
   const currentProblem = current === '' ? 'Enter your current passphrase' : undefined;
   const error = change.error;
   // A wrong (or, after too many, unchecked) current passphrase is about that field; anything else is a banner.
@@ -186,8 +351,8 @@ function ChangePassphrase({ name }: { readonly name: string }) {
   const submit = (event: FormEvent) => {
     event.preventDefault();
     setTried(true);
-    if (currentProblem || strength || mismatch) return;
-    change.mutate({ current, next });
+    if (currentProblem || next.problem) return;
+    change.mutate({ current, next: next.value });
   };
   return (
     <form
@@ -212,24 +377,13 @@ function ChangePassphrase({ name }: { readonly name: string }) {
         }
         data-testid="passphrase-current"
       />
-      <TextField
-        label="New passphrase"
-        type="password"
-        value={next}
-        onChange={setNext}
-        autoComplete="new-password"
+      <NewPassphraseFields
+        field={next}
+        labels={['New passphrase', 'New passphrase again']}
+        tried={tried}
+        mainError={error?.fields?.next}
         hint="At least 12 characters; a few unrelated words work well."
-        error={(tried || next.length >= 12 ? strength : undefined) ?? error?.fields?.next}
-        data-testid="passphrase-next"
-      />
-      <TextField
-        label="New passphrase again"
-        type="password"
-        value={repeat}
-        onChange={setRepeat}
-        autoComplete="new-password"
-        error={tried ? mismatch : undefined}
-        data-testid="passphrase-repeat"
+        testIds={['passphrase-next', 'passphrase-repeat']}
       />
       {error && !atCurrent && !error.fields ? <ErrorNotice error={error} compact /> : null}
       {change.isSuccess ? (
@@ -261,7 +415,8 @@ export function OperatorsPanel() {
           </p>
           {me.role === 'admin' ? (
             <>
-              <OperatorList />
+              <FourEyesStatus />
+              <OperatorList me={me.id} />
               <CreateOperator />
             </>
           ) : null}

@@ -15,6 +15,8 @@ const session = (role: 'maker' | 'admin') => ({
 
 const STORED: Policy = {
   ...DEFAULT_POLICY,
+  approval: { ...DEFAULT_POLICY.approval, operatorCoolingOffHours: 72 },
+  review: { typedConfirmAbove: { USDT: '1000' } },
   limits: { BTC: { perTransaction: '1', rolling24h: '3' } },
   allowlist: {
     required: true,
@@ -89,7 +91,9 @@ describe('Settings → Policies', () => {
         anyPush: true,
         approveBatchesAsAWhole: false,
         expiresHours: 24,
+        operatorCoolingOffHours: 72,
       },
+      review: { typedConfirmAbove: { USDT: '1000' } },
     };
     expect(desk.callsOf('policies.set')).toEqual([expected]);
     expect(await screen.findByTestId('policy-saved')).toBeTruthy();
@@ -115,6 +119,7 @@ describe('Settings → Policies', () => {
       anyPush: false,
       approveBatchesAsAWhole: false,
       expiresHours: 24,
+      operatorCoolingOffHours: 72,
     });
     expect(await screen.findByTestId('policy-saved')).toBeTruthy();
 
@@ -183,6 +188,37 @@ describe('Settings → Policies', () => {
     );
     expect((within(form).getByTestId('policy-save') as HTMLButtonElement).disabled).toBe(true);
     expect(desk.callsOf('policies.set')).toEqual([]);
+  });
+
+  it('the review threshold and the operators’ cooling-off are part of the policy; with four eyes in force the change waits and the panel says so', async () => {
+    const desk = installFakeDesk({
+      'operators.current': () => session('admin'),
+      'policies.get': () => ({ profileId: 'local-sandbox', policy: STORED }),
+      'approvals.fourEyes': () => ({
+        inForce: true,
+        administrators: 2,
+        reason: 'Four eyes are in force: this desk has 2 administrators.',
+        operatorCoolingOffHours: 72,
+      }),
+      'policies.set': () => {
+        throw { code: 'AWAITING_APPROVAL', message: 'Waiting for approval (ap_1).' };
+      },
+    });
+    renderWithQuery(<PoliciesPanel />);
+    const form = await screen.findByTestId('policy-form');
+    expect((await screen.findByTestId('four-eyes')).textContent).toContain('Four eyes are in force');
+    expect((within(form).getByTestId('policy-review-above-0') as HTMLInputElement).value).toBe('1000');
+    await userEvent.clear(within(form).getByTestId('policy-review-above-0'));
+    await userEvent.type(within(form).getByTestId('policy-review-above-0'), '5000');
+    await userEvent.clear(within(form).getByTestId('policy-operator-cooling'));
+    await userEvent.type(within(form).getByTestId('policy-operator-cooling'), '96');
+    await userEvent.click(within(form).getByTestId('policy-save'));
+    const sent = desk.callsOf('policies.set').at(-1);
+    expect(sent?.review).toEqual({ typedConfirmAbove: { USDT: '5000' } });
+    expect(sent?.approval.operatorCoolingOffHours).toBe(96);
+    expect((await screen.findByTestId('policy-queued')).textContent).toContain('waits for another administrator');
+    expect(screen.queryByTestId('policy-error')).toBeNull();
+    expect(screen.queryByTestId('policy-saved')).toBeNull();
   });
 
   it('a stored policy reads back into the same input', () => {

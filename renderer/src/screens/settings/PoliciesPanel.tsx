@@ -1,23 +1,35 @@
 /**
  * Settings → Policies: the active profile's policy (shared/contract/policies.ts), which main
- * enforces on every withdrawal and UID push — limits per transaction and per rolling 24 hours, per
- * currency and in USDT value; an allowlist of destinations with labels and a cooling-off period; a
- * time-of-day window; the approval rules. The form is checked with the contract's own schema
- * (errors at the field); saving is admin-only and goes through the trusted confirmation, and main
- * checks it all again (its refusals show at their field too). See docs/approvals.md.
+ * enforces on every withdrawal and UID transfer — limits per transaction and per rolling 24 hours,
+ * per currency and in USDT value; an allowlist of destinations with labels and a cooling-off period;
+ * a time-of-day window; the approval rules with the operators' cooling-off; the review threshold
+ * (amounts above it are typed in the trusted confirmation). The form is checked with the contract's
+ * own schema (errors at the field); saving is admin-only and a control change: the trusted
+ * confirmation shows every rule before → after, and with two administrators another approves it
+ * (the panel says whether four eyes are in force). Main checks it all again (its refusals show at
+ * their field too). See docs/approvals.md.
  */
 import { type FormEvent, useState } from 'react';
 import { ROLE_NAMES } from '../../../../shared/contract/operators';
-import { type Policy, PolicyInput, type PolicyView } from '../../../../shared/contract/policies';
+import {
+  DEFAULT_OPERATOR_COOLING_OFF_HOURS,
+  type Policy,
+  PolicyInput,
+  type PolicyView,
+} from '../../../../shared/contract/policies';
 import { type DeskCallError, useDeskMutation, useDeskQuery } from '../../lib/desk';
 import { formatTime } from '../../lib/format';
 import { usePrefs } from '../../lib/prefs';
-import { Button, Checkbox, ErrorNotice, Loading, Select, TextField } from '../../ui';
+import { Button, Checkbox, ErrorNotice, FourEyesStatus, Loading, Select, TextField } from '../../ui';
 
 interface LimitRow {
   readonly currency: string;
   readonly perTransaction: string;
   readonly rolling24h: string;
+}
+interface ReviewRow {
+  readonly currency: string;
+  readonly above: string;
 }
 interface EntryRow {
   readonly currency: string;
@@ -45,6 +57,9 @@ export interface PolicyDraft {
   readonly anyPush: boolean;
   readonly approveBatchesAsAWhole: boolean;
   readonly expiresHours: string;
+  readonly operatorCoolingOffHours: string;
+  /** Per currency, the amount above which the trusted confirmation asks for it typed. */
+  readonly review: readonly ReviewRow[];
 }
 
 const hhmm = (minute: number): string =>
@@ -82,6 +97,8 @@ export const draftOf = (policy: Policy): PolicyDraft => ({
   anyPush: policy.approval.anyPush,
   approveBatchesAsAWhole: policy.approval.approveBatchesAsAWhole ?? false,
   expiresHours: String(policy.approval.expiresHours),
+  operatorCoolingOffHours: String(policy.approval.operatorCoolingOffHours ?? DEFAULT_OPERATOR_COOLING_OFF_HOURS),
+  review: Object.entries(policy.review?.typedConfirmAbove ?? {}).map(([currency, above]) => ({ currency, above })),
 });
 
 const optional = (text: string): string | undefined => (text.trim() === '' ? undefined : text.trim());
@@ -125,6 +142,10 @@ export const inputOf = (d: PolicyDraft): unknown => {
       anyPush: d.anyPush,
       approveBatchesAsAWhole: d.approveBatchesAsAWhole,
       expiresHours: wholeNumber(d.expiresHours),
+      operatorCoolingOffHours: wholeNumber(d.operatorCoolingOffHours),
+    },
+    review: {
+      typedConfirmAbove: Object.fromEntries(d.review.map((r) => [r.currency.trim().toUpperCase(), r.above.trim()])),
     },
   };
 };
@@ -170,16 +191,20 @@ function PolicyForm({
   const [draft, setDraft] = useState<PolicyDraft>(() => draftOf(view.policy));
   const [errors, setErrors] = useState<Record<string, string>>({});
   const save = useDeskMutation('policies.set', {
-    invalidates: ['policies.get'],
+    invalidates: ['policies.get', 'funding.reviewPolicy', 'approvals.list'],
     onSuccess: () => setSaved(true),
     onError: (failure) => setErrors(failure.fields ?? {}),
   });
+  // Four eyes in force: the change waits for another administrator; it is not a failure.
+  const queued = save.error?.code === 'AWAITING_APPROVAL';
   const set = (patch: Partial<PolicyDraft>) => {
     setSaved(false);
     setDraft((d) => ({ ...d, ...patch }));
   };
   const setLimit = (i: number, patch: Partial<LimitRow>) =>
     set({ limits: draft.limits.map((row, j) => (j === i ? { ...row, ...patch } : row)) });
+  const setReview = (i: number, patch: Partial<ReviewRow>) =>
+    set({ review: draft.review.map((row, j) => (j === i ? { ...row, ...patch } : row)) });
   const setEntry = (i: number, patch: Partial<EntryRow>) =>
     set({ entries: draft.entries.map((row, j) => (j === i ? { ...row, ...patch } : row)) });
   const limitKey = (row: LimitRow) => `limits.${row.currency.trim().toUpperCase()}`;
@@ -431,13 +456,68 @@ function PolicyForm({
           error={at('approval.expiresHours')}
           data-testid="policy-expires"
         />
+        <TextField
+          label="Operator cooling-off (hours)"
+          value={draft.operatorCoolingOffHours}
+          onChange={(operatorCoolingOffHours) => set({ operatorCoolingOffHours })}
+          inputMode="numeric"
+          hint="This long after an administrator creates an operator, changes their role or resets their passphrase, that operator may not approve what this administrator prepared."
+          error={at('approval.operatorCoolingOffHours')}
+          data-testid="policy-operator-cooling"
+        />
+      </fieldset>
+      <fieldset className="stack" disabled={!isAdmin || save.isPending}>
+        <legend>Typed amount in the confirmation</legend>
+        <p className="field-hint">
+          Withdrawals, UID transfers and transfers above these amounts need the amount typed in the Treasury Desk
+          confirmation window. Currencies not listed always need it.
+        </p>
+        {draft.review.map((row, i) => {
+          const key = `review.typedConfirmAbove.${row.currency.trim().toUpperCase()}`;
+          return (
+            // biome-ignore lint/suspicious/noArrayIndexKey: rows have no identity but their place while edited.
+            <div className="row-actions" key={i} data-testid={`policy-review-${i}`}>
+              <TextField
+                label={`Currency (threshold ${i + 1})`}
+                value={row.currency}
+                onChange={(currency) => setReview(i, { currency })}
+                error={at('review.typedConfirmAbove')}
+                data-testid={`policy-review-currency-${i}`}
+              />
+              <TextField
+                label={`Typed above (threshold ${i + 1})`}
+                value={row.above}
+                onChange={(above) => setReview(i, { above })}
+                inputMode="decimal"
+                error={at(key)}
+                data-testid={`policy-review-above-${i}`}
+              />
+              <Button size="sm" variant="ghost" onClick={() => set({ review: draft.review.filter((_, j) => j !== i) })}>
+                {`Remove threshold ${i + 1}`}
+              </Button>
+            </div>
+          );
+        })}
+        <div>
+          <Button
+            size="sm"
+            onClick={() => set({ review: [...draft.review, { currency: '', above: '' }] })}
+            data-testid="policy-add-review"
+          >
+            Add a currency threshold
+          </Button>
+        </div>
       </fieldset>
       {problemCount > 0 && !save.error ? (
         <p className="field-error" role="alert" data-testid="policy-invalid">
           {`Nothing was saved: ${problemCount === 1 ? 'one field needs' : `${problemCount} fields need`} attention.`}
         </p>
       ) : null}
-      {save.error ? (
+      {save.error && queued ? (
+        <p className="notice notice-warn" role="status" data-testid="policy-queued">
+          The change waits for another administrator in Approvals; the policy stays as it is until then.
+        </p>
+      ) : save.error ? (
         <p className="field-error" role="alert" data-testid="policy-error">
           {refusal(save.error)}
         </p>
@@ -474,6 +554,7 @@ export function PoliciesPanel() {
           {`Only an administrator changes the policy (you are signed in as ${ROLE_NAMES[operator.role].toLowerCase()}).`}
         </p>
       ) : null}
+      <FourEyesStatus />
       {policy.isPending ? (
         <Loading />
       ) : policy.isError ? (

@@ -4,7 +4,9 @@
  * was never used before, and a typed confirmation of the amount above the configured threshold.
  * Opening the sheet makes the confirmation's request key: every click of "Send" carries it, so a
  * double click, a re-render or a retry is the same withdrawal for main (and only one call is let
- * through at a time). Sending is disabled while the request is in flight and after it was accepted.
+ * through at a time). Sending is disabled while the request is in flight and after it was accepted;
+ * a withdrawal the policy holds for an approver is queued under that key, and the sheet closes
+ * (`onQueued`): one intent, one approval item.
  */
 import { useQueryClient } from '@tanstack/react-query';
 import { useState } from 'react';
@@ -31,6 +33,8 @@ export interface ReviewSheetProps {
   readonly saved: SavedAddress | undefined;
   readonly onClose: () => void;
   readonly onSent: (result: WithdrawResult) => void;
+  /** It waits in Approvals (AWAITING_APPROVAL, nothing sent yet): main's words, for the form to keep showing. */
+  readonly onQueued: (message: string) => void;
   /**
    * A refusal of "Send": the form puts what names its fields there (lib/formErrors.ts) and returns
    * what is left for this sheet's one banner (undefined: nothing left). Without it, the whole error.
@@ -42,7 +46,16 @@ export interface ReviewSheetProps {
 export const firstWithdrawalTo = (saved: SavedAddress | undefined): boolean =>
   saved === undefined || saved.previousWithdrawals === 0;
 
-export function ReviewSheet({ input, chain, quote, saved: chosen, onClose, onSent, onRefused }: ReviewSheetProps) {
+export function ReviewSheet({
+  input,
+  chain,
+  quote,
+  saved: chosen,
+  onClose,
+  onSent,
+  onQueued,
+  onRefused,
+}: ReviewSheetProps) {
   const saved =
     chosen &&
     destinationKey(chosen.chain, chosen.address, chosen.tag) === destinationKey(input.chain, input.address, input.memo)
@@ -89,8 +102,13 @@ export function ReviewSheet({ input, chain, quote, saved: chosen, onClose, onSen
           <Button
             variant="primary"
             busy={busy}
-            // After success, or when the outcome is unknown, sending again could pay twice.
-            disabled={!typedOk || send.isSuccess || send.error?.code === 'OUTCOME_UNKNOWN'}
+            // After success, when queued for approval, or when the outcome is unknown, sending again could pay twice.
+            disabled={
+              !typedOk ||
+              send.isSuccess ||
+              send.error?.code === 'OUTCOME_UNKNOWN' ||
+              send.error?.code === 'AWAITING_APPROVAL'
+            }
             onClick={() =>
               singleFlight(confirmation.requestKey, (done) =>
                 send.mutate(
@@ -99,6 +117,11 @@ export function ReviewSheet({ input, chain, quote, saved: chosen, onClose, onSen
                     onSettled: done,
                     // Refused, nothing moved: a deliberate new click is a new withdrawal.
                     onError: (error) => {
+                      // Queued for an approver under this key: the review is over.
+                      if (error.code === 'AWAITING_APPROVAL') {
+                        onQueued(error.advice ? `${error.message} ${error.advice}` : error.message);
+                        return;
+                      }
                       if (nothingMoved(error.error)) setConfirmation(newConfirmation(confirmation.details));
                       setBanner(onRefused ? onRefused(error) : error);
                     },

@@ -144,6 +144,8 @@ export function WithdrawForm({ onSent }: { readonly onSent: (result: WithdrawRes
   const draft = useWithdrawDraft();
   // What "Review" checked, shown in the review sheet until it closes.
   const [reviewing, setReviewing] = useState<WithdrawDetails | undefined>();
+  // The last withdrawal queued for an approver (main's words), until another is reviewed.
+  const [queued, setQueued] = useState<string | undefined>();
 
   const rulesQuery = useDeskQuery(['funding.withdrawRules', {}], { staleTime: 60_000 });
   const spotQuery = useDeskQuery(['balances.spot', {}], { staleTime: 10_000 });
@@ -233,7 +235,10 @@ export function WithdrawForm({ onSent }: { readonly onSent: (result: WithdrawRes
     <form
       className="withdraw-form stack"
       aria-label="New withdrawal"
-      onSubmit={form.handleSubmit((details) => setReviewing(details))}
+      onSubmit={form.handleSubmit((details) => {
+        setQueued(undefined);
+        setReviewing(details);
+      })}
     >
       <Controller
         control={form.control}
@@ -472,6 +477,11 @@ export function WithdrawForm({ onSent }: { readonly onSent: (result: WithdrawRes
           </span>
         ) : null}
       </div>
+      {queued ? (
+        <p className="notice notice-warn" role="status" data-testid="withdraw-queued">
+          This needs another operator’s approval. It waits in Approvals; nothing was sent yet. {queued}
+        </p>
+      ) : null}
 
       {reviewing && rules && chain && q && !refused ? (
         <ReviewSheet
@@ -481,6 +491,12 @@ export function WithdrawForm({ onSent }: { readonly onSent: (result: WithdrawRes
           saved={saved}
           onClose={() => setReviewing(undefined)}
           onRefused={onRefused}
+          onQueued={(message) => {
+            setReviewing(undefined);
+            form.reset(EMPTY);
+            draft.reset();
+            setQueued(message);
+          }}
           onSent={(result) => {
             setReviewing(undefined);
             form.reset(EMPTY);

@@ -38,6 +38,9 @@ const NOTHING_MOVED: ReadonlySet<IpcErrorCode> = new Set([
  */
 export const nothingMoved = (error: Pick<IpcError, 'code' | 'delivery'> | undefined): boolean => {
   if (error === undefined) return false;
+  // Nothing moved yet, but the movement waits in Approvals under this key: sending again with it
+  // joins that one item; a new key would be a second intent (and a second approval) of one movement.
+  if (error.code === 'AWAITING_APPROVAL') return false;
   if (error.delivery !== undefined) return error.delivery === 'not_sent';
   return NOTHING_MOVED.has(error.code);
 };

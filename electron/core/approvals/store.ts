@@ -1,10 +1,13 @@
 /**
- * The Approvals queue: movements that the policy says need an approver other than their maker.
+ * The Approvals queue's table: movements that the policy says need an approver other than their
+ * maker, batches waiting as one item, and control changes waiting for a second administrator.
  * Each one is journaled (a row of `approvals` in the journal database, written before the maker's
  * call returns), so it survives restarts. It leaves `pending` exactly once — approved, rejected,
- * expired or cancelled (a batch withdrawn in Bulk) — by a conditional UPDATE, so two approvers (or an approval racing the expiry) cannot
- * both win; an approved one is sent through the movement journal under its own request key, which
- * makes the send itself exactly-once.
+ * expired or cancelled (a batch withdrawn in Bulk) — by a conditional UPDATE, so two approvers (or
+ * an approval racing the expiry) cannot both win; an approved movement is sent through the movement
+ * journal under its own request key, which makes the send itself exactly-once.
+ *
+ * `profile_id` is '' for a desk-wide item (a change of operators): it shows in every profile's queue.
  */
 import { randomUUID } from 'node:crypto';
 import type { Approval, ApprovalKind, ApprovalState } from '../../../shared/contract/policies';
@@ -32,7 +35,8 @@ CREATE TABLE IF NOT EXISTS approvals (
   decided_at INTEGER,
   reason TEXT,
   movement_id TEXT,
-  outcome TEXT
+  outcome TEXT,
+  origin TEXT
 );
 CREATE INDEX IF NOT EXISTS approvals_profile_state ON approvals(profile_id, state);
 `;
@@ -59,6 +63,7 @@ interface Row {
   reason: string | null;
   movement_id: string | null;
   outcome: string | null;
+  origin: string | null;
 }
 
 /** A stored approval with the request main will send once it is approved. */
@@ -83,6 +88,8 @@ export interface NewApproval {
   readonly makerName: string;
   readonly createdAt: number;
   readonly expiresAt: number;
+  /** Where it was prepared (Approval.origin). */
+  readonly origin?: string | undefined;
 }
 
 const toApproval = (r: Row): StoredApproval => ({
@@ -105,6 +112,7 @@ const toApproval = (r: Row): StoredApproval => ({
   ...(r.reason !== null ? { reason: r.reason } : {}),
   ...(r.movement_id !== null ? { movementId: r.movement_id } : {}),
   ...(r.outcome !== null ? { outcome: r.outcome } : {}),
+  ...(r.origin ? { origin: r.origin } : {}),
   requestKey: r.request_key,
   request: JSON.parse(r.request) as Record<string, unknown>,
 });
@@ -112,6 +120,9 @@ const toApproval = (r: Row): StoredApproval => ({
 export class ApprovalStore {
   constructor(private readonly db: Db) {
     db.exec(SCHEMA);
+    // A journal whose table predates the origin column gets it (items without one show none).
+    const columns = db.prepare<[], { name: string }>('PRAGMA table_info(approvals)').all();
+    if (!columns.some((c) => c.name === 'origin')) db.exec('ALTER TABLE approvals ADD COLUMN origin TEXT');
   }
 
   /** Adds a pending approval; the same request key returns the one already there. */
@@ -120,8 +131,8 @@ export class ApprovalStore {
     this.db
       .prepare(
         `INSERT OR IGNORE INTO approvals (id, profile_id, kind, state, request_key, request, currency, amount, usdt,
-           destination, summary, reasons, maker_id, maker_name, created_at, expires_at)
-         VALUES (?, ?, ?, 'pending', ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)`,
+           destination, summary, reasons, maker_id, maker_name, created_at, expires_at, origin)
+         VALUES (?, ?, ?, 'pending', ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)`,
       )
       .run(
         id,
@@ -139,6 +150,7 @@ export class ApprovalStore {
         a.makerName,
         a.createdAt,
         a.expiresAt,
+        a.origin ?? null,
       );
     return this.byRequestKey(a.requestKey) as StoredApproval;
   }
@@ -153,11 +165,11 @@ export class ApprovalStore {
     return row ? toApproval(row) : undefined;
   }
 
-  /** Pending first (oldest first), then the rest (newest first). */
+  /** This profile's items and the desk-wide ones: pending first (oldest first), then the rest (newest first). */
   list(profileId: string, state?: ApprovalState, limit = 500): StoredApproval[] {
     const rows = this.db
       .prepare<[string, string | null, string | null, number], Row>(
-        `SELECT * FROM approvals WHERE profile_id = ? AND (? IS NULL OR state = ?)
+        `SELECT * FROM approvals WHERE profile_id IN (?, '') AND (? IS NULL OR state = ?)
          ORDER BY CASE state WHEN 'pending' THEN 0 ELSE 1 END,
                   CASE state WHEN 'pending' THEN created_at ELSE -created_at END
          LIMIT ?`,
@@ -219,5 +231,15 @@ export class ApprovalStore {
   /** Approved ones left by a core that stopped between the approval and the send. */
   approvedUnsent(): StoredApproval[] {
     return this.db.prepare<[], Row>(`SELECT * FROM approvals WHERE state = 'approved'`).all().map(toApproval);
+  }
+
+  /** Pending items of one maker created since `since` (for the "possible duplicate" hint). */
+  pendingOf(makerId: string, since: number): StoredApproval[] {
+    return this.db
+      .prepare<[string, number], Row>(
+        `SELECT * FROM approvals WHERE maker_id = ? AND state = 'pending' AND created_at >= ? ORDER BY created_at`,
+      )
+      .all(makerId, since)
+      .map(toApproval);
   }
 }
