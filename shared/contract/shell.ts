@@ -18,17 +18,30 @@ export const ConfirmView = z
       'withdrawal',
       'push',
       'transfer',
+      'batch',
       'keyCreate',
       'keyUpdate',
       'keyDelete',
       'policy',
       'endpoint',
+      'control',
       'approve',
     ]),
     /** One line: "Withdraw 250 USDT". */
     title: z.string(),
     /** Label → value, in order: amount, destination, network, fee, profile, operator, … */
-    rows: z.array(z.object({ label: z.string(), value: z.string() }).strict()).readonly(),
+    rows: z
+      .array(
+        z
+          .object({
+            label: z.string(),
+            value: z.string(),
+            /** An identifier to compare character by character: shown in groups of this many characters. */
+            group: z.number().int().positive().optional(),
+          })
+          .strict(),
+      )
+      .readonly(),
     /** When set, the person must type this amount (above the threshold); the core compares it. */
     typedAmount: z.object({ amount: z.string(), currency: z.string() }).strict().optional(),
     /** A line shown above the buttons (e.g. "This needs an approver before it is sent"). */
