@@ -130,7 +130,7 @@ describe('a core over the channel (in-memory process pair)', () => {
       // A policy change waits for the person in the shell's confirmation window.
       const change = core.dispatch('policies.set', DEFAULT_POLICY, SENDER);
       const asked = await confirm.wasAsked;
-      expect(asked.view).toMatchObject({ action: 'policy', title: expect.stringContaining('Change the policy') });
+      expect(asked.view).toMatchObject({ action: 'control', title: expect.stringContaining('Change the policy') });
       confirm.release({ accepted: false });
       expect(await change).toMatchObject({ ok: false, error: { code: 'CONFIRMATION_DECLINED' } });
 
