@@ -13,7 +13,6 @@
 
 import type { shellContract } from '../../../shared/contract/shell';
 import {
-  type CallOptions,
   ChannelClient,
   type ChannelMessage,
   ChannelPort,
@@ -97,15 +96,14 @@ const shellOptions = (
   client: ChannelClient,
 ): Pick<CoreOptions, 'chooseSavePath' | 'openExternal' | 'confirm' | 'osNotifications'> => {
   const offered = new Set(offers);
+  /** The shell's answer, or undefined when there is none (a failure, no answer in time). */
   const ask = async <N extends ShellOperation>(
     operation: N,
     input: InputOf<ShellOp<N>>,
-    options: CallOptions = {},
   ): Promise<OutputOf<ShellOp<N>> | undefined> => {
-    const result = (await client.call(operation, input, {
-      timeoutMs: SHELL_TIMEOUTS_MS[operation],
-      ...options,
-    })) as Result<OutputOf<ShellOp<N>>>;
+    const result = (await client.call(operation, input, { timeoutMs: SHELL_TIMEOUTS_MS[operation] })) as Result<
+      OutputOf<ShellOp<N>>
+    >;
     return result.ok ? result.value : undefined;
   };
   return {
