@@ -17,6 +17,8 @@ export default defineConfig({
             'scripts/**/*.test.ts',
             'bench/**/*.test.ts',
           ],
+          // Full-size soak and fault runs: `npm run test:soak` (vitest.soak.config.ts).
+          exclude: ['**/node_modules/**', '**/*.soak.test.ts'],
           testTimeout: 30_000,
           hookTimeout: 30_000,
         },

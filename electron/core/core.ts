@@ -30,6 +30,7 @@ import type { Confirm } from './policies/confirm';
 import { createLimits } from './policies/limits';
 import { PolicyStore } from './policies/store';
 import { ProfileManager, type SandboxSource } from './profiles/manager';
+import { BACKGROUND, type Scheduler, type Service, systemScheduler } from './scheduler';
 import { createActivityHandlers } from './services/activity';
 import { type AppDeps, type ChooseSavePath, createAppHandlers } from './services/app';
 import { balanceControlKinds, createBalancesHandlers } from './services/balances';
@@ -77,8 +78,14 @@ export interface CoreOptions {
   /** Tests only: timings of the movement engine (see MovementEngineOptions). */
   readonly movements?: { readonly settleMs?: number; readonly backgroundMs?: number; readonly maxAttempts?: number };
   /**
-   * How often watchers poll the funding records, ms (default 10 000; every 3 s, or this if shorter,
-   * while one can still change). 0 disables them and the 15-minute balance snapshots.
+   * Time: every timer, wait and elapsed time of the core (scheduler.ts). Default: the system's
+   * clocks; tests pass a manual one (testing/scheduler.ts) and wait for `core.idle()`.
+   */
+  readonly scheduler?: Scheduler;
+  /**
+   * The longest interval between two reads of each funding list by the watchers, ms (default: each
+   * list's own cadence, 30 s to 2 min when nothing in it can change, 3 s while something can; see
+   * watchers.ts). 0 disables them and the 15-minute balance snapshots.
    */
   readonly watchIntervalMs?: number;
   /** Electron: the native save dialog. Absent (the Chromium shell): exports go into `downloadsDir`. */
@@ -119,6 +126,12 @@ export interface Core {
   readonly db: Db;
   /** The app lock (app.lock / app.unlock); the dispatcher refuses everything else while it is closed. */
   readonly lock: AppLock;
+  readonly scheduler: Scheduler;
+  /**
+   * Resolves when nothing is due and nothing is in flight: no movement being sent or checked, no
+   * watcher read, no request, no batch row. Tests wait for it instead of sleeping.
+   */
+  idle(): Promise<void>;
   close(): Promise<void>;
 }
 
@@ -198,6 +211,7 @@ export const createCore = async (options: CoreOptions): Promise<Core> => {
 };
 
 const buildCore = async (options: CoreOptions, releaseLock: () => void): Promise<Core> => {
+  const scheduler = options.scheduler ?? systemScheduler();
   const db = openJournalDb(options.dataDir);
   const keyStore = options.keyStore ?? new OsKeyStore();
   let profiles: ProfileManager | undefined;
@@ -213,13 +227,14 @@ const buildCore = async (options: CoreOptions, releaseLock: () => void): Promise
 
   const movementService = new MovementEngine({
     db,
+    scheduler,
     profileId: () => profiles?.active()?.id,
     platform: () => (profiles as ProfileManager).platform(),
     onChange: (movement) => {
       options.emit('activity.movementChanged', movement);
       // The watchers follow the app's own withdrawals and pushes closely from the first change on
       // (`watchers` is built below, before anything can change a movement: no await in between).
-      if (movement.kind === 'withdrawal' || movement.kind === 'push') watchers.follow();
+      if (movement.kind === 'withdrawal' || movement.kind === 'push') watchers.follow(movement.kind);
     },
     ...(options.movements ?? {}),
     ...(options.timeoutMs && options.movements?.settleMs === undefined ? { settleMs: options.timeoutMs + 5_000 } : {}),
@@ -230,6 +245,7 @@ const buildCore = async (options: CoreOptions, releaseLock: () => void): Promise
     db,
     dataDir: options.dataDir,
     keyStore,
+    scheduler,
     sandbox: options.sandbox ?? { mode: 'embedded' },
     ...(options.timeoutMs ? { timeoutMs: options.timeoutMs } : {}),
     ...(options.limiterScale ? { limiterScale: options.limiterScale } : {}),
@@ -293,6 +309,7 @@ const buildCore = async (options: CoreOptions, releaseLock: () => void): Promise
     snapshots,
     settings,
     keyStore,
+    scheduler,
   };
 
   const history = new HistorySync({
@@ -308,6 +325,7 @@ const buildCore = async (options: CoreOptions, releaseLock: () => void): Promise
     ...(options.logError ? { logError: options.logError } : {}),
   });
   const watchers = new Watchers({
+    scheduler,
     platform: () => manager.platform(),
     profile: () => manager.active(),
     movements: movementService,
@@ -316,7 +334,7 @@ const buildCore = async (options: CoreOptions, releaseLock: () => void): Promise
       options.emit(name, payload);
       if (isFundingEvent(name)) notifier.observe(name, payload as Parameters<FundingNotifier['observe']>[1]);
     },
-    intervalMs: options.watchIntervalMs ?? 10_000,
+    ...(options.watchIntervalMs !== undefined ? { intervalMs: options.watchIntervalMs } : {}),
     snapshots,
     snapshotIntervalMs: options.watchIntervalMs === 0 ? 0 : 15 * 60_000,
   });
@@ -425,14 +443,17 @@ const buildCore = async (options: CoreOptions, releaseLock: () => void): Promise
   // Approved items left without their send by a core that stopped are never sent late.
   commands.recover();
   controls.recover();
-  const expiryTimer = setInterval(() => {
-    try {
-      queue.expire();
-    } catch (error) {
-      options.logError?.('approvals.expire', error);
-    }
-  }, options.approvalsExpiryMs ?? 30_000);
-  expiryTimer.unref?.();
+  const expiryTimer = scheduler.setInterval(
+    () => {
+      try {
+        queue.expire();
+      } catch (error) {
+        options.logError?.('approvals.expire', error);
+      }
+    },
+    options.approvalsExpiryMs ?? 30_000,
+    BACKGROUND,
+  );
   const session = createSession(ctx, operators, lock);
   const internals: CoreInternals = {
     profiles: manager,
@@ -479,6 +500,10 @@ const buildCore = async (options: CoreOptions, releaseLock: () => void): Promise
     ...(options.logError ? { logError: options.logError } : {}),
   });
 
+  // Areas with background work start once everything is composed (before the first connection,
+  // whose switch they follow) and stop, in reverse order, on close.
+  const services: readonly Service[] = [movementService, watchers];
+  for (const service of services) service.start();
   // Nobody is at the desk yet: the app starts locked (signed out) and the keys leave memory as soon
   // as whatever started in the background has settled. Automation signs its operator in instead,
   // while the profile connects: the passphrase's hash runs on libuv's threads, the connection waits
@@ -508,15 +533,22 @@ const buildCore = async (options: CoreOptions, releaseLock: () => void): Promise
     history,
     db,
     lock,
+    scheduler,
+    idle: async () => {
+      do {
+        await scheduler.idle();
+        // The batch runner's drivers are not on the scheduler yet: waited for apart.
+        await batches.runner.idle();
+      } while (scheduler.busy());
+    },
     close: async () => {
       if (closed) return;
       closed = true;
-      clearInterval(expiryTimer);
-      watchers.stop();
+      expiryTimer.cancel();
       history.cancelRunning();
       batches.close();
       rotation.close();
-      movementService.close();
+      for (const service of [...services].reverse()) await service.stop();
       await manager.close();
       db.close();
       releaseLock();

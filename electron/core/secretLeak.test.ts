@@ -107,7 +107,7 @@ it('no secret reaches an IPC payload, a log line, the journal or any file of the
   }
   await call('profiles.switch', { id });
   await call('profiles.switch', { id: 'local-sandbox' });
-  await new Promise((resolve) => setTimeout(resolve, 300)); // one watcher round
+  await core.idle(); // the watchers' first round on the profile switched back to
   await core.close();
 
   const secrets = [account.secret, TYPED_SECRET, key.secret];

@@ -535,12 +535,13 @@ describe('trusted confirmation window', () => {
     listener({ sender: win.webContents, senderFrame: null }, true, '100');
     const settled = vi.fn();
     void answer.then(settled);
-    await new Promise((r) => setTimeout(r, 20));
+    // Whatever those answers set off has run by the next turn of the event loop.
+    await new Promise((r) => setImmediate(r));
     expect(settled).not.toHaveBeenCalled();
     expect(win.closed).toBe(false);
     win.webContents.mainFrame.url = 'https://evil.example/';
     listener(from(win.webContents), true, '100');
-    await new Promise((r) => setTimeout(r, 20));
+    await new Promise((r) => setImmediate(r));
     expect(settled).not.toHaveBeenCalled();
     // The person closes it: declined.
     win.close();

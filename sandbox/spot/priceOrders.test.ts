@@ -253,7 +253,6 @@ describe('the trigger engine', () => {
     await tradeAt('20000');
     const u = sb.user({ BTC: '1' });
     const id = await create(u, stopLoss({ trigger: { price: '21000' }, put: { price: '19000' } }));
-    await new Promise((r) => setTimeout(r, 20));
     expect((await get(u, id)).status).toBe('finish');
   });
 

@@ -106,7 +106,7 @@ describe('envelope and errors', () => {
     const unknown = await s.request('spot.balances', 'subscribe', [], { key: 'nokey', secret: u.secret });
     expect(unknown.error?.code).toBe(4);
     const time = Math.floor(Date.now() / 1000) - 3600;
-    const { channelSignature } = await import('./auth');
+    const { signChannel } = await import('../http/signature');
     const old = s.next((m) => m.id === 77);
     s.send({
       time,
@@ -114,7 +114,7 @@ describe('envelope and errors', () => {
       channel: 'spot.orders',
       event: 'subscribe',
       payload: ['!all'],
-      auth: { method: 'api_key', KEY: u.key, SIGN: channelSignature(u.secret, 'spot.orders', 'subscribe', time) },
+      auth: { method: 'api_key', KEY: u.key, SIGN: signChannel(u.secret, 'spot.orders', 'subscribe', time) },
     });
     expect((await old).error?.code).toBe(6);
     const refused = await new Promise<number>((resolve) => {
@@ -182,7 +182,9 @@ describe('private channels', () => {
       (m) => isUpdate('spot.orders')(m) && (m.result as Json[]).some((o) => o.event === 'finish'),
     );
     expect((finish.result as Json[])[0]).toMatchObject({ id: order.id, status: 'cancelled' });
-    await sleep(50);
+    // A ping answered on the spy's socket: whatever was sent to it before has arrived.
+    spy.send({ time: Math.floor(Date.now() / 1000), id: 99, channel: 'spot.ping' });
+    await spy.next((m) => m.id === 99 && m.channel === 'spot.pong');
     expect(spy.messages.filter((m) => m.event === 'update')).toEqual([]);
   });
 });
@@ -288,6 +290,7 @@ describe('order book stream', () => {
             const [victim] = open.splice(o.pick % open.length, 1);
             await traders[victim!.who]!.api.delete(`/spot/orders/${victim!.id}`, { currency_pair: pair });
           } else if (o.kind === 'pause') {
+            // fixed-sleep-ok: a pause of the generated workload (the book must converge whatever the timing)
             await sleep(o.ms);
           }
         }
@@ -308,7 +311,10 @@ describe('order book stream', () => {
     const res = await controlAnswer(sb, 'POST', '/stream/faults', { drop_book_updates: 1 });
     expect(res.body).toMatchObject({ drop_next: 1 });
     await place(t.api, { side: 'buy', amount: '0.001', price: '20000' });
-    await sleep(80);
+    const faultState = async () =>
+      (await (await fetch(`${sb.controlUrl}/stream/faults`, { headers: sb.controlHeaders })).json()) as Json;
+    // The first update was sent (and dropped) before the second order makes the next one.
+    for (let i = 0; i < 100 && (await faultState()).dropped !== 1; i++) await sleep(10);
     await place(t.api, { side: 'buy', amount: '0.001', price: '20001' });
     for (let i = 0; i < 40 && !outcomes.includes('gap'); i++) await sleep(25);
     expect(outcomes).toContain('gap');
@@ -385,7 +391,8 @@ describe('with the simulated market running', () => {
         ).json()) as RestBook;
       const first = await book();
       outcomes.push(sync.snapshot(first.id, first.bids, first.asks));
-      await sleep(1500);
+      // The live market moves the book for a while (several updates applied on the snapshot).
+      for (let i = 0; i < 400 && outcomes.filter((o) => o === 'applied').length <= 3; i++) await sleep(10);
       let matched = false;
       for (let i = 0; i < 100 && !matched; i++) {
         const now = await book();

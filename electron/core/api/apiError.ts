@@ -17,7 +17,12 @@ export type ApiErrorKind =
   /** The platform answered 2xx but with a body the app cannot vouch for. */
   | 'invalid-response'
   /** The call was cancelled by the app (history sync cancel, shutdown). */
-  | 'aborted';
+  | 'aborted'
+  /**
+   * The app's own rate limiter had no slot for it within the request's timeout (label
+   * RATE_LIMIT_WAIT): it was never sent.
+   */
+  | 'held';
 
 /** Whether the platform may have acted on the request. */
 export type Delivery = 'not-executed' | 'unknown' | 'executed';
@@ -60,7 +65,7 @@ export class ApiError extends Error {
    * anything happened (the platform checks limits, auth and input before acting).
    */
   get delivery(): Delivery {
-    if (this.kind === 'unreachable' || this.kind === 'aborted') return 'not-executed';
+    if (this.kind === 'unreachable' || this.kind === 'aborted' || this.kind === 'held') return 'not-executed';
     if (this.kind === 'interrupted') return 'unknown';
     if (this.kind === 'invalid-response') return 'executed';
     return this.status >= 500 ? 'unknown' : 'not-executed';
@@ -84,6 +89,16 @@ export class ApiError extends Error {
         message: 'This profile has no API key, so private operations are not possible.',
         requestId: this.requestId,
         advice: 'Add the key and secret in Settings → Profiles.',
+        delivery,
+      };
+    }
+    if (this.kind === 'held') {
+      return {
+        code: 'PRECONDITION',
+        message: `Not sent: ${this.message}.`,
+        label: this.label,
+        requestId: this.requestId,
+        advice: 'Nothing left the account. Wait a moment and send it again.',
         delivery,
       };
     }

@@ -1,6 +1,8 @@
-import { describe, expect, it } from 'vitest';
+import { afterEach, describe, expect, it } from 'vitest';
 import { z } from 'zod';
-import { ApiClient } from './client';
+import { ManualScheduler } from '../testing/scheduler';
+import type { ApiError } from './apiError';
+import { ApiClient, type ApiClientOptions } from './client';
 import { PlatformClock } from './clock';
 import { RateLimiter, type RateRule } from './limiter';
 import type { Transport, TransportRequest, TransportResponse } from './transport';
@@ -22,27 +24,55 @@ const scripted = (answers: ((request: TransportRequest) => TransportResponse)[])
   return { transport, sent };
 };
 
+const schedulers: ManualScheduler[] = [];
+afterEach(() => {
+  for (const scheduler of schedulers.splice(0)) scheduler.close();
+});
+
+/**
+ * A client with a key on a manual scheduler's time: its limiter (no margin), its platform clock
+ * (measured: the platform's time is the scheduler's wall clock), the scripted transport.
+ */
+const onManualTime = async (transport: Transport, options: Partial<ApiClientOptions> = {}) => {
+  const scheduler = new ManualScheduler();
+  schedulers.push(scheduler);
+  const clock = new PlatformClock(scheduler);
+  await clock.measure(async () => scheduler.wallNow());
+  const limiter = new RateLimiter({ scheduler, marginMs: () => 0 });
+  const client = new ApiClient({
+    baseUrl: 'http://127.0.0.1:1/api/v4',
+    credentials: () => ({ key: 'key', secret: 'secret' }),
+    transport,
+    limiter,
+    classify: () => RULE,
+    clock,
+    scheduler,
+    ...options,
+  });
+  return { scheduler, clock, limiter, client };
+};
+
 describe('ApiClient', () => {
   it('pauses after a 429 until the reset time the platform names, read on the platform’s clock', async () => {
-    // This computer's clock runs 30 s ahead of the platform.
-    const clock = new PlatformClock();
-    await clock.measure(async () => Date.now() - 30_000);
+    // This computer's clock runs 30 s ahead of the platform, and is stepped back 10 min during the pause.
+    const scheduler = new ManualScheduler();
+    const clock = new PlatformClock(scheduler);
+    await clock.measure(async () => scheduler.wallNow() - 30_000);
+    const limiter = new RateLimiter({ scheduler, marginMs: () => 0 });
     const blocks: number[] = [];
-    const limiter = new RateLimiter({ marginMs: () => 0 });
     const block = limiter.block.bind(limiter);
     limiter.block = (rule, until) => {
-      blocks.push(until);
-      // Do not really wait in the test: the value is what matters.
-      block(rule, Date.now());
+      blocks.push(until - limiter.now());
+      block(rule, until);
     };
-    let resetSeconds = 0;
-    const { transport } = scripted([
+    const { transport, sent } = scripted([
       () => {
+        scheduler.stepWall(-600_000);
         // The platform's next window opens 3 s from now (platform time, whole seconds).
-        resetSeconds = Math.ceil((clock.now() + 3_000) / 1000);
+        const reset = Math.ceil((clock.now() + 3_000) / 1000);
         return {
           status: 429,
-          headers: { 'x-gate-ratelimit-reset-timestamp': String(resetSeconds) },
+          headers: { 'x-gate-ratelimit-reset-timestamp': String(reset) },
           body: '{"label":"TOO_MANY_REQUESTS","message":"slow down"}',
         };
       },
@@ -54,31 +84,89 @@ describe('ApiClient', () => {
       limiter,
       classify: () => RULE,
       clock,
+      scheduler,
     });
-    const before = Date.now();
+    const answer = client.request({
+      method: 'GET',
+      path: '/wallet/fee',
+      auth: false,
+      schema: z.object({ ok: z.boolean() }),
+    });
+    await scheduler.advance(2_999);
+    expect(blocks).toEqual([3_000]);
+    expect(sent).toHaveLength(1);
+    await scheduler.advance(1);
+    await expect(answer).resolves.toEqual({ ok: true });
+    expect(sent).toHaveLength(2);
+    scheduler.close();
+  });
+
+  it('a slot the limiter cannot give within the request’s timeout is refused at once: not sent, and it says why', async () => {
+    const push: RateRule = { key: 'push', scope: 'POST /withdrawals/push', limit: 1, windowMs: 10_000 };
+    const { transport, sent } = scripted([() => ({ status: 200, headers: {}, body: '{"id":1}' })]);
+    const { client } = await onManualTime(transport, { classify: () => push, timeoutMs: 1_500 });
+    const spec = {
+      method: 'POST' as const,
+      path: '/withdrawals/push',
+      auth: true,
+      schema: z.object({ id: z.number() }),
+    };
+    await expect(client.request(spec)).resolves.toEqual({ id: 1 });
+    const refused = client.request(spec);
+    await expect(refused).rejects.toMatchObject({ kind: 'held', label: 'RATE_LIMIT_WAIT', delivery: 'not-executed' });
+    const error = (await refused.catch((e: unknown) => e)) as ApiError;
+    expect(error.message).toBe(
+      "the app's rate limit for POST /withdrawals/push (1 per 10 s) has no free slot for another 10 s, longer than a request may wait (1.5 s)",
+    );
+    expect(error.toIpcError()).toMatchObject({ code: 'PRECONDITION', delivery: 'not_sent' });
+    expect(sent).toHaveLength(1);
+  });
+
+  it('a 429 whose pause outlasts the request’s timeout is answered as the platform’s refusal, not retried', async () => {
+    // The platform's next window opens 40 s from its own now.
+    let resetAt = '';
+    const { transport, sent } = scripted([
+      () => ({
+        status: 429,
+        headers: { 'x-gate-ratelimit-reset-timestamp': resetAt },
+        body: '{"label":"TOO_MANY_REQUESTS","message":"slow down"}',
+      }),
+    ]);
+    const { client, clock } = await onManualTime(transport);
+    resetAt = String(Math.ceil(clock.now() / 1000) + 40);
     await expect(
-      client.request({ method: 'GET', path: '/wallet/fee', auth: false, schema: z.object({ ok: z.boolean() }) }),
-    ).resolves.toEqual({ ok: true });
-    expect(blocks).toHaveLength(1);
-    const localReset = resetSeconds * 1000 - clock.offsetMs;
-    expect(blocks[0]).toBe(localReset);
-    expect((blocks[0] as number) - before).toBeGreaterThan(1_900);
+      client.request({ method: 'POST', path: '/withdrawals', body: {}, auth: true, schema: undefined }),
+    ).rejects.toMatchObject({ status: 429, label: 'TOO_MANY_REQUESTS', delivery: 'not-executed' });
+    expect(sent).toHaveLength(1);
+  });
+
+  it('signs with the platform’s time through a step of the computer’s clock, reading it again first', async () => {
+    // The platform's time: what the clock says (its reading survives the step on the monotonic clock).
+    let platformNow = () => 0;
+    const { transport, sent } = scripted([
+      () => ({ status: 200, headers: {}, body: JSON.stringify({ server_time: platformNow() }) }),
+      () => ({ status: 200, headers: {}, body: '{}' }),
+    ]);
+    const { scheduler, clock, client } = await onManualTime(transport);
+    const platformBefore = clock.now();
+    platformNow = () => platformBefore + 5_000;
+    // The computer's clock is set back 10 min; 5 s pass.
+    scheduler.stepWall(-600_000);
+    scheduler.jump(5_000);
+    expect(clock.needsMeasuring()).toBe(true);
+    expect(clock.now()).toBe(platformBefore + 5_000);
+    await client.request({ method: 'POST', path: '/withdrawals', body: {}, auth: true, schema: undefined });
+    expect(sent.map((r) => r.url.pathname)).toEqual(['/api/v4/spot/time', '/api/v4/withdrawals']);
+    expect(Number(sent[1]?.headers.Timestamp)).toBe(Math.floor((platformBefore + 5_000) / 1000));
+    expect(clock.needsMeasuring()).toBe(false);
+    expect(clock.offsetMs).toBe(600_000);
   });
 
   it('a request that cannot be signed (its timestamp could not be journaled) gives its slot back at once', async () => {
     // One withdrawal per window: a slot held after a failed signing would stall every later one.
     const rule: RateRule = { key: 'withdraw', scope: 'withdraw', limit: 1, windowMs: 10 };
-    const limiter = new RateLimiter({ marginMs: () => 0 });
     const { transport, sent } = scripted([() => ({ status: 200, headers: {}, body: '{"ok":true}' })]);
-    const client = new ApiClient({
-      baseUrl: 'http://127.0.0.1:1/api/v4',
-      credentials: () => ({ key: 'key', secret: 'secret' }),
-      transport,
-      limiter,
-      classify: () => rule,
-      clock: new PlatformClock(),
-      timeoutMs: 1_000,
-    });
+    const { scheduler, limiter, client } = await onManualTime(transport, { classify: () => rule, timeoutMs: 1_000 });
     const spec = { method: 'POST' as const, path: '/withdrawals', auth: true, schema: z.object({ ok: z.boolean() }) };
     await expect(
       client.request({
@@ -92,7 +180,7 @@ describe('ApiClient', () => {
     // The slot counts a window from the failure, not the limiter's one-minute hold.
     const used = limiter.snapshot().buckets.find((b) => b.key === 'withdraw');
     expect(used?.used).toBe(1);
-    await new Promise((resolve) => setTimeout(resolve, 30));
+    await scheduler.advance(30);
     expect(limiter.snapshot().buckets.find((b) => b.key === 'withdraw')?.used).toBe(0);
     await expect(client.request(spec)).resolves.toEqual({ ok: true });
     expect(sent).toHaveLength(1);
@@ -162,7 +250,6 @@ describe('ApiClient', () => {
   });
 
   it('shares one request between identical reads at once, never between writes', async () => {
-    const clock = new PlatformClock();
     let release: () => void = () => {};
     const gate = new Promise<void>((r) => (release = r));
     const sent: TransportRequest[] = [];
@@ -174,14 +261,7 @@ describe('ApiClient', () => {
       },
       close: () => {},
     };
-    const client = new ApiClient({
-      baseUrl: 'http://127.0.0.1:1/api/v4',
-      credentials: () => ({ key: 'key', secret: 'secret' }),
-      transport,
-      limiter: new RateLimiter(),
-      classify: () => RULE,
-      clock,
-    });
+    const { scheduler, client } = await onManualTime(transport);
     const schema = z.array(z.object({ currency: z.string() }));
     const read = (currency: string) =>
       client.request({ method: 'GET', path: '/spot/accounts', query: { currency }, auth: true, schema });
@@ -190,7 +270,7 @@ describe('ApiClient', () => {
       client.request({ method: 'POST', path: '/spot/orders', body: {}, auth: true, schema: undefined }),
       client.request({ method: 'POST', path: '/spot/orders', body: {}, auth: true, schema: undefined }),
     ]);
-    await new Promise((r) => setTimeout(r, 10));
+    await scheduler.idle(); // every request has reached the transport
     release();
     const [a, b, c] = await both;
     await writes;

@@ -12,9 +12,10 @@ import { randomUUID } from 'node:crypto';
 import type { z } from 'zod';
 import { PlatformErrorBody } from '../../../shared/platform/api/common';
 import { ServerTime } from '../../../shared/platform/api/spot';
+import { type Scheduler, systemScheduler } from '../scheduler';
 import { ApiError } from './apiError';
 import type { PlatformClock } from './clock';
-import type { RateLimiter, RateRule } from './limiter';
+import { type RateLimiter, type RateRule, SlotWaitTooLong } from './limiter';
 import { buildQuery, sign } from './sign';
 import { type ResponseHeaders, type Transport, TransportError } from './transport';
 
@@ -96,6 +97,8 @@ export interface ApiClientOptions {
     isPublic: boolean,
   ) => RateRule;
   readonly clock: PlatformClock;
+  /** The pauses between retries of a read, durations (default: the system's; give the limiter's). */
+  readonly scheduler?: Scheduler;
   readonly timeoutMs?: number;
   /** Called after every attempt (success or failure). */
   readonly onRequest?: (record: RequestRecord) => void;
@@ -126,19 +129,18 @@ const headerValue = (headers: ResponseHeaders, suffix: string): string | undefin
   return undefined;
 };
 
-const sleep = (ms: number, signal?: AbortSignal) =>
-  new Promise<void>((resolve, reject) => {
-    if (signal?.aborted) return reject(new Error('cancelled'));
-    const timer = setTimeout(() => {
-      signal?.removeEventListener('abort', onAbort);
-      resolve();
-    }, ms);
-    const onAbort = () => {
-      clearTimeout(timer);
-      reject(new Error('cancelled'));
-    };
-    signal?.addEventListener('abort', onAbort, { once: true });
-  });
+/** Answer timeout of a request that names none (RequestSpec.timeoutMs, ApiClientOptions.timeoutMs). */
+export const DEFAULT_TIMEOUT_MS = 15_000;
+/** The longest pause a 429 imposes (its reset time is at most a window away; a wrong one must not stall). */
+const MAX_THROTTLE_PAUSE_MS = 60_000;
+
+/** "250 ms", "3 s", "1.5 s", "10 min": a duration for a message. */
+const formatSeconds = (ms: number): string => {
+  if (ms < 1_000) return `${Math.round(ms)} ms`;
+  const seconds = ms / 1000;
+  if (seconds >= 120) return `${Math.round(seconds / 60)} min`;
+  return `${Number(seconds.toFixed(seconds < 10 ? 1 : 0))} s`;
+};
 
 export class ApiClient {
   readonly baseUrl: URL;
@@ -151,7 +153,10 @@ export class ApiClient {
     { readonly schema: unknown; readonly until: number; readonly value: unknown }
   >();
 
+  private readonly scheduler: Scheduler;
+
   constructor(private readonly options: ApiClientOptions) {
+    this.scheduler = options.scheduler ?? systemScheduler();
     this.baseUrl = new URL(options.baseUrl);
     this.basePath = this.baseUrl.pathname.replace(/\/+$/, '');
   }
@@ -200,21 +205,23 @@ export class ApiClient {
       spec.onSigned === undefined;
     // A write may change what a kept answer says: none is served after one.
     if (spec.method !== 'GET') this.keptAnswers.clear();
-    if (!shareable) return this.send(spec);
+    // Every request is work in flight for the scheduler (core.idle() waits for it).
+    if (!shareable) return this.scheduler.track(this.send(spec));
     const key = `${spec.auth ? 'signed' : 'public'} ${spec.path}?${buildQuery(spec.query)}`;
     const kept = this.keptAnswers.get(key);
     if (kept !== undefined) this.keptAnswers.delete(key);
     // Served once: the read that was about to come takes it; any later one asks the platform.
-    if (kept !== undefined && kept.until >= performance.now() && kept.schema === spec.schema) {
+    if (kept !== undefined && kept.until >= this.scheduler.now() && kept.schema === spec.schema) {
       return Promise.resolve(kept.value as ResultOf<S>);
     }
     const running = this.readsInFlight.get(key);
     if (running !== undefined && running.schema === spec.schema) return running.answer as Promise<ResultOf<S>>;
     const keepMs = spec.keepAnswerMs ?? 0;
-    const answer = this.send(spec)
+    const answer = this.scheduler
+      .track(this.send(spec))
       .then((value) => {
         if (keepMs > 0) {
-          this.keptAnswers.set(key, { schema: spec.schema, until: performance.now() + keepMs, value });
+          this.keptAnswers.set(key, { schema: spec.schema, until: this.scheduler.now() + keepMs, value });
         }
         return value;
       })
@@ -227,29 +234,42 @@ export class ApiClient {
 
   private async send<S extends z.ZodType | undefined>(spec: RequestSpec<S>): Promise<ResultOf<S>> {
     const requestId = spec.requestId ?? this.options.newRequestId?.() ?? newRequestId();
+    if (spec.auth && this.options.clock.last !== undefined && this.options.clock.needsMeasuring()) {
+      // This computer's clock stepped (or it slept) since the platform's clock was read: read it
+      // again before signing with it. Should that fail, the reading carried on the monotonic clock
+      // stands, and a REQUEST_EXPIRED below would measure again.
+      await this.syncClock(spec.signal)
+        .then((offset) => this.options.onClockResync?.(offset))
+        .catch(() => undefined);
+    }
     let resynced = false;
-    let throttled = 0;
+    let throttled: ApiError | undefined;
+    let throttledTimes = 0;
     let readRetries = 0;
     for (let attempt = 1; ; attempt++) {
       try {
         return await this.attempt(spec, requestId, attempt);
       } catch (error) {
         if (!(error instanceof ApiError)) throw error;
+        // The platform said "too many" and its pause outlasts what this request may wait: that
+        // refusal is the answer (nothing was done), not the limiter's.
+        if (error.kind === 'held' && throttled !== undefined) throw throttled;
         if (error.label === 'REQUEST_EXPIRED' && !resynced && spec.auth) {
           resynced = true;
           const offset = await this.syncClock(spec.signal);
           this.options.onClockResync?.(offset);
           continue;
         }
-        if (error.status === 429 && spec.retryThrottled !== false && throttled < MAX_429_RETRIES) {
-          throttled++;
+        if (error.status === 429 && spec.retryThrottled !== false && throttledTimes < MAX_429_RETRIES) {
+          throttled = error;
+          throttledTimes++;
           continue; // attempt() already blocked the bucket until the platform's reset time
         }
         const retriableRead =
           spec.method === 'GET' && (error.kind === 'interrupted' || (error.kind === 'platform' && error.status >= 500));
         if (retriableRead && readRetries < MAX_READ_RETRIES) {
           readRetries++;
-          await sleep(100 * readRetries, spec.signal).catch(() => {
+          await this.scheduler.sleep(100 * readRetries, spec.signal).catch(() => {
             throw error;
           });
           continue;
@@ -269,12 +289,31 @@ export class ApiClient {
     const bodyText = spec.body === undefined ? '' : JSON.stringify(spec.body);
     const rule = this.options.classify(spec.method, spec.path, spec.query, spec.body, !spec.auth);
     const errorBase = { requestId, method: spec.method, path: spec.path };
+    const timeoutMs = spec.timeoutMs ?? this.options.timeoutMs ?? DEFAULT_TIMEOUT_MS;
 
     // The slot counts until a window after the answer (limiter.ts): settled once the request ends.
+    // The wait for it is bounded by the request's own timeout: beyond that it is refused, unsent.
     let settle: () => void;
     try {
-      settle = await this.options.limiter.acquire(rule, spec.signal);
+      settle = await this.options.limiter.acquire(rule, {
+        ...(spec.signal ? { signal: spec.signal } : {}),
+        maxWaitMs: timeoutMs,
+      });
     } catch (cause) {
+      if (cause instanceof SlotWaitTooLong) {
+        throw new ApiError({
+          ...errorBase,
+          kind: 'held',
+          status: 0,
+          label: 'RATE_LIMIT_WAIT',
+          message: `the app's rate limit for ${rule.scope} (${rule.limit} per ${formatSeconds(rule.windowMs)}) ${
+            cause.waitMs === undefined
+              ? `had no free slot after ${formatSeconds(timeoutMs)} (the requests before it were not answered)`
+              : `has no free slot for another ${formatSeconds(cause.waitMs)}, longer than a request may wait (${formatSeconds(timeoutMs)})`
+          }`,
+          cause,
+        });
+      }
       throw new ApiError({ ...errorBase, kind: 'aborted', status: 0, label: 'ABORTED', message: 'cancelled', cause });
     }
 
@@ -318,7 +357,7 @@ export class ApiClient {
     const url = new URL(this.baseUrl.origin);
     url.pathname = fullPath;
     url.search = query;
-    const started = performance.now();
+    const started = this.scheduler.now();
     const record = (status: number, label?: string) =>
       this.options.onRequest?.({
         requestId,
@@ -328,7 +367,7 @@ export class ApiClient {
         body: redactBody(spec.body),
         status,
         ...(label ? { label } : {}),
-        durationMs: Math.round(performance.now() - started),
+        durationMs: Math.round(this.scheduler.now() - started),
         attempt: attemptNo,
         ...(spec.purpose ? { purpose: spec.purpose } : {}),
       });
@@ -340,7 +379,7 @@ export class ApiClient {
         url,
         headers,
         ...(bodyText !== '' ? { body: bodyText } : {}),
-        timeoutMs: spec.timeoutMs ?? this.options.timeoutMs ?? 15_000,
+        timeoutMs,
         ...(spec.signal ? { signal: spec.signal } : {}),
       });
     } catch (cause) {
@@ -356,11 +395,11 @@ export class ApiClient {
     settle();
     if (response.status === 429) {
       // Pause the bucket until the platform's next window, at least a short moment. The header is
-      // the platform's time (seconds): convert it to this computer's clock, which the limiter uses.
-      const reset = Number(headerValue(response.headers, 'ratelimit-reset-timestamp')) * 1000 - this.clock.offsetMs;
-      const now = Date.now();
-      const until = Number.isFinite(reset) && reset > now ? Math.min(reset, now + 60_000) : now + 1_000;
-      this.options.limiter.block(rule, until);
+      // the platform's time (seconds): what is left of it on the platform's clock becomes a pause
+      // on the limiter's monotonic one (this computer's wall clock plays no part).
+      const resetInMs = Number(headerValue(response.headers, 'ratelimit-reset-timestamp')) * 1000 - this.clock.now();
+      const pauseMs = Number.isFinite(resetInMs) && resetInMs > 0 ? Math.min(resetInMs, MAX_THROTTLE_PAUSE_MS) : 1_000;
+      this.options.limiter.block(rule, this.options.limiter.now() + pauseMs);
     }
 
     if (response.status < 200 || response.status >= 300) {

@@ -1,35 +1,64 @@
 /**
  * The platform's clock as seen from here. A desktop cannot assume NTP (users.md §3.2), so the
- * offset to GET /spot/time is measured on connect and applied to every Timestamp header.
+ * platform's time is measured against GET /spot/time on connect and applied to every Timestamp
+ * header and every comparison with the platform's own record times.
+ *
+ * Between measurements the platform's time runs on the **monotonic** clock from the last reading:
+ * a step of this computer's wall clock (NTP after a resume, a person fixing the time zone, a VM
+ * restored) does not move it. The wall clock is only compared with it, to notice such a step — or
+ * a suspend, which the monotonic clock does not count — and then `needsMeasuring()` says the
+ * reading should be taken again before it is trusted (the client and the movement journal do).
  */
+import { type Scheduler, systemScheduler } from '../scheduler';
 
 /** Beyond this the app warns: the OS clock is wrong enough to matter elsewhere too. */
 export const LARGE_OFFSET_MS = 5_000;
 
+/**
+ * The wall and monotonic clocks may drift apart this much before the reading is taken again (NTP
+ * slews a clock by at most 0.5 ms a second; a step or a suspend is seconds to hours).
+ */
+export const STEP_TOLERANCE_MS = 1_000;
+
 export interface ClockMeasurement {
-  /** Server time minus local time, in ms (positive: the local clock is behind). */
+  /** Server time minus this computer's wall clock, in ms, when measured (positive: the local clock is behind). */
   readonly offsetMs: number;
   /** Round trip of the measurement, in ms (its uncertainty is half of it). */
   readonly rttMs: number;
+  /** When it was measured, on this computer's wall clock (ms since the epoch). */
   readonly measuredAt: number;
 }
 
 export class PlatformClock {
   private measurement: ClockMeasurement | undefined;
+  /** The platform's time (ms) at a monotonic instant: the platform's clock runs on from there. */
+  private anchor: { readonly platformMs: number; readonly monotonicMs: number } | undefined;
 
-  constructor(private readonly localNow: () => number = Date.now) {}
+  constructor(private readonly time: Pick<Scheduler, 'now' | 'wallNow'> = systemScheduler()) {}
 
+  /** The platform's time minus this computer's wall clock now, ms (0 before the first measurement). */
   get offsetMs(): number {
-    return this.measurement?.offsetMs ?? 0;
+    return this.anchor === undefined ? 0 : this.now() - this.time.wallNow();
   }
 
   get last(): ClockMeasurement | undefined {
     return this.measurement;
   }
 
-  /** Platform time in ms. */
+  /** The platform's time in ms (before any measurement: this computer's wall clock). */
   now(): number {
-    return this.localNow() + this.offsetMs;
+    if (this.anchor === undefined) return this.time.wallNow();
+    return this.anchor.platformMs + (this.time.now() - this.anchor.monotonicMs);
+  }
+
+  /** How far this computer's wall clock moved against the platform's since the measurement, ms. */
+  wallStepMs(): number {
+    return this.measurement === undefined ? 0 : this.measurement.offsetMs - this.offsetMs;
+  }
+
+  /** Never measured, or the wall clock stepped (or the computer slept) since: measure before trusting it. */
+  needsMeasuring(): boolean {
+    return this.measurement === undefined || Math.abs(this.wallStepMs()) > STEP_TOLERANCE_MS;
   }
 
   /** Timestamp header value: whole seconds of platform time. */
@@ -37,12 +66,15 @@ export class PlatformClock {
     return String(Math.floor(this.now() / 1000));
   }
 
-  /** Measures the offset with one call to the server's clock (midpoint of the round trip). */
+  /** Measures with one call to the server's clock (its time taken at the round trip's midpoint). */
   async measure(serverTimeMs: () => Promise<number>): Promise<ClockMeasurement> {
-    const t0 = this.localNow();
+    const t0 = this.time.now();
     const server = await serverTimeMs();
-    const t1 = this.localNow();
-    this.measurement = { offsetMs: Math.round(server - (t0 + t1) / 2), rttMs: t1 - t0, measuredAt: t1 };
+    const t1 = this.time.now();
+    const rttMs = t1 - t0;
+    this.anchor = { platformMs: server + rttMs / 2, monotonicMs: t1 };
+    const wall = this.time.wallNow();
+    this.measurement = { offsetMs: Math.round(this.anchor.platformMs - wall), rttMs, measuredAt: wall };
     return this.measurement;
   }
 

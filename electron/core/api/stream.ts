@@ -9,10 +9,11 @@
  * snapshot, since updates may have been missed while the socket was down — and when the stream
  * stops, so its user can fall back to REST polling.
  */
-import { createHmac } from 'node:crypto';
 import WebSocket from 'ws';
+import { BACKGROUND, type Scheduler, systemScheduler, type Timer } from '../scheduler';
 import type { Credentials } from './client';
 import type { PlatformClock } from './clock';
+import { signChannel } from './sign';
 
 export type StreamState = 'connecting' | 'open' | 'closed';
 
@@ -39,6 +40,8 @@ export interface StreamOptions {
   /** e.g. wss://api.gateio.ws/ws/v4/ */
   readonly url: string;
   readonly clock: PlatformClock;
+  /** The keep-alive period and the reconnect backoff run on its monotonic clock (default: the system's). */
+  readonly scheduler?: Scheduler;
   readonly credentials?: () => Credentials | undefined;
   readonly onState?: (state: StreamState, reason?: string) => void;
   readonly log?: (line: string) => void;
@@ -58,22 +61,21 @@ interface Subscription {
   requestId: number;
 }
 
-/** The signature of a private channel request (api-facts §8). */
-export const signChannel = (secret: string, channel: string, event: string, time: number): string =>
-  createHmac('sha512', secret).update(`channel=${channel}&event=${event}&time=${time}`).digest('hex');
-
 export class PlatformStream {
   private socket: WebSocket | undefined;
   private state: StreamState = 'closed';
   private readonly subscriptions = new Set<Subscription>();
   private nextId = 1;
   private backoff: number;
-  private reconnectTimer: NodeJS.Timeout | undefined;
-  private pingTimer: NodeJS.Timeout | undefined;
+  private reconnectTimer: Timer | undefined;
+  private pingTimer: Timer | undefined;
   private lastMessageAt = 0;
   private closed = false;
 
+  private readonly scheduler: Scheduler;
+
   constructor(private readonly options: StreamOptions) {
+    this.scheduler = options.scheduler ?? systemScheduler();
     this.backoff = options.minBackoffMs ?? 500;
   }
 
@@ -122,14 +124,14 @@ export class PlatformStream {
     socket.on('open', () => {
       if (this.socket !== socket) return;
       this.backoff = this.options.minBackoffMs ?? 500;
-      this.lastMessageAt = Date.now();
+      this.lastMessageAt = this.scheduler.now();
       this.setState('open');
       for (const subscription of this.subscriptions) this.sendSubscribe(subscription);
       this.startPing();
     });
     socket.on('message', (data) => {
       if (this.socket !== socket) return;
-      this.lastMessageAt = Date.now();
+      this.lastMessageAt = this.scheduler.now();
       let message: StreamMessage;
       try {
         message = JSON.parse(data.toString()) as StreamMessage;
@@ -155,15 +157,18 @@ export class PlatformStream {
     if (this.closed || this.subscriptions.size === 0) return;
     const delay = this.backoff;
     this.backoff = Math.min(this.options.maxBackoffMs ?? 15_000, this.backoff * 2);
-    this.reconnectTimer = setTimeout(() => {
-      this.reconnectTimer = undefined;
-      this.connect();
-    }, delay);
-    this.reconnectTimer.unref();
+    this.reconnectTimer = this.scheduler.setTimeout(
+      () => {
+        this.reconnectTimer = undefined;
+        this.connect();
+      },
+      delay,
+      BACKGROUND,
+    );
   }
 
   private disconnect(reason: string): void {
-    clearTimeout(this.reconnectTimer);
+    this.reconnectTimer?.cancel();
     this.reconnectTimer = undefined;
     const socket = this.socket;
     if (socket === undefined) return;
@@ -229,21 +234,24 @@ export class PlatformStream {
 
   private startPing(): void {
     const every = this.options.pingMs ?? 10_000;
-    this.pingTimer = setInterval(() => {
-      const socket = this.socket;
-      if (socket === undefined) return;
-      // A socket that says nothing for three periods is dead even if TCP has not noticed.
-      if (Date.now() - this.lastMessageAt > 3 * every) {
-        this.dropped(socket, 'no answer to pings');
-        return;
-      }
-      this.send({ time: Math.floor(this.options.clock.now() / 1000), channel: 'spot.ping' });
-    }, every);
-    this.pingTimer.unref();
+    this.pingTimer = this.scheduler.setInterval(
+      () => {
+        const socket = this.socket;
+        if (socket === undefined) return;
+        // A socket that says nothing for three periods is dead even if TCP has not noticed.
+        if (this.scheduler.now() - this.lastMessageAt > 3 * every) {
+          this.dropped(socket, 'no answer to pings');
+          return;
+        }
+        this.send({ time: Math.floor(this.options.clock.now() / 1000), channel: 'spot.ping' });
+      },
+      every,
+      BACKGROUND,
+    );
   }
 
   private stopPing(): void {
-    clearInterval(this.pingTimer);
+    this.pingTimer?.cancel();
     this.pingTimer = undefined;
   }
 

@@ -6,18 +6,45 @@ import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import Database from 'better-sqlite3';
-import { describe, expect, it } from 'vitest';
+import { afterEach, describe, expect, it } from 'vitest';
 import { AMBIGUOUS_RECORD } from '../../../shared/contract/activity';
 import { ApiError } from '../api/apiError';
+import { PlatformClock } from '../api/clock';
 import type { PlatformApi } from '../api/platform';
 import { openJournalDb } from '../journal/db';
-import { fastForwardTimeouts } from '../testing/timers';
+import { ManualScheduler } from '../testing/scheduler';
 import { MovementEngine, type MovementEngineOptions } from './engine';
 import type { Movement } from './types';
 
-// The engine's lookup rounds pause between attempts (real setTimeout); its clock is injected (`now`),
-// so the pauses are skipped, in order, instead of waited for.
-fastForwardTimeouts();
+/**
+ * Each test's time: a manual scheduler that runs the engine's pauses between lookup rounds in order
+ * without waiting (autoAdvance). `clock.now` is the computer's wall clock: moving it forward is time
+ * passing (both clocks), setting it back is a step of the wall clock alone.
+ */
+const schedulers: ManualScheduler[] = [];
+afterEach(() => {
+  for (const scheduler of schedulers.splice(0)) scheduler.close();
+});
+const testTime = (offset: { platformOffsetMs: number }, measured: boolean) => {
+  const scheduler = new ManualScheduler({ wallStart: 1_800_000_000_000, autoAdvance: true });
+  schedulers.push(scheduler);
+  const clock = {
+    get now() {
+      return scheduler.wallNow();
+    },
+    set now(wall: number) {
+      const by = wall - scheduler.wallNow();
+      if (by >= 0) scheduler.jump(by);
+      else scheduler.stepWall(by);
+    },
+  };
+  // The platform's clock: `platformOffsetMs` ahead of the computer's wall clock (as it is when measured).
+  const platformClock = new PlatformClock(scheduler);
+  const syncClock = async () =>
+    (await platformClock.measure(async () => scheduler.wallNow() + offset.platformOffsetMs)).offsetMs;
+  if (measured) void syncClock();
+  return { scheduler, clock, platformClock, syncClock };
+};
 
 const PROFILE = 'p1';
 const MINUTE = 60_000;
@@ -63,22 +90,12 @@ type Fake = {
 
 const setup = (fake: Fake, options: Partial<MovementEngineOptions> = {}) => {
   const db = openJournalDb(':memory:');
-  const clock = { now: 1_800_000_000_000 };
+  /** The platform's clock minus the computer's (a test moves it to make the platform's clock jump). */
+  const platform = { platformOffsetMs: fake.platformOffsetMs ?? 0 };
+  const { scheduler, clock, platformClock, syncClock } = testTime(platform, fake.clockMeasured !== false);
   const calls = { withdraw: 0, push: 0, withdrawals: 0, pushRecords: 0, transfer: 0, subTransfer: 0, orderStatus: 0 };
-  const measured = { offsetMs: fake.platformOffsetMs ?? 0, rttMs: 1, measuredAt: clock.now };
-  const platformClock: { offsetMs: number; last: typeof measured | undefined } = {
-    offsetMs: fake.clockMeasured === false ? 0 : measured.offsetMs,
-    last: fake.clockMeasured === false ? undefined : measured,
-  };
   const api = {
-    client: {
-      clock: platformClock,
-      syncClock: async () => {
-        platformClock.offsetMs = measured.offsetMs;
-        platformClock.last = measured;
-        return measured.offsetMs;
-      },
-    },
+    client: { clock: platformClock, syncClock },
     withdrawals: {
       create: async (body: { withdraw_order_id: string }) => {
         calls.withdraw++;
@@ -120,7 +137,7 @@ const setup = (fake: Fake, options: Partial<MovementEngineOptions> = {}) => {
     profileId: () => PROFILE,
     platform: () => api,
     onChange: (m) => changes.push(m),
-    now: () => clock.now,
+    scheduler,
     settleMs: 20_000,
     backgroundMs: 0,
     ...options,
@@ -155,7 +172,7 @@ const setup = (fake: Fake, options: Partial<MovementEngineOptions> = {}) => {
       row.sentAt ?? null,
     );
   };
-  return { db, clock, calls, service, insert, changes };
+  return { db, clock, scheduler, platform, syncClock, calls, service, insert, changes };
 };
 
 const pushRecord = (id: string, createSec: number) => ({
@@ -391,7 +408,7 @@ describe('request keys: one confirmation is one movement', () => {
       void lost.service.withdraw(withdrawal, { requestKey: KEY });
       await new Promise((resolve) => setImmediate(resolve));
       expect(lost.calls.withdraw).toBe(1);
-      lost.service.close();
+      lost.service.stop();
       before.close(); // the app dies with the request on the wire
 
       const after = openJournalDb(dir);
@@ -501,7 +518,7 @@ describe('a clock that moves between the intent and its lookup', () => {
         await expect(
           first.service.transfer({ currency: 'USDT', from: 'spot', to: 'futures', settle: 'usdt', amount: '10' }),
         ).rejects.toMatchObject({ detail: { code: 'OUTCOME_UNKNOWN' } });
-        first.service.close();
+        first.service.stop();
         before.close();
 
         // Run 2, a minute later: both executed at T on the platform's clock (as it was then).
@@ -527,6 +544,46 @@ describe('a clock that moves between the intent and its lookup', () => {
       });
     },
   );
+
+  it('within one run, a jump of the platform’s clock ages nothing: a push proven absent is resent, not abandoned', async () => {
+    let attempt = 0;
+    const s = setup({
+      push: async () => {
+        attempt++;
+        if (attempt === 1) throw cut('/withdrawals/push'); // the answer is lost; it never arrived
+        return { id: 'P2', status: 'PENDING' };
+      },
+    });
+    await expect(s.service.push({ receive_uid: 42, currency: 'USDT', amount: '10' })).rejects.toMatchObject({
+      detail: { code: 'OUTCOME_UNKNOWN' },
+    });
+    // The platform's clock moves 10 minutes ahead (the client reads it again after REQUEST_EXPIRED),
+    // then the settle time passes: "absent" now proves it never arrived.
+    s.platform.platformOffsetMs = 600_000;
+    await s.syncClock();
+    s.clock.now += 25_000;
+    await s.service.reconcile();
+    expect(s.calls.push).toBe(2);
+    expect(s.service.list()[0]).toMatchObject({ state: 'done', platformId: 'P2', attempts: 2 });
+  });
+
+  it('across a restart, one proven absent too late says the platform never received it, and which clocks disagree', async () => {
+    const s = setup({ withdrawals: async () => [] });
+    // Left `unknown` by an earlier run: 11 min ago by the platform's clock, 2 min ago by this computer's.
+    s.insert({ kind: 'withdrawal', state: 'unknown', clientId: 'tdLATE', createdAt: s.clock.now - 2 * MINUTE });
+    s.db
+      .prepare('UPDATE intents SET earliest_platform_ms = ?, sent_platform_ms = ?')
+      .run(s.clock.now - 11 * MINUTE, s.clock.now - 11 * MINUTE);
+    await s.service.reconcile();
+    expect(s.calls.withdraw).toBe(0);
+    const [movement] = s.service.list();
+    expect(movement).toMatchObject({ state: 'failed', label: 'NEVER_EXECUTED' });
+    expect(movement?.message).toMatch(
+      /^The platform never received it, and it was confirmed 11 min ago by the platform's clock/,
+    );
+    expect(movement?.message).toMatch(/by this computer's clock 2 min ago: one of the two clocks moved meanwhile/);
+    expect(movement?.message).not.toMatch(/stopped/);
+  });
 
   it('a matching record from just before the intent (where a skewed signing clock could put it) goes to a person', async () => {
     const s = setup({ pushRecords: async () => [pushRecord('P0', Math.floor((T - 40_000) / 1000))] });
@@ -701,11 +758,10 @@ describe('spot orders: journaled by their text, found by it, never sent again', 
 
   const spotSetup = (spot: { placeOrder: () => Promise<unknown>; getOrder: (text: string) => Promise<unknown> }) => {
     const db = openJournalDb(':memory:');
-    const clock = { now: 1_800_000_000_000 };
+    const { scheduler, clock, platformClock, syncClock } = testTime({ platformOffsetMs: 0 }, true);
     const calls = { place: 0, get: 0 };
-    const measured = { offsetMs: 0, rttMs: 1, measuredAt: clock.now };
     const api = {
-      client: { clock: { offsetMs: 0, last: measured }, syncClock: async () => 0 },
+      client: { clock: platformClock, syncClock },
       spot: {
         placeOrder: async () => {
           calls.place++;
@@ -722,7 +778,7 @@ describe('spot orders: journaled by their text, found by it, never sent again', 
       profileId: () => PROFILE,
       platform: () => api,
       onChange: () => {},
-      now: () => clock.now,
+      scheduler,
       settleMs: 20_000,
       backgroundMs: 0,
     });

@@ -14,9 +14,12 @@
  * On start, every few seconds while any is open, and on every profile switch, open intents are
  * settled by the same settler.
  *
- * Time: every decision that compares times across a restart uses the platform's clock recorded on
- * the intent (the computer's clock may be stepped at any moment); within one process, waits use a
- * monotonic clock. What "proven absent" means for each kind is written in docs/core.md.
+ * Time: within one process every wait and every "how long ago" (the settle wait, the resend
+ * window) is measured on the scheduler's monotonic clock, so neither a step of the computer's
+ * clock nor a jump of the platform's moves them; the platform's clock is read only where it is
+ * compared with the platform's record times (the lookup window) and to carry an intent's age across
+ * a restart (recorded on the intent; the computer's clock may have been stepped meanwhile). What
+ * "proven absent" means for each kind is written in docs/core.md.
  *
  * A journal write the disk refuses (full, read-only) never becomes a generic error: nothing new is
  * accepted until the journal can be written again, and a movement caught in the middle is reported
@@ -30,11 +33,13 @@ import { AMBIGUOUS_RECORD } from '../../../shared/contract/activity';
 import { DUPLICATE_REQUEST_LABELS } from '../../../shared/platform/labels';
 import { ApiError } from '../api/apiError';
 import { newRequestId } from '../api/client';
+import type { PlatformClock } from '../api/clock';
 import type { PlatformApi } from '../api/platform';
 import { DeskFailure } from '../errors';
 import type { Db } from '../journal/db';
 import { IntentRepository, type IntentRow, toMovement } from '../journal/intents';
 import { JournalUnwritable } from '../journal/writeFailure';
+import { BACKGROUND, type Scheduler, type Service, systemScheduler, type Timer } from '../scheduler';
 import type { Candidate, Intent, Lookup, LookupWindow, MovementAdapter, SendResult } from './adapter';
 import { adapterOf, type MovementParams } from './registry';
 import type {
@@ -54,13 +59,11 @@ export interface MovementEngineOptions {
   /** The active profile's platform API (throws when not connected). */
   readonly platform: () => PlatformApi;
   readonly onChange: (movement: Movement) => void;
-  /** Wall-clock ms (what `createdAt` shows). */
-  readonly now?: () => number;
   /**
-   * A clock that only moves forward, for waits within this process (default performance.now; a
-   * test that injects `now` alone drives both with it).
+   * Time: its monotonic clock for every wait and age within this process, its wall clock for what
+   * is stored to be shown (`createdAt`), its timers for the background checks (default: the system's).
    */
-  readonly monotonicNow?: () => number;
+  readonly scheduler?: Scheduler;
   /**
    * How long after the last send a missing record counts as "never executed" (the request can no
    * longer arrive). Default 20 s.
@@ -85,25 +88,44 @@ const CLOCK_MARGIN_S = 5;
 /** Journals written before the platform time was recorded: their window is widened this much. */
 const LEGACY_DOUBT_S = 15 * 60;
 
-const lookupWindow = (row: IntentRow, offsetMsNow: number, nowMs: number): LookupWindow => {
+const lookupWindow = (row: IntentRow, clock: PlatformClock): LookupWindow => {
   const recorded = row.earliest_platform_ms !== null;
-  const anchorSec = Math.floor((recorded ? (row.earliest_platform_ms as number) : row.created_at + offsetMsNow) / 1000);
+  const anchorSec = Math.floor(
+    (recorded ? (row.earliest_platform_ms as number) : row.created_at + clock.offsetMs) / 1000,
+  );
   const tightFromSec = anchorSec - CLOCK_MARGIN_S;
   return {
     anchorSec,
     tightFromSec,
     fromSec: tightFromSec - (recorded ? SIGNATURE_WINDOW_S : LEGACY_DOUBT_S),
-    nowSec: Math.floor((nowMs + offsetMsNow) / 1000),
+    nowSec: Math.floor(clock.now() / 1000),
   };
 };
+
+/**
+ * How old an intent is, on the monotonic clock from an anchor: from its confirmation when this
+ * process journaled it, else from the first time this process looked at it (its age then read on
+ * the platform's clock, the only one that spans a restart).
+ */
+interface AgeAnchor {
+  /** Age when anchored, ms. */
+  readonly ageMs: number;
+  /** Monotonic ms when anchored. */
+  readonly at: number;
+  /** Whether this process journaled it (else it was left by an earlier run). */
+  readonly here: boolean;
+  /** Across a restart: its age by this computer's clock then, to tell which clock moved. */
+  readonly wallAgeMs?: number;
+}
+
+/** Minutes, for a message ("10 min"). */
+const minutes = (ms: number): string => `${Math.max(1, Math.round(ms / 60_000))} min`;
 
 /** Labels with which a platform says "you already sent this id": the first one counts. */
 export const DUPLICATE_LABELS = DUPLICATE_REQUEST_LABELS;
 
 /** What the settler makes of a lookup: the adapter's answer, or a record a person must judge. */
 type Verdict = Exclude<Lookup, { state: 'candidates' }> | { state: 'ambiguous'; message: string };
-
-const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
 
 const intentOf = (row: IntentRow): Intent<unknown> => ({
   id: row.id,
@@ -116,17 +138,19 @@ const intentOf = (row: IntentRow): Intent<unknown> => ({
 
 const describe = (row: IntentRow): string => adapterOf(row.kind).describe(intentOf(row));
 
-export class MovementEngine implements Movements {
+export class MovementEngine implements Movements, Service {
   private readonly intents: IntentRepository;
-  private readonly now: () => number;
-  private readonly monotonicNow: () => number;
+  private readonly scheduler: Scheduler;
   private readonly settleMs: number;
   private readonly maxAttempts: number;
   private readonly resendWindowMs: number;
+  private readonly backgroundMs: number;
   /** One driver per intent at a time (a user call and the background loop never race). */
   private readonly driving = new Map<string, Promise<Movement>>();
-  private timer: NodeJS.Timeout | undefined;
+  private timer: Timer | undefined;
   private closed = false;
+  /** Each intent's age on the monotonic clock (see AgeAnchor). */
+  private readonly ages = new Map<string, AgeAnchor>();
   /**
    * What happened to a movement whose state the journal could not record (shown instead of the
    * journal's message until a write for it succeeds).
@@ -141,24 +165,35 @@ export class MovementEngine implements Movements {
 
   constructor(private readonly options: MovementEngineOptions) {
     this.intents = new IntentRepository(options.db, options.log);
-    this.now = options.now ?? Date.now;
-    this.monotonicNow = options.monotonicNow ?? options.now ?? (() => performance.now());
+    this.scheduler = options.scheduler ?? systemScheduler();
     this.settleMs = options.settleMs ?? 20_000;
     this.maxAttempts = options.maxAttempts ?? 6;
     this.resendWindowMs = options.resendWindowMs ?? 10 * 60_000;
-    // The one scheduler: every open intent of the active profile, through the one settler.
-    const every = options.backgroundMs ?? 3_000;
-    if (every > 0) {
-      this.timer = setInterval(() => {
-        if (this.openCount() > 0) void this.reconcile().catch(() => {});
-      }, every);
-      this.timer.unref();
-    }
+    this.backgroundMs = options.backgroundMs ?? 3_000;
   }
 
-  close(): void {
+  /** The background check: every open intent of the active profile, through the one settler. */
+  start(): void {
+    if (this.closed || this.timer !== undefined || this.backgroundMs <= 0) return;
+    this.timer = this.scheduler.setInterval(
+      () => {
+        if (this.openCount() > 0) void this.reconcile().catch(() => {});
+      },
+      this.backgroundMs,
+      BACKGROUND,
+    );
+  }
+
+  /** No new round starts (a round under way ends after its current request; `idle()` waits for it). */
+  stop(): void {
     this.closed = true;
-    clearInterval(this.timer);
+    this.timer?.cancel();
+    this.timer = undefined;
+  }
+
+  /** Wall-clock ms: what is stored to be shown (`createdAt`, `sentAt`, `updatedAt`). */
+  private now(): number {
+    return this.scheduler.wallNow();
   }
 
   // --- the kinds, as calls that reject (see Movements) ------------------------------------------
@@ -304,7 +339,11 @@ export class MovementEngine implements Movements {
   }
 
   /** Settles every open intent of the active profile (the scheduler's tick, and on connect). */
-  async reconcile(): Promise<void> {
+  reconcile(): Promise<void> {
+    return this.scheduler.track(this.settleOpen());
+  }
+
+  private async settleOpen(): Promise<void> {
     const profileId = this.options.profileId();
     if (profileId === undefined || this.closed) return;
     for (const row of this.intents.open(profileId)) {
@@ -339,13 +378,15 @@ export class MovementEngine implements Movements {
     const api = this.options.platform(); // throws PRECONDITION before anything is journaled
     this.refuseWhileUnwritable();
     // The platform's time now: lookups of this movement start from it (see IntentRow). Measured
-    // first if the connection check has not yet (only then does this wait).
-    const earliest = api.client.clock.last === undefined ? await this.measuredPlatformNow(api) : undefined;
+    // first if the connection check has not yet, or this computer's clock stepped since (only then
+    // does this wait).
+    const earliest = api.client.clock.needsMeasuring() ? await this.measuredPlatformNow(api) : undefined;
     // A call with the same key may have journaled it during that wait.
     const joined = requestKey === null ? undefined : this.joinable(requestKey, profileId, kind, paramsText);
     if (joined !== undefined) return joined.id;
     const id = randomUUID();
     const at = this.now();
+    const confirmedAt = this.scheduler.now();
     const { currency, amount } = adapter.money(params);
     let inserted: number;
     try {
@@ -359,7 +400,7 @@ export class MovementEngine implements Movements {
         params: paramsText,
         at,
         requestKey,
-        earliestPlatformMs: earliest ?? at + api.client.clock.offsetMs,
+        earliestPlatformMs: earliest ?? api.client.clock.now(),
         origin: options.origin ?? '',
       });
     } catch (error) {
@@ -368,6 +409,7 @@ export class MovementEngine implements Movements {
     if (inserted === 0 && requestKey !== null) {
       return (this.joinable(requestKey, profileId, kind, paramsText) as IntentRow).id;
     }
+    this.ages.set(id, { ageMs: 0, at: confirmedAt, here: true });
     this.changed(id);
     return id;
   }
@@ -412,7 +454,7 @@ export class MovementEngine implements Movements {
         'Check the connection and confirm again.',
       );
     }
-    return this.now() + api.client.clock.offsetMs;
+    return api.client.clock.now();
   }
 
   /** Refuses a new movement while the journal cannot be written (after trying a write once more). */
@@ -443,7 +485,7 @@ export class MovementEngine implements Movements {
   private drive(id: string, interactive = false): Promise<Movement> {
     const running = this.driving.get(id);
     if (running) return running;
-    const promise = this.settle(id, interactive).finally(() => this.driving.delete(id));
+    const promise = this.scheduler.track(this.settle(id, interactive).finally(() => this.driving.delete(id)));
     this.driving.set(id, promise);
     return promise;
   }
@@ -469,7 +511,8 @@ export class MovementEngine implements Movements {
         // Never left (the app stopped, or the journal could not record it as sent). Too late to
         // send it now on its own; and a kind never sent late goes only with its own call.
         const ownCall = interactive && row.attempts === 0;
-        if (this.ageMs(row) > this.resendWindowMs || (!adapter.resend && !ownCall)) this.update(id, NEVER_SENT);
+        const tooLate = this.ageMs(row) > this.resendWindowMs;
+        if (tooLate || (!adapter.resend && !ownCall)) this.update(id, this.neverSent(row, tooLate));
         else await this.send(row, adapter, interactive);
         continue;
       }
@@ -504,7 +547,7 @@ export class MovementEngine implements Movements {
         }
         this.options.log?.(`movement ${id}: still unknown (${verdict.reason})`);
         if (!interactive) return this.view(this.row(id) as IntentRow);
-        await sleep(300);
+        await this.scheduler.sleep(300);
         if (round >= 4) return this.view(this.row(id) as IntentRow);
         continue;
       }
@@ -544,7 +587,7 @@ export class MovementEngine implements Movements {
         continue;
       }
       if (this.ageMs(row) > this.resendWindowMs) {
-        this.update(id, NEVER_SENT);
+        this.update(id, this.tooLateToResend(row));
         continue;
       }
       await this.send(row, adapter, interactive);
@@ -705,21 +748,76 @@ export class MovementEngine implements Movements {
 
   /** From now on a late arrival of this intent's last request becomes unlikely (see absentOnceSettled). */
   private markGivenUp(id: string): void {
-    this.givenUpAt.set(id, this.monotonicNow());
+    this.givenUpAt.set(id, this.scheduler.now());
   }
 
-  /** How long ago the movement was confirmed: on the platform's clock where both ends are known. */
+  /**
+   * How long ago the movement was confirmed, on the monotonic clock (see AgeAnchor): a step of the
+   * computer's clock or a jump of the platform's during this run changes nothing. Only an intent
+   * left by an earlier run is aged once on the platform's clock (recorded on it), when first seen.
+   */
   private ageMs(row: IntentRow): number {
-    const platformNow = this.platformNowMs();
-    if (row.earliest_platform_ms !== null && platformNow !== undefined) return platformNow - row.earliest_platform_ms;
-    return this.now() - row.created_at;
+    let anchor = this.ages.get(row.id);
+    if (anchor === undefined) {
+      const platformNow = this.platformNowMs();
+      const wallAgeMs = this.now() - row.created_at;
+      const ageMs =
+        row.earliest_platform_ms !== null && platformNow !== undefined
+          ? platformNow - row.earliest_platform_ms
+          : wallAgeMs;
+      anchor = { ageMs, at: this.scheduler.now(), here: false, wallAgeMs };
+      this.ages.set(row.id, anchor);
+    }
+    return anchor.ageMs + (this.scheduler.now() - anchor.at);
+  }
+
+  /**
+   * Across a restart, when the platform's clock and this computer's disagree by more than a minute
+   * about an intent's age: which says so, for the message (one of the two clocks moved meanwhile).
+   */
+  private clocksDisagree(row: IntentRow): string {
+    const anchor = this.ages.get(row.id);
+    if (anchor === undefined || anchor.here || anchor.wallAgeMs === undefined) return '';
+    if (Math.abs(anchor.ageMs - anchor.wallAgeMs) < 60_000) return '';
+    return ` (by this computer's clock ${minutes(Math.max(0, anchor.wallAgeMs))} ago: one of the two clocks moved meanwhile)`;
+  }
+
+  /** Why a movement that never left is not sent now, in what actually happened. */
+  private neverSent(row: IntentRow, tooLate: boolean): Partial<IntentRow> & { state: MovementState } {
+    const here = this.ages.get(row.id)?.here === true;
+    const what = here
+      ? 'Not sent: the app could not record it as sent (its journal could not be written)'
+      : 'The app stopped before sending it';
+    const why = !tooLate
+      ? `, and ${article(describe(row))} is never sent later by itself`
+      : here
+        ? ` within ${minutes(this.resendWindowMs)} of its confirmation, and it is not sent this late`
+        : `, and it was confirmed ${minutes(this.ageMs(row))} ago by the platform's clock${this.clocksDisagree(row)}: too late to send it now`;
+    return {
+      state: 'failed',
+      label: 'NEVER_EXECUTED',
+      message: `${what}${why}. Nothing left the account. Send it again if still wanted.`,
+    };
+  }
+
+  /** Why a movement the platform proved it never received is not sent again now. */
+  private tooLateToResend(row: IntentRow): Partial<IntentRow> & { state: MovementState } {
+    const here = this.ages.get(row.id)?.here === true;
+    const when = here
+      ? `${minutes(this.ageMs(row))} ago`
+      : `${minutes(this.ageMs(row))} ago by the platform's clock${this.clocksDisagree(row)}`;
+    return {
+      state: 'failed',
+      label: 'NEVER_EXECUTED',
+      message: `The platform never received it, and it was confirmed ${when}: too late to send it again, so it was not. Nothing left the account. Send it again if still wanted.`,
+    };
   }
 
   /** The platform's time now, when its clock has been measured. */
   private platformNowMs(): number | undefined {
     try {
       const clock = this.options.platform().client.clock;
-      return clock.last === undefined ? undefined : this.now() + clock.offsetMs;
+      return clock.last === undefined ? undefined : clock.now();
     } catch {
       return undefined;
     }
@@ -742,15 +840,16 @@ export class MovementEngine implements Movements {
       return { state: 'unknown', reason: 'not connected' };
     }
     // Record times are the platform's: compare in platform time. The core reconciles as soon as a
-    // profile connects, maybe before the connection check has measured the offset: measure it first.
-    if (api.client.clock.last === undefined) {
+    // profile connects, maybe before the connection check has measured the offset, and the
+    // computer's clock may have stepped since: measure it first then.
+    if (api.client.clock.needsMeasuring()) {
       try {
         await api.client.syncClock();
       } catch (error) {
         return { state: 'unknown', reason: `the platform's clock could not be read (${(error as Error).message})` };
       }
     }
-    const window = lookupWindow(row, api.client.clock.offsetMs, this.now());
+    const window = lookupWindow(row, api.client.clock);
     let answer: Lookup;
     try {
       answer = await adapter.findByClientId(api, intentOf(row), window);
@@ -799,7 +898,7 @@ export class MovementEngine implements Movements {
     let elapsed: number;
     const givenUp = this.givenUpAt.get(row.id);
     const platformNow = this.platformNowMs();
-    if (givenUp !== undefined) elapsed = this.monotonicNow() - givenUp;
+    if (givenUp !== undefined) elapsed = this.scheduler.now() - givenUp;
     else if (row.sent_platform_ms !== null && platformNow !== undefined) elapsed = platformNow - row.sent_platform_ms;
     else elapsed = this.now() - (row.sent_at ?? row.created_at);
     if (elapsed < this.settleMs) return { state: 'unknown', reason: 'waiting for a late arrival' };
@@ -849,11 +948,5 @@ const journalUnavailable = (problem: string): DeskFailure =>
     advice:
       'Free space on the disk that holds the app’s data (or make its folder writable), then confirm again. Movements already under way are still followed.',
   });
-
-const NEVER_SENT = {
-  state: 'failed',
-  label: 'NEVER_EXECUTED',
-  message: 'The app stopped before the platform received it; nothing left the account. Send it again if still wanted.',
-} as const satisfies Partial<IntentRow> & { state: MovementState };
 
 const article = (noun: string): string => (/^[aeiou]/i.test(noun) ? `an ${noun}` : `a ${noun}`);

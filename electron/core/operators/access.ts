@@ -117,6 +117,7 @@ export const OPERATION_ACCESS: Readonly<Record<string, Access>> = {
   'trade.unwatchMarket': 'read',
   'trade.bookSnapshot': 'read',
   'trade.account': 'read',
+  'trade.terms': 'read',
   'trade.settings': 'read',
   'trade.findOrder': 'read',
   'trade.openOrders': 'read',

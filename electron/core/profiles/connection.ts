@@ -11,10 +11,16 @@ import { classifyRequest } from '../api/rateRules';
 import { PlatformStream, type StreamState } from '../api/stream';
 import { createTransport, type Transport } from '../api/transport';
 import type { StoredKey } from '../keychain/keyStore';
+import { type Scheduler, systemScheduler } from '../scheduler';
 
 export interface ConnectionOptions {
   readonly baseUrl: string;
   readonly credentials: StoredKey | undefined;
+  /**
+   * The core's time: the limiter's windows, the platform clock's monotonic reference, the stream's
+   * backoff (default: the system's, for a connection outside a core).
+   */
+  readonly scheduler?: Scheduler;
   readonly timeoutMs?: number;
   /** Tests only: multiplies every rate-limit window (e.g. 0.01 with a sandbox that does not enforce). */
   readonly limiterScale?: number;
@@ -28,19 +34,23 @@ export interface ConnectionOptions {
 }
 
 export class PlatformConnection {
-  readonly clock = new PlatformClock();
+  readonly clock: PlatformClock;
   readonly limiter: RateLimiter;
   readonly client: ApiClient;
   readonly api: PlatformApi;
   private readonly transport: Transport;
   private credentials: StoredKey | undefined;
   private streamInstance: PlatformStream | undefined;
+  private readonly scheduler: Scheduler;
 
   constructor(private readonly options: ConnectionOptions) {
     this.credentials = options.credentials ? { ...options.credentials } : undefined;
     this.transport = createTransport();
+    this.scheduler = options.scheduler ?? systemScheduler();
+    this.clock = new PlatformClock(this.scheduler);
     const scale = options.limiterScale ?? 1;
     this.limiter = new RateLimiter({
+      scheduler: this.scheduler,
       ...(options.onLimiterChange ? { onChange: options.onLimiterChange } : {}),
       // Scaled windows are for a sandbox that does not enforce limits: the jitter margin (150 ms,
       // meant for real windows) would otherwise become the whole window and cap the rate.
@@ -56,6 +66,7 @@ export class PlatformConnection {
         return scale === 1 ? rule : { ...rule, windowMs: Math.max(1, Math.round(rule.windowMs * scale)) };
       },
       clock: this.clock,
+      scheduler: this.scheduler,
       ...(options.timeoutMs ? { timeoutMs: options.timeoutMs } : {}),
       ...(options.onRequest ? { onRequest: options.onRequest } : {}),
       ...(options.onClockResync ? { onClockResync: options.onClockResync } : {}),
@@ -84,6 +95,7 @@ export class PlatformConnection {
     this.streamInstance ??= new PlatformStream({
       url,
       clock: this.clock,
+      scheduler: this.scheduler,
       // Read at each (re)subscription: the lock's forgetCredentials applies to the stream too.
       credentials: () => this.credentials,
       ...(this.options.onStreamState ? { onState: this.options.onStreamState } : {}),

@@ -16,6 +16,7 @@ import type { PlatformStream } from '../api/stream';
 import { DeskFailure } from '../errors';
 import type { Db } from '../journal/db';
 import { type KeyStore, maskKey, type StoredKey } from '../keychain/keyStore';
+import { BACKGROUND, type Scheduler, type Timer } from '../scheduler';
 import type { ActiveProfile } from '../types';
 import { runConnectionCheck } from './check';
 import { PlatformConnection } from './connection';
@@ -69,6 +70,8 @@ export interface ProfileManagerOptions {
   readonly dataDir: string;
   readonly keyStore: KeyStore;
   readonly sandbox: SandboxSource;
+  /** The core's time, for each connection (limiter, clock, stream) and the limiter events' pacing. */
+  readonly scheduler: Scheduler;
   readonly timeoutMs?: number;
   readonly limiterScale?: number;
   /** Use the platform's WebSocket stream where the address has one (default true; benchmarks compare). */
@@ -99,7 +102,7 @@ export class ProfileManager {
   private lastCheck: ConnectionCheck | undefined;
   private embedded: EmbeddedSandbox | undefined;
   private sandboxUrl: string | undefined;
-  private limiterTimer: NodeJS.Timeout | undefined;
+  private limiterTimer: Timer | undefined;
   private switching: Promise<ConnectionStatus> | undefined;
 
   constructor(private readonly options: ProfileManagerOptions) {
@@ -159,7 +162,7 @@ export class ProfileManager {
 
   status(): ConnectionStatus {
     const connection = this.connection;
-    const offset = connection?.clock.last?.offsetMs;
+    const offset = connection?.clock.last === undefined ? undefined : Math.round(connection.clock.offsetMs);
     return {
       profileId: this.activeId ?? null,
       state: this.state,
@@ -336,7 +339,7 @@ export class ProfileManager {
   }
 
   async close(): Promise<void> {
-    clearTimeout(this.limiterTimer);
+    this.limiterTimer?.cancel();
     await this.switching?.catch(() => undefined);
     this.connection?.close();
     this.connection = undefined;
@@ -369,6 +372,7 @@ export class ProfileManager {
         ...(streamUrl ? { streamUrl } : {}),
         ...(this.options.log ? { log: this.options.log } : {}),
         credentials,
+        scheduler: this.options.scheduler,
         ...(this.options.timeoutMs ? { timeoutMs: this.options.timeoutMs } : {}),
         ...(this.options.limiterScale ? { limiterScale: this.options.limiterScale } : {}),
         onRequest: (record) => {
@@ -454,11 +458,14 @@ export class ProfileManager {
   /** Limiter changes are coalesced to at most ~4 events a second. */
   private limiterChanged(): void {
     if (this.limiterTimer) return;
-    this.limiterTimer = setTimeout(() => {
-      this.limiterTimer = undefined;
-      this.options.onLimiter(this.limiterView());
-    }, 250);
-    this.limiterTimer.unref();
+    this.limiterTimer = this.options.scheduler.setTimeout(
+      () => {
+        this.limiterTimer = undefined;
+        this.options.onLimiter(this.limiterView());
+      },
+      250,
+      BACKGROUND,
+    );
   }
 
   /** The sandbox serves its WebSocket API on the same server as its REST API. */

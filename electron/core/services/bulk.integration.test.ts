@@ -15,6 +15,7 @@ import type { BatchPreview, BatchRowView, BatchSummary } from '../../../shared/c
 import type { Core } from '../core';
 import type { ConfirmView } from '../policies/confirm';
 import { autoConfirm, rendererCalls, startTestCore } from '../testing/core';
+import { waitUntil } from '../testing/waitUntil';
 
 let sandbox: SandboxHandle;
 let subs: number[];
@@ -24,17 +25,20 @@ const value = <T>(core: Core, operation: string, input: unknown): Promise<T> =>
   rendererCalls(() => core).value<T>(operation, input);
 
 const waitFinished = async (core: () => Core, id: string, timeoutMs: number) => {
-  const until = Date.now() + timeoutMs;
-  for (;;) {
-    try {
-      const got = await value<{ batch: BatchSummary; rows: BatchRowView[] }>(core(), 'bulk.get', { id });
-      if (got.batch.state === 'finished' || (got.batch.state === 'cancelled' && got.batch.finishedAt)) return got;
-    } catch {
-      // the core is being restarted
-    }
-    if (Date.now() > until) throw new Error('batch did not finish in time');
-    await new Promise((r) => setTimeout(r, 200));
-  }
+  let got: { batch: BatchSummary; rows: BatchRowView[] } | undefined;
+  await waitUntil(
+    async () => {
+      // Undefined while the core is being restarted.
+      got = await value<{ batch: BatchSummary; rows: BatchRowView[] }>(core(), 'bulk.get', { id }).catch(
+        () => undefined,
+      );
+      return (
+        got?.batch.state === 'finished' || (got?.batch.state === 'cancelled' && got.batch.finishedAt !== undefined)
+      );
+    },
+    { timeoutMs, what: 'the batch to finish', everyMs: 25 },
+  );
+  return got as { batch: BatchSummary; rows: BatchRowView[] };
 };
 
 beforeAll(async () => {
@@ -208,9 +212,19 @@ describe('bulk batches against the sandbox', () => {
           ...rule('delay', 0.05, { ms: 2_500 }),
         ],
       });
+      // Rows the sandbox has executed so far (own and main → sub transfers of this batch).
+      const executed = () =>
+        (
+          sandbox.ctx.db
+            .prepare(
+              "SELECT COUNT(*) AS n FROM transfers WHERE (kind = 'own' AND amount LIKE '3.1%') OR (kind = 'main_sub' AND amount LIKE '4.1%')",
+            )
+            .get() as { n: number }
+        ).n;
       await value(test.core, 'bulk.start', { id });
+      // Stopped mid-run three times: after a sixth, a third and half of the rows have gone out.
       for (let restart = 0; restart < 3; restart++) {
-        await new Promise((r) => setTimeout(r, 700 + restart * 300));
+        await waitUntil(() => executed() >= ((restart + 1) * ROWS) / 6, { timeoutMs: 60_000, what: 'rows to go out' });
         await test.core.close();
         test = await startTestCore(sandbox, options);
       }

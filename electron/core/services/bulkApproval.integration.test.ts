@@ -13,6 +13,7 @@ import type { OperatorInfo } from '../operators';
 import type { ConfirmView } from '../policies/confirm';
 import { ADMIN, APPROVER, MAKER, BATCH_APPROVAL_POLICY as policy, pushReceiver } from '../testing/batchApproval';
 import { autoConfirm, withSandboxCore } from '../testing/core';
+import { waitUntil } from '../testing/waitUntil';
 
 let who: OperatorInfo = ADMIN;
 const receiver = pushReceiver();
@@ -28,16 +29,19 @@ const { call, value } = desk;
 const pushed = (amount: string): number => receiver.pushed(desk.sandbox, amount);
 
 const waitState = async (id: string, states: BatchSummary['state'][], timeoutMs = 30_000) => {
-  const until = Date.now() + timeoutMs;
-  for (;;) {
-    const got = await value<{ batch: BatchSummary; rows: BatchRowView[] }>('bulk.get', { id });
-    if (states.includes(got.batch.state) && (got.batch.state !== 'cancelled' || got.batch.finishedAt)) return got;
-    if (Date.now() > until)
-      throw new Error(
-        `batch ${id} is ${got.batch.state}: ${JSON.stringify(got.rows.map((r) => [r.state, r.message]))}`,
+  let got: { batch: BatchSummary; rows: BatchRowView[] } | undefined;
+  await waitUntil(
+    async () => {
+      got = await value<{ batch: BatchSummary; rows: BatchRowView[] }>('bulk.get', { id });
+      return (
+        states.includes(got.batch.state) && (got.batch.state !== 'cancelled' || got.batch.finishedAt !== undefined)
       );
-    await new Promise((r) => setTimeout(r, 150));
-  }
+    },
+    { timeoutMs, what: `batch ${id} to be ${states.join(' or ')}` },
+  ).catch((error: Error) => {
+    throw new Error(`${error.message}: ${JSON.stringify(got?.rows.map((r) => [r.state, r.message]))}`);
+  });
+  return got as { batch: BatchSummary; rows: BatchRowView[] };
 };
 
 const batchCsv = receiver.csv;
@@ -106,7 +110,7 @@ describe('a batch approved as a whole', () => {
 
     // Restart: the item and the waiting batch are in the journal; nothing ran meanwhile.
     await desk.restart();
-    await new Promise((r) => setTimeout(r, 300));
+    await desk.core.idle();
     who = APPROVER;
     expect((await value<{ batch: BatchSummary }>('bulk.get', { id: created.batch.id })).batch.state).toBe('approval');
     const after = (await value<{ approvals: Approval[] }>('approvals.list', {})).approvals;
@@ -129,7 +133,7 @@ describe('a batch approved as a whole', () => {
     // Approving again is refused; a restart runs nothing twice.
     expect(await call('approvals.approve', { id: item.id, reason: 'again' })).toMatchObject({ ok: false });
     await desk.restart();
-    await new Promise((r) => setTimeout(r, 500));
+    await desk.core.idle();
     for (const a of amounts) expect(pushed(a)).toBe(1);
   }, 60_000);
 
@@ -149,7 +153,7 @@ describe('a batch approved as a whole', () => {
     const ended = await waitState(created.batch.id, ['cancelled']);
     expect(ended.rows.map((r) => r.state)).toEqual(['cancelled', 'cancelled']);
     expect(ended.rows[0]?.message).toMatch(/Rejected by Alice \(approver\): Unknown supplier/);
-    await new Promise((r) => setTimeout(r, 500));
+    await desk.core.idle();
     for (const a of amounts) expect(pushed(a)).toBe(0);
   }, 30_000);
 
@@ -181,8 +185,7 @@ describe('a batch approved as a whole', () => {
       batch: { source: 'csv', text: batchCsv(['90.41', '30.41'], 'rows') },
     });
     expect((await value<BatchSummary>('bulk.start', { id: created.batch.id })).state).toBe('running');
-    const until = Date.now() + 20_000;
-    while (pushed('30.41') === 0 && Date.now() < until) await new Promise((r) => setTimeout(r, 150));
+    await waitUntil(() => pushed('30.41') > 0, { timeoutMs: 20_000, what: 'the row under the limit to be pushed' });
     expect(pushed('30.41')).toBe(1);
     const pending = (await value<{ approvals: Approval[] }>('approvals.list', { state: 'pending' })).approvals;
     expect(pending.map((a) => [a.kind, a.amount])).toEqual([['push', '90.41']]);

@@ -13,6 +13,7 @@ import type { OperatorInfo } from '../operators';
 import type { Confirm, ConfirmView } from '../policies/confirm';
 import { ADMIN, APPROVER, MAKER, BATCH_APPROVAL_POLICY as policy, pushReceiver } from '../testing/batchApproval';
 import { autoConfirm, withSandboxCore } from '../testing/core';
+import { waitUntil } from '../testing/waitUntil';
 
 let who: OperatorInfo = ADMIN;
 const receiver = pushReceiver();
@@ -97,7 +98,7 @@ describe('cancelling a batch that waits for approval', () => {
 
     // Still so after a restart; nothing ran.
     await desk.restart();
-    await new Promise((r) => setTimeout(r, 300));
+    await desk.core.idle();
     expect((await batch(id)).batch.state).toBe('cancelled');
     expect((await approvals()).find((a) => a.id === item.id)).toMatchObject({ state: 'cancelled' });
     for (const a of amounts) expect(pushed(a)).toBe(0);
@@ -131,7 +132,7 @@ describe('cancelling a batch that waits for approval', () => {
       [],
     );
     expect((await batch(id)).batch.state).toBe('cancelled');
-    await new Promise((r) => setTimeout(r, 500));
+    await desk.core.idle();
     for (const a of amounts) expect(pushed(a)).toBe(0);
   }, 30_000);
 
@@ -158,7 +159,7 @@ describe('cancelling a batch that waits for approval', () => {
     expect(after).toEqual(item);
     expect((await batch(id)).batch.state).toBe('cancelled');
     expect((await batch(id)).rows.map((r) => r.state)).toEqual(['cancelled', 'cancelled']);
-    await new Promise((r) => setTimeout(r, 500));
+    await desk.core.idle();
     for (const a of amounts) expect(pushed(a)).toBe(0);
   }, 30_000);
 
@@ -169,13 +170,11 @@ describe('cancelling a batch that waits for approval', () => {
       .prepare("UPDATE approvals SET state = 'cancelled', decided_by = ?, reason = ? WHERE id = ?")
       .run(MAKER.name, 'The batch was cancelled in Bulk by Max (maker).', item.id);
     await desk.restart();
-    const until = Date.now() + 10_000;
-    while ((await batch(id)).batch.state !== 'cancelled' && Date.now() < until)
-      await new Promise((r) => setTimeout(r, 100));
+    await waitUntil(async () => (await batch(id)).batch.state === 'cancelled', { what: 'the batch to be cancelled' });
     const ended = await batch(id);
     expect(ended.batch.state).toBe('cancelled');
     expect(ended.rows[0]).toMatchObject({ state: 'cancelled', message: expect.stringMatching(/Nothing was sent/) });
-    await new Promise((r) => setTimeout(r, 500));
+    await desk.core.idle();
     for (const a of amounts) expect(pushed(a)).toBe(0);
   }, 30_000);
 

@@ -19,6 +19,7 @@ import type { PlatformStream } from '../api/stream';
 import type { AuditLog, BalanceSnapshots, Settings } from '../journal/types';
 import type { KeyStore } from '../keychain/keyStore';
 import type { Movements } from '../movements/types';
+import type { Scheduler } from '../scheduler';
 import type { ActiveProfile, Emit } from '../types';
 
 export type { ActiveProfile, Emit } from '../types';
@@ -43,4 +44,6 @@ export interface ServiceContext {
   readonly snapshots: BalanceSnapshots;
   readonly settings: Settings;
   readonly keyStore: KeyStore;
+  /** Time: timers, waits and "how long ago" go through it (scheduler.ts), never setTimeout or Date.now. */
+  readonly scheduler: Scheduler;
 }

@@ -11,6 +11,7 @@ const pagedList = (total: number, pageSize: number) => {
     inFlight++;
     maxInFlight = Math.max(maxInFlight, inFlight);
     // Later pages answer first: the result must still be in order.
+    // fixed-sleep-ok: the fake platform's answer time (later pages faster), not a wait of the test
     await new Promise((resolve) => setTimeout(resolve, 20 - (page % 5) * 3));
     inFlight--;
     const start = (page - 1) * pageSize;

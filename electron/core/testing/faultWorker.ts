@@ -1,11 +1,15 @@
 /**
- * The core in a child process for the fault test: issues the planned money movements (continuing
- * where the journal says it stopped), lets the journal settle every intent, and prints progress as
- * JSON lines. The test SIGKILLs it mid-flight and starts it again on the same data directory.
+ * The core in a child process for the fault soak (testing/faultSoak.ts): issues the planned money
+ * movements (continuing where the journal says it stopped), lets the journal settle every intent,
+ * and prints progress as JSON lines (`journaled` after each new intent, `progress` every 2 s, `done`
+ * with the requests' largest gap). The soak SIGKILLs it mid-flight and starts it again on the same
+ * data directory.
  *
  * Each run can also have its own clock and disk: CLOCK_SKEW_MS sets this computer's clock that far
- * off (a clock corrected between a crash and the restart), JOURNAL_FAULT_RATE makes that share of
- * the journal's writes fail as a full disk does (SQLite's own SQLITE_FULL).
+ * off from the start (a clock corrected between a crash and the restart), CLOCK_STEPS steps it
+ * while the movements run (`[{afterJournaled, byMs}]`: NTP, a person, a VM resumed),
+ * JOURNAL_FAULT_RATE makes that share of the journal's writes fail as a full disk does (SQLite's
+ * own SQLITE_FULL).
  */
 import Database from 'better-sqlite3';
 import { createCore } from '../core';
@@ -40,7 +44,8 @@ export const planned = (plan: FaultPlan, i: number) => {
         request: {
           currency: 'USDT',
           chain: 'TRX',
-          address: plan.addresses[i % plan.addresses.length] as string,
+          // Each withdrawal its own address (the platform allows one a minute per address).
+          address: plan.addresses[Math.floor(i / 3) % plan.addresses.length] as string,
           amount: `10.${n}`,
         },
       };
@@ -59,11 +64,18 @@ export const planned = (plan: FaultPlan, i: number) => {
   }
 };
 
-/** This process's wall clock, `ms` off the real time (everything in the core reads Date.now). */
-const skewClock = (ms: number) => {
-  if (ms === 0) return;
+/** Steps of this computer's clock while the movements run: after so many are journaled, by so much. */
+export interface ClockStep {
+  readonly afterJournaled: number;
+  readonly byMs: number;
+}
+
+/** This process's wall clock (Date.now, what the core's scheduler reads as `wallNow`), stepped by hand. */
+const wallClock = (startOffsetMs: number) => {
   const real = Date.now.bind(Date);
-  Date.now = () => real() + ms;
+  let offset = startOffsetMs;
+  Date.now = () => real() + offset;
+  return { step: (byMs: number) => (offset += byMs) };
 };
 
 /** A disk that refuses `rate` of the journal's writes of intents and settings, as a full one does. */
@@ -85,10 +97,15 @@ const failJournalWrites = (db: Db, rate: number) => {
 
 const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
 
+/** When each request left (monotonic ms: the log line comes at its end and says how long it took). */
+const REQUEST_LINE = / \[td-[^\]]+\] (\d+) ms/;
+
 const main = async () => {
   const plan = JSON.parse(process.env.FAULT_PLAN ?? '{}') as FaultPlan;
   const say = (event: Record<string, unknown>) => process.stdout.write(`${JSON.stringify(event)}\n`);
-  skewClock(Number(process.env.CLOCK_SKEW_MS ?? 0));
+  const wall = wallClock(Number(process.env.CLOCK_SKEW_MS ?? 0));
+  const steps = JSON.parse(process.env.CLOCK_STEPS ?? '[]') as ClockStep[];
+  const left: number[] = [];
   let lastLimiter: unknown;
   const core = await createCore({
     dataDir: plan.dataDir,
@@ -96,6 +113,10 @@ const main = async () => {
     trustedOrigins: [],
     emit: (name, payload) => {
       if (name === 'profiles.limiterChanged') lastLimiter = payload;
+    },
+    log: (line) => {
+      const took = REQUEST_LINE.exec(line)?.[1];
+      if (took !== undefined) left.push(performance.now() - Number(took));
     },
     keyStore: new MemoryKeyStore(),
     sandbox: { mode: 'external', baseUrl: plan.baseUrl, key: plan.key, secret: plan.secret },
@@ -161,15 +182,31 @@ const main = async () => {
         if (journaled(i)) break;
         await sleep(50);
       }
+      const n = count();
+      say({ event: 'journaled', intents: n });
+      // The computer's clock is stepped as the movements go on (each step once).
+      while (steps.length > 0 && n >= (steps[0] as ClockStep).afterJournaled) {
+        const step = steps.shift() as ClockStep;
+        wall.step(step.byMs);
+        say({ event: 'clockStepped', byMs: step.byMs, intents: n, at: performance.now() });
+      }
     }
   };
   await Promise.all(Array.from({ length: plan.concurrency }, lane));
-  while (core.movementService.openCount() > 0) {
-    await core.movementService.reconcile();
-    await sleep(100);
-  }
+  // What is still open waits for its settle time (a lost answer is "absent" only after it): the
+  // background check settles it; look again every 50 ms.
+  while (core.movementService.openCount() > 0) await sleep(50);
   clearInterval(ticker);
-  say({ event: 'done', intents: count() });
+  left.sort((a, b) => a - b);
+  const gaps = left.slice(1).map((at, i) => ({ at, gap: at - (left[i] as number) }));
+  const widest = gaps.reduce((max, g) => (g.gap > max.gap ? g : max), { at: 0, gap: 0 });
+  say({
+    event: 'done',
+    intents: count(),
+    requests: left.length,
+    maxGapMs: Math.round(widest.gap),
+    maxGapAt: widest.at,
+  });
   await core.close();
 };
 

@@ -9,6 +9,9 @@ import { type WebSocket, WebSocketServer } from 'ws';
 import { applyBookChange, type BookSides } from '../../../shared/trade/book';
 import { PlatformClock } from '../api/clock';
 import { PlatformStream } from '../api/stream';
+import type { Scheduler } from '../scheduler';
+import { ManualScheduler } from '../testing/scheduler';
+import { waitUntil } from '../testing/waitUntil';
 import { MarketFeed } from './marketFeed';
 
 const PAIR = 'BTC_USDT';
@@ -82,7 +85,7 @@ const platform = async () => {
 };
 
 /** The renderer's side: applies every bookChanged event to the snapshot the watch answer gave. */
-const startFeed = async (p: Awaited<ReturnType<typeof platform>>) => {
+const startFeed = async (p: Awaited<ReturnType<typeof platform>>, scheduler?: Scheduler) => {
   const stream = new PlatformStream({ url: p.url, clock: new PlatformClock(), minBackoffMs: 20, maxBackoffMs: 40 });
   const statuses: { source?: string; message: string }[] = [];
   let book: BookSides = { asks: [], bids: [] };
@@ -90,6 +93,7 @@ const startFeed = async (p: Awaited<ReturnType<typeof platform>>) => {
     spot: () => p.spot as never,
     stream: () => stream,
     periods: { book: 20, ticker: 60_000, trades: 60_000, candles: 60_000 },
+    ...(scheduler ? { scheduler } : {}),
     emit: ((name: string, payload: unknown) => {
       if (name === 'trade.bookChanged') book = applyBookChange(book, payload as BookSides);
       if (name === 'trade.feedStatus') statuses.push(payload as { source?: string; message: string });
@@ -104,24 +108,21 @@ const startFeed = async (p: Awaited<ReturnType<typeof platform>>) => {
   return { statuses, book: () => book, streamed: () => statuses.at(-1)?.source === 'stream' };
 };
 
-const until = async (check: () => boolean, ms = 3_000) => {
-  const end = Date.now() + ms;
-  while (!check()) {
-    if (Date.now() > end) throw new Error('timed out');
-    await new Promise((resolve) => setTimeout(resolve, 5));
-  }
-};
+const until = (check: () => boolean) => waitUntil(check, { timeoutMs: 3_000, everyMs: 5 });
 
 describe('MarketFeed on a stream', () => {
   it('keeps the book from the snapshot plus updates, and does not poll the book meanwhile', async () => {
     const p = await platform();
-    const feed = await startFeed(p);
+    // The feed's polls on a clock the test moves: "no read" is checked over poll periods that surely passed.
+    const scheduler = new ManualScheduler();
+    cleanups.push(() => scheduler.close());
+    const feed = await startFeed(p, scheduler);
     await until(feed.streamed);
     const readsWhenLive = p.restReads();
     for (let i = 0; i < 30; i++)
       p.change(i % 2 ? 'asks' : 'bids', String(i % 2 ? 102 + (i % 5) : 98 - (i % 5)), String(i));
     await until(() => JSON.stringify(feed.book()) === JSON.stringify(p.book()));
-    await new Promise((resolve) => setTimeout(resolve, 150)); // several poll periods
+    await scheduler.advance(150); // seven book poll periods
     expect(p.restReads()).toBe(readsWhenLive);
   });
 

@@ -1,5 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import type { EventName } from '../../../shared/contract';
+import { waitUntil } from '../testing/waitUntil';
 import { MarketFeed } from './marketFeed';
 
 type Book = { id: number; asks: [string, string][]; bids: [string, string][] };
@@ -26,10 +27,7 @@ const collect = () => {
   return { events, emit };
 };
 
-const until = async (check: () => boolean) => {
-  for (let i = 0; i < 600 && !check(); i++) await new Promise((r) => setTimeout(r, 5));
-  expect(check()).toBe(true);
-};
+const until = (check: () => boolean) => waitUntil(check, { timeoutMs: 3_000, everyMs: 5 });
 
 describe('MarketFeed', () => {
   it('pushes only the levels that changed, with consecutive versions', async () => {

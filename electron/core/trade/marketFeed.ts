@@ -25,6 +25,7 @@ import { BookSync } from '../../../shared/trade/bookSync';
 import type { PlatformApi } from '../api/platform';
 import type { PlatformStream } from '../api/stream';
 import { DeskFailure } from '../errors';
+import { BACKGROUND, type Scheduler, systemScheduler, type Timer } from '../scheduler';
 import type { Emit } from '../types';
 import { toCandle, toPublicTrade, toTicker } from './mappers';
 
@@ -66,6 +67,8 @@ export interface MarketFeedOptions {
   stream?: () => PlatformStream | undefined;
   /** Poll periods (tests shorten them). */
   periods?: Partial<{ book: number; ticker: number; trades: number; candles: number }>;
+  /** The polls', refreshes' and retries' timers (default: the system's). */
+  scheduler?: Scheduler;
 }
 
 export interface MarketState {
@@ -80,7 +83,7 @@ interface Watch {
   interval: CandleInterval;
   stopped: boolean;
   controller: AbortController;
-  timers: Set<ReturnType<typeof setTimeout>>;
+  timers: Set<Timer>;
   book: BookSnapshot;
   lastTradeIds: Set<string>;
   lastCandles: Map<number, string>;
@@ -102,8 +105,10 @@ export class MarketFeed {
   /** Bumped by every start and stop, so a start that was overtaken while fetching does not run. */
   private generation = 0;
   private readonly periods: { book: number; ticker: number; trades: number; candles: number };
+  private readonly scheduler: Scheduler;
 
   constructor(private readonly options: MarketFeedOptions) {
+    this.scheduler = options.scheduler ?? systemScheduler();
     this.periods = {
       book: BOOK_POLL_MS,
       ticker: TICKER_POLL_MS,
@@ -188,7 +193,7 @@ export class MarketFeed {
     watch.stopped = true;
     watch.controller.abort();
     for (const unsubscribe of watch.unsubscribe) unsubscribe();
-    for (const timer of watch.timers) clearTimeout(timer);
+    for (const timer of watch.timers) timer.cancel();
     watch.timers.clear();
     this.watch = undefined;
     this.options.emit('trade.feedStatus', { pair: watch.pair, state: 'stopped', message: 'The live feed stopped.' });
@@ -198,29 +203,31 @@ export class MarketFeed {
   private loop(watch: Watch, stream: string, period: number, run: () => Promise<void>): void {
     let backoff = BACKOFF_MS;
     const schedule = (delay: number) => {
-      const timer = setTimeout(async () => {
-        watch.timers.delete(timer);
-        if (watch.stopped) return;
-        try {
-          await run();
-          backoff = BACKOFF_MS;
-          if (watch.failing.delete(stream) && watch.failing.size === 0 && !watch.stopped) this.reportLive(watch);
-          if (!watch.stopped) schedule(period);
-        } catch (error) {
+      const timer = this.scheduler.setTimeout(
+        async () => {
+          watch.timers.delete(timer);
           if (watch.stopped) return;
-          watch.failing.add(stream);
-          this.options.emit('trade.feedStatus', {
-            pair: watch.pair,
-            state: 'stale',
-            message: `Market data is not updating (${stream}): ${error instanceof Error ? error.message : String(error)}. Retrying.`,
-            source: 'polling',
-          });
-          schedule(backoff);
-          backoff = Math.min(MAX_BACKOFF_MS, backoff * 2);
-        }
-      }, delay);
-      // The feed must never keep the process alive on its own.
-      (timer as { unref?: () => void }).unref?.();
+          try {
+            await run();
+            backoff = BACKOFF_MS;
+            if (watch.failing.delete(stream) && watch.failing.size === 0 && !watch.stopped) this.reportLive(watch);
+            if (!watch.stopped) schedule(period);
+          } catch (error) {
+            if (watch.stopped) return;
+            watch.failing.add(stream);
+            this.options.emit('trade.feedStatus', {
+              pair: watch.pair,
+              state: 'stale',
+              message: `Market data is not updating (${stream}): ${error instanceof Error ? error.message : String(error)}. Retrying.`,
+              source: 'polling',
+            });
+            schedule(backoff);
+            backoff = Math.min(MAX_BACKOFF_MS, backoff * 2);
+          }
+        },
+        delay,
+        BACKGROUND,
+      );
       watch.timers.add(timer);
     };
     schedule(period);
@@ -402,11 +409,14 @@ export class MarketFeed {
       }),
     );
     // Without a gap, deeper levels come into view only through a new snapshot.
-    const refresh = setInterval(() => {
-      if (watch.streamLive) void this.resync(watch);
-    }, BOOK_REFRESH_MS);
-    refresh.unref();
-    watch.unsubscribe.push(() => clearInterval(refresh));
+    const refresh = this.scheduler.setInterval(
+      () => {
+        if (watch.streamLive) void this.resync(watch);
+      },
+      BOOK_REFRESH_MS,
+      BACKGROUND,
+    );
+    watch.unsubscribe.push(() => refresh.cancel());
   }
 
   /** Rebuilds the streamed book from a REST snapshot (buffered updates are applied on top). */
@@ -431,7 +441,7 @@ export class MarketFeed {
         } catch {
           // Polling reports a failing REST; the stream stays down until a snapshot arrives.
         }
-        await new Promise((resolve) => setTimeout(resolve, 200 * 2 ** attempt).unref());
+        await this.scheduler.sleep(200 * 2 ** attempt);
       }
     } finally {
       watch.resyncing = false;

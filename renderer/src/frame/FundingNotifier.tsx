@@ -14,7 +14,8 @@
 import { useQueryClient } from '@tanstack/react-query';
 import { useEffect, useRef } from 'react';
 import type { SpotBalance } from '../../../shared/contract/balances';
-import { DEPOSIT_PHASE, type Phase, UID_PUSH_PHASE, WITHDRAWAL_PHASE } from '../../../shared/platform/statuses';
+import type { Phase } from '../../../shared/platform/statuses';
+import { statusFacts } from '../../../shared/platform/statusTables';
 import { type FundingRecordKind, statusTimeline } from '../../../shared/platform/timelines';
 import { call, type DeskEventPayload, useDeskEvent } from '../lib/desk';
 import { applyDeposit, applyMainSpot, applyPush, applyWithdrawal } from '../lib/eventCache';
@@ -34,19 +35,13 @@ const PHASE_WORDS: Record<Phase, { words: string; tone: NoticeTone }> = {
   cancelled: { words: 'cancelled', tone: 'warn' },
 };
 
-const PHASES: Record<Kind, Record<string, Phase>> = {
-  deposit: DEPOSIT_PHASE,
-  withdrawal: WITHDRAWAL_PHASE,
-  push: UID_PUSH_PHASE,
-};
-
 const NOUN: Record<Kind, string> = { deposit: 'Deposit', withdrawal: 'Withdrawal', push: 'Transfer to another user' };
 const SCREEN: Record<Kind, ScreenId> = { deposit: 'deposits', withdrawal: 'withdrawals', push: 'activity' };
 
 /** The notice for one change, or undefined when nothing worth saying happened. */
 export const describeChange = (kind: Kind, change: Change) => {
   if (change.previousStatus === change.status) return undefined;
-  const phase = PHASES[kind][change.status];
+  const phase = statusFacts(kind, change.status)?.phase;
   const { words, tone } = phase ? PHASE_WORDS[phase] : { words: `now ${change.status}`, tone: 'info' as const };
   const title = `${NOUN[kind]} of ${formatMoneyOrText(change.amount, change.currency)} ${words}`;
   return {
@@ -64,15 +59,24 @@ export const describeChange = (kind: Kind, change: Change) => {
 };
 
 /**
- * Whether this change moved money the screens do not know about yet: a record first seen that this
- * app did not send (its own sending screen refreshed the balances already), or a status that ends
- * the record (a deposit credited, a withdrawal refunded, a transfer received or refused).
+ * Whether this change moved money the screens do not know about yet. Money comes in when a deposit
+ * or a received transfer is credited (done). Money goes out when a withdrawal or a sent transfer is
+ * made — this app's own sending screen read the balances then, someone else's shows at its first
+ * sighting — and comes back when it fails or is cancelled (refunded). Every other step (reviewed,
+ * sent on chain, done) moves nothing: the record the event carries is all there is to apply, so
+ * following a withdrawal to DONE reads nothing again. A status the app does not know is read again.
  */
 export const movesBalances = (kind: Kind, change: Change): boolean => {
   if (change.previousStatus === change.status) return false;
+  const phase = statusFacts(kind, change.status)?.phase;
+  if (phase === undefined) return true;
+  const incoming =
+    kind === 'deposit' ||
+    (kind === 'push' &&
+      (change.record as DeskEventPayload<'funding.pushChanged'>['record']).transactionType === 'deposit');
+  if (incoming) return phase === 'done';
   if (change.previousStatus === undefined && !change.own) return true;
-  const phase = PHASES[kind][change.status];
-  return phase === 'done' || phase === 'failed' || phase === 'cancelled' || statusTimeline(kind, change.status).final;
+  return phase === 'failed' || phase === 'cancelled';
 };
 
 /** Several changes of one movement within this time update the firm-wide view once. */

@@ -94,10 +94,50 @@ describe('movesBalances', () => {
     expect(movesBalances('withdrawal', { ...change, own: true })).toBe(false);
   });
 
-  it('reads them again when a record ends (credited, refunded), not on the way', () => {
+  it('reads them again when money comes in or back (credited, refunded), not on the way', () => {
     expect(movesBalances('withdrawal', { ...change, status: 'PEND', previousStatus: 'REQUEST' })).toBe(false);
     expect(movesBalances('withdrawal', { ...change, status: 'CANCEL', previousStatus: 'REQUEST' })).toBe(true);
     expect(movesBalances('deposit', { ...change, status: 'DONE', previousStatus: 'TRACK' })).toBe(true);
     expect(movesBalances('deposit', { ...change, status: 'DONE', previousStatus: 'DONE' })).toBe(false);
+    // A deposit first seen on its way has credited nothing yet.
+    expect(movesBalances('deposit', { ...change, status: 'TRACK' })).toBe(false);
+  });
+
+  it('follows a withdrawal to DONE on the records the events carry: nothing is read again (the debit was read when it was sent)', () => {
+    const own = { ...change, own: true };
+    const steps = ['REQUEST', 'PEND', 'EXTPEND', 'DONE'];
+    expect(
+      steps.map((status, i) =>
+        movesBalances('withdrawal', { ...own, status, ...(i ? { previousStatus: steps[i - 1] } : {}) }),
+      ),
+    ).toEqual([false, false, false, false]);
+  });
+
+  it('a transfer received moves the balance when it arrives; one sent only when it is refused or cancelled', () => {
+    const push = (transactionType: 'deposit' | 'withdraw', status: string, previousStatus?: string) => ({
+      ...change,
+      status,
+      ...(previousStatus ? { previousStatus } : {}),
+      record: {
+        id: 'p1',
+        pushUid: 1,
+        receiveUid: 2,
+        currency: 'USDT',
+        amount: '5',
+        createTime: 1,
+        status,
+        transactionType,
+      },
+    });
+    expect(movesBalances('push', push('deposit', 'PENDING'))).toBe(false);
+    expect(movesBalances('push', push('deposit', 'RECEIVED', 'PENDING'))).toBe(true);
+    expect(movesBalances('push', { ...push('withdraw', 'RECEIVED', 'PENDING'), own: true })).toBe(false);
+    expect(movesBalances('push', push('withdraw', 'REFUSED', 'PENDING'))).toBe(true);
+  });
+
+  it('reads them again for a status the app does not know', () => {
+    expect(
+      movesBalances('withdrawal', { ...change, own: true, status: 'SOMETHING_NEW', previousStatus: 'REQUEST' }),
+    ).toBe(true);
   });
 });

@@ -88,6 +88,7 @@ describe('simulated market', () => {
     const book = sb.spot.exchange.pairState('BTC_USDT')!.engine;
     expect(book.bids.levelCount()).toBeGreaterThanOrEqual(20);
     const before = count();
+    // fixed-sleep-ok: real time passing is the point here: a manual clock must not move with it
     await new Promise((resolve) => setTimeout(resolve, 600));
     expect(count()).toBe(before);
     sb.ctx.clock.advance(5);
