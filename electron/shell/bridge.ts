@@ -17,7 +17,8 @@
 import { randomBytes } from 'node:crypto';
 import type { CDPSession, Page } from 'playwright-core';
 import type { EventEntry } from '../../shared/ipc/channel';
-import { readCallOptions } from '../../shared/ipc/deskCalls';
+import { CORE_NOT_RUNNING, readCallOptions } from '../../shared/ipc/deskCalls';
+import { fail } from '../../shared/ipc/result';
 import type { RemoteCore } from '../core/host/remoteCore';
 import type { SenderInfo } from '../core/ipc/dispatcher';
 
@@ -236,7 +237,12 @@ export const installBridge = async (
     } catch {
       return; // not ours
     }
-    if (Array.isArray(message)) void serve(executionContextId, message);
+    if (!Array.isArray(message)) return;
+    serve(executionContextId, message).catch(() => {
+      // No core to ask (it could not start): the call still gets an answer.
+      const [id] = message;
+      if (typeof id === 'number' && id > 0) answer(executionContextId, id, JSON.stringify(fail(CORE_NOT_RUNNING)));
+    });
   });
   const forget = (contextId: number): void => {
     // The document is gone: what it named can stop, and events wait for the next one.

@@ -24,6 +24,12 @@ export const CORE_STOPPED: IpcError = {
   advice: 'See Activity for the outcome.',
 };
 
+/** No core to ask: it could not start, or stopped for good. */
+export const CORE_NOT_RUNNING: IpcError = {
+  code: 'INTERNAL',
+  message: 'The app’s core is not running. Close and reopen Treasury Desk.',
+};
+
 /** A call the core did not answer in time: it may still be running it (a movement is never resent). */
 export const coreDidNotAnswer = (operation: string, ms: number): IpcError => ({
   code: 'OUTCOME_UNKNOWN',

@@ -20,7 +20,7 @@ import {
   isChannelMessage,
 } from '../../../shared/ipc/channel';
 import type { Handlers } from '../../../shared/ipc/define';
-import { CORE_STOPPED, coreDidNotAnswer, DESK_CALL_TIMEOUT_MS } from '../../../shared/ipc/deskCalls';
+import { CORE_NOT_RUNNING, CORE_STOPPED, coreDidNotAnswer, DESK_CALL_TIMEOUT_MS } from '../../../shared/ipc/deskCalls';
 import { fail, type IpcError, type Result } from '../../../shared/ipc/result';
 import { createContractServer, type DispatchOptions, type SenderInfo } from '../ipc/dispatcher';
 import type { CoreChannel, CoreProcessOptions, FromCore, LaunchCore, ShellOperation } from './messages';
@@ -99,11 +99,6 @@ export interface RemoteCore {
   crash(): Promise<void>;
   close(): Promise<void>;
 }
-
-const CORE_NOT_RUNNING: IpcError = {
-  code: 'INTERNAL',
-  message: 'The app’s core is not running. Close and reopen Treasury Desk.',
-};
 
 const restartNotice = (restarts: number): string =>
   `The app’s core stopped unexpectedly and was restarted${restarts > 1 ? ` (${restarts} times so far)` : ''}. Anything in flight is being checked with the platform; nothing is sent twice. See Activity for the outcome.`;
