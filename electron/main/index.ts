@@ -156,6 +156,8 @@ const start = async (): Promise<void> => {
       // Withdrawals, pushes, transfers above the threshold, key and policy changes, approvals:
       // the core asks this shell's own confirmation window first.
       confirm: async ({ view }) => confirmWindow.confirm(view),
+      // A new API key's secret: shown once in that window too, never sent to the app's window.
+      showSecret: async ({ view }) => confirmWindow.showSecret(view),
       // Deposit/withdrawal changes as OS notifications; a click brings the window forward.
       ...(notifications.unavailableReason === undefined
         ? {

@@ -26,7 +26,7 @@ import { type Core, type CoreOptions, createCore } from '../core';
 import type { SenderInfo } from '../ipc/dispatcher';
 import { createEmitter } from '../ipc/events';
 import { DataDirBusy } from '../journal/dataDirLock';
-import { MemoryKeyStore } from '../keychain/keyStore';
+import type { KeyStore } from '../keychain/keyStore';
 import { CONFIRM_TIMEOUT_MS } from '../policies/confirm';
 import type { CoreProcessOptions, FromCore, ShellOperation, ToCore } from './messages';
 import { nodeTimers } from './timers';
@@ -84,6 +84,9 @@ const SHELL_TIMEOUTS_MS: Record<ShellOperation, number> = {
   // requireConfirmation waits CONFIRM_TIMEOUT_MS; the call outlives it a little so the core's own timer decides.
   'shell.confirm': CONFIRM_TIMEOUT_MS + 30_000,
   'shell.notify': 30_000,
+  // The person reads and copies the secret, then closes the page.
+  'shell.showSecret': 30 * 60_000,
+  'shell.keyStore': 30_000,
 };
 
 type ShellOp<N extends ShellOperation> = ShellContract['shell'][N extends `shell.${infer O}` ? O : never];
@@ -94,7 +97,7 @@ const shellOptions = (
   offers: readonly ShellOperation[],
   osNotificationsUnavailable: string | undefined,
   client: ChannelClient,
-): Pick<CoreOptions, 'chooseSavePath' | 'openExternal' | 'confirm' | 'osNotifications'> => {
+): Pick<CoreOptions, 'chooseSavePath' | 'openExternal' | 'confirm' | 'showSecret' | 'osNotifications'> => {
   const offered = new Set(offers);
   /** The shell's answer, or undefined when there is none (a failure, no answer in time). */
   const ask = async <N extends ShellOperation>(
@@ -117,6 +120,10 @@ const shellOptions = (
     ...(offered.has('shell.confirm')
       ? { confirm: async (view) => (await ask('shell.confirm', { view })) ?? { accepted: false } }
       : {}),
+    // No answer: the secret was not on screen (the app then says so and keeps nothing).
+    ...(offered.has('shell.showSecret')
+      ? { showSecret: async (view) => (await ask('shell.showSecret', { view })) ?? { shown: false } }
+      : {}),
     ...(offered.has('shell.notify') || osNotificationsUnavailable !== undefined
       ? {
           osNotifications: {
@@ -134,6 +141,25 @@ const shellOptions = (
  * half frame at most, and no event waits longer than the frame it would be drawn in anyway.
  */
 const EVENT_BURST_WINDOW_MS = 8;
+
+/** The test key store the shell holds (`keyStore: 'memory'`), as the core's KeyStore. */
+const shellKeyStore = (client: ChannelClient): KeyStore => {
+  const ask = async (input: InputOf<ShellOp<'shell.keyStore'>>) => {
+    const result = (await client.call('shell.keyStore', input, {
+      timeoutMs: SHELL_TIMEOUTS_MS['shell.keyStore'],
+    })) as Result<OutputOf<ShellOp<'shell.keyStore'>>>;
+    if (!result.ok) throw new Error(`the shell's key store failed: ${result.error.message}`);
+    return result.value;
+  };
+  return {
+    backend: 'memory (tests only)',
+    get: async (entry) => (await ask({ op: 'get', entry })).value,
+    set: async (entry, value) => {
+      await ask({ op: 'set', entry, value: { ...value } });
+    },
+    delete: async (entry) => (await ask({ op: 'delete', entry })).removed === true,
+  };
+};
 
 const CORE_CLOSED = {
   code: 'INTERNAL' as const,
@@ -244,7 +270,7 @@ export const runCoreProcess = (port: ParentPort = parentPort(), host: CoreProces
         logError: (operation, error) =>
           port.post({ type: 'error', operation, message: error instanceof Error ? error.message : String(error) }),
         ...(log ? { log: (line: string) => port.post({ type: 'log', line }) } : {}),
-        ...(keyStore === 'memory' ? { keyStore: new MemoryKeyStore() } : {}),
+        ...(keyStore === 'memory' ? { keyStore: shellKeyStore(shell) } : {}),
         ...shellOptions(shellOffers ?? [], osNotificationsUnavailable, shell),
       });
       port.post({ type: 'ready', pid: process.pid });

@@ -28,13 +28,17 @@ export type CoreProcessOptions = Omit<
   | 'confirm'
   | 'operators'
   | 'openExternal'
+  | 'showSecret'
 > & {
-  /** 'os' (default): the OS keychain. 'memory': a key store that lives as long as the process (tests). */
+  /**
+   * 'os' (default): the OS keychain. 'memory': a key store held by the shell's process (tests), so
+   * that, like the OS keychain, it outlives a core that dies and is restarted (`shell.keyStore`).
+   */
   readonly keyStore?: 'os' | 'memory';
   /**
    * The shell operations this shell serves (set by remoteCore from the handlers it was given). The
    * core gives itself the matching option — a save dialog, opening links, the trusted confirmation,
-   * OS notifications — and leaves the others absent (no confirmation: everything that needs one is
+   * the page for a new secret, OS notifications — and leaves the others absent (no confirmation: everything that needs one is
    * refused; no save dialog: exports go into `downloadsDir`).
    */
   readonly shellOffers?: readonly ShellOperation[];

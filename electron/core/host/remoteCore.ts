@@ -23,6 +23,7 @@ import type { Handlers } from '../../../shared/ipc/define';
 import { CORE_NOT_RUNNING, CORE_STOPPED, coreDidNotAnswer, DESK_CALL_TIMEOUT_MS } from '../../../shared/ipc/deskCalls';
 import { fail, type IpcError, type Result } from '../../../shared/ipc/result';
 import { createContractServer, type DispatchOptions, type SenderInfo } from '../ipc/dispatcher';
+import { MemoryKeyStore } from '../keychain/keyStore';
 import type { CoreChannel, CoreProcessOptions, FromCore, LaunchCore, ShellOperation } from './messages';
 import { nodeTimers } from './timers';
 
@@ -114,15 +115,32 @@ export const startRemoteCore = async (o: RemoteCoreOptions): Promise<RemoteCore>
   const maxRestarts = o.maxRestartsPerMinute ?? 5;
   const startTimeoutMs = o.startTimeoutMs ?? 60_000;
   const timers = nodeTimers();
-  const shellHandlers = o.shell ?? {};
+  // The memory key store of tests lives here, in the shell, so that a restarted core finds what the
+  // one before it stored (the audit log's key and head among it), as it would in the OS keychain.
+  // Offered only to a core started with `keyStore: 'memory'` (offersFor).
+  const memoryKeys = new MemoryKeyStore();
+  const shellHandlers: ShellHandlers = {
+    ...o.shell,
+    keyStore: async (request) => {
+      if (request.op === 'get') {
+        const value = await memoryKeys.get(request.entry);
+        return value === undefined ? {} : { value };
+      }
+      if (request.op === 'delete') return { removed: await memoryKeys.delete(request.entry) };
+      await memoryKeys.set(request.entry, request.value);
+      return {};
+    },
+  };
   const serveShell = createContractServer(
     shellContract,
     { shell: shellHandlers },
     { logError: (operation, error) => o.log?.(`shell: ${operation} failed: ${String(error)}`) },
   );
-  const shellOffers = (Object.keys(shellHandlers) as (keyof ShellHandlers)[])
-    .filter((name) => shellHandlers[name] !== undefined)
-    .map((name): ShellOperation => `shell.${name}`);
+  /** The shell operations a core started with these options may call. */
+  const offersFor = (options: Omit<CoreProcessOptions, 'shellOffers'>): ShellOperation[] =>
+    (Object.keys(shellHandlers) as (keyof ShellHandlers)[])
+      .filter((name) => shellHandlers[name] !== undefined && (name !== 'keyStore' || options.keyStore === 'memory'))
+      .map((name): ShellOperation => `shell.${name}`);
   let session: Session | undefined;
   let pid: number | undefined;
   let restarts = 0;
@@ -213,8 +231,8 @@ export const startRemoteCore = async (o: RemoteCoreOptions): Promise<RemoteCore>
         if (started === session) onCoreExit(started, code, signal);
       });
       Promise.resolve(o.options).then(
-        (options) => {
-          if (!settled) child.send({ type: 'start', options: { ...options, shellOffers } });
+        (started) => {
+          if (!settled) child.send({ type: 'start', options: { ...started, shellOffers: offersFor(started) } });
         },
         (error: unknown) => {
           if (settled) return;

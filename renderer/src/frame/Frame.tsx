@@ -7,6 +7,7 @@ import { goTo, useNavigation } from '../lib/navigation';
 import { usePrefs } from '../lib/prefs';
 import { Button, Loading } from '../ui';
 import { AppNotices } from './AppNotices';
+import { AuditIntegrityBanner } from './AuditIntegrityBanner';
 import { FundingNotifier } from './FundingNotifier';
 import { IdleLockWatcher, LockScreen } from './IdleLock';
 import { Nav } from './Nav';
@@ -179,6 +180,7 @@ export const Frame = () => {
               Lock
             </Button>
           </header>
+          <AuditIntegrityBanner />
           <main ref={main} className="screen" tabIndex={-1} data-testid={`screen-${entry.id}`} aria-label={entry.label}>
             {/* Every screen but the first has its own chunk, loaded the first time it opens. */}
             <Suspense fallback={<Loading label={`Opening ${entry.label}…`} />}>
