@@ -14,7 +14,6 @@ import { createMovementCommands, type MovementCommands } from './commands/moveme
 import { HistorySync } from './history/sync';
 import { AppLock } from './ipc/appLock';
 import { createDispatcher, type Dispatch } from './ipc/dispatcher';
-import { createAuditLog } from './journal/audit';
 import { lockDataDir } from './journal/dataDirLock';
 import { type Db, openJournalDb } from './journal/db';
 import { createSettings, createSnapshots } from './journal/store';
@@ -27,12 +26,14 @@ import { accessOf, can, type OperatorSource, Operators, type ScryptCost, stampIn
 import { type ControlKindHandler, type ControlPlane, createControlPlane } from './operators/controls';
 import { type Authorizer, createAuthorizer } from './policies/authorize';
 import type { Confirm } from './policies/confirm';
+import type { ShowSecret } from './policies/confirmPage';
 import { createLimits } from './policies/limits';
 import { PolicyStore } from './policies/store';
 import { ProfileManager, type SandboxSource } from './profiles/manager';
 import { BACKGROUND, type Scheduler, type Service, systemScheduler } from './scheduler';
 import { createActivityHandlers } from './services/activity';
 import { type AppDeps, type ChooseSavePath, createAppHandlers } from './services/app';
+import { openAuditTrust } from './services/auditTrust';
 import { balanceControlKinds, createBalancesHandlers } from './services/balances';
 import { createBulkHandlers, saveExportFile } from './services/bulk';
 import type { Emit, ServiceContext } from './services/context';
@@ -102,6 +103,11 @@ export interface CoreOptions {
    * (CONFIRMATION_DECLINED). In-process tests pass an automatic answer.
    */
   readonly confirm?: Confirm;
+  /**
+   * The shell's page for a new secret (a new API key's): shown there once, never returned to the
+   * window. Absent: a new key's secret can only go to the keychain (keys.create says so).
+   */
+  readonly showSecret?: ShowSecret;
   /** Who is at the desk (the operators module). Default: one implicit admin operator. */
   readonly operators?: OperatorSource;
   /**
@@ -153,7 +159,7 @@ const createHandlers = (ctx: ServiceContext, d: Domain): DeskHandlers => {
   const policyChanges = createPolicyChanges({ policies: d.policies, authorizer: d.authorizer, controls: d.controls });
   return {
     app: createAppHandlers(ctx, d.app),
-    operators: createOperatorsHandlers(ctx, d.session, d.controls),
+    operators: createOperatorsHandlers(ctx, d.session, d.controls, d.authorizer.confirmChange),
     profiles: createProfilesHandlers(ctx, d.internals, d.controls),
     balances: createBalancesHandlers(ctx, d.controls),
     funding: createFundingHandlers(ctx, d.commands, {
@@ -162,7 +168,7 @@ const createHandlers = (ctx: ServiceContext, d: Domain): DeskHandlers => {
     }),
     transfers: createTransfersHandlers(ctx, d.commands),
     subAccounts: createSubAccountsHandlers(ctx, d.controls),
-    keys: createKeysHandlers(ctx, d.authorizer.confirmChange),
+    keys: createKeysHandlers(ctx, d.authorizer.confirmChange, d.internals.showSecret),
     trade: createTradeHandlers(ctx),
     activity: createActivityHandlers(ctx, d.internals),
     bulk: createBulkHandlers(ctx, { batches: d.batches, keyRotation: d.keyRotation, app: d.app, controls: d.controls }),
@@ -216,11 +222,28 @@ const buildCore = async (options: CoreOptions, releaseLock: () => void): Promise
   const keyStore = options.keyStore ?? new OsKeyStore();
   let profiles: ProfileManager | undefined;
   const activeId = () => profiles?.active()?.id ?? '';
-  // Who is at the desk: their name goes on every audit entry and every journal intent.
-  const operators = new Operators({ db, ...(options.scryptCost ? { scryptCost: options.scryptCost } : {}) });
-  const operatorSource = options.operators ?? operators;
+  // Who is at the desk: their name goes on every audit entry and every journal intent. The operators
+  // are made just below, once the keychain has given the key their unknown names are hashed with
+  // (the audit trust's check at start records as the app itself, asking nobody's name).
+  const operatorSource: OperatorSource = options.operators ?? { current: () => operators.current() };
+  // The audit log's chain key, head and signing key live in the keychain; checked here, at start,
+  // before anything else is recorded (services/auditTrust.ts).
+  const auditTrust = await openAuditTrust({
+    db,
+    keyStore,
+    dataDir: options.dataDir,
+    activeProfileId: activeId,
+    operatorName: () => operatorSource.current()?.name ?? '',
+    ...(options.log ? { log: options.log } : {}),
+  });
+  auditTrust.onChange((state) => options.emit('activity.auditIntegrityChanged', state));
+  const { audit } = auditTrust;
+  const operators = new Operators({
+    db,
+    nameHash: auditTrust.nameHash,
+    ...(options.scryptCost ? { scryptCost: options.scryptCost } : {}),
+  });
   stampIntentsWithOperator(db, operatorSource);
-  const audit = createAuditLog(db, activeId, Date.now, () => operatorSource.current()?.name ?? '');
   const snapshots = createSnapshots(db, activeId);
   const settings = createSettings(db);
   const profileListeners = new Set<Parameters<ServiceContext['onProfileChange']>[0]>();
@@ -410,6 +433,7 @@ const buildCore = async (options: CoreOptions, releaseLock: () => void): Promise
     audit,
     confirmChange: authorizer.confirmChange,
     saveFile: saveExportFile(app),
+    showSecret: options.showSecret,
   });
   const controls = createControlPlane({
     queue,
@@ -465,6 +489,9 @@ const buildCore = async (options: CoreOptions, releaseLock: () => void): Promise
     movementService,
     history,
     keyStore,
+    auditTrust,
+    confirmChange: authorizer.confirmChange,
+    ...(options.showSecret ? { showSecret: options.showSecret } : {}),
     app: { lock, session, notifier, ...app },
   };
   const handlers = createHandlers(ctx, {
@@ -509,14 +536,19 @@ const buildCore = async (options: CoreOptions, releaseLock: () => void): Promise
   // whose switch they follow) and stop, in reverse order, on close.
   const services: readonly Service[] = [movementService, watchers];
   for (const service of services) service.start();
-  if (options.connect ?? true) await manager.start();
   // Nobody is at the desk yet: the app starts locked (signed out) and the keys leave memory as soon
-  // as whatever started in the background has settled. Automation signs its operator in instead.
+  // as whatever started in the background has settled. Automation signs its operator in instead,
+  // while the profile connects: the passphrase's hash runs on libuv's threads, the connection waits
+  // on the network, and neither needs the other.
   const bootstrap = options.bootstrapOperator;
-  if (bootstrap) {
-    if (operators.count() === 0) await operators.setup(bootstrap.name, bootstrap.passphrase);
-    else await operators.signIn(bootstrap.name, bootstrap.passphrase).catch(() => undefined);
-  }
+  await Promise.all([
+    (options.connect ?? true) ? manager.start() : undefined,
+    bootstrap
+      ? operators.count() === 0
+        ? operators.setup(bootstrap.name, bootstrap.passphrase)
+        : operators.signIn(bootstrap.name, bootstrap.passphrase).catch(() => undefined)
+      : undefined,
+  ]);
   if (operators.current() === undefined)
     void lock.lock('signedOut').catch((error) => options.logError?.('lock', error));
   // Batches left running by a core that stopped go on where they were (exactly once per row); while
@@ -550,6 +582,7 @@ const buildCore = async (options: CoreOptions, releaseLock: () => void): Promise
       rotation.close();
       for (const service of [...services].reverse()) await service.stop();
       await manager.close();
+      await auditTrust.flush();
       db.close();
       releaseLock();
     },

@@ -1,6 +1,8 @@
+import { rm } from 'node:fs/promises';
 import { basename } from 'node:path';
 import type { DeskHandlers } from '../../../shared/contract';
-import { CSV_BOM, csvField, csvLine } from '../../../shared/format/csv';
+import type { ExportProgress } from '../../../shared/contract/activity';
+import { CSV_BOM, csvLine, toCsv } from '../../../shared/format/csv';
 import { historyCsvFields, historyCsvHeader } from '../../../shared/format/history';
 import { pushTimeline, withdrawalTimeline } from '../../../shared/platform/timelines';
 import { DeskFailure } from '../errors';
@@ -78,42 +80,38 @@ const movementsCsv = (rows: readonly Movement[], recordOf: (m: Movement) => Reco
     'operator',
     'parameters',
   ];
-  const lines = [header.join(',')];
   const field = (record: Record<string, unknown> | undefined, key: string) => {
     const value = record?.[key];
     return typeof value === 'string' || typeof value === 'number' ? String(value) : '';
   };
-  for (const m of [...rows].reverse()) {
+  // Oldest first, as a ledger reads.
+  const lines = [...rows].reverse().map((m) => {
     // The platform's record (cached by the history sync) has what the journal does not: fee and txid.
     const record = recordOf(m);
-    lines.push(
-      [
-        new Date(m.createdAt).toISOString(),
-        new Date(m.updatedAt).toISOString(),
-        m.kind,
-        finalState(m),
-        m.currency,
-        m.amount,
-        field(record, 'fee'),
-        destinationOf(m),
-        param(m, 'chain'),
-        field(record, 'txid'),
-        m.clientId,
-        m.platformId ?? '',
-        m.platformStatus ?? '',
-        m.state,
-        m.label ?? '',
-        m.message ?? '',
-        String(m.attempts),
-        m.requestId ?? '',
-        m.operator,
-        JSON.stringify(m.params),
-      ]
-        .map(csvField)
-        .join(','),
-    );
-  }
-  return `${lines.join('\r\n')}\r\n`;
+    return [
+      new Date(m.createdAt).toISOString(),
+      new Date(m.updatedAt).toISOString(),
+      m.kind,
+      finalState(m),
+      m.currency,
+      m.amount,
+      field(record, 'fee'),
+      destinationOf(m),
+      param(m, 'chain'),
+      field(record, 'txid'),
+      m.clientId,
+      m.platformId ?? '',
+      m.platformStatus ?? '',
+      m.state,
+      m.label ?? '',
+      m.message ?? '',
+      String(m.attempts),
+      m.requestId ?? '',
+      m.operator,
+      JSON.stringify(m.params),
+    ];
+  });
+  return toCsv(header, lines);
 };
 
 /** Handlers of the `activity` area: audit log, money movements, history sync. */
@@ -125,13 +123,24 @@ export const createActivityHandlers = (ctx: ServiceContext, core: CoreInternals)
   };
   return {
     auditLog: async ({ allProfiles, ...filter }) => ctx.audit.list({ ...filter, ...profileFilter(allProfiles) }),
-    verifyAudit: async () => {
-      const result = ctx.audit.verify();
-      return result.ok ? { ok: true, entries: result.entries } : { ok: false, brokenAtSeq: result.brokenAtSeq };
+    verifyAudit: async () => core.auditTrust.check(),
+    auditIntegrity: async () => core.auditTrust.state(),
+    acknowledgeAuditFailure: async ({ note }) => {
+      const state = core.auditTrust.state();
+      if (state.ok) return state;
+      await core.confirmChange({
+        action: 'auditAcknowledge',
+        title: 'Acknowledge the failed audit check',
+        rows: [{ label: 'What failed', value: state.problem ?? '' }, ...(note ? [{ label: 'Note', value: note }] : [])],
+        note: 'The failure and your acknowledgement stay in the audit log for good; the log is then protected again from here on.',
+        confirmLabel: 'Acknowledge',
+      });
+      return core.auditTrust.acknowledge(note);
     },
     exportAuditCsv: async ({ allProfiles, ...filter }) => ({
       filename: `treasury-desk-audit-${stamp()}.csv`,
-      csv: ctx.audit.exportCsv({ ...filter, ...profileFilter(allProfiles) }),
+      // Signed with the desk's key: an auditor checks it with `npm run audit:verify -- <file>`.
+      csv: core.auditTrust.signExport(ctx.audit.exportCsv({ ...filter, ...profileFilter(allProfiles) })),
     }),
     movements: async (filter) => ctx.movements.list(filter),
     movement: async ({ id }) => {
@@ -163,25 +172,33 @@ export const createActivityHandlers = (ctx: ServiceContext, core: CoreInternals)
     cancelHistorySync: async ({ syncId }) => core.history.cancel(syncId),
     historyStatus: async () => core.history.status(),
     history: async ({ kinds, from, to, limit, offset }) => core.history.records(kinds, from, to, limit, offset),
-    exportHistoryCsv: async ({ kinds, from, to, timeZone, exportId, suggestedName }) => {
+    exportHistoryCsv: async ({ kinds, from, to, timeZone, exportId, suggestedName }, { signal }) => {
       const target = await openExportFile(core.app ?? {}, suggestedName);
       if (target === undefined) return { cancelled: true as const };
       const { path, file } = target;
-      const progress = (written: number, total: number, state: 'running' | 'done' | 'failed') =>
+      const progress = (written: number, total: number, state: ExportProgress['state']) =>
         ctx.emit('activity.exportProgress', { exportId, written, total, state });
       let written = 0;
       try {
         await file.write(`${CSV_BOM}${csvLine(historyCsvHeader(timeZone))}`);
+        // The person may cancel from the screen: checked between batches, so it stops within one.
         await core.history.eachBatch(kinds, from, to, async (batch, total) => {
           await file.write(batch.map((record) => csvLine(historyCsvFields(record, timeZone))).join(''));
           written += batch.length;
           progress(written, total, 'running');
+          return signal?.aborted !== true;
         });
       } catch (error) {
         progress(written, written, 'failed');
         throw cannotWrite(path, error);
       } finally {
         await file.close();
+      }
+      if (signal?.aborted) {
+        // A cancelled export leaves no half-written file behind.
+        await rm(path, { force: true });
+        progress(written, written, 'cancelled');
+        return { cancelled: true as const };
       }
       progress(written, written, 'done');
       ctx.audit.record({

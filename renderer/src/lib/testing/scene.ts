@@ -12,6 +12,7 @@
  * table, the firm view and the ticket) so two renderings that differ are caught.
  */
 import type { DeskOperation } from '../../../../shared/contract';
+import type { Order } from '../../../../shared/contract/trade';
 import { formatMoney } from '../../../../shared/format/money';
 import type { RawOutputOf } from '../../../../shared/ipc/define';
 import type { Answers, OperationOf } from './fakeDesk';
@@ -184,7 +185,7 @@ const candles = Array.from({ length: 60 }, (_, i) => {
   };
 });
 
-const order = (o: Partial<Out<'trade.placeOrder'>> & { id: string }): Out<'trade.placeOrder'> => ({
+const order = (o: Partial<Order> & { id: string }): Order => ({
   text: `t-desk${o.id}`,
   pair: 'BTC_USDT',
   side: 'buy',
@@ -897,10 +898,8 @@ export const sceneAnswers = (): Answers => ({
       pair,
       base: { currency: pair.split('_')[0] ?? 'BTC', available: '2.35', locked: '0.15' },
       quote: { currency: 'USDT', available: '243310.25', locked: '16125' },
-      makerFee: '0.002',
-      takerFee: '0.002',
-      stpGroupId: null,
     }),
+  'trade.terms': ({ pair }) => typed<'trade.terms'>({ pair, makerFee: '0.002', takerFee: '0.002', stpGroupId: null }),
   'trade.openOrders': () => openOrders,
   'trade.orderHistory': () => orderHistory,
   'trade.myTrades': () => myTrades,
