@@ -930,6 +930,13 @@ export const sceneAnswers = (): Answers => ({
     ),
   'activity.movements': ({ state }) => (state === 'unknown' ? [] : movements),
   'activity.auditLog': () => auditLog,
+  'activity.auditIntegrity': () =>
+    typed<'activity.auditIntegrity'>({
+      ok: true,
+      checkedAt: SCENE_NOW - 8 * HOUR,
+      entries: auditLog.length,
+      signingKey: 'SHA256:q7Kd/VbXhN2mTfLw3aJ0cPzR5eYuGi8oHs1xWnEb4Ck',
+    }),
   'activity.historyStatus': () =>
     typed<'activity.historyStatus'>({
       syncId: 's-1',
