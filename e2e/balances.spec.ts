@@ -38,7 +38,7 @@ test.describe('balances', () => {
       await expect(table.locator('thead')).toContainText(header);
     }
     const main = table.locator('tbody tr[data-row-key]').filter({ hasText: 'Main account' });
-    await expect(main.locator('td').nth(4)).toContainText('1,000'); // cross margin, 1,000 USDT
+    await expect(main.locator('td').nth(5)).toContainText('1,000'); // cross margin (after total and share), 1,000 USDT
     // The firm total is the sum of the accounts' totals.
     const totals = await table.locator('tbody tr[data-row-key] td:nth-child(2)').allInnerTexts();
     const sum = totals.reduce((s, t) => s + Number(t.replace(/[^0-9.]/g, '')), 0);
