@@ -61,6 +61,35 @@ describe('history sync', () => {
   });
 });
 
+describe('whether the cache covers a period', () => {
+  it('right after a sync, the period up to now counts as covered (not "run Sync history")', async () => {
+    let localNow = 1_800_000_000_000;
+    const offsetMs = -5 * 60_000; // this computer is 5 minutes ahead of the platform
+    const api = {
+      client: { clock: { offsetMs, last: { offsetMs }, now: () => localNow + offsetMs } },
+      wallet: { deposits: async () => [] },
+    } as unknown as PlatformApi;
+    const sync = new HistorySync({
+      db: openJournalDb(':memory:'),
+      platform: () => api,
+      profileId: () => 'p1',
+      onProgress: () => {},
+      now: () => localNow,
+    });
+    const to = localNow / 1000;
+    const from = to - 7 * 86_400;
+    expect(sync.records(['deposits'], from, to).complete).toBe(false);
+    sync.start({ kinds: ['deposits'], from, to });
+    expect((await sync.finished())?.state).toBe('done');
+    // The screen reads the cache a few seconds later.
+    localNow += 10_000;
+    expect(sync.records(['deposits'], from, to + 10).complete).toBe(true);
+    // Two days later the recent part is no longer what the platform says: a sync is due again.
+    localNow += 2 * 86_400_000;
+    expect(sync.records(['deposits'], from, to + 2 * 86_400).complete).toBe(false);
+  });
+});
+
 describe('reading the cache: every record, page by page or in batches', () => {
   const seeded = (count: number) => {
     const db = openJournalDb(':memory:');

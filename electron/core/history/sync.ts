@@ -159,6 +159,12 @@ export const windowsOf = (intervals: readonly Interval[]): Interval[] =>
 export class HistorySync {
   private running: { progress: HistoryProgress; controller: AbortController; done: Promise<void> } | undefined;
   private last: HistoryProgress | undefined;
+  /**
+   * The recent parts (younger than a day) each sync fetched, by profile and kind: never marked as
+   * covered (they are read again next time), yet in the cache. Kept in memory only: after a restart
+   * they may be stale, and the cache says so until the next sync.
+   */
+  private readonly fetchedRecent = new Map<string, Interval[]>();
   private readonly now: () => number;
 
   constructor(private readonly options: HistorySyncOptions) {
@@ -252,9 +258,13 @@ export class HistorySync {
       )
       .all(...args, limit, offset);
     const nowSec = Math.floor(this.now() / 1000);
+    // Covered as final, or fetched recently enough: right after a sync the period counts as complete.
     const complete = kinds.every(
       (kind) =>
-        uncovered({ from, to: Math.min(to, nowSec - FRESH_SECONDS) }, this.coverage(profileId, kind)).length === 0,
+        uncovered({ from, to: Math.min(to, nowSec - FRESH_SECONDS) }, [
+          ...this.coverage(profileId, kind),
+          ...(this.fetchedRecent.get(recentKey(profileId, coverageKind(kind))) ?? []),
+        ]).length === 0,
     );
     return { records: rows.map(toCachedRecord), total, complete };
   }
@@ -324,6 +334,16 @@ export class HistorySync {
       .map((r) => ({ from: r.from_s, to: r.to_s }));
   }
 
+  /** A recent part of a window was fetched: kept (with the others still recent) for `records().complete`. */
+  private noteRecent(profileId: string, kind: string, nowSec: number, window: Interval): void {
+    const key = recentKey(profileId, kind);
+    const stillRecent = (this.fetchedRecent.get(key) ?? []).filter((w) => w.to > nowSec - FRESH_SECONDS);
+    this.fetchedRecent.set(key, [
+      ...stillRecent,
+      { from: Math.max(window.from, nowSec - FRESH_SECONDS), to: window.to },
+    ]);
+  }
+
   private async execute(
     api: PlatformApi,
     profileId: string,
@@ -367,6 +387,7 @@ export class HistorySync {
           // Only windows old enough to be final count as covered.
           const finalTo = Math.min(window.to, nowSec - FRESH_SECONDS);
           if (finalTo >= window.from) cover.run(profileId, coverageKind(kind, currencyPair), window.from, finalTo);
+          if (window.to > finalTo) this.noteRecent(profileId, coverageKind(kind, currencyPair), nowSec, window);
           const windowsDone = progress.windowsDone + 1;
           update({ windowsDone, etaMs: this.eta(plan, windowsDone) });
         }
@@ -420,6 +441,8 @@ const historyWhere = (kinds: readonly HistoryKind[]): string =>
   `profile_id = ? AND kind IN (${kinds.map(() => '?').join(', ')}) AND time >= ? AND time <= ?`;
 
 const NEWEST_FIRST = 'ORDER BY time DESC, kind DESC, record_id DESC';
+
+const recentKey = (profileId: string, kind: string): string => `${profileId}|${kind}`;
 
 const coverageKind = (kind: HistoryKind, currencyPair?: string): string =>
   kind === 'trades' && currencyPair ? `trades:${currencyPair}` : kind;
