@@ -46,6 +46,7 @@ const setup = (placeOrder: () => Promise<unknown>, getOrder: () => Promise<unkno
       ...resting,
       ...change,
     })),
+    cancelOrder: vi.fn(async () => ({ ...resting, status: 'cancelled', finish_as: 'cancelled' })),
   };
   const settings = new Map<string, unknown>();
   // Orders go through the movement engine (journaled with their text before they are sent).
@@ -318,6 +319,21 @@ describe('trade.amendOrder', () => {
     const result = await handlers.amendOrder({ ...target, amount: '0.015' }, amend);
     expect(spot.amendOrder.mock.calls).toEqual([['42', 'BTC_USDT', { amount: '0.015' }]]);
     expect(result.amount).toBe('0.015');
+  });
+});
+
+describe('the journal follows an order this desk placed', () => {
+  it('an order amended then cancelled is cancelled in Money movements, not left open', async () => {
+    const { handlers, movements } = setup(
+      async () => resting,
+      async () => resting,
+    );
+    await handlers.placeOrder(order, call);
+    expect(movements.list()[0]).toMatchObject({ kind: 'spotOrder', platformStatus: 'open' });
+    await handlers.amendOrder({ pair: 'BTC_USDT', orderId: '42', amount: '0.015' }, { operation: 'trade.amendOrder' });
+    expect(movements.list()[0]?.platformStatus).toBe('open');
+    await handlers.cancelOrder({ pair: 'BTC_USDT', orderId: '42' }, { operation: 'trade.cancelOrder' });
+    expect(movements.list()[0]?.platformStatus).toBe('cancelled');
   });
 });
 

@@ -10,7 +10,7 @@
  * last check uses the ones kept, however long the ticket was open (RULES_AS_SHOWN).
  */
 import type { z } from 'zod';
-import type { DeskHandlers } from '../../../shared/contract';
+import type { DeskHandlers, Events } from '../../../shared/contract';
 import {
   DEFAULT_TRADE_SETTINGS,
   type Order,
@@ -26,6 +26,7 @@ import { toMyTrade, toOrder, toPair, toTicker } from '../trade/mappers';
 import { MarketFeed } from '../trade/marketFeed';
 import { OrdersWatcher } from '../trade/ordersWatcher';
 import { createTriggerHandlers } from '../trade/triggers';
+import type { Emit } from '../types';
 import type { ServiceContext } from './context';
 import { RULES_AS_SHOWN, RULES_FRESH_MS, rulesCacheOf } from './rulesCache';
 
@@ -43,6 +44,27 @@ const invalid = (fields: Record<string, string>): DeskFailure =>
 
 export const createTradeHandlers = (ctx: ServiceContext): DeskHandlers['trade'] => {
   const spot = () => ctx.platform().spot;
+  /**
+   * The journal follows this desk's orders (an order's text is its movement's client id): Money
+   * movements says open, filled or cancelled as the order stands, after an amend or a cancel too.
+   */
+  const followInJournal = (orders: readonly { text: string; status: string }[]) => {
+    if (orders.length === 0) return;
+    const statusOf = new Map(orders.map((o) => [o.text, o.status]));
+    for (const m of ctx.movements.list({ kind: 'spotOrder', state: 'done', limit: 500 })) {
+      const status = statusOf.get(m.clientId);
+      if (status !== undefined) ctx.movements.updatePlatformStatus(m.id, status);
+    }
+  };
+  /** Every order event of this area goes out through here: what it says of an order reaches the journal. */
+  const emit: Emit = (name, payload) => {
+    if (name === 'trade.ordersChanged') {
+      followInJournal((payload as z.input<Events['trade.ordersChanged']>).orders ?? []);
+    } else if (name === 'trade.orderFilled') {
+      followInJournal([(payload as z.input<Events['trade.orderFilled']>).order]);
+    }
+    ctx.emit(name, payload);
+  };
   const feed = new MarketFeed({ spot, emit: ctx.emit, stream: () => ctx.stream(), scheduler: ctx.scheduler });
   /**
    * A pair's open orders and the spot balances as the screen last read them (services/rulesCache.ts):
@@ -71,7 +93,7 @@ export const createTradeHandlers = (ctx: ServiceContext): DeskHandlers['trade'] 
       accounts: (currency?: string) => (currency === undefined ? spotAccounts(WATCH_REUSE_MS) : api.accounts(currency)),
     };
   };
-  const watcher = new OrdersWatcher(watcherSpot, ctx.emit, undefined, () => ctx.stream());
+  const watcher = new OrdersWatcher(watcherSpot, emit, undefined, () => ctx.stream());
 
   ctx.onProfileChange(() => {
     feed.stop();
@@ -138,7 +160,7 @@ export const createTradeHandlers = (ctx: ServiceContext): DeskHandlers['trade'] 
     ordersMoved();
     if (order.status === 'open') watcher.track(order.pair, order.id, order.left);
     // The order itself goes with the event: screens put it in their lists without reading them again.
-    ctx.emit('trade.ordersChanged', { pair: order.pair, reason: 'placed', orders: [order] });
+    emit('trade.ordersChanged', { pair: order.pair, reason: 'placed', orders: [order] });
     return order;
   };
 
@@ -288,7 +310,7 @@ export const createTradeHandlers = (ctx: ServiceContext): DeskHandlers['trade'] 
     cancelOrder: async ({ pair, orderId }) => {
       const order = toOrder(await spot().cancelOrder(orderId, { currency_pair: pair }), pair);
       ordersMoved();
-      ctx.emit('trade.ordersChanged', { pair, reason: 'cancelled', orders: [order] });
+      emit('trade.ordersChanged', { pair, reason: 'cancelled', orders: [order] });
       return order;
     },
     cancelAll: async ({ pair }) => {
@@ -305,7 +327,7 @@ export const createTradeHandlers = (ctx: ServiceContext): DeskHandlers['trade'] 
         }
       }
       ordersMoved();
-      ctx.emit('trade.ordersChanged', { ...(pair ? { pair } : {}), reason: 'cancelled' });
+      emit('trade.ordersChanged', { ...(pair ? { pair } : {}), reason: 'cancelled' });
       return { cancelled, failed };
     },
     amendOrder: async ({ pair, orderId, price, amount }) => {
@@ -322,7 +344,7 @@ export const createTradeHandlers = (ctx: ServiceContext): DeskHandlers['trade'] 
       if (Object.keys(errors).length > 0) throw invalid(errors as Record<string, string>);
       const order = toOrder(await spot().amendOrder(orderId, pair, change), pair);
       ordersMoved();
-      ctx.emit('trade.ordersChanged', { pair, reason: 'amended', orders: [order] });
+      emit('trade.ordersChanged', { pair, reason: 'amended', orders: [order] });
       return order;
     },
     orderHistory: async ({ pair, limit }) => {
@@ -338,7 +360,7 @@ export const createTradeHandlers = (ctx: ServiceContext): DeskHandlers['trade'] 
       spot,
       pairInfo,
       maxNotional: () => readSettings().maxNotional,
-      changed: (pair, reason) => ctx.emit('trade.ordersChanged', { ...(pair ? { pair } : {}), reason }),
+      changed: (pair, reason) => emit('trade.ordersChanged', { ...(pair ? { pair } : {}), reason }),
     }),
   };
 };
