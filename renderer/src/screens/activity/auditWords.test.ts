@@ -1,5 +1,7 @@
 import { describe, expect, it } from 'vitest';
+import { ControlKind } from '../../../../shared/contract/policies';
 import { auditWords } from './auditWords';
+import { KIND_WORDS } from './words';
 
 const entry = (action: string, params: unknown) => ({ action, params: JSON.stringify(params) });
 
@@ -32,5 +34,20 @@ describe('auditWords', () => {
     );
     expect(auditWords(entry('policies.set', {}))).toBe('Policy changed');
     expect(auditWords({ action: 'something.new', params: 'not json' })).toBe('something.new');
+  });
+
+  it('says every control change and every journaled movement in words, never as its internal name', () => {
+    for (const kind of ControlKind.options) expect(auditWords(entry(kind, {}))).not.toBe(kind);
+    for (const kind of Object.keys(KIND_WORDS)) {
+      expect(auditWords(entry(`movements.${kind}`, { origin: 'screen' }))).not.toMatch(/^movements\./);
+    }
+    expect(
+      auditWords(
+        entry('subAccounts.create', { changes: [{ label: 'Name', before: '—', after: 'desk_mm' }], approvedBy: 'Bea' }),
+      ),
+    ).toBe('Sub-account created: Name desk_mm, approved by Bea');
+    expect(auditWords(entry('movements.subAccountTransfer', { origin: 'screen' }))).toBe(
+      'Main ↔ sub-account transfer recorded',
+    );
   });
 });

@@ -3,7 +3,10 @@
  * TQn9…cbLSE (TRX)", "Policy changed". The platform's method and path and the raw parameters stay
  * in the entry (and under its Details) for support; the sentence is what a person reads.
  */
+import type { MovementView } from '../../../../shared/contract/activity';
+import type { ControlKind } from '../../../../shared/contract/policies';
 import { formatAmount, formatMoney, isDecimalString } from '../../lib/format';
+import { KIND_WORDS } from './words';
 
 type Params = Record<string, unknown>;
 
@@ -80,14 +83,69 @@ const PLATFORM_WORDS: readonly (readonly [RegExp, (body: Params, ids: readonly s
   [/^DELETE \/sub_accounts\/(\d+)\/keys\/[^/]+$/, (_b, [uid]) => `Delete an API key of sub-account UID ${uid}`],
 ];
 
+/** Each control change as applied (its rows say what changed: "Name: — → desk_mm"). */
+const CONTROL_WORDS: Record<ControlKind, string> = {
+  'operators.create': 'Operator created',
+  'operators.changeRole': 'Operator’s role changed',
+  'operators.remove': 'Operator removed',
+  'operators.resetPassphrase': 'Operator’s passphrase reset',
+  'policies.set': 'Policy changed',
+  'profiles.add': 'Profile added',
+  'profiles.setKey': 'Profile’s API key stored',
+  'profiles.removeKey': 'Profile’s API key removed',
+  'profiles.remove': 'Profile removed',
+  'subAccounts.create': 'Sub-account created',
+  'subAccounts.setFrozen': 'Sub-account frozen or unfrozen',
+  'balances.convertSmallBalances': 'Small balances converted',
+};
+
+/** "Sub-account created: Name desk_mm, approved by Bea" from the rows the change recorded. */
+const controlWords = (kind: ControlKind, p: Params): string => {
+  const rows = Array.isArray(p.changes) ? (p.changes as Params[]) : [];
+  const what = rows
+    .map((r) => `${text(r.label)} ${text(r.after)}`.trim())
+    .filter(Boolean)
+    .join(', ');
+  const approved = text(p.approvedBy) ? `, approved by ${text(p.approvedBy)}` : '';
+  return `${CONTROL_WORDS[kind]}${what ? `: ${what}` : ''}${approved}`;
+};
+
+/** A movement the journal took (the platform request that follows says its amount and destination). */
+const movementWords = (kind: MovementView['kind'], p: Params): string => {
+  const origin = text(p.origin);
+  return `${KIND_WORDS[kind]} recorded${origin && origin !== 'screen' ? ` (${origin})` : ''}`;
+};
+
 /** The app's own actions (not platform requests). */
 const APP_WORDS: Record<string, (p: Params) => string> = {
+  ...Object.fromEntries(
+    (Object.keys(CONTROL_WORDS) as ControlKind[]).map((kind) => [kind, (p: Params) => controlWords(kind, p)]),
+  ),
+  ...Object.fromEntries(
+    (Object.keys(KIND_WORDS) as MovementView['kind'][]).map((kind) => [
+      `movements.${kind}`,
+      (p: Params) => movementWords(kind, p),
+    ]),
+  ),
+  'approvals.retract': (p) => `Retracted by its maker: ${text(p.summary) || text(p.id)}`,
+  'operators.signIn': () => 'Signed in',
+  'operators.signOut': () => 'Signed out',
+  'operators.setup': () => 'First administrator created',
+  'operators.changePassphrase': () => 'Own passphrase changed',
+  'operators.liftLockout': () => 'Sign-in wait lifted for an operator',
+  'app.lock': () => 'Desk locked',
+  'app.saveFile': (p) => `File saved: ${text(p.name)}`,
+  'app.setNotificationSettings': () => 'Notification settings changed',
+  'activity.exportHistoryCsv': (p) => `History exported: ${text(p.file)}`,
+  'profiles.update': () => 'Profile changed',
+  'audit.checkFailed': () => 'The audit log failed its check',
+  'audit.failureAcknowledged': () => 'A failed audit check was acknowledged',
+  'audit.chainRekeyed': () => 'The audit log’s chain was keyed again',
   'approvals.request': (p) => `Approval requested: ${text(p.summary) || 'a money movement'}`,
   'approvals.approve': (p) => `Approved: ${text(p.summary) || text(p.id)}`,
   'approvals.reject': (p) => `Rejected: ${text(p.summary) || text(p.id)}`,
   'approvals.cancel': (p) => `Retracted: ${text(p.summary) || text(p.id)}`,
   'approvals.expired': (p) => `Expired without a decision: ${text(p.summary) || text(p.id)}`,
-  'policies.set': () => 'Policy changed',
   'policies.refused': (p) => `Refused by the policy: ${text(p.summary) || text(p.reason)}`,
   'trade.updateSettings': () => 'Order ticket settings changed',
   'activity.resolveMovement': (p) => `Settled by hand as ${text(p.outcome) === 'done' ? 'executed' : 'not executed'}`,
