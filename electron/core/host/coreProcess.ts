@@ -26,7 +26,7 @@ import { type Core, type CoreOptions, createCore } from '../core';
 import type { SenderInfo } from '../ipc/dispatcher';
 import { createEmitter } from '../ipc/events';
 import { DataDirBusy } from '../journal/dataDirLock';
-import type { KeyStore } from '../keychain/keyStore';
+import { type KeyStore, MEMORY_BACKEND } from '../keychain/keyStore';
 import { CONFIRM_TIMEOUT_MS } from '../policies/confirm';
 import type { CoreProcessOptions, FromCore, ShellOperation, ToCore } from './messages';
 import { nodeTimers } from './timers';
@@ -152,7 +152,7 @@ const shellKeyStore = (client: ChannelClient): KeyStore => {
     return result.value;
   };
   return {
-    backend: 'memory (tests only)',
+    backend: MEMORY_BACKEND,
     get: async (entry) => (await ask({ op: 'get', entry })).value,
     set: async (entry, value) => {
       await ask({ op: 'set', entry, value: { ...value } });

@@ -30,9 +30,12 @@ export interface KeyStore {
 export const maskKey = (key: string): string =>
   key.length <= 8 ? `${key.slice(0, 2)}…` : `${key.slice(0, 4)}…${key.slice(-4)}`;
 
+/** A key store that keeps secrets in memory (tests), as Settings names it. */
+export const MEMORY_BACKEND = 'memory only, forgotten when the app closes';
+
 /** In-memory adapter: for unit tests only (secrets vanish with the process). */
 export class MemoryKeyStore implements KeyStore {
-  readonly backend = 'memory only, forgotten when the app closes';
+  readonly backend = MEMORY_BACKEND;
   private readonly entries = new Map<string, StoredKey>();
 
   async set(entry: string, value: StoredKey): Promise<void> {

@@ -213,7 +213,7 @@ const CreateAdministrator = () => {
           ? failure
           : new DeskCallError('operators.setup', {
               code: 'INTERNAL',
-              message: 'The app could not reach its main process.',
+              message: 'The app stopped answering inside: restart it if this stays.',
             }),
       );
     } finally {

@@ -40,7 +40,10 @@ interface LockState {
 const asDeskError = (error: unknown): DeskCallError =>
   isDeskCallError(error)
     ? error
-    : new DeskCallError('app.lock', { code: 'INTERNAL', message: 'The app could not reach its main process.' });
+    : new DeskCallError('app.lock', {
+        code: 'INTERNAL',
+        message: 'The app stopped answering inside: restart it if this stays.',
+      });
 
 export const useLock = create<LockState>((set, get) => ({
   locked: false,

@@ -547,7 +547,8 @@ export function PoliciesPanel() {
     <section className="panel" aria-labelledby="settings-policies" data-testid="policies-panel">
       <h2 id="settings-policies">Policies</h2>
       <p className="field-hint">
-        Enforced in main on every withdrawal and UID transfer of the active profile, whatever a screen sends.
+        Checked by the desk itself on every withdrawal and UID transfer of the active profile, however it was prepared
+        (a form, a batch or an approval).
       </p>
       {operator && !isAdmin ? (
         <p className="field-hint" data-testid="policy-admin-only">

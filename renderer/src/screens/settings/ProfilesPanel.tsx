@@ -176,7 +176,7 @@ const KeychainStatus = () => {
   if (status.isError) return <ErrorNotice error={status.error} compact />;
   return status.data.available ? (
     <div className="field-hint" data-testid="keychain-status">
-      Keys are kept in the OS keychain ({status.data.backend}).
+      API keys are kept in: {status.data.backend}.
     </div>
   ) : (
     <div className="notice notice-bad" role="alert" data-testid="keychain-status">
