@@ -101,6 +101,53 @@ describe('ApiClient', () => {
     scheduler.close();
   });
 
+  it.each([
+    ['the answer’s own Date header', true, 3_000],
+    ['neither (a short pause, never a guess from this computer’s clock)', false, 1_000],
+  ])(
+    'before the platform’s clock is first read, a 429 pauses by %s, not by this computer’s clock 10 min slow',
+    async (_, withDate, pauseMs) => {
+      // A restart with this computer's clock 10 min slow: the first reading of the platform's clock
+      // (GET /spot/time) is itself answered 429, its next window 2.5 s away (whole seconds: 3 s).
+      const scheduler = new ManualScheduler({ wallStart: 1_800_000_000_000 });
+      schedulers.push(scheduler);
+      const clock = new PlatformClock(scheduler);
+      const limiter = new RateLimiter({ scheduler, marginMs: () => 0 });
+      const blocks: number[] = [];
+      const block = limiter.block.bind(limiter);
+      limiter.block = (rule, until) => {
+        blocks.push(until - limiter.now());
+        block(rule, until);
+      };
+      const platformNow = () => scheduler.wallNow() + 600_000;
+      const { transport, sent } = scripted([
+        () => ({
+          status: 429,
+          headers: {
+            'x-gate-ratelimit-reset-timestamp': String(Math.ceil((platformNow() + 2_500) / 1000)),
+            ...(withDate ? { date: new Date(platformNow()).toUTCString() } : {}),
+          },
+          body: '{"label":"TOO_MANY_REQUESTS","message":"slow down"}',
+        }),
+        () => ({ status: 200, headers: {}, body: JSON.stringify({ server_time: platformNow() }) }),
+      ]);
+      const client = new ApiClient({
+        baseUrl: 'http://127.0.0.1:1/api/v4',
+        transport,
+        limiter,
+        classify: () => RULE,
+        clock,
+        scheduler,
+      });
+      const measured = client.syncClock();
+      await scheduler.advance(pauseMs);
+      // Measured after the pause (its round trip, the pause included, is its uncertainty).
+      expect(Math.abs((await measured) - 600_000)).toBeLessThanOrEqual(pauseMs / 2);
+      expect(blocks).toEqual([pauseMs]);
+      expect(sent).toHaveLength(2);
+    },
+  );
+
   it('a slot the limiter cannot give within the request’s timeout is refused at once: not sent, and it says why', async () => {
     const push: RateRule = { key: 'push', scope: 'POST /withdrawals/push', limit: 1, windowMs: 10_000 };
     const { transport, sent } = scripted([() => ({ status: 200, headers: {}, body: '{"id":1}' })]);
