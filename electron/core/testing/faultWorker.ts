@@ -1,9 +1,9 @@
 /**
  * The core in a child process for the fault soak (testing/faultSoak.ts): issues the planned money
  * movements (continuing where the journal says it stopped), lets the journal settle every intent,
- * and prints progress as JSON lines (`journaled` after each new intent, `progress` every 2 s, `done`
- * with the requests' largest gap). The soak SIGKILLs it mid-flight and starts it again on the same
- * data directory.
+ * and prints progress as JSON lines (`journaled` after each new intent, `progress` every 2 s with
+ * the first open intents and what each waits for, `done` with the requests' largest gap). The soak
+ * SIGKILLs it mid-flight and starts it again on the same data directory.
  *
  * Each run can also have its own clock and disk: CLOCK_SKEW_MS sets this computer's clock that far
  * off from the start (a clock corrected between a crash and the restart), CLOCK_STEPS steps it
@@ -99,6 +99,8 @@ const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
 
 /** When each request left (monotonic ms: the log line comes at its end and says how long it took). */
 const REQUEST_LINE = / \[td-[^\]]+\] (\d+) ms/;
+/** The engine's line for a lookup that settled nothing (movements/engine.ts): the intent and why. */
+const STILL_UNKNOWN_LINE = /^movement (\S+): still unknown \((.*)\)$/;
 
 const main = async () => {
   const plan = JSON.parse(process.env.FAULT_PLAN ?? '{}') as FaultPlan;
@@ -107,6 +109,8 @@ const main = async () => {
   const steps = JSON.parse(process.env.CLOCK_STEPS ?? '[]') as ClockStep[];
   const left: number[] = [];
   let lastLimiter: unknown;
+  /** What each open intent is waiting for, as the engine last logged it ("still unknown (…)"). */
+  const waitingFor = new Map<string, string>();
   const core = await createCore({
     dataDir: plan.dataDir,
     shell: 'chromium',
@@ -115,6 +119,8 @@ const main = async () => {
       if (name === 'profiles.limiterChanged') lastLimiter = payload;
     },
     log: (line) => {
+      const waiting = STILL_UNKNOWN_LINE.exec(line);
+      if (waiting) waitingFor.set(waiting[1] as string, waiting[2] as string);
       const took = REQUEST_LINE.exec(line)?.[1];
       if (took !== undefined) left.push(performance.now() - Number(took));
     },
@@ -150,12 +156,15 @@ const main = async () => {
         }[]
       ).map((r) => [r.state, r.n]),
     );
+  // The first open intents, each with what it waits for (a failure of the soak shows them).
   const stuck = () =>
-    core.db
-      .prepare(
-        "SELECT kind, attempts, label, message, sent_at FROM intents WHERE state NOT IN ('done','failed') LIMIT 3",
-      )
-      .all();
+    (
+      core.db
+        .prepare(
+          "SELECT id, kind, state, attempts, label, message, sent_at FROM intents WHERE state NOT IN ('done','failed') LIMIT 3",
+        )
+        .all() as { id: string }[]
+    ).map(({ id, ...row }) => ({ ...row, waiting: waitingFor.get(id) ?? null }));
   const ticker = setInterval(
     () =>
       say({
