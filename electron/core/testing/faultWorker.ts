@@ -9,7 +9,9 @@
  * off from the start (a clock corrected between a crash and the restart), CLOCK_STEPS steps it
  * while the movements run (`[{afterJournaled, byMs}]`: NTP, a person, a VM resumed),
  * JOURNAL_FAULT_RATE makes that share of the journal's writes fail as a full disk does (SQLite's
- * own SQLITE_FULL).
+ * own SQLITE_FULL). UNTIL_KILLED: a run the soak kills keeps the journal until then, even once
+ * everything is done; START_ON_INPUT: loaded, it waits for a line on stdin before it starts (the
+ * second app on the same data directory, let go the moment the first holds it).
  */
 import Database from 'better-sqlite3';
 import { createCore } from '../core';
@@ -216,10 +218,13 @@ const main = async () => {
     maxGapMs: Math.round(widest.gap),
     maxGapAt: widest.at,
   });
-  await core.close();
+  // A run the soak kills holds the journal until it is killed, however early it finished: the
+  // second app the soak starts meanwhile must find it held.
+  if (process.env.UNTIL_KILLED) setInterval(() => {}, 60_000);
+  else await core.close();
 };
 
-if (process.env.FAULT_PLAN) {
+const run = () =>
   main().catch((error) => {
     if (error instanceof DataDirBusy) {
       // Another worker has this journal: refused before anything was opened.
@@ -229,4 +234,12 @@ if (process.env.FAULT_PLAN) {
     process.stdout.write(`${JSON.stringify({ event: 'crashed', error: String(error) })}\n`);
     process.exit(1);
   });
+
+if (process.env.FAULT_PLAN) {
+  if (process.env.START_ON_INPUT) {
+    // Loaded and waiting: it starts the moment the soak says so (a line on stdin), not after the
+    // seconds a busy machine takes to load it.
+    process.stdout.write(`${JSON.stringify({ event: 'ready' })}\n`);
+    process.stdin.once('data', () => void run());
+  } else void run();
 }
