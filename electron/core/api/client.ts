@@ -412,7 +412,8 @@ export class ApiClient {
       // the platform's time (seconds): what is left of it at the platform's time of this answer
       // becomes a pause on the limiter's monotonic one (this computer's wall clock plays no part).
       const resetInMs =
-        Number(headerValue(response.headers, 'ratelimit-reset-timestamp')) * 1000 - platformTimeOf(response, this.clock);
+        Number(headerValue(response.headers, 'ratelimit-reset-timestamp')) * 1000 -
+        platformTimeOf(response, this.clock);
       const pauseMs = Number.isFinite(resetInMs) && resetInMs > 0 ? Math.min(resetInMs, MAX_THROTTLE_PAUSE_MS) : 1_000;
       this.options.limiter.block(rule, this.options.limiter.now() + pauseMs);
     }

@@ -100,7 +100,11 @@ describe('a start with the computer’s clock 10 minutes slow', () => {
       movements: { settleMs: 2_000, backgroundMs: 100 },
     });
     try {
-      const pushed = await restarted.core.ctx.movements.push({ receive_uid: receiver, currency: 'USDT', amount: '3.01' });
+      const pushed = await restarted.core.ctx.movements.push({
+        receive_uid: receiver,
+        currency: 'USDT',
+        amount: '3.01',
+      });
       expect(pushed).toMatchObject({ state: 'done', attempts: 1 });
       expect(performance.now() - started).toBeLessThan(10_000);
       expect(pushesOf('3.01')).toBe(1);
