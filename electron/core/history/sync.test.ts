@@ -31,6 +31,16 @@ describe('history windows', () => {
   });
 });
 
+/** A sync of profile p1 over its own journal, against this platform, at this computer's time. */
+const syncOf = (api: PlatformApi, now: () => number) =>
+  new HistorySync({
+    db: openJournalDb(':memory:'),
+    platform: () => api,
+    profileId: () => 'p1',
+    onProgress: () => {},
+    now,
+  });
+
 describe('history sync', () => {
   it('reads up to the platform’s now, not this computer’s (a clock running behind)', async () => {
     const localNow = 1_800_000_000_000;
@@ -47,13 +57,7 @@ describe('history sync', () => {
         },
       },
     } as unknown as PlatformApi;
-    const sync = new HistorySync({
-      db: openJournalDb(':memory:'),
-      platform: () => api,
-      profileId: () => 'p1',
-      onProgress: () => {},
-      now: () => localNow,
-    });
+    const sync = syncOf(api, () => localNow);
     sync.start({ kinds: ['deposits'], from: platformNowSec - 3600, to: platformNowSec + 3600 });
     expect((await sync.finished())?.state).toBe('done');
     expect(queries.at(-1)?.to).toBeGreaterThanOrEqual(platformNowSec);
@@ -69,13 +73,7 @@ describe('whether the cache covers a period', () => {
       client: { clock: { offsetMs, last: { offsetMs }, now: () => localNow + offsetMs } },
       wallet: { deposits: async () => [] },
     } as unknown as PlatformApi;
-    const sync = new HistorySync({
-      db: openJournalDb(':memory:'),
-      platform: () => api,
-      profileId: () => 'p1',
-      onProgress: () => {},
-      now: () => localNow,
-    });
+    const sync = syncOf(api, () => localNow);
     const to = localNow / 1000;
     const from = to - 7 * 86_400;
     expect(sync.records(['deposits'], from, to).complete).toBe(false);
