@@ -252,6 +252,7 @@ const ACCOUNT_WORDS: Record<string, string> = {
   futures: 'perpetual futures',
   delivery: 'delivery futures',
   options: 'options',
+  cross_margin: 'cross margin',
 };
 /** An account type in the history's words ("perpetual futures"). */
 export const transferAccountWords = (account: unknown): string =>

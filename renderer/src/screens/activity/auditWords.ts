@@ -5,6 +5,7 @@
  */
 import type { MovementView } from '../../../../shared/contract/activity';
 import type { ControlKind } from '../../../../shared/contract/policies';
+import { transferAccountWords as account } from '../../../../shared/contract/transfers';
 import { formatAmount, formatMoney, isDecimalString } from '../../lib/format';
 import { KIND_WORDS } from './words';
 
@@ -34,16 +35,6 @@ const number = (value: unknown): string => (isDecimalString(text(value)) ? forma
 /** An address as the tables show one: its ends, the middle elided (the Details hold it whole). */
 const short = (address: string): string =>
   address.length <= 14 ? address : `${address.slice(0, 6)}…${address.slice(-5)}`;
-
-const ACCOUNT_WORDS: Record<string, string> = {
-  spot: 'spot',
-  margin: 'isolated margin',
-  futures: 'perpetual futures',
-  delivery: 'delivery futures',
-  options: 'options',
-  cross_margin: 'cross margin',
-};
-const account = (value: unknown): string => ACCOUNT_WORDS[text(value)] ?? text(value);
 
 /** Each platform write ("METHOD /path", ids in the path as ([^/]+)) and its words, from the path's ids and the body. */
 const PLATFORM_WORDS: readonly (readonly [RegExp, (body: Params, ids: readonly string[]) => string])[] = [
