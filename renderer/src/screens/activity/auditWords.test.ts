@@ -45,7 +45,7 @@ describe('auditWords', () => {
       auditWords(
         entry('subAccounts.create', { changes: [{ label: 'Name', before: '—', after: 'desk_mm' }], approvedBy: 'Bea' }),
       ),
-    ).toBe('Sub-account created: Name desk_mm, approved by Bea');
+    ).toBe('Sub-account created, approved by Bea');
     expect(auditWords(entry('movements.subAccountTransfer', { origin: 'screen' }))).toBe(
       'Main ↔ sub-account transfer recorded',
     );

@@ -90,16 +90,13 @@ const CONTROL_WORDS: Record<ControlKind, string> = {
   'balances.convertSmallBalances': 'Small balances converted',
 };
 
-/** "Sub-account created: Name desk_mm, approved by Bea" from the rows the change recorded. */
-const controlWords = (kind: ControlKind, p: Params): string => {
-  const rows = Array.isArray(p.changes) ? (p.changes as Params[]) : [];
-  const what = rows
-    .map((r) => `${text(r.label)} ${text(r.after)}`.trim())
-    .filter(Boolean)
-    .join(', ');
-  const approved = text(p.approvedBy) ? `, approved by ${text(p.approvedBy)}` : '';
-  return `${CONTROL_WORDS[kind]}${what ? `: ${what}` : ''}${approved}`;
-};
+/**
+ * "Sub-account created, approved by Bea". What it changed stays under the entry's Details: a policy
+ * changes many rows at once, too long for a table cell (the platform request that follows names
+ * the sub-account, the key, the operator).
+ */
+const controlWords = (kind: ControlKind, p: Params): string =>
+  `${CONTROL_WORDS[kind]}${text(p.approvedBy) ? `, approved by ${text(p.approvedBy)}` : ''}`;
 
 /** A movement the journal took (the platform request that follows says its amount and destination). */
 const movementWords = (kind: MovementView['kind'], p: Params): string => {
