@@ -33,7 +33,21 @@ export interface Session {
   signOut(): Promise<void>;
 }
 
-export const createSession = (ctx: ServiceContext, operators: Operators, lock: SessionLock): Session => {
+/**
+ * What else happens as an operator signs in or the desk locks: in team mode the operator's team
+ * signing key is unlocked with the same passphrase, and forgotten when the desk locks.
+ */
+export interface SessionHooks {
+  signedIn(operator: Operator, passphrase: string): Promise<void>;
+  locked(): void;
+}
+
+export const createSession = (
+  ctx: ServiceContext,
+  operators: Operators,
+  lock: SessionLock,
+  hooks?: SessionHooks,
+): Session => {
   const lockView = (): LockState => {
     const who = operators.current()?.name;
     const retryAfter = who === undefined ? 0 : operators.retryAfter(who);
@@ -75,6 +89,7 @@ export const createSession = (ctx: ServiceContext, operators: Operators, lock: S
       // Switching operator = lock + sign in as another: an unlocked desk locks first (calls in flight finish).
       if (switching && !lock.closed) await lock.lock('manual');
       operators.enter(operator);
+      await hooks?.signedIn(operator, passphrase);
       await lock.unlock();
       ctx.audit.record({
         action: switching || before === undefined ? 'operators.signIn' : 'app.unlock',
@@ -86,12 +101,14 @@ export const createSession = (ctx: ServiceContext, operators: Operators, lock: S
     lock: async (reason) => {
       const wasOpen = !lock.closed;
       await lock.lock(reason);
+      hooks?.locked();
       if (wasOpen) ctx.audit.record({ action: 'app.lock', params: { reason }, outcome: 'ok' });
       return lockView();
     },
     signOut: async () => {
       const who = operators.current();
       await lock.lock('signedOut');
+      hooks?.locked();
       if (who) ctx.audit.record({ action: 'operators.signOut', params: { name: who.name }, outcome: 'ok' });
       operators.signOut();
     },

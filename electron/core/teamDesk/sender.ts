@@ -1,0 +1,308 @@
+/**
+ * Sending the team's movements, exactly once across desks (docs/team.md, "Exactly once across desks").
+ *
+ * A desk that holds the active profile's key and is its **sender** (team/senders.ts: one desk per
+ * account at a time, so one client spends the account's rate limits) claims the profile's movements
+ * that are ready — approved, or needing no approval — and those whose holder's lease ran out:
+ *
+ *   claim (lease + fencing token) → verify the signature chain → journal `sent` (team) → the local
+ *   movement engine journals and sends it with the maker's signed client id → the answer, or the
+ *   platform's lookup by client id, settles it → written back to the team journal
+ *
+ * A claim that says `lookUp` (its previous holder journaled `sent` and stopped) is journaled locally
+ * as sent with its answer lost, so the engine looks it up before anything else and sends it again,
+ * with the same id, only once the platform proves it absent. While the engine follows a movement
+ * this desk renews its lease; the answer is written back whenever the team database can take it
+ * (kept and retried while it is away: a movement already claimed here finishes either way).
+ */
+import Decimal from 'decimal.js';
+
+import { DeskFailure } from '../errors';
+import type { AuditLog } from '../journal/types';
+import type { MovementParams } from '../movements/registry';
+import type { Movement, MovementResult, Movements } from '../movements/types';
+import { BACKGROUND, type Scheduler, type Service, type Timer } from '../scheduler';
+import {
+  type Claim,
+  DEFAULT_LEASE_MS,
+  LeaseLost,
+  type MovementRequest,
+  type OpenTeam,
+  TeamUnavailable,
+  verifyMovement,
+} from '../team';
+import type { TeamDesk } from './desk';
+
+/** What the platform's answer (or its lookup) made of a movement, as the team journal keeps it. */
+type Outcome = {
+  readonly state: 'done' | 'failed';
+  readonly platformId?: string;
+  readonly label?: string;
+  readonly message?: string;
+};
+
+export interface TeamSenderDeps {
+  readonly desk: TeamDesk;
+  /** The local movement engine (the desk's own journal: it sends and looks up). */
+  readonly movements: Movements;
+  readonly scheduler: Scheduler;
+  readonly audit: AuditLog;
+  /** Whether this desk can send for the active profile now (connected, not locked). */
+  readonly canSend: () => boolean;
+  /** A movement's lease (default 30 s); renewed every third of it while the engine follows it. */
+  readonly leaseMs?: number;
+  /** Claims processed at once (the limiter queues their requests). */
+  readonly concurrency?: number;
+  readonly logError?: (what: string, error: unknown) => void;
+}
+
+interface Followed {
+  readonly teamId: string;
+  claim: Claim | undefined;
+}
+
+/** The engine's outcome of a local movement once it is final. */
+const outcomeOf = (m: Movement): Outcome | undefined =>
+  m.state === 'done'
+    ? { state: 'done', ...(m.platformId ? { platformId: m.platformId } : {}) }
+    : m.state === 'failed'
+      ? { state: 'failed', ...(m.label ? { label: m.label } : {}), ...(m.message ? { message: m.message } : {}) }
+      : undefined;
+
+const refused = (message: string, advice: string): MovementResult => ({
+  state: 'refused',
+  failure: new DeskFailure({ code: 'PRECONDITION', delivery: 'not_sent', message, advice }),
+});
+
+/**
+ * Whether a verified request carries fewer approvals than its own policy asks of its signed facts
+ * (its USDT value, a UID transfer): a maker's desk cannot lower what needs an approver.
+ */
+const missingApproval = (request: MovementRequest, policy: unknown): string | undefined => {
+  const rules = (policy as { approval?: { aboveUsdt?: string; anyPush?: boolean } } | undefined)?.approval;
+  if (rules === undefined || request.approvalsRequired > 0) return undefined;
+  if (rules.anyPush && request.kind === 'push')
+    return 'its policy has every UID transfer approved, and it carries no approval';
+  if (
+    rules.aboveUsdt !== undefined &&
+    (request.usdtValue === undefined || new Decimal(request.usdtValue).greaterThan(rules.aboveUsdt))
+  )
+    return 'its policy has it approved (its USDT value), and it carries no approval';
+  return undefined;
+};
+
+export class TeamSender implements Service {
+  private readonly leaseMs: number;
+  private readonly concurrency: number;
+  /** Movements the engine still follows here, by their id in the local journal. */
+  private readonly following = new Map<string, Followed>();
+  /** Answers the team database could not take yet, by team movement id. */
+  private readonly writeBacks = new Map<string, { outcome: Outcome; token: number | undefined }>();
+  private timer: Timer | undefined;
+  private running: Promise<void> | undefined;
+  private again = false;
+  private sending: string | undefined;
+  private stopped = false;
+
+  constructor(private readonly deps: TeamSenderDeps) {
+    this.leaseMs = deps.leaseMs ?? DEFAULT_LEASE_MS;
+    this.concurrency = deps.concurrency ?? 4;
+  }
+
+  start(): void {
+    this.timer = this.deps.scheduler.setInterval(() => this.tick(), Math.max(200, this.leaseMs / 3), BACKGROUND);
+    this.deps.desk.onChange((change) => {
+      if (change.kind === 'movement.changed' || change.kind === 'approval.prepared') this.poke();
+    });
+    this.deps.desk.onOpen(() => this.poke());
+  }
+
+  async stop(): Promise<void> {
+    this.stopped = true;
+    this.timer?.cancel();
+    await this.running;
+    const team = this.deps.desk.current();
+    if (team !== undefined && this.sending !== undefined)
+      await team.senders.release(this.sending).catch(() => undefined);
+  }
+
+  /** Looks for work now (a change was heard, a profile connected, the app unlocked). */
+  poke(): void {
+    if (this.stopped) return;
+    if (this.running) {
+      this.again = true;
+      return;
+    }
+    this.running = this.deps.scheduler.track(
+      this.pass().finally(() => {
+        this.running = undefined;
+      }),
+    );
+  }
+
+  /**
+   * Sends, now, a movement the maker just prepared here already claimed (it needs no approval and
+   * this desk holds the key): the maker's call gets the engine's answer, as in solo mode.
+   */
+  sendClaimed(claim: Claim): Promise<MovementResult> {
+    const team = this.deps.desk.require();
+    return this.process(team, claim);
+  }
+
+  /** The local engine settled a movement: its answer goes back to the team journal. */
+  localChanged(movement: Movement): void {
+    const followed = this.following.get(movement.id);
+    const outcome = outcomeOf(movement);
+    if (followed === undefined || outcome === undefined) return;
+    this.following.delete(movement.id);
+    void this.deps.scheduler.track(this.writeBack(followed.teamId, outcome, followed.claim?.token));
+  }
+
+  /** Renews the leases of what the engine follows, retries the answers kept back, looks for work. */
+  private tick(): void {
+    const team = this.deps.desk.current();
+    if (team === undefined || team.db.health().state !== 'connected') return;
+    void this.deps.scheduler.track(this.maintain(team));
+    this.poke();
+  }
+
+  private async maintain(team: OpenTeam): Promise<void> {
+    for (const followed of this.following.values()) {
+      const claim = followed.claim;
+      if (claim === undefined) continue;
+      try {
+        await team.movements.renew(claim, this.leaseMs);
+      } catch (error) {
+        // Another desk may hold it now (it looks it up first); the answer is still written back here.
+        if (error instanceof LeaseLost) followed.claim = undefined;
+        else if (!(error instanceof TeamUnavailable)) this.deps.logError?.('team.renew', error);
+        if (error instanceof TeamUnavailable) return;
+      }
+    }
+    for (const [id, kept] of [...this.writeBacks]) {
+      this.writeBacks.delete(id);
+      await this.writeBack(id, kept.outcome, kept.token);
+    }
+  }
+
+  private async pass(): Promise<void> {
+    do {
+      this.again = false;
+      const team = this.deps.desk.current();
+      const profile = this.deps.desk.teamProfile();
+      if (team === undefined || team.db.health().state !== 'connected') return;
+      try {
+        if (profile === undefined || !this.deps.canSend()) {
+          // Locked, signed out or not connected: another desk that holds the key takes over at once.
+          if (this.sending !== undefined) await team.senders.release(this.sending);
+          this.sending = undefined;
+          return;
+        }
+        if (!(await team.senders.acquire(profile, this.leaseMs))) return;
+        this.sending = profile;
+        await Promise.all(
+          Array.from({ length: this.concurrency }, async () => {
+            for (;;) {
+              if (this.stopped || !this.deps.canSend()) return;
+              const claim = await team.movements.claim([profile], this.leaseMs);
+              if (claim === undefined) return;
+              await this.process(team, claim);
+            }
+          }),
+        );
+      } catch (error) {
+        if (!(error instanceof TeamUnavailable)) this.deps.logError?.('team.send', error);
+        return;
+      }
+    } while (this.again && !this.stopped);
+  }
+
+  /** One claim: verify, journal `sent`, send (or look up) through the local engine, follow it. */
+  private async process(team: OpenTeam, claim: Claim): Promise<MovementResult> {
+    const state = team.state();
+    const profile = this.deps.desk.policyOf(claim.evidence.columns.profileId);
+    const coolingOffHours = profile?.policy.approval.operatorCoolingOffHours;
+    const verdict = verifyMovement(state, claim.evidence, {
+      now: this.deps.scheduler.wallNow(),
+      ignoreExpiry: claim.action === 'lookUp',
+      ...(coolingOffHours !== undefined ? { coolingOffMs: coolingOffHours * 3_600_000 } : {}),
+    });
+    const problem = verdict.ok ? missingApproval(verdict.request, verdict.policy.policy) : verdict.problem;
+    const tampered = verdict.ok ? problem !== undefined : verdict.cause === 'tampered';
+    if (problem !== undefined) {
+      this.deps.audit.record({
+        action: 'team.movementRefused',
+        params: { movement: claim.movementId, problem },
+        outcome: 'error',
+        label: tampered ? 'TAMPERED' : 'POLICY',
+      });
+      if (claim.action === 'lookUp') {
+        // Journaled sent by another desk: it may have executed, so it is not settled as failed; it
+        // waits for a person (its lease runs out again) and every desk shows why.
+        this.deps.logError?.('team.lookUp', new Error(`movement ${claim.movementId} does not verify: ${problem}`));
+        return refused(`Not sent again: ${problem}.`, 'An administrator checks the team database.');
+      }
+      if (tampered) {
+        await team.movements.block(claim, problem);
+        void this.deps.desk.refresh();
+        return refused(
+          `Not sent: ${problem}. Every desk of the team shows this.`,
+          'An administrator checks the team database (docs/team.md, "Recovery").',
+        );
+      }
+      await team.movements.settle(
+        claim.movementId,
+        { state: 'failed', label: 'NOT_SENT', message: problem },
+        claim.token,
+      );
+      return refused(`Not sent: ${problem}.`, 'Prepare it again if it is still needed.');
+    }
+    const request = (verdict as { request: MovementRequest }).request;
+    if (claim.action === 'send') {
+      try {
+        await team.movements.markSent(claim);
+      } catch (error) {
+        if (error instanceof LeaseLost)
+          return refused(error.message, 'Another desk of the team sends it; follow it in Approvals.');
+        throw error;
+      }
+    }
+    const elsewhere = claim.action === 'lookUp' && this.deps.movements.byRequestKey(request.requestKey) === undefined;
+    const kind = request.kind as keyof MovementParams;
+    const result = await this.deps.movements.execute(kind, request.params as never, {
+      requestKey: request.requestKey,
+      clientId: request.clientId,
+      origin: `team movement ${request.movementId}, prepared by ${state.operator(request.maker)?.name ?? request.maker}`,
+      ...(elsewhere ? { sentElsewhere: true } : {}),
+    });
+    const outcome = result.movement ? outcomeOf(result.movement) : undefined;
+    if (outcome !== undefined) await this.writeBack(claim.movementId, outcome, claim.token);
+    else if (result.state === 'refused') {
+      // Stopped before anything was journaled here (not connected, the local journal unwritable):
+      // nothing left this desk, and it is settled as not sent (the maker prepares it again).
+      await team.movements
+        .settle(claim.movementId, { state: 'failed', label: 'NOT_SENT', message: result.failure.message }, claim.token)
+        .catch((error) => this.deps.logError?.('team.settle', error));
+    } else {
+      const local = result.movement ?? this.deps.movements.byRequestKey(request.requestKey);
+      if (local !== undefined) {
+        this.following.set(local.id, { teamId: claim.movementId, claim });
+        // It may have settled between the engine's answer and now.
+        const now = this.deps.movements.get(local.id);
+        if (now !== undefined) this.localChanged(now);
+      }
+    }
+    return result;
+  }
+
+  private async writeBack(teamId: string, outcome: Outcome, token: number | undefined): Promise<void> {
+    const team = this.deps.desk.current();
+    try {
+      if (team === undefined) throw new TeamUnavailable('not open');
+      await team.movements.settle(teamId, outcome, token);
+    } catch (error) {
+      if (error instanceof TeamUnavailable) this.writeBacks.set(teamId, { outcome, token });
+      else this.deps.logError?.('team.writeBack', error);
+    }
+  }
+}
