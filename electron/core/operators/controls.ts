@@ -112,9 +112,11 @@ export const createControlPlane = (deps: ControlPlaneDeps): ControlPlane => {
 
   const operator = (): OperatorInfo => signedInOperator(deps.operators);
 
-  const fourEyes = (): FourEyes => {
-    const team = deps.team?.fourEyes();
-    if (team !== undefined) return team;
+  /** What the screens show: the team's four eyes while the desk is in a team, else this desk's. */
+  const fourEyes = (): FourEyes => deps.team?.fourEyes() ?? deskFourEyes();
+
+  /** This desk's own: its administrators decide its own control changes (profiles, keys, its operators). */
+  const deskFourEyes = (): FourEyes => {
     const administrators = deps.administrators();
     const inForce = administrators >= 2;
     return {
@@ -202,8 +204,9 @@ export const createControlPlane = (deps: ControlPlaneDeps): ControlPlane => {
           message: `A ${who.role} cannot change this: an administrator does.`,
         });
       }
-      const queued = fourEyes().inForce;
-      if (deps.team?.handles(change.kind)) {
+      const teamKind = deps.team?.handles(change.kind) === true;
+      const queued = (teamKind ? fourEyes() : deskFourEyes()).inForce;
+      if (deps.team && teamKind) {
         await requireConfirmation(deps.confirm, view(change, who, { queued }));
         const result = await deps.team.submit(change, who);
         deps.audit.record({

@@ -134,6 +134,11 @@ export const createTeamRoute = (deps: TeamRouteDeps): TeamMovementRoute => {
             requestKey: request.requestKey,
             clientId: request.clientId,
           });
+        // Journaled by a call whose answer was lost (the database went away as it committed): this
+        // desk sends it now if nobody holds it.
+        const claim =
+          earlier.state === 'ready' ? await team.movements.claim([earlier.profileId], leaseMs, earlier.id) : undefined;
+        if (claim !== undefined) return deps.sender.sendClaimed(claim);
         throw new DeskFailure({
           code: 'OUTCOME_UNKNOWN',
           delivery: 'unknown',

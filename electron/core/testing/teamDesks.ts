@@ -17,8 +17,8 @@ import { withTestPostgres } from '../team/testing/postgres';
 import { type RendererCalls, rendererCalls, startTestCore, type TestCore, type TestCoreOptions } from './core';
 import { waitUntil } from './waitUntil';
 
-export const ALICE = { name: 'Alice', passphrase: 'alice passphrase 1' } as const;
-export const BOB = { name: 'Bob', passphrase: 'bob passphrase 1' } as const;
+export const ALICE = { name: 'Alice', passphrase: 'first desk admin 1' } as const;
+export const BOB = { name: 'Bob', passphrase: 'second desk admin 2' } as const;
 
 export interface TestDesk extends RendererCalls {
   readonly core: Core;
