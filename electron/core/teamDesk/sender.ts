@@ -69,9 +69,10 @@ const outcomeOf = (m: Movement): Outcome | undefined =>
       ? { state: 'failed', ...(m.label ? { label: m.label } : {}), ...(m.message ? { message: m.message } : {}) }
       : undefined;
 
-const refused = (message: string, advice: string): MovementResult => ({
+/** Nothing was sent: `POLICY` for what never will be (it did not verify), `PRECONDITION` for what another desk sends. */
+const refused = (message: string, advice: string, code: 'POLICY' | 'PRECONDITION' = 'POLICY'): MovementResult => ({
   state: 'refused',
-  failure: new DeskFailure({ code: 'PRECONDITION', delivery: 'not_sent', message, advice }),
+  failure: new DeskFailure({ code, delivery: 'not_sent', message, advice }),
 });
 
 /**
@@ -80,7 +81,13 @@ const refused = (message: string, advice: string): MovementResult => ({
  */
 const missingApproval = (request: MovementRequest, policy: unknown): string | undefined => {
   const rules = (policy as { approval?: { aboveUsdt?: string; anyPush?: boolean } } | undefined)?.approval;
-  if (rules === undefined || request.approvalsRequired > 0) return undefined;
+  // The policy's approval rules are about money leaving the firm: withdrawals and UID transfers.
+  if (
+    rules === undefined ||
+    request.approvalsRequired > 0 ||
+    (request.kind !== 'withdrawal' && request.kind !== 'push')
+  )
+    return undefined;
   if (rules.anyPush && request.kind === 'push')
     return 'its policy has every UID transfer approved, and it carries no approval';
   if (
@@ -263,7 +270,7 @@ export class TeamSender implements Service {
         await team.movements.markSent(claim);
       } catch (error) {
         if (error instanceof LeaseLost)
-          return refused(error.message, 'Another desk of the team sends it; follow it in Approvals.');
+          return refused(error.message, 'Another desk of the team sends it; follow it in Approvals.', 'PRECONDITION');
         throw error;
       }
     }
