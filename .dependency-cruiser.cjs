@@ -1,7 +1,8 @@
 /**
  * The layer rule, checked by dependency-cruiser: `npm run lint:layers` (part of `npm run lint`).
  * The table and the core's inner direction are explained in docs/architecture.md, "Layers";
- * scripts/layers.test.ts proves that a forbidden import in each layer fails the check.
+ * scripts/layers.test.ts proves on a small fixture tree that a forbidden import fails each rule
+ * and that what the layers allow passes.
  *
  * Every path below is relative to the repository root. dependency-cruiser resolves each import the
  * way TypeScript and the bundlers do (relative paths, package "exports", `node:` built-ins), so a

@@ -248,6 +248,10 @@ test('events from main reach the page: a core that dies is restarted and the win
   expect(shell.core.restarts).toBe(1);
   // The new core answers the same window.
   expect(await app.call('balances.spot', {})).toMatchObject({ ok: true });
+  // It found the audit log's key and head where the one before left them (the test key store is
+  // the shell's, as the OS keychain outlives the app): the log checks out, no banner.
+  expect(await app.call('activity.auditIntegrity', {})).toMatchObject({ ok: true, value: { ok: true } });
+  await expect(page.getByTestId('audit-integrity-banner')).toHaveCount(0);
   await notice.getByRole('button', { name: /Dismiss/ }).click();
   await expect(notice).toHaveCount(0);
 });

@@ -6,6 +6,7 @@
 import { contract } from '../shared/contract';
 import { operationNames } from '../shared/ipc/define';
 import { expect, test } from './fixtures';
+import { cancelTrusted, confirmTrusted, readTrustedSecret, trustedConfirmPage } from './fixtures/trustedConfirm';
 
 /** The binding under window.desk: it answers JSON text. */
 type Raw = (kind: string, operation: string, payload: unknown) => Promise<string>;
@@ -165,5 +166,118 @@ test.describe('secrets', () => {
       expect(text, `${name} must not return the API secret`).not.toContain(sandbox.secret);
       expect(text, `${name} must not return the full API key`).not.toContain(sandbox.key);
     }
+  });
+
+  test('a new key’s secret is shown only in the shell’s own page, on its own site; the window gets none', async ({
+    app,
+    shell,
+  }) => {
+    const subs = await app.call('subAccounts.list', {});
+    const userId = (subs.value as { accounts: { userId: number }[] }).accounts[0]!.userId;
+    const [created, , secrets] = await Promise.all([
+      app.call('keys.create', {
+        userId,
+        name: 'e2e secret page',
+        mode: 'classic',
+        perms: { spot: 'read' },
+        ipWhitelist: [],
+        keepSecretInKeychain: false,
+      }),
+      confirmTrusted(shell, { title: /Create an API key/ }),
+      readTrustedSecret(shell),
+    ]);
+    expect(secrets).toHaveLength(1);
+    expect(secrets[0]!.length).toBeGreaterThanOrEqual(32);
+    expect(created).toMatchObject({ ok: true, value: { secretShown: true, secretStored: false } });
+    expect(JSON.stringify(created)).not.toContain(secrets[0]);
+    expect(new URL(shell.secretOrigin).hostname).toBe('treasury-desk-secret.invalid');
+    // Nothing of it is left on the app's page or in what the app can read again.
+    expect(await shell.page.content()).not.toContain(secrets[0]);
+    expect(JSON.stringify(await app.call('keys.list', { userId }))).not.toContain(secrets[0]);
+  });
+});
+
+test.describe('text that cannot lie', () => {
+  test('a compromised window sending a bidi, zero-width or look-alike address gets INVALID_INPUT from main; nothing is asked or sent', async ({
+    page,
+    app,
+    shell,
+    sandbox,
+  }) => {
+    const saved = await app.call('funding.savedAddresses', { currency: 'USDT', chain: 'TRX' });
+    const address = (saved.value as { address: string }[])[0]!.address;
+    const withdrawals = () =>
+      (sandbox.ctx.db.prepare('SELECT COUNT(*) AS n FROM withdrawals').get() as { n: number }).n;
+    const before = withdrawals();
+    const answers = await page.evaluate(
+      (candidates) =>
+        Promise.all(
+          candidates.map((candidate) =>
+            window.desk!.funding.withdraw({
+              requestKey: crypto.randomUUID(),
+              currency: 'USDT',
+              chain: 'TRX',
+              address: candidate.address,
+              ...(candidate.memo ? { memo: candidate.memo } : {}),
+              amount: '10',
+            }),
+          ),
+        ),
+      [
+        { address: `${address.slice(0, 4)}\u202E${address.slice(4)}` },
+        { address: `${address.slice(0, 6)}\u200B${address.slice(6)}` },
+        { address: `${address.slice(0, 3)}\u0430${address.slice(4)}` },
+        { address, memo: '\u202E12345 :gat laer' },
+      ],
+    );
+    for (const answer of answers) expect(answer).toMatchObject({ ok: false, error: { code: 'INVALID_INPUT' } });
+    expect(JSON.stringify(answers)).toContain('U+202E');
+    expect(JSON.stringify(answers)).toContain('U+0430');
+    // No confirmation was even asked for, and the platform saw nothing.
+    expect(shell.context.pages().filter((p) => p.url().startsWith(shell.confirmOrigin))).toEqual([]);
+    expect(withdrawals()).toBe(before);
+  });
+
+  test('the confirmation is served on a site of its own, in its own agent cluster, with every value isolated', async ({
+    page,
+    app,
+    shell,
+  }) => {
+    const served: Record<string, string>[] = [];
+    shell.context.on('response', (response) => {
+      if (response.url().startsWith(`${shell.confirmOrigin}/confirm.html`)) served.push(response.headers());
+    });
+    const saved = await app.call('funding.savedAddresses', { currency: 'USDT', chain: 'TRX' });
+    const address = (saved.value as { address: string }[])[0]!.address;
+    const withdrawal = page.evaluate(
+      (to) =>
+        window.desk!.funding.withdraw({
+          requestKey: crypto.randomUUID(),
+          currency: 'USDT',
+          chain: 'TRX',
+          address: to,
+          amount: '10',
+        }),
+      address,
+    );
+    const confirmation = await trustedConfirmPage(shell);
+    // Another registrable name than the window's (treasury-desk.invalid): another site.
+    expect(new URL(confirmation.url()).hostname).toBe('treasury-desk-confirm.invalid');
+    expect(new URL(shell.url).hostname).toBe('treasury-desk.invalid');
+    expect(served[0]).toMatchObject({ 'origin-agent-cluster': '?1' });
+    expect(await confirmation.evaluate(() => (window as { originAgentCluster?: boolean }).originAgentCluster)).toBe(
+      true,
+    );
+    const isolation = await confirmation.evaluate(() =>
+      [...document.querySelectorAll('dd bdi')].map((bdi) => {
+        const style = getComputedStyle(bdi);
+        return `${style.unicodeBidi} ${style.direction}`;
+      }),
+    );
+    expect(isolation.length).toBeGreaterThan(2);
+    expect(new Set(isolation)).toEqual(new Set(['isolate ltr']));
+    await expect(confirmation.getByTestId('trusted-rows')).toContainText(address);
+    await cancelTrusted(shell);
+    expect(await withdrawal).toMatchObject({ ok: false, error: { code: 'CONFIRMATION_DECLINED' } });
   });
 });

@@ -10,12 +10,12 @@
  * while it crosses orders; everything else runs through the app and signed HTTP as usual.
  */
 
-import { createHash, createHmac } from 'node:crypto';
 import { join } from 'node:path';
 import Decimal from 'decimal.js';
 import type { Page } from 'playwright-core';
 import type { SandboxHandle } from '../sandbox/server';
 import { SPOT_PAIRS } from '../sandbox/spot/pairs';
+import { SignedClient } from '../sandbox/testing/client';
 import { formatAmount, formatMoney } from '../shared/format/money';
 import { expect, test } from './fixtures';
 
@@ -24,28 +24,17 @@ test.setTimeout(90_000);
 
 const PAIR = 'BTC_USDT';
 
-/** A minimal signed client (spec: HMAC-SHA512 over method, path, query, body hash, timestamp). */
+/** A counterparty's signed calls (the sandbox's test client): the answer's body, or an error for a refusal. */
 const signedClient = (baseUrl: string, key: string, secret: string) => {
-  const prefix = new URL(baseUrl).pathname; // /api/v4
+  const client = new SignedClient(baseUrl, { key, secret });
   return async <T>(method: string, path: string, query = '', body?: unknown): Promise<T> => {
-    const text = body === undefined ? '' : JSON.stringify(body);
-    const timestamp = String(Math.floor(Date.now() / 1000));
-    const payload = [
+    const answer = await client.request<T>(
       method,
-      `${prefix}${path}`,
-      query,
-      createHash('sha512').update(text).digest('hex'),
-      timestamp,
-    ].join('\n');
-    const sign = createHmac('sha512', secret).update(payload).digest('hex');
-    const response = await fetch(`${baseUrl}${path}${query ? `?${query}` : ''}`, {
-      method,
-      headers: { KEY: key, Timestamp: timestamp, SIGN: sign, 'content-type': 'application/json' },
-      ...(body === undefined ? {} : { body: text }),
-    });
-    const answer = await response.text();
-    if (!response.ok) throw new Error(`${method} ${path} → ${response.status} ${answer}`);
-    return (answer ? JSON.parse(answer) : undefined) as T;
+      query ? `${path}?${query}` : path,
+      body === undefined ? {} : { body },
+    );
+    if (answer.status >= 300) throw new Error(`${method} ${path} → ${answer.status} ${JSON.stringify(answer.body)}`);
+    return answer.body;
   };
 };
 

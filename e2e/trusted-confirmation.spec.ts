@@ -39,7 +39,7 @@ test.describe('a compromised renderer', () => {
 
     // The attack: a withdrawal through window.desk, a push and a key through the raw bridge.
     const attack = page.evaluate(
-      async ({ address, keys }) => {
+      async ({ address, keys, confirmUrl }) => {
         const withdrawal = window.desk!.funding.withdraw({
           requestKey: keys[0]!,
           currency: 'USDT',
@@ -52,18 +52,18 @@ test.describe('a compromised renderer', () => {
           if (/confirm|send|withdraw/i.test(button.textContent ?? '')) button.click();
         }
         // It tries to open or find the confirmation: a new window is refused, the page has no handle.
-        const opened = window.open('https://confirm.treasury-desk.invalid/confirm.html', '_blank');
+        const opened = window.open(confirmUrl, '_blank');
         const answerFunction = typeof (globalThis as Record<string, unknown>).__deskConfirmAnswer;
         let fetched = 'no';
         try {
-          await fetch('https://confirm.treasury-desk.invalid/confirm.html');
+          await fetch(confirmUrl);
           fetched = 'yes';
         } catch {
           fetched = 'blocked';
         }
         return { result: await withdrawal, opened: opened === null ? 'null' : 'window', answerFunction, fetched };
       },
-      { address, keys: [randomUUID()] },
+      { address, keys: [randomUUID()], confirmUrl: CONFIRM_URL },
     );
     // The person sees the shell's own window and cancels it.
     const confirmation = await trustedConfirmPage(shell);

@@ -10,11 +10,11 @@ import { ApiClient, SpotApi, WalletApi } from 'gate-api';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { CurrencyPair } from '../shared/platform/api/spot';
 import { FuturesAccount, SubAccountFuturesBalance, WithdrawalRecord } from '../shared/platform/api/wallet';
+import { signChannel } from './http/signature';
 import type { SandboxHandle } from './server';
 import { ccxtOn, pointCcxtAtSandbox, runConformance } from './testing/conformance';
 import { api, control, mainCreds, signedHeaders, startTestSandbox } from './testing/harness';
 import { TestStream } from './testing/stream';
-import { channelSignature } from './ws/auth';
 
 let sb: SandboxHandle;
 const streams: TestStream[] = [];
@@ -76,7 +76,7 @@ const subscribeAt = (s: TestStream, channel: string, payload: unknown, time: num
     channel,
     event: 'subscribe',
     payload,
-    auth: { method: 'api_key', KEY: sb.key, SIGN: channelSignature(secret, channel, 'subscribe', time) },
+    auth: { method: 'api_key', KEY: sb.key, SIGN: signChannel(secret, channel, 'subscribe', time) },
   });
   return answer;
 };

@@ -8,8 +8,12 @@ import path from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { control } from '../../sandbox/testing/harness';
 import type { EventName } from '../../shared/contract';
+import { parseCsv } from '../../shared/format/csv';
+import type { Core } from './core';
+import { type Db, openJournalDb } from './journal/db';
 import { MemoryKeyStore } from './keychain/keyStore';
-import { startTestCore, withSandboxCore } from './testing/core';
+import type { ConfirmView } from './policies/confirm';
+import { asRenderer, autoConfirm, startTestCore, TEST_ADMIN, withSandboxCore } from './testing/core';
 
 const events: { name: EventName; payload: unknown }[] = [];
 const desk = withSandboxCore({ core: { emit: (name, payload) => events.push({ name, payload }) }, downloads: true });
@@ -225,7 +229,7 @@ describe('audit log', () => {
     expect(verify.entries).toBeGreaterThan(5);
     const csv = await value<{ csv: string; filename: string }>('activity.exportAuditCsv', {});
     expect(csv.filename).toMatch(/\.csv$/);
-    expect(csv.csv.split('\r\n')[0]).toContain('request_id');
+    expect(parseCsv(csv.csv)[0]).toContain('request_id');
     expect(csv.csv).toContain('POST /withdrawals');
     const movementsCsv = await value<{ csv: string }>('activity.exportMovementsCsv', {});
     expect(movementsCsv.csv.split('\r\n').length).toBeGreaterThan(6);
@@ -236,7 +240,7 @@ describe('audit log', () => {
     const { openJournalDb } = await import('./journal/db');
     const { createAuditLog } = await import('./journal/audit');
     const db = openJournalDb(dir);
-    const log = createAuditLog(db, () => 'p');
+    const log = createAuditLog(db, { key: Buffer.alloc(32, 7), activeProfileId: () => 'p' });
     log.record({ action: 'a', outcome: 'ok' });
     log.record({ action: 'b', outcome: 'ok', params: { secret: 'zzz', amount: '1' } });
     log.record({ action: 'c', outcome: 'ok' });
@@ -247,6 +251,76 @@ describe('audit log', () => {
     expect(log.verify()).toEqual({ ok: false, brokenAtSeq: 2 });
     db.close();
     fs.rmSync(dir, { recursive: true, force: true });
+  });
+});
+
+describe('the audit log against the keychain, through the whole core', () => {
+  const call = (core: Core, operation: string, payload: unknown = {}) => core.dispatch(operation, payload, asRenderer);
+  /** Someone with a SQLite tool, on the stopped app's journal. */
+  const editJournal = (dataDir: string, edit: (db: Db) => void) => {
+    const db = openJournalDb(dataDir);
+    db.exec('DROP TRIGGER audit_append_only_update; DROP TRIGGER audit_append_only_delete;');
+    edit(db);
+    db.close();
+  };
+
+  it('deleting the last entries is caught at start; every screen hears of it until an administrator acknowledges it after the confirmation', async () => {
+    const first = await startTestCore(desk.sandbox);
+    const { dataDir } = first;
+    for (const [name, role] of [
+      ['Val', 'viewer'],
+      ['Mo', 'maker'],
+      ['Ann', 'approver'],
+    ] as const) {
+      expect(
+        await call(first.core, 'operators.create', { name, role, passphrase: `looks at the ${role} things` }),
+      ).toMatchObject({ ok: true });
+    }
+    const last = first.core.ctx.audit.list({ limit: 1 })[0]?.seq ?? 0;
+    await first.core.close();
+    // The last two entries go (who was made maker and approver).
+    editJournal(dataDir, (db) => db.prepare('DELETE FROM audit WHERE seq > ?').run(last - 2));
+
+    const seen: { name: EventName; payload: unknown }[] = [];
+    const views: ConfirmView[] = [];
+    const again = await startTestCore(desk.sandbox, {
+      dataDir,
+      emit: (name, payload) => seen.push({ name, payload }),
+      confirm: autoConfirm(views),
+    });
+    try {
+      const failed = { ok: false, problem: expect.stringContaining('entries at its end were deleted') };
+      expect(await call(again.core, 'activity.auditIntegrity')).toMatchObject({ ok: true, value: failed });
+      expect(await call(again.core, 'activity.verifyAudit')).toMatchObject({ ok: true, value: failed });
+      // The app works on, and says so in the log itself.
+      expect(await call(again.core, 'balances.spot')).toMatchObject({ ok: true });
+      expect(again.core.ctx.audit.list({ action: 'audit.checkFailed' })).toHaveLength(1);
+
+      await call(again.core, 'operators.signIn', { name: 'Val', passphrase: 'looks at the viewer things' });
+      expect(await call(again.core, 'activity.acknowledgeAuditFailure', {})).toMatchObject({
+        ok: false,
+        error: { code: 'NOT_ALLOWED' },
+      });
+      await call(again.core, 'operators.signIn', TEST_ADMIN);
+      expect(
+        await call(again.core, 'activity.acknowledgeAuditFailure', { note: 'Two entries lost; checked the platform.' }),
+      ).toMatchObject({ ok: true, value: { ok: true } });
+      expect(views.at(-1)).toMatchObject({
+        action: 'auditAcknowledge',
+        rows: expect.arrayContaining([{ label: 'What failed', value: failed.problem }]),
+      });
+      expect(seen.filter((e) => e.name === 'activity.auditIntegrityChanged').map((e) => e.payload)).toEqual([
+        expect.objectContaining(failed),
+        expect.objectContaining({ ok: true }),
+      ]);
+      expect(await call(again.core, 'activity.auditIntegrity')).toMatchObject({ ok: true, value: { ok: true } });
+      expect(again.core.ctx.audit.list({ action: 'audit.failureAcknowledged' })[0]).toMatchObject({
+        operator: TEST_ADMIN.name,
+        params: expect.stringContaining('Two entries lost'),
+      });
+    } finally {
+      await again.close();
+    }
   });
 });
 
@@ -289,9 +363,11 @@ describe('history sync', () => {
     });
     expect(saved.rows).toBe(all.total);
     expect(path.dirname(saved.path)).toBe(desk.downloadsDir);
-    const lines = fs.readFileSync(saved.path, 'utf8').trimEnd().split('\r\n');
-    expect(lines[0]).toBe('\uFEFFTime (UTC),Kind,ID,Currency,Amount,Status');
-    expect(lines).toHaveLength(all.total + 1);
+    const text = fs.readFileSync(saved.path, 'utf8');
+    expect(text.startsWith('\uFEFF')).toBe(true);
+    const records = parseCsv(text);
+    expect(records[0]).toEqual(['Time (UTC)', 'Kind', 'ID', 'Currency', 'Amount', 'Status']);
+    expect(records).toHaveLength(all.total + 1);
     const progress = events.filter((e) => e.name === 'activity.exportProgress').map((e) => e.payload);
     expect(progress.at(-1)).toEqual({ exportId, written: all.total, total: all.total, state: 'done' });
   });

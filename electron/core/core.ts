@@ -15,7 +15,6 @@ import { createMovementCommands, type MovementCommands } from './commands/moveme
 import { HistorySync } from './history/sync';
 import { AppLock } from './ipc/appLock';
 import { createDispatcher, type Dispatch } from './ipc/dispatcher';
-import { createAuditLog } from './journal/audit';
 import { lockDataDir } from './journal/dataDirLock';
 import { type Db, openJournalDb } from './journal/db';
 import { createSettings, createSnapshots } from './journal/store';
@@ -28,12 +27,14 @@ import { accessOf, can, type OperatorSource, Operators, type ScryptCost, stampIn
 import { type ControlKindHandler, type ControlPlane, createControlPlane } from './operators/controls';
 import { type Authorizer, createAuthorizer } from './policies/authorize';
 import type { Confirm } from './policies/confirm';
+import type { ShowSecret } from './policies/confirmPage';
 import { createLimits } from './policies/limits';
 import { PolicyStore } from './policies/store';
 import { ProfileManager, type SandboxSource } from './profiles/manager';
 import { BACKGROUND, type Scheduler, type Service, systemScheduler } from './scheduler';
 import { createActivityHandlers } from './services/activity';
 import { type AppDeps, type ChooseSavePath, createAppHandlers } from './services/app';
+import { openAuditTrust } from './services/auditTrust';
 import { balanceControlKinds, createBalancesHandlers } from './services/balances';
 import { createBulkHandlers, saveExportFile } from './services/bulk';
 import type { Emit, ServiceContext } from './services/context';
@@ -114,6 +115,11 @@ export interface CoreOptions {
    * (CONFIRMATION_DECLINED). In-process tests pass an automatic answer.
    */
   readonly confirm?: Confirm;
+  /**
+   * The shell's page for a new secret (a new API key's): shown there once, never returned to the
+   * window. Absent: a new key's secret can only go to the keychain (keys.create says so).
+   */
+  readonly showSecret?: ShowSecret;
   /** Who is at the desk (the operators module). Default: one implicit admin operator. */
   readonly operators?: OperatorSource;
   /**
@@ -185,7 +191,7 @@ const createHandlers = (ctx: ServiceContext, d: Domain): DeskHandlers => {
   const policyChanges = createPolicyChanges({ policies: d.policies, authorizer: d.authorizer, controls: d.controls });
   return {
     app: createAppHandlers(ctx, d.app),
-    operators: createOperatorsHandlers(ctx, d.session, d.controls),
+    operators: createOperatorsHandlers(ctx, d.session, d.controls, d.authorizer.confirmChange),
     profiles: createProfilesHandlers(ctx, d.internals, d.controls),
     balances: createBalancesHandlers(ctx, d.controls),
     funding: createFundingHandlers(ctx, d.commands, {
@@ -194,7 +200,7 @@ const createHandlers = (ctx: ServiceContext, d: Domain): DeskHandlers => {
     }),
     transfers: createTransfersHandlers(ctx, d.commands),
     subAccounts: createSubAccountsHandlers(ctx, d.controls),
-    keys: createKeysHandlers(ctx, d.authorizer.confirmChange),
+    keys: createKeysHandlers(ctx, d.authorizer.confirmChange, d.internals.showSecret),
     trade: createTradeHandlers(ctx),
     activity: createActivityHandlers(ctx, d.internals),
     bulk: createBulkHandlers(ctx, { batches: d.batches, keyRotation: d.keyRotation, app: d.app, controls: d.controls }),
@@ -267,11 +273,31 @@ const buildCore = async (options: CoreOptions, releaseLock: () => void): Promise
   });
   let teamSender: TeamSender | undefined;
   // Who is at the desk: their name goes on every audit entry and every journal intent; in a team
-  // their role is the team's.
-  const operators = new Operators({ db, ...(options.scryptCost ? { scryptCost: options.scryptCost } : {}) });
-  const operatorSource = teamAwareOperators(teamDesk, options.operators ?? operators);
+  // their role is the team's. The operators are made just below, once the keychain has given the
+  // key their unknown names are hashed with (the audit trust's check at start records as the app
+  // itself, asking nobody's name).
+  const operatorSource: OperatorSource = teamAwareOperators(
+    teamDesk,
+    options.operators ?? { current: () => operators.current() },
+  );
+  // The audit log's chain key, head and signing key live in the keychain; checked here, at start,
+  // before anything else is recorded (services/auditTrust.ts).
+  const auditTrust = await openAuditTrust({
+    db,
+    keyStore,
+    dataDir: options.dataDir,
+    activeProfileId: activeId,
+    operatorName: () => operatorSource.current()?.name ?? '',
+    ...(options.log ? { log: options.log } : {}),
+  });
+  auditTrust.onChange((state) => options.emit('activity.auditIntegrityChanged', state));
+  const { audit } = auditTrust;
+  const operators = new Operators({
+    db,
+    nameHash: auditTrust.nameHash,
+    ...(options.scryptCost ? { scryptCost: options.scryptCost } : {}),
+  });
   stampIntentsWithOperator(db, operatorSource);
-  const audit = createAuditLog(db, activeId, Date.now, () => operatorSource.current()?.name ?? '');
   const snapshots = createSnapshots(db, activeId);
   const profileListeners = new Set<Parameters<ServiceContext['onProfileChange']>[0]>();
 
@@ -485,6 +511,7 @@ const buildCore = async (options: CoreOptions, releaseLock: () => void): Promise
     audit,
     confirmChange: authorizer.confirmChange,
     saveFile: saveExportFile(app),
+    showSecret: options.showSecret,
   });
   const teamControl = createTeamControl({ desk: teamDesk, operators, scheduler, policyRows: policyChanges });
   const joining = createTeamJoining({
@@ -578,6 +605,9 @@ const buildCore = async (options: CoreOptions, releaseLock: () => void): Promise
     movementService,
     history,
     keyStore,
+    auditTrust,
+    confirmChange: authorizer.confirmChange,
+    ...(options.showSecret ? { showSecret: options.showSecret } : {}),
     app: { lock, session, notifier, ...app },
   };
   const handlers = createHandlers(ctx, {
@@ -683,6 +713,7 @@ const buildCore = async (options: CoreOptions, releaseLock: () => void): Promise
       for (const service of [...services].reverse()) await service.stop();
       await teamDesk.stop();
       await manager.close();
+      await auditTrust.flush();
       db.close();
       releaseLock();
     },

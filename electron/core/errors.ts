@@ -2,6 +2,7 @@
  * The one error type handlers throw. The IPC dispatcher turns it into `{ok: false, error}`;
  * anything else thrown becomes an INTERNAL error whose details stay in main's log.
  */
+import { type TextKind, textProblems } from '../../shared/contract/text';
 import { type IpcError, withDelivery } from '../../shared/ipc/result';
 
 export class DeskFailure extends Error {
@@ -29,3 +30,19 @@ export const isConvertibleToIpcError = (value: unknown): value is ConvertibleToI
   value !== null &&
   'toIpcError' in value &&
   typeof (value as { toIpcError: unknown }).toIpcError === 'function';
+
+/**
+ * Main's own check of the text it is about to act on (shared/contract/text.ts): the contract's
+ * schemas refuse the same, but a caller that skips them — the batch runner calling a domain command
+ * directly, a future caller — must meet the rule too. Throws INVALID_INPUT naming each field; call
+ * it before anything is asked or done.
+ */
+export const assertSafeText = (
+  fields: Readonly<Record<string, readonly [value: string | undefined, kind: TextKind]>>,
+): void => {
+  const problems = textProblems(fields);
+  const [first] = Object.values(problems);
+  if (first !== undefined) {
+    throw new DeskFailure({ code: 'INVALID_INPUT', message: `${first} Nothing was done.`, fields: problems });
+  }
+};

@@ -13,7 +13,8 @@ import { contract } from '../../shared/contract';
 import { operationNames } from '../../shared/ipc/define';
 import type { Core } from './core';
 import { MemoryKeyStore } from './keychain/keyStore';
-import { asRenderer, startTestCore, type TestCore } from './testing/core';
+import type { SecretView } from './policies/confirmPage';
+import { asRenderer, autoShowSecret, startTestCore, type TestCore } from './testing/core';
 
 const sender = asRenderer;
 let sandbox: SandboxHandle;
@@ -23,6 +24,8 @@ let account: { user_id: number; key: string; secret: string };
 const TYPED_SECRET = 'typed-secret-Zq8XkV3pLm2Nw7Rt';
 const seen: string[] = [];
 const keyStore = new MemoryKeyStore();
+/** New secrets the core showed in the shell's own page (the one place outside the keychain they go). */
+const shownSecrets: SecretView[] = [];
 
 beforeAll(async () => {
   sandbox = await startTestSandbox({ market: 'on' });
@@ -40,6 +43,7 @@ beforeAll(async () => {
       log: (line) => seen.push(`log ${line}`),
       logError: (operation, error) => seen.push(`error ${operation} ${String(error)} ${(error as Error)?.stack ?? ''}`),
       keyStore,
+      showSecret: autoShowSecret(shownSecrets),
       timeoutMs: 2_000,
       watchIntervalMs: 200,
     },
@@ -89,6 +93,17 @@ it('no secret reaches an IPC payload, a log line, the journal or any file of the
     perms: [{ name: 'spot', read_only: true }],
     ip_whitelist: [],
   });
+  // A key created through the operation: its secret goes to the shell's page and the keychain only.
+  await call('keys.create', {
+    userId: sub.user_id,
+    name: 'leak-bot',
+    mode: 'classic',
+    perms: { spot: 'read' },
+    ipWhitelist: [],
+    keepSecretInKeychain: true,
+  });
+  const createdSecret = shownSecrets[0]?.secrets[0]?.value ?? '';
+  expect(createdSecret.length).toBeGreaterThanOrEqual(32);
   await movements.reconcile();
   await core.history.start({
     kinds: ['deposits', 'withdrawals', 'pushes', 'subAccountTransfers'],
@@ -110,7 +125,7 @@ it('no secret reaches an IPC payload, a log line, the journal or any file of the
   await core.idle(); // the watchers' first round on the profile switched back to
   await core.close();
 
-  const secrets = [account.secret, TYPED_SECRET, key.secret];
+  const secrets = [account.secret, TYPED_SECRET, key.secret, createdSecret];
   // 1. IPC answers, events, log lines.
   expect(seen.length).toBeGreaterThan(50);
   for (const line of seen) for (const secret of secrets) expect(line.includes(secret), line.slice(0, 200)).toBe(false);

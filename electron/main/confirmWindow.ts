@@ -1,35 +1,54 @@
 /**
- * Electron's trusted confirmation: a dedicated BrowserWindow, modal to the app's window, that the
- * renderer can neither open, reach nor script.
+ * Electron's shell-owned pages — the trusted confirmation, and the page that shows a new API
+ * secret once: a dedicated BrowserWindow, modal to the app's window, that the renderer can neither
+ * open, reach nor script.
  *
  * - Its own session (an in-memory partition): its own storage, its own hardening (no permission,
- *   no download, no request outside its origin), and the only session where its origin is served.
- * - Its own origin, `app://confirm` (the renderer is `app://desk`): the page is confirmPage.ts's
- *   escaped HTML, its script and style files, each with the same CSP as the Chromium shell's
- *   confirmation page.
+ *   no download, no request outside its origin), and the only session where its scheme is served.
+ * - Its own site: the scheme `treasury-desk-trusted` (the renderer is `app://desk`; a different
+ *   scheme is a different site whatever the host), registered as privileged with the app's scheme
+ *   (protocol.ts). The pages are confirmPage.ts's escaped HTML, their script and style files, each
+ *   with `trustedPageHeaders` (the CSP, `Origin-Agent-Cluster: ?1`), as in the Chromium shell.
  * - Its own preload (electron/preload/confirm.ts), which exposes only `answer(accepted,
  *   typedAmount)` on its own IPC channel; main takes an answer only from this window's web
- *   contents, its top-level frame, at the confirmation origin. The renderer's preload has no such
- *   channel, and an answer from any other web contents is refused.
- * - Closing the window, or 2 minutes without an answer, is a cancel; one confirmation at a time.
+ *   contents, its top-level frame, at its origin. The renderer's preload has no such channel, and
+ *   an answer from any other web contents is refused.
+ * - Closing the window, or the time running out (2 minutes for a confirmation, 10 for a secret),
+ *   is a cancel; one window at a time.
  *
- * The core builds the view from the intent and checks the typed amount itself
- * (electron/core/policies/confirm.ts); this window only shows it and relays the person's answer.
+ * The core builds the views and checks the typed amount itself (electron/core/policies/confirm.ts);
+ * this window only shows them and relays the person's answer. A secret shown here is in this
+ * window's page only, never in the app's window, and is forgotten when the window closes.
  */
 import { join } from 'node:path';
 import { BrowserWindow, type IpcMainEvent, ipcMain, type Session, session } from 'electron';
 import type { ConfirmAnswer, ConfirmView } from '../core/policies/confirm';
-import { CONFIRM_PAGE_CSP, CONFIRM_PAGE_CSS, CONFIRM_PAGE_SCRIPT, confirmPageHtml } from '../core/policies/confirmPage';
+import {
+  CONFIRM_PAGE_CSS,
+  CONFIRM_PAGE_SCRIPT,
+  confirmPageHtml,
+  SECRET_PAGE_SCRIPT,
+  type SecretView,
+  secretPageHtml,
+  trustedPageHeaders,
+} from '../core/policies/confirmPage';
 import { CONFIRM_ANSWER_CHANNEL } from './channels';
 
-export const CONFIRM_SCHEME = 'app';
-export const CONFIRM_HOST = 'confirm';
-/** The confirmation's own origin: not the renderer's (app://desk). */
+/** The pages' own scheme: another site than the renderer's `app://desk`. */
+export const CONFIRM_SCHEME = 'treasury-desk-trusted';
+export const CONFIRM_HOST = 'page';
 export const CONFIRM_ORIGIN = `${CONFIRM_SCHEME}://${CONFIRM_HOST}`;
 export const CONFIRM_URL = `${CONFIRM_ORIGIN}/confirm.html`;
+export const SECRET_URL = `${CONFIRM_ORIGIN}/secret.html`;
 /** The in-memory session of the confirmation window (no `persist:` prefix: nothing on disk). */
 export const CONFIRM_PARTITION = 'treasury-desk-confirm';
-const DEFAULT_TIMEOUT_MS = 120_000;
+/** Registered with the app's scheme, before the app is ready (protocol.ts). */
+export const CONFIRM_SCHEME_PRIVILEGES = {
+  scheme: CONFIRM_SCHEME,
+  privileges: { standard: true, secure: true, supportFetchAPI: false, corsEnabled: false },
+} as const;
+const CONFIRM_TIMEOUT_MS = 120_000;
+const SECRET_TIMEOUT_MS = 10 * 60_000;
 
 export interface ConfirmWindowOptions {
   /** The app's window, which the confirmation is modal to (undefined: a window of its own). */
@@ -42,21 +61,14 @@ export interface ConfirmWindowOptions {
 
 export interface ElectronConfirmWindow {
   confirm(view: ConfirmView): Promise<ConfirmAnswer>;
+  /** Shows a new secret once; resolves when the window is closed (`shown`: it was on screen). */
+  showSecret(view: SecretView): Promise<{ readonly shown: boolean }>;
 }
-
-const headers = (contentType: string): Record<string, string> => ({
-  'Content-Type': contentType,
-  'Content-Security-Policy': CONFIRM_PAGE_CSP,
-  'X-Content-Type-Options': 'nosniff',
-  'Cache-Control': 'no-store',
-  'Cross-Origin-Opener-Policy': 'same-origin',
-  'Cross-Origin-Resource-Policy': 'same-origin',
-});
 
 const isConfirmUrl = (url: string): boolean => url.startsWith(`${CONFIRM_ORIGIN}/`);
 
 /** The confirmation's session: serves its origin only, refuses everything else a page may ask for. */
-const prepareSession = (current: () => string | undefined): Session => {
+const prepareSession = (current: () => Readonly<Record<string, readonly [string, string]>>): Session => {
   const ses = session.fromPartition(CONFIRM_PARTITION);
   ses.setPermissionRequestHandler((_contents, _permission, callback) => callback(false));
   ses.setPermissionCheckHandler(() => false);
@@ -66,29 +78,25 @@ const prepareSession = (current: () => string | undefined): Session => {
   });
   ses.protocol.handle(CONFIRM_SCHEME, async (request) => {
     const url = new URL(request.url);
-    if (request.method !== 'GET') return new Response('', { status: 405, headers: headers('text/plain') });
-    if (url.host !== CONFIRM_HOST) return new Response('', { status: 404, headers: headers('text/plain') });
-    const html = current();
-    if (url.pathname === '/confirm.html' && html !== undefined)
-      return new Response(html, { status: 200, headers: headers('text/html; charset=utf-8') });
-    if (url.pathname === '/confirm.js')
-      return new Response(CONFIRM_PAGE_SCRIPT, { status: 200, headers: headers('text/javascript; charset=utf-8') });
-    if (url.pathname === '/confirm.css')
-      return new Response(CONFIRM_PAGE_CSS, { status: 200, headers: headers('text/css; charset=utf-8') });
-    return new Response('', { status: 404, headers: headers('text/plain') });
+    const none = (status: number) => new Response('', { status, headers: trustedPageHeaders('text/plain') });
+    if (request.method !== 'GET') return none(405);
+    if (url.host !== CONFIRM_HOST) return none(404);
+    const files = current();
+    const file = Object.hasOwn(files, url.pathname) ? files[url.pathname] : undefined;
+    if (file === undefined) return none(404);
+    return new Response(file[1], { status: 200, headers: trustedPageHeaders(file[0]) });
   });
   return ses;
 };
 
 /** Call once the app is ready (it needs the session). */
 export const createConfirmWindow = (options: ConfirmWindowOptions): ElectronConfirmWindow => {
-  const timeoutMs = options.timeoutMs ?? DEFAULT_TIMEOUT_MS;
   const preload = options.preload ?? join(import.meta.dirname, '../preload/confirm.cjs');
-  /** The page of the confirmation on screen (undefined: none). */
-  let html: string | undefined;
-  let active: { readonly window: BrowserWindow; readonly finish: (answer: ConfirmAnswer) => void } | undefined;
+  /** The files of the page on screen (none: nothing is served). */
+  let files: Readonly<Record<string, readonly [string, string]>> = {};
+  let active: { readonly window: BrowserWindow; readonly answered: (answer: ConfirmAnswer) => void } | undefined;
   let queue: Promise<unknown> = Promise.resolve();
-  const ses = prepareSession(() => html);
+  const ses = prepareSession(() => files);
 
   // One channel, for this window's answers only: any other sender is refused (and logged).
   ipcMain.on(CONFIRM_ANSWER_CHANNEL, (event: IpcMainEvent, accepted: unknown, typed: unknown) => {
@@ -104,17 +112,23 @@ export const createConfirmWindow = (options: ConfirmWindowOptions): ElectronConf
       frame !== event.sender.mainFrame ||
       !isConfirmUrl(frame.url)
     ) {
-      options.log?.('trusted confirmation: an answer from another sender was refused');
+      options.log?.('trusted window: an answer from another sender was refused');
       return;
     }
-    current.finish({
+    current.answered({
       accepted: accepted === true,
       ...(typeof typed === 'string' ? { typedAmount: typed.slice(0, 100) } : {}),
     });
   });
 
-  const show = (view: ConfirmView): Promise<ConfirmAnswer> =>
-    new Promise<ConfirmAnswer>((resolve) => {
+  /** Opens the window on `url` with `pageFiles`; resolves with the answer, or the cancel on close or timeout. */
+  const open = (
+    url: string,
+    pageFiles: Record<string, readonly [string, string]>,
+    timeoutMs: number,
+    describe: (answer: ConfirmAnswer, shown: boolean) => string,
+  ): Promise<{ answer: ConfirmAnswer; shown: boolean }> =>
+    new Promise((resolve) => {
       const parent = options.parent();
       const window = new BrowserWindow({
         ...(parent ? { parent, modal: true } : {}),
@@ -125,7 +139,7 @@ export const createConfirmWindow = (options: ConfirmWindowOptions): ElectronConf
         show: false,
         minimizable: false,
         fullscreenable: false,
-        title: 'Treasury Desk — confirm',
+        title: 'Treasury Desk',
         backgroundColor: '#0e1116',
         autoHideMenuBar: true,
         webPreferences: {
@@ -142,39 +156,72 @@ export const createConfirmWindow = (options: ConfirmWindowOptions): ElectronConf
         },
       });
       let done = false;
+      let shown = false;
       const finish = (answer: ConfirmAnswer): void => {
         if (done) return;
         done = true;
         clearTimeout(timer);
         if (active?.window === window) active = undefined;
-        html = undefined;
-        options.log?.(`trusted confirmation ${view.action}: ${answer.accepted ? 'confirmed' : 'cancelled'}`);
-        resolve(answer);
+        // Nothing of the page (a secret among it) is served again.
+        files = {};
+        options.log?.(describe(answer, shown));
+        resolve({ answer, shown });
         if (!window.isDestroyed()) window.close();
       };
-      const timer = setTimeout(() => finish({ accepted: false }), timeoutMs);
-      active = { window, finish };
-      html = confirmPageHtml(view);
+      const timer = setTimeout(() => finish({ accepted: false }), options.timeoutMs ?? timeoutMs);
+      active = { window, answered: finish };
+      files = pageFiles;
       window.on('closed', () => finish({ accepted: false }));
-      // The confirmation never navigates and opens nothing (security.ts refuses both for every
-      // web contents; this says it again for this window).
+      // The window never navigates and opens nothing (security.ts refuses both for every web
+      // contents; this says it again for this window).
       window.webContents.on('will-navigate', (event) => event.preventDefault());
       window.webContents.setWindowOpenHandler(() => ({ action: 'deny' }));
       window.once('ready-to-show', () => {
+        shown = true;
         window.show();
         window.focus();
       });
-      window.loadURL(CONFIRM_URL).catch((error: unknown) => {
-        options.log?.(`trusted confirmation could not be shown: ${String(error)}`);
+      window.loadURL(url).catch((error: unknown) => {
+        options.log?.(`trusted window could not be shown: ${String(error)}`);
         finish({ accepted: false });
       });
     });
 
+  /** One window at a time, whichever page. */
+  const queued = <T>(run: () => Promise<T>): Promise<T> => {
+    const next = queue.then(run);
+    queue = next.catch(() => {});
+    return next;
+  };
+
   return {
-    confirm: (view) => {
-      const run = queue.then(() => show(view));
-      queue = run.catch(() => {});
-      return run;
-    },
+    confirm: (view) =>
+      queued(async () => {
+        const { answer } = await open(
+          CONFIRM_URL,
+          {
+            '/confirm.html': ['text/html; charset=utf-8', confirmPageHtml(view)],
+            '/confirm.js': ['text/javascript; charset=utf-8', CONFIRM_PAGE_SCRIPT],
+            '/confirm.css': ['text/css; charset=utf-8', CONFIRM_PAGE_CSS],
+          },
+          CONFIRM_TIMEOUT_MS,
+          (a) => `trusted confirmation ${view.action}: ${a.accepted ? 'confirmed' : 'cancelled'}`,
+        );
+        return answer;
+      }),
+    showSecret: (view) =>
+      queued(async () => {
+        const { answer, shown } = await open(
+          SECRET_URL,
+          {
+            '/secret.html': ['text/html; charset=utf-8', secretPageHtml(view)],
+            '/secret.js': ['text/javascript; charset=utf-8', SECRET_PAGE_SCRIPT],
+            '/confirm.css': ['text/css; charset=utf-8', CONFIRM_PAGE_CSS],
+          },
+          SECRET_TIMEOUT_MS,
+          (_a, wasShown) => `new secret: ${wasShown ? 'shown and closed' : 'closed before it was shown'}`,
+        );
+        return { shown: shown || answer.accepted };
+      }),
   };
 };

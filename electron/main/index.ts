@@ -125,6 +125,8 @@ const start = async (): Promise<void> => {
       // Withdrawals, pushes, transfers above the threshold, key and policy changes, approvals:
       // the core asks this shell's own confirmation window first.
       confirmWindow: true,
+      // A new API key's secret: shown once in that window too, never sent to the app's window.
+      secretWindow: true,
       osNotifications: notifications.unavailableReason
         ? { available: false, reason: notifications.unavailableReason }
         : { available: true },
@@ -133,6 +135,7 @@ const start = async (): Promise<void> => {
     emit: (name, payload) => window?.webContents.send(eventChannel(name), payload),
     chooseSavePath,
     confirm: (view) => confirmWindow.confirm(view),
+    showSecret: (view) => confirmWindow.showSecret(view),
     // Only https explorer pages (checked by the core, by remoteCore and here once more).
     openExternal: async (url) => {
       await shell.openExternal(checkExternalUrl(url), { activate: true });

@@ -47,6 +47,7 @@ const fake = vi.hoisted(() => {
   const remote = {
     options: undefined as unknown,
     confirm: undefined as undefined | ((view: unknown) => Promise<unknown>),
+    showSecret: undefined as undefined | ((view: unknown) => Promise<unknown>),
   };
   return {
     handlers,
@@ -214,9 +215,11 @@ vi.mock('../core/host/remoteCore', async () => {
       options: { trustedOrigins: readonly string[] };
       emit: unknown;
       confirm?: (view: unknown) => Promise<unknown>;
+      showSecret?: (view: unknown) => Promise<unknown>;
     }) => {
       fake.remote.options = o.options;
       fake.remote.confirm = o.confirm;
+      fake.remote.showSecret = o.showSecret;
       const app = createAppHandlers({ shell: 'electron', emit: o.emit } as never);
       const handlers = new Proxy({ app } as Record<string, unknown>, {
         get: (target, area: string) => target[area] ?? {},
@@ -243,10 +246,14 @@ afterAll(() => rmSync(dataDir, { recursive: true, force: true }));
 const frame = (url: string) => ({ url });
 
 describe('Electron main', () => {
-  it('turns the sandbox on for every renderer and registers app:// as a secure standard scheme', () => {
+  it('turns the sandbox on for every renderer and registers app:// and the trusted pages’ own scheme as secure standard schemes', () => {
     expect(fake.calls.sandbox).toBe(1);
     expect(fake.calls.schemes).toEqual([
       expect.objectContaining({ scheme: 'app', privileges: expect.objectContaining({ standard: true, secure: true }) }),
+      expect.objectContaining({
+        scheme: 'treasury-desk-trusted',
+        privileges: expect.objectContaining({ standard: true, secure: true }),
+      }),
     ]);
   });
 
@@ -359,7 +366,10 @@ describe('trusted confirmation window', () => {
   const view = {
     action: 'withdrawal',
     title: 'Withdraw 100 USDT <b>',
-    rows: [{ label: 'Address', value: 'TAddr<script>alert(1)</script>' }],
+    rows: [
+      { label: 'Address', value: 'TAddr<script>alert(1)</script>' },
+      { label: 'Memo', value: 'TXYZ\u202Eabc' },
+    ],
     typedAmount: { amount: '100', currency: 'USDT' },
     confirmLabel: 'Withdraw',
   };
@@ -378,11 +388,12 @@ describe('trusted confirmation window', () => {
     senderFrame: frame,
   });
 
-  it('main asks the core to use it: confirmWindow on, and a confirm callback', async () => {
+  it('main asks the core to use it: confirmWindow and secretWindow on, a confirm and a showSecret callback', async () => {
     const { CONFIRM_ANSWER_CHANNEL } = await import('./channels');
     expect(CONFIRM_ANSWER_CHANNEL).toBe(answerChannel);
-    expect(fake.remote.options).toMatchObject({ confirmWindow: true });
+    expect(fake.remote.options).toMatchObject({ confirmWindow: true, secretWindow: true });
     expect(typeof fake.remote.confirm).toBe('function');
+    expect(typeof fake.remote.showSecret).toBe('function');
     expect(fake.ipcOn.has(answerChannel)).toBe(true);
   });
 
@@ -394,17 +405,22 @@ describe('trusted confirmation window', () => {
     expect(prefs).toMatchObject({ sandbox: true, contextIsolation: true, nodeIntegration: false, webviewTag: false });
     expect(String(prefs.preload)).toMatch(/preload[\\/]confirm\.cjs$/);
     expect(prefs.session).toBeDefined();
-    expect(win.loadURL).toHaveBeenCalledWith('app://confirm/confirm.html');
+    // Its own site: another scheme than the renderer's app://desk.
+    expect(win.loadURL).toHaveBeenCalledWith('treasury-desk-trusted://page/confirm.html');
 
-    // Its session serves the view as escaped text with the confirmation's CSP, and nothing else.
+    // Its session serves the view as escaped, isolated text with the confirmation's CSP, in an
+    // agent cluster of its own origin, and nothing else.
     const partition = fake.partitions.get('treasury-desk-confirm')!;
-    const page = await partition.protocol!(new Request('app://confirm/confirm.html'));
+    const page = await partition.protocol!(new Request('treasury-desk-trusted://page/confirm.html'));
     expect(page.headers.get('content-security-policy')).toContain("script-src 'self'");
     expect(page.headers.get('content-security-policy')).toContain("connect-src 'none'");
+    expect(page.headers.get('origin-agent-cluster')).toBe('?1');
     const html = await page.text();
     expect(html).toContain('Withdraw 100 USDT &lt;b&gt;');
     expect(html).not.toContain('<script>alert(1)</script>');
-    expect((await partition.protocol!(new Request('app://confirm/other.js'))).status).toBe(404);
+    expect(html).not.toContain('\u202E');
+    expect(html).toContain('[U+202E]');
+    expect((await partition.protocol!(new Request('treasury-desk-trusted://page/other.js'))).status).toBe(404);
     expect((await partition.protocol!(new Request('app://desk/index.html'))).status).toBe(404);
     const decide = (url: string) => {
       let cancel: boolean | undefined;
@@ -413,7 +429,7 @@ describe('trusted confirmation window', () => {
       });
       return cancel;
     };
-    expect(decide('app://confirm/confirm.js')).toBe(false);
+    expect(decide('treasury-desk-trusted://page/confirm.js')).toBe(false);
     expect(decide('app://desk/index.html')).toBe(true);
     expect(decide('https://evil.example/')).toBe(true);
 
@@ -431,7 +447,7 @@ describe('trusted confirmation window', () => {
     appWindow.webContents.mainFrame.url = 'app://desk/index.html';
     listener(from(appWindow.webContents), true, '100');
     // …nor a frame inside the confirmation, nor the window once it is elsewhere.
-    listener(from(win.webContents, { url: 'app://confirm/confirm.html' }), true, '100');
+    listener(from(win.webContents, { url: 'treasury-desk-trusted://page/confirm.html' }), true, '100');
     listener({ sender: win.webContents, senderFrame: null }, true, '100');
     const settled = vi.fn();
     void answer.then(settled);
@@ -458,6 +474,30 @@ describe('trusted confirmation window', () => {
     expect(next.win).not.toBe(win);
     fake.ipcOn.get(answerChannel)!(from(next.win.webContents), false);
     await expect(next.answer).resolves.toEqual({ accepted: false });
+  });
+
+  it('a new secret is shown in the same kind of window, on its own page, and is served no more once it closes', async () => {
+    const before = fake.windows.length;
+    const secretView = {
+      title: 'New API key for sub-account 7',
+      rows: [{ label: 'Key', value: 'abcdef0123456789' }],
+      secrets: [{ label: 'Secret', value: 'S3CRET-VALUE-0123456789' }],
+    };
+    const shown = fake.remote.showSecret!(secretView);
+    await vi.waitFor(() => expect(fake.windows.length).toBe(before + 1));
+    const win = fake.windows.at(-1)!;
+    await vi.waitFor(() => expect(win.loadURL).toHaveBeenCalledWith('treasury-desk-trusted://page/secret.html'));
+    const partition = fake.partitions.get('treasury-desk-confirm')!;
+    const page = await partition.protocol!(new Request('treasury-desk-trusted://page/secret.html'));
+    expect(page.headers.get('origin-agent-cluster')).toBe('?1');
+    expect(await page.text()).toContain('S3CRET-VALUE-0123456789');
+    // The app's window cannot close it on the person's behalf.
+    fake.ipcOn.get(answerChannel)!(from(fake.windows[0]!.webContents), true);
+    expect(win.closed).toBe(false);
+    fake.ipcOn.get(answerChannel)!(from(win.webContents), true);
+    await expect(shown).resolves.toEqual({ shown: true });
+    expect(win.closed).toBe(true);
+    expect((await partition.protocol!(new Request('treasury-desk-trusted://page/secret.html'))).status).toBe(404);
   });
 
   it('its preload exposes only the answer function, on its own channel', async () => {

@@ -6,16 +6,21 @@
 import { readFile } from 'node:fs/promises';
 import { protocol } from 'electron';
 import { contentTypeOf, rendererHeaders, resolveAsset } from '../core/ipc/rendererPolicy';
+import { CONFIRM_SCHEME_PRIVILEGES } from './confirmWindow';
 
 export const APP_SCHEME = 'app';
 export const APP_HOST = 'desk';
 export const APP_ORIGIN = `${APP_SCHEME}://${APP_HOST}`;
 export const APP_URL = `${APP_ORIGIN}/index.html`;
 
-/** Must run before `app` is ready: a standard, secure scheme gets a real origin and localStorage. */
+/**
+ * Must run before `app` is ready, once: a standard, secure scheme gets a real origin and
+ * localStorage. With it, the shell-owned pages' own scheme (confirmWindow.ts: another site).
+ */
 export const registerAppScheme = (): void => {
   protocol.registerSchemesAsPrivileged([
     { scheme: APP_SCHEME, privileges: { standard: true, secure: true, supportFetchAPI: false, corsEnabled: false } },
+    CONFIRM_SCHEME_PRIVILEGES,
   ]);
 };
 

@@ -1,8 +1,7 @@
 /**
- * The Chromium shell's save dialog: where an export goes, asked in a page the SHELL opens (like the
- * trusted confirmation, ./confirmWindow.ts): `context.newPage()` (no opener, no handle for the
- * renderer) at its own origin, which the renderer cannot fetch or script (serve.ts refuses every
- * other origin to it), with its answer function exposed to that page alone. It shows the file name
+ * The Chromium shell's save dialog: where an export goes, asked in a page the SHELL opens at its own
+ * site, like the trusted confirmation (./trustedPage.ts: no opener, no handle for the renderer,
+ * which can neither fetch nor script it), with its answer function exposed to that page alone. It shows the file name
  * (editable) and the folder (default: the Downloads folder; another one must exist and be inside
  * the home folder), asks before replacing a file, and answers the core's `chooseSavePath` with the
  * path — or undefined (Cancel, Escape, closing it, 5 minutes without an answer): nothing is written.
@@ -11,10 +10,12 @@
 import { mkdir } from 'node:fs/promises';
 import { homedir } from 'node:os';
 import { extname } from 'node:path';
-import type { BrowserContext, Page, Route } from 'playwright-core';
+import type { BrowserContext, Page } from 'playwright-core';
 import { checkSaveTarget } from './savePath';
+import { createTrustedPages } from './trustedPage';
 
-export const SAVE_ORIGIN = 'https://save.treasury-desk.invalid';
+/** The save dialog's own site: another registrable name than the renderer's (treasury-desk.invalid). */
+export const SAVE_ORIGIN = 'https://treasury-desk-save.invalid';
 export const SAVE_URL = `${SAVE_ORIGIN}/save.html`;
 const ANSWER_BINDING = '__deskSaveAnswer';
 
@@ -122,110 +123,53 @@ export const SAVE_PAGE_SCRIPT = `(() => {
   name.setSelectionRange(0, dot > 0 ? dot : name.value.length);
 })();`;
 
-const headers = (contentType: string) => ({
-  'content-type': contentType,
-  'content-security-policy': SAVE_PAGE_CSP,
-  'x-content-type-options': 'nosniff',
-  'cache-control': 'no-store',
-  'cross-origin-opener-policy': 'same-origin',
-  'cross-origin-resource-policy': 'same-origin',
-});
-
 type PageAnswer =
   | { state: 'saved' }
   | { state: 'exists'; name: string; folder: string }
   | { state: 'invalid'; field: 'name' | 'folder'; message: string };
 
 export const createSaveWindow = (context: BrowserContext, options: SaveWindowOptions): SaveWindow => {
-  const timeoutMs = options.timeoutMs ?? 5 * 60_000;
   const home = options.home ?? homedir();
-  const own = new Set<Page>();
-  let opening: Promise<Page> | undefined;
-  let queue: Promise<unknown> = Promise.resolve();
-
-  const show = async (suggestedName: string): Promise<string | undefined> => {
-    const extension = extname(suggestedName) || '.csv';
-    // The Downloads folder may not exist yet (the core creates it when it writes there itself).
-    await mkdir(options.defaultDir, { recursive: true }).catch(() => {});
-    opening = context.newPage().then((p) => {
-      own.add(p);
-      return p;
-    });
-    const page = await opening;
-    return new Promise<string | undefined>((resolve) => {
-      let done = false;
-      const finish = (path: string | undefined): void => {
-        if (done) return;
-        done = true;
-        clearTimeout(timer);
-        options.log?.(path === undefined ? 'save dialog: cancelled' : `save dialog: ${path}`);
-        resolve(path);
-        void page.close().catch(() => {});
-        own.delete(page);
-      };
-      const timer = setTimeout(() => finish(undefined), timeoutMs);
-      page.once('close', () => finish(undefined));
-      const html = savePageHtml(suggestedName, options.defaultDir, home);
-      void (async () => {
-        // Page routes come before the context's (which refuses every origin but the renderer's).
-        await page.route(`${SAVE_ORIGIN}/**`, async (route: Route) => {
-          const request = route.request();
-          const path = new URL(request.url()).pathname;
-          if (request.method() !== 'GET') return route.fulfill({ status: 405, body: '' });
-          const files: Record<string, [string, string]> = {
-            '/save.html': ['text/html; charset=utf-8', html],
-            '/save.js': ['text/javascript; charset=utf-8', SAVE_PAGE_SCRIPT],
-            '/save.css': ['text/css; charset=utf-8', SAVE_PAGE_CSS],
-          };
-          const file = Object.hasOwn(files, path) ? files[path] : undefined;
-          if (!file) return route.fulfill({ status: 404, body: '' });
-          return route.fulfill({ status: 200, headers: headers(file[0]), body: file[1] });
-        });
-        await page.exposeBinding(
-          ANSWER_BINDING,
-          async (source, action: unknown, name: unknown, folder: unknown, replace: unknown): Promise<PageAnswer> => {
-            // Only this page's own top-level document at the dialog's origin may answer.
-            if (
-              source.page !== page ||
-              source.frame !== page.mainFrame() ||
-              !source.frame.url().startsWith(`${SAVE_ORIGIN}/`)
-            ) {
-              throw new Error('Not allowed');
-            }
-            if (action !== 'save') {
-              finish(undefined);
-              return { state: 'saved' };
-            }
-            const check = await checkSaveTarget(
-              { name: String(name ?? '').slice(0, 1_000), folder: String(folder ?? '').slice(0, 4_096) },
-              { home, extension, alsoAllowed: [options.defaultDir] },
-            );
-            if (!check.ok) return { state: 'invalid', field: check.field, message: check.message };
-            if (check.exists && replace !== true) {
-              return { state: 'exists', name: String(name).trim(), folder: String(folder).trim() };
-            }
-            finish(check.path);
-            return { state: 'saved' };
-          },
-        );
-        await page.goto(SAVE_URL);
-        await page.bringToFront().catch(() => {});
-      })().catch((error: unknown) => {
-        options.log?.(`save dialog could not be shown: ${String(error)}`);
-        finish(undefined);
-      });
-    });
-  };
+  const pages = createTrustedPages<string | undefined>(context, {
+    origin: SAVE_ORIGIN,
+    binding: ANSWER_BINDING,
+    csp: SAVE_PAGE_CSP,
+    timeoutMs: options.timeoutMs ?? 5 * 60_000,
+    ...(options.log ? { log: options.log } : {}),
+  });
 
   return {
-    choose: (suggestedName) => {
-      const run = queue.then(() => show(suggestedName));
-      queue = run.catch(() => {});
-      return run;
+    choose: async (suggestedName) => {
+      const extension = extname(suggestedName) || '.csv';
+      // The Downloads folder may not exist yet (the core creates it when it writes there itself).
+      await mkdir(options.defaultDir, { recursive: true }).catch(() => {});
+      return pages.show({
+        entry: '/save.html',
+        files: {
+          '/save.html': ['text/html; charset=utf-8', savePageHtml(suggestedName, options.defaultDir, home)],
+          '/save.js': ['text/javascript; charset=utf-8', SAVE_PAGE_SCRIPT],
+          '/save.css': ['text/css; charset=utf-8', SAVE_PAGE_CSS],
+        },
+        cancelled: undefined,
+        describe: (path) => (path === undefined ? 'save dialog: cancelled' : `save dialog: ${path}`),
+        onAnswer: async ([action, name, folder, replace], finish): Promise<PageAnswer> => {
+          if (action !== 'save') {
+            finish(undefined);
+            return { state: 'saved' };
+          }
+          const check = await checkSaveTarget(
+            { name: String(name ?? '').slice(0, 1_000), folder: String(folder ?? '').slice(0, 4_096) },
+            { home, extension, alsoAllowed: [options.defaultDir] },
+          );
+          if (!check.ok) return { state: 'invalid', field: check.field, message: check.message };
+          if (check.exists && replace !== true) {
+            return { state: 'exists', name: String(name).trim(), folder: String(folder).trim() };
+          }
+          finish(check.path);
+          return { state: 'saved' };
+        },
+      });
     },
-    owns: async (page) => {
-      await opening?.catch(() => undefined);
-      return own.has(page);
-    },
+    owns: pages.owns,
   };
 };

@@ -25,6 +25,7 @@ import { CONFIRM_ORIGIN, type ConfirmWindow, createConfirmWindow } from './confi
 import { createShellOpenExternal } from './openExternal';
 import { createShellNotifications } from './osNotifications';
 import { createSaveWindow, SAVE_ORIGIN, type SaveWindow } from './saveWindow';
+import { createSecretWindow, SECRET_ORIGIN, type SecretWindow } from './secretWindow';
 import { SHELL_ORIGIN, SHELL_URL, serveRenderer } from './serve';
 
 /** A problem the person can fix; the CLI prints its message without a stack trace. */
@@ -46,6 +47,7 @@ type ShellDecidedCoreOptions =
   | 'saveDialog'
   | 'osNotifications'
   | 'confirmWindow'
+  | 'secretWindow'
   | 'openExternal';
 
 export interface ShellOptions {
@@ -90,6 +92,8 @@ export interface Shell {
   readonly confirmOrigin: string;
   /** The origin of the save dialog's page (tests find it by this). */
   readonly saveOrigin: string;
+  /** The origin of the page that shows a new secret once (tests find it by this). */
+  readonly secretOrigin: string;
   /** Resolves when the window is closed (by the person or by close()). */
   readonly closed: Promise<void>;
   close(): Promise<void>;
@@ -138,6 +142,8 @@ export const openShell = async (options: ShellOptions): Promise<Shell> => {
   let bridge: Bridge | undefined;
   // The trusted confirmation is a page of the browser too; before it exists, nothing is confirmed.
   let confirmWindow: ConfirmWindow | undefined;
+  // The page that shows a new API secret once, likewise.
+  let secretWindow: SecretWindow | undefined;
   // The save dialog, likewise; only when exports ask where to save (see ShellOptions.askWhereToSave).
   const askWhereToSave = options.askWhereToSave ?? !options.headless;
   let saveWindow: SaveWindow | undefined;
@@ -154,6 +160,7 @@ export const openShell = async (options: ShellOptions): Promise<Shell> => {
         shell: 'chromium',
         trustedOrigins: [SHELL_ORIGIN],
         confirmWindow: true,
+        secretWindow: true,
         saveDialog: askWhereToSave,
         // Explorer links: the person's browser (headless: not opened, the window copies the link).
         openExternal: true,
@@ -167,6 +174,7 @@ export const openShell = async (options: ShellOptions): Promise<Shell> => {
       },
       emit: (name, payload) => bridge?.send(name, payload),
       confirm: (view) => (confirmWindow ? confirmWindow.confirm(view) : Promise.resolve({ accepted: false })),
+      showSecret: (view) => (secretWindow ? secretWindow.show(view) : Promise.resolve({ shown: false })),
       ...(askWhereToSave
         ? { chooseSavePath: (name: string) => (saveWindow ? saveWindow.choose(name) : Promise.resolve(undefined)) }
         : {}),
@@ -224,13 +232,15 @@ export const openShell = async (options: ShellOptions): Promise<Shell> => {
       ...(options.confirmTimeoutMs ? { timeoutMs: options.confirmTimeoutMs } : {}),
     });
     confirmWindow = confirmer;
+    const secrets = createSecretWindow(context, { log });
+    secretWindow = secrets;
     const saver = createSaveWindow(context, { defaultDir: options.core?.downloadsDir ?? defaultDownloadsDir(), log });
     if (askWhereToSave) saveWindow = saver;
     // Popups and new windows are refused: the app has exactly one window, plus the trusted
-    // confirmation and the save dialog, which only the shell opens.
+    // confirmation, the new secret's page and the save dialog, which only the shell opens.
     context.on('page', (other) => {
       if (other === page) return;
-      void Promise.all([confirmer.owns(other), saver.owns(other)]).then((mine) => {
+      void Promise.all([confirmer.owns(other), secrets.owns(other), saver.owns(other)]).then((mine) => {
         if (mine.includes(true)) return;
         log(`refused new window ${other.url()}`);
         void other.close();
@@ -262,6 +272,7 @@ export const openShell = async (options: ShellOptions): Promise<Shell> => {
       close,
       confirmOrigin: CONFIRM_ORIGIN,
       saveOrigin: SAVE_ORIGIN,
+      secretOrigin: SECRET_ORIGIN,
     };
   } catch (error) {
     await context.close().catch(() => {});

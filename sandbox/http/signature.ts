@@ -1,6 +1,11 @@
 /**
- * APIv4 request signing (spec "Authentication" 6–7, api-facts §6): lower-case hex HMAC-SHA512 with
- * the secret over METHOD \n PATH \n QUERY \n hex(SHA512(body)) \n Timestamp.
+ * The sandbox's own verifier of the platform's signatures (spec "Authentication" 6–7, api-facts §6
+ * and §8), written apart from the app's signer on purpose: both are checked against the same vectors
+ * (shared/platform/signingVectors.ts), so a mistake in one is not copied into the other. Lower-case
+ * hex HMAC-SHA512 with the secret over
+ *   REST:      METHOD \n PATH \n QUERY \n hex(SHA512(body)) \n Timestamp
+ *   WebSocket: channel=<channel>&event=<event>&time=<time>   (a private channel request)
+ * The signing halves (`sign`, `signChannel`) are for the sandbox's own test clients.
  */
 import { createHmac, hash, timingSafeEqual } from 'node:crypto';
 
@@ -22,6 +27,11 @@ export function signatureString(
   return `${method.toUpperCase()}\n${path}\n${query}\n${bodySha512}\n${timestamp}`;
 }
 
+/** What a private channel request signs. */
+export function channelSignatureString(channel: string, event: string, time: number | string): string {
+  return `channel=${channel}&event=${event}&time=${time}`;
+}
+
 export function sign(
   secret: string,
   method: string,
@@ -30,9 +40,12 @@ export function sign(
   bodySha512: string,
   timestamp: string,
 ): string {
-  return createHmac('sha512', secret)
-    .update(signatureString(method, path, query, bodySha512, timestamp))
-    .digest('hex');
+  return hmac(secret, signatureString(method, path, query, bodySha512, timestamp)).toString('hex');
+}
+
+/** The `auth.SIGN` a client sends for `channel`/`event` at `time` (seconds). */
+export function signChannel(secret: string, channel: string, event: string, time: number | string): string {
+  return hmac(secret, channelSignatureString(channel, event, time)).toString('hex');
 }
 
 const SIGN_RE = /^[0-9a-fA-F]{128}$/;
@@ -51,11 +64,27 @@ export function signatureValid(
   timestamp: string,
   received: string,
 ): boolean {
+  return hmacMatches(secret, signatureString(method, path, query, bodySha512, timestamp), received);
+}
+
+/** Whether a received channel `auth.SIGN` is the signature of `channel`/`event`/`time`. */
+export function channelSignatureValid(
+  secret: string,
+  channel: string,
+  event: string,
+  time: number,
+  received: string,
+): boolean {
+  return hmacMatches(secret, channelSignatureString(channel, event, time), received);
+}
+
+function hmacMatches(secret: string, payload: string, received: string): boolean {
   if (!SIGN_RE.test(received)) return false;
-  const expected = createHmac('sha512', secret)
-    .update(signatureString(method, path, query, bodySha512, timestamp))
-    .digest();
-  return timingSafeEqual(expected, Buffer.from(received, 'hex'));
+  return timingSafeEqual(hmac(secret, payload), Buffer.from(received, 'hex'));
+}
+
+function hmac(secret: string, payload: string): Buffer {
+  return createHmac('sha512', secret).update(payload).digest();
 }
 
 /**

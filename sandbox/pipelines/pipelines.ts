@@ -4,8 +4,16 @@
  * (docs/sandbox.md "Pipelines"). Due steps run on every clock tick (once a second in real mode,
  * on POST /sandbox/advance in manual mode); a long advance runs every due step in order, each
  * stamped with its own due time. Each step, with its money movement, is one transaction.
+ *
+ * What each status is — final or not, cancellable or not — is the app's and the sandbox's one status
+ * table per record kind (shared/platform/statusTables.ts): every route is checked against it when
+ * this module loads (known codes, a duration for each status that is not final, a final one last),
+ * and DELETE /withdrawals/{id} is accepted where the table says the platform still cancels.
+ * What entering a status does to the record and the ledger is each kind's `enter` below; one loop
+ * runs the due steps of all three kinds.
  */
 import Decimal from 'decimal.js';
+import { type FundingRecordKind, statusFacts } from '../../shared/platform/statusTables';
 import { currencyDef } from '../catalog';
 import type { SandboxContext } from '../context';
 import { dec } from '../store/ledger';
@@ -17,9 +25,34 @@ interface Step {
   readonly ms?: number;
 }
 
+type Routes = Readonly<Record<string, readonly Step[]>>;
+
+/**
+ * A kind's routes, checked against its status table: every status is one of the spec's, each one
+ * that is not final has a duration, and a route ends at its first final status.
+ */
+export function checkedRoutes(kind: FundingRecordKind, routes: Routes): Routes {
+  for (const [name, route] of Object.entries(routes)) {
+    route.forEach((step, i) => {
+      const facts = statusFacts(kind, step.status);
+      const where = `sandbox ${kind} route "${name}", ${step.status}`;
+      if (facts === undefined) throw new Error(`${where}: not a ${kind} status of the spec`);
+      const last = i === route.length - 1;
+      if (facts.final !== last)
+        throw new Error(
+          `${where}: ${facts.final ? 'a final status before the end' : 'the route ends on a status that is not final'}`,
+        );
+      if (!facts.final && step.ms === undefined)
+        throw new Error(`${where}: a status that is not final needs a duration`);
+      if (facts.final && step.ms !== undefined) throw new Error(`${where}: a final status has no duration`);
+    });
+  }
+  return routes;
+}
+
 const S = 1000;
 
-export const WITHDRAWAL_ROUTES: Readonly<Record<string, readonly Step[]>> = {
+export const WITHDRAWAL_ROUTES: Routes = checkedRoutes('withdrawal', {
   /** Normal on-chain withdrawal (18 s in all, like the earlier REQUEST → PEND → EXTPEND route). */
   chain: [
     { status: 'REQUEST', ms: 3 * S },
@@ -79,7 +112,7 @@ export const WITHDRAWAL_ROUTES: Readonly<Record<string, readonly Step[]>> = {
   internal: [{ status: 'REQUEST', ms: 2 * S }, { status: 'DONE' }],
   /** After DELETE /withdrawals/{id}. */
   cancel: [{ status: 'CANCELPEND', ms: 2 * S }, { status: 'CANCEL' }],
-};
+});
 
 /** Test inputs (docs/sandbox.md): an address ending in one of these words takes that route. */
 export const WITHDRAWAL_ADDRESS_ROUTES: readonly (readonly [suffix: string, route: string])[] = [
@@ -94,12 +127,6 @@ export const WITHDRAWAL_ADDRESS_ROUTES: readonly (readonly [suffix: string, rout
 /** An amount of this many review thresholds or more needs face verification (route `face`). */
 export const FACE_VERIFY_FACTOR = 5;
 
-/**
- * Statuses in which DELETE /withdrawals/{id} is accepted: before processing starts (the app offers
- * the same set). LOCKED is the wallet's own lock: not cancellable.
- */
-export const CANCELLABLE_WITHDRAWAL = new Set(['REQUEST', 'VERIFY', 'MANUAL', 'REVIEW', 'DMOVE', 'FVERIFY']);
-
 /** What a refunded withdrawal's fail_reason says, per route. */
 const WITHDRAWAL_FAIL_REASON: Readonly<Record<string, string>> = {
   fail: 'Transaction failed on chain (sandbox test address)',
@@ -107,7 +134,7 @@ const WITHDRAWAL_FAIL_REASON: Readonly<Record<string, string>> = {
   cancel: 'Cancelled at the user’s request',
 };
 
-export const DEPOSIT_ROUTES: Readonly<Record<string, readonly Step[]>> = {
+export const DEPOSIT_ROUTES: Routes = checkedRoutes('deposit', {
   chain: [
     { status: 'PEND', ms: 3 * S },
     { status: 'TRACK', ms: 10 * S },
@@ -128,9 +155,9 @@ export const DEPOSIT_ROUTES: Readonly<Record<string, readonly Step[]>> = {
   invalid: [{ status: 'PEND', ms: 3 * S }, { status: 'INVALID' }],
   /** From another sandbox user's withdrawal: credited at once. */
   internal: [{ status: 'DONE' }],
-};
+});
 
-export const PUSH_ROUTES: Readonly<Record<string, readonly Step[]>> = {
+export const PUSH_ROUTES: Routes = checkedRoutes('push', {
   accept: [
     { status: 'CREATING', ms: 2 * S },
     { status: 'PENDING', ms: 10 * S },
@@ -146,9 +173,13 @@ export const PUSH_ROUTES: Readonly<Record<string, readonly Step[]>> = {
   ],
   /** After POST /sandbox/pushes/cancel while CREATING or PENDING: the sender is refunded. */
   cancel: [{ status: 'CANCELLING', ms: 3 * S }, { status: 'CANCELLED' }],
-};
+});
 
-/** Push statuses a cancellation (control API) may start from. */
+/**
+ * Push statuses a cancellation through the control API may start from: the sandbox's own test
+ * facility (the platform has no API to take a push back, so the status table says no push is
+ * cancellable).
+ */
 export const CANCELLABLE_PUSH = new Set(['CREATING', 'PENDING']);
 
 const PUSH_MESSAGE: Readonly<Record<string, string>> = {
@@ -158,7 +189,14 @@ const PUSH_MESSAGE: Readonly<Record<string, string>> = {
   CANCELLED: 'Cancelled: the amount was returned to the sender',
 };
 
-interface WithdrawalRow {
+/** The columns every pipeline table shares. */
+interface PipelineRow {
+  status: string;
+  route: string;
+  next_at: number | null;
+}
+
+interface WithdrawalRow extends PipelineRow {
   seq: number;
   id: string;
   user_id: number;
@@ -168,32 +206,37 @@ interface WithdrawalRow {
   memo: string;
   amount: string;
   fee: string;
-  status: string;
-  route: string;
   internal_user_id: number | null;
-  next_at: number | null;
 }
 
-interface DepositRow {
+interface DepositRow extends PipelineRow {
   seq: number;
   user_id: number;
   currency: string;
   amount: string;
-  status: string;
-  route: string;
   credited: number;
-  next_at: number | null;
 }
 
-interface PushRow {
+interface PushRow extends PipelineRow {
   id: number;
   push_uid: number;
   receive_uid: number;
   currency: string;
   amount: string;
-  status: string;
-  route: string;
-  next_at: number | null;
+}
+
+/** One record kind's pipeline: its table, its routes and what entering each status does. */
+interface RecordPipeline<Row extends PipelineRow> {
+  readonly table: 'withdrawals' | 'deposits' | 'pushes';
+  /** The column due rows are ordered and parked by. */
+  readonly key: 'seq' | 'id';
+  readonly keyOf: (row: Row) => number;
+  readonly routes: Routes;
+  /**
+   * Puts the record into `status` as of `at` (inside the step's transaction): its fields and its
+   * money, due again at `nextAt` (null once final).
+   */
+  readonly enter: (row: Row, status: string, at: number, nextAt: number | null) => void;
 }
 
 function nextStep(route: readonly Step[] | undefined, status: string): Step | undefined {
@@ -202,21 +245,131 @@ function nextStep(route: readonly Step[] | undefined, status: string): Step | un
   return i === -1 ? undefined : route[i + 1];
 }
 
-function stepMs(route: readonly Step[] | undefined, status: string): number | undefined {
-  return route?.find((s) => s.status === status)?.ms;
-}
-
 export class Pipelines {
   private running = false;
+  private readonly withdrawals: RecordPipeline<WithdrawalRow>;
+  private readonly deposits: RecordPipeline<DepositRow>;
+  private readonly pushes: RecordPipeline<PushRow>;
 
-  constructor(private readonly ctx: SandboxContext) {}
+  constructor(private readonly ctx: SandboxContext) {
+    const { db, ledger } = ctx;
+    this.withdrawals = {
+      table: 'withdrawals',
+      key: 'seq',
+      keyOf: (row) => row.seq,
+      routes: WITHDRAWAL_ROUTES,
+      enter: (row, status, at, nextAt) => {
+        const refund = () =>
+          ledger.credit(
+            { userId: row.user_id, account: 'spot', currency: row.currency },
+            new Decimal(row.amount).plus(row.fee),
+            'withdraw_refund',
+            row.id,
+          );
+        switch (status) {
+          case 'EXTPEND':
+            db.prepare('UPDATE withdrawals SET status = ?, txid = ?, next_at = ? WHERE seq = ?').run(
+              status,
+              this.txid(row.chain, row.id),
+              nextAt,
+              row.seq,
+            );
+            return;
+          case 'DONE': {
+            let txid: string | undefined;
+            let block = String(18_000_000 + (Math.floor(at / 12_000) % 1_000_000));
+            if (row.internal_user_id !== null) {
+              txid = `internal-${ctx.ids.digest(`internal:${row.id}`).slice(0, 32)}`;
+              block = '0';
+              this.creditInternalDeposit(row, txid, at);
+            }
+            db.prepare(
+              'UPDATE withdrawals SET status = ?, txid = COALESCE(?, txid), block_number = ?, timestamp2 = ?, next_at = ? WHERE seq = ?',
+            ).run(status, txid ?? null, block, at, nextAt, row.seq);
+            return;
+          }
+          case 'CANCEL':
+          case 'INVALID':
+            refund();
+            db.prepare(
+              'UPDATE withdrawals SET status = ?, fail_reason = ?, timestamp2 = ?, next_at = ? WHERE seq = ?',
+            ).run(status, WITHDRAWAL_FAIL_REASON[row.route] ?? '', at, nextAt, row.seq);
+            return;
+          case 'BCODE':
+            // Paid out as a code: final, with its time, but no transaction on chain.
+            db.prepare('UPDATE withdrawals SET status = ?, timestamp2 = ?, next_at = ? WHERE seq = ?').run(
+              status,
+              at,
+              nextAt,
+              row.seq,
+            );
+            return;
+          case 'REJECT':
+            refund();
+            db.prepare('UPDATE withdrawals SET status = ?, next_at = ? WHERE seq = ?').run(status, nextAt, row.seq);
+            return;
+          default:
+            db.prepare('UPDATE withdrawals SET status = ?, next_at = ? WHERE seq = ?').run(status, nextAt, row.seq);
+        }
+      },
+    };
+    this.deposits = {
+      table: 'deposits',
+      key: 'seq',
+      keyOf: (row) => row.seq,
+      routes: DEPOSIT_ROUTES,
+      enter: (row, status, _at, nextAt) => {
+        let credited = row.credited;
+        if ((status === 'DEP_CREDITED' || status === 'DONE') && !credited) {
+          ledger.credit(
+            { userId: row.user_id, account: 'spot', currency: row.currency },
+            row.amount,
+            'deposit',
+            `d${row.seq}`,
+          );
+          credited = 1;
+        }
+        db.prepare('UPDATE deposits SET status = ?, credited = ?, next_at = ? WHERE seq = ?').run(
+          status,
+          credited,
+          nextAt,
+          row.seq,
+        );
+      },
+    };
+    this.pushes = {
+      table: 'pushes',
+      key: 'id',
+      keyOf: (row) => row.id,
+      routes: PUSH_ROUTES,
+      enter: (row, status, _at, nextAt) => {
+        if (status === 'RECEIVED') {
+          ledger.credit(
+            { userId: row.receive_uid, account: 'spot', currency: row.currency },
+            row.amount,
+            'push_in',
+            String(row.id),
+          );
+        } else if (status === 'REFUSED' || status === 'CANCELLED') {
+          ledger.credit(
+            { userId: row.push_uid, account: 'spot', currency: row.currency },
+            row.amount,
+            'push_refund',
+            String(row.id),
+          );
+        }
+        db.prepare('UPDATE pushes SET status = ?, message = ?, next_at = ? WHERE id = ?').run(
+          status,
+          PUSH_MESSAGE[status] ?? '',
+          nextAt,
+          row.id,
+        );
+      },
+    };
+  }
 
   /** Due time of the first step of a route started at `now`. */
-  firstStep(
-    routes: Readonly<Record<string, readonly Step[]>>,
-    route: string,
-    now: number,
-  ): { status: string; nextAt: number | null } {
+  firstStep(routes: Routes, route: string, now: number): { status: string; nextAt: number | null } {
     const first = routes[route]![0]!;
     return { status: first.status, nextAt: first.ms === undefined ? null : now + first.ms };
   }
@@ -233,33 +386,54 @@ export class Pipelines {
     try {
       let moved = true;
       while (moved) {
-        moved = this.stepWithdrawals(now) + this.stepDeposits(now) + this.stepPushes(now) > 0;
+        // Withdrawals first: an internal one that completes creates its deposit, stepped next.
+        moved = this.step(this.withdrawals, now) + this.step(this.deposits, now) + this.step(this.pushes, now) > 0;
       }
     } finally {
       this.running = false;
     }
   }
 
+  /** Runs the due steps of one kind (at most 200 a round), each in its own transaction. */
+  private step<Row extends PipelineRow>(kind: RecordPipeline<Row>, now: number): number {
+    const rows = this.ctx.db
+      .prepare(
+        `SELECT * FROM ${kind.table} WHERE next_at IS NOT NULL AND next_at <= ? ORDER BY next_at, ${kind.key} LIMIT 200`,
+      )
+      .all(now) as Row[];
+    for (const row of rows) {
+      this.guard(kind, kind.keyOf(row), () => {
+        const at = row.next_at!;
+        const next = nextStep(kind.routes[row.route], row.status);
+        if (!next) {
+          this.park(kind, kind.keyOf(row));
+          return;
+        }
+        kind.enter(row, next.status, at, next.ms === undefined ? null : at + next.ms);
+      });
+    }
+    return rows.length;
+  }
+
   /**
    * Runs one step in its own transaction. A step that throws (a bug) is rolled back, logged and
    * parked (next_at cleared) so it can neither loop forever nor stop the other records.
    */
-  private guard(
-    table: 'withdrawals' | 'deposits' | 'pushes',
-    column: 'seq' | 'id',
-    key: number,
-    step: () => void,
-  ): void {
+  private guard<Row extends PipelineRow>(kind: RecordPipeline<Row>, key: number, step: () => void): void {
     try {
       this.ctx.tx(step);
     } catch (error) {
       this.ctx.log('pipeline step failed; record parked', {
-        table,
+        table: kind.table,
         key,
         error: String((error as Error)?.stack ?? error),
       });
-      this.ctx.db.prepare(`UPDATE ${table} SET next_at = NULL WHERE ${column} = ?`).run(key);
+      this.park(kind, key);
     }
+  }
+
+  private park<Row extends PipelineRow>(kind: RecordPipeline<Row>, key: number): void {
+    this.ctx.db.prepare(`UPDATE ${kind.table} SET next_at = NULL WHERE ${kind.key} = ?`).run(key);
   }
 
   /** Puts a cancellable withdrawal into CANCELPEND (DELETE /withdrawals/{id}). */
@@ -276,78 +450,6 @@ export class Pipelines {
     this.ctx.db
       .prepare("UPDATE pushes SET status = 'CANCELLING', route = 'cancel', message = ?, next_at = ? WHERE id = ?")
       .run(PUSH_MESSAGE.CANCELLING, now + cancel[0]!.ms!, id);
-  }
-
-  private stepWithdrawals(now: number): number {
-    const { db, ledger } = this.ctx;
-    const rows = db
-      .prepare('SELECT * FROM withdrawals WHERE next_at IS NOT NULL AND next_at <= ? ORDER BY next_at, seq LIMIT 200')
-      .all(now) as WithdrawalRow[];
-    for (const row of rows) {
-      this.guard('withdrawals', 'seq', row.seq, () => {
-        const at = row.next_at!;
-        const route = WITHDRAWAL_ROUTES[row.route];
-        const next = nextStep(route, row.status);
-        if (!next) {
-          db.prepare('UPDATE withdrawals SET next_at = NULL WHERE seq = ?').run(row.seq);
-          return;
-        }
-        const nextMs = stepMs(route, next.status);
-        const nextAt = nextMs === undefined ? null : at + nextMs;
-        const spot = { userId: row.user_id, account: 'spot' as const, currency: row.currency };
-        const total = new Decimal(row.amount).plus(row.fee);
-        switch (next.status) {
-          case 'EXTPEND':
-            db.prepare('UPDATE withdrawals SET status = ?, txid = ?, next_at = ? WHERE seq = ?').run(
-              next.status,
-              this.txid(row.chain, row.id),
-              nextAt,
-              row.seq,
-            );
-            return;
-          case 'DONE': {
-            let txid: string | undefined;
-            let block = String(18_000_000 + (Math.floor(at / 12_000) % 1_000_000));
-            if (row.internal_user_id !== null) {
-              txid = `internal-${this.ctx.ids.digest(`internal:${row.id}`).slice(0, 32)}`;
-              block = '0';
-              this.creditInternalDeposit(row, txid, at);
-            }
-            db.prepare(
-              'UPDATE withdrawals SET status = ?, txid = COALESCE(?, txid), block_number = ?, timestamp2 = ?, next_at = NULL WHERE seq = ?',
-            ).run('DONE', txid ?? null, block, at, row.seq);
-            return;
-          }
-          case 'CANCEL':
-          case 'INVALID': {
-            ledger.credit(spot, total, 'withdraw_refund', row.id);
-            db.prepare(
-              'UPDATE withdrawals SET status = ?, fail_reason = ?, timestamp2 = ?, next_at = NULL WHERE seq = ?',
-            ).run(next.status, WITHDRAWAL_FAIL_REASON[row.route] ?? '', at, row.seq);
-            return;
-          }
-          case 'BCODE':
-            // Paid out as a code: final, with its time, but no transaction on chain.
-            db.prepare('UPDATE withdrawals SET status = ?, timestamp2 = ?, next_at = NULL WHERE seq = ?').run(
-              'BCODE',
-              at,
-              row.seq,
-            );
-            return;
-          case 'REJECT':
-            ledger.credit(spot, total, 'withdraw_refund', row.id);
-            db.prepare('UPDATE withdrawals SET status = ?, next_at = NULL WHERE seq = ?').run('REJECT', row.seq);
-            return;
-          default:
-            db.prepare('UPDATE withdrawals SET status = ?, next_at = ? WHERE seq = ?').run(
-              next.status,
-              nextAt,
-              row.seq,
-            );
-        }
-      });
-    }
-    return rows.length;
   }
 
   private creditInternalDeposit(row: WithdrawalRow, txid: string, at: number): void {
@@ -406,42 +508,6 @@ export class Pipelines {
     return id;
   }
 
-  private stepDeposits(now: number): number {
-    const { db, ledger } = this.ctx;
-    const rows = db
-      .prepare('SELECT * FROM deposits WHERE next_at IS NOT NULL AND next_at <= ? ORDER BY next_at, seq LIMIT 200')
-      .all(now) as DepositRow[];
-    for (const row of rows) {
-      this.guard('deposits', 'seq', row.seq, () => {
-        const route = DEPOSIT_ROUTES[row.route];
-        const next = nextStep(route, row.status);
-        if (!next) {
-          db.prepare('UPDATE deposits SET next_at = NULL WHERE seq = ?').run(row.seq);
-          return;
-        }
-        const nextMs = stepMs(route, next.status);
-        const nextAt = nextMs === undefined ? null : row.next_at! + nextMs;
-        let credited = row.credited;
-        if ((next.status === 'DEP_CREDITED' || next.status === 'DONE') && !credited) {
-          ledger.credit(
-            { userId: row.user_id, account: 'spot', currency: row.currency },
-            row.amount,
-            'deposit',
-            `d${row.seq}`,
-          );
-          credited = 1;
-        }
-        db.prepare('UPDATE deposits SET status = ?, credited = ?, next_at = ? WHERE seq = ?').run(
-          next.status,
-          credited,
-          nextAt,
-          row.seq,
-        );
-      });
-    }
-    return rows.length;
-  }
-
   /** Inserts a UID push (inside the caller's transaction, after the sender was debited). */
   createPush(input: {
     pushUid: number;
@@ -470,57 +536,16 @@ export class Pipelines {
     return Number(info.lastInsertRowid);
   }
 
-  private stepPushes(now: number): number {
-    const { db, ledger } = this.ctx;
-    const rows = db
-      .prepare('SELECT * FROM pushes WHERE next_at IS NOT NULL AND next_at <= ? ORDER BY next_at, id LIMIT 200')
-      .all(now) as PushRow[];
-    for (const row of rows) {
-      this.guard('pushes', 'id', row.id, () => {
-        const route = PUSH_ROUTES[row.route];
-        const next = nextStep(route, row.status);
-        if (!next) {
-          db.prepare('UPDATE pushes SET next_at = NULL WHERE id = ?').run(row.id);
-          return;
-        }
-        const nextMs = stepMs(route, next.status);
-        const nextAt = nextMs === undefined ? null : row.next_at! + nextMs;
-        if (next.status === 'RECEIVED') {
-          ledger.credit(
-            { userId: row.receive_uid, account: 'spot', currency: row.currency },
-            row.amount,
-            'push_in',
-            String(row.id),
-          );
-        } else if (next.status === 'REFUSED' || next.status === 'CANCELLED') {
-          ledger.credit(
-            { userId: row.push_uid, account: 'spot', currency: row.currency },
-            row.amount,
-            'push_refund',
-            String(row.id),
-          );
-        }
-        db.prepare('UPDATE pushes SET status = ?, message = ?, next_at = ? WHERE id = ?').run(
-          next.status,
-          PUSH_MESSAGE[next.status] ?? '',
-          nextAt,
-          row.id,
-        );
-      });
-    }
-    return rows.length;
-  }
-
   /**
    * Moves one record straight to the end of its current step (control API POST /sandbox/pipelines/step):
    * lets tests and practice sessions move a single record without moving the clock.
    */
-  stepNow(kind: 'withdrawal' | 'deposit' | 'push', id: string): boolean {
+  stepNow(kind: FundingRecordKind, id: string): boolean {
     const table = kind === 'withdrawal' ? 'withdrawals' : kind === 'deposit' ? 'deposits' : 'pushes';
-    const column = kind === 'push' ? 'id' : 'id';
     const now = this.ctx.clock.now();
+    // By the record's id as the API shows it (a push's is its number).
     const info = this.ctx.db
-      .prepare(`UPDATE ${table} SET next_at = ? WHERE ${column} = ? AND next_at IS NOT NULL`)
+      .prepare(`UPDATE ${table} SET next_at = ? WHERE id = ? AND next_at IS NOT NULL`)
       .run(now, kind === 'push' ? Number(id) : id);
     if (info.changes === 0) return false;
     this.advanceTo(now);

@@ -1,10 +1,11 @@
 /**
- * THE signed test client for API v4 (sandbox, spot, stream and core tests, the REST benchmarks):
- * signs exactly as the spec says (HMAC-SHA512 over method, path, query, SHA-512 of the body and the
- * timestamp) with node:crypto, independently of the sandbox's own verifier (sandbox/http/signature)
- * and of the app's signer (electron/core/api/sign), so a test proves the three agree.
+ * THE signed test client for API v4 (sandbox, spot, stream and core tests, the REST benchmarks, the
+ * e2e tests' counterparties): signs as the spec says (HMAC-SHA512 over method, path, query, SHA-512
+ * of the body and the timestamp) with the sandbox's own signing functions (sandbox/http/signature.ts,
+ * checked against the shared vectors, as the app's signer is). The app's real client talks to the
+ * sandbox in the core's integration tests, which proves the two sides agree on the wire.
  */
-import { createHash, createHmac } from 'node:crypto';
+import { bodyHash, sign } from '../http/signature';
 
 export interface Credentials {
   readonly key: string;
@@ -26,8 +27,6 @@ export interface RequestOptions {
   readonly headers?: Record<string, string>;
 }
 
-const sha512 = (text: string) => createHash('sha512').update(text).digest('hex');
-
 /**
  * The signing headers (KEY, Timestamp, SIGN) of one request; exported for tests that tamper with
  * them. `path` is the full path (e.g. /api/v4/spot/orders), `query` the query string as signed.
@@ -40,11 +39,10 @@ export function signedHeaders(
   body: string,
   timestamp = String(Math.floor(Date.now() / 1000)),
 ): Record<string, string> {
-  const payload = [method, path, query, sha512(body), timestamp].join('\n');
   return {
     KEY: creds.key,
     Timestamp: timestamp,
-    SIGN: createHmac('sha512', creds.secret).update(payload).digest('hex'),
+    SIGN: sign(creds.secret, method, path, query, bodyHash(body), timestamp),
   };
 }
 

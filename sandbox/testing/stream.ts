@@ -2,7 +2,7 @@
 // and waits for the ones a test expects.
 
 import WebSocket from 'ws';
-import { channelSignature } from '../ws/auth';
+import { signChannel } from '../http/signature';
 
 export interface StreamReply {
   time: number;
@@ -59,7 +59,7 @@ export class TestStream {
     const id = this.nextId++;
     const time = Math.floor(Date.now() / 1000);
     const auth = credentials
-      ? { method: 'api_key', KEY: credentials.key, SIGN: channelSignature(credentials.secret, channel, event, time) }
+      ? { method: 'api_key', KEY: credentials.key, SIGN: signChannel(credentials.secret, channel, event, time) }
       : undefined;
     const answer = this.next((m) => m.id === id);
     this.send({ time, id, channel, event, payload, ...(auth ? { auth } : {}) });

@@ -4,18 +4,13 @@
  * between main accounts). The checks, in order, are listed in docs/sandbox.md.
  */
 import Decimal from 'decimal.js';
+import { isWithdrawalCancellable } from '../../shared/platform/statusTables';
 import { chainDef, currencyDef } from '../catalog';
 import type { SandboxContext } from '../context';
 import { ApiFailure } from '../http/errors';
 import { bodyObject, optEnum, optString, reqAmount, reqInt, reqString } from '../http/params';
 import type { PrivateRouteRequest, RouteDef } from '../http/route';
-import {
-  CANCELLABLE_WITHDRAWAL,
-  lockedDeposits,
-  type Pipelines,
-  WITHDRAWAL_ROUTES,
-  withdrawalRouteFor,
-} from '../pipelines/pipelines';
+import { lockedDeposits, type Pipelines, WITHDRAWAL_ROUTES, withdrawalRouteFor } from '../pipelines/pipelines';
 import { dec } from '../store/ledger';
 import { ownerOfAddress } from '../wallet/addresses';
 import { type WithdrawalDbRow, withdrawalCancelForm, withdrawalCreateForm } from './format';
@@ -151,7 +146,7 @@ export function withdrawalRoutes(ctx: SandboxContext, pipelines: Pipelines): Rou
         | WithdrawalDbRow
         | undefined;
       if (!row) throw new ApiFailure('INVALID_WITHDRAW_ID', `Withdrawal ${id} not found`);
-      if (!CANCELLABLE_WITHDRAWAL.has(row.status)) {
+      if (!isWithdrawalCancellable(row.status)) {
         throw new ApiFailure(
           'INVALID_WITHDRAW_CANCEL_STATUS',
           `Withdrawal ${id} cannot be cancelled in status ${row.status}`,

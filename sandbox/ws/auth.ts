@@ -14,14 +14,13 @@
  * REQUEST_EXPIRED, IP_FORBIDDEN, …): the platform's error message is that JSON error as text
  * (`channelAuthErrorMessage`).
  */
-import { createHmac, timingSafeEqual } from 'node:crypto';
 import { type SandboxClock, TIMESTAMP_WINDOW_S } from '../clock';
+import { channelSignatureValid } from '../http/signature';
 import { Users } from '../store/users';
 
 export const AUTH_FAILED = 4;
 export const AUTH_EXPIRED = 6;
 export const AUTH_FORBIDDEN = 11;
-const SIGN_RE = /^[0-9a-fA-F]{128}$/;
 
 export interface ChannelCaller {
   readonly userId: number;
@@ -30,11 +29,6 @@ export interface ChannelCaller {
 export type AuthOutcome =
   | { readonly ok: true; readonly caller: ChannelCaller }
   | { readonly ok: false; readonly code: number; readonly label: string; readonly message: string };
-
-/** The signature a client sends for `channel`/`event` at `time` (seconds). */
-export function channelSignature(secret: string, channel: string, event: string, time: number | string): string {
-  return createHmac('sha512', secret).update(`channel=${channel}&event=${event}&time=${time}`).digest('hex');
-}
 
 export function authenticateChannel(
   deps: { users: Users; clock: SandboxClock },
@@ -57,11 +51,7 @@ export function authenticateChannel(
   const found = deps.users.authLookup(KEY);
   if (!found) return fail(AUTH_FAILED, 'INVALID_KEY', 'Invalid key provided');
   const { key, user } = found;
-  if (!SIGN_RE.test(SIGN)) return fail(AUTH_FAILED, 'INVALID_SIGNATURE', 'Signature mismatch');
-  const expected = createHmac('sha512', key.secret)
-    .update(`channel=${request.channel}&event=${request.event}&time=${time}`)
-    .digest();
-  if (!timingSafeEqual(expected, Buffer.from(SIGN, 'hex')))
+  if (!channelSignatureValid(key.secret, request.channel, request.event, time, SIGN))
     return fail(AUTH_FAILED, 'INVALID_SIGNATURE', 'Signature mismatch');
   if (key.ipWhitelist.length > 0 && !key.ipWhitelist.includes(ip))
     return fail(AUTH_FORBIDDEN, 'IP_FORBIDDEN', `Request IP not in whitelist: ${ip}`);

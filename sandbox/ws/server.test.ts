@@ -106,7 +106,7 @@ describe('envelope and errors', () => {
     const unknown = await s.request('spot.balances', 'subscribe', [], { key: 'nokey', secret: u.secret });
     expect(unknown.error?.code).toBe(4);
     const time = Math.floor(Date.now() / 1000) - 3600;
-    const { channelSignature } = await import('./auth');
+    const { signChannel } = await import('../http/signature');
     const old = s.next((m) => m.id === 77);
     s.send({
       time,
@@ -114,7 +114,7 @@ describe('envelope and errors', () => {
       channel: 'spot.orders',
       event: 'subscribe',
       payload: ['!all'],
-      auth: { method: 'api_key', KEY: u.key, SIGN: channelSignature(u.secret, 'spot.orders', 'subscribe', time) },
+      auth: { method: 'api_key', KEY: u.key, SIGN: signChannel(u.secret, 'spot.orders', 'subscribe', time) },
     });
     expect((await old).error?.code).toBe(6);
     const refused = await new Promise<number>((resolve) => {

@@ -7,6 +7,7 @@ import { z } from 'zod';
 import { DISPLAY_TIME_ZONES } from '../format/time';
 import { operation } from '../ipc/define';
 import { sanitizeFileName } from './app';
+import { safeText } from './text';
 
 export const MovementKind = z.enum([
   'withdrawal',
@@ -69,6 +70,26 @@ export const AuditEntry = z.object({
   operator: z.string(),
   hash: z.string(),
 });
+
+/**
+ * Whether the audit log passed its check — at start, or the last "Verify integrity" — against the
+ * key and the head the OS keychain keeps (electron/core/services/auditTrust.ts). A failure stays
+ * (a banner on every screen) until an administrator acknowledges it.
+ */
+export const AuditIntegrity = z.object({
+  ok: z.boolean(),
+  /** Unix ms. */
+  checkedAt: z.number(),
+  /** Entries checked (when it passed). */
+  entries: z.number().int().optional(),
+  /** What failed, in words. */
+  problem: z.string().optional(),
+  /** The first entry found altered, when one is. */
+  brokenAtSeq: z.number().int().optional(),
+  /** The fingerprint of the key that signs audit exports (an auditor compares it: docs/security.md). */
+  signingKey: z.string(),
+});
+export type AuditIntegrity = z.infer<typeof AuditIntegrity>;
 
 const AuditFilter = z
   .object({
@@ -152,12 +173,22 @@ export const HistoryRecord = z.object({
 export const activity = {
   auditLog: operation('Audit log entries, newest first, filtered.', AuditFilter, z.array(AuditEntry)),
   verifyAudit: operation(
-    'Recomputes the audit log’s hash chain; reports the first entry that was altered.',
+    'Recomputes the audit log’s HMAC chain and compares it with the head the OS keychain keeps; reports what was altered or removed.',
     z.object({}).strict(),
-    z.object({ ok: z.boolean(), entries: z.number().int().optional(), brokenAtSeq: z.number().int().optional() }),
+    AuditIntegrity,
+  ),
+  auditIntegrity: operation(
+    'The state of the audit log’s last check (at start or since); a failure stays until an administrator acknowledges it.',
+    z.object({}).strict(),
+    AuditIntegrity,
+  ),
+  acknowledgeAuditFailure: operation(
+    'An administrator has looked at a failed audit check: recorded in the log (with the note), then the chain is keyed again over the log as it stands. Asks for the trusted confirmation.',
+    z.object({ note: z.string().trim().max(500).superRefine(safeText('text')).optional() }).strict(),
+    AuditIntegrity,
   ),
   exportAuditCsv: operation(
-    'The filtered audit log as CSV (RFC 4180, UTF-8, times in UTC).',
+    'The filtered audit log as CSV (RFC 4180, UTF-8, times in UTC), signed with the desk’s Ed25519 key (last record; checked by `npm run audit:verify -- <file>`).',
     AuditFilter,
     z.object({ filename: z.string(), csv: z.string() }),
   ),
@@ -187,7 +218,7 @@ export const activity = {
       .object({
         id: z.string().min(1).max(64),
         outcome: z.enum(['done', 'failed']),
-        note: z.string().trim().min(3, 'Say what you checked').max(500),
+        note: z.string().trim().min(3, 'Say what you checked').max(500).superRefine(safeText('text')),
       })
       .strict(),
     Movement,
@@ -258,4 +289,6 @@ export const activityEvents = {
   'activity.historyProgress': HistoryProgress,
   /** A CSV export written by main (exportHistoryCsv) moved on. */
   'activity.exportProgress': ExportProgress,
+  /** The audit log's check failed, or a failure was acknowledged (the frame's banner follows it). */
+  'activity.auditIntegrityChanged': AuditIntegrity,
 };

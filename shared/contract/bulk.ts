@@ -12,6 +12,7 @@ import { z } from 'zod';
 import { operation } from '../ipc/define';
 import { TransferAccount } from '../platform/api/wallet';
 import { Address, ChainName, CurrencyCode, Memo, PositiveAmount } from './funding';
+import { safeText } from './text';
 
 /** The largest file or pasted text a batch may come from, and the most rows it may have. */
 export const BATCH_MAX_BYTES = 2 * 1024 * 1024;
@@ -46,10 +47,7 @@ export const AccountRef = z
   .strict();
 export type AccountRef = z.infer<typeof AccountRef>;
 
-export const Reference = z
-  .string()
-  .max(64, 'A reference has at most 64 characters')
-  .regex(/^[^\p{Cc}]*$/u, 'A reference has no control characters');
+export const Reference = z.string().max(64, 'A reference has at most 64 characters').superRefine(safeText('text'));
 
 /** One row of a batch, as main executes it (after parsing). */
 export const BatchRowInput = z.discriminatedUnion('type', [
@@ -271,8 +269,11 @@ export const RotatedKey = z.object({
   userId: z.number(),
   oldKey: z.string(),
   newKey: z.string().optional(),
-  /** Only when the operator chose "show once": the new secret, this one time. */
-  secret: z.string().optional(),
+  /**
+   * "Show once": whether the shell's own page showed the new secret (main never returns it to the
+   * window).
+   */
+  secretShown: z.boolean().optional(),
   state: z.enum(['created', 'verified', 'replaced', 'failed']),
   message: z.string().optional(),
 });
@@ -298,7 +299,7 @@ export const bulk = {
     'Checks the batch again and journals it (state ready) when no row has an error; nothing is sent until start.',
     z
       .object({
-        name: z.string().trim().min(1).max(100),
+        name: z.string().trim().min(1).max(100).superRefine(safeText('name')),
         kind: z.enum(['csv', 'sweep', 'topup']),
         batch: BatchSource,
       })

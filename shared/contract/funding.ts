@@ -12,6 +12,7 @@ import { AMOUNT_FORMAT_MESSAGE, formatMoney, parseAmountInput } from '../format/
 import { operation } from '../ipc/define';
 import { DUPLICATE_REQUEST_LABELS } from '../platform/labels';
 import type { MovementView } from './activity';
+import { safeText } from './text';
 
 // ---------------------------------------------------------------------------------------------
 // Building blocks
@@ -58,20 +59,16 @@ export const HistoryRange = z
   })
   .refine((r) => r.from <= r.to, { message: '"From" must be before "to"', path: ['from'] });
 
-/** A destination address: no spaces, no control characters. */
+/** A destination address: printable ASCII, no spaces, nothing invisible (./text.ts). */
 export const Address = z
   .string()
   .trim()
   .min(1, 'Choose an address')
   .max(256, 'Address is too long')
-  .regex(/^[^\s\p{Cc}]+$/u, 'An address has no spaces or control characters');
+  .superRefine(safeText('address'));
 
-/** Memo / tag / payment id; some chains require one. */
-export const Memo = z
-  .string()
-  .trim()
-  .max(128, 'Memo is too long')
-  .regex(/^[^\p{Cc}]*$/u, 'A memo has no control characters');
+/** Memo / tag / payment id; some chains require one. Printable ASCII, nothing invisible (./text.ts). */
+export const Memo = z.string().trim().max(128, 'Memo is too long').superRefine(safeText('memo'));
 
 // ---------------------------------------------------------------------------------------------
 // Records (platform records, normalised: camelCase, optional when the platform leaves them empty)

@@ -1,10 +1,10 @@
 /**
  * Operations of the `keys` area: API keys of a sub-account.
  *
- * Secrets: `keys.create` is the ONLY operation whose answer carries a secret, because the platform
- * returns it exactly once, at creation, and the person must copy it somewhere. Main does not keep
- * it unless the person asked for that in the form (`keepSecretInKeychain`, then it goes to the OS
- * keychain through the core's KeyStore). No operation ever returns it again.
+ * Secrets: no operation returns one. The platform returns a new key's secret exactly once, at
+ * creation; main shows it in the shell's own page (never in the app's window) for the person to
+ * copy, and keeps it only when asked (`keepSecretInKeychain`: the OS keychain, through the core's
+ * KeyStore).
  *
  * Editing always sends the full IP whitelist and the full permission set: the platform clears
  * either one when it is omitted.
@@ -12,6 +12,7 @@
 import { z } from 'zod';
 import { operation } from '../ipc/define';
 import { SubAccountPermName } from '../platform/api/subAccounts';
+import { safeText } from './text';
 
 export const PERMISSION_GROUPS = SubAccountPermName.options;
 export type PermissionGroup = (typeof PERMISSION_GROUPS)[number];
@@ -128,7 +129,12 @@ const keyId = z
   .string()
   .max(128)
   .regex(/^[A-Za-z0-9]{8,128}$/, 'Not a key id');
-const keyName = z.string().trim().min(1, 'Give the key a name.').max(50, 'Use at most 50 characters.');
+const keyName = z
+  .string()
+  .trim()
+  .min(1, 'Give the key a name.')
+  .max(50, 'Use at most 50 characters.')
+  .superRefine(safeText('name'));
 
 export const keys = {
   list: operation(
@@ -137,7 +143,7 @@ export const keys = {
     z.object({ keys: z.array(KeyView) }),
   ),
   create: operation(
-    'Creates a key; the answer carries the secret ONCE (never again). Kept in the OS keychain only when asked.',
+    'Creates a key; its secret is shown once in the shell’s own page (never returned to the window), and kept in the OS keychain only when asked.',
     z
       .object({
         userId,
@@ -154,8 +160,8 @@ export const keys = {
       }),
     z.object({
       key: KeyView,
-      /** Shown once by the screen, then dropped. */
-      secret: z.string(),
+      /** True when the shell's own page showed the secret (the person closed it). */
+      secretShown: z.boolean(),
       /** True when the secret was written to the OS keychain. */
       secretStored: z.boolean(),
       /** Why it was not stored although asked (keychain unavailable …). */

@@ -14,6 +14,7 @@
 import { z } from 'zod';
 import { operation } from '../ipc/define';
 import { LockState } from './app';
+import { safeText } from './text';
 
 export const OPERATOR_ROLES = ['viewer', 'maker', 'approver', 'admin'] as const;
 export const OperatorRole = z.enum(OPERATOR_ROLES);
@@ -43,7 +44,8 @@ export const OperatorName = z
   .regex(
     /^[\p{L}\p{N}][\p{L}\p{N} ._'-]*$/u,
     'Letters, digits, spaces and . _ \u2019 - only, starting with a letter or digit',
-  );
+  )
+  .superRefine(safeText('name'));
 
 export const PASSPHRASE_MIN = 12;
 export const PASSPHRASE_MAX = 256;
@@ -100,6 +102,11 @@ export const Operator = z.object({
    * until the operator chooses their own, they never approve what that administrator prepared.
    */
   passphraseSetBy: z.string().optional(),
+  /**
+   * Until when their sign-in waits after repeated wrong passphrases (Unix ms); absent: it does not.
+   * Another administrator can lift it (`operators.liftLockout`).
+   */
+  lockedOutUntil: z.number().optional(),
 });
 export type Operator = z.infer<typeof Operator>;
 
@@ -175,5 +182,10 @@ export const operators = {
     'Changes the signed-in operator’s own passphrase (the current one is asked again).',
     z.object({ current: Passphrase, next: NewPassphrase }).strict(),
     z.object({ changed: z.literal(true) }),
+  ),
+  liftLockout: operation(
+    'Lets an operator whose sign-in waits after repeated wrong passphrases try again now (another administrator only, after the trusted confirmation; audited).',
+    z.object({ id: z.string().min(1).max(64) }).strict(),
+    Operator,
   ),
 };

@@ -10,6 +10,7 @@
 import { z } from 'zod';
 import { operation } from '../ipc/define';
 import { Address, ChainName, CurrencyCode, Memo, ReviewPolicy } from './funding';
+import { safeText } from './text';
 
 /** A limit: a non-negative decimal string, "0" meaning "nothing may move". */
 export const LimitAmount = z
@@ -33,7 +34,7 @@ export const AllowlistLabel = z
   .trim()
   .min(1, 'Give the address a label')
   .max(60, 'Use at most 60 characters')
-  .regex(/^[^\p{Cc}]*$/u, 'A label has no control characters');
+  .superRefine(safeText('name'));
 
 /** A destination as the person enters it in the policy form (main sets when it was added). */
 export const AllowlistEntryInput = z
@@ -290,7 +291,7 @@ const DecisionReason = z
   .trim()
   .min(1, 'Give a reason')
   .max(500, 'Use at most 500 characters')
-  .regex(/^[^\p{Cc}]*$/u, 'A reason has no control characters');
+  .superRefine(safeText('text'));
 
 export const policies = {
   get: operation(

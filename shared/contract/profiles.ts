@@ -6,6 +6,7 @@
  */
 import { z } from 'zod';
 import { operation } from '../ipc/define';
+import { safeText } from './text';
 
 /**
  * Where a profile connects. Live, testnet and the futures alternative entry have fixed addresses
@@ -122,7 +123,12 @@ export const DEEP_CHECK_PROBES: readonly string[] = [
 ];
 
 const ProfileId = z.string().min(1).max(64);
-const Name = z.string().trim().min(1, 'Give the profile a name').max(60, 'At most 60 characters');
+const Name = z
+  .string()
+  .trim()
+  .min(1, 'Give the profile a name')
+  .max(60, 'At most 60 characters')
+  .superRefine(safeText('name'));
 export const BaseUrl = z
   .string()
   .trim()

@@ -6,6 +6,7 @@
 import { z } from 'zod';
 import { operation } from '../ipc/define';
 import { DecimalText } from './funding';
+import { safeText } from './text';
 
 /**
  * Login-name rule. The platform allows letters, digits and underscore; it does not publish a
@@ -106,7 +107,7 @@ export const subAccounts = {
     z
       .object({
         loginName: LoginName,
-        remark: z.string().max(200).optional(),
+        remark: z.string().max(200).superRefine(safeText('text')).optional(),
         email: z.string().email('Enter a valid e-mail address or leave it empty.').max(200).optional(),
       })
       .strict(),

@@ -7,6 +7,7 @@
  */
 import { z } from 'zod';
 import { operation } from '../ipc/define';
+import { MovementOutcome } from './funding';
 
 /** A positive or zero decimal written the plain way ("0.1", "65000"), no exponent, no sign. */
 export const DecimalText = z
@@ -141,6 +142,24 @@ export const Order = z.object({
 });
 export type Order = z.infer<typeof Order>;
 
+/**
+ * How a placement ended, as far as main knows: a value for every outcome the screen decides on (a
+ * refusal is the operation's error: nothing was placed). `accepted` carries the order, or a note
+ * when it was placed but cannot be read back now; `unknown` (no answer, a 5xx) means main is looking
+ * for it by its text — the screen waits for that, never places it again.
+ */
+export const OrderResult = z.object({
+  outcome: MovementOutcome,
+  /** The order's client id, as sent. */
+  text: z.string(),
+  order: Order.optional(),
+  /** Plain words when there is no order to show. */
+  note: z.string().optional(),
+  /** The request whose answer was lost (for support), when the outcome is unknown. */
+  requestId: z.string().optional(),
+});
+export type OrderResult = z.infer<typeof OrderResult>;
+
 export const MyTrade = z.object({
   id: z.string(),
   pair: z.string(),
@@ -158,17 +177,27 @@ export type MyTrade = z.infer<typeof MyTrade>;
 
 export const CurrencyBalance = z.object({ currency: z.string(), available: z.string(), locked: z.string() });
 
+/** The balances of a pair's two currencies: what an order moves, read again after each one. */
 export const TradeAccount = z.object({
   pair: z.string(),
   base: CurrencyBalance,
   quote: CurrencyBalance,
+});
+export type TradeAccount = z.infer<typeof TradeAccount>;
+
+/**
+ * The account's terms on a pair: what an order does not change, read when the pair opens (kept in
+ * main's rules cache; an order's last check uses the same, however long the ticket was open).
+ */
+export const TradeTerms = z.object({
+  pair: z.string(),
   /** Fee rates as fractions, e.g. "0.002" = 0.2 %. */
   makerFee: z.string(),
   takerFee: z.string(),
   /** The user's STP group id, or null when not in a group (stp_act is then not allowed). */
   stpGroupId: z.number().nullable(),
 });
-export type TradeAccount = z.infer<typeof TradeAccount>;
+export type TradeTerms = z.infer<typeof TradeTerms>;
 
 /** Order-entry guards and preferences; kept in main so the hard limits are enforced there too. */
 export const TradeSettings = z.object({
@@ -203,8 +232,12 @@ export const OrderRequest = z
     amount: DecimalText,
     timeInForce: TimeInForce,
     stpAct: StpAct.optional(),
-    /** The client text id; main creates one when absent. */
-    text: ClientText.optional(),
+    /**
+     * The order's client id, made by the screen for this one submission: the order is journaled
+     * with it before it is sent, a repeat of it joins the first, and an unknown outcome is looked up
+     * by it (never placed again). Required: without it nothing could tell a lost order from none.
+     */
+    text: ClientText,
   })
   .strict()
   .superRefine((o, ctx) => {
@@ -244,8 +277,11 @@ export const TriggerRequest = z
       .int()
       .min(60)
       .max(30 * 86_400),
-    /** The client text id of the order it places; main creates one when absent. */
-    text: ClientText.optional(),
+    /**
+     * The client id of the order it places, made by the screen: a trigger whose answer was lost is
+     * looked up by it among the open triggers (never placed again).
+     */
+    text: ClientText,
   })
   .strict()
   .superRefine((o, ctx) => {
@@ -303,10 +339,19 @@ export const trade = {
     PairInput,
     BookSnapshot,
   ),
-  account: operation('Balances of the pair’s two currencies, fee rates and STP membership.', PairInput, TradeAccount),
+  account: operation('Balances of the pair’s two currencies (what an order moves).', PairInput, TradeAccount),
+  terms: operation(
+    'The account’s fee rates on the pair and its STP group (what an order does not change).',
+    PairInput,
+    TradeTerms,
+  ),
   settings: operation('Order-entry guards and preferences.', z.object({}).strict(), TradeSettings),
   updateSettings: operation('Change order-entry guards and preferences.', TradeSettings.strict(), TradeSettings),
-  placeOrder: operation('Place one spot order. Never retried.', OrderRequest, Order),
+  placeOrder: operation(
+    'Place one spot order through the journal with its client text: accepted (the order) or unknown (being looked for by its text); never retried, and the same text never places a second order.',
+    OrderRequest,
+    OrderResult,
+  ),
   findOrder: operation(
     'One of the user’s orders by its t- client id (to settle a placement whose outcome is unknown); null when the platform has no such order.',
     z.object({ pair: PairId, text: ClientText }).strict(),

@@ -1,6 +1,7 @@
 /**
- * Status values of the platform's records (spec "States and transitions", api-facts §7), with a
- * plain-words phase for screens. Pure data, shared by the sandbox and the app.
+ * Status values of the platform's records (spec "States and transitions", api-facts §7). What each
+ * funding status means (phase, tone, final, cancellable, words) is in statusTables.ts. Pure data,
+ * shared by the sandbox and the app.
  */
 import { z } from 'zod';
 
@@ -29,35 +30,6 @@ export const WITHDRAWAL_STATUSES = [
 export const WithdrawalStatus = z.enum(WITHDRAWAL_STATUSES);
 export type WithdrawalStatus = z.infer<typeof WithdrawalStatus>;
 
-export const WITHDRAWAL_PHASE: Record<WithdrawalStatus, Phase> = {
-  BCODE: 'done',
-  CANCEL: 'cancelled',
-  CANCELPEND: 'pending',
-  DMOVE: 'review',
-  DONE: 'done',
-  EXTPEND: 'pending',
-  FAIL: 'failed',
-  FVERIFY: 'review',
-  INVALID: 'failed',
-  LOCKED: 'review',
-  MANUAL: 'review',
-  PEND: 'pending',
-  PROCES: 'pending',
-  REJECT: 'failed',
-  REQUEST: 'pending',
-  REVIEW: 'review',
-  VERIFY: 'review',
-};
-
-/** Withdrawal statuses from which the record can no longer change. */
-export const WITHDRAWAL_FINAL: ReadonlySet<WithdrawalStatus> = new Set([
-  'BCODE',
-  'CANCEL',
-  'DONE',
-  'INVALID',
-  'REJECT',
-]);
-
 export const DEPOSIT_STATUSES = [
   'BLOCKED',
   'DEP_CREDITED',
@@ -71,17 +43,6 @@ export const DEPOSIT_STATUSES = [
 export const DepositStatus = z.enum(DEPOSIT_STATUSES);
 export type DepositStatus = z.infer<typeof DepositStatus>;
 
-export const DEPOSIT_PHASE: Record<DepositStatus, Phase> = {
-  BLOCKED: 'failed',
-  DEP_CREDITED: 'done',
-  DONE: 'done',
-  INVALID: 'failed',
-  MANUAL: 'review',
-  PEND: 'pending',
-  REVIEW: 'review',
-  TRACK: 'pending',
-};
-
 export const UID_PUSH_STATUSES = [
   'CREATING',
   'PENDING',
@@ -94,17 +55,6 @@ export const UID_PUSH_STATUSES = [
 ] as const;
 export const UidPushStatus = z.enum(UID_PUSH_STATUSES);
 export type UidPushStatus = z.infer<typeof UidPushStatus>;
-
-export const UID_PUSH_PHASE: Record<UidPushStatus, Phase> = {
-  CREATING: 'pending',
-  PENDING: 'pending',
-  CANCELLING: 'pending',
-  CANCELLED: 'cancelled',
-  REFUSING: 'pending',
-  REFUSED: 'failed',
-  RECEIVING: 'pending',
-  RECEIVED: 'done',
-};
 
 /** Sub-account state: 1 normal, 2 frozen. */
 export const SUB_ACCOUNT_STATE = { normal: 1, frozen: 2 } as const;

@@ -1,9 +1,14 @@
 /**
- * APIv4 request signing (spec "Authentication"; api-facts §6.1). The signature covers exactly what
- * is sent: the method, the path with /api/v4, the query string as it appears in the URL but
- * URL-decoded (same parameter order), the SHA-512 of the exact body bytes and the Timestamp header
- * text. Signing a different string than the one sent is the most common cause of
- * INVALID_SIGNATURE (users.md §3.1), so the caller passes the final query and body, never a model.
+ * The platform's request signing, built in this one place for REST and the WebSocket's private
+ * channels (spec "Authentication"; api-facts §6.1 and §8); both are lower-case hex HMAC-SHA512 with
+ * the secret's UTF-8 bytes as key. Checked against the shared vectors
+ * (shared/platform/signingVectors.ts), which the sandbox's own verifier is checked against too.
+ *
+ * REST: the signature covers exactly what is sent: the method, the path with /api/v4, the query
+ * string as it appears in the URL but URL-decoded (same parameter order), the SHA-512 of the exact
+ * body bytes and the Timestamp header text. Signing a different string than the one sent is the most
+ * common cause of INVALID_SIGNATURE (users.md §3.1), so the caller passes the final query and body,
+ * never a model.
  */
 import { createHash, createHmac } from 'node:crypto';
 
@@ -34,9 +39,19 @@ export const signatureString = (input: SignInput): string =>
     input.timestamp,
   ].join('\n');
 
-/** Lower-case hex HMAC-SHA512 of the signature string with the secret's UTF-8 bytes as key. */
-export const sign = (secret: string, input: SignInput): string =>
-  createHmac('sha512', secret).update(signatureString(input)).digest('hex');
+const hmacSha512Hex = (secret: string, payload: string): string =>
+  createHmac('sha512', secret).update(payload).digest('hex');
+
+/** The SIGN header of a REST request. */
+export const sign = (secret: string, input: SignInput): string => hmacSha512Hex(secret, signatureString(input));
+
+/** What a private channel request signs: its channel, event and time (Unix seconds). */
+export const channelSignatureString = (channel: string, event: string, time: number): string =>
+  `channel=${channel}&event=${event}&time=${time}`;
+
+/** The `auth.SIGN` of a private channel request. */
+export const signChannel = (secret: string, channel: string, event: string, time: number): string =>
+  hmacSha512Hex(secret, channelSignatureString(channel, event, time));
 
 /**
  * Builds the query string sent in the URL from ordered pairs. Values are encoded with

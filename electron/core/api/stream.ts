@@ -9,11 +9,11 @@
  * snapshot, since updates may have been missed while the socket was down — and when the stream
  * stops, so its user can fall back to REST polling.
  */
-import { createHmac } from 'node:crypto';
 import WebSocket from 'ws';
 import { BACKGROUND, type Scheduler, systemScheduler, type Timer } from '../scheduler';
 import type { Credentials } from './client';
 import type { PlatformClock } from './clock';
+import { signChannel } from './sign';
 
 export type StreamState = 'connecting' | 'open' | 'closed';
 
@@ -60,10 +60,6 @@ interface Subscription {
   /** Request id of the last subscribe sent, to match its answer. */
   requestId: number;
 }
-
-/** The signature of a private channel request (api-facts §8). */
-export const signChannel = (secret: string, channel: string, event: string, time: number): string =>
-  createHmac('sha512', secret).update(`channel=${channel}&event=${event}&time=${time}`).digest('hex');
 
 export class PlatformStream {
   private socket: WebSocket | undefined;

@@ -9,7 +9,7 @@ import { type DisplayTimeZone, isoInZone, timeHeader } from '../../../shared/for
 import type { PlatformApi } from '../api/platform';
 import type { ApprovalQueue, StoredApproval } from '../approvals/queue';
 import type { MovementCommands } from '../commands/movements';
-import { DeskFailure, isConvertibleToIpcError } from '../errors';
+import { assertSafeText, DeskFailure, isConvertibleToIpcError } from '../errors';
 import type { AuditLog } from '../journal/types';
 import type { Movement, Movements } from '../movements/types';
 import type { Authorizer, Origin } from '../policies/authorize';
@@ -290,6 +290,7 @@ export const createBatches = (deps: BatchesDeps): Batches => {
     planSweep,
 
     create: async ({ name, kind, batch }) => {
+      assertSafeText({ name: [name, 'name'] });
       const profile = profileId();
       const checked = await preview(batch);
       if (checked.fileProblems.length > 0 || checked.errorCount > 0 || checked.rows.some((r) => !r.input)) {

@@ -14,6 +14,7 @@ import { destinationKey, type PushDetails, type WithdrawDetails } from '../../..
 import type { Approval } from '../../../shared/contract/policies';
 import type { TransferInput } from '../../../shared/contract/transfers';
 import type { ApprovalQueue, StoredApproval } from '../approvals/queue';
+import { assertSafeText } from '../errors';
 import type { AuditLog } from '../journal/types';
 import type { MovementParams } from '../movements/registry';
 import type { MovementResult, Movements } from '../movements/types';
@@ -279,6 +280,11 @@ export const createMovementCommands = (deps: MovementCommandsDeps): MovementComm
 
   return {
     submit: async (kind, request, { requestKey, origin }) => {
+      // What the person reads is what is sent: nothing invisible, no look-alike (for every caller).
+      if (kind === 'withdrawal') {
+        const { address, memo } = request as WithdrawDetails;
+        assertSafeText({ address: [address, 'address'], memo: [memo, 'memo'] });
+      }
       const joining = deps.movements.byRequestKey(requestKey) !== undefined;
       // 1. Precheck (nothing is asked of the person for a request the platform would refuse).
       const proposal = await proposalOf(kind, request, requestKey, joining);

@@ -9,7 +9,7 @@
 import { type Core, createCore } from '../core';
 import { createEmitter } from '../ipc/events';
 import { DataDirBusy } from '../journal/dataDirLock';
-import { MemoryKeyStore } from '../keychain/keyStore';
+import type { KeyStore, StoredKey } from '../keychain/keyStore';
 import type { CoreProcessOptions, FromCore, ToCore } from './messages';
 
 interface ParentPort {
@@ -51,6 +51,25 @@ export const runCoreProcess = (port: ParentPort = parentPort()): void => {
   let nextOpenId = 1;
   const openWaiters = new Map<number, (opened: boolean) => void>();
   const confirmWaiters = new Map<number, (answer: { accepted: boolean; typedAmount?: string }) => void>();
+  let nextKeyStoreId = 1;
+  const keyStoreWaiters = new Map<number, { resolve: (value: unknown) => void; reject: (error: Error) => void }>();
+  /** The shell's memory key store (tests): it outlives this process, as the OS keychain would. */
+  const shellKeyStore: KeyStore = (() => {
+    const ask = <T>(op: 'get' | 'set' | 'delete', entry: string, value?: StoredKey) =>
+      new Promise<T>((resolve, reject) => {
+        const id = nextKeyStoreId++;
+        keyStoreWaiters.set(id, { resolve: resolve as (value: unknown) => void, reject });
+        port.post({ type: 'keyStore', id, op, entry, ...(value ? { value } : {}) });
+      });
+    return {
+      backend: 'memory (tests only)',
+      get: (entry) => ask<StoredKey | undefined>('get', entry),
+      set: (entry, value) => ask<void>('set', entry, value),
+      delete: (entry) => ask<boolean>('delete', entry),
+    };
+  })();
+  let nextSecretId = 1;
+  const secretWaiters = new Map<number, (answer: { shown: boolean }) => void>();
   let closing: Promise<void> | undefined;
 
   const close = (code: number): Promise<void> => {
@@ -67,7 +86,7 @@ export const runCoreProcess = (port: ParentPort = parentPort()): void => {
   };
 
   const start = async (options: CoreProcessOptions): Promise<void> => {
-    const { keyStore, saveDialog, osNotifications, log, confirmWindow, openExternal, ...rest } = options;
+    const { keyStore, saveDialog, osNotifications, log, confirmWindow, secretWindow, openExternal, ...rest } = options;
     try {
       core = await createCore({
         ...rest,
@@ -78,7 +97,7 @@ export const runCoreProcess = (port: ParentPort = parentPort()): void => {
         logError: (operation, error) =>
           port.post({ type: 'error', operation, message: error instanceof Error ? error.message : String(error) }),
         ...(log ? { log: (line: string) => port.post({ type: 'log', line }) } : {}),
-        ...(keyStore === 'memory' ? { keyStore: new MemoryKeyStore() } : {}),
+        ...(keyStore === 'memory' ? { keyStore: shellKeyStore } : {}),
         ...(saveDialog
           ? {
               chooseSavePath: (suggestedName: string) =>
@@ -106,6 +125,16 @@ export const runCoreProcess = (port: ParentPort = parentPort()): void => {
                   const id = nextConfirmId++;
                   confirmWaiters.set(id, resolve);
                   port.post({ type: 'confirm', id, view });
+                }),
+            }
+          : {}),
+        ...(secretWindow
+          ? {
+              showSecret: (view) =>
+                new Promise<{ shown: boolean }>((resolve) => {
+                  const id = nextSecretId++;
+                  secretWaiters.set(id, resolve);
+                  port.post({ type: 'showSecret', id, view });
                 }),
             }
           : {}),
@@ -161,6 +190,19 @@ export const runCoreProcess = (port: ParentPort = parentPort()): void => {
           accepted: message.accepted === true,
           ...(typeof message.typedAmount === 'string' ? { typedAmount: message.typedAmount } : {}),
         });
+        return;
+      }
+      case 'keyStoreAnswer': {
+        const waiter = keyStoreWaiters.get(message.id);
+        keyStoreWaiters.delete(message.id);
+        if (message.ok) waiter?.resolve(message.value);
+        else waiter?.reject(new Error(message.error ?? 'the key store failed'));
+        return;
+      }
+      case 'secretShown': {
+        const resolve = secretWaiters.get(message.id);
+        secretWaiters.delete(message.id);
+        resolve?.({ shown: message.shown === true });
         return;
       }
       case 'close':

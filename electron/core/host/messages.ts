@@ -7,8 +7,10 @@ import type { EventName } from '../../../shared/contract';
 import type { Result } from '../../../shared/ipc/result';
 import type { CoreOptions } from '../core';
 import type { SenderInfo } from '../ipc/dispatcher';
+import type { StoredKey } from '../keychain/keyStore';
 import type { OsNotification } from '../notifications/notifier';
 import type { ConfirmView } from '../policies/confirm';
+import type { SecretView } from '../policies/confirmPage';
 
 /** The core's options that can cross a process boundary; the callbacks become messages. */
 export type CoreProcessOptions = Omit<
@@ -22,13 +24,19 @@ export type CoreProcessOptions = Omit<
   | 'confirm'
   | 'operators'
   | 'openExternal'
+  | 'showSecret'
 > & {
   /**
    * Whether the shell shows the trusted confirmation (its own window); the core then asks it with
    * `confirm` messages. Absent/false: everything that needs one is refused.
    */
   readonly confirmWindow?: boolean;
-  /** 'os' (default): the OS keychain. 'memory': a key store that lives as long as the process (tests). */
+  /** Whether the shell shows new secrets in its own page; the core then asks it with `showSecret` messages. */
+  readonly secretWindow?: boolean;
+  /**
+   * 'os' (default): the OS keychain. 'memory': a key store held by the shell's process (tests), so
+   * that, like the OS keychain, it outlives a core that dies and is restarted (`keyStore` messages).
+   */
   readonly keyStore?: 'os' | 'memory';
   /** Whether the shell offers a save dialog (Electron); the core then asks it for a path. */
   readonly saveDialog?: boolean;
@@ -55,6 +63,16 @@ export type ToCore =
   | { readonly type: 'externalOpened'; readonly id: number; readonly opened: boolean }
   /** The person's answer in the shell's trusted confirmation window. */
   | { readonly type: 'confirmAnswer'; readonly id: number; readonly accepted: boolean; readonly typedAmount?: string }
+  /** The shell's answer to a `keyStore` request (memory key store, tests). */
+  | {
+      readonly type: 'keyStoreAnswer';
+      readonly id: number;
+      readonly ok: boolean;
+      readonly value?: StoredKey | boolean | undefined;
+      readonly error?: string;
+    }
+  /** The shell's page for a new secret was closed (`shown`: it was on screen). */
+  | { readonly type: 'secretShown'; readonly id: number; readonly shown: boolean }
   | { readonly type: 'close' };
 
 /** Core → shell. */
@@ -69,6 +87,16 @@ export type FromCore =
   | { readonly type: 'openExternal'; readonly id: number; readonly url: string }
   /** Show the trusted confirmation (built by the core from the intent) and answer `confirmAnswer`. */
   | { readonly type: 'confirm'; readonly id: number; readonly view: ConfirmView }
+  /** Show a new secret once in the shell's own page (never the window) and answer `secretShown`. */
+  | { readonly type: 'showSecret'; readonly id: number; readonly view: SecretView }
+  /** A request to the shell's memory key store (`keyStore: 'memory'`, tests only); answer `keyStoreAnswer`. */
+  | {
+      readonly type: 'keyStore';
+      readonly id: number;
+      readonly op: 'get' | 'set' | 'delete';
+      readonly entry: string;
+      readonly value?: StoredKey;
+    }
   | { readonly type: 'notify'; readonly notification: OsNotification }
   | { readonly type: 'log'; readonly line: string }
   | { readonly type: 'error'; readonly operation: string; readonly message: string }

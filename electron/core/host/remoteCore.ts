@@ -8,8 +8,10 @@
 import type { EventName } from '../../../shared/contract';
 import { fail, type Result } from '../../../shared/ipc/result';
 import type { Dispatch, SenderInfo } from '../ipc/dispatcher';
+import { MemoryKeyStore, type StoredKey } from '../keychain/keyStore';
 import type { OsNotification } from '../notifications/notifier';
 import type { Confirm, ConfirmAnswer } from '../policies/confirm';
+import type { ShowSecret } from '../policies/confirmPage';
 import type { ChooseSavePath } from '../services/app';
 import { checkExternalUrl, type OpenExternal } from '../services/externalUrl';
 import type { CoreChannel, CoreProcessOptions, FromCore, LaunchCore } from './messages';
@@ -35,6 +37,8 @@ export interface RemoteCoreOptions {
   readonly openExternal?: OpenExternal;
   /** The shell's trusted confirmation window (pass `options.confirmWindow: true` with it). */
   readonly confirm?: Confirm;
+  /** The shell's page for a new secret (pass `options.secretWindow: true` with it). */
+  readonly showSecret?: ShowSecret;
   readonly showOsNotification?: (notification: OsNotification) => void;
   readonly log?: (line: string) => void;
   /** More restarts than this within a minute and the shell stops trying (the window says so). */
@@ -67,6 +71,9 @@ interface Pending {
 }
 
 export const startRemoteCore = async (o: RemoteCoreOptions): Promise<RemoteCore> => {
+  // The memory key store of tests lives here, in the shell, so that a restarted core finds what the
+  // one before it stored (the audit log's key and head among it), as it would in the OS keychain.
+  const memoryKeys = o.options.keyStore === 'memory' ? new MemoryKeyStore() : undefined;
   const maxRestarts = o.maxRestartsPerMinute ?? 5;
   const startTimeoutMs = o.startTimeoutMs ?? 60_000;
   let channel: CoreChannel | undefined;
@@ -128,6 +135,42 @@ export const startRemoteCore = async (o: RemoteCoreOptions): Promise<RemoteCore>
               ...(answer.typedAmount !== undefined ? { typedAmount: answer.typedAmount } : {}),
             }),
           () => from.send({ type: 'confirmAnswer', id: message.id, accepted: false }),
+        );
+        return;
+      }
+      case 'keyStore': {
+        const store = memoryKeys;
+        const answer = (ok: boolean, value?: StoredKey | boolean, error?: string) =>
+          from.send({
+            type: 'keyStoreAnswer',
+            id: message.id,
+            ok,
+            ...(value !== undefined ? { value } : {}),
+            ...(error ? { error } : {}),
+          });
+        if (store === undefined) {
+          answer(false, undefined, 'This shell holds no key store (the core uses the OS keychain).');
+          return;
+        }
+        const run =
+          message.op === 'get'
+            ? store.get(message.entry)
+            : message.op === 'delete'
+              ? store.delete(message.entry)
+              : message.value
+                ? store.set(message.entry, message.value).then(() => undefined)
+                : Promise.reject(new Error('nothing to store'));
+        void run.then(
+          (value) => answer(true, value),
+          (error: unknown) => answer(false, undefined, String(error)),
+        );
+        return;
+      }
+      case 'showSecret': {
+        const show = o.showSecret;
+        void (show ? show(message.view) : Promise.resolve({ shown: false })).then(
+          (answer) => from.send({ type: 'secretShown', id: message.id, shown: answer.shown }),
+          () => from.send({ type: 'secretShown', id: message.id, shown: false }),
         );
         return;
       }

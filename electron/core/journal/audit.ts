@@ -1,14 +1,22 @@
 /**
- * Append-only audit log with a hash chain: each entry's hash covers the previous hash and the
- * entry's own fields, so editing or deleting a row (even with a SQLite tool, bypassing the
- * append-only triggers) shows up in verify().
+ * Append-only audit log with an HMAC chain: each entry's hash is an HMAC-SHA256, keyed by a secret
+ * kept in the OS keychain (never in the journal), over the previous entry's hash, the entry's own
+ * number and its fields. Editing a row — even with a SQLite tool, bypassing the append-only
+ * triggers, and recomputing every hash — shows up in verify(): without the key nobody can compute
+ * a hash that matches. Truncation (deleting the last entries) leaves a valid chain behind; the
+ * head kept in the keychain (count, number and hash of the last entry) catches it, checked at
+ * every start (services/auditTrust.ts).
+ *
+ * Journals written before this version hold a plain SHA-256 chain (`verifyLegacyChain`);
+ * `resignChain` re-keys such a chain once, at the first start after the upgrade, and the log says so.
  */
-import { createHash } from 'node:crypto';
-import { csvField } from '../../../shared/format/csv';
+import { createHash, createHmac } from 'node:crypto';
+import { toCsv } from '../../../shared/format/csv';
 import { redactBody } from '../api/client';
 import type { Db } from './db';
-import type { AuditEntry, AuditFilter, AuditInput, AuditLog } from './types';
+import type { AuditEntry, AuditFilter, AuditHead, AuditInput, AuditLog, AuditVerdict } from './types';
 
+/** The "previous hash" of the first entry. */
 const GENESIS = '0'.repeat(64);
 
 /**
@@ -18,6 +26,21 @@ const GENESIS = '0'.repeat(64);
 export const AUDIT_PARAMS_MAX = 4_000;
 /** Likewise for the action and account fields. */
 const AUDIT_FIELD_MAX = 200;
+
+/** The columns of the audit export (`exportCsv`), in order. */
+export const AUDIT_CSV_HEADER = [
+  'seq',
+  'time_utc',
+  'profile',
+  'action',
+  'account',
+  'parameters',
+  'outcome',
+  'label',
+  'request_id',
+  'operator',
+  'hash',
+] as const;
 
 const capped = (text: string, max: number): string =>
   text.length <= max ? text : `${text.slice(0, max)}… [${text.length - max} more characters not kept]`;
@@ -36,27 +59,24 @@ const safeParse = (text: string): unknown => {
 };
 
 type Row = Omit<AuditEntry, 'profileId' | 'requestId'> & { profile_id: string; request_id: string };
+type Fields = Omit<AuditEntry, 'hash'>;
+
+/** The fields every hash covers, in order (after the previous hash). */
+const covered = (e: Fields) => [e.at, e.profileId, e.action, e.account, e.params, e.outcome, e.label, e.requestId];
+
+/** The entry's hash: HMAC-SHA256 under the chain key over the previous hash, its number and every field. */
+const hmacOf = (key: Buffer, prev: string, e: Fields): string =>
+  createHmac('sha256', key)
+    .update(JSON.stringify([prev, e.seq, ...covered(e), e.operator]))
+    .digest('hex');
 
 /**
- * The operator is covered only when there is one, so that entries written before operators existed
- * (operator '') keep their hash; an entry written with an operator and edited to '' breaks the chain.
+ * The chain written before the HMAC chain (plain SHA-256, kept only to check a journal once before
+ * it is re-keyed). The operator was covered only when there was one.
  */
-const hashOf = (prev: string, e: Omit<AuditEntry, 'hash' | 'seq'>): string =>
+const legacyHashOf = (prev: string, e: Fields): string =>
   createHash('sha256')
-    .update(
-      JSON.stringify([
-        prev,
-        e.at,
-        e.profileId,
-        e.action,
-        e.account,
-        e.params,
-        e.outcome,
-        e.label,
-        e.requestId,
-        ...(e.operator ? [e.operator] : []),
-      ]),
-    )
+    .update(JSON.stringify([prev, ...covered(e), ...(e.operator ? [e.operator] : [])]))
     .digest('hex');
 
 const toEntry = (r: Row): AuditEntry => ({
@@ -73,33 +93,92 @@ const toEntry = (r: Row): AuditEntry => ({
   hash: r.hash,
 });
 
-export const createAuditLog = (
-  db: Db,
-  activeProfileId: () => string,
-  now: () => number = Date.now,
+const allRows = (db: Db): IterableIterator<Row> =>
+  db.prepare<[], Row>('SELECT * FROM audit ORDER BY seq ASC').iterate();
+
+/** Walks the chain with `hashOf`; the first entry whose hash does not match, or the head. */
+const walk = (db: Db, hashOf: (prev: string, e: Fields) => string): AuditVerdict => {
+  let prev = GENESIS;
+  let count = 0;
+  let seq = 0;
+  for (const row of allRows(db)) {
+    const entry = toEntry(row);
+    if (hashOf(prev, entry) !== entry.hash) return { ok: false, brokenAtSeq: entry.seq };
+    prev = entry.hash;
+    seq = entry.seq;
+    count++;
+  }
+  return { ok: true, entries: count, head: { count, seq, hash: prev } };
+};
+
+/** Checks the chain under `key` (what `AuditLog.verify` does, for a key not yet in use). */
+export const verifyChain = (db: Db, key: Buffer): AuditVerdict => walk(db, (prev, e) => hmacOf(key, prev, e));
+
+/** Whether the journal holds a plain SHA-256 chain from before the HMAC chain, and whether it is intact. */
+export const verifyLegacyChain = (db: Db): AuditVerdict => walk(db, legacyHashOf);
+
+/**
+ * Re-keys the chain: every entry's hash is computed again under `key`, over the entries as they
+ * stand. Used once to migrate a journal from before the HMAC chain, and when an administrator
+ * acknowledges a failed check (the failure and the acknowledgement are entries of the log itself).
+ * The append-only trigger is lifted for this transaction only.
+ */
+export const resignChain = (db: Db, key: Buffer): AuditHead =>
+  db
+    .transaction((): AuditHead => {
+      const rows = db.prepare<[], Row>('SELECT * FROM audit ORDER BY seq ASC').all();
+      db.exec('DROP TRIGGER IF EXISTS audit_append_only_update');
+      const update = db.prepare('UPDATE audit SET hash = ? WHERE seq = ?');
+      let prev = GENESIS;
+      for (const row of rows) {
+        prev = hmacOf(key, prev, toEntry(row));
+        update.run(prev, row.seq);
+      }
+      db.exec(`CREATE TRIGGER audit_append_only_update BEFORE UPDATE ON audit
+        BEGIN SELECT RAISE(ABORT, 'the audit log is append-only'); END`);
+      return { count: rows.length, seq: rows.at(-1)?.seq ?? 0, hash: prev };
+    })
+    .immediate();
+
+export interface AuditLogOptions {
+  /** The HMAC key of the chain (from the OS keychain: services/auditTrust.ts). */
+  readonly key: Buffer;
+  /** The profile an entry belongs to unless it says. */
+  readonly activeProfileId: () => string;
+  readonly now?: () => number;
   /** The name of the operator signed in ('' when nobody is). */
-  operatorName: () => string = () => '',
-): AuditLog => {
-  const last = db.prepare<[], { hash: string }>('SELECT hash FROM audit ORDER BY seq DESC LIMIT 1');
+  readonly operatorName?: () => string;
+  /** Called after every entry with the new head (the keychain keeps it). */
+  readonly onAppend?: (head: AuditHead) => void;
+}
+
+export const createAuditLog = (db: Db, options: AuditLogOptions): AuditLog => {
+  const { key } = options;
+  const now = options.now ?? Date.now;
+  const operatorName = options.operatorName ?? (() => '');
+  const last = db.prepare<[], { seq: number; hash: string }>('SELECT seq, hash FROM audit ORDER BY seq DESC LIMIT 1');
+  const count = db.prepare<[], { n: number }>('SELECT COUNT(*) AS n FROM audit');
   const insert = db.prepare(
-    'INSERT INTO audit (at, profile_id, action, account, params, outcome, label, request_id, operator, hash) VALUES (?,?,?,?,?,?,?,?,?,?)',
+    'INSERT INTO audit (seq, at, profile_id, action, account, params, outcome, label, request_id, operator, hash) VALUES (?,?,?,?,?,?,?,?,?,?,?)',
   );
-  const append = db.transaction((fields: Omit<AuditEntry, 'hash' | 'seq'>): AuditEntry => {
-    const prev = last.get()?.hash ?? GENESIS;
-    const hash = hashOf(prev, fields);
-    const info = insert.run(
-      fields.at,
-      fields.profileId,
-      fields.action,
-      fields.account,
-      fields.params,
-      fields.outcome,
-      fields.label,
-      fields.requestId,
-      fields.operator,
+  const append = db.transaction((fields: Omit<Fields, 'seq'>): { entry: AuditEntry; head: AuditHead } => {
+    const previous = last.get();
+    const entry: Fields = { ...fields, seq: (previous?.seq ?? 0) + 1 };
+    const hash = hmacOf(key, previous?.hash ?? GENESIS, entry);
+    insert.run(
+      entry.seq,
+      entry.at,
+      entry.profileId,
+      entry.action,
+      entry.account,
+      entry.params,
+      entry.outcome,
+      entry.label,
+      entry.requestId,
+      entry.operator,
       hash,
     );
-    return { ...fields, seq: Number(info.lastInsertRowid), hash };
+    return { entry: { ...entry, hash }, head: { count: count.get()?.n ?? 0, seq: entry.seq, hash } };
   });
 
   const where = (filter: AuditFilter): { sql: string; args: unknown[] } => {
@@ -131,10 +210,10 @@ export const createAuditLog = (
   };
 
   return {
-    record: (input: AuditInput) =>
-      append({
+    record: (input: AuditInput) => {
+      const { entry, head } = append({
         at: now(),
-        profileId: input.profileId ?? activeProfileId(),
+        profileId: input.profileId ?? options.activeProfileId(),
         action: capped(input.action, AUDIT_FIELD_MAX),
         account: capped(input.account ?? '', AUDIT_FIELD_MAX),
         params: redact(input.params),
@@ -142,54 +221,28 @@ export const createAuditLog = (
         label: input.label ?? '',
         requestId: input.requestId ?? '',
         operator: capped(input.operator ?? operatorName(), AUDIT_FIELD_MAX),
-      }),
+      });
+      options.onAppend?.(head);
+      return entry;
+    },
     list: (filter = {}) => select(filter, 'DESC'),
-    verify: () => {
-      let prev = GENESIS;
-      let entries = 0;
-      for (const row of db.prepare<[], Row>('SELECT * FROM audit ORDER BY seq ASC').iterate()) {
-        const entry = toEntry(row);
-        if (hashOf(prev, entry) !== entry.hash) return { ok: false as const, brokenAtSeq: entry.seq };
-        prev = entry.hash;
-        entries++;
-      }
-      return { ok: true as const, entries };
-    },
-    exportCsv: (filter = {}) => {
-      const header = [
-        'seq',
-        'time_utc',
-        'profile',
-        'action',
-        'account',
-        'parameters',
-        'outcome',
-        'label',
-        'request_id',
-        'operator',
-        'hash',
-      ];
-      const lines = [header.join(',')];
-      for (const e of select({ ...filter, limit: filter.limit ?? -1 }, 'ASC')) {
-        lines.push(
-          [
-            String(e.seq),
-            new Date(e.at).toISOString(),
-            e.profileId,
-            e.action,
-            e.account,
-            e.params,
-            e.outcome,
-            e.label,
-            e.requestId,
-            e.operator,
-            e.hash,
-          ]
-            .map(csvField)
-            .join(','),
-        );
-      }
-      return `${lines.join('\r\n')}\r\n`;
-    },
+    verify: () => verifyChain(db, key),
+    exportCsv: (filter = {}) =>
+      toCsv(
+        AUDIT_CSV_HEADER,
+        select({ ...filter, limit: filter.limit ?? -1 }, 'ASC').map((e) => [
+          String(e.seq),
+          new Date(e.at).toISOString(),
+          e.profileId,
+          e.action,
+          e.account,
+          e.params,
+          e.outcome,
+          e.label,
+          e.requestId,
+          e.operator,
+          e.hash,
+        ]),
+      ),
   };
 };

@@ -3,7 +3,7 @@
  * opens anything, says who holds the folder, and the lock dies with its holder (no stale lock).
  */
 import { type ChildProcess, spawn } from 'node:child_process';
-import { chmodSync, existsSync, mkdtempSync, readdirSync, rmSync, statSync } from 'node:fs';
+import { chmodSync, existsSync, mkdtempSync, readdirSync, rmSync, statSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
@@ -58,9 +58,13 @@ const run = (args: string[]) =>
 describe('one process per data directory', () => {
   it('refuses a second lock in the same process, naming the holder, until the first is released', () => {
     const dir = newDir();
-    chmodSync(dir, 0o755); // made by an older version, readable by everyone
+    chmodSync(dir, 0o755); // made by an older version, readable by everyone…
+    writeFileSync(join(dir, 'core.lock'), '');
+    chmodSync(join(dir, 'core.lock'), 0o644); // …and so was its lock file
     const first = lockDataDir(dir, 'electron');
     expect(statSync(dir).mode & 0o777).toBe(0o700);
+    expect(statSync(join(dir, 'core.lock')).mode & 0o777).toBe(0o600);
+    expect(statSync(join(dir, 'core.lock.json')).mode & 0o777).toBe(0o600);
     let refusal: unknown;
     try {
       lockDataDir(dir, 'chromium');
@@ -90,6 +94,7 @@ describe('one process per data directory', () => {
       // The folder and the journal are this user's only.
       expect(statSync(first.dataDir).mode & 0o777).toBe(0o700);
       expect(statSync(join(first.dataDir, 'journal.sqlite')).mode & 0o777).toBe(0o600);
+      expect(statSync(join(first.dataDir, 'core.lock')).mode & 0o777).toBe(0o600);
       const before = readdirSync(first.dataDir)
         .map((f) => `${f}:${statSync(join(first.dataDir, f)).mtimeMs}`)
         .sort();

@@ -63,8 +63,13 @@ export const lockDataDir = (dataDir: string, shell: string): DataDirLock => {
   // Only this user may enter it (journal, audit log, the sandbox's keys), even if it existed before.
   fs.mkdirSync(dataDir, { recursive: true, mode: 0o700 });
   if (process.platform !== 'win32') fs.chmodSync(dataDir, 0o700);
+  // The lock file is this user's only too (SQLite gives its journal the same mode), also when an
+  // older version made it readable by everyone.
+  const lockFile = path.join(dataDir, LOCK_FILE);
+  fs.closeSync(fs.openSync(lockFile, 'a', 0o600));
+  if (process.platform !== 'win32') fs.chmodSync(lockFile, 0o600);
   // timeout 0: a held lock answers SQLITE_BUSY at once instead of waiting for it.
-  const db = new Database(path.join(dataDir, LOCK_FILE), { timeout: 0 });
+  const db = new Database(lockFile, { timeout: 0 });
   try {
     // EXCLUSIVE locking mode keeps the lock of the first write until the connection closes.
     db.pragma('locking_mode = EXCLUSIVE');

@@ -31,9 +31,27 @@ export interface AuditEntry {
   readonly requestId: string;
   /** The operator's name ('' for entries written before operators existed, or by the app itself at start). */
   readonly operator: string;
-  /** SHA-256 over the previous entry's hash and this entry's fields: editing any row breaks the chain. */
+  /**
+   * HMAC-SHA256 (keyed by a secret in the OS keychain) over the previous entry's hash, this entry's
+   * number and its fields: editing any row breaks the chain (journal/audit.ts).
+   */
   readonly hash: string;
 }
+
+/** The last entry of the log as the OS keychain keeps it: truncation and rewrites show against it. */
+export interface AuditHead {
+  /** How many entries the log holds. */
+  readonly count: number;
+  /** The last entry's number (0: none). */
+  readonly seq: number;
+  /** The last entry's hash (the genesis value when there is none). */
+  readonly hash: string;
+}
+
+/** A walk over the chain: intact (with its head), or the first entry whose hash does not match. */
+export type AuditVerdict =
+  | { readonly ok: true; readonly entries: number; readonly head: AuditHead }
+  | { readonly ok: false; readonly brokenAtSeq: number };
 
 export interface AuditFilter {
   readonly profileId?: string;
@@ -54,7 +72,7 @@ export interface AuditLog {
   /** Newest first. */
   list(filter?: AuditFilter): AuditEntry[];
   /** Recomputes the chain; reports the first entry whose hash does not match. */
-  verify(): { ok: true; entries: number } | { ok: false; brokenAtSeq: number };
+  verify(): AuditVerdict;
   /** RFC 4180 CSV (UTF-8, CRLF), times in ISO 8601 UTC, oldest first. */
   exportCsv(filter?: AuditFilter): string;
 }

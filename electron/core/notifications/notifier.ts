@@ -1,8 +1,9 @@
 /**
  * OS notifications of deposit, withdrawal and UID-push changes, decided in main (so they arrive
  * while the window is hidden or the renderer is busy) and shown through a capability each shell
- * injects (Electron's Notification, notify-send/osascript in the Chromium shell). The words are the
- * status timelines' (shared/platform/timelines.ts), so the notification says what the screen says.
+ * injects (Electron's Notification, notify-send/osascript in the Chromium shell). What is worth
+ * telling comes from the status tables (shared/platform/statusTables.ts) and the words are the status
+ * timelines' built from them, so the notification says what the screen says.
  * Only amount, currency, the profile's name and the status words go out: never an address, memo,
  * txid or anything from the key.
  */
@@ -13,6 +14,7 @@ import {
   type NotificationSettingsView,
 } from '../../../shared/contract/app';
 import { formatMoneyOrText } from '../../../shared/format/money';
+import { statusFacts } from '../../../shared/platform/statusTables';
 import { type FundingRecordKind, statusTimeline } from '../../../shared/platform/timelines';
 import type { Settings } from '../journal/types';
 
@@ -53,16 +55,6 @@ const SETTING: Record<Kind, 'deposits' | 'withdrawals' | 'pushes'> = {
   push: 'pushes',
 };
 
-/**
- * Steps on the way that a person waits for, besides final states, failures and states that need
- * attention: money usable (deposit credited) and money gone on chain (withdrawal broadcast).
- */
-const MILESTONES: Record<Kind, ReadonlySet<string>> = {
-  deposit: new Set(['DEP_CREDITED']),
-  withdrawal: new Set(['EXTPEND']),
-  push: new Set(),
-};
-
 export const SETTINGS_KEY = 'notifications.os';
 
 /** The event's record is the contract's PushRecord (shared/contract/funding.ts). */
@@ -80,16 +72,17 @@ export const describeForOs = (kind: Kind, change: FundingChange, profileName: st
     if (change.status !== 'RECEIVED') return undefined;
     return { title: `Transfer from another user: ${what}${where}`, body: 'Received in your spot account.' };
   }
-  const timeline = statusTimeline(kind, change.status);
+  const facts = statusFacts(kind, change.status);
   // An unrecognised code: the in-app notice and the screens show it; an OS notification would only confuse.
-  if (timeline.tone === 'unknown') return undefined;
-  const worthTelling =
-    timeline.final ||
-    timeline.tone === 'failure' ||
-    timeline.tone === 'attention' ||
-    MILESTONES[kind].has(change.status);
+  if (facts === undefined) return undefined;
+  // What a person waits for: a final state, a failure, a state that needs attention, a milestone
+  // (money usable, money gone on chain).
+  const worthTelling = facts.final || facts.tone === 'failure' || facts.tone === 'attention' || facts.milestone;
   if (!worthTelling) return undefined;
-  return { title: `${NOUN[kind]} ${what}${where}`, body: `${timeline.headline} (${change.status})` };
+  return {
+    title: `${NOUN[kind]} ${what}${where}`,
+    body: `${statusTimeline(kind, change.status).headline} (${change.status})`,
+  };
 };
 
 /**

@@ -57,10 +57,13 @@ export const OPERATION_ACCESS: Readonly<Record<string, Access>> = {
   'operators.changeRole': 'admin',
   'operators.remove': 'admin',
   'operators.resetPassphrase': 'admin',
+  // Another administrator lets a locked-out operator try again (after the trusted confirmation).
+  'operators.liftLockout': 'admin',
   // profiles
   'profiles.list': 'read',
   'profiles.active': 'read',
-  'profiles.switch': 'read',
+  // The whole desk's active profile (what every screen shows and every movement uses): an operator action.
+  'profiles.switch': 'make',
   'profiles.connectionCheck': 'read',
   'profiles.status': 'read',
   'profiles.keychainStatus': 'read',
@@ -117,6 +120,7 @@ export const OPERATION_ACCESS: Readonly<Record<string, Access>> = {
   'trade.unwatchMarket': 'read',
   'trade.bookSnapshot': 'read',
   'trade.account': 'read',
+  'trade.terms': 'read',
   'trade.settings': 'read',
   'trade.findOrder': 'read',
   'trade.openOrders': 'read',
@@ -135,6 +139,9 @@ export const OPERATION_ACCESS: Readonly<Record<string, Access>> = {
   'activity.auditLog': 'read',
   'activity.verifyAudit': 'read',
   'activity.exportAuditCsv': 'read',
+  'activity.auditIntegrity': 'read',
+  // Re-keys the chain over the log as it stands: an administrator, after the trusted confirmation.
+  'activity.acknowledgeAuditFailure': 'admin',
   'activity.movements': 'read',
   'activity.movement': 'read',
   'activity.exportMovementsCsv': 'read',

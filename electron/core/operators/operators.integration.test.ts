@@ -10,9 +10,11 @@ import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { control, type SandboxHandle, startTestSandbox } from '../../../sandbox/testing/harness';
 import { contract } from '../../../shared/contract';
+import { parseCsv } from '../../../shared/format/csv';
 import { operationNames } from '../../../shared/ipc/define';
 import { openJournalDb } from '../journal/db';
-import { asRenderer, startTestCore, TEST_ADMIN, type TestCore } from '../testing/core';
+import type { ConfirmView } from '../policies/confirm';
+import { asRenderer, autoConfirm, startTestCore, TEST_ADMIN, type TestCore } from '../testing/core';
 import { accessOf, can, OPERATION_ACCESS } from './access';
 import { FREE_ATTEMPTS, Operators } from './operators';
 import { hashPassphrase, TEST_SCRYPT_COST, verifyPassphrase } from './passphrase';
@@ -254,6 +256,11 @@ describe('operators in the core', () => {
     });
     expect(await call('keys.create', { name: 'x' })).toMatchObject({ ok: false, error: { code: 'NOT_ALLOWED' } });
     expect(await call('operators.list')).toMatchObject({ ok: false, error: { code: 'NOT_ALLOWED' } });
+    // The desk's active profile is what every screen shows and every movement uses: not a viewer's to switch.
+    expect(await call('profiles.switch', { id: 'local-sandbox' })).toMatchObject({
+      ok: false,
+      error: { code: 'NOT_ALLOWED' },
+    });
 
     await signIn('Mo', 'maker');
     const sent = await send();
@@ -287,13 +294,13 @@ describe('operators in the core', () => {
     const movements = await call('activity.movements', {});
     expect(movements).toMatchObject({ ok: true, value: [expect.objectContaining({ operator: 'Mo' })] });
     const csv = await call('activity.exportMovementsCsv', {});
-    const lines = (csv.ok ? (csv.value as { csv: string }).csv : '').split('\r\n');
-    const column = lines[0]!.split(',').indexOf('operator');
+    const [header, first] = parseCsv(csv.ok ? (csv.value as { csv: string }).csv : '');
+    const column = header!.indexOf('operator');
     expect(column).toBeGreaterThan(0);
-    expect(lines[1]!.split(',')[column]).toBe('Mo');
+    expect(first![column]).toBe('Mo');
     expect(await call('activity.exportAuditCsv', {})).toMatchObject({
       ok: true,
-      value: { csv: expect.stringContaining(',operator,') },
+      value: { csv: expect.stringContaining('"operator"') },
     });
     // The last sign-in is kept per operator.
     expect(await call('operators.current')).toMatchObject({
@@ -358,6 +365,87 @@ describe('operators in the core', () => {
     await call('app.lock', { reason: 'manual' });
     expect(await call('app.unlock', { passphrase: 'she keeps the ledgers' })).toMatchObject({ ok: false });
     expect(await call('app.unlock', { passphrase: 'she has a new passphrase' })).toMatchObject({ ok: true });
+  });
+});
+
+describe('failed sign-ins', () => {
+  const views: ConfirmView[] = [];
+  let testCore: TestCore;
+  beforeAll(async () => {
+    testCore = await startTestCore(sandbox, { confirm: autoConfirm(views) });
+  });
+  afterAll(async () => {
+    await testCore?.close();
+  });
+  const call = (operation: string, payload: unknown = {}) => testCore.core.dispatch(operation, payload, sender);
+  const idOf = async (name: string) => {
+    const list = await call('operators.list');
+    return (list.ok ? (list.value as { id: string; name: string }[]) : []).find((o) => o.name === name)?.id;
+  };
+
+  it('a passphrase typed into the name field is stored and audited only as a keyed hash', async () => {
+    const typed = 'Bea secret phrase 42';
+    expect(await call('operators.signIn', { name: typed, passphrase: 'anything at all' })).toMatchObject({
+      ok: false,
+      error: { label: 'WRONG_PASSPHRASE' },
+    });
+    const journal = JSON.stringify([
+      testCore.core.db.prepare('SELECT * FROM passphrase_failures').all(),
+      testCore.core.db.prepare('SELECT * FROM audit').all(),
+    ]);
+    expect(journal.toLowerCase()).not.toContain('secret phrase');
+    const [entry] = testCore.core.ctx.audit.list({ action: 'operators.signIn', outcome: 'error' });
+    expect(JSON.parse(entry?.params ?? '{}')).toEqual({ name: expect.stringMatching(/^unknown name #[0-9a-f]{16}$/) });
+    // The same typed name (whatever its case) counts as the same attempts: the hash is stable.
+    await call('operators.signIn', { name: typed.toUpperCase(), passphrase: 'anything at all' });
+    const subjects = testCore.core.db.prepare<[], { subject: string; failures: number }>(
+      "SELECT subject, failures FROM passphrase_failures WHERE subject LIKE 'name:%'",
+    );
+    expect(subjects.all()).toEqual([{ subject: expect.stringMatching(/^name:[0-9a-f]{16}$/), failures: 2 }]);
+    // A real operator's name is recorded as it is.
+    await call('operators.signIn', { name: TEST_ADMIN.name, passphrase: 'a wrong guess' });
+    expect(testCore.core.ctx.audit.list({ action: 'operators.signIn', outcome: 'error' })[0]?.params).toContain(
+      TEST_ADMIN.name,
+    );
+    await call('operators.signIn', TEST_ADMIN);
+  });
+
+  it('a lock-out by wrong passphrases is lifted by another administrator, after the trusted confirmation, audited', async () => {
+    await call('operators.create', { name: 'Bea', role: 'admin', passphrase: 'she holds the second key' });
+    const bea = await idOf('Bea');
+    for (let i = 0; i < FREE_ATTEMPTS; i++) {
+      // Anyone can type Bea's name: after five wrong passphrases she has to wait.
+      await call('operators.signIn', { name: 'Bea', passphrase: 'somebody guessing' });
+    }
+    expect(await call('operators.signIn', { name: 'Bea', passphrase: 'she holds the second key' })).toMatchObject({
+      ok: false,
+      error: { label: 'TOO_MANY_ATTEMPTS' },
+    });
+    await call('operators.signIn', TEST_ADMIN);
+    const listed = await call('operators.list');
+    expect(listed).toMatchObject({
+      ok: true,
+      value: expect.arrayContaining([expect.objectContaining({ name: 'Bea', lockedOutUntil: expect.any(Number) })]),
+    });
+
+    expect(await call('operators.liftLockout', { id: bea })).toMatchObject({
+      ok: true,
+      value: { name: 'Bea', role: 'admin' },
+    });
+    expect(views.at(-1)).toMatchObject({ action: 'liftLockout', title: 'Let Bea sign in again now' });
+    expect(testCore.core.ctx.audit.list({ action: 'operators.liftLockout' })[0]).toMatchObject({
+      operator: TEST_ADMIN.name,
+      params: expect.stringContaining('Bea'),
+    });
+    expect(await call('operators.signIn', { name: 'Bea', passphrase: 'she holds the second key' })).toMatchObject({
+      ok: true,
+    });
+    // Nobody lifts their own wait.
+    const me = await idOf('Bea');
+    expect(await call('operators.liftLockout', { id: me })).toMatchObject({
+      ok: false,
+      error: { code: 'NOT_ALLOWED' },
+    });
   });
 });
 

@@ -3,13 +3,15 @@
  * signed in now. Passphrases are checked here and nowhere else; repeated wrong ones for a name make
  * the next attempt for it wait (5 free attempts, then 2 s, 4 s, 8 s … up to 5 minutes). The count
  * and the time of the last failure are in the journal (table `passphrase_failures`, migration 7), so
- * restarting the app or its core does not reset them; only the right passphrase does. A name no
- * operator has is counted the same way, so the answers never tell whether a name exists.
+ * restarting the app or its core does not reset them; only the right passphrase does, or another
+ * administrator lifting the wait (`liftLockout`). A name no operator has is counted the same way, so
+ * the answers never tell whether a name exists — under a keyed hash of the name, never the name
+ * typed (`nameHash`: a passphrase typed into the name field must not be stored).
  *
  * Other modules use it through `OperatorSource` (`current()`: id, name, role) and `can(role, access)`
  * from ./access — see ./index.ts.
  */
-import { randomUUID } from 'node:crypto';
+import { createHmac, randomBytes, randomUUID } from 'node:crypto';
 import type { Operator, OperatorRole } from '../../../shared/contract/operators';
 import { DeskFailure } from '../errors';
 import type { Db } from '../journal/db';
@@ -43,6 +45,11 @@ export interface OperatorsOptions {
   readonly now?: () => number;
   /** Tests only: a cheaper scrypt (the stored format is the same). */
   readonly scryptCost?: ScryptCost;
+  /**
+   * The keyed hash an unknown name is counted and recorded under (services/auditTrust.ts: its key
+   * is in the OS keychain). Default: keyed by a random value of this process.
+   */
+  readonly nameHash?: (name: string) => string;
 }
 
 /** Free attempts before the waiting starts. */
@@ -75,7 +82,11 @@ export interface Grant {
   readonly passphraseSetBy?: { readonly id: string; readonly name: string };
 }
 
-const toOperator = (row: Row, names: (id: string | undefined) => string | undefined = () => undefined): Operator => ({
+const toOperator = (
+  row: Row,
+  names: (id: string | undefined) => string | undefined = () => undefined,
+  lockedOutUntil = 0,
+): Operator => ({
   id: row.id,
   name: row.name,
   role: row.role,
@@ -86,7 +97,14 @@ const toOperator = (row: Row, names: (id: string | undefined) => string | undefi
     ? { grantedBy: names(row.granted_by) as string, grantedAt: row.granted_at }
     : {}),
   ...(row.passphrase_set_by ? { passphraseSetBy: names(row.passphrase_set_by) ?? 'a removed administrator' } : {}),
+  ...(lockedOutUntil > 0 ? { lockedOutUntil } : {}),
 });
+
+/** A hash of a name, keyed by a value of this process (when the core gives no keyed hash of its own). */
+const processNameHash = (): ((name: string) => string) => {
+  const key = randomBytes(32);
+  return (name) => createHmac('sha256', key).update(name).digest('hex').slice(0, 16);
+};
 
 const wrongPassphrase = (): DeskFailure =>
   new DeskFailure({
@@ -103,9 +121,12 @@ export class Operators implements OperatorSource {
   /** Checked against when the name is unknown, so that an unknown name takes as long as a known one. */
   private decoy: Promise<string> | undefined;
 
+  private readonly nameHash: (name: string) => string;
+
   constructor(private readonly options: OperatorsOptions) {
     this.now = options.now ?? Date.now;
     this.cost = options.scryptCost ?? DEFAULT_SCRYPT_COST;
+    this.nameHash = options.nameHash ?? processNameHash();
   }
 
   count(): number {
@@ -115,12 +136,14 @@ export class Operators implements OperatorSource {
   list(): Operator[] {
     const rows = this.options.db.prepare<[], Row>('SELECT * FROM operators ORDER BY created_at, name').all();
     const names = new Map(rows.map((r) => [r.id, r.name]));
-    return rows.map((r) => toOperator(r, (id) => (id ? names.get(id) : undefined)));
+    return rows.map((r) => toOperator(r, (id) => (id ? names.get(id) : undefined), this.waitUntil(r.id)));
   }
 
   get(id: string): Operator | undefined {
     const row = this.options.db.prepare<[string], Row>('SELECT * FROM operators WHERE id = ?').get(id);
-    return row ? toOperator(row, (other) => (other ? this.nameOf(other) : undefined)) : undefined;
+    return row
+      ? toOperator(row, (other) => (other ? this.nameOf(other) : undefined), this.waitUntil(row.id))
+      : undefined;
   }
 
   private nameOf(id: string): string | undefined {
@@ -175,7 +198,38 @@ export class Operators implements OperatorSource {
 
   /** Until when a passphrase check for `name` waits after repeated failures (0: it does not). */
   retryAfter(name: string): number {
-    return this.waitUntil(failureSubject(name, this.rowByName(name)));
+    return this.waitUntil(this.failureSubject(name, this.rowByName(name)));
+  }
+
+  /**
+   * A name as the audit log records a sign-in attempt: the operator's own name, or — when no
+   * operator has it — "unknown name #<keyed hash>", never what was typed (it may be a passphrase
+   * typed into the wrong field). The same typed name gives the same hash, so repeated attempts
+   * still show as one.
+   */
+  recordedName(name: string): string {
+    return this.rowByName(name)?.name ?? `unknown name #${this.hashedName(name)}`;
+  }
+
+  /** A name no operator has, as it is kept: hashed, whatever its case (lookups ignore case too). */
+  private hashedName(name: string): string {
+    return this.nameHash(operatorName(name).toLowerCase());
+  }
+
+  /** Whose failures an attempt counts: the operator's id, or the keyed hash of a name no operator has. */
+  private failureSubject(name: string, row: Row | undefined): string {
+    return row ? row.id : `name:${this.hashedName(name)}`;
+  }
+
+  /**
+   * Lets an operator whose sign-in waits after repeated wrong passphrases try again now. Done by an
+   * administrator other than that operator (the caller checks who; the audit log records it).
+   */
+  liftLockout(id: string): Operator {
+    const target = this.get(id);
+    if (!target) throw DeskFailure.precondition('There is no such operator.');
+    this.options.db.prepare('DELETE FROM passphrase_failures WHERE subject = ?').run(id);
+    return this.get(id) ?? target;
   }
 
   private waitUntil(subject: string): number {
@@ -276,7 +330,7 @@ export class Operators implements OperatorSource {
    */
   async verify(name: string, passphrase: string): Promise<Operator> {
     const row = this.rowByName(name);
-    const subject = failureSubject(name, row);
+    const subject = this.failureSubject(name, row);
     this.claimAttempt(subject);
     let ok: boolean;
     if (row) ok = await verifyPassphrase(passphrase, row.passphrase_hash);
@@ -390,9 +444,6 @@ export class Operators implements OperatorSource {
 
 /** A name as stored and looked up (the case is ignored by the columns' NOCASE collation). */
 const operatorName = (name: string): string => name.trim().normalize('NFC');
-
-/** Whose failures an attempt counts: the operator's id, or the name typed when no operator has it. */
-const failureSubject = (name: string, row: Row | undefined): string => (row ? row.id : `name:${operatorName(name)}`);
 
 const alreadySetUp = (): DeskFailure =>
   new DeskFailure({

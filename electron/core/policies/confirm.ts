@@ -22,7 +22,9 @@ export type ConfirmAction =
   | 'policy'
   | 'endpoint'
   | 'control'
-  | 'approve';
+  | 'approve'
+  | 'auditAcknowledge'
+  | 'liftLockout';
 
 /** One line of the confirmation. */
 export interface ConfirmRow {

@@ -1,6 +1,6 @@
 import { basename } from 'node:path';
 import type { DeskHandlers } from '../../../shared/contract';
-import { CSV_BOM, csvField, csvLine } from '../../../shared/format/csv';
+import { CSV_BOM, csvLine, toCsv } from '../../../shared/format/csv';
 import { historyCsvFields, historyCsvHeader } from '../../../shared/format/history';
 import { DeskFailure } from '../errors';
 import type { Movement } from '../movements/types';
@@ -10,7 +10,7 @@ import type { CoreInternals } from './internals';
 
 const stamp = () => new Date().toISOString().replace(/[:.]/g, '-').slice(0, 19);
 
-const movementsCsv = (rows: readonly Movement[]): string => {
+const movementsCsv = (movements: readonly Movement[]): string => {
   const header = [
     'created_utc',
     'updated_utc',
@@ -28,31 +28,27 @@ const movementsCsv = (rows: readonly Movement[]): string => {
     'operator',
     'parameters',
   ];
-  const lines = [header.join(',')];
-  for (const m of [...rows].reverse()) {
-    lines.push(
-      [
-        new Date(m.createdAt).toISOString(),
-        new Date(m.updatedAt).toISOString(),
-        m.kind,
-        m.state,
-        m.currency,
-        m.amount,
-        m.clientId,
-        m.platformId ?? '',
-        m.platformStatus ?? '',
-        m.label ?? '',
-        m.message ?? '',
-        String(m.attempts),
-        m.requestId ?? '',
-        m.operator,
-        JSON.stringify(m.params),
-      ]
-        .map(csvField)
-        .join(','),
-    );
-  }
-  return `${lines.join('\r\n')}\r\n`;
+  // Oldest first, as a ledger reads.
+  const rows = [...movements]
+    .reverse()
+    .map((m) => [
+      new Date(m.createdAt).toISOString(),
+      new Date(m.updatedAt).toISOString(),
+      m.kind,
+      m.state,
+      m.currency,
+      m.amount,
+      m.clientId,
+      m.platformId ?? '',
+      m.platformStatus ?? '',
+      m.label ?? '',
+      m.message ?? '',
+      String(m.attempts),
+      m.requestId ?? '',
+      m.operator,
+      JSON.stringify(m.params),
+    ]);
+  return toCsv(header, rows);
 };
 
 /** Handlers of the `activity` area: audit log, money movements, history sync. */
@@ -64,13 +60,24 @@ export const createActivityHandlers = (ctx: ServiceContext, core: CoreInternals)
   };
   return {
     auditLog: async ({ allProfiles, ...filter }) => ctx.audit.list({ ...filter, ...profileFilter(allProfiles) }),
-    verifyAudit: async () => {
-      const result = ctx.audit.verify();
-      return result.ok ? { ok: true, entries: result.entries } : { ok: false, brokenAtSeq: result.brokenAtSeq };
+    verifyAudit: async () => core.auditTrust.check(),
+    auditIntegrity: async () => core.auditTrust.state(),
+    acknowledgeAuditFailure: async ({ note }) => {
+      const state = core.auditTrust.state();
+      if (state.ok) return state;
+      await core.confirmChange({
+        action: 'auditAcknowledge',
+        title: 'Acknowledge the failed audit check',
+        rows: [{ label: 'What failed', value: state.problem ?? '' }, ...(note ? [{ label: 'Note', value: note }] : [])],
+        note: 'The failure and your acknowledgement stay in the audit log for good; the log is then protected again from here on.',
+        confirmLabel: 'Acknowledge',
+      });
+      return core.auditTrust.acknowledge(note);
     },
     exportAuditCsv: async ({ allProfiles, ...filter }) => ({
       filename: `treasury-desk-audit-${stamp()}.csv`,
-      csv: ctx.audit.exportCsv({ ...filter, ...profileFilter(allProfiles) }),
+      // Signed with the desk's key: an auditor checks it with `npm run audit:verify -- <file>`.
+      csv: core.auditTrust.signExport(ctx.audit.exportCsv({ ...filter, ...profileFilter(allProfiles) })),
     }),
     movements: async (filter) => ctx.movements.list(filter),
     movement: async ({ id }) => {

@@ -1,7 +1,8 @@
 /**
  * Key rotation in bulk against the sandbox (docs/bulk.md, "Sub-accounts and keys in bulk"): the new
  * key has the same permissions and IP whitelist as the old one (the sandbox's own key table is read
- * before and after), its secret is given once (on screen, or in the encrypted file), and
+ * before and after), its secret is given once (in the shell's own page — never in an answer to the
+ * window — or in the encrypted file), and
  * `bulk.confirmRotation` deletes the old key only after the new one passed a signed read again —
  * a new key that is refused, or one the app no longer holds the secret of, keeps the old key.
  */
@@ -9,13 +10,17 @@ import { readFileSync } from 'node:fs';
 import { beforeAll, describe, expect, it } from 'vitest';
 import { control } from '../../../sandbox/testing/harness';
 import type { KeyHealthRow, RotatedKey } from '../../../shared/contract/bulk';
+import type { SecretView } from '../policies/confirmPage';
 import { decryptKeyFile, type KeyFile } from '../subAccounts/keyFile';
-import { withSandboxCore } from '../testing/core';
+import { autoShowSecret, withSandboxCore } from '../testing/core';
 
+/** What the shell's own page showed (the person reads the new secrets there). */
+const shown: SecretView[] = [];
 const desk = withSandboxCore({
   sandbox: { seed: 33 },
   beforeCore: (sandbox) => control(sandbox, '/scale', { sub_accounts: 1 }),
   downloads: true,
+  core: { showSecret: autoShowSecret(shown) },
 });
 const { value } = desk;
 let sub = 0;
@@ -68,16 +73,18 @@ describe('key rotation against the sandbox', () => {
       deliver: { to: 'screen' },
     });
     const [k] = rotated.keys;
-    expect(k).toMatchObject({ userId: sub, oldKey: old, state: 'verified', secret: expect.any(String) });
+    expect(k).toMatchObject({ userId: sub, oldKey: old, state: 'verified', secretShown: true });
+    const secret = shown.at(-1)?.secrets[0]?.value;
     const created = keyOf(k?.newKey as string) as SandboxKey;
     // The sandbox now holds both; the new one with the same permissions, whitelist and mode.
     expect(sandboxKeys().map((x) => x.key)).toEqual(expect.arrayContaining([old, k?.newKey]));
     expect(JSON.parse(created.perms)).toEqual(JSON.parse(before.perms));
     expect(JSON.parse(created.ip_whitelist)).toEqual(JSON.parse(before.ip_whitelist));
     expect(created.mode).toBe(before.mode);
-    expect(created.secret).toBe(k?.secret);
+    expect(created.secret).toBe(secret);
 
-    // Shown once: nothing else the app answers carries it.
+    // Shown once, in the shell's page: no answer to the window carries it.
+    expect(JSON.stringify(rotated)).not.toContain(created.secret);
     const health = await value<{ keys: KeyHealthRow[] }>('bulk.keyHealth', { userIds: [sub], unusedDays: 30 });
     expect(JSON.stringify(health)).not.toContain(created.secret);
 
@@ -106,7 +113,7 @@ describe('key rotation against the sandbox', () => {
       pairs: [{ userId: sub, oldKey: old, newKey: created.key }],
     });
     expect(replaced.keys[0]).toMatchObject({ state: 'replaced', newKey: created.key });
-    expect(replaced.keys[0]?.secret).toBeUndefined();
+    expect(JSON.stringify(replaced)).not.toContain(created.secret);
     expect(keyOf(old)).toBeUndefined();
     expect(keyOf(created.key)).toBeDefined();
 
@@ -127,7 +134,7 @@ describe('key rotation against the sandbox', () => {
     });
     const [k] = rotated.keys;
     expect(k).toMatchObject({ state: 'verified' });
-    expect(k?.secret).toBeUndefined();
+    expect(k?.secretShown).toBeUndefined();
     const file = JSON.parse(readFileSync(rotated.file as string, 'utf8')) as KeyFile;
     const created = keyOf(k?.newKey as string) as SandboxKey;
     expect(readFileSync(rotated.file as string, 'utf8')).not.toContain(created.secret);

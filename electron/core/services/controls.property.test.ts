@@ -72,12 +72,12 @@ const desk = async (): Promise<Desk> => {
   const state = { at: 1_900_000_000_000, who: undefined as OperatorInfo | undefined };
   const now = () => state.at;
   const source = { current: () => state.who };
-  const audit = createAuditLog(
-    db,
-    () => 'p1',
+  const audit = createAuditLog(db, {
+    key: Buffer.alloc(32, 1),
+    activeProfileId: () => 'p1',
     now,
-    () => state.who?.name ?? '',
-  );
+    operatorName: () => state.who?.name ?? '',
+  });
   const operators = new Operators({ db, scryptCost: TEST_SCRYPT_COST, now });
   await operators.setup('root', 'the very first passphrase');
   const queue = new Queue({

@@ -1,14 +1,16 @@
 /**
  * Handlers of the `keys` area: API keys of a sub-account.
  *
- * The secret of a new key leaves main exactly once, in the answer to `keys.create`, because the
- * platform shows it only at creation and the person has to copy it. Main keeps it only when the
- * person asked for that in the form, and then only in the OS keychain (KeyStore). No operation
- * returns it again, and it never enters the audit log or an error message.
+ * The secret of a new key never reaches the app's window: the platform returns it once, at
+ * creation, and main shows it in the shell's own page (`showSecret`: its own site, which the window
+ * cannot read; shown once) so the person can copy it, and — when they asked for that in the form —
+ * keeps it in the OS keychain (KeyStore). No operation returns it, and it never enters the audit
+ * log, a log line or an error message.
  */
 import type { DeskHandlers } from '../../../shared/contract';
-import { DeskFailure } from '../errors';
+import { assertSafeText, DeskFailure } from '../errors';
 import type { ConfirmChange } from '../policies/authorize';
+import type { ShowSecret } from '../policies/confirmPage';
 import { subKeyEntry, toKeyView, toPlatformPerms } from '../subAccounts/views';
 import type { ServiceContext } from './context';
 
@@ -20,7 +22,11 @@ const permsText = (perms: Record<string, string | undefined>): string =>
     .map(([group, access]) => `${group}: ${access}`)
     .join(', ') || 'none';
 
-export const createKeysHandlers = (ctx: ServiceContext, confirmChange: ConfirmChange): DeskHandlers['keys'] => {
+export const createKeysHandlers = (
+  ctx: ServiceContext,
+  confirmChange: ConfirmChange,
+  showSecret: ShowSecret | undefined,
+): DeskHandlers['keys'] => {
   const profileId = (): string => {
     const profile = ctx.activeProfile();
     if (profile === undefined) throw DeskFailure.precondition('No profile is connected.', 'Choose a profile first.');
@@ -48,7 +54,16 @@ export const createKeysHandlers = (ctx: ServiceContext, confirmChange: ConfirmCh
     },
 
     create: async ({ userId, name, mode, perms, ipWhitelist, keepSecretInKeychain }) => {
+      assertSafeText({ name: [name, 'name'] });
       const profile = profileId();
+      // The secret exists only in the platform's answer: with nowhere to show or keep it, the key
+      // would be useless. Said before anything is created.
+      if (showSecret === undefined && !keepSecretInKeychain) {
+        throw DeskFailure.precondition(
+          'This window cannot show a new key’s secret, so the key was not created.',
+          'Tick “Keep the secret in the keychain”, or create the key in the desktop app.',
+        );
+      }
       await confirmChange({
         action: 'keyCreate',
         title: `Create an API key for sub-account ${userId}`,
@@ -78,15 +93,28 @@ export const createKeysHandlers = (ctx: ServiceContext, confirmChange: ConfirmCh
         }
       }
       const { secret, ...publicPart } = created;
-      return {
-        key: toKeyView(publicPart, userId, secretStored, Date.now()),
-        secret,
-        secretStored,
-        ...(storeProblem ? { storeProblem } : {}),
-      };
+      const key = toKeyView(publicPart, userId, secretStored, Date.now());
+      // Shown in the shell's own page, once; the answer below carries no secret.
+      const { shown } = showSecret
+        ? await showSecret({
+            title: `New API key for sub-account ${userId}`,
+            rows: [
+              { label: 'Sub-account', value: String(userId) },
+              { label: 'Key', value: created.key },
+              { label: 'Name', value: name },
+              { label: 'Permissions', value: permsText(perms) },
+            ],
+            secrets: [{ label: 'Secret', value: secret }],
+            note: secretStored
+              ? 'A copy is kept in this computer’s keychain for Treasury Desk.'
+              : 'Treasury Desk does not keep it: once this window is closed, nobody can show it again.',
+          }).catch(() => ({ shown: false }))
+        : { shown: false };
+      return { key, secretShown: shown, secretStored, ...(storeProblem ? { storeProblem } : {}) };
     },
 
     update: async ({ userId, key, name, perms, ipWhitelist }) => {
+      assertSafeText({ name: [name, 'name'] });
       const profile = profileId();
       await confirmChange({
         action: 'keyUpdate',

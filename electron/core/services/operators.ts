@@ -9,9 +9,10 @@
 import type { DeskHandlers } from '../../../shared/contract';
 import type { LockState } from '../../../shared/contract/app';
 import { type Operator, type OperatorRole, type OperatorSession, ROLE_NAMES } from '../../../shared/contract/operators';
-import { DeskFailure } from '../errors';
+import { assertSafeText, DeskFailure } from '../errors';
 import type { Operators } from '../operators';
 import type { ControlKindHandler, ControlPlane } from '../operators/controls';
+import type { ConfirmChange } from '../policies/authorize';
 import type { ServiceContext } from './context';
 
 /** The app lock as the session uses it (ipc/appLock.ts's AppLock). */
@@ -78,7 +79,8 @@ export const createSession = (
       } catch (error) {
         ctx.audit.record({
           action: 'operators.signIn',
-          params: { name: who },
+          // A name no operator has is recorded as its keyed hash: it may be a passphrase typed there.
+          params: { name: operators.recordedName(who) },
           outcome: 'error',
           label: error instanceof DeskFailure ? (error.detail.label ?? error.detail.code) : 'INTERNAL',
           operator: '',
@@ -163,6 +165,7 @@ export const createOperatorsHandlers = (
   ctx: ServiceContext,
   maybeSession: Session | undefined,
   controls: ControlPlane,
+  confirmChange: ConfirmChange,
 ): DeskHandlers['operators'] => {
   if (!maybeSession) {
     const none = async (): Promise<never> => {
@@ -179,6 +182,7 @@ export const createOperatorsHandlers = (
       remove: none,
       resetPassphrase: none,
       changePassphrase: none,
+      liftLockout: none,
     };
   }
   const session = maybeSession;
@@ -199,6 +203,7 @@ export const createOperatorsHandlers = (
   return {
     current: async () => session.view(),
     setup: async ({ name, passphrase }) => {
+      assertSafeText({ name: [name, 'name'] });
       const admin = await operators.setup(name, passphrase);
       ctx.audit.record({ action: 'operators.setup', params: { name: admin.name, role: 'admin' }, outcome: 'ok' });
       await session.unlock(passphrase, admin.name);
@@ -214,6 +219,7 @@ export const createOperatorsHandlers = (
     },
     list: async () => operators.list(),
     create: async ({ name, passphrase, role }) => {
+      assertSafeText({ name: [name, 'name'] });
       const taken = operators.nameTaken(name);
       if (taken) throw DeskFailure.precondition(taken);
       return controls.submit<Operator>({
@@ -276,6 +282,30 @@ export const createOperatorsHandlers = (
       await operators.changePassphrase(current, next);
       ctx.audit.record({ action: 'operators.changePassphrase', params: { name: me().name }, outcome: 'ok' });
       return { changed: true as const };
+    },
+    liftLockout: async ({ id }) => {
+      const target = existing(id);
+      // Another administrator: nobody lifts their own wait.
+      if (target.id === me().id) {
+        throw new DeskFailure({
+          code: 'NOT_ALLOWED',
+          message: 'Your own sign-in wait can only be lifted by another administrator.',
+        });
+      }
+      if (target.lockedOutUntil === undefined) return target;
+      await confirmChange({
+        action: 'liftLockout',
+        title: `Let ${target.name} sign in again now`,
+        rows: [
+          { label: 'Operator', value: named(target) },
+          { label: 'Waiting until', value: new Date(target.lockedOutUntil).toISOString() },
+        ],
+        note: 'Repeated wrong passphrases made their sign-in wait. Lift it only if you know it was them.',
+        confirmLabel: 'Lift the wait',
+      });
+      const lifted = operators.liftLockout(id);
+      ctx.audit.record({ action: 'operators.liftLockout', params: { name: lifted.name }, outcome: 'ok' });
+      return lifted;
     },
   };
 };

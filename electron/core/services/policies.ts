@@ -23,7 +23,7 @@ import { formatMoney } from '../../../shared/format/money';
 import type { ApprovalQueue } from '../approvals/queue';
 import type { Batches } from '../batches/batches';
 import type { MovementCommands } from '../commands/movements';
-import { DeskFailure } from '../errors';
+import { assertSafeText, DeskFailure } from '../errors';
 import type { ControlKindHandler, ControlPlane } from '../operators/controls';
 import type { Authorizer } from '../policies/authorize';
 import type { PolicyStore } from '../policies/store';
@@ -230,7 +230,12 @@ export const createPoliciesHandlers = (deps: {
   readonly changes: PolicyChanges;
 }): DeskHandlers['policies'] => ({
   get: async () => deps.policies.view(deps.authorizer.profile().id),
-  set: (input) => deps.changes.setPolicy(input),
+  set: async (input) => {
+    for (const entry of input.allowlist.entries) {
+      assertSafeText({ address: [entry.address, 'address'], memo: [entry.memo, 'memo'], label: [entry.label, 'name'] });
+    }
+    return deps.changes.setPolicy(input);
+  },
 });
 
 export interface ApprovalsHandlersDeps {

@@ -10,7 +10,7 @@
 import { randomUUID } from 'node:crypto';
 import type { DeskHandlers } from '../../../shared/contract';
 import type { ProfileView } from '../../../shared/contract/profiles';
-import { DeskFailure } from '../errors';
+import { assertSafeText, DeskFailure } from '../errors';
 import { type KeyStore, MemoryKeyStore, maskKey } from '../keychain/keyStore';
 import { keychainAdvice, OsKeyStore } from '../keychain/osKeyStore';
 import type { ControlKindHandler, ControlPlane } from '../operators/controls';
@@ -93,8 +93,9 @@ export const createProfilesHandlers = (
       return status;
     },
     // A new profile decides where signed requests may go (a custom endpoint: its address).
-    add: async (input) =>
-      controls.submit<ProfileView>({
+    add: async (input) => {
+      assertSafeText({ name: [input.name, 'name'] });
+      return controls.submit<ProfileView>({
         kind: 'profiles.add',
         profileId: '',
         title:
@@ -111,8 +112,10 @@ export const createProfilesHandlers = (
         ],
         apply: { input },
         confirmLabel: input.kind === 'custom' ? 'Add endpoint' : 'Add profile',
-      }),
+      });
+    },
     update: async (input) => {
+      assertSafeText({ name: [input.name, 'name'] });
       const profile = await profiles.update(input);
       ctx.audit.record({ action: 'profiles.update', params: input, outcome: 'ok', profileId: profile.id });
       return profile;

@@ -1,6 +1,6 @@
 /**
- * Platform reads that change rarely — withdrawal rules and fees, chain info, pair fee rates,
- * sub-account names — kept for a short while in main, so an action's precheck uses what a screen
+ * Platform reads that change rarely — withdrawal rules and fees, chain info, spot pairs, pair fee
+ * rates, the STP group, sub-account names — kept for a short while in main, so an action's precheck uses what a screen
  * read a moment ago instead of asking the platform again (issue 11: a withdrawal used to read its
  * rules three times). Two reads of the same key at once share one request. Every entry is dropped
  * when the profile changes; an action that changes what an entry holds drops it itself
@@ -10,8 +10,17 @@
  */
 import type { ServiceContext } from './context';
 
-/** How long a rule read stays usable for a precheck. */
+/** How long a rule read stays usable for a precheck, and how often a screen that shows it reads it again. */
 export const RULES_FRESH_MS = 60_000;
+
+/**
+ * For an action's last check of rules an action does not change (a pair's precision and minimums,
+ * the STP group): those kept, however old — the ones the screen showed and checked the action
+ * against — read only when none are kept (after a profile switch). So an order costs the same however
+ * long its ticket was open; rules that changed meanwhile are the platform's to refuse, and nothing is
+ * placed on a refusal.
+ */
+export const RULES_AS_SHOWN = Number.POSITIVE_INFINITY;
 
 /** The main account's sub-accounts (GET /sub_accounts?type=0): the list screens and the history's names. */
 export const SUB_ACCOUNTS_KEY = 'subAccounts:list';
@@ -27,7 +36,8 @@ export class RulesCache {
   /** Bumped by clear() and invalidate(): a read that started before either is not stored after it. */
   private generation = 0;
 
-  constructor(private readonly now: () => number = Date.now) {}
+  /** `now`: monotonic milliseconds (the core's scheduler), so a step of the computer's clock ages nothing. */
+  constructor(private readonly now: () => number) {}
 
   /**
    * The value stored under `key` if it is at most `maxAgeMs` old; else the read already under way
@@ -83,7 +93,7 @@ const caches = new WeakMap<ServiceContext, RulesCache>();
 export const rulesCacheOf = (ctx: ServiceContext): RulesCache => {
   let cache = caches.get(ctx);
   if (cache === undefined) {
-    const created = new RulesCache();
+    const created = new RulesCache(() => ctx.scheduler.now());
     ctx.onProfileChange(() => created.clear());
     caches.set(ctx, created);
     cache = created;

@@ -8,6 +8,7 @@
 import type { DeskHandlers } from '../../../shared/contract';
 import type { SubAccountView } from '../../../shared/contract/subAccounts';
 import { subAccountName } from '../../../shared/contract/transfers';
+import { assertSafeText } from '../errors';
 import type { ControlChange, ControlKindHandler, ControlPlane } from '../operators/controls';
 import { createSubAccounts, type NewSubAccount, setFrozen } from '../subAccounts/bulk';
 import { readAllPages } from '../subAccounts/pages';
@@ -188,6 +189,7 @@ export const createSubAccountsHandlers = (ctx: ServiceContext, controls: Control
     },
 
     create: async ({ loginName, remark, email }) => {
+      assertSafeText({ loginName: [loginName, 'name'], remark: [remark, 'text'] });
       const row: NewSubAccount = { row: 1, loginName, ...(remark ? { remark } : {}), ...(email ? { email } : {}) };
       const created = await controls.submit<Parameters<typeof toSubAccountView>[0]>(
         createSubAccountsChange([row], true),

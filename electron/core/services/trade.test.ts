@@ -1,9 +1,11 @@
 import { describe, expect, it, vi } from 'vitest';
 import { ApiError } from '../api/apiError';
-import { DeskFailure } from '../errors';
+import type { DeskFailure } from '../errors';
 import { openJournalDb } from '../journal/db';
 import { MovementEngine } from '../movements/engine';
+import { ManualScheduler } from '../testing/scheduler';
 import type { ServiceContext } from './context';
+import { RULES_FRESH_MS } from './rulesCache';
 import { createTradeHandlers } from './trade';
 
 const PAIR = {
@@ -34,6 +36,10 @@ const withLimit = (settings: Map<string, unknown>, maxNotional: string) =>
 const setup = (placeOrder: () => Promise<unknown>, getOrder: () => Promise<unknown> = async () => placed) => {
   const spot = {
     currencyPairs: vi.fn(async () => [PAIR]),
+    accounts: vi.fn(async () => [
+      { currency: 'BTC', available: '1', locked: '0' },
+      { currency: 'USDT', available: '100000', locked: '0' },
+    ]),
     placeOrder: vi.fn(placeOrder),
     getOrder: vi.fn(getOrder),
     amendOrder: vi.fn(async (_id: string, _pair: string, change: { price?: string; amount?: string }) => ({
@@ -45,7 +51,13 @@ const setup = (placeOrder: () => Promise<unknown>, getOrder: () => Promise<unkno
   // Orders go through the movement engine (journaled with their text before they are sent).
   // The platform's clock, measured: the same as this computer's.
   const clock = { offsetMs: 0, last: { offsetMs: 0 }, now: () => Date.now(), needsMeasuring: () => false };
-  const api = { spot, client: { clock, syncClock: async () => 0 } };
+  // The rules an order's check may need: the user's STP group and the pair's fee rates.
+  const account = {
+    stpGroups: vi.fn(async () => [{ id: 7 }]),
+    stpGroupUsers: vi.fn(async () => [{ user_id: 1 }]),
+  };
+  const wallet = { fee: vi.fn(async () => ({ user_id: 1, maker_fee: '0.001', taker_fee: '0.002' })) };
+  const api = { spot, account, wallet, client: { clock, syncClock: async () => 0 } };
   const movements = new MovementEngine({
     db: openJournalDb(':memory:'),
     profileId: () => 'p1',
@@ -53,8 +65,11 @@ const setup = (placeOrder: () => Promise<unknown>, getOrder: () => Promise<unkno
     onChange: () => {},
     backgroundMs: 0,
   });
+  // Time for the rules cache: moved by hand.
+  const scheduler = new ManualScheduler();
   const ctx = {
     emit: vi.fn(),
+    scheduler,
     platform: () => api,
     movements,
     onProfileChange: () => () => {},
@@ -63,9 +78,9 @@ const setup = (placeOrder: () => Promise<unknown>, getOrder: () => Promise<unkno
       set: (k: string, v: unknown) => settings.set(k, v),
     },
     audit: { record: vi.fn() },
-    activeProfile: () => undefined,
+    activeProfile: () => ({ userId: 1 }),
   } as unknown as ServiceContext;
-  return { handlers: createTradeHandlers(ctx), spot, settings, movements };
+  return { handlers: createTradeHandlers(ctx), spot, account, wallet, settings, movements, scheduler };
 };
 
 const order = {
@@ -94,7 +109,7 @@ describe('trade.placeOrder', () => {
   it('sends once with the client text id and account spot', async () => {
     const { handlers, spot } = setup(async () => placed);
     const result = await handlers.placeOrder(order, call);
-    expect(result).toMatchObject({ id: '42', text: 't-desk-a' });
+    expect(result).toMatchObject({ outcome: 'accepted', text: 't-desk-a', order: { id: '42', text: 't-desk-a' } });
     expect(spot.placeOrder).toHaveBeenCalledTimes(1);
     expect(spot.placeOrder.mock.calls[0]).toEqual([
       {
@@ -117,12 +132,12 @@ describe('trade.placeOrder', () => {
       throw lost();
     });
     const result = await handlers.placeOrder(order, call);
-    expect(result.id).toBe('42');
+    expect(result.order?.id).toBe('42');
     expect(spot.placeOrder).toHaveBeenCalledTimes(1);
     expect(spot.getOrder).toHaveBeenCalledWith('t-desk-a', { currency_pair: 'BTC_USDT' });
   });
 
-  it('reports an unknown outcome when the lost order cannot be found, without resending', async () => {
+  it('answers an unknown outcome as a value when the lost order cannot be found, without resending', async () => {
     const { handlers, spot } = setup(
       async () => {
         throw lost();
@@ -131,15 +146,23 @@ describe('trade.placeOrder', () => {
         throw new Error('not found');
       },
     );
-    const failure = await handlers.placeOrder(order, call).catch((e: unknown) => e);
-    expect(failure).toBeInstanceOf(DeskFailure);
-    expect((failure as DeskFailure).detail).toMatchObject({
-      code: 'OUTCOME_UNKNOWN',
-      requestId: 'td-1',
-      delivery: 'unknown',
-    });
-    expect((failure as DeskFailure).detail.message).toContain('t-desk-a');
+    const result = await handlers.placeOrder(order, call);
+    expect(result).toMatchObject({ outcome: 'unknown', text: 't-desk-a', requestId: 'td-1' });
+    expect(result.order).toBeUndefined();
+    expect(result.note).toContain('t-desk-a');
     expect(spot.placeOrder).toHaveBeenCalledTimes(1);
+  });
+
+  it('answers a placed order it cannot read back as accepted, with a note and no order', async () => {
+    const s = setup(async () => placed);
+    await s.handlers.placeOrder(order, call);
+    // The same submission again joins the placed order; reading it back fails this time.
+    s.spot.getOrder.mockRejectedValue(new Error('unavailable'));
+    const again = await s.handlers.placeOrder(order, call);
+    expect(again).toMatchObject({ outcome: 'accepted', text: 't-desk-a' });
+    expect(again.order).toBeUndefined();
+    expect(again.note).toMatch(/was placed \(id 42\).*Do not place it again/);
+    expect(s.spot.placeOrder).toHaveBeenCalledTimes(1);
   });
 
   it('journals the order with its text before sending it, and a repeat of the same text joins it', async () => {
@@ -152,7 +175,7 @@ describe('trade.placeOrder', () => {
     expect(journaledFirst).toMatchObject({ kind: 'spotOrder', state: 'sent', clientId: 't-desk-a', currency: 'BTC' });
     expect(s.movements.list()[0]).toMatchObject({ state: 'done', platformId: '42' });
     // The same submission again (a double click, a retry): no second order.
-    await expect(s.handlers.placeOrder(order, call)).resolves.toMatchObject({ id: '42' });
+    await expect(s.handlers.placeOrder(order, call)).resolves.toMatchObject({ order: { id: '42' } });
     expect(s.spot.placeOrder).toHaveBeenCalledTimes(1);
   });
 
@@ -186,6 +209,43 @@ describe('trade.placeOrder', () => {
     const tooBig = await handlers.placeOrder(order, call).catch((e: unknown) => e);
     expect((tooBig as DeskFailure).detail.fields?.total).toMatch(/limit of 100 USDT/);
     expect(spot.placeOrder).not.toHaveBeenCalled();
+  });
+});
+
+describe('the rules an order is checked against', () => {
+  it('are the ones the ticket showed, however long it was open: the order costs its POST and the balances', async () => {
+    const s = setup(async () => placed);
+    // The Trade screen opens the pair: its rules (pairs, fee rates, STP group) and balances.
+    await s.handlers.pairs({}, { operation: 'trade.pairs' });
+    await s.handlers.terms({ pair: 'BTC_USDT' }, { operation: 'trade.terms' });
+    await s.handlers.account({ pair: 'BTC_USDT' }, { operation: 'trade.account' });
+    const opened = {
+      pairs: s.spot.currencyPairs.mock.calls.length,
+      groups: s.account.stpGroups.mock.calls.length,
+      fees: s.wallet.fee.mock.calls.length,
+      balances: s.spot.accounts.mock.calls.length,
+    };
+    expect(opened).toEqual({ pairs: 1, groups: 1, fees: 1, balances: 1 });
+
+    // The person looks at the ticket for ten minutes, longer than any rule is kept for a screen.
+    s.scheduler.jump(10 * RULES_FRESH_MS);
+    const result = await s.handlers.placeOrder({ ...order, stpAct: 'cn' }, call);
+    expect(result.outcome).toBe('accepted');
+    // The screen then reads what the order moved: the balances, not the rules.
+    await s.handlers.account({ pair: 'BTC_USDT' }, { operation: 'trade.account' });
+
+    expect(s.spot.placeOrder).toHaveBeenCalledTimes(1);
+    expect({
+      pairs: s.spot.currencyPairs.mock.calls.length,
+      groups: s.account.stpGroups.mock.calls.length,
+      fees: s.wallet.fee.mock.calls.length,
+      balances: s.spot.accounts.mock.calls.length,
+    }).toEqual({ ...opened, balances: opened.balances + 1 });
+
+    // Opening the pair again after that long reads its rules again.
+    await s.handlers.terms({ pair: 'BTC_USDT' }, { operation: 'trade.terms' });
+    expect(s.account.stpGroups).toHaveBeenCalledTimes(2);
+    expect(s.wallet.fee).toHaveBeenCalledTimes(2);
   });
 });
 

@@ -1,8 +1,13 @@
 /**
  * Handlers of the `trade` area: market data and the live feed of one pair, the order ticket and the
  * user's orders and trades. An order is placed through the movement engine (movements/adapters/
- * spotOrder.ts): journaled with its `t-desk-` text before it is sent; when the answer is lost it is
- * found by that text, never placed again.
+ * spotOrder.ts): journaled with the ticket's `t-` text before it is sent; when the answer is lost it
+ * is found by that text, never placed again. Its outcome is a value (accepted / unknown); a refusal
+ * is the operation's error.
+ *
+ * Rules come from the one rules cache (services/rulesCache.ts): the spot pairs, the pair's fee rates
+ * and the STP group are read when a screen shows them (`trade.pairs`, `trade.terms`), and an order's
+ * last check uses the ones kept, however long the ticket was open (RULES_AS_SHOWN).
  */
 import type { z } from 'zod';
 import type { DeskHandlers } from '../../../shared/contract';
@@ -10,10 +15,11 @@ import {
   DEFAULT_TRADE_SETTINGS,
   type Order,
   type OrderRequest,
+  type OrderResult,
   type Pair,
   TradeSettings,
 } from '../../../shared/contract/trade';
-import { checkAmend, checkTicket, newClientText } from '../../../shared/trade/ticket';
+import { checkAmend, checkTicket } from '../../../shared/trade/ticket';
 import { isApiError } from '../api/apiError';
 import { DeskFailure } from '../errors';
 import { toMyTrade, toOrder, toPair, toTicker } from '../trade/mappers';
@@ -21,14 +27,12 @@ import { MarketFeed } from '../trade/marketFeed';
 import { OrdersWatcher } from '../trade/ordersWatcher';
 import { createTriggerHandlers } from '../trade/triggers';
 import type { ServiceContext } from './context';
-import { RULES_FRESH_MS, rulesCacheOf } from './rulesCache';
+import { RULES_AS_SHOWN, RULES_FRESH_MS, rulesCacheOf } from './rulesCache';
 
 /** How old an answer a screen read may be for the orders watcher's poll to take it instead of reading. */
 const WATCH_REUSE_MS = 3_000;
 
 const SETTINGS_KEY = 'trade.settings';
-const PAIRS_TTL_MS = 60_000;
-const STP_TTL_MS = 30_000;
 
 const invalid = (fields: Record<string, string>): DeskFailure =>
   new DeskFailure({
@@ -69,25 +73,18 @@ export const createTradeHandlers = (ctx: ServiceContext): DeskHandlers['trade'] 
   };
   const watcher = new OrdersWatcher(watcherSpot, ctx.emit, undefined, () => ctx.stream());
 
-  let pairsCache: { at: number; pairs: Map<string, Pair> } | undefined;
-  let stpCache: { at: number; groupId: number | null } | undefined;
   ctx.onProfileChange(() => {
     feed.stop();
     watcher.stop();
-    pairsCache = undefined;
-    stpCache = undefined;
   });
 
-  const loadPairs = async (): Promise<Map<string, Pair>> => {
-    if (pairsCache && Date.now() - pairsCache.at < PAIRS_TTL_MS) return pairsCache.pairs;
-    const raw = await spot().currencyPairs();
-    const pairs = new Map(raw.map((p) => [p.id, toPair(p) as Pair]));
-    pairsCache = { at: Date.now(), pairs };
-    return pairs;
-  };
+  /** Every spot pair by id; `maxAgeMs` RULES_FRESH_MS for a screen, RULES_AS_SHOWN for an action's check. */
+  const pairsById = (maxAgeMs: number): Promise<Map<string, Pair>> =>
+    reads.get('spotPairs', maxAgeMs, async () => new Map((await spot().currencyPairs()).map((p) => [p.id, toPair(p)])));
 
+  /** One pair's rules, as the screens showed them. */
   const pairInfo = async (id: string): Promise<Pair> => {
-    const pair = (await loadPairs()).get(id);
+    const pair = (await pairsById(RULES_AS_SHOWN)).get(id);
     if (!pair) throw invalid({ pair: `The platform has no pair ${id}.` });
     return pair;
   };
@@ -103,28 +100,24 @@ export const createTradeHandlers = (ctx: ServiceContext): DeskHandlers['trade'] 
    * The user's STP group: from the main account's groups and their members; when that is not
    * allowed (a sub-account key), from the stp_id the platform stamps on the user's orders.
    */
-  const stpGroup = async (): Promise<number | null> => {
-    if (stpCache && Date.now() - stpCache.at < STP_TTL_MS) return stpCache.groupId;
-    let groupId: number | null = null;
+  const readStpGroup = async (): Promise<number | null> => {
     try {
       const uid = await userId();
       const groups = await ctx.platform().account.stpGroups();
       for (const group of groups) {
         const members = await ctx.platform().account.stpGroupUsers(group.id);
-        if (members.some((m) => m.user_id === uid)) {
-          groupId = group.id;
-          break;
-        }
+        if (members.some((m) => m.user_id === uid)) return group.id;
       }
+      return null;
     } catch {
       const [latest] = await spot()
         .listOrders({ status: 'finished', limit: 1 })
         .catch(() => []);
-      groupId = latest?.stp_id ? latest.stp_id : null;
+      return latest?.stp_id ? latest.stp_id : null;
     }
-    stpCache = { at: Date.now(), groupId };
-    return groupId;
   };
+  /** `maxAgeMs` RULES_FRESH_MS for a screen, RULES_AS_SHOWN for an order's check. */
+  const stpGroup = (maxAgeMs: number): Promise<number | null> => reads.get('stpGroup', maxAgeMs, readStpGroup);
 
   const readSettings = (): z.output<typeof TradeSettings> => {
     const parsed = TradeSettings.safeParse(ctx.settings.get(SETTINGS_KEY, DEFAULT_TRADE_SETTINGS));
@@ -149,10 +142,10 @@ export const createTradeHandlers = (ctx: ServiceContext): DeskHandlers['trade'] 
     return order;
   };
 
-  const placeOrder = async (input: OrderRequest) => {
+  const placeOrder = async (input: OrderRequest): Promise<OrderResult> => {
     const pair = await pairInfo(input.pair);
     const settings = readSettings();
-    const inStpGroup = input.stpAct === undefined ? false : (await stpGroup()) !== null;
+    const inStpGroup = input.stpAct === undefined ? false : (await stpGroup(RULES_AS_SHOWN)) !== null;
     // The renderer checked all this already; main checks again because it is the last gate.
     const errors = checkTicket(
       {
@@ -175,7 +168,7 @@ export const createTradeHandlers = (ctx: ServiceContext): DeskHandlers['trade'] 
 
     // Through the movement engine: journaled with its text (its client id) before it is sent; a lost
     // answer is settled by finding the order by that text, never by placing it again.
-    const text = input.text ?? newClientText();
+    const { text } = input;
     const result = await ctx.movements.execute(
       'spotOrder',
       {
@@ -192,33 +185,39 @@ export const createTradeHandlers = (ctx: ServiceContext): DeskHandlers['trade'] 
       // The text is the ticket's one submission: a repeat of it joins the first, never a second order.
       { requestKey: `order:${text}` },
     );
-    if (result.state === 'refused') throw result.failure;
-    if (result.state === 'unknown') {
-      throw new DeskFailure({
-        ...result.failure.detail,
-        message: `The platform did not confirm the order ${text}. It may or may not have been placed; the app is checking.`,
-        advice: 'Do not place it again yet: check Open orders and Order history for this id first.',
-      });
+    switch (result.state) {
+      case 'refused':
+        throw result.failure;
+      case 'unknown': {
+        const { requestId } = result.failure.detail;
+        return {
+          outcome: 'unknown',
+          text,
+          note: `The platform did not confirm the order ${text}. It may or may not have been placed; the app is checking.`,
+          ...(requestId ? { requestId } : {}),
+        };
+      }
+      case 'done': {
+        const record =
+          (result.record as Parameters<typeof toOrder>[0] | undefined) ??
+          (await spot()
+            .getOrder(text, { currency_pair: input.pair })
+            .catch(() => undefined));
+        if (record === undefined) {
+          // Placed for certain (e.g. a repeat joined it), but it cannot be read back now.
+          return {
+            outcome: 'accepted',
+            text,
+            note: `The order ${text} was placed (id ${result.movement.platformId ?? 'unknown'}), but it could not be read back. Do not place it again: it shows in Open orders or Order history.`,
+          };
+        }
+        return { outcome: 'accepted', text, order: placed(toOrder(record, input.pair)) };
+      }
     }
-    const record =
-      (result.record as Parameters<typeof toOrder>[0] | undefined) ??
-      (await spot()
-        .getOrder(text, { currency_pair: input.pair })
-        .catch(() => undefined));
-    if (record === undefined) {
-      // Placed for certain (e.g. a repeat joined it), but it cannot be read back now.
-      throw new DeskFailure({
-        code: 'OUTCOME_UNKNOWN',
-        delivery: 'executed',
-        message: `The order ${text} was placed (id ${result.movement.platformId ?? 'unknown'}), but it could not be read back.`,
-        advice: 'Do not place it again: it shows in Open orders or Order history.',
-      });
-    }
-    return placed(toOrder(record, input.pair));
   };
 
   return {
-    pairs: async () => [...(await loadPairs()).values()],
+    pairs: async () => [...(await pairsById(RULES_FRESH_MS)).values()],
     tickers: async () => (await spot().tickers()).map(toTicker),
     watchMarket: async ({ pair, candleInterval }) => {
       await pairInfo(pair);
@@ -238,26 +237,27 @@ export const createTradeHandlers = (ctx: ServiceContext): DeskHandlers['trade'] 
     },
     account: async ({ pair }) => {
       const info = await pairInfo(pair);
-      const [accounts, fee, stp] = await Promise.all([
-        spotAccounts(0),
-        // Fee rates change rarely: those of the last minute serve (services/rulesCache.ts), so an
-        // order's balance refresh reads the balances alone.
-        rulesCacheOf(ctx).get(`fee:${pair}`, RULES_FRESH_MS, () =>
+      const accounts = await spotAccounts(0);
+      const balance = (currency: string) => {
+        const a = accounts.find((x) => x.currency === currency);
+        return { currency, available: a?.available ?? '0', locked: a?.locked ?? '0' };
+      };
+      return { pair, base: balance(info.base), quote: balance(info.quote) };
+    },
+    terms: async ({ pair }) => {
+      await pairInfo(pair);
+      const [fee, stp] = await Promise.all([
+        // Fee rates change rarely: those of the last minute serve (services/rulesCache.ts).
+        reads.get(`fee:${pair}`, RULES_FRESH_MS, () =>
           ctx
             .platform()
             .wallet.fee({ currency_pair: pair })
             .catch(() => spot().fee(pair)),
         ),
-        stpGroup(),
+        stpGroup(RULES_FRESH_MS),
       ]);
-      const balance = (currency: string) => {
-        const a = accounts.find((x) => x.currency === currency);
-        return { currency, available: a?.available ?? '0', locked: a?.locked ?? '0' };
-      };
       return {
         pair,
-        base: balance(info.base),
-        quote: balance(info.quote),
         // An unknown rate shows no fee preview rather than a made-up one.
         makerFee: fee.maker_fee ?? '',
         takerFee: fee.taker_fee ?? '',

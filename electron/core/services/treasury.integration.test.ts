@@ -4,14 +4,18 @@
  */
 import { randomUUID } from 'node:crypto';
 import { describe, expect, it } from 'vitest';
-import { withSandboxCore } from '../testing/core';
+import type { SecretView } from '../policies/confirmPage';
+import { subKeyEntry } from '../subAccounts/views';
+import { autoShowSecret, withSandboxCore } from '../testing/core';
 
-// The core asks the sandbox for a fresh main account, with spot USDT.
-const desk = withSandboxCore({ account: 'fresh', spot: { USDT: '1000' } });
+// The core asks the sandbox for a fresh main account, with spot USDT. New secrets are shown in the
+// shell's own page: here, `shown` records them.
+const shown: SecretView[] = [];
+const desk = withSandboxCore({ account: 'fresh', spot: { USDT: '1000' }, core: { showSecret: autoShowSecret(shown) } });
 const { call, value } = desk;
 
 describe('sub-accounts, keys and transfers against the sandbox', () => {
-  it('runs the whole lifecycle and never returns the secret twice', async () => {
+  it('runs the whole lifecycle; a new key’s secret is shown in the shell’s page, never returned', async () => {
     const refused = await call('subAccounts.create', { loginName: 'bad name' });
     expect(refused).toMatchObject({ ok: false, error: { code: 'INVALID_INPUT' } });
 
@@ -21,23 +25,33 @@ describe('sub-accounts, keys and transfers against the sandbox', () => {
     expect(accounts.map((a) => a.userId)).toContain(sub.userId);
 
     // Key: created with the whole matrix and whitelist; secret kept only because asked.
-    const created = await value<{ key: { key: string; ipWhitelist: string[] }; secret: string; secretStored: boolean }>(
-      'keys.create',
-      {
-        userId: sub.userId,
-        name: 'int-bot',
-        mode: 'classic',
-        perms: { wallet: 'write', spot: 'read' },
-        ipWhitelist: ['203.0.113.7', '198.51.100.1'],
-        keepSecretInKeychain: true,
-      },
-    );
-    expect(created.secretStored).toBe(true);
+    const answer = await call('keys.create', {
+      userId: sub.userId,
+      name: 'int-bot',
+      mode: 'classic',
+      perms: { wallet: 'write', spot: 'read' },
+      ipWhitelist: ['203.0.113.7', '198.51.100.1'],
+      keepSecretInKeychain: true,
+    });
+    if (!answer.ok) throw new Error(JSON.stringify(answer.error));
+    const created = answer.value as {
+      key: { key: string; ipWhitelist: string[] };
+      secretShown: boolean;
+      secretStored: boolean;
+    };
+    const secret = shown.at(-1)?.secrets[0]?.value ?? '';
+    expect(secret.length).toBeGreaterThanOrEqual(32);
+    expect(shown.at(-1)?.rows).toContainEqual({ label: 'Key', value: created.key.key });
+    // The window gets the key and where its secret went, never the secret; the keychain keeps it.
+    expect(created).toMatchObject({ secretShown: true, secretStored: true });
+    expect(JSON.stringify(answer)).not.toContain(secret);
+    const entry = subKeyEntry(desk.core.ctx.activeProfile()?.id ?? '', sub.userId, created.key.key);
+    expect((await desk.core.ctx.keyStore.get(entry))?.secret).toBe(secret);
     expect(created.key.ipWhitelist).toEqual(['203.0.113.7', '198.51.100.1']);
     const listed = await value<{ keys: { key: string; perms: unknown; secretInKeychain: boolean }[] }>('keys.list', {
       userId: sub.userId,
     });
-    expect(JSON.stringify(listed)).not.toContain(created.secret);
+    expect(JSON.stringify(listed)).not.toContain(secret);
     expect(listed.keys[0]).toMatchObject({
       key: created.key.key,
       perms: { wallet: 'write', spot: 'read' },

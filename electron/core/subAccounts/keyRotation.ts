@@ -1,7 +1,8 @@
 /**
  * Rotating sub-accounts' API keys in bulk (docs/bulk.md, "Sub-accounts and keys in bulk"): for each
  * selected key a new one with the same permissions, IP whitelist and mode, tested with a signed read;
- * the secrets shown once or written to an encrypted file (keyFile.ts). The old keys are deleted only
+ * the secrets shown once in the shell's own page (never returned to the window) or written to an
+ * encrypted file (keyFile.ts). The old keys are deleted only
  * after the operator says the new ones work AND each new key passes the test again; main keeps the
  * new secrets in memory for that (30 minutes at most, never on disk). Both steps are API-key changes:
  * the trusted confirmation first.
@@ -13,6 +14,7 @@ import type { PlatformApi } from '../api/platform';
 import { DeskFailure, isConvertibleToIpcError } from '../errors';
 import type { AuditLog } from '../journal/types';
 import type { ConfirmChange } from '../policies/authorize';
+import type { ShowSecret } from '../policies/confirmPage';
 import { PlatformConnection } from '../profiles/connection';
 import type { ActiveProfile } from '../types';
 import { encryptKeyFile, type KeyFileEntry } from './keyFile';
@@ -28,6 +30,8 @@ export interface KeyRotationDeps {
   readonly confirmChange: ConfirmChange;
   /** Writes a file where the operator chooses (the save dialog); undefined when none was chosen. */
   readonly saveFile: (suggestedName: string, content: string) => Promise<string | undefined>;
+  /** The shell's page for new secrets ("shown once"); absent: only the encrypted file is offered. */
+  readonly showSecret?: ShowSecret | undefined;
 }
 
 export type KeyRotationHandlers = Pick<DeskHandlers['bulk'], 'rotateKeys' | 'confirmRotation'>;
@@ -71,6 +75,14 @@ export const createKeyRotation = (deps: KeyRotationDeps): { handlers: KeyRotatio
   const handlers: KeyRotationHandlers = {
     rotateKeys: async ({ targets, deliver }) => {
       forgetExpired();
+      const { showSecret } = deps;
+      // The new secrets exist only in the platform's answers: with nowhere to show them, none is made.
+      if (deliver.to === 'screen' && showSecret === undefined) {
+        throw DeskFailure.precondition(
+          'This window cannot show new secrets, so no key was created.',
+          'Have them written to an encrypted file instead.',
+        );
+      }
       // Creating keys is an API-key change: the operator confirms the whole rotation in the
       // trusted window (as for one key), or nothing is created.
       await deps.confirmChange({
@@ -81,7 +93,10 @@ export const createKeyRotation = (deps: KeyRotationDeps): { handlers: KeyRotatio
           { label: 'New keys', value: 'the same permissions, IP whitelist and mode as the key they replace' },
           {
             label: 'Secrets',
-            value: deliver.to === 'file' ? 'written to an encrypted file you choose' : 'shown once on screen',
+            value:
+              deliver.to === 'file'
+                ? 'written to an encrypted file you choose'
+                : 'shown once in Treasury Desk’s own window',
           },
           { label: 'Old keys', value: 'kept until you confirm the new ones work' },
         ],
@@ -112,7 +127,6 @@ export const createKeyRotation = (deps: KeyRotationDeps): { handlers: KeyRotatio
             userId,
             oldKey: key,
             newKey: created.key,
-            ...(deliver.to === 'screen' ? { secret: created.secret } : {}),
             state: test.ok ? 'verified' : 'created',
             ...(test.message ? { message: test.message } : {}),
           });
@@ -133,6 +147,25 @@ export const createKeyRotation = (deps: KeyRotationDeps): { handlers: KeyRotatio
           });
         }
       }
+      // Shown once in the shell's own page, all together; the answer below carries none of them.
+      const shown =
+        deliver.to === 'screen' && showSecret !== undefined && fileEntries.length > 0
+          ? (
+              await showSecret({
+                title: `New API key${fileEntries.length === 1 ? '' : 's'} from the rotation`,
+                rows: fileEntries.map((e) => ({
+                  label: `Sub-account ${e.userId}`,
+                  value: `${e.key} (replaces ${masked(e.replaces)})`,
+                })),
+                secrets: fileEntries.map((e) => ({
+                  label: `Secret of ${e.key} (sub-account ${e.userId})`,
+                  value: e.secret,
+                })),
+                note: 'Treasury Desk keeps these only for 30 minutes, to test the new keys again before deleting the old ones; nobody can show them again.',
+              }).catch(() => ({ shown: false }))
+            ).shown
+          : undefined;
+      const keys = shown === undefined ? out : out.map((k) => (k.newKey ? { ...k, secretShown: shown } : k));
       let file: string | undefined;
       if (deliver.to === 'file' && fileEntries.length > 0) {
         const encrypted = encryptKeyFile(fileEntries, deliver.passphrase);
@@ -148,12 +181,12 @@ export const createKeyRotation = (deps: KeyRotationDeps): { handlers: KeyRotatio
       deps.audit.record({
         action: 'bulk.rotateKeys',
         params: {
-          keys: out.map((k) => ({ userId: k.userId, oldKey: k.oldKey, newKey: k.newKey, state: k.state })),
+          keys: keys.map((k) => ({ userId: k.userId, oldKey: k.oldKey, newKey: k.newKey, state: k.state })),
           delivered: deliver.to,
         },
         outcome: 'ok',
       });
-      return { keys: out, ...(file ? { file } : {}) };
+      return { keys, ...(file ? { file } : {}) };
     },
 
     confirmRotation: async ({ pairs }) => {

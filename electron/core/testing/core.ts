@@ -15,6 +15,7 @@ import { type Core, type CoreOptions, createCore } from '../core';
 import { MemoryKeyStore } from '../keychain/keyStore';
 import { TEST_SCRYPT_COST } from '../operators';
 import type { Confirm, ConfirmView } from '../policies/confirm';
+import type { SecretView, ShowSecret } from '../policies/confirmPage';
 import type { SandboxSource } from '../profiles/manager';
 
 /** The client's rate-limit windows in tests, as a share of the platform's (CoreOptions.limiterScale). */
@@ -31,12 +32,38 @@ export const autoConfirm =
     return { accepted: true, ...(view.typedAmount ? { typedAmount: view.typedAmount.amount } : {}) };
   };
 
+/**
+ * The shell's page for a new secret in a test core: a person who reads it and closes it
+ * (`shown` records each view, the secrets among them, for the test to use).
+ */
+export const autoShowSecret =
+  (shown: SecretView[] = []): ShowSecret =>
+  async (view) => {
+    shown.push(view);
+    return { shown: true };
+  };
+
 /** The renderer's origin the test core trusts; `asRenderer` calls come from it. */
 export const TEST_ORIGIN = 'app://desk';
 
 /** The administrator every test core signs in at start (pass `bootstrapOperator: undefined` for none). */
 export const TEST_ADMIN = { name: 'Test admin', passphrase: 'test admin passphrase 1' } as const;
 export const asRenderer = { url: `${TEST_ORIGIN}/index.html`, isMainFrame: true } as const;
+
+/**
+ * The test cores' keychain: one in-memory key store per data directory, kept across restarts on
+ * that directory as the OS keychain outlives the app (the audit log's key and head are in it), and
+ * forgotten when the directory is removed.
+ */
+const keychains = new Map<string, MemoryKeyStore>();
+const keychainOf = (dataDir: string): MemoryKeyStore => {
+  let store = keychains.get(dataDir);
+  if (store === undefined) {
+    store = new MemoryKeyStore();
+    keychains.set(dataDir, store);
+  }
+  return store;
+};
 
 /**
  * Any core option overrides the test default. `dataDir`: an existing data directory to open again
@@ -63,13 +90,14 @@ export const startTestCore = async (
     shell: 'chromium',
     trustedOrigins: [TEST_ORIGIN],
     emit: () => {},
-    keyStore: new MemoryKeyStore(),
+    keyStore: keychainOf(dataDir),
     sandbox:
       'mode' in sandbox
         ? sandbox
         : { mode: 'external', baseUrl: sandbox.baseUrl, key: sandbox.key, secret: sandbox.secret },
     watchIntervalMs: 0,
     confirm: autoConfirm(),
+    showSecret: autoShowSecret(),
     // No test waits on a real rate-limit window: the client's windows are 1/1000 of the platform's.
     // The sandbox still enforces its own; a test skips one with POST /sandbox/advance (it moves the
     // sandbox's limiter time), and a test about the client's limiter passes `limiterScale: 1`.
@@ -85,6 +113,7 @@ export const startTestCore = async (
     close: async () => {
       await core.close();
       await rm(dataDir, { recursive: true, force: true });
+      keychains.delete(dataDir);
     },
   };
 };

@@ -19,10 +19,11 @@ const stop = {
   price: '29900',
   amount: '0.01',
   expiresInSeconds: 86_400,
+  text: 't-stop-a',
 };
 
 describe('trade triggers against the sandbox', () => {
-  it('refuses a trigger that breaks the order rules before anything is sent', async () => {
+  it('refuses a trigger that breaks the order rules, or an order or trigger without its text, before anything is sent', async () => {
     const precise = await call('trade.placeTrigger', { ...stop, triggerPrice: '30000.25' });
     expect(precise).toMatchObject({
       ok: false,
@@ -32,6 +33,13 @@ describe('trade triggers against the sandbox', () => {
     expect(small).toMatchObject({ ok: false, error: { code: 'INVALID_INPUT' } });
     const badText = await call('trade.placeTrigger', { ...stop, text: 'no-prefix' });
     expect(badText).toMatchObject({ ok: false, error: { code: 'INVALID_INPUT' } });
+    // Without its client id a lost answer could not be looked up: the contract asks for one.
+    const { text: _, ...noText } = stop;
+    const missing = await call('trade.placeTrigger', noText);
+    expect(missing).toMatchObject({
+      ok: false,
+      error: { code: 'INVALID_INPUT', fields: { text: expect.any(String) } },
+    });
     expect(await value<TriggerOrder[]>('trade.triggerOrders', { status: 'open' })).toEqual([]);
   });
 
@@ -55,6 +63,7 @@ describe('trade triggers against the sandbox', () => {
       rule: '>=',
       triggerPrice: '90000',
       price: '89000',
+      text: 't-stop-b',
     });
     const open = await value<TriggerOrder[]>('trade.triggerOrders', { status: 'open', pair: 'BTC_USDT' });
     expect(open.map((t) => t.id)).toEqual([other.id, placed.id]);
@@ -67,6 +76,7 @@ describe('trade triggers against the sandbox', () => {
       price: '30000',
       amount: '0.001',
       timeInForce: 'gtc',
+      text: 't-cross-buy',
     });
     await value('trade.placeOrder', {
       pair: 'BTC_USDT',
@@ -75,6 +85,7 @@ describe('trade triggers against the sandbox', () => {
       price: '30000',
       amount: '0.001',
       timeInForce: 'ioc',
+      text: 't-cross-sell',
     });
 
     const finished = await value<TriggerOrder[]>('trade.triggerOrders', { status: 'finished' });
@@ -89,7 +100,7 @@ describe('trade triggers against the sandbox', () => {
     const again = await call('trade.cancelTrigger', { id: other.id });
     expect(again).toMatchObject({ ok: false, error: { label: 'ORDER_CANCELLED' } });
 
-    await value('trade.placeTrigger', { ...stop, rule: '>=', triggerPrice: '95000', price: '94000' });
+    await value('trade.placeTrigger', { ...stop, rule: '>=', triggerPrice: '95000', price: '94000', text: 't-stop-c' });
     const all = await value<{ cancelled: TriggerOrder[] }>('trade.cancelAllTriggers', { pair: 'BTC_USDT' });
     expect(all.cancelled).toHaveLength(1);
     expect(await value<TriggerOrder[]>('trade.triggerOrders', { status: 'open' })).toEqual([]);

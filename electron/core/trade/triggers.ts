@@ -9,7 +9,6 @@ import type { z } from 'zod';
 import type { DeskHandlers } from '../../../shared/contract';
 import type * as C from '../../../shared/contract/trade';
 import type * as S from '../../../shared/platform/api';
-import { newClientText } from '../../../shared/trade/ticket';
 import { checkTrigger } from '../../../shared/trade/trigger';
 import { isApiError } from '../api/apiError';
 import type { PlatformApi } from '../api/platform';
@@ -91,7 +90,7 @@ export const createTriggerHandlers = ({ spot, pairInfo, maxNotional, changed }: 
           fields: errors as Record<string, string>,
         });
 
-      const text = input.text ?? newClientText();
+      const { text } = input;
       let id: string;
       try {
         const created = await spot().placePriceOrder({

@@ -7,6 +7,7 @@ import { goTo, useNavigation } from '../lib/navigation';
 import { usePrefs } from '../lib/prefs';
 import { Button } from '../ui';
 import { AppNotices } from './AppNotices';
+import { AuditIntegrityBanner } from './AuditIntegrityBanner';
 import { FundingNotifier } from './FundingNotifier';
 import { IdleLockWatcher, LockScreen } from './IdleLock';
 import { Nav } from './Nav';
@@ -157,6 +158,7 @@ export const Frame = () => {
               Lock
             </Button>
           </header>
+          <AuditIntegrityBanner />
           <main ref={main} className="screen" tabIndex={-1} data-testid={`screen-${entry.id}`} aria-label={entry.label}>
             <Screen />
           </main>

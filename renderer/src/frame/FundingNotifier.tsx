@@ -14,7 +14,8 @@
 import { useQueryClient } from '@tanstack/react-query';
 import { useEffect, useRef } from 'react';
 import type { SpotBalance } from '../../../shared/contract/balances';
-import { DEPOSIT_PHASE, type Phase, UID_PUSH_PHASE, WITHDRAWAL_PHASE } from '../../../shared/platform/statuses';
+import type { Phase } from '../../../shared/platform/statuses';
+import { statusFacts } from '../../../shared/platform/statusTables';
 import { type FundingRecordKind, statusTimeline } from '../../../shared/platform/timelines';
 import { call, type DeskEventPayload, useDeskEvent } from '../lib/desk';
 import { applyDeposit, applyMainSpot, applyPush, applyWithdrawal } from '../lib/eventCache';
@@ -34,19 +35,13 @@ const PHASE_WORDS: Record<Phase, { words: string; tone: NoticeTone }> = {
   cancelled: { words: 'cancelled', tone: 'warn' },
 };
 
-const PHASES: Record<Kind, Record<string, Phase>> = {
-  deposit: DEPOSIT_PHASE,
-  withdrawal: WITHDRAWAL_PHASE,
-  push: UID_PUSH_PHASE,
-};
-
 const NOUN: Record<Kind, string> = { deposit: 'Deposit', withdrawal: 'Withdrawal', push: 'Transfer to another user' };
 const SCREEN: Record<Kind, ScreenId> = { deposit: 'deposits', withdrawal: 'withdrawals', push: 'activity' };
 
 /** The notice for one change, or undefined when nothing worth saying happened. */
 export const describeChange = (kind: Kind, change: Change) => {
   if (change.previousStatus === change.status) return undefined;
-  const phase = PHASES[kind][change.status];
+  const phase = statusFacts(kind, change.status)?.phase;
   const { words, tone } = phase ? PHASE_WORDS[phase] : { words: `now ${change.status}`, tone: 'info' as const };
   const title = `${NOUN[kind]} of ${formatMoneyOrText(change.amount, change.currency)} ${words}`;
   return {
@@ -73,7 +68,7 @@ export const describeChange = (kind: Kind, change: Change) => {
  */
 export const movesBalances = (kind: Kind, change: Change): boolean => {
   if (change.previousStatus === change.status) return false;
-  const phase = PHASES[kind][change.status];
+  const phase = statusFacts(kind, change.status)?.phase;
   if (phase === undefined) return true;
   const incoming =
     kind === 'deposit' ||

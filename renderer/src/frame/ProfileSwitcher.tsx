@@ -267,6 +267,9 @@ export const ProfileSwitcher = () => {
     client.setQueryData<Status>(['profiles.status', {}], (old) => (old ? { ...old, limiter } : old)),
   );
   const switcher = useProfileSwitch();
+  // Main lets makers and up switch the desk's profile (every screen and movement follows it).
+  const role = useDeskQuery(['operators.current', {}]).data?.operator?.role;
+  const viewer = role === 'viewer';
 
   if (profiles.isPending) {
     return (
@@ -296,7 +299,8 @@ export const ProfileSwitcher = () => {
         className="profile-select"
         data-testid="profile-select"
         value={active?.id ?? ''}
-        disabled={switcher.pendingId !== undefined || list.length === 0}
+        disabled={switcher.pendingId !== undefined || list.length === 0 || viewer}
+        title={viewer ? 'A viewer cannot switch the desk’s profile: ask a maker or an administrator.' : undefined}
         aria-busy={switcher.pendingId !== undefined || undefined}
         onChange={(event) => {
           const next = list.find((p) => p.id === event.target.value);

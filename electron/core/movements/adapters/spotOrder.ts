@@ -14,9 +14,12 @@ const currencies = (pair: string): [string, string] => {
   return at < 0 ? [pair, pair] : [pair.slice(0, at), pair.slice(at + 1)];
 };
 
+/** An order's body with its `text`: the client id it is journaled with, joined by and found by. */
+type OrderWithText = PlaceOrderRequest & { readonly text: string };
+
 export const spotOrder = defineAdapter({
   kind: 'spotOrder',
-  clientId: (params: PlaceOrderRequest) => params.text ?? '',
+  clientId: (params: OrderWithText) => params.text,
   // A market buy is an amount of the quote currency; every other order one of the base.
   money: (params) => {
     const [base, quote] = currencies(params.currency_pair);

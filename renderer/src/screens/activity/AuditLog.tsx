@@ -1,6 +1,7 @@
 /**
  * The tamper-evident audit log: every write the app made (who/what/when, result or label, request
- * id), filterable, with a check of its hash chain and a CSV export made by main.
+ * id), filterable, with a check of its HMAC chain against the keychain and a CSV export made and
+ * signed by main.
  */
 import { useState } from 'react';
 import { call, useDeskMutation, useDeskQuery } from '../../lib/desk';
@@ -34,6 +35,7 @@ export function AuditLog() {
   };
   const query = useDeskQuery(['activity.auditLog', filter]);
   const verify = useDeskMutation('activity.verifyAudit');
+  const integrity = useDeskQuery(['activity.auditIntegrity', {}]);
   return (
     <div className="stack">
       <fieldset className="filters">
@@ -70,13 +72,20 @@ export function AuditLog() {
       {verify.data ? (
         verify.data.ok ? (
           <p className="notice notice-good" role="status" data-testid="audit-verified">
-            The audit log is intact ({verify.data.entries ?? 0} entries checked).
+            The audit log is intact ({verify.data.entries ?? 0} entries checked against the key and the last entry the
+            system keychain keeps).
           </p>
         ) : (
-          <p className="notice notice-bad" role="alert">
-            The audit log was altered: the chain breaks at entry {verify.data.brokenAtSeq}.
+          <p className="notice notice-bad" role="alert" data-testid="audit-altered">
+            {verify.data.problem}
           </p>
         )
+      ) : null}
+      {integrity.data ? (
+        <p className="muted" data-testid="audit-signing-key">
+          Exports are signed with this desk’s key, fingerprint <code>{integrity.data.signingKey}</code>. An auditor
+          checks a file with <code>npm run audit:verify -- file.csv --key "{integrity.data.signingKey}"</code>.
+        </p>
       ) : null}
       {verify.isError ? <ErrorNotice error={verify.error} /> : null}
       <QueryStatus query={query} loading="Loading the audit log…" />

@@ -9,7 +9,6 @@ import {
   Checkbox,
   type Column,
   ConfirmDialog,
-  CopyButton,
   Dialog,
   ErrorNotice,
   QueryStatus,
@@ -252,13 +251,8 @@ export const AccountsTab = () => {
                 <li key={`${k.userId}${k.oldKey}`} data-testid={`bulk-rotated-${k.userId}`}>
                   {k.userId}: {k.state}
                   {k.newKey ? ` · new key ${k.newKey}` : ''}
-                  {k.secret ? (
-                    <>
-                      {' '}
-                      · secret (shown once) <span className="mono">{k.secret}</span>{' '}
-                      <CopyButton value={k.secret} label="Copy secret" />
-                    </>
-                  ) : null}
+                  {k.secretShown === true ? ' · its secret was shown once in Treasury Desk’s own window' : null}
+                  {k.secretShown === false ? ' · its secret could not be shown: delete this key' : null}
                   {k.message ? ` · ${k.message}` : ''}
                 </li>
               ))}
@@ -316,7 +310,7 @@ export const AccountsTab = () => {
           value={deliver}
           onChange={setDeliver}
           options={[
-            { value: 'screen', label: 'Show them once on screen' },
+            { value: 'screen', label: 'Show them once in Treasury Desk’s own window' },
             { value: 'file', label: 'Write them to an encrypted file (AES-256-GCM)' },
           ]}
         />

@@ -78,6 +78,25 @@ describe('Settings → Operators', () => {
     expect((screen.getByTestId('operator-role-Val') as HTMLSelectElement).value).toBe('viewer');
   });
 
+  it('an operator whose sign-in waits after wrong passphrases shows until when; another administrator lifts it', async () => {
+    const until = Date.UTC(2026, 0, 5, 10);
+    let waiting = true;
+    const desk = installFakeDesk({
+      'operators.current': () => session(ADA),
+      'operators.list': () => [ADA, { ...VAL, ...(waiting ? { lockedOutUntil: until } : {}) }],
+      'operators.liftLockout': () => {
+        waiting = false;
+        return VAL;
+      },
+    });
+    renderWithQuery(<OperatorsPanel />);
+    expect((await screen.findByTestId('operator-waits-Val')).textContent).toContain('sign-in waits until');
+    await userEvent.click(screen.getByTestId('operator-lift-Val'));
+    expect(desk.callsOf('operators.liftLockout')).toEqual([{ id: VAL.id }]);
+    await expect.poll(() => screen.queryByTestId('operator-waits-Val')).toBeNull();
+    expect(screen.queryByTestId('operator-lift-Val')).toBeNull();
+  });
+
   it('changes a role; demoting the last administrator shows main’s refusal at the field', async () => {
     const desk = fakeMain(ADA);
     renderWithQuery(<OperatorsPanel />);

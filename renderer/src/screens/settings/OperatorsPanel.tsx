@@ -190,9 +190,27 @@ function OperatorActions({ operator, me }: { readonly operator: Operator; readon
     onError: (failure) =>
       setError(queued(failure) ? 'Waits for another administrator in Approvals.' : refusal(failure)),
   });
+  // Repeated wrong passphrases made their sign-in wait: another administrator lifts it (main asks for
+  // the trusted confirmation and records it).
+  const lift = useDeskMutation('operators.liftLockout', {
+    invalidates: ['operators.list'],
+    onSuccess: () => setError(undefined),
+    onError: (failure) => setError(refusal(failure)),
+  });
   if (operator.id === me) return <span className="muted">You</span>;
   return (
     <span className="row-actions">
+      {operator.lockedOutUntil ? (
+        <Button
+          variant="ghost"
+          busy={lift.isPending}
+          onClick={() => lift.mutate({ id: operator.id })}
+          title="Repeated wrong passphrases made this operator's sign-in wait"
+          data-testid={`operator-lift-${operator.name}`}
+        >
+          Lift the sign-in wait
+        </Button>
+      ) : null}
       <Button variant="ghost" onClick={() => setResetting(true)} data-testid={`operator-reset-${operator.name}`}>
         Reset passphrase
       </Button>
@@ -230,7 +248,17 @@ function OperatorList({ me }: { readonly me: string }) {
         {
           id: 'lastSignIn',
           header: 'Last sign-in',
-          cell: (o) => (o.lastSignInAt ? <Time ms={o.lastSignInAt} /> : 'Never'),
+          cell: (o) => (
+            <>
+              {o.lastSignInAt ? <Time ms={o.lastSignInAt} /> : 'Never'}
+              {o.lockedOutUntil ? (
+                <span className="muted" data-testid={`operator-waits-${o.name}`}>
+                  {' '}
+                  · sign-in waits until <Time ms={o.lockedOutUntil} />
+                </span>
+              ) : null}
+            </>
+          ),
           sortValue: (o) => o.lastSignInAt,
         },
         { id: 'createdBy', header: 'Created by', cell: (o) => o.createdBy || '—' },

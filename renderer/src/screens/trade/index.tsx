@@ -61,6 +61,9 @@ export default function TradeScreen() {
   const pair = pairMap.get(pairId);
   const market = useMarket(pair ? pairId : '', ui.candleInterval);
   const account = useDeskQuery(['trade.account', { pair: pairId }], { enabled: pair !== undefined });
+  // Fee rates and the STP group: read when the pair opens; no order changes them, so no order
+  // event reads them again (an order's check in main uses the same ones).
+  const terms = useDeskQuery(['trade.terms', { pair: pairId }], { enabled: pair !== undefined });
   const guard = useRef(new DuplicateGuard()).current;
   const [ticketMode, setTicketMode] = useState<'order' | 'trigger'>('order');
   const [chartView, setChartView] = useState<'candles' | 'depth'>('candles');
@@ -188,6 +191,7 @@ export default function TradeScreen() {
         </div>
         <div className="trade-right">
           {account.error ? <ErrorNotice error={account.error} compact onRetry={() => void account.refetch()} /> : null}
+          {terms.error ? <ErrorNotice error={terms.error} compact onRetry={() => void terms.refetch()} /> : null}
           <Tabs
             label="Ticket"
             value={ticketMode}
@@ -202,6 +206,7 @@ export default function TradeScreen() {
                 key={pair.id}
                 pair={pair}
                 account={account.data}
+                terms={terms.data}
                 settings={current}
                 bestBid={bestBid}
                 bestAsk={bestAsk}

@@ -1,4 +1,5 @@
 import { describe, expect, it } from 'vitest';
+import { parseCsv } from '../../../../shared/format/csv';
 import { transfersCsv } from './TransferHistory';
 
 describe('transfers CSV', () => {
@@ -21,13 +22,28 @@ describe('transfers CSV', () => {
       ],
       'UTC+8',
     );
-    const [header, row] = csv
-      .replace(/^\uFEFF/, '')
-      .trim()
-      .split('\r\n');
-    expect(header).toBe('Time (UTC+8),Kind,From,To,Currency,Amount,Status,Client id,Recorded by');
-    expect(row).toBe(
-      '2026-01-02T11:04:05+08:00,Main ↔ sub,Main · spot,Sub 1000002 · spot,USDT,1000.5,Done,c-1,this app',
-    );
+    const [header, row] = parseCsv(csv);
+    expect(header).toEqual([
+      'Time (UTC+8)',
+      'Kind',
+      'From',
+      'To',
+      'Currency',
+      'Amount',
+      'Status',
+      'Client id',
+      'Recorded by',
+    ]);
+    expect(row).toEqual([
+      '2026-01-02T11:04:05+08:00',
+      'Main ↔ sub',
+      'Main · spot',
+      'Sub 1000002 · spot',
+      'USDT',
+      '1000.5',
+      'Done',
+      'c-1',
+      'this app',
+    ]);
   });
 });

@@ -17,9 +17,10 @@ import { Button, Dialog, ErrorNotice, Select, TextField } from '../../../ui';
 import { IpWhitelistEditor } from './IpWhitelistEditor';
 import { PermissionsMatrix } from './PermissionsMatrix';
 
-export type CreatedKey = {
+/** What `keys.create` answers: the key, and where its secret went (never the secret). */
+export type KeyCreated = {
   readonly key: KeyView;
-  readonly secret: string;
+  readonly secretShown: boolean;
   readonly secretStored: boolean;
   readonly storeProblem?: string | undefined;
 };
@@ -29,8 +30,8 @@ export interface KeyFormDialogProps {
   /** The key being edited; absent to create one. */
   readonly editing?: KeyView;
   readonly onClose: () => void;
-  /** Create only: receives the answer that carries the secret (shown once by the caller). */
-  readonly onCreated?: (created: CreatedKey) => void;
+  /** Create only: receives the answer (the key; its secret was shown in the shell's own page). */
+  readonly onCreated?: (created: KeyCreated) => void;
 }
 
 const input = contract.create.input;
@@ -72,7 +73,7 @@ export const KeyFormDialog = ({ userId, editing, onClose, onCreated }: KeyFormDi
   const [attempted, setAttempted] = useState(false);
   const [banner, setBanner] = useState<unknown>();
 
-  // gcTime 0: the answer carries the secret, so react-query must not keep it after it is handed over.
+  // gcTime 0: nothing of a creation is kept once handed over (the answer carries no secret: main shows it).
   const create = useDeskMutation('keys.create', { invalidates: ['keys.list'], gcTime: 0 });
   const update = useDeskMutation('keys.update', { invalidates: ['keys.list'] });
   const mutation = editing ? update : create;
@@ -232,7 +233,8 @@ export const KeyFormDialog = ({ userId, editing, onClose, onCreated }: KeyFormDi
                   checked={field.value}
                   onChange={(event) => field.onChange(event.target.checked)}
                 />
-                Keep the secret in this computer’s keychain (otherwise it is shown once and then forgotten)
+                Keep the secret in this computer’s keychain (otherwise Treasury Desk shows it once in its own window and
+                then forgets it)
               </label>
             )}
           />

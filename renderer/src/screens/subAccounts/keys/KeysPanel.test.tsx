@@ -7,7 +7,6 @@ import { KeysPanel } from './KeysPanel';
 
 afterEach(cleanup);
 
-const SECRET = 'f00dfeedf00dfeedf00dfeedf00dfeedf00dfeedf00dfeedf00dfeedf00dfeed';
 const unbound: KeyView = {
   key: 'abcdef0123456789abcdef0123456789',
   userId: 7,
@@ -29,25 +28,35 @@ describe('Keys panel', () => {
     expect(screen.getByText('Never')).toBeTruthy();
   });
 
-  it('shows the secret once; after closing it is gone and nothing can fetch it again', async () => {
+  it('creates a key and says where its secret went; the window never has it', async () => {
     const desk = installFakeDesk({
       'keys.list': () => ({ keys: [] }),
-      'keys.create': () => ({ key: unbound, secret: SECRET, secretStored: false }),
+      'keys.create': () => ({ key: unbound, secretShown: true, secretStored: false }),
     });
     renderWithQuery(<KeysPanel userId={7} frozen={false} />);
     await userEvent.click(await screen.findByRole('button', { name: 'Create key' }));
     await userEvent.type(screen.getByLabelText('Key name'), 'bot');
     await userEvent.click(screen.getByLabelText(/Keep the secret/));
     await userEvent.click(screen.getByTestId('key-form-submit'));
-    expect((await screen.findByTestId('created-secret')).textContent).toBe(SECRET);
-    const done = screen.getByTestId('secret-done') as HTMLButtonElement;
-    expect(done.disabled).toBe(true);
-    await userEvent.click(screen.getByLabelText(/I have copied the secret/));
-    await userEvent.click(done);
-    await vi.waitFor(() => expect(screen.queryByTestId('secret-once')).toBeNull());
-    expect(document.body.innerHTML).not.toContain(SECRET);
+    expect((await screen.findByTestId('created-key')).textContent).toBe(unbound.key);
+    expect(screen.getByTestId('secret-shown')).toBeTruthy();
+    await userEvent.click(screen.getByTestId('key-created-done'));
+    await vi.waitFor(() => expect(screen.queryByTestId('key-created')).toBeNull());
     expect(desk.callsOf('keys.create')).toHaveLength(1);
     expect((desk.callsOf('keys.create')[0] as { keepSecretInKeychain: boolean }).keepSecretInKeychain).toBe(false);
+  });
+
+  it('a secret neither shown nor kept: the key is useless, and the dialog says to delete it', async () => {
+    installFakeDesk({
+      'keys.list': () => ({ keys: [] }),
+      'keys.create': () => ({ key: unbound, secretShown: false, secretStored: false }),
+    });
+    renderWithQuery(<KeysPanel userId={7} frozen={false} />);
+    await userEvent.click(await screen.findByRole('button', { name: 'Create key' }));
+    await userEvent.type(screen.getByLabelText('Key name'), 'bot');
+    await userEvent.click(screen.getByTestId('key-form-submit'));
+    expect((await screen.findByTestId('secret-lost')).textContent).toContain('Delete it');
+    expect(screen.queryByTestId('secret-shown')).toBeNull();
   });
 
   it('deletes only after confirmation', async () => {

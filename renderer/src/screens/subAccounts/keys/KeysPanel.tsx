@@ -1,15 +1,15 @@
 /**
  * API keys of one sub-account: permissions, IP whitelist, last access, age and the 90-day expiry
- * of keys without IP binding; create (secret shown once), edit, delete with confirmation.
+ * of keys without IP binding; create (its secret shown once in Treasury Desk’s own window, never here), edit, delete with confirmation.
  */
 import { useState } from 'react';
 import type { KeyView } from '../../../../../shared/contract/keys';
 import { useDeskMutation, useDeskQuery } from '../../../lib/desk';
 import { Badge, Button, type Column, ConfirmDialog, DataTable, EmptyState, QueryStatus, Time } from '../../../ui';
 import { ageText, KEY_STATE_TEXT, maskKey } from '../labels';
-import { type CreatedKey, KeyFormDialog } from './KeyFormDialog';
+import { KeyCreatedDialog } from './KeyCreatedDialog';
+import { type KeyCreated, KeyFormDialog } from './KeyFormDialog';
 import { permissionSummary } from './permissions';
-import { SecretOnceDialog } from './SecretOnceDialog';
 
 const ExpiryBadge = ({ expiry }: { readonly expiry: KeyView['expiry'] }) => {
   if (expiry.ipBound) return <Badge tone="good">IP-bound, no expiry</Badge>;
@@ -28,7 +28,7 @@ const ExpiryBadge = ({ expiry }: { readonly expiry: KeyView['expiry'] }) => {
 export const KeysPanel = ({ userId, frozen }: { readonly userId: number; readonly frozen: boolean }) => {
   const list = useDeskQuery(['keys.list', { userId }]);
   const [form, setForm] = useState<{ readonly editing?: KeyView } | undefined>(undefined);
-  const [created, setCreated] = useState<CreatedKey | undefined>(undefined);
+  const [created, setCreated] = useState<KeyCreated | undefined>(undefined);
   const [deleting, setDeleting] = useState<KeyView | undefined>(undefined);
   const remove = useDeskMutation('keys.delete', { invalidates: ['keys.list'] });
   const now = Date.now();
@@ -135,8 +135,7 @@ export const KeysPanel = ({ userId, frozen }: { readonly userId: number; readonl
           }}
         />
       ) : null}
-      {/* Closing drops the only reference to the secret; nothing can show it again. */}
-      {created ? <SecretOnceDialog created={created} onClose={() => setCreated(undefined)} /> : null}
+      {created ? <KeyCreatedDialog created={created} onClose={() => setCreated(undefined)} /> : null}
       <ConfirmDialog
         open={deleting !== undefined}
         title="Delete this API key?"

@@ -50,9 +50,6 @@ const account: TradeAccount = {
   pair: 'BTC_USDT',
   base: { currency: 'BTC', available: '2', locked: '0' },
   quote: { currency: 'USDT', available: '1000', locked: '640' },
-  makerFee: '0.001',
-  takerFee: '0.002',
-  stpGroupId: null,
 };
 
 const openAmend = async (settings: Partial<TradeSettings> = {}) => {

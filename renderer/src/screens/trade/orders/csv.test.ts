@@ -1,5 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import type { MyTrade, Order } from '../../../../../shared/contract/trade';
+import { parseCsv } from '../../../../../shared/format/csv';
 import { ordersCsv, tradeCsvName, tradesCsv } from './csv';
 
 const T = Date.UTC(2026, 0, 2, 3, 4, 5); // 2026-01-02 03:04:05 UTC
@@ -40,7 +41,8 @@ const trade: MyTrade = {
   createTimeMs: T,
 };
 
-const lines = (csv: string) => csv.split('\r\n').filter(Boolean);
+/** Each record with its fields unquoted, joined by commas again (no field here holds a comma). */
+const lines = (csv: string) => parseCsv(csv).map((record) => record.join(','));
 
 describe('trade CSV exports', () => {
   it('order history: the zone in the time titles, times in that zone, exact decimals, ids', () => {
@@ -69,9 +71,9 @@ describe('trade CSV exports', () => {
   it('my trades: the zone stated, every field, and a formula-like text made inert', () => {
     const [header, row] = lines(tradesCsv([trade], 'UTC'));
     expect(header).toBe('Time (UTC),Trade ID,Order ID,Client ID,Pair,Side,Role,Price,Amount,Fee,Fee currency');
-    // The text is quoted (it holds quotes) and starts with ' so a spreadsheet does not run it; a
-    // negative fee (a rebate) stays a plain number.
-    expect(row).toBe(`2026-01-02T03:04:05Z,77,1001,"'=HYPERLINK(""x"")",BTC_USDT,sell,maker,65000.1,0.0123,-0.5,USDT`);
+    // The text starts with ' so a spreadsheet does not run it; a negative fee (a rebate) stays a
+    // plain number.
+    expect(row).toBe(`2026-01-02T03:04:05Z,77,1001,'=HYPERLINK("x"),BTC_USDT,sell,maker,65000.1,0.0123,-0.5,USDT`);
   });
 
   it('an empty table exports its header only; file names carry the pair and the date', () => {

@@ -5,9 +5,11 @@ import type { DeskOperation } from '../../../../../shared/contract';
 import {
   DEFAULT_TRADE_SETTINGS,
   type Order,
+  type OrderResult,
   type Pair,
   type TradeAccount,
   type TradeSettings,
+  type TradeTerms,
 } from '../../../../../shared/contract/trade';
 import { DuplicateGuard } from '../../../../../shared/trade/ticket';
 import type { Answer } from '../../../lib/testing/fakeDesk';
@@ -35,10 +37,8 @@ const account: TradeAccount = {
   pair: 'BTC_USDT',
   base: { currency: 'BTC', available: '2', locked: '0' },
   quote: { currency: 'USDT', available: '100000', locked: '0' },
-  makerFee: '0.001',
-  takerFee: '0.002',
-  stpGroupId: null,
 };
+const terms: TradeTerms = { pair: 'BTC_USDT', makerFee: '0.001', takerFee: '0.002', stpGroupId: null };
 
 const resting = (input: Record<string, string>): Order => ({
   id: '1',
@@ -61,9 +61,13 @@ const resting = (input: Record<string, string>): Order => ({
   updateTimeMs: 1,
 });
 
+/** Main's answer for a placed order. */
+const accepted = (order: Order): OrderResult => ({ outcome: 'accepted', text: order.text, order });
+
 const setup = (
   over: {
     account?: TradeAccount;
+    terms?: TradeTerms;
     settings?: Partial<TradeSettings>;
     guard?: DuplicateGuard;
     placeOrder?: Answer;
@@ -75,7 +79,7 @@ const setup = (
   } = {},
 ) => {
   const desk = installFakeDesk({
-    'trade.placeOrder': over.placeOrder ?? ((input) => resting(input as Record<string, string>)),
+    'trade.placeOrder': over.placeOrder ?? ((input) => accepted(resting(input as Record<string, string>))),
     'trade.findOrder': over.findOrder ?? (() => null),
     ...over.answers,
   });
@@ -83,6 +87,7 @@ const setup = (
     <OrderTicket
       pair={pair}
       account={over.account ?? account}
+      terms={over.terms ?? terms}
       settings={{ ...DEFAULT_TRADE_SETTINGS, ...over.settings }}
       bestBid={over.book ? over.book.bestBid : '64990'}
       bestAsk={over.book ? over.book.bestAsk : '65010'}
@@ -215,7 +220,7 @@ describe('OrderTicket choices', () => {
     setup();
     expect(screen.queryByLabelText('Self-trade prevention')).toBeNull();
     cleanup();
-    setup({ account: { ...account, stpGroupId: 7 } });
+    setup({ terms: { ...terms, stpGroupId: 7 } });
     expect(screen.getByLabelText('Self-trade prevention')).toBeTruthy();
   });
 
@@ -227,14 +232,29 @@ describe('OrderTicket choices', () => {
   });
 });
 
-describe('OrderTicket after an unknown outcome', () => {
-  const unknown = () => {
-    throw { code: 'OUTCOME_UNKNOWN', message: 'The platform did not confirm the order.' };
-  };
+// Main answers an unknown outcome as a value; a core that stopped while placing it answers
+// OUTCOME_UNKNOWN (its supervisor): the ticket follows the order by its text either way.
+describe.each([
+  {
+    way: 'main answers it unknown',
+    placeOrder: ((input) => ({
+      outcome: 'unknown',
+      text: (input as { text: string }).text,
+      note: 'The platform did not confirm the order.',
+      requestId: 'td-9',
+    })) as Answer,
+  },
+  {
+    way: 'the core stopped while placing it',
+    placeOrder: (() => {
+      throw { code: 'OUTCOME_UNKNOWN', message: 'The core stopped.', requestId: 'td-9' };
+    }) as Answer,
+  },
+])('OrderTicket after an unknown outcome ($way)', ({ placeOrder }) => {
   const lookups = { timeout: LOOKUP_EVERY_MS * 2 };
 
   const placeUnknown = async (findOrder: Answer) => {
-    const desk = setup({ placeOrder: unknown, findOrder });
+    const desk = setup({ placeOrder, findOrder });
     await fill(/^Price/, '65000');
     await fill(/^Amount/, '0.01');
     await userEvent.click(screen.getByTestId('ticket-submit'));
@@ -247,6 +267,7 @@ describe('OrderTicket after an unknown outcome', () => {
     let onPlatform: Order | undefined;
     const { desk, checking, text } = await placeUnknown(() => onPlatform ?? null);
     expect(checking.textContent).toContain(`Checking whether order ${text} was placed…`);
+    expect(checking.textContent).toContain('Request id td-9');
     expect((screen.getByTestId('ticket-submit') as HTMLButtonElement).disabled).toBe(true);
     expect(desk.callsOf('trade.findOrder')[0]).toEqual({ pair: 'BTC_USDT', text });
 
@@ -289,6 +310,28 @@ describe('OrderTicket after an unknown outcome', () => {
     }
     expect(screen.getByTestId('ticket-checking')).toBeTruthy();
     expect((screen.getByTestId('ticket-submit') as HTMLButtonElement).disabled).toBe(true);
+  });
+});
+
+describe('OrderTicket after a placement main cannot read back', () => {
+  it('says it was placed and not to place it again, with no order result and nothing to check', async () => {
+    const desk = setup({
+      placeOrder: (input) => ({
+        outcome: 'accepted',
+        text: (input as { text: string }).text,
+        note: 'The order was placed (id 42), but it could not be read back. Do not place it again: it shows in Open orders or Order history.',
+      }),
+    });
+    await fill(/^Price/, '65000');
+    await fill(/^Amount/, '0.01');
+    await userEvent.click(screen.getByTestId('ticket-submit'));
+    const text = (desk.callsOf('trade.placeOrder')[0] as { text: string }).text;
+    const notice = await screen.findByTestId('ticket-placed-unread');
+    expect(notice.textContent).toContain(`Order ${text} placed`);
+    expect(notice.textContent).toContain('Do not place it again');
+    expect(screen.queryByTestId('ticket-outcome')).toBeNull();
+    expect(screen.queryByTestId('ticket-checking')).toBeNull();
+    expect(desk.callsOf('trade.findOrder')).toEqual([]);
   });
 });
 
@@ -345,7 +388,7 @@ describe('OrderTicket: issue 13 — units, totals and the live result', () => {
       placeOrder: (input) => {
         const order = { ...resting(input as Record<string, string>), updateTimeMs: 10 };
         open = [order];
-        return order;
+        return accepted(order);
       },
       findOrder: () => history,
       answers: { 'trade.openOrders': () => open },
@@ -401,12 +444,13 @@ describe('OrderTicket: a post-only order that would take, either way the platfor
 
   it('stored and cancelled (finish_as=poc): a warning that nothing traded, not a success', async () => {
     setup({
-      placeOrder: (input) => ({
-        ...resting(input as Record<string, string>),
-        timeInForce: 'poc',
-        status: 'cancelled',
-        finishAs: 'poc',
-      }),
+      placeOrder: (input) =>
+        accepted({
+          ...resting(input as Record<string, string>),
+          timeInForce: 'poc',
+          status: 'cancelled',
+          finishAs: 'poc',
+        }),
     });
     await placeAtTheAsk();
     const outcome = await screen.findByTestId('ticket-outcome');

@@ -17,6 +17,7 @@ import type {
   TimeInForce,
   TradeAccount,
   TradeSettings,
+  TradeTerms,
 } from '../../../../../shared/contract/trade';
 import {
   amountUnitOf,
@@ -49,7 +50,10 @@ import { useUnconfirmedOrder } from './useUnconfirmedOrder';
 
 export interface OrderTicketProps {
   pair: Pair;
+  /** The pair's balances. */
   account: TradeAccount | undefined;
+  /** Fee rates and the STP group. */
+  terms: TradeTerms | undefined;
   settings: TradeSettings;
   bestBid: string | undefined;
   bestAsk: string | undefined;
@@ -74,7 +78,7 @@ const STP_LABEL: Record<StpAct, string> = {
 const EMPTY: TicketNumbers = { price: '', amount: '', total: '', lastEdited: 'amount' };
 const SHARES = [25, 50, 75, 100] as const;
 
-export function OrderTicket({ pair, account, settings, bestBid, bestAsk, picked, guard }: OrderTicketProps) {
+export function OrderTicket({ pair, account, terms, settings, bestBid, bestAsk, picked, guard }: OrderTicketProps) {
   const [{ side, type, numbers }, setTicket] = useState<{ side: Side; type: OrderType; numbers: TicketNumbers }>({
     side: 'buy',
     type: 'limit',
@@ -100,19 +104,28 @@ export function OrderTicket({ pair, account, settings, bestBid, bestAsk, picked,
 
   const setUnconfirmed = useTradeUi((s) => s.setUnconfirmed);
   const queries = useQueryClient();
+  /** Follows an order main could not confirm until it is found or proven absent, by its text. */
+  const followUnconfirmed = (pairId: string, text: string) =>
+    setUnconfirmed(pairId, { text, since: Date.now(), notFound: false });
   const place = useDeskMutation('trade.placeOrder', {
     // No invalidation: main's trade.ordersChanged carries the placed order and the screen applies it,
     // reading the balances once (trade/index.tsx).
-    // Here rather than in mutate(): it must run even when the ticket was closed meanwhile.
+    // Here rather than in mutate(): these must run even when the ticket was closed meanwhile.
+    onSuccess: (result, input) => {
+      if (result.outcome === 'unknown') followUnconfirmed(input.pair, result.text);
+    },
+    // The core stopped while placing it (its supervisor answers OUTCOME_UNKNOWN): the same follow-up.
     onError: (error, input) => {
-      if (error.code === 'OUTCOME_UNKNOWN' && input.text)
-        setUnconfirmed(input.pair, { text: input.text, since: Date.now(), notFound: false });
+      if (error.code === 'OUTCOME_UNKNOWN') followUnconfirmed(input.pair, input.text);
     },
   });
   const unconfirmed = useUnconfirmedOrder(pair.id, setPlaced);
   const checking = unconfirmed !== undefined && !unconfirmed.notFound;
   // An unknown outcome is told by the checking line below instead, then by what the check found.
   const placeError = place.error?.code === 'OUTCOME_UNKNOWN' ? undefined : place.error;
+  // Placed, but main could not read it back: its words instead of the order's.
+  const placedNote = place.data?.outcome === 'accepted' && place.data.order === undefined ? place.data : undefined;
+  const lostRequestId = place.data?.outcome === 'unknown' ? place.data.requestId : place.error?.requestId;
 
   // A price clicked in the book goes into the ticket (a limit order).
   useEffect(() => {
@@ -128,7 +141,7 @@ export function OrderTicket({ pair, account, settings, bestBid, bestAsk, picked,
     if (type === 'market' && tif !== 'ioc' && tif !== 'fok') setTif('ioc');
   }, [type, tif]);
 
-  const inStpGroup = account?.stpGroupId != null;
+  const inStpGroup = terms?.stpGroupId != null;
   const draft: TicketDraft = {
     pair: pair.id,
     side,
@@ -147,8 +160,8 @@ export function OrderTicket({ pair, account, settings, bestBid, bestAsk, picked,
     ...(bestBid ? { bestBid } : {}),
     ...(bestAsk ? { bestAsk } : {}),
   });
-  const fee = account
-    ? feePreview(draft, pair, account, { ...(bestBid ? { bestBid } : {}), ...(bestAsk ? { bestAsk } : {}) })
+  const fee = terms
+    ? feePreview(draft, pair, terms, { ...(bestBid ? { bestBid } : {}), ...(bestAsk ? { bestAsk } : {}) })
     : undefined;
 
   const send = (d: TicketDraft) => {
@@ -166,7 +179,8 @@ export function OrderTicket({ pair, account, settings, bestBid, bestAsk, picked,
         text: newClientText(),
       },
       {
-        onSuccess: (order) => {
+        onSuccess: ({ order }) => {
+          if (order === undefined) return;
           // In the open orders before the result card follows it (main's event may come a moment later).
           applyOrders(queries, [order]);
           setPlaced(order);
@@ -238,9 +252,9 @@ export function OrderTicket({ pair, account, settings, bestBid, bestAsk, picked,
                 }
                 lines={[
                   'The platform did not confirm it. New orders wait until it is found, or until the platform shows it was not placed (about a minute).',
-                  place.error?.requestId ? (
+                  lostRequestId ? (
                     <>
-                      Request id <code>{place.error.requestId}</code>
+                      Request id <code>{lostRequestId}</code>
                     </>
                   ) : null,
                 ]}
@@ -255,6 +269,18 @@ export function OrderTicket({ pair, account, settings, bestBid, bestAsk, picked,
                   </>
                 }
                 lines={['You may place it again.']}
+              />
+            ) : null}
+            {placedNote ? (
+              <ResultNotice
+                tone="warn"
+                data-testid="ticket-placed-unread"
+                heading={
+                  <>
+                    Order <code>{placedNote.text}</code> placed
+                  </>
+                }
+                lines={[placedNote.note]}
               />
             ) : null}
             {placed ? (
