@@ -56,8 +56,8 @@ export interface TeamSenderDeps {
   readonly logError?: (what: string, error: unknown) => void;
 }
 
-interface Followed {
-  readonly teamId: string;
+/** A movement this desk journaled `sent` and still follows: its claim (renewed) until its answer is written back. */
+interface Held {
   claim: Claim | undefined;
 }
 
@@ -101,8 +101,13 @@ const missingApproval = (request: MovementRequest, policy: unknown): string | un
 export class TeamSender implements Service {
   private readonly leaseMs: number;
   private readonly concurrency: number;
-  /** Movements the engine still follows here, by their id in the local journal. */
-  private readonly following = new Map<string, Followed>();
+  /**
+   * Movements this desk journaled `sent` and whose answer is not written back yet, by team id: their
+   * leases are renewed from `sent` on (a request may wait in the limiter's queue) until the answer.
+   */
+  private readonly held = new Map<string, Held>();
+  /** The team id of each local movement the engine still follows. */
+  private readonly byLocal = new Map<string, string>();
   /** Answers the team database could not take yet, by team movement id. */
   private readonly writeBacks = new Map<string, { outcome: Outcome; token: number | undefined }>();
   private timer: Timer | undefined;
@@ -113,7 +118,7 @@ export class TeamSender implements Service {
 
   constructor(private readonly deps: TeamSenderDeps) {
     this.leaseMs = deps.leaseMs ?? DEFAULT_LEASE_MS;
-    this.concurrency = deps.concurrency ?? 4;
+    this.concurrency = deps.concurrency ?? 8;
   }
 
   start(): void {
@@ -158,11 +163,11 @@ export class TeamSender implements Service {
 
   /** The local engine settled a movement: its answer goes back to the team journal. */
   localChanged(movement: Movement): void {
-    const followed = this.following.get(movement.id);
+    const teamId = this.byLocal.get(movement.id);
     const outcome = outcomeOf(movement);
-    if (followed === undefined || outcome === undefined) return;
-    this.following.delete(movement.id);
-    void this.deps.scheduler.track(this.writeBack(followed.teamId, outcome, followed.claim?.token));
+    if (teamId === undefined || outcome === undefined) return;
+    this.byLocal.delete(movement.id);
+    void this.deps.scheduler.track(this.finish(teamId, outcome));
   }
 
   /** Renews the leases of what the engine follows, retries the answers kept back, looks for work. */
@@ -174,14 +179,14 @@ export class TeamSender implements Service {
   }
 
   private async maintain(team: OpenTeam): Promise<void> {
-    for (const followed of this.following.values()) {
-      const claim = followed.claim;
+    for (const held of this.held.values()) {
+      const claim = held.claim;
       if (claim === undefined) continue;
       try {
         await team.movements.renew(claim, this.leaseMs);
       } catch (error) {
         // Another desk may hold it now (it looks it up first); the answer is still written back here.
-        if (error instanceof LeaseLost) followed.claim = undefined;
+        if (error instanceof LeaseLost) held.claim = undefined;
         else if (!(error instanceof TeamUnavailable)) this.deps.logError?.('team.renew', error);
         if (error instanceof TeamUnavailable) return;
       }
@@ -274,32 +279,45 @@ export class TeamSender implements Service {
         throw error;
       }
     }
+    this.held.set(claim.movementId, { claim });
     const elsewhere = claim.action === 'lookUp' && this.deps.movements.byRequestKey(request.requestKey) === undefined;
     const kind = request.kind as keyof MovementParams;
-    const result = await this.deps.movements.execute(kind, request.params as never, {
-      requestKey: request.requestKey,
-      clientId: request.clientId,
-      origin: `team movement ${request.movementId}, prepared by ${state.operator(request.maker)?.name ?? request.maker}`,
-      ...(elsewhere ? { sentElsewhere: true } : {}),
-    });
+    let result: MovementResult;
+    try {
+      result = await this.deps.movements.execute(kind, request.params as never, {
+        requestKey: request.requestKey,
+        clientId: request.clientId,
+        origin: `team movement ${request.movementId}, prepared by ${state.operator(request.maker)?.name ?? request.maker}`,
+        ...(elsewhere ? { sentElsewhere: true } : {}),
+      });
+    } catch (error) {
+      // Its lease lapses: the next holder (this desk or another) looks it up before anything else.
+      this.held.delete(claim.movementId);
+      throw error;
+    }
     const outcome = result.movement ? outcomeOf(result.movement) : undefined;
-    if (outcome !== undefined) await this.writeBack(claim.movementId, outcome, claim.token);
+    if (outcome !== undefined) await this.finish(claim.movementId, outcome);
     else if (result.state === 'refused') {
       // Stopped before anything was journaled here (not connected, the local journal unwritable):
       // nothing left this desk, and it is settled as not sent (the maker prepares it again).
-      await team.movements
-        .settle(claim.movementId, { state: 'failed', label: 'NOT_SENT', message: result.failure.message }, claim.token)
-        .catch((error) => this.deps.logError?.('team.settle', error));
+      await this.finish(claim.movementId, { state: 'failed', label: 'NOT_SENT', message: result.failure.message });
     } else {
       const local = result.movement ?? this.deps.movements.byRequestKey(request.requestKey);
       if (local !== undefined) {
-        this.following.set(local.id, { teamId: claim.movementId, claim });
+        this.byLocal.set(local.id, claim.movementId);
         // It may have settled between the engine's answer and now.
         const now = this.deps.movements.get(local.id);
         if (now !== undefined) this.localChanged(now);
       }
     }
     return result;
+  }
+
+  /** The answer of a movement held here: written back (or kept until the database takes it); the lease lapses. */
+  private async finish(teamId: string, outcome: Outcome): Promise<void> {
+    const token = this.held.get(teamId)?.claim?.token;
+    this.held.delete(teamId);
+    await this.writeBack(teamId, outcome, token);
   }
 
   private async writeBack(teamId: string, outcome: Outcome, token: number | undefined): Promise<void> {
