@@ -599,6 +599,7 @@ const buildCore = async (options: CoreOptions, releaseLock: () => void): Promise
     signedIn: (operator, passphrase) =>
       teamDesk.unlock(operator.id, passphrase).catch((error) => options.logError?.('team.unlock', error)),
     locked: () => teamDesk.forget(),
+    role: (operator) => (teamDesk.configured() ? (teamDesk.roleOf(operator.id) ?? 'viewer') : operator.role),
   });
   const internals: CoreInternals = {
     profiles: manager,

@@ -41,6 +41,8 @@ export interface Session {
 export interface SessionHooks {
   signedIn(operator: Operator, passphrase: string): Promise<void>;
   locked(): void;
+  /** The role the operator acts with (in a team: the team's role, not this desk's). */
+  role(operator: Operator): OperatorRole;
 }
 
 export const createSession = (
@@ -54,11 +56,14 @@ export const createSession = (
     const retryAfter = who === undefined ? 0 : operators.retryAfter(who);
     return { ...lock.view(), ...(who ? { operator: who } : {}), ...(retryAfter ? { retryAfter } : {}) };
   };
-  const view = (): OperatorSession => ({
-    setupNeeded: operators.count() === 0,
-    operator: operators.currentOperator() ?? null,
-    lock: lockView(),
-  });
+  const view = (): OperatorSession => {
+    const operator = operators.currentOperator();
+    return {
+      setupNeeded: operators.count() === 0,
+      operator: operator ? { ...operator, role: hooks?.role(operator) ?? operator.role } : null,
+      lock: lockView(),
+    };
+  };
   return {
     operators,
     lockView,
