@@ -42,6 +42,7 @@ import { startTestPostgres } from '../electron/core/team/testing/postgres';
 import { control, startTestSandbox } from '../sandbox/testing/harness';
 import type { Approval, PolicyInput } from '../shared/contract/policies';
 import type { TeamStatus } from '../shared/contract/team';
+import type { EventEntry } from '../shared/ipc/channel';
 import type { Result } from '../shared/ipc/result';
 import { RATE_LIMITS } from '../shared/platform/limits';
 
@@ -167,17 +168,21 @@ const main = async () => {
         state.running = false;
       })();
     };
-    const emitFor = (desk: 'A' | 'B') => (name: string, payload: unknown) => {
-      if (name === 'approvals.changed' && String((payload as { id: string }).id).startsWith('ap_tm-'))
+    const emitFor = (desk: 'A' | 'B') => (events: readonly EventEntry[]) => {
+      if (
+        events.some(
+          ([name, payload]) =>
+            name === 'approvals.changed' && String((payload as { id: string }).id).startsWith('ap_tm-'),
+        )
+      )
         refreshList(desk);
     };
 
-    const options = (desk: 'A' | 'B', fingerprint?: string): CoreProcessOptions => ({
+    const options = (desk: 'A' | 'B', fingerprint?: string): Omit<CoreProcessOptions, 'shellOffers'> => ({
       dataDir: join(work, desk),
       shell: 'chromium',
       trustedOrigins: [ORIGIN],
       keyStore: 'memory',
-      confirmWindow: true,
       sandbox: { mode: 'external', baseUrl: sandbox.baseUrl, key: sandbox.key, secret: sandbox.secret },
       watchIntervalMs: 0,
       limiterScale: SCALE,
@@ -197,10 +202,13 @@ const main = async () => {
         launch: nodeCoreLauncher(),
         options: options(desk, fingerprint),
         emit: emitFor(desk),
-        confirm: async (view) => ({
-          accepted: true,
-          ...(view.typedAmount ? { typedAmount: view.typedAmount.amount } : {}),
-        }),
+        shell: {
+          // The operator confirms in the trusted window, typing the amount where it asks.
+          confirm: async ({ view }) => ({
+            accepted: true,
+            ...(view.typedAmount ? { typedAmount: view.typedAmount.amount } : {}),
+          }),
+        },
         maxRestartsPerMinute: 20,
       });
       await desks[desk]!.ready();

@@ -655,14 +655,22 @@ const buildCore = async (options: CoreOptions, releaseLock: () => void): Promise
   // whose switch they follow) and stop, in reverse order, on close.
   const services: readonly Service[] = [movementService, watchers, sender];
   for (const service of services) service.start();
+  // The team (when this desk is in one) opens before the profile connects: its sender and routes use it.
   await teamDesk.start();
-  if (options.connect ?? true) await manager.start();
   // Nobody is at the desk yet: the app starts locked (signed out) and the keys leave memory as soon
-  // as whatever started in the background has settled. Automation signs its operator in instead.
+  // as whatever started in the background has settled. Automation signs its operator in instead,
+  // while the profile connects: the passphrase's hash runs on libuv's threads, the connection waits
+  // on the network, and neither needs the other.
   const bootstrap = options.bootstrapOperator;
+  await Promise.all([
+    (options.connect ?? true) ? manager.start() : undefined,
+    bootstrap
+      ? operators.count() === 0
+        ? operators.setup(bootstrap.name, bootstrap.passphrase)
+        : operators.signIn(bootstrap.name, bootstrap.passphrase).catch(() => undefined)
+      : undefined,
+  ]);
   if (bootstrap) {
-    if (operators.count() === 0) await operators.setup(bootstrap.name, bootstrap.passphrase);
-    else await operators.signIn(bootstrap.name, bootstrap.passphrase).catch(() => undefined);
     const who = operators.current();
     if (who)
       await teamDesk.unlock(who.id, bootstrap.passphrase).catch((error) => options.logError?.('team.unlock', error));
