@@ -113,7 +113,13 @@ const main = async () => {
         const { rows } = await admin.query<{ state: string; n: number }>(
           'SELECT state, count(*)::int AS n FROM movements GROUP BY state',
         );
-        return Object.fromEntries(rows.map((r) => [r.state, r.n]));
+        const counts: Record<string, number> = Object.fromEntries(rows.map((r) => [r.state, r.n]));
+        // Why movements failed (the platform's label, or NOT_SENT): a failed movement was never executed.
+        const failed = await admin.query<{ why: string; n: number }>(
+          "SELECT coalesce(label, '?') || ': ' || left(coalesce(message, ''), 80) AS why, count(*)::int AS n FROM movements WHERE state = 'failed' GROUP BY 1",
+        );
+        for (const r of failed.rows) counts[`failed (${r.why})`] = r.n;
+        return counts;
       } catch {
         return {};
       } finally {
@@ -133,6 +139,14 @@ const main = async () => {
       approvalId: undefined as string | undefined,
       approved: false,
     }));
+    // The platform withdraws through the API only to saved addresses (api-facts: ADDRESS_NOT_USED).
+    for (const p of plan)
+      await control(sandbox, '/saved_addresses', {
+        user_id: sandbox.userId,
+        currency: 'USDT',
+        chain: 'TRX',
+        address: p.address,
+      });
     const byAmount = new Map(plan.map((p) => [new Decimal(p.amount).toFixed(), p]));
     const approveQueue: (typeof plan)[number][] = [];
     const listing: Record<'A' | 'B', { running: boolean; again: boolean }> = {

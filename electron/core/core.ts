@@ -263,11 +263,7 @@ const buildCore = async (options: CoreOptions, releaseLock: () => void): Promise
     scheduler,
     emit: options.emit,
     activeProfile: () => profiles?.active(),
-    offeredUrl: await offeredTeamUrl(
-      options.team?.url ?? process.env.TREASURY_DESK_TEAM_URL,
-      keyStore,
-      options.logError,
-    ),
+    offeredUrl: await offeredTeamUrl(options.team?.url, keyStore, options.logError),
     ...(options.team?.timeouts ? { timeouts: options.team.timeouts } : {}),
     ...(options.logError ? { logError: options.logError } : {}),
   });
