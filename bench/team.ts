@@ -210,6 +210,11 @@ const main = async () => {
         leaseMs: LEASE_MS,
       },
     });
+    /**
+     * When each desk's core was down (SIGKILL → its restart ready) and PostgreSQL was away (stop →
+     * started, plus the desks' 2 s probe): an approval prepared then cannot be on the other screen.
+     */
+    const outages: { who: 'A' | 'B' | 'postgres'; from: number; to: number }[] = [];
     const start = async (desk: 'A' | 'B', fingerprint?: string) => {
       mkdirSync(join(work, desk), { recursive: true });
       desks[desk] = await startRemoteCore({
@@ -224,6 +229,10 @@ const main = async () => {
           }),
         },
         maxRestartsPerMinute: 20,
+        onStart: () => {
+          const open = outages.find((o) => o.who === desk && o.to === Number.POSITIVE_INFINITY);
+          if (open) open.to = now();
+        },
       });
       await desks[desk]!.ready();
     };
@@ -320,12 +329,15 @@ const main = async () => {
       if (next && done >= next.share * N) {
         plannedKills.shift();
         kills.push({ desk: next.desk, at: (now() - started) / 1000 });
+        outages.push({ who: next.desk, from: now(), to: Number.POSITIVE_INFINITY });
         await desks[next.desk]!.crash();
       }
       if (pgRestartedAt === undefined && done >= 0.6 * N) {
         pgRestartedAt = (now() - started) / 1000;
+        const from = now();
         await pg.stop();
         await pg.start();
+        outages.push({ who: 'postgres', from, to: now() + 2_000 });
       }
       const settled = done + (finished.blocked ?? 0) + (finished.rejected ?? 0) + (finished.expired ?? 0);
       if (settled >= N && plan.every((p) => p.approved)) break;
@@ -374,6 +386,15 @@ const main = async () => {
     const visible = plan.flatMap((p) =>
       p.preparedAt !== undefined && p.visibleAt !== undefined ? [Math.max(0, p.visibleAt - p.preparedAt)] : [],
     );
+    // The same, leaving out approvals prepared while the viewing desk's core or PostgreSQL was down.
+    const undisturbed = plan.flatMap((p) => {
+      if (p.preparedAt === undefined || p.visibleAt === undefined) return [];
+      const viewer = p.maker === 'A' ? 'B' : 'A';
+      const from = p.preparedAt;
+      const to = p.visibleAt;
+      const hit = outages.some((o) => (o.who === viewer || o.who === 'postgres') && o.from <= to && o.to >= from);
+      return hit ? [] : [to - from];
+    });
     const rule = RATE_LIMITS.withdraw;
     const windowS = (rule.windowMs * SCALE) / 1000 / rule.limit;
     const floor = (N - 1) * windowS;
@@ -390,6 +411,8 @@ const main = async () => {
       visibleP50Ms: Math.round(percentile(visible, 50)),
       visibleP95Ms: Math.round(percentile(visible, 95)),
       visibleMaxMs: Math.round(Math.max(...visible)),
+      visibleUndisturbedCount: undisturbed.length,
+      visibleUndisturbedP95Ms: Math.round(percentile(undisturbed, 95)),
       seconds: Math.round(seconds * 10) / 10,
       floorSeconds: Math.round(floor * 10) / 10,
       ratioToFloor: Math.round((seconds / floor) * 100) / 100,
@@ -406,6 +429,9 @@ const main = async () => {
     console.log(`| lost | ${lost} | 0 |`);
     console.log(
       `| prepare → visible on the other desk, p95 | ${figures.visibleP95Ms} ms (p50 ${figures.visibleP50Ms}, max ${figures.visibleMaxMs}) | < 1000 ms |`,
+    );
+    console.log(
+      `| the same, the ${undisturbed.length} prepared while the other desk's core and PostgreSQL were up, p95 | ${figures.visibleUndisturbedP95Ms} ms | |`,
     );
     console.log(`| total time | ${figures.seconds} s | |`);
     console.log(
