@@ -99,6 +99,29 @@ describe.skipIf(skipWithoutPostgres('teamDesk team.integration.test'))('two desk
     expect(onB.operators.map((o) => o.name).sort()).toEqual(['Alice', 'Bob', 'Carol']);
   });
 
+  it('an approval prepared on desk A is on desk B within a second (LISTEN/NOTIFY), and its approver is told', async () => {
+    await newAddress();
+    const heard = b.events.length;
+    const answered = await withdraw(a, '52.25');
+    const preparedAt = performance.now();
+    expect(answered).toMatchObject({ ok: false, error: { code: 'AWAITING_APPROVAL' } });
+    // Desk B's window hears it (its Approvals screen refreshes on the event), nobody polling.
+    const waitingNotice = (e: TestDesk['events'][number]) =>
+      e.name === 'app.notice' && /Waiting for your approval: .*52\.25 USDT/.test(String(JSON.stringify(e.payload)));
+    await waitUntil(() => b.events.slice(heard).some(waitingNotice), {
+      what: "desk B's notice of the approval waiting",
+      timeoutMs: 5_000,
+    });
+    const later = b.events.slice(heard);
+    const changed = later.find((e) => e.name === 'approvals.changed')!;
+    const notice = later.find(waitingNotice)!;
+    expect(JSON.stringify(notice.payload)).toContain('prepared by Alice');
+    expect(changed.at - preparedAt).toBeLessThan(1_000);
+    expect(notice.at - preparedAt).toBeLessThan(1_000);
+    const item = await pendingOn(b, /52\.25 USDT/);
+    await b.value('approvals.reject', { id: item.id, reason: 'not ours' });
+  });
+
   it('maker on desk A, approver on desk B: sent exactly once', async () => {
     await newAddress();
     const before = sandboxWithdrawals().length;

@@ -25,6 +25,8 @@ export interface TestDesk extends RendererCalls {
   readonly testCore: TestCore;
   /** Stops this desk's core and starts it again on the same data directory. */
   restart(): Promise<void>;
+  /** The events this desk's core emitted to its window, with when (performance.now()), oldest first. */
+  readonly events: { readonly name: string; readonly payload: unknown; readonly at: number }[];
 }
 
 export interface TeamDesks {
@@ -63,12 +65,14 @@ export const withTeamDesks = (setup: TeamDesksSetup = {}): TeamDesks => {
   let database = '';
   let typedUrl = '';
   const cores: { a?: TestCore; b?: TestCore } = {};
+  const events: Record<'a' | 'b', TestDesk['events']> = { a: [], b: [] };
 
   const start = async (which: 'a' | 'b', dataDir?: string, fingerprint?: string): Promise<TestCore> =>
     startTestCore(sandbox!, {
       watchIntervalMs: 0,
       ...setup.core,
       ...(dataDir ? { dataDir } : {}),
+      emit: (name, payload) => events[which].push({ name, payload, at: performance.now() }),
       bootstrapOperator: which === 'a' ? ALICE : BOB,
       team: {
         url: typedUrl,
@@ -92,6 +96,7 @@ export const withTeamDesks = (setup: TeamDesksSetup = {}): TeamDesks => {
         return current();
       },
       ...rendererCalls(() => current().core),
+      events: events[which],
       restart: async () => {
         const { core, dataDir } = current();
         await core.close();
