@@ -620,6 +620,24 @@ export class TeamMovements {
     });
   }
 
+  /**
+   * Gives back a movement journaled `sent` whose request never left this desk (its own rate limiter
+   * held it past the request's timeout: certainly not sent): `ready` again, claimed and sent later by
+   * this desk or another with the same client id. Only the holder, with its token; LeaseLost otherwise
+   * (another desk took it over and looks it up first).
+   */
+  async requeue(claim: Claim): Promise<void> {
+    await this.db.transaction(async (tx) => {
+      const rows = await tx.query(
+        `UPDATE movements SET state = 'ready', lease_holder = NULL, lease_token = NULL, lease_expires_at = NULL, updated_at = now()
+          WHERE id = $1 AND lease_token = $2 AND lease_holder = $3 AND state = 'sent' RETURNING 1`,
+        [claim.movementId, claim.token, this.deskId],
+      );
+      if (rows.length === 0) throw new LeaseLost(claim.movementId);
+      await recordChange(tx, 'movement.changed', claim.movementId);
+    });
+  }
+
   /** Gives a claimed, unsent movement back (the desk is stopping); another desk may claim it at once. */
   async release(claim: Claim): Promise<void> {
     await this.db.transaction(async (tx) => {

@@ -69,6 +69,13 @@ const outcomeOf = (m: Movement): Outcome | undefined =>
       ? { state: 'failed', ...(m.label ? { label: m.label } : {}), ...(m.message ? { message: m.message } : {}) }
       : undefined;
 
+/**
+ * A local attempt this desk's own rate limiter held back past the request's timeout: it failed
+ * without leaving the desk (api/client.ts RATE_LIMIT_WAIT), so the team movement is not failed but
+ * given back to be sent again.
+ */
+const heldBack = (m: Movement | undefined): boolean => m?.state === 'failed' && m.label === 'RATE_LIMIT_WAIT';
+
 /** Nothing was sent: `POLICY` for what never will be (it did not verify), `PRECONDITION` for what another desk sends. */
 const refused = (message: string, advice: string, code: 'POLICY' | 'PRECONDITION' = 'POLICY'): MovementResult => ({
   state: 'refused',
@@ -118,7 +125,7 @@ export class TeamSender implements Service {
 
   constructor(private readonly deps: TeamSenderDeps) {
     this.leaseMs = deps.leaseMs ?? DEFAULT_LEASE_MS;
-    this.concurrency = deps.concurrency ?? 8;
+    this.concurrency = deps.concurrency ?? 2;
   }
 
   start(): void {
@@ -156,9 +163,20 @@ export class TeamSender implements Service {
    * Sends, now, a movement the maker just prepared here already claimed (it needs no approval and
    * this desk holds the key): the maker's call gets the engine's answer, as in solo mode.
    */
-  sendClaimed(claim: Claim): Promise<MovementResult> {
+  async sendClaimed(claim: Claim): Promise<MovementResult> {
     const team = this.deps.desk.require();
-    return this.process(team, claim);
+    const result = await this.process(team, claim);
+    if (!heldBack(result.movement)) return result;
+    // Given back to the team's queue (nothing left): it is sent shortly, not failed.
+    return {
+      state: 'unknown',
+      failure: new DeskFailure({
+        code: 'OUTCOME_UNKNOWN',
+        delivery: 'not_sent',
+        message: 'Not sent yet: the account’s rate limit is busy. The team sends it shortly, once.',
+        advice: 'Follow it in Activity; do not send it again.',
+      }),
+    };
   }
 
   /** The local engine settled a movement: its answer goes back to the team journal. */
@@ -218,7 +236,9 @@ export class TeamSender implements Service {
               if (this.stopped || !this.deps.canSend()) return;
               const claim = await team.movements.claim([profile], this.leaseMs);
               if (claim === undefined) return;
-              await this.process(team, claim);
+              const result = await this.process(team, claim);
+              // The limiter is saturated (a 429 pause, slow answers): try again at the next tick.
+              if (heldBack(result.movement)) return;
             }
           }),
         );
@@ -280,12 +300,13 @@ export class TeamSender implements Service {
       }
     }
     this.held.set(claim.movementId, { claim });
-    const elsewhere = claim.action === 'lookUp' && this.deps.movements.byRequestKey(request.requestKey) === undefined;
+    const requestKey = this.localKey(request.requestKey);
+    const elsewhere = claim.action === 'lookUp' && this.deps.movements.byRequestKey(requestKey) === undefined;
     const kind = request.kind as keyof MovementParams;
     let result: MovementResult;
     try {
       result = await this.deps.movements.execute(kind, request.params as never, {
-        requestKey: request.requestKey,
+        requestKey,
         clientId: request.clientId,
         origin: `team movement ${request.movementId}, prepared by ${state.operator(request.maker)?.name ?? request.maker}`,
         ...(elsewhere ? { sentElsewhere: true } : {}),
@@ -296,13 +317,19 @@ export class TeamSender implements Service {
       throw error;
     }
     const outcome = result.movement ? outcomeOf(result.movement) : undefined;
-    if (outcome !== undefined) await this.finish(claim.movementId, outcome);
+    if (heldBack(result.movement)) {
+      this.held.delete(claim.movementId);
+      await team.movements.requeue(claim).catch((error) => {
+        // Another desk took it over (it looks it up first), or the database is away: its lease lapses.
+        if (!(error instanceof LeaseLost) && !(error instanceof TeamUnavailable)) throw error;
+      });
+    } else if (outcome !== undefined) await this.finish(claim.movementId, outcome);
     else if (result.state === 'refused') {
       // Stopped before anything was journaled here (not connected, the local journal unwritable):
       // nothing left this desk, and it is settled as not sent (the maker prepares it again).
       await this.finish(claim.movementId, { state: 'failed', label: 'NOT_SENT', message: result.failure.message });
     } else {
-      const local = result.movement ?? this.deps.movements.byRequestKey(request.requestKey);
+      const local = result.movement ?? this.deps.movements.byRequestKey(requestKey);
       if (local !== undefined) {
         this.byLocal.set(local.id, claim.movementId);
         // It may have settled between the engine's answer and now.
@@ -311,6 +338,18 @@ export class TeamSender implements Service {
       }
     }
     return result;
+  }
+
+  /**
+   * This desk's journal key for a team movement's current attempt: the maker's request key, then
+   * `key#2`, `key#3`… after attempts its own rate limiter held back (failed locally, never sent), so
+   * the next one is journaled anew rather than joining that failure. Any other attempt is the one the
+   * engine follows (and looks up before sending again): never a second key beside it.
+   */
+  private localKey(requestKey: string): string {
+    let key = requestKey;
+    for (let attempt = 2; heldBack(this.deps.movements.byRequestKey(key)); attempt++) key = `${requestKey}#${attempt}`;
+    return key;
   }
 
   /** The answer of a movement held here: written back (or kept until the database takes it); the lease lapses. */
