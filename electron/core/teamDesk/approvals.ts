@@ -358,7 +358,13 @@ export const createTeamApprovals = (deps: TeamApprovalsDeps): TeamApprovals => {
       if (team === undefined) return [];
       const local = deps.authorizer.profile().id;
       const movements = profile
-        ? (await team.movements.list(profile, { limit: 200 }))
+        ? // Only a movement awaiting approval can be pending: the database leaves the rest out.
+          (
+            await team.movements.list(profile, {
+              limit: 200,
+              ...(state === 'pending' ? { states: ['awaiting_approval'] } : {}),
+            })
+          )
             .filter((m) => m.approvalsRequired > 0 || m.state === 'blocked')
             .map((m) => movementView(team, m, local))
         : [];
