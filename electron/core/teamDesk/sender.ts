@@ -51,7 +51,12 @@ export interface TeamSenderDeps {
   readonly canSend: () => boolean;
   /** A movement's lease (default 30 s); renewed every third of it while the engine follows it. */
   readonly leaseMs?: number;
-  /** Claims processed at once (the limiter queues their requests). */
+  /**
+   * Claims processed at once (default 4). Their requests queue in the limiter: POST /withdrawals
+   * allows one per 3 s, so four wait at most 12 s, within a request's 15 s timeout; more would be
+   * held back unsent (and given back to the queue). More than one keeps sending while another
+   * movement's lost answer is being looked up.
+   */
   readonly concurrency?: number;
   readonly logError?: (what: string, error: unknown) => void;
 }
@@ -125,7 +130,7 @@ export class TeamSender implements Service {
 
   constructor(private readonly deps: TeamSenderDeps) {
     this.leaseMs = deps.leaseMs ?? DEFAULT_LEASE_MS;
-    this.concurrency = deps.concurrency ?? 2;
+    this.concurrency = deps.concurrency ?? 4;
   }
 
   start(): void {
