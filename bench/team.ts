@@ -136,6 +136,8 @@ const main = async () => {
       requestKey: crypto.randomUUID(),
       preparedAt: undefined as number | undefined,
       visibleAt: undefined as number | undefined,
+      /** When the other desk's window first heard `approvals.changed` for it (the NOTIFY path alone). */
+      heardAt: undefined as number | undefined,
       approvalId: undefined as string | undefined,
       approved: false,
     }));
@@ -174,6 +176,7 @@ const main = async () => {
               const p = item.amount ? byAmount.get(new Decimal(item.amount).toFixed()) : undefined;
               if (p === undefined || p.maker === desk || p.visibleAt !== undefined) continue;
               p.visibleAt = at;
+              p.heardAt = heard[desk].get(item.id);
               p.approvalId = item.id;
               approveQueue.push(p);
             }
@@ -182,7 +185,14 @@ const main = async () => {
         state.running = false;
       })();
     };
+    /** When each desk's window first heard `approvals.changed` for an item. */
+    const heard: Record<'A' | 'B', Map<string, number>> = { A: new Map(), B: new Map() };
     const emitFor = (desk: 'A' | 'B') => (events: readonly EventEntry[]) => {
+      const at = now();
+      for (const [name, payload] of events) {
+        const id = name === 'approvals.changed' ? String((payload as { id: string }).id) : '';
+        if (id.startsWith('ap_tm-') && !heard[desk].has(id)) heard[desk].set(id, at);
+      }
       if (
         events.some(
           ([name, payload]) =>
@@ -386,6 +396,10 @@ const main = async () => {
     const visible = plan.flatMap((p) =>
       p.preparedAt !== undefined && p.visibleAt !== undefined ? [Math.max(0, p.visibleAt - p.preparedAt)] : [],
     );
+    // When the other desk's window heard of it (the event), without the list read after it.
+    const heardDelays = plan.flatMap((p) =>
+      p.preparedAt !== undefined && p.heardAt !== undefined ? [Math.max(0, p.heardAt - p.preparedAt)] : [],
+    );
     // The same, leaving out approvals prepared while the viewing desk's core or PostgreSQL was down.
     const undisturbed = plan.flatMap((p) => {
       if (p.preparedAt === undefined || p.visibleAt === undefined) return [];
@@ -411,6 +425,8 @@ const main = async () => {
       visibleP50Ms: Math.round(percentile(visible, 50)),
       visibleP95Ms: Math.round(percentile(visible, 95)),
       visibleMaxMs: Math.round(Math.max(...visible)),
+      heardP50Ms: Math.round(percentile(heardDelays, 50)),
+      heardP95Ms: Math.round(percentile(heardDelays, 95)),
       visibleUndisturbedCount: undisturbed.length,
       visibleUndisturbedP95Ms: Math.round(percentile(undisturbed, 95)),
       seconds: Math.round(seconds * 10) / 10,
@@ -432,6 +448,9 @@ const main = async () => {
     );
     console.log(
       `| the same, the ${undisturbed.length} prepared while the other desk's core and PostgreSQL were up, p95 | ${figures.visibleUndisturbedP95Ms} ms | |`,
+    );
+    console.log(
+      `| prepare → the other desk's window hears approvals.changed (NOTIFY), p95 | ${figures.heardP95Ms} ms (p50 ${figures.heardP50Ms}) | |`,
     );
     console.log(`| total time | ${figures.seconds} s | |`);
     console.log(
