@@ -138,6 +138,7 @@ const start = async (): Promise<void> => {
       shell: 'electron' as const,
       trustedOrigins,
       sandbox: { mode: 'external' as const, baseUrl: started.baseUrl, key: started.key, secret: started.secret },
+      ...(teamUrl ? { team: { url: teamUrl } } : {}),
       // Calls and events go straight between the window and the core (windowPorts.ts).
       directWindows: true,
       ...(notifications.unavailableReason ? { osNotificationsUnavailable: notifications.unavailableReason } : {}),
