@@ -35,6 +35,7 @@ import {
 } from '../team';
 import type { Emit } from '../types';
 import type { TeamDesk } from './desk';
+import { localAttemptKey } from './sender';
 
 const MOVEMENT_PREFIX = 'ap_tm-';
 const CONTROL_PREFIX = 'ap_tc-';
@@ -132,7 +133,8 @@ export const createTeamApprovals = (deps: TeamApprovalsDeps): TeamApprovals => {
         outcome: `Not shown and never sent: ${checked.problem}.`,
       };
     const r = checked.request;
-    const local = deps.movements.byRequestKey(r.requestKey);
+    // Its current attempt on this desk (Activity's entry), past any its rate limiter held back.
+    const local = deps.movements.byRequestKey(localAttemptKey(deps.movements, r.requestKey));
     return {
       ...base,
       kind: r.kind === 'push' ? 'push' : 'withdrawal',

@@ -81,6 +81,18 @@ const outcomeOf = (m: Movement): Outcome | undefined =>
  */
 const heldBack = (m: Movement | undefined): boolean => m?.state === 'failed' && m.label === 'RATE_LIMIT_WAIT';
 
+/**
+ * This desk's journal key for a team movement's current attempt: the maker's request key, then
+ * `key#2`, `key#3`… after attempts its own rate limiter held back (failed locally, never sent), so
+ * the next one is journaled anew rather than joining that failure. Any other attempt is the one the
+ * engine follows (and looks up before sending again): never a second key beside it.
+ */
+export const localAttemptKey = (movements: Pick<Movements, 'byRequestKey'>, requestKey: string): string => {
+  let key = requestKey;
+  for (let attempt = 2; heldBack(movements.byRequestKey(key)); attempt++) key = `${requestKey}#${attempt}`;
+  return key;
+};
+
 /** Nothing was sent: `POLICY` for what never will be (it did not verify), `PRECONDITION` for what another desk sends. */
 const refused = (message: string, advice: string, code: 'POLICY' | 'PRECONDITION' = 'POLICY'): MovementResult => ({
   state: 'refused',
@@ -305,7 +317,7 @@ export class TeamSender implements Service {
       }
     }
     this.held.set(claim.movementId, { claim });
-    const requestKey = this.localKey(request.requestKey);
+    const requestKey = localAttemptKey(this.deps.movements, request.requestKey);
     const elsewhere = claim.action === 'lookUp' && this.deps.movements.byRequestKey(requestKey) === undefined;
     const kind = request.kind as keyof MovementParams;
     let result: MovementResult;
@@ -343,18 +355,6 @@ export class TeamSender implements Service {
       }
     }
     return result;
-  }
-
-  /**
-   * This desk's journal key for a team movement's current attempt: the maker's request key, then
-   * `key#2`, `key#3`… after attempts its own rate limiter held back (failed locally, never sent), so
-   * the next one is journaled anew rather than joining that failure. Any other attempt is the one the
-   * engine follows (and looks up before sending again): never a second key beside it.
-   */
-  private localKey(requestKey: string): string {
-    let key = requestKey;
-    for (let attempt = 2; heldBack(this.deps.movements.byRequestKey(key)); attempt++) key = `${requestKey}#${attempt}`;
-    return key;
   }
 
   /** The answer of a movement held here: written back (or kept until the database takes it); the lease lapses. */
