@@ -19,6 +19,7 @@ import { SandboxBanner, SetupChecklist } from './SetupChecklist';
 import { SignedInOperator } from './SignedInOperator';
 import { preloadScreens, SCREENS } from './screens';
 import { useSidebarCollapsed } from './sidebar';
+import { TeamBanner } from './TeamBanner';
 import { TradeNotifier } from './TradeNotifier';
 import './Frame.css';
 
@@ -184,6 +185,7 @@ export const Frame = () => {
           </header>
           <SandboxBanner />
           <AuditIntegrityBanner />
+          <TeamBanner />
           <main ref={main} className="screen" tabIndex={-1} data-testid={`screen-${entry.id}`} aria-label={entry.label}>
             {/* On the landing screen only: it is where a person starts, and it leaves the others' room. */}
             {entry.id === 'balances' ? <SetupChecklist /> : null}

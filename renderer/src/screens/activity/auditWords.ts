@@ -88,6 +88,8 @@ const CONTROL_WORDS: Record<ControlKind, string> = {
   'subAccounts.create': 'Sub-account created',
   'subAccounts.setFrozen': 'Sub-account frozen or unfrozen',
   'balances.convertSmallBalances': 'Small balances converted',
+  'team.join': 'Desk joined the team',
+  'team.leave': 'Desk left the team',
 };
 
 /**

@@ -7,6 +7,7 @@ import { OperatorsPanel } from './OperatorsPanel';
 import { OsNotificationsPanel } from './OsNotificationsPanel';
 import { PoliciesPanel } from './PoliciesPanel';
 import { ProfilesPanel } from './ProfilesPanel';
+import { TeamPanel } from './TeamPanel';
 import './settings.css';
 
 const About = () => {
@@ -36,6 +37,7 @@ export default function SettingsScreen() {
         <ProfilesPanel />
         <OperatorsPanel />
         <PoliciesPanel />
+        <TeamPanel />
         <section className="panel" aria-labelledby="settings-display">
           <h2 id="settings-display">Display</h2>
           <Select<Theme>
