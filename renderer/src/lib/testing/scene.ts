@@ -930,6 +930,8 @@ export const sceneAnswers = (): Answers => ({
     ),
   'activity.movements': ({ state }) => (state === 'unknown' ? [] : movements),
   'activity.auditLog': () => auditLog,
+  // A desk working alone (the visual and number tests see the solo frame and Settings → Team).
+  'team.status': () => typed<'team.status'>({ mode: 'solo', blocked: [], operators: [], enrolments: [] }),
   'activity.auditIntegrity': () =>
     typed<'activity.auditIntegrity'>({
       ok: true,
