@@ -183,16 +183,21 @@ export const runFaultSoak = async (scenario: SoakScenario): Promise<SoakResult> 
     // what is left): mid-flight, wherever that falls on a slow or a fast machine.
     const perRun = Math.max(2, Math.floor(scenario.total / (scenario.kills + 2)));
     for (let kill = 0; kill < scenario.kills; kill++) {
-      const run = startWorker(plan, { skewMs: scenario.runSkewsMs?.[kill] ?? 0, journalFaultRate });
-      children.push(run.child);
+      const env = { skewMs: scenario.runSkewsMs?.[kill] ?? 0, journalFaultRate };
+      // The first run is started twice at once, as by a double click: one app works, the other is
+      // refused at its start, touching nothing. (A second app started once the first said so could,
+      // on a busy machine, take its lock only after the first had finished everything.)
+      const starts = kill === 0 ? [startWorker(plan, env), startWorker(plan, env)] : [startWorker(plan, env)];
+      children.push(...starts.map((start) => start.child));
       // Starting a worker (tsx, a core, the operator's scrypt) takes a few seconds, more on a busy machine.
-      await waitUntil(() => run.last('started') !== undefined, { timeoutMs: 60_000, what: 'a worker to start' });
-      if (kill === 0) {
-        // A second app on the same data directory while the first works: refused, touching nothing.
-        const second = startWorker(plan, { journalFaultRate });
-        children.push(second.child);
-        expect(await second.exited).toBe(3);
-        expect(second.lines).toEqual([{ event: 'refused', holder: run.child.pid }]);
+      await waitUntil(() => starts.some((start) => start.last('started') !== undefined), {
+        timeoutMs: 60_000,
+        what: 'a worker to start',
+      });
+      const run = starts.find((start) => start.last('started') !== undefined) as ReturnType<typeof startWorker>;
+      for (const twin of starts.filter((start) => start !== run)) {
+        expect(await twin.exited).toBe(3);
+        expect(twin.lines).toEqual([{ event: 'refused', holder: run.child.pid }]);
       }
       const target = journaledBy(run.lines) + Math.ceil(perRun * (0.5 + Math.random() / 2));
       await waitUntil(() => journaledBy(run.lines) >= target || run.last('done') !== undefined, {
