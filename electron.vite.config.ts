@@ -50,6 +50,9 @@ export default defineConfig({
       emptyOutDir: true,
       // No inline data: scripts or fonts; everything is a file the app:// protocol can serve.
       assetsInlineLimit: 0,
+      // Less to read and compile before the first screen paints (issue 26); each screen but the
+      // first is its own chunk (renderer/src/frame/screens.ts).
+      minify: true,
       rollupOptions: { input: { index: resolve(import.meta.dirname, 'renderer/index.html') } },
     },
   },

@@ -4,10 +4,29 @@
  * must not depend on a desktop keychain).
  */
 
+import type { CoreProcessOptions } from '../electron/core/host/messages';
 import { openShell, type Shell, type ShellOptions } from '../electron/shell/shell';
 import type { SandboxHandle } from '../sandbox/testing/harness';
 
 export const BENCH_ADMIN = { name: 'Bench admin', passphrase: 'bench admin passphrase 1' } as const;
+
+/** The window's origin and sender, for benchmarks that call a core without a window. */
+export const BENCH_ORIGIN = 'https://treasury-desk.invalid';
+export const BENCH_SENDER = { url: `${BENCH_ORIGIN}/`, isMainFrame: true } as const;
+
+/** A core in its own process against a benchmark's sandbox: key in memory, its administrator signed in, no watchers. */
+export const remoteBenchCoreOptions = (
+  sandbox: { readonly baseUrl: string; readonly key: string; readonly secret: string },
+  dataDir: string,
+): CoreProcessOptions => ({
+  dataDir,
+  shell: 'chromium',
+  trustedOrigins: [BENCH_ORIGIN],
+  keyStore: 'memory',
+  sandbox: { mode: 'external', baseUrl: sandbox.baseUrl, key: sandbox.key, secret: sandbox.secret },
+  watchIntervalMs: 0,
+  bootstrapOperator: BENCH_ADMIN,
+});
 
 export const openBenchApp = (
   sandbox: SandboxHandle,
@@ -52,4 +71,12 @@ export const syncHistory = async (
     if (status && status.state !== 'running') return status;
     await new Promise((r) => setTimeout(r, 200));
   }
+};
+
+/** Runs a benchmark's main: an error is printed and the process exits 1 (a benchmark that could not run). */
+export const runBench = (main: () => Promise<void>): void => {
+  main().catch((error: unknown) => {
+    console.error(error);
+    process.exit(1);
+  });
 };

@@ -26,13 +26,11 @@ import { type RemoteCore, startRemoteCore } from '../electron/core/host/remoteCo
 import { startSandbox } from '../sandbox/server';
 import type { BatchRowView, BatchSummary } from '../shared/contract/bulk';
 import { RATE_LIMITS } from '../shared/platform/limits';
-import { BENCH_ADMIN } from './app';
+import { BENCH_SENDER, remoteBenchCoreOptions } from './app';
 
 const ROOT = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..');
 const ROWS = Number(process.env.BENCH_ROWS ?? 500);
 const CRASHES = 5;
-const ORIGIN = 'https://treasury-desk.invalid';
-const SENDER = { url: `${ORIGIN}/`, isMainFrame: true };
 
 type Sandbox = Awaited<ReturnType<typeof startSandbox>>;
 
@@ -47,7 +45,7 @@ const control = async (sandbox: Sandbox, route: string, body?: unknown, method =
 };
 
 const call = async <T>(core: RemoteCore, operation: string, input: unknown): Promise<T> => {
-  const result = await core.dispatch(operation, input, SENDER);
+  const result = await core.dispatch(operation, input, BENCH_SENDER);
   if (!result.ok) throw new Error(`${operation}: ${JSON.stringify(result.error)}`);
   return result.value as T;
 };
@@ -55,22 +53,14 @@ const call = async <T>(core: RemoteCore, operation: string, input: unknown): Pro
 const startCore = (sandbox: Sandbox, dataDir: string, counters: { tooMany: number }) =>
   startRemoteCore({
     launch: nodeCoreLauncher(),
-    options: {
-      dataDir,
-      shell: 'chromium',
-      trustedOrigins: [ORIGIN],
-      keyStore: 'memory',
-      sandbox: { mode: 'external', baseUrl: sandbox.baseUrl, key: sandbox.key, secret: sandbox.secret },
-      watchIntervalMs: 0,
-      bootstrapOperator: BENCH_ADMIN,
-      confirmWindow: true,
-      log: true,
+    options: { ...remoteBenchCoreOptions(sandbox, dataDir), log: true },
+    shell: {
+      // The operator confirms the batch once, typing its total (the trusted window's rule).
+      confirm: async ({ view }) => ({
+        accepted: true,
+        ...(view.typedAmount ? { typedAmount: view.typedAmount.amount } : {}),
+      }),
     },
-    // The operator confirms the batch once, typing its total (the trusted window's rule).
-    confirm: async (view) => ({
-      accepted: true,
-      ...(view.typedAmount ? { typedAmount: view.typedAmount.amount } : {}),
-    }),
     emit: () => {},
     log: (line) => {
       if (/ → 429\b/.test(line)) counters.tooMany++;

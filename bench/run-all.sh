@@ -6,7 +6,7 @@ set -uo pipefail
 cd "$(dirname "$0")/.."
 export PLAYWRIGHT_SKIP_BROWSER_DOWNLOAD=1
 
-benches=(sandbox matching spot-rest client history orderbook large-lists trade-requests requests-per-action idle match-to-screen ws-fanout core-process firm-view batch)
+benches=(sandbox matching spot-rest client history orderbook large-lists trade-requests requests-per-action idle match-to-screen ws-fanout core-process firm-view batch startup ipc)
 failed=()
 for name in "${benches[@]}"; do
   printf '\n\033[1m== bench:%s\033[0m\n' "$name"

@@ -17,7 +17,7 @@ declare global {
 }
 
 test.describe('window.desk', () => {
-  test('exposes exactly the contract: named operations, `on`, nothing generic', async ({ page }) => {
+  test('exposes exactly the contract: named operations, `on`, `cancel`, nothing generic', async ({ page }) => {
     const exposed = await page.evaluate(() => {
       const desk = window.desk as unknown as Record<string, unknown>;
       const names: string[] = [];
@@ -31,7 +31,7 @@ test.describe('window.desk', () => {
         bindingLeft: Object.keys(window).filter((k) => /desk|bridge|invoke|ipc/i.test(k) && k !== 'desk'),
       };
     });
-    expect(exposed.names.sort()).toEqual([...operationNames(contract), 'on'].sort());
+    expect(exposed.names.sort()).toEqual([...operationNames(contract), 'cancel', 'on'].sort());
     expect(exposed.frozen).toBe(true);
     expect(exposed.bindingLeft).toEqual([]);
   });

@@ -91,20 +91,23 @@ test.describe('withdrawals', () => {
     sandbox,
     shell,
   }) => {
+    test.setTimeout(90_000);
     await app.open('withdrawals');
     await fillWithdrawal(page, { currency: 'USDT', chain: 'TRX', address: /OTC desk \(TRC20\)/, amount: '100' });
     await page.getByTestId('withdraw-review').click();
     const sheet = page.getByTestId('review-sheet');
     await sheet.getByLabel(/Type the amount/).fill('100');
     const before = withdrawalRows(sandbox);
-    // The platform takes 3 s to answer; the core is killed while it waits. To know the request has
-    // arrived, the test watches the (in-process) sandbox's rate limiter, which counts it on arrival.
-    await control.addFaults([{ method: 'POST', path: '/withdrawals', kind: 'delay', ms: 3_000, times: 1 }]);
+    // The platform takes 10 s to answer; the core is killed while it waits. To know the request has
+    // arrived (before its delay, so the kill always falls inside it), the test watches the
+    // in-process sandbox take the fault.
+    await control.addFaults([{ method: 'POST', path: '/withdrawals', kind: 'delay', ms: 10_000, times: 1 }]);
     let arrived = false;
-    const hit = sandbox.limiter.hit.bind(sandbox.limiter);
-    sandbox.limiter.hit = (...args: Parameters<typeof hit>) => {
-      if (args[2] === 'POST /withdrawals') arrived = true;
-      return hit(...args);
+    const take = sandbox.faults.take.bind(sandbox.faults);
+    sandbox.faults.take = (method, path) => {
+      const fault = take(method, path);
+      if (fault?.kind === 'delay' && method === 'POST') arrived = true;
+      return fault;
     };
     await sheet.getByTestId('withdraw-send').click();
     await confirmTrusted(shell, { title: 'Withdraw 100 USDT', typedAmount: '100' });
@@ -112,12 +115,18 @@ test.describe('withdrawals', () => {
     const firstCore = shell.core.pid;
     await shell.core.crash();
 
-    // The window says what happened; a new core serves it.
-    await expect(page.getByTestId('notice').filter({ hasText: 'core stopped unexpectedly' })).toBeVisible();
+    // The window says what happened once a new core serves it (starting one takes a while on a busy machine).
+    await expect(page.getByTestId('notice').filter({ hasText: 'core stopped unexpectedly' })).toBeVisible({
+      timeout: 20_000,
+    });
     expect(shell.core.pid).not.toBe(firstCore);
     // The platform carried it out once (its answer went to a dead process)…
-    await expect.poll(() => withdrawalRows(sandbox), { timeout: 10_000 }).toBe(before + 1);
-    // …and the new core, reconciling its journal, finds it by its client id instead of resending.
+    await expect.poll(() => withdrawalRows(sandbox), { timeout: 30_000 }).toBe(before + 1);
+    // The review says the outcome is being checked; the person closes it and looks in Activity…
+    await expect(sheet).toContainText('We do not know yet whether this went through');
+    await page.keyboard.press('Escape');
+    await expect(sheet).toBeHidden();
+    // …where the new core, reconciling its journal, finds it by its client id instead of resending.
     await app.open('activity');
     const row = page.getByTestId('movements-table').locator('tbody tr').filter({ hasText: 'Withdrawal' }).first();
     await expect(row).toContainText('Accepted by the platform', { timeout: 45_000 });

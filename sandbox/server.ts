@@ -62,6 +62,8 @@ export interface SandboxHandle {
   readonly ctx: SandboxContext;
   readonly pipelines: Pipelines;
   readonly limiter: RateLimiter;
+  /** The injected HTTP faults (tests: know when a faulted request has arrived, before its fault). */
+  readonly faults: Faults;
   /** The WebSocket server (tests: connection count, cut). */
   readonly stream: StreamServer;
   close(): Promise<void>;
@@ -174,6 +176,7 @@ export async function startSandbox(options: SandboxOptions = {}): Promise<Sandbo
     ctx,
     pipelines,
     limiter,
+    faults,
     stream,
     async close() {
       if (closed) return;

@@ -370,6 +370,23 @@ describe('history sync', () => {
     expect(records).toHaveLength(all.total + 1);
     const progress = events.filter((e) => e.name === 'activity.exportProgress').map((e) => e.payload);
     expect(progress.at(-1)).toEqual({ exportId, written: all.total, total: all.total, state: 'done' });
+
+    // Cancelled from the screen: it stops, the partly written file goes, and it says so.
+    const stop = new AbortController();
+    stop.abort();
+    const cancelledId = '6a1d2c3b-4e5f-4a7b-8c9d-0e1f2a3b4c5d';
+    const before = fs.readdirSync(desk.downloadsDir);
+    const cancelled = await desk.call(
+      'activity.exportHistoryCsv',
+      { ...query, exportId: cancelledId, timeZone: 'UTC', suggestedName: 'history-cancelled.csv' },
+      { signal: stop.signal },
+    );
+    expect(cancelled).toEqual({ ok: true, value: { cancelled: true } });
+    expect(fs.readdirSync(desk.downloadsDir)).toEqual(before);
+    const stopped = events.filter(
+      (e) => e.name === 'activity.exportProgress' && (e.payload as { exportId: string }).exportId === cancelledId,
+    );
+    expect(stopped.at(-1)?.payload).toMatchObject({ exportId: cancelledId, state: 'cancelled' });
   });
 
   it('syncs trades, transfers and pushes too', async () => {

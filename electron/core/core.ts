@@ -531,14 +531,19 @@ const buildCore = async (options: CoreOptions, releaseLock: () => void): Promise
   // whose switch they follow) and stop, in reverse order, on close.
   const services: readonly Service[] = [movementService, watchers];
   for (const service of services) service.start();
-  if (options.connect ?? true) await manager.start();
   // Nobody is at the desk yet: the app starts locked (signed out) and the keys leave memory as soon
-  // as whatever started in the background has settled. Automation signs its operator in instead.
+  // as whatever started in the background has settled. Automation signs its operator in instead,
+  // while the profile connects: the passphrase's hash runs on libuv's threads, the connection waits
+  // on the network, and neither needs the other.
   const bootstrap = options.bootstrapOperator;
-  if (bootstrap) {
-    if (operators.count() === 0) await operators.setup(bootstrap.name, bootstrap.passphrase);
-    else await operators.signIn(bootstrap.name, bootstrap.passphrase).catch(() => undefined);
-  }
+  await Promise.all([
+    (options.connect ?? true) ? manager.start() : undefined,
+    bootstrap
+      ? operators.count() === 0
+        ? operators.setup(bootstrap.name, bootstrap.passphrase)
+        : operators.signIn(bootstrap.name, bootstrap.passphrase).catch(() => undefined)
+      : undefined,
+  ]);
   if (operators.current() === undefined)
     void lock.lock('signedOut').catch((error) => options.logError?.('lock', error));
   // Batches left running by a core that stopped go on where they were (exactly once per row); while

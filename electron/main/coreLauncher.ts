@@ -2,9 +2,11 @@
  * Electron's way to run the core and the built-in sandbox in their own processes: utility
  * processes (Node without Electron's APIs, started and ended with the app). The Chromium shell and
  * the tests use electron/core/host/nodeLauncher.ts instead; both speak electron/core/host/messages.ts.
+ * Both are started at once (index.ts): neither waits for the other to boot.
  */
 import { createInterface } from 'node:readline';
-import { utilityProcess } from 'electron';
+import { type MessagePortMain, utilityProcess } from 'electron';
+import type { ChannelMessage } from '../../shared/ipc/channel';
 import type { CoreChannel, FromCore, LaunchCore } from '../core/host/messages';
 import type { SandboxProcess } from '../core/host/nodeLauncher';
 
@@ -17,8 +19,10 @@ export const electronCoreLauncher =
       stdio: 'inherit',
     });
     return {
-      send: (message) => child.postMessage(message),
-      onMessage: (listener) => child.on('message', (message: unknown) => listener(message as FromCore)),
+      // A window's MessagePort goes with its `window` message (windowPorts.ts).
+      send: (message, transfer) => child.postMessage(message, transfer as MessagePortMain[] | undefined),
+      onMessage: (listener) =>
+        child.on('message', (message: unknown) => listener(message as FromCore | ChannelMessage)),
       onExit: (listener) => child.once('exit', (code: number) => listener(code, null)),
       get pid() {
         return child.pid;

@@ -1,17 +1,20 @@
 /**
- * Electron main, kept thin: hardening, the app:// protocol, one window, and one ipcMain.handle
- * per contract operation relayed to the core's dispatcher. The core (electron/core) runs in its own
- * utility process, restarted if it dies (electron/core/host/remoteCore.ts), and the built-in sandbox
- * exchange in another: nothing but window and IPC handling runs on this event loop.
+ * Electron main, kept thin: hardening, the app:// protocol, one window, and the shell's side of the
+ * core. The core (electron/core) runs in its own utility process, restarted if it dies
+ * (electron/core/host/remoteCore.ts), and the built-in sandbox exchange in another: nothing but
+ * windows and the shell's capabilities run on this event loop. The window talks to the core over a
+ * MessagePort of its own (windowPorts.ts): its calls and events skip main.
+ *
+ * Start-up runs in parallel: the window opens (and paints its frame) while the sandbox and the core
+ * start; the core's process boots while the sandbox starts and gets its address when it is ready.
  */
 import { join, resolve } from 'node:path';
 import { app, BrowserWindow, dialog, ipcMain, shell } from 'electron';
-import { contract } from '../../shared/contract';
-import { operationNames } from '../../shared/ipc/define';
 import type { SandboxProcess } from '../core/host/nodeLauncher';
 import { CoreStartFailed, type RemoteCore, startRemoteCore } from '../core/host/remoteCore';
+import { createSenderCheck } from '../core/ipc/dispatcher';
 import { checkExternalUrl } from '../core/services/externalUrl';
-import { eventChannel, operationChannel } from './channels';
+import { CONNECT_CHANNEL } from './channels';
 import { createConfirmWindow } from './confirmWindow';
 import { electronCoreLauncher, startElectronSandbox } from './coreLauncher';
 import { installMenu } from './menu';
@@ -19,6 +22,7 @@ import { createElectronNotifications } from './notifications';
 import { APP_ORIGIN, APP_URL, registerAppScheme, serveAppProtocol } from './protocol';
 import { createChooseSavePath } from './saveDialog';
 import { installSecurity } from './security';
+import { createWindowPorts } from './windowPorts';
 import { loadWindowState, trackWindowState } from './windowState';
 
 /**
@@ -55,7 +59,15 @@ installSecurity(isOwnUrl);
 
 let window: BrowserWindow | undefined;
 let core: RemoteCore | undefined;
-let sandbox: SandboxProcess | undefined;
+/** The built-in sandbox's process, once started (or starting). */
+let sandbox: Promise<SandboxProcess> | undefined;
+const closeSandbox = (): Promise<void> =>
+  sandbox
+    ? sandbox.then(
+        (s) => s.close(),
+        () => {},
+      )
+    : Promise.resolve();
 
 const createWindow = (dataDir: string): BrowserWindow => {
   const state = loadWindowState(dataDir);
@@ -84,25 +96,28 @@ const createWindow = (dataDir: string): BrowserWindow => {
   return win;
 };
 
-const registerIpc = (target: RemoteCore): void => {
-  for (const name of operationNames(contract)) {
-    ipcMain.handle(operationChannel(name), (event, payload: unknown) =>
-      target.dispatch(name, payload, {
-        // A frame that is gone or navigated has no trustworthy URL: the dispatcher refuses ''.
-        url: event.senderFrame?.url ?? '',
-        isMainFrame: event.senderFrame !== null && event.senderFrame === event.sender.mainFrame,
-      }),
-    );
-  }
-};
+// The window asks for its port to the core on every load; main checks the frame first.
+const windowPorts = createWindowPorts({
+  core: () => core,
+  isTrustedSender: createSenderCheck(trustedOrigins),
+  log: (line) => console.error(line),
+});
+ipcMain.on(CONNECT_CHANNEL, (event) => windowPorts.onConnect(event));
 
 const start = async (): Promise<void> => {
   const dataDir = app.getPath('userData');
   serveAppProtocol(join(import.meta.dirname, '../renderer'));
   // Windows shows an app's notifications only under its AppUserModelID (electron-builder.yml's appId).
   if (process.platform === 'win32') app.setAppUserModelId('com.treasurydesk.app');
+  installMenu({ dev: devServerUrl !== undefined });
+  // The window first: it paints its frame while the sandbox and the core start.
+  window = createWindow(dataDir);
+  window.on('closed', () => {
+    window = undefined;
+  });
   // The built-in sandbox (the default profile's platform) in its own process, data in <userData>/sandbox.
-  sandbox = await startElectronSandbox(join(import.meta.dirname, 'sandbox.js'), join(dataDir, 'sandbox'));
+  const sandboxReady = startElectronSandbox(join(import.meta.dirname, 'sandbox.js'), join(dataDir, 'sandbox'));
+  sandbox = sandboxReady;
   const notifications = createElectronNotifications(() => window);
   const chooseSavePath = createChooseSavePath(() => window);
   // The trusted confirmation: its own window, preload, session and origin (confirmWindow.ts).
@@ -113,43 +128,49 @@ const start = async (): Promise<void> => {
   });
   core = await startRemoteCore({
     launch: electronCoreLauncher(join(import.meta.dirname, 'core.js')),
-    options: {
+    // The core's process boots now; its options wait for the sandbox's address.
+    options: sandboxReady.then((started) => ({
       dataDir,
-      shell: 'electron',
+      shell: 'electron' as const,
       trustedOrigins,
-      sandbox: { mode: 'external', baseUrl: sandbox.baseUrl, key: sandbox.key, secret: sandbox.secret },
+      sandbox: { mode: 'external' as const, baseUrl: started.baseUrl, key: started.key, secret: started.secret },
+      // Calls and events go straight between the window and the core (windowPorts.ts).
+      directWindows: true,
+      ...(notifications.unavailableReason ? { osNotificationsUnavailable: notifications.unavailableReason } : {}),
+    })),
+    // Only main's own notices come this way (the core's events go to the window's port).
+    emit: (events) => windowPorts.send(events),
+    // What this shell does for the core (shared/contract/shell.ts).
+    shell: {
       // Exports: the person picks the file in the native dialog (the core writes it).
-      saveDialog: true,
-      // Explorer links open in the system browser (the window itself never navigates away).
-      openExternal: true,
+      chooseSavePath: async ({ suggestedName }) => {
+        const path = await chooseSavePath(suggestedName);
+        return path === undefined ? {} : { path };
+      },
+      // Explorer links open in the system browser (the window itself never navigates away); only
+      // https explorer pages (checked by the core and here once more).
+      openExternal: async ({ url }) => {
+        await shell.openExternal(checkExternalUrl(url), { activate: true });
+        return { opened: true };
+      },
       // Withdrawals, pushes, transfers above the threshold, key and policy changes, approvals:
       // the core asks this shell's own confirmation window first.
-      confirmWindow: true,
+      confirm: async ({ view }) => confirmWindow.confirm(view),
       // A new API key's secret: shown once in that window too, never sent to the app's window.
-      secretWindow: true,
-      osNotifications: notifications.unavailableReason
-        ? { available: false, reason: notifications.unavailableReason }
-        : { available: true },
+      showSecret: async ({ view }) => confirmWindow.showSecret(view),
+      // Deposit/withdrawal changes as OS notifications; a click brings the window forward.
+      ...(notifications.unavailableReason === undefined
+        ? {
+            notify: async ({ notification }) => {
+              notifications.showOsNotification(notification);
+              return {};
+            },
+          }
+        : {}),
     },
-    // Already checked against the contract in the core's process.
-    emit: (name, payload) => window?.webContents.send(eventChannel(name), payload),
-    chooseSavePath,
-    confirm: (view) => confirmWindow.confirm(view),
-    showSecret: (view) => confirmWindow.showSecret(view),
-    // Only https explorer pages (checked by the core, by remoteCore and here once more).
-    openExternal: async (url) => {
-      await shell.openExternal(checkExternalUrl(url), { activate: true });
-      return true;
-    },
-    // Deposit/withdrawal changes as OS notifications; a click brings the window forward.
-    showOsNotification: (notification) => notifications.showOsNotification(notification),
+    onStart: () => windowPorts.coreStarted(),
+    onStop: () => windowPorts.coreStopped(),
     log: (line) => console.error(line),
-  });
-  registerIpc(core);
-  installMenu({ dev: devServerUrl !== undefined });
-  window = createWindow(dataDir);
-  window.on('closed', () => {
-    window = undefined;
   });
 };
 
@@ -172,7 +193,7 @@ if (!app.requestSingleInstanceLock()) {
       if (error instanceof CoreStartFailed && error.busy) {
         dialog.showErrorBox('Treasury Desk is already running', error.message);
       }
-      void sandbox?.close();
+      void closeSandbox();
       console.error(error);
       app.exit(1);
     });
@@ -185,7 +206,7 @@ if (!app.requestSingleInstanceLock()) {
     closing = true;
     void core
       .close()
-      .then(() => sandbox?.close())
+      .then(closeSandbox)
       .finally(() => app.quit());
   });
 }

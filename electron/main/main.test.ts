@@ -1,7 +1,8 @@
 /**
  * The Electron glue, run against a stand-in 'electron' module (the real one would try to download
- * its binary): one handler per contract operation, the real sender reaches the dispatcher, the
- * hardening applies to every web contents, and the preload exposes exactly the contract.
+ * its binary): the window gets a MessagePort to the core only for our own top-level document, calls
+ * on it reach the dispatcher as that sender, the hardening applies to every web contents, and the
+ * preload exposes exactly the contract.
  */
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
@@ -43,12 +44,42 @@ const fake = vi.hoisted(() => {
     string,
     { protocol?: (request: Request) => Promise<Response>; beforeRequest?: (...a: unknown[]) => void }
   >();
-  /** What main passed to startRemoteCore (the confirm callback among them). */
+  /** What main passed to startRemoteCore (the shell's confirm among them), and the ports it handed over. */
   const remote = {
     options: undefined as unknown,
+    offers: [] as string[],
     confirm: undefined as undefined | ((view: unknown) => Promise<unknown>),
     showSecret: undefined as undefined | ((view: unknown) => Promise<unknown>),
+    connected: [] as { windowId: number; sender: { url: string; isMainFrame: boolean } }[],
   };
+  /** A stand-in MessagePort: Electron's (on/start/close) and the DOM's (onmessage) in one. */
+  class FakePort {
+    other: FakePort | undefined;
+    readonly listeners: ((event: { data: unknown }) => void)[] = [];
+    onmessage: ((event: { data: unknown }) => void) | undefined;
+    closed = false;
+    postMessage(data: unknown) {
+      const target = this.other;
+      if (this.closed || target === undefined) return;
+      const copy = structuredClone(data);
+      setImmediate(() => {
+        if (target.closed) return;
+        for (const listener of target.listeners) listener({ data: copy });
+        target.onmessage?.({ data: copy });
+      });
+    }
+    on(event: string, listener: (event: { data: unknown }) => void) {
+      if (event === 'message') this.listeners.push(listener);
+    }
+    start() {}
+    close() {
+      this.closed = true;
+    }
+  }
+  /** Ports main posted to a frame: [frame url, channel, ports]. */
+  const posted: [string, string, FakePort[]][] = [];
+  /** The preload's ipcRenderer.on listeners, per channel. */
+  const rendererOn = new Map<string, (event: unknown, ...args: unknown[]) => void>();
   return {
     handlers,
     appListeners,
@@ -62,16 +93,27 @@ const fake = vi.hoisted(() => {
     ipcOn,
     partitions,
     remote,
+    FakePort,
+    posted,
+    rendererOn,
   };
 });
 
 vi.mock('electron', () => {
   class BrowserWindow {
+    static nextId = 1;
     readonly webContents = {
+      id: BrowserWindow.nextId++,
       send: vi.fn(),
       on: vi.fn(),
+      once: vi.fn(),
       setWindowOpenHandler: vi.fn(),
-      mainFrame: { url: '' },
+      mainFrame: {
+        url: '',
+        postMessage(channel: string, _message: unknown, ports: InstanceType<typeof fake.FakePort>[]) {
+          fake.posted.push([this.url, channel, ports]);
+        },
+      },
     };
     readonly listeners = new Map<string, Listener[]>();
     closed = false;
@@ -124,6 +166,14 @@ vi.mock('electron', () => {
       exit: vi.fn(),
     },
     BrowserWindow,
+    MessageChannelMain: class {
+      readonly port1 = new fake.FakePort();
+      readonly port2 = new fake.FakePort();
+      constructor() {
+        this.port1.other = this.port2;
+        this.port2.other = this.port1;
+      }
+    },
     dialog: {
       showSaveDialog: vi.fn(async (..._args: unknown[]) => ({ canceled: false, filePath: '/chosen/by/person.csv' })),
     },
@@ -182,7 +232,9 @@ vi.mock('electron', () => {
         fake.invoked.push([channel, payload]);
         return { ok: true, value: null };
       }),
-      on: vi.fn(),
+      on: vi.fn((channel: string, listener: (event: unknown, ...args: unknown[]) => void) => {
+        fake.rendererOn.set(channel, listener);
+      }),
       removeListener: vi.fn(),
       send: vi.fn((channel: string, ...args: unknown[]) => {
         fake.sent.push([channel, ...args]);
@@ -209,25 +261,47 @@ vi.mock('./coreLauncher', () => ({
 vi.mock('../core/host/remoteCore', async () => {
   const { createDispatcher } = await import('../core/ipc/dispatcher');
   const { createAppHandlers } = await import('../core/services/app');
+  const { ChannelPort, ChannelServer, isChannelMessage } = await import('../../shared/ipc/channel');
+  const { nodeTimers } = await import('../core/host/timers');
   return {
     CoreStartFailed: class CoreStartFailed extends Error {},
     startRemoteCore: async (o: {
-      options: { trustedOrigins: readonly string[] };
+      options: Promise<{ trustedOrigins: readonly string[] }>;
       emit: unknown;
-      confirm?: (view: unknown) => Promise<unknown>;
-      showSecret?: (view: unknown) => Promise<unknown>;
+      shell: Record<string, (input: unknown, ctx: unknown) => Promise<unknown>>;
+      onStart?: () => void;
     }) => {
-      fake.remote.options = o.options;
-      fake.remote.confirm = o.confirm;
-      fake.remote.showSecret = o.showSecret;
+      const options = await o.options;
+      fake.remote.options = options;
+      fake.remote.offers = Object.keys(o.shell);
+      fake.remote.confirm = (view) => o.shell.confirm!({ view }, { operation: 'shell.confirm' });
+      fake.remote.showSecret = (view) => o.shell.showSecret!({ view }, { operation: 'shell.showSecret' });
       const app = createAppHandlers({ shell: 'electron', emit: o.emit } as never);
       const handlers = new Proxy({ app } as Record<string, unknown>, {
         get: (target, area: string) => target[area] ?? {},
       });
-      return {
-        dispatch: createDispatcher(contract, handlers as never, { trustedOrigins: o.options.trustedOrigins }),
+      const dispatch = createDispatcher(contract, handlers as never, { trustedOrigins: options.trustedOrigins });
+      const core = {
+        dispatch,
+        // As the core's process does (coreProcess.ts): every call on a window's port is that sender's.
+        connectWindow: (windowId: number, sender: { url: string; isMainFrame: boolean }, raw: unknown) => {
+          fake.remote.connected.push({ windowId, sender });
+          const port = raw as InstanceType<typeof fake.FakePort>;
+          const timers = nodeTimers();
+          const server = new ChannelServer(
+            new ChannelPort((message) => port.postMessage(message), timers),
+            (operation, input) => dispatch(operation, input, sender),
+            timers,
+          );
+          port.on('message', (event) => {
+            if (isChannelMessage(event.data)) server.receive(event.data);
+          });
+          return true;
+        },
         close: async () => {},
       };
+      setImmediate(() => o.onStart?.());
+      return core;
     },
   };
 });
@@ -238,12 +312,10 @@ beforeAll(async () => {
   process.env.TREASURY_DESK_DATA_DIR = dataDir;
   await import('./index');
   fake.ready();
-  // Let start() run: it registers the handlers once the (fake) app is ready.
-  await vi.waitFor(() => expect(fake.handlers.size).toBeGreaterThan(0));
+  // Let start() run: the core is up once main passed it its options.
+  await vi.waitFor(() => expect(fake.remote.options).toBeDefined());
 });
 afterAll(() => rmSync(dataDir, { recursive: true, force: true }));
-
-const frame = (url: string) => ({ url });
 
 describe('Electron main', () => {
   it('turns the sandbox on for every renderer and registers app:// and the trusted pages’ own scheme as secure standard schemes', () => {
@@ -257,35 +329,35 @@ describe('Electron main', () => {
     ]);
   });
 
-  it('registers exactly one handler per contract operation, and nothing generic', () => {
-    expect([...fake.handlers.keys()].sort()).toEqual(
-      operationNames(contract)
-        .map((n) => `desk:${n}`)
-        .sort(),
-    );
+  it('registers no handler for operations: the window’s calls go to the core on a port of its own', () => {
+    expect([...fake.handlers.keys()]).toEqual([]);
+    expect(fake.ipcOn.has('desk:connect')).toBe(true);
+    expect(fake.remote.options).toMatchObject({ directWindows: true, trustedOrigins: ['app://desk'] });
   });
 
-  it('passes the real sender to the dispatcher: our main frame is served, anything else refused', async () => {
-    const handle = fake.handlers.get('desk:app.ping')!;
-    const main = frame('app://desk/index.html');
-    expect(await handle({ senderFrame: main, sender: { mainFrame: main } }, { text: 'hi' })).toMatchObject({
-      ok: true,
-      value: { text: 'hi' },
-    });
-    const child = frame('app://desk/index.html');
-    expect(await handle({ senderFrame: child, sender: { mainFrame: main } }, { text: 'hi' })).toMatchObject({
-      ok: false,
-      error: { code: 'FORBIDDEN_SENDER' },
-    });
-    const elsewhere = frame('https://evil.example/');
-    expect(await handle({ senderFrame: elsewhere, sender: { mainFrame: elsewhere } }, { text: 'hi' })).toMatchObject({
-      ok: false,
-      error: { code: 'FORBIDDEN_SENDER' },
-    });
-    expect(await handle({ senderFrame: null, sender: { mainFrame: main } }, { text: 'hi' })).toMatchObject({
-      ok: false,
-      error: { code: 'FORBIDDEN_SENDER' },
-    });
+  it('hands a port to the core only for our own top-level document, with the sender it checked', async () => {
+    const connect = fake.ipcOn.get('desk:connect')!;
+    const contents = fake.windows[0]!.webContents as unknown as {
+      id: number;
+      once: unknown;
+      mainFrame: { url: string };
+    };
+    const asked = (frame: { url: string } | null) => connect({ sender: contents, senderFrame: frame });
+    const before = fake.remote.connected.length;
+    // A subframe, or a document at another origin, gets nothing.
+    asked({ url: 'app://desk/index.html' });
+    contents.mainFrame.url = 'https://evil.example/';
+    asked(contents.mainFrame);
+    asked(null);
+    expect(fake.remote.connected.length).toBe(before);
+    expect(fake.posted.filter(([url]) => url === 'https://evil.example/')).toEqual([]);
+    // Our own document at the top: one pair, one end to the core as this sender, the other to the frame.
+    contents.mainFrame.url = 'app://desk/index.html';
+    asked(contents.mainFrame);
+    expect(fake.remote.connected.slice(before)).toEqual([
+      { windowId: contents.id, sender: { url: 'app://desk/index.html', isMainFrame: true } },
+    ]);
+    expect(fake.posted.at(-1)).toEqual(['app://desk/index.html', 'desk:port', [expect.any(fake.FakePort)]]);
   });
 
   it('hardens every web contents: no navigation away, no popups, no webviews', () => {
@@ -349,16 +421,43 @@ describe('save dialog (exports)', () => {
 });
 
 describe('preload', () => {
-  it('exposes exactly the contract as window.desk, each operation on its own channel', async () => {
+  it('exposes exactly the contract as window.desk, and calls the core on the port main hands it', async () => {
     await import('../preload/index');
-    const desk = fake.exposed.desk as Record<string, Record<string, (input: unknown) => Promise<unknown>> | Listener>;
+    // It asks for its port at once.
+    expect(fake.sent).toContainEqual(['desk:connect']);
+    const desk = fake.exposed.desk as Record<
+      string,
+      Record<string, (input: unknown, options?: unknown) => Promise<unknown>> | Listener
+    >;
     const names = Object.entries(desk).flatMap(([area, ops]) =>
       typeof ops === 'function' ? [area] : Object.keys(ops).map((op) => `${area}.${op}`),
     );
-    expect(names.sort()).toEqual([...operationNames(contract), 'on'].sort());
-    await (desk.app as Record<string, (input: unknown) => Promise<unknown>>).ping!({ text: 'x' });
-    expect(fake.invoked).toContainEqual(['desk:app.ping', { text: 'x' }]);
+    expect(names.sort()).toEqual([...operationNames(contract), 'cancel', 'on'].sort());
+    const ping = (desk.app as Record<string, (input: unknown, options?: unknown) => Promise<unknown>>).ping!;
+    // A call made before the port arrives waits for it.
+    const early = ping({ text: 'before the port' });
+    const contents = fake.windows[0]!.webContents as unknown as { mainFrame: { url: string } };
+    contents.mainFrame.url = 'app://desk/index.html';
+    fake.ipcOn.get('desk:connect')!({ sender: contents, senderFrame: contents.mainFrame });
+    const [, , ports] = fake.posted.at(-1)!;
+    fake.rendererOn.get('desk:port')!({ ports });
+    expect(await early).toMatchObject({ ok: true, value: { text: 'before the port' } });
+    expect(await ping({ text: 'x' })).toMatchObject({ ok: true, value: { text: 'x' } });
+    // Nothing went through main's IPC: no invoke, no handler.
+    expect(fake.invoked).toEqual([]);
+    // A call that gets no answer in time ends with OUTCOME_UNKNOWN, not a promise that never settles.
+    (ports[0] as unknown as { closed: boolean }).closed = true;
+    expect(await ping({ text: 'lost' }, { timeoutMs: 50 })).toMatchObject({
+      ok: false,
+      error: { code: 'OUTCOME_UNKNOWN' },
+    });
+    // The core stopped: the window is told, and the next port serves again.
+    fake.rendererOn.get('desk:core-stopped')!({});
+    fake.ipcOn.get('desk:connect')!({ sender: contents, senderFrame: contents.mainFrame });
+    fake.rendererOn.get('desk:port')!({ ports: fake.posted.at(-1)![2] });
+    expect(await ping({ text: 'again' })).toMatchObject({ ok: true, value: { text: 'again' } });
     expect(() => (desk.on as Listener)('no.suchEvent', () => {})).toThrow(/Unknown event/);
+    fake.sent.length = 0; // what the confirmation's preload sends is checked on its own below
   });
 });
 
@@ -388,10 +487,10 @@ describe('trusted confirmation window', () => {
     senderFrame: frame,
   });
 
-  it('main asks the core to use it: confirmWindow and secretWindow on, a confirm and a showSecret callback', async () => {
+  it('main asks the core to use it: confirm and showSecret offered in the shell contract', async () => {
     const { CONFIRM_ANSWER_CHANNEL } = await import('./channels');
     expect(CONFIRM_ANSWER_CHANNEL).toBe(answerChannel);
-    expect(fake.remote.options).toMatchObject({ confirmWindow: true, secretWindow: true });
+    expect(fake.remote.offers).toEqual(expect.arrayContaining(['confirm', 'showSecret']));
     expect(typeof fake.remote.confirm).toBe('function');
     expect(typeof fake.remote.showSecret).toBe('function');
     expect(fake.ipcOn.has(answerChannel)).toBe(true);

@@ -10,8 +10,7 @@
 import { existsSync } from 'node:fs';
 import { mkdir } from 'node:fs/promises';
 import { join, resolve } from 'node:path';
-import { type BrowserContext, chromium, type Page } from 'playwright-core';
-import { contract } from '../../shared/contract';
+import type { BrowserContext, Page } from 'playwright-core';
 import { operationNames } from '../../shared/ipc/define';
 import type { CoreProcessOptions } from '../core/host/messages';
 import { entryFor, nodeCoreLauncher, type SandboxProcess, startSandboxProcess } from '../core/host/nodeLauncher';
@@ -40,15 +39,7 @@ export const NO_DISPLAY_ADVICE =
 export const DEFAULT_RENDERER_DIR = resolve(import.meta.dirname, '../../out/renderer');
 
 /** Core options the shell decides itself; everything else (profiles, sandbox, …) passes through. */
-type ShellDecidedCoreOptions =
-  | 'dataDir'
-  | 'shell'
-  | 'trustedOrigins'
-  | 'saveDialog'
-  | 'osNotifications'
-  | 'confirmWindow'
-  | 'secretWindow'
-  | 'openExternal';
+type ShellDecidedCoreOptions = 'dataDir' | 'shell' | 'trustedOrigins' | 'osNotificationsUnavailable' | 'directWindows';
 
 export interface ShellOptions {
   /** App data (core state and the browser profile, which keeps the UI preferences). */
@@ -59,7 +50,7 @@ export interface ShellOptions {
   /** Defaults to CHROME_PATH or the usual install paths. */
   readonly chromePath?: string;
   /** Further options for the core, e.g. which sandbox or profile to use. */
-  readonly core?: Partial<Omit<CoreProcessOptions, ShellDecidedCoreOptions>>;
+  readonly core?: Partial<Omit<CoreProcessOptions, ShellDecidedCoreOptions | 'shellOffers'>>;
   readonly viewport?: { readonly width: number; readonly height: number };
   /** How long to wait for the renderer's readiness marker. */
   readonly readyTimeoutMs?: number;
@@ -69,6 +60,11 @@ export interface ShellOptions {
    * Security tests use it to keep a handle on the raw binding.
    */
   readonly beforeBridgeScript?: (context: BrowserContext) => Promise<void>;
+  /**
+   * Benchmarks only: start the sandbox, then the core, then the browser, each once the one before is
+   * ready (the start as it was before it ran in parallel; `npm run bench:startup` compares them).
+   */
+  readonly serialStart?: boolean;
   /** How long the trusted confirmation waits for the person before it counts as cancelled (default 120 s). */
   readonly confirmTimeoutMs?: number;
   /**
@@ -123,19 +119,26 @@ export const openShell = async (options: ShellOptions): Promise<Shell> => {
   }
   await mkdir(options.dataDir, { recursive: true });
 
+  // Three processes start at once, and nothing waits on what it does not need (issue 26): the
+  // browser opens the window and the renderer paints its frame; the core's process boots (Node, its
+  // code) and gets the sandbox's address once the sandbox says it is ready; the page's first calls
+  // wait for the core. `serialStart` (benchmarks) starts them one after the other, as before.
+  const serial = options.serialStart === true;
   // The built-in sandbox (the default profile's platform) runs in its own process, on its data in
   // <data dir>/sandbox; the core reaches it over loopback like any platform.
   const requested = options.core?.sandbox ?? { mode: 'embedded' as const };
-  let sandbox: SandboxProcess | undefined;
-  if (requested.mode === 'embedded') {
-    sandbox = await startSandboxProcess({
-      entry: entryFor('sandbox', rendererDir),
-      dataDir: join(options.dataDir, 'sandbox'),
-      ...(requested.clock ? { clock: requested.clock } : {}),
-      ...(requested.market ? { market: requested.market } : {}),
-      log,
-    });
-  }
+  const sandboxStart: Promise<SandboxProcess | undefined> =
+    requested.mode === 'embedded'
+      ? startSandboxProcess({
+          entry: entryFor('sandbox', rendererDir),
+          dataDir: join(options.dataDir, 'sandbox'),
+          ...(requested.clock ? { clock: requested.clock } : {}),
+          ...(requested.market ? { market: requested.market } : {}),
+          log,
+        })
+      : Promise.resolve(undefined);
+  void sandboxStart.then((sandbox) => sandbox && log(`sandbox ready (pid ${sandbox.pid})`)).catch(() => {});
+  if (serial) await sandboxStart.catch(() => {});
   const notifications = options.headless ? undefined : createShellNotifications({ log });
 
   // The bridge exists only once the browser does; events emitted before that have no page anyway.
@@ -147,54 +150,76 @@ export const openShell = async (options: ShellOptions): Promise<Shell> => {
   // The save dialog, likewise; only when exports ask where to save (see ShellOptions.askWhereToSave).
   const askWhereToSave = options.askWhereToSave ?? !options.headless;
   let saveWindow: SaveWindow | undefined;
-  let core: RemoteCore;
-  try {
-    core = await startRemoteCore({
-      launch: nodeCoreLauncher(entryFor('core', rendererDir)),
-      options: {
-        ...options.core,
-        ...(sandbox
-          ? { sandbox: { mode: 'external', baseUrl: sandbox.baseUrl, key: sandbox.key, secret: sandbox.secret } }
-          : {}),
-        dataDir: options.dataDir,
-        shell: 'chromium',
-        trustedOrigins: [SHELL_ORIGIN],
-        confirmWindow: true,
-        secretWindow: true,
-        saveDialog: askWhereToSave,
-        // Explorer links: the person's browser (headless: not opened, the window copies the link).
-        openExternal: true,
-        // A headless run is automation (tests, scripts): nobody to tell, and no notification popping up
-        // on the desktop of whoever runs the tests.
-        osNotifications: notifications
-          ? notifications.unavailableReason
-            ? { available: false, reason: notifications.unavailableReason }
-            : { available: true }
-          : { available: false, reason: 'The app runs headless: no OS notifications.' },
-      },
-      emit: (name, payload) => bridge?.send(name, payload),
-      confirm: (view) => (confirmWindow ? confirmWindow.confirm(view) : Promise.resolve({ accepted: false })),
-      showSecret: (view) => (secretWindow ? secretWindow.show(view) : Promise.resolve({ shown: false })),
-      ...(askWhereToSave
-        ? { chooseSavePath: (name: string) => (saveWindow ? saveWindow.choose(name) : Promise.resolve(undefined)) }
+  const openExternal = createShellOpenExternal({ headless: options.headless, log });
+  // A headless run is automation (tests, scripts): nobody to tell, and no notification popping up
+  // on the desktop of whoever runs the tests.
+  const notificationsUnavailable = notifications
+    ? notifications.unavailableReason
+    : 'The app runs headless: no OS notifications.';
+  const coreStart = startRemoteCore({
+    launch: nodeCoreLauncher(entryFor('core', rendererDir)),
+    // The core's process boots now; its options wait for the sandbox's address.
+    options: sandboxStart.then((sandbox) => ({
+      ...options.core,
+      ...(sandbox
+        ? { sandbox: { mode: 'external', baseUrl: sandbox.baseUrl, key: sandbox.key, secret: sandbox.secret } }
         : {}),
-      openExternal: createShellOpenExternal({ headless: options.headless, log }),
-      ...(notifications ? { showOsNotification: (n) => notifications.showOsNotification(n) } : {}),
-      log,
-    });
-  } catch (error) {
-    await sandbox?.close();
-    // Another Treasury Desk took the folder between the check above and the core's own lock.
-    if (error instanceof CoreStartFailed && error.busy) throw new ShellError(error.message);
-    throw error;
-  }
+      dataDir: options.dataDir,
+      shell: 'chromium',
+      trustedOrigins: [SHELL_ORIGIN],
+      ...(notificationsUnavailable !== undefined ? { osNotificationsUnavailable: notificationsUnavailable } : {}),
+    })),
+    emit: (events) => bridge?.send(events),
+    // What this shell does for the core (shared/contract/shell.ts).
+    shell: {
+      confirm: async ({ view }) => (confirmWindow ? confirmWindow.confirm(view) : { accepted: false }),
+      // A new API key's secret: shown once in the shell's own page, never sent to the app's window.
+      showSecret: async ({ view }) => (secretWindow ? secretWindow.show(view) : { shown: false }),
+      ...(askWhereToSave
+        ? {
+            chooseSavePath: async ({ suggestedName }) => {
+              const path = saveWindow ? await saveWindow.choose(suggestedName) : undefined;
+              return path === undefined ? {} : { path };
+            },
+          }
+        : {}),
+      // Explorer links: the person's browser (headless: not opened, the window copies the link).
+      openExternal: async ({ url }) => ({ opened: await openExternal(url).catch(() => false) }),
+      ...(notifications && notificationsUnavailable === undefined
+        ? {
+            notify: async ({ notification }) => {
+              notifications.showOsNotification(notification);
+              return {};
+            },
+          }
+        : {}),
+    },
+    log,
+  });
+  // Whatever fails, what did start is stopped again.
+  coreStart.then((core) => log(`core ready (pid ${core.pid})`)).catch(() => {});
   const closeProcesses = async (): Promise<void> => {
-    await core.close();
-    await sandbox?.close();
+    await coreStart.then((core) => core.close()).catch(() => {});
+    await sandboxStart.then((sandbox) => sandbox?.close()).catch(() => {});
   };
-
+  /** The core once started; a data folder another Treasury Desk took meanwhile is the person's to fix. */
+  const startedCore = async (): Promise<RemoteCore> => {
+    try {
+      return await coreStart;
+    } catch (error) {
+      // Another Treasury Desk took the folder between the check above and the core's own lock.
+      if (error instanceof CoreStartFailed && error.busy) throw new ShellError(error.message);
+      throw error;
+    }
+  };
+  if (serial) await startedCore().catch(() => {});
+  // Loaded only now, while the sandbox and the core boot in their own processes: both are large.
+  const loading = Promise.all([import('playwright-core'), import('../../shared/contract')]);
   let context: BrowserContext;
+  let contract: Awaited<typeof loading>[1]['contract'];
   try {
+    const [{ chromium }, contractModule] = await loading;
+    contract = contractModule.contract;
     context = await chromium.launchPersistentContext(join(options.dataDir, 'chromium-profile'), {
       executablePath,
       headless: options.headless,
@@ -215,18 +240,20 @@ export const openShell = async (options: ShellOptions): Promise<Shell> => {
     throw new ShellError(`Could not start Chromium at ${executablePath}: ${(error as Error).message}`);
   }
 
+  log('browser ready');
   try {
     await serveRenderer(context, {
       root: rendererDir,
       onRefused: (url, why) => log(`refused ${why} to ${url}`),
     });
-    bridge = await installBridge(context, {
-      dispatch: core.dispatch,
+    const page = context.pages()[0] ?? (await context.newPage());
+    bridge = await installBridge(page, {
+      // Calls made before the core is ready wait for it.
+      core: { dispatchText: async (...call) => (await startedCore()).dispatchText(...call) },
       operations: operationNames(contract),
       isTrustedSender: createSenderCheck([SHELL_ORIGIN]),
       ...(options.beforeBridgeScript ? { beforeScript: () => options.beforeBridgeScript!(context) } : {}),
     });
-    const page = context.pages()[0] ?? (await context.newPage());
     const confirmer = createConfirmWindow(context, {
       log,
       ...(options.confirmTimeoutMs ? { timeoutMs: options.confirmTimeoutMs } : {}),
@@ -247,8 +274,12 @@ export const openShell = async (options: ShellOptions): Promise<Shell> => {
       });
     });
     page.on('download', (download) => void download.cancel());
-    await page.goto(SHELL_URL);
-    await waitForReady(page, options.readyTimeoutMs);
+    // The page loads while the core may still be starting; a core that cannot start ends it all.
+    const [core, sandbox] = await Promise.all([
+      startedCore(),
+      sandboxStart,
+      page.goto(SHELL_URL).then(() => waitForReady(page, options.readyTimeoutMs)),
+    ]);
 
     let closing: Promise<void> | undefined;
     const closed = new Promise<void>((done) => context.once('close', () => done()));

@@ -157,7 +157,8 @@ export const ExportProgress = z.object({
   /** Rows written so far, and how many the export will write in all. */
   written: z.number().int().nonnegative(),
   total: z.number().int().nonnegative(),
-  state: z.enum(['running', 'done', 'failed']),
+  /** `cancelled`: the person stopped it; the partly written file was removed. */
+  state: z.enum(['running', 'done', 'failed', 'cancelled']),
 });
 export type ExportProgress = z.infer<typeof ExportProgress>;
 
@@ -263,7 +264,7 @@ export const activity = {
     }),
   ),
   exportHistoryCsv: operation(
-    'Writes every cached record of the given kinds in the period to a CSV file the person chooses (written as it is read, with activity.exportProgress events), and says how many rows it wrote.',
+    'Writes every cached record of the given kinds in the period to a CSV file the person chooses (written as it is read, with activity.exportProgress events), and says how many rows it wrote. Cancelling the call stops it and removes the partly written file (answer: cancelled).',
     HistoryQuery.extend({
       /** Chosen by the screen, so it can tell its progress events apart. */
       exportId: z.string().uuid(),

@@ -5,6 +5,7 @@
  * mistyped handler fails the type check.
  */
 import type { z } from 'zod';
+import type { CancelSignal } from './channel';
 import type { Result } from './result';
 
 export interface Operation<I extends z.ZodType = z.ZodType, O extends z.ZodType = z.ZodType> {
@@ -39,6 +40,12 @@ export type RawOutputOf<Op> = Op extends Operation<z.ZodType, infer O> ? z.input
 export interface CallContext {
   /** The operation being served, "area.operation". */
   readonly operation: string;
+  /**
+   * Aborted when the caller cancels the call (the person stopped an export, a screen no longer
+   * needs a read) or stops waiting for it. A handler that can stop early looks at it; one that
+   * moves money never does: it finishes and says what happened.
+   */
+  readonly signal?: CancelSignal;
 }
 
 /** Main side: one async function per operation, receiving the parsed input. */
@@ -48,14 +55,30 @@ export type Handlers<C extends ContractShape> = {
   };
 };
 
+/** How the window makes one call, beyond its input: plain data, it crosses the bridge. */
+export interface DeskCallOptions {
+  /** Names the call, so that `desk.cancel(callId)` can ask main to stop it (an export, a long read). */
+  readonly callId?: string;
+  /** How long to wait for the answer, ms; then the call ends with OUTCOME_UNKNOWN (default DESK_CALL_TIMEOUT_MS, ./deskCalls.ts). */
+  readonly timeoutMs?: number;
+}
+
 /** Renderer side: the same operations, each resolving to a Result (never throwing across IPC). */
 export type DeskApi<C extends ContractShape, E extends EventShape> = {
   readonly [A in keyof C]: {
-    readonly [O in keyof C[A]]: (input: InputOf<C[A][O]>) => Promise<Result<OutputOf<C[A][O]>>>;
+    readonly [O in keyof C[A]]: (
+      input: InputOf<C[A][O]>,
+      options?: DeskCallOptions,
+    ) => Promise<Result<OutputOf<C[A][O]>>>;
   };
 } & {
   /** Subscribe to a main→renderer event; returns the unsubscribe function. */
   readonly on: <N extends keyof E & string>(name: N, listener: (payload: z.output<E[N]>) => void) => () => void;
+  /**
+   * Asks main to stop the call made with this `callId`. The call still ends with main's answer
+   * (an export answers `cancelled`; a money movement already under way finishes and says so).
+   */
+  readonly cancel: (callId: string) => void;
 };
 
 /** Every operation name of a contract object, in declaration order. */

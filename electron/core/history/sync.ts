@@ -262,13 +262,14 @@ export class HistorySync {
   /**
    * Every cached record of these kinds in [from, to], newest first, in batches: `write` gets each
    * batch and is awaited before the next is read, so a large export neither holds every row in
-   * memory nor blocks the process for long. Resolves with how many records were written.
+   * memory nor blocks the process for long; `write` answering false stops it there (a cancelled
+   * export). Resolves with how many records were written.
    */
   async eachBatch(
     kinds: readonly HistoryKind[],
     from: number,
     to: number,
-    write: (batch: CachedRecord[], total: number) => Promise<void>,
+    write: (batch: CachedRecord[], total: number) => Promise<unknown>,
     batchSize = 2000,
   ): Promise<number> {
     const profileId = this.options.profileId();
@@ -294,10 +295,10 @@ export class HistorySync {
         ? next.all(...args, last.time, last.kind, last.record_id, batchSize)
         : first.all(...args, batchSize);
       if (batch.length === 0) break;
-      await write(batch.map(toCachedRecord), total);
+      const more = await write(batch.map(toCachedRecord), total);
       written += batch.length;
       last = batch[batch.length - 1];
-      if (batch.length < batchSize) break;
+      if (batch.length < batchSize || more === false) break;
     }
     return written;
   }

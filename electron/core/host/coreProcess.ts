@@ -1,20 +1,49 @@
 /**
  * The core's own process. A shell starts this file (Electron: utilityProcess.fork; the Chromium
- * shell and tests: child_process.fork) and sends `start`; from then on every IPC call arrives as a
- * `call` message and its result goes back as `result`. The window's process therefore never runs a
- * journal write, a signature, a history sync or the market feed on its own event loop, and a core
- * that dies can be restarted without the window noticing more than a notice (remoteCore.ts).
+ * shell and tests: child_process.fork) and sends `start`; from then on the window's calls arrive on
+ * one request/response channel (shared/ipc/channel.ts) and the core's questions to the shell (where
+ * to save, open a link, confirm, notify) leave on the same channel as calls of the shell contract
+ * (shared/contract/shell.ts). The window's process therefore never runs a journal write, a
+ * signature, a history sync or the market feed on its own event loop, and a core that dies can be
+ * restarted without the window noticing more than a notice (remoteCore.ts).
+ *
+ * Under Electron each window also gets a port of its own (`window` message, a MessagePort from main):
+ * its calls and the events for it then skip main altogether.
  */
 
-import { type Core, createCore } from '../core';
+import type { shellContract } from '../../../shared/contract/shell';
+import {
+  ChannelClient,
+  type ChannelMessage,
+  ChannelPort,
+  ChannelServer,
+  isChannelMessage,
+  type Serve,
+} from '../../../shared/ipc/channel';
+import type { InputOf, OutputOf } from '../../../shared/ipc/define';
+import { fail, type Result } from '../../../shared/ipc/result';
+import { type Core, type CoreOptions, createCore } from '../core';
+import type { SenderInfo } from '../ipc/dispatcher';
 import { createEmitter } from '../ipc/events';
 import { DataDirBusy } from '../journal/dataDirLock';
-import type { KeyStore, StoredKey } from '../keychain/keyStore';
-import type { CoreProcessOptions, FromCore, ToCore } from './messages';
+import type { KeyStore } from '../keychain/keyStore';
+import { CONFIRM_TIMEOUT_MS } from '../policies/confirm';
+import type { CoreProcessOptions, FromCore, ShellOperation, ToCore } from './messages';
+import { nodeTimers } from './timers';
 
-interface ParentPort {
-  post(message: FromCore): void;
-  onMessage(listener: (message: ToCore) => void): void;
+/** A port as the core sees it: Electron's MessagePortMain and Node's IPC channel both fit. */
+export interface WindowPort {
+  postMessage(message: ChannelMessage): void;
+  on(event: 'message', listener: (event: { data: unknown }) => void): void;
+  on(event: 'close', listener: () => void): void;
+  start(): void;
+  close(): void;
+}
+
+export interface ParentPort {
+  post(message: FromCore | ChannelMessage): void;
+  /** `ports`: MessagePorts transferred with the message (Electron's `window` message). */
+  onMessage(listener: (message: ToCore | ChannelMessage, ports: readonly WindowPort[]) => void): void;
   /** Called when the parent goes away (Node's IPC channel closes). */
   onGone(listener: () => void): void;
 }
@@ -23,13 +52,17 @@ interface ParentPort {
 const parentPort = (): ParentPort => {
   const electronPort = (
     process as unknown as {
-      parentPort?: { postMessage(m: unknown): void; on(e: 'message', l: (ev: { data: unknown }) => void): void };
+      parentPort?: {
+        postMessage(m: unknown): void;
+        on(e: 'message', l: (ev: { data: unknown; ports?: WindowPort[] }) => void): void;
+      };
     }
   ).parentPort;
   if (electronPort) {
     return {
       post: (message) => electronPort.postMessage(message),
-      onMessage: (listener) => electronPort.on('message', (event) => listener(event.data as ToCore)),
+      onMessage: (listener) =>
+        electronPort.on('message', (event) => listener(event.data as ToCore | ChannelMessage, event.ports ?? [])),
       onGone: () => {}, // Electron ends its utility processes with the app.
     };
   }
@@ -38,114 +71,207 @@ const parentPort = (): ParentPort => {
     post: (message) => {
       if (process.connected) process.send?.(message);
     },
-    onMessage: (listener) => process.on('message', (message) => listener(message as ToCore)),
+    onMessage: (listener) => process.on('message', (message) => listener(message as ToCore | ChannelMessage, [])),
     onGone: (listener) => process.once('disconnect', listener),
   };
 };
 
-export const runCoreProcess = (port: ParentPort = parentPort()): void => {
+/** How long the core waits for the shell to answer each of its calls before taking it as "no". */
+const SHELL_TIMEOUTS_MS: Record<ShellOperation, number> = {
+  // The person picks a file; long, but not for ever (a dialog left open is then a cancel).
+  'shell.chooseSavePath': 30 * 60_000,
+  'shell.openExternal': 30_000,
+  // requireConfirmation waits CONFIRM_TIMEOUT_MS; the call outlives it a little so the core's own timer decides.
+  'shell.confirm': CONFIRM_TIMEOUT_MS + 30_000,
+  'shell.notify': 30_000,
+  // The person reads and copies the secret, then closes the page.
+  'shell.showSecret': 30 * 60_000,
+  'shell.keyStore': 30_000,
+};
+
+type ShellOp<N extends ShellOperation> = ShellContract['shell'][N extends `shell.${infer O}` ? O : never];
+type ShellContract = typeof shellContract;
+
+/** The core's options that call the shell, for the operations the shell offers. */
+const shellOptions = (
+  offers: readonly ShellOperation[],
+  osNotificationsUnavailable: string | undefined,
+  client: ChannelClient,
+): Pick<CoreOptions, 'chooseSavePath' | 'openExternal' | 'confirm' | 'showSecret' | 'osNotifications'> => {
+  const offered = new Set(offers);
+  /** The shell's answer, or undefined when there is none (a failure, no answer in time). */
+  const ask = async <N extends ShellOperation>(
+    operation: N,
+    input: InputOf<ShellOp<N>>,
+  ): Promise<OutputOf<ShellOp<N>> | undefined> => {
+    const result = (await client.call(operation, input, { timeoutMs: SHELL_TIMEOUTS_MS[operation] })) as Result<
+      OutputOf<ShellOp<N>>
+    >;
+    return result.ok ? result.value : undefined;
+  };
+  return {
+    ...(offered.has('shell.chooseSavePath')
+      ? { chooseSavePath: async (suggestedName) => (await ask('shell.chooseSavePath', { suggestedName }))?.path }
+      : {}),
+    ...(offered.has('shell.openExternal')
+      ? { openExternal: async (url) => (await ask('shell.openExternal', { url }))?.opened === true }
+      : {}),
+    // No answer (the shell's window failed, the call timed out) is a cancel: nothing is sent.
+    ...(offered.has('shell.confirm')
+      ? { confirm: async (view) => (await ask('shell.confirm', { view })) ?? { accepted: false } }
+      : {}),
+    // No answer: the secret was not on screen (the app then says so and keeps nothing).
+    ...(offered.has('shell.showSecret')
+      ? { showSecret: async (view) => (await ask('shell.showSecret', { view })) ?? { shown: false } }
+      : {}),
+    ...(offered.has('shell.notify') || osNotificationsUnavailable !== undefined
+      ? {
+          osNotifications: {
+            showOsNotification: (notification) => void ask('shell.notify', { notification }),
+            ...(osNotificationsUnavailable !== undefined ? { unavailableReason: osNotificationsUnavailable } : {}),
+          },
+        }
+      : {}),
+  };
+};
+
+/**
+ * Events that follow a batch within this long leave together at its end (shared/ipc/channel.ts):
+ * half a frame, so a burst (a history sync's pages, a stream's rush) costs the window a message per
+ * half frame at most, and no event waits longer than the frame it would be drawn in anyway.
+ */
+const EVENT_BURST_WINDOW_MS = 8;
+
+/** The test key store the shell holds (`keyStore: 'memory'`), as the core's KeyStore. */
+const shellKeyStore = (client: ChannelClient): KeyStore => {
+  const ask = async (input: InputOf<ShellOp<'shell.keyStore'>>) => {
+    const result = (await client.call('shell.keyStore', input, {
+      timeoutMs: SHELL_TIMEOUTS_MS['shell.keyStore'],
+    })) as Result<OutputOf<ShellOp<'shell.keyStore'>>>;
+    if (!result.ok) throw new Error(`the shell's key store failed: ${result.error.message}`);
+    return result.value;
+  };
+  return {
+    backend: 'memory (tests only)',
+    get: async (entry) => (await ask({ op: 'get', entry })).value,
+    set: async (entry, value) => {
+      await ask({ op: 'set', entry, value: { ...value } });
+    },
+    delete: async (entry) => (await ask({ op: 'delete', entry })).removed === true,
+  };
+};
+
+const CORE_CLOSED = {
+  code: 'INTERNAL' as const,
+  message: 'The app’s core is closing.',
+};
+
+export interface CoreProcessHost {
+  /** Ends the process (default process.exit); tests running a core in-process pass their own. */
+  readonly exit?: (code: number) => void;
+}
+
+/** A core process running in this process (tests): `abandon` drops it as a crash would, then closes it. */
+export interface RunningCore {
+  abandon(): Promise<void>;
+}
+
+export const runCoreProcess = (port: ParentPort = parentPort(), host: CoreProcessHost = {}): RunningCore => {
+  const exit = host.exit ?? ((code: number) => process.exit(code));
   let core: Core | undefined;
-  let nextSaveId = 1;
-  const saveWaiters = new Map<number, (path: string | undefined) => void>();
-  let nextConfirmId = 1;
-  let nextOpenId = 1;
-  const openWaiters = new Map<number, (opened: boolean) => void>();
-  const confirmWaiters = new Map<number, (answer: { accepted: boolean; typedAmount?: string }) => void>();
-  let nextKeyStoreId = 1;
-  const keyStoreWaiters = new Map<number, { resolve: (value: unknown) => void; reject: (error: Error) => void }>();
-  /** The shell's memory key store (tests): it outlives this process, as the OS keychain would. */
-  const shellKeyStore: KeyStore = (() => {
-    const ask = <T>(op: 'get' | 'set' | 'delete', entry: string, value?: StoredKey) =>
-      new Promise<T>((resolve, reject) => {
-        const id = nextKeyStoreId++;
-        keyStoreWaiters.set(id, { resolve: resolve as (value: unknown) => void, reject });
-        port.post({ type: 'keyStore', id, op, entry, ...(value ? { value } : {}) });
-      });
-    return {
-      backend: 'memory (tests only)',
-      get: (entry) => ask<StoredKey | undefined>('get', entry),
-      set: (entry, value) => ask<void>('set', entry, value),
-      delete: (entry) => ask<boolean>('delete', entry),
-    };
-  })();
-  let nextSecretId = 1;
-  const secretWaiters = new Map<number, (answer: { shown: boolean }) => void>();
   let closing: Promise<void> | undefined;
+  const timers = nodeTimers();
+  const toShell = new ChannelPort((message) => port.post(message), timers, EVENT_BURST_WINDOW_MS);
+  const shell = new ChannelClient(toShell, {
+    timers,
+    defaultTimeoutMs: 60_000,
+    timedOut: (operation, ms) => ({
+      code: 'INTERNAL',
+      message: `The shell did not answer ${operation} within ${ms} ms.`,
+    }),
+  });
+  /** Windows with a port of their own (Electron); events go to them instead of the shell. */
+  const windows = new Map<number, { readonly port: ChannelPort; readonly server: ChannelServer }>();
+  let directWindows = false;
+
+  const serveAs =
+    (sender: (meta: unknown) => SenderInfo): Serve =>
+    (operation, input, { signal, meta }) => {
+      const target = core;
+      if (target === undefined) return Promise.resolve(fail(CORE_CLOSED));
+      return target.dispatch(operation, input, sender(meta), { signal });
+    };
+
+  // The shell's relay (the Chromium shell, tests): it names the frame that called, as it saw it.
+  const fromShell = new ChannelServer(
+    toShell,
+    serveAs((meta) => {
+      const m = (typeof meta === 'object' && meta !== null ? meta : {}) as Partial<SenderInfo>;
+      return { url: typeof m.url === 'string' ? m.url : '', isMainFrame: m.isMainFrame === true };
+    }),
+    timers,
+  );
+
+  const emitEvent = (name: string, payload: unknown): void => {
+    if (!directWindows) {
+      toShell.emit(name, payload);
+      return;
+    }
+    for (const window of windows.values()) window.port.emit(name, payload);
+  };
+
+  const attachWindow = (windowId: number, sender: SenderInfo, raw: WindowPort): void => {
+    windows.get(windowId)?.server.close();
+    const channelPort = new ChannelPort((message) => raw.postMessage(message), timers, EVENT_BURST_WINDOW_MS);
+    // The sender is the one main checked when it handed the window this port, whatever a call says.
+    const server = new ChannelServer(
+      channelPort,
+      serveAs(() => sender),
+      timers,
+    );
+    windows.set(windowId, { port: channelPort, server });
+    raw.on('message', (event) => {
+      if (isChannelMessage(event.data)) server.receive(event.data);
+    });
+    raw.on('close', () => {
+      if (windows.get(windowId)?.server !== server) return;
+      server.close();
+      windows.delete(windowId);
+    });
+    raw.start();
+  };
 
   const close = (code: number): Promise<void> => {
     closing ??= (async () => {
       try {
         await core?.close();
       } finally {
+        fromShell.close();
+        for (const window of windows.values()) window.server.close();
+        shell.close(CORE_CLOSED);
+        toShell.flush();
         port.post({ type: 'closed' });
         // Give the message a turn to leave, then go.
-        setTimeout(() => process.exit(code), 20);
+        setTimeout(() => exit(code), 20);
       }
     })();
     return closing;
   };
 
   const start = async (options: CoreProcessOptions): Promise<void> => {
-    const { keyStore, saveDialog, osNotifications, log, confirmWindow, secretWindow, openExternal, ...rest } = options;
+    const { keyStore, log, shellOffers, osNotificationsUnavailable, directWindows: direct, ...rest } = options;
+    directWindows = direct === true;
     try {
       core = await createCore({
         ...rest,
-        emit: createEmitter(
-          (name, payload) => port.post({ type: 'event', name, payload }),
-          (name, error) => port.post({ type: 'error', operation: `event ${name}`, message: String(error) }),
+        emit: createEmitter(emitEvent, (name, error) =>
+          port.post({ type: 'error', operation: `event ${name}`, message: String(error) }),
         ),
         logError: (operation, error) =>
           port.post({ type: 'error', operation, message: error instanceof Error ? error.message : String(error) }),
         ...(log ? { log: (line: string) => port.post({ type: 'log', line }) } : {}),
-        ...(keyStore === 'memory' ? { keyStore: shellKeyStore } : {}),
-        ...(saveDialog
-          ? {
-              chooseSavePath: (suggestedName: string) =>
-                new Promise<string | undefined>((resolve) => {
-                  const id = nextSaveId++;
-                  saveWaiters.set(id, resolve);
-                  port.post({ type: 'chooseSavePath', id, suggestedName });
-                }),
-            }
-          : {}),
-        ...(openExternal
-          ? {
-              openExternal: (url: string) =>
-                new Promise<boolean>((resolve) => {
-                  const id = nextOpenId++;
-                  openWaiters.set(id, resolve);
-                  port.post({ type: 'openExternal', id, url });
-                }),
-            }
-          : {}),
-        ...(confirmWindow
-          ? {
-              confirm: (view) =>
-                new Promise((resolve) => {
-                  const id = nextConfirmId++;
-                  confirmWaiters.set(id, resolve);
-                  port.post({ type: 'confirm', id, view });
-                }),
-            }
-          : {}),
-        ...(secretWindow
-          ? {
-              showSecret: (view) =>
-                new Promise<{ shown: boolean }>((resolve) => {
-                  const id = nextSecretId++;
-                  secretWaiters.set(id, resolve);
-                  port.post({ type: 'showSecret', id, view });
-                }),
-            }
-          : {}),
-        ...(osNotifications
-          ? {
-              osNotifications: {
-                showOsNotification: (notification) => port.post({ type: 'notify', notification }),
-                ...(osNotifications.available ? {} : { unavailableReason: osNotifications.reason }),
-              },
-            }
-          : {}),
+        ...(keyStore === 'memory' ? { keyStore: shellKeyStore(shell) } : {}),
+        ...shellOptions(shellOffers ?? [], osNotificationsUnavailable, shell),
       });
       port.post({ type: 'ready', pid: process.pid });
     } catch (error) {
@@ -154,55 +280,23 @@ export const runCoreProcess = (port: ParentPort = parentPort()): void => {
         message: error instanceof Error ? error.message : String(error),
         busy: error instanceof DataDirBusy,
       });
-      setTimeout(() => process.exit(error instanceof DataDirBusy ? 3 : 1), 20);
+      setTimeout(() => exit(error instanceof DataDirBusy ? 3 : 1), 20);
     }
   };
 
-  port.onMessage((message) => {
+  port.onMessage((message, ports) => {
+    if (isChannelMessage(message)) {
+      // The shell's answers to the core's calls, or the window's calls relayed by the shell.
+      if (!shell.receive(message)) fromShell.receive(message);
+      return;
+    }
     switch (message.type) {
       case 'start':
         void start(message.options);
         return;
-      case 'call': {
-        const target = core;
-        if (target === undefined) return; // the shell only calls after `ready`
-        void target.dispatch(message.operation, message.payload, message.sender).then((result) => {
-          port.post({ type: 'result', id: message.id, result });
-        });
-        return;
-      }
-      case 'savePath': {
-        const resolve = saveWaiters.get(message.id);
-        saveWaiters.delete(message.id);
-        resolve?.(message.path);
-        return;
-      }
-      case 'externalOpened': {
-        const resolve = openWaiters.get(message.id);
-        openWaiters.delete(message.id);
-        resolve?.(message.opened === true);
-        return;
-      }
-      case 'confirmAnswer': {
-        const resolve = confirmWaiters.get(message.id);
-        confirmWaiters.delete(message.id);
-        resolve?.({
-          accepted: message.accepted === true,
-          ...(typeof message.typedAmount === 'string' ? { typedAmount: message.typedAmount } : {}),
-        });
-        return;
-      }
-      case 'keyStoreAnswer': {
-        const waiter = keyStoreWaiters.get(message.id);
-        keyStoreWaiters.delete(message.id);
-        if (message.ok) waiter?.resolve(message.value);
-        else waiter?.reject(new Error(message.error ?? 'the key store failed'));
-        return;
-      }
-      case 'secretShown': {
-        const resolve = secretWaiters.get(message.id);
-        secretWaiters.delete(message.id);
-        resolve?.({ shown: message.shown === true });
+      case 'window': {
+        const raw = ports[0];
+        if (raw !== undefined) attachWindow(message.windowId, message.sender, raw);
         return;
       }
       case 'close':
@@ -212,6 +306,13 @@ export const runCoreProcess = (port: ParentPort = parentPort()): void => {
   });
   // A shell that dies must not leave a core holding the data folder's lock.
   port.onGone(() => void close(0));
+  return {
+    abandon: async () => {
+      fromShell.close();
+      for (const window of windows.values()) window.server.close();
+      await core?.close();
+    },
+  };
 };
 
 // Started as a process (not imported by a test): serve the parent.

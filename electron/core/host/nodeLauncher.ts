@@ -8,6 +8,7 @@ import { existsSync } from 'node:fs';
 import { dirname, join, resolve } from 'node:path';
 import { createInterface } from 'node:readline';
 import { fileURLToPath } from 'node:url';
+import type { ChannelMessage } from '../../../shared/ipc/channel';
 import type { CoreChannel, FromCore, LaunchCore } from './messages';
 
 const ROOT = resolve(dirname(fileURLToPath(import.meta.url)), '../../..');
@@ -28,10 +29,11 @@ const execArgvFor = (entry: string): string[] =>
   entry.endsWith('.ts') ? ['--import', import.meta.resolve('tsx')] : [];
 
 const channelOf = (child: ChildProcess): CoreChannel => ({
+  // No ports to transfer: the Chromium shell's window reaches the core through this process.
   send: (message) => {
     if (child.connected) child.send(message);
   },
-  onMessage: (listener) => child.on('message', (message) => listener(message as FromCore)),
+  onMessage: (listener) => child.on('message', (message) => listener(message as FromCore | ChannelMessage)),
   onExit: (listener) => child.once('exit', (code, signal) => listener(code, signal)),
   get pid() {
     return child.pid;

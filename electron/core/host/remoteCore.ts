@@ -1,20 +1,31 @@
 /**
  * The shell's side of a core running in its own process: the same `dispatch` as an in-process core,
- * plus supervision. When the core process dies, every call it was running is answered
- * OUTCOME_UNKNOWN (a movement among them was journaled before it was sent; the new core reconciles
- * it with the platform and never resends it blindly), a new core starts on the same data folder, the
- * window gets a notice saying what happened, and calls made meanwhile wait for it.
+ * plus supervision. Calls, the core's calls back into the shell and events share one channel
+ * (shared/ipc/channel.ts: ids, cancellation, a timeout per call); the shell serves the shell
+ * contract (shared/contract/shell.ts) with the handlers it was given, validated like any call.
+ *
+ * When the core process dies, every call it was running is answered OUTCOME_UNKNOWN (a movement
+ * among them was journaled before it was sent; the new core reconciles it with the platform and
+ * never resends it blindly), a new core starts on the same data folder, the window gets a notice
+ * saying what happened, and calls made meanwhile wait for it.
  */
 import type { EventName } from '../../../shared/contract';
-import { fail, type Result } from '../../../shared/ipc/result';
-import type { Dispatch, SenderInfo } from '../ipc/dispatcher';
-import { MemoryKeyStore, type StoredKey } from '../keychain/keyStore';
-import type { OsNotification } from '../notifications/notifier';
-import type { Confirm, ConfirmAnswer } from '../policies/confirm';
-import type { ShowSecret } from '../policies/confirmPage';
-import type { ChooseSavePath } from '../services/app';
-import { checkExternalUrl, type OpenExternal } from '../services/externalUrl';
-import type { CoreChannel, CoreProcessOptions, FromCore, LaunchCore } from './messages';
+import { type ShellContract, shellContract } from '../../../shared/contract/shell';
+import {
+  ChannelClient,
+  type ChannelMessage,
+  ChannelPort,
+  ChannelServer,
+  type EventEntry,
+  isChannelMessage,
+} from '../../../shared/ipc/channel';
+import type { Handlers } from '../../../shared/ipc/define';
+import { CORE_NOT_RUNNING, CORE_STOPPED, coreDidNotAnswer, DESK_CALL_TIMEOUT_MS } from '../../../shared/ipc/deskCalls';
+import { fail, type IpcError, type Result } from '../../../shared/ipc/result';
+import { createContractServer, type DispatchOptions, type SenderInfo } from '../ipc/dispatcher';
+import { MemoryKeyStore } from '../keychain/keyStore';
+import type { CoreChannel, CoreProcessOptions, FromCore, LaunchCore, ShellOperation } from './messages';
+import { nodeTimers } from './timers';
 
 /** The core could not start; `busy`: another Treasury Desk holds the data folder (nothing changed). */
 export class CoreStartFailed extends Error {
@@ -27,28 +38,58 @@ export class CoreStartFailed extends Error {
   }
 }
 
+/** What a shell does for the core: one handler per shell operation it offers. */
+export type ShellHandlers = Partial<Handlers<ShellContract>['shell']>;
+
 export interface RemoteCoreOptions {
   readonly launch: LaunchCore;
-  readonly options: CoreProcessOptions;
-  /** Events from the core, already checked against the contract there. */
-  readonly emit: (name: EventName, payload: unknown) => void;
-  readonly chooseSavePath?: ChooseSavePath;
-  /** Opens a link in the system browser (pass `options.openExternal: true` with it). */
-  readonly openExternal?: OpenExternal;
-  /** The shell's trusted confirmation window (pass `options.confirmWindow: true` with it). */
-  readonly confirm?: Confirm;
-  /** The shell's page for a new secret (pass `options.secretWindow: true` with it). */
-  readonly showSecret?: ShowSecret;
-  readonly showOsNotification?: (notification: OsNotification) => void;
+  /**
+   * The core's options (which shell operations are offered is added from `shell`). A promise lets
+   * the process start (Node, the core's code) while what it needs is still being prepared — the
+   * sandbox's address comes from the sandbox's own process, started at the same time.
+   */
+  readonly options: Omit<CoreProcessOptions, 'shellOffers'> | Promise<Omit<CoreProcessOptions, 'shellOffers'>>;
+  /** Events from the core, already checked against the contract there, in the batches they came in. */
+  readonly emit: (events: readonly EventEntry[]) => void;
+  /** The shell's side of the shell contract; an operation without a handler is not offered. */
+  readonly shell?: ShellHandlers;
   readonly log?: (line: string) => void;
+  /** After every start of a core process (the first and each restart), once it is ready. */
+  readonly onStart?: () => void;
+  /** When a running core process ends unexpectedly (before it is restarted). */
+  readonly onStop?: () => void;
   /** More restarts than this within a minute and the shell stops trying (the window says so). */
   readonly maxRestartsPerMinute?: number;
   /** How long a start may take, ms (default 60 000). */
   readonly startTimeoutMs?: number;
 }
 
+/** Dispatch as the shell offers it: with a timeout per call on top of cancellation. */
+export interface RemoteDispatchOptions extends DispatchOptions {
+  /** How long to wait for the core's answer (default DESK_CALL_TIMEOUT_MS); then OUTCOME_UNKNOWN. */
+  readonly timeoutMs?: number;
+}
+
 export interface RemoteCore {
-  readonly dispatch: Dispatch;
+  readonly dispatch: (
+    operation: string,
+    payload: unknown,
+    sender: SenderInfo,
+    options?: RemoteDispatchOptions,
+  ) => Promise<Result<unknown>>;
+  /** The same call answered as the Result's JSON text: a relay hands it to the page without parsing it. */
+  readonly dispatchText: (
+    operation: string,
+    payload: unknown,
+    sender: SenderInfo,
+    options?: RemoteDispatchOptions,
+  ) => Promise<string>;
+  /**
+   * Electron: hands the current core one end of a window's MessagePort pair; that window's calls
+   * and events then skip this process. `sender` is what the shell checked of the window. False when
+   * no core is running (call again from `onStart`).
+   */
+  connectWindow(windowId: number, sender: SenderInfo, port: unknown): boolean;
   /** The current core process (undefined between a crash and the restart). */
   readonly pid: number | undefined;
   /** How many times the core was restarted after dying. */
@@ -60,123 +101,80 @@ export interface RemoteCore {
   close(): Promise<void>;
 }
 
-const CORE_STOPPED_MESSAGE =
-  'The app’s core stopped while this was running. It has been restarted and checks with the platform whether it went through; nothing is sent again.';
-
 const restartNotice = (restarts: number): string =>
   `The app’s core stopped unexpectedly and was restarted${restarts > 1 ? ` (${restarts} times so far)` : ''}. Anything in flight is being checked with the platform; nothing is sent twice. See Activity for the outcome.`;
 
-interface Pending {
-  readonly resolve: (result: Result<unknown>) => void;
+/** One running core process and the channel to it. */
+interface Session {
+  readonly child: CoreChannel;
+  readonly calls: ChannelClient;
+  readonly served: ChannelServer;
 }
 
 export const startRemoteCore = async (o: RemoteCoreOptions): Promise<RemoteCore> => {
-  // The memory key store of tests lives here, in the shell, so that a restarted core finds what the
-  // one before it stored (the audit log's key and head among it), as it would in the OS keychain.
-  const memoryKeys = o.options.keyStore === 'memory' ? new MemoryKeyStore() : undefined;
   const maxRestarts = o.maxRestartsPerMinute ?? 5;
   const startTimeoutMs = o.startTimeoutMs ?? 60_000;
-  let channel: CoreChannel | undefined;
+  const timers = nodeTimers();
+  // The memory key store of tests lives here, in the shell, so that a restarted core finds what the
+  // one before it stored (the audit log's key and head among it), as it would in the OS keychain.
+  // Offered only to a core started with `keyStore: 'memory'` (offersFor).
+  const memoryKeys = new MemoryKeyStore();
+  const shellHandlers: ShellHandlers = {
+    ...o.shell,
+    keyStore: async (request) => {
+      if (request.op === 'get') {
+        const value = await memoryKeys.get(request.entry);
+        return value === undefined ? {} : { value };
+      }
+      if (request.op === 'delete') return { removed: await memoryKeys.delete(request.entry) };
+      await memoryKeys.set(request.entry, request.value);
+      return {};
+    },
+  };
+  const serveShell = createContractServer(
+    shellContract,
+    { shell: shellHandlers },
+    { logError: (operation, error) => o.log?.(`shell: ${operation} failed: ${String(error)}`) },
+  );
+  /** The shell operations a core started with these options may call. */
+  const offersFor = (options: Omit<CoreProcessOptions, 'shellOffers'>): ShellOperation[] =>
+    (Object.keys(shellHandlers) as (keyof ShellHandlers)[])
+      .filter((name) => shellHandlers[name] !== undefined && (name !== 'keyStore' || options.keyStore === 'memory'))
+      .map((name): ShellOperation => `shell.${name}`);
+  let session: Session | undefined;
   let pid: number | undefined;
   let restarts = 0;
   const recentCrashes: number[] = [];
   let closing = false;
   let gaveUp = false;
-  let nextId = 1;
-  const pending = new Map<number, Pending>();
   let readyPromise: Promise<void> = Promise.resolve();
   let closedResolve: (() => void) | undefined;
   /** Resolved when the current core process's exit has been handled (crash() waits for it). */
   const exitWaiters: (() => void)[] = [];
+  const notice = (level: 'warning' | 'error', message: string) =>
+    o.emit([['app.notice' satisfies EventName, { level, message }]]);
 
-  const onMessage = (from: CoreChannel, message: FromCore): void => {
-    if (from !== channel) return; // a late message of a core already replaced
+  const sessionFor = (child: CoreChannel): Session => {
+    const port = new ChannelPort((message) => child.send(message), timers);
+    return {
+      child,
+      calls: new ChannelClient(port, { timers, defaultTimeoutMs: DESK_CALL_TIMEOUT_MS, timedOut: coreDidNotAnswer }),
+      served: new ChannelServer(
+        port,
+        (operation, input, { signal }) => serveShell(operation, input, { signal }),
+        timers,
+      ),
+    };
+  };
+
+  const onMessage = (from: Session, message: FromCore | ChannelMessage): void => {
+    if (from !== session) return; // a late message of a core already replaced
+    if (isChannelMessage(message)) {
+      if (message.k === 'events') o.emit(message.events);
+      else if (!from.calls.receive(message)) from.served.receive(message);
+      return;
+    }
     switch (message.type) {
-      case 'result': {
-        const waiter = pending.get(message.id);
-        pending.delete(message.id);
-        waiter?.resolve(message.result);
-        return;
-      }
-      case 'event':
-        o.emit(message.name, message.payload);
-        return;
-      case 'chooseSavePath': {
-        const choose = o.chooseSavePath;
-        void (choose ? choose(message.suggestedName) : Promise.resolve(undefined)).then(
-          (path) => from.send({ type: 'savePath', id: message.id, path }),
-          () => from.send({ type: 'savePath', id: message.id, path: undefined }),
-        );
-        return;
-      }
-      case 'openExternal': {
-        // Checked in the core already; checked again here, where the browser is opened.
-        const open = o.openExternal;
-        let url: string | undefined;
-        try {
-          url = checkExternalUrl(message.url);
-        } catch {
-          url = undefined;
-        }
-        void (open && url !== undefined ? open(url) : Promise.resolve(false)).then(
-          (opened) => from.send({ type: 'externalOpened', id: message.id, opened }),
-          () => from.send({ type: 'externalOpened', id: message.id, opened: false }),
-        );
-        return;
-      }
-      case 'confirm': {
-        const confirm = o.confirm;
-        void (confirm ? confirm(message.view) : Promise.resolve<ConfirmAnswer>({ accepted: false })).then(
-          (answer) =>
-            from.send({
-              type: 'confirmAnswer',
-              id: message.id,
-              accepted: answer.accepted,
-              ...(answer.typedAmount !== undefined ? { typedAmount: answer.typedAmount } : {}),
-            }),
-          () => from.send({ type: 'confirmAnswer', id: message.id, accepted: false }),
-        );
-        return;
-      }
-      case 'keyStore': {
-        const store = memoryKeys;
-        const answer = (ok: boolean, value?: StoredKey | boolean, error?: string) =>
-          from.send({
-            type: 'keyStoreAnswer',
-            id: message.id,
-            ok,
-            ...(value !== undefined ? { value } : {}),
-            ...(error ? { error } : {}),
-          });
-        if (store === undefined) {
-          answer(false, undefined, 'This shell holds no key store (the core uses the OS keychain).');
-          return;
-        }
-        const run =
-          message.op === 'get'
-            ? store.get(message.entry)
-            : message.op === 'delete'
-              ? store.delete(message.entry)
-              : message.value
-                ? store.set(message.entry, message.value).then(() => undefined)
-                : Promise.reject(new Error('nothing to store'));
-        void run.then(
-          (value) => answer(true, value),
-          (error: unknown) => answer(false, undefined, String(error)),
-        );
-        return;
-      }
-      case 'showSecret': {
-        const show = o.showSecret;
-        void (show ? show(message.view) : Promise.resolve({ shown: false })).then(
-          (answer) => from.send({ type: 'secretShown', id: message.id, shown: answer.shown }),
-          () => from.send({ type: 'secretShown', id: message.id, shown: false }),
-        );
-        return;
-      }
-      case 'notify':
-        o.showOsNotification?.(message.notification);
-        return;
       case 'log':
         o.log?.(message.line);
         return;
@@ -195,7 +193,8 @@ export const startRemoteCore = async (o: RemoteCoreOptions): Promise<RemoteCore>
   const launchOnce = (): Promise<void> =>
     new Promise<void>((resolve, reject) => {
       const child = o.launch();
-      channel = child;
+      const started = sessionFor(child);
+      session = started;
       let settled = false;
       const timer = setTimeout(() => {
         if (settled) return;
@@ -204,62 +203,67 @@ export const startRemoteCore = async (o: RemoteCoreOptions): Promise<RemoteCore>
         reject(new CoreStartFailed(`The app’s core did not start within ${startTimeoutMs / 1000} s.`, false));
       }, startTimeoutMs);
       child.onMessage((message) => {
-        if (!settled && message.type === 'ready') {
+        if (!settled && !isChannelMessage(message) && message.type === 'ready') {
           settled = true;
           clearTimeout(timer);
           pid = message.pid;
           resolve();
           return;
         }
-        if (!settled && message.type === 'startFailed') {
+        if (!settled && !isChannelMessage(message) && message.type === 'startFailed') {
           settled = true;
           clearTimeout(timer);
-          if (child === channel) channel = undefined;
+          if (started === session) session = undefined;
           reject(new CoreStartFailed(message.message, message.busy));
           return;
         }
-        onMessage(child, message);
+        onMessage(started, message);
       });
       child.onExit((code, signal) => {
         if (!settled) {
           // A start that fails is the starter's to handle (the first start throws, a restart retries).
           settled = true;
           clearTimeout(timer);
-          if (child === channel) channel = undefined;
+          if (started === session) session = undefined;
           reject(new CoreStartFailed(`The app’s core exited while starting (${signal ?? `code ${code}`}).`, false));
           return;
         }
-        if (child === channel) onCoreExit(code, signal);
+        if (started === session) onCoreExit(started, code, signal);
       });
-      child.send({ type: 'start', options: o.options });
+      Promise.resolve(o.options).then(
+        (started) => {
+          if (!settled) child.send({ type: 'start', options: { ...started, shellOffers: offersFor(started) } });
+        },
+        (error: unknown) => {
+          if (settled) return;
+          settled = true;
+          clearTimeout(timer);
+          if (started === session) session = undefined;
+          child.kill();
+          reject(error);
+        },
+      );
     });
 
-  const failPending = (): void => {
-    for (const [id, waiter] of pending) {
-      pending.delete(id);
-      waiter.resolve(
-        fail({ code: 'OUTCOME_UNKNOWN', message: CORE_STOPPED_MESSAGE, advice: 'See Activity for the outcome.' }),
-      );
-    }
-  };
-
-  const onCoreExit = (code: number | null, signal: string | null): void => {
-    channel = undefined;
+  const onCoreExit = (ended: Session, code: number | null, signal: string | null): void => {
+    session = undefined;
     pid = undefined;
-    failPending();
+    ended.calls.close(CORE_STOPPED);
+    ended.served.close();
     closedResolve?.();
     for (const waiter of exitWaiters.splice(0)) waiter();
     if (closing) return;
     o.log?.(`core process ended unexpectedly (${signal ?? `code ${code}`}); restarting it`);
+    o.onStop?.();
     const now = Date.now();
     recentCrashes.push(now);
     while (recentCrashes.length > 0 && recentCrashes[0]! < now - 60_000) recentCrashes.shift();
     if (recentCrashes.length > maxRestarts) {
       gaveUp = true;
-      o.emit('app.notice', {
-        level: 'error',
-        message: `The app’s core keeps stopping (${recentCrashes.length} times in a minute), so it was not restarted again. Close and reopen Treasury Desk; anything in flight is checked when it starts.`,
-      });
+      notice(
+        'error',
+        `The app’s core keeps stopping (${recentCrashes.length} times in a minute), so it was not restarted again. Close and reopen Treasury Desk; anything in flight is checked when it starts.`,
+      );
       readyPromise = Promise.reject(new CoreStartFailed('The core was not restarted.', false));
       readyPromise.catch(() => {});
       return;
@@ -270,7 +274,8 @@ export const startRemoteCore = async (o: RemoteCoreOptions): Promise<RemoteCore>
       for (let attempt = 0; ; attempt++) {
         try {
           await launchOnce();
-          o.emit('app.notice', { level: 'warning', message: restartNotice(restarts) });
+          notice('warning', restartNotice(restarts));
+          o.onStart?.();
           return;
         } catch (error) {
           if (closing || attempt >= 4) throw error;
@@ -280,36 +285,49 @@ export const startRemoteCore = async (o: RemoteCoreOptions): Promise<RemoteCore>
     })();
     readyPromise.catch((error: unknown) => {
       gaveUp = true;
-      o.emit('app.notice', {
-        level: 'error',
-        message: `The app’s core could not be restarted: ${(error as Error).message} Close and reopen Treasury Desk.`,
-      });
+      notice(
+        'error',
+        `The app’s core could not be restarted: ${(error as Error).message} Close and reopen Treasury Desk.`,
+      );
     });
   };
 
   readyPromise = launchOnce();
   await readyPromise;
+  o.onStart?.();
 
-  const dispatch: Dispatch = async (operation: string, payload: unknown, sender: SenderInfo) => {
-    if (closing) return fail({ code: 'INTERNAL', message: 'Treasury Desk is closing.' });
+  /** The running core's channel once it is ready, or why there is none. */
+  const current = async (): Promise<Session | IpcError> => {
+    if (closing) return { code: 'INTERNAL', message: 'Treasury Desk is closing.' };
     try {
       await readyPromise;
     } catch {
-      return fail({ code: 'INTERNAL', message: 'The app’s core is not running. Close and reopen Treasury Desk.' });
+      return CORE_NOT_RUNNING;
     }
-    const target = channel;
-    if (target === undefined || gaveUp) {
-      return fail({ code: 'INTERNAL', message: 'The app’s core is not running. Close and reopen Treasury Desk.' });
-    }
-    const id = nextId++;
-    return new Promise<Result<unknown>>((resolve) => {
-      pending.set(id, { resolve });
-      target.send({ type: 'call', id, operation, payload, sender });
-    });
+    return session === undefined || gaveUp ? CORE_NOT_RUNNING : session;
   };
+  const callOptions = (sender: SenderInfo, options: RemoteDispatchOptions) => ({
+    meta: sender,
+    ...(options.signal ? { signal: options.signal } : {}),
+    ...(options.timeoutMs ? { timeoutMs: options.timeoutMs } : {}),
+  });
 
   return {
-    dispatch,
+    dispatch: async (operation, payload, sender, options = {}) => {
+      const target = await current();
+      if (!('calls' in target)) return fail(target);
+      return target.calls.call(operation, payload, callOptions(sender, options));
+    },
+    dispatchText: async (operation, payload, sender, options = {}) => {
+      const target = await current();
+      if (!('calls' in target)) return JSON.stringify(fail(target));
+      return target.calls.callText(operation, payload, callOptions(sender, options));
+    },
+    connectWindow: (windowId, sender, port) => {
+      if (session === undefined || closing) return false;
+      session.child.send({ type: 'window', windowId, sender }, [port]);
+      return true;
+    },
     get pid() {
       return pid;
     },
@@ -318,28 +336,29 @@ export const startRemoteCore = async (o: RemoteCoreOptions): Promise<RemoteCore>
     },
     ready: () => readyPromise,
     crash: () => {
-      const target = channel;
+      const target = session;
       if (target === undefined) return Promise.resolve();
       const noticed = new Promise<void>((resolve) => exitWaiters.push(resolve));
-      target.kill();
+      target.child.kill();
       return noticed;
     },
     close: async () => {
       if (closing) return;
       closing = true;
-      const target = channel;
+      const target = session;
       if (target === undefined) return;
       // The core finishes what it is doing, closes its journal and releases the data folder.
       await new Promise<void>((resolve) => {
         closedResolve = resolve;
         const timer = setTimeout(() => {
-          target.kill();
+          target.child.kill();
           resolve();
         }, 15_000);
         timer.unref?.();
-        target.send({ type: 'close' });
+        target.child.send({ type: 'close' });
       });
-      failPending();
+      target.calls.close(CORE_STOPPED);
+      target.served.close();
     },
   };
 };

@@ -4,7 +4,14 @@
  * what it returns. Handlers never see an unvalidated payload or an untrusted caller.
  */
 import type { z } from 'zod';
-import { type ContractShape, type Handlers, lookupOperation } from '../../../shared/ipc/define';
+import type { CancelSignal } from '../../../shared/ipc/channel';
+import {
+  type CallContext,
+  type ContractShape,
+  type Handlers,
+  lookupOperation,
+  type Operation,
+} from '../../../shared/ipc/define';
 import { fail, type IpcError, type Result } from '../../../shared/ipc/result';
 import { DeskFailure, isConvertibleToIpcError } from '../errors';
 import type { LockGate } from './appLock';
@@ -42,7 +49,18 @@ export interface DispatcherOptions {
 /** The area that stays usable while locked (ping, info, saving a file, the lock itself). */
 const ALWAYS_OPEN_AREA = 'app';
 
-export type Dispatch = (operation: string, payload: unknown, sender: SenderInfo) => Promise<Result<unknown>>;
+/** What a transport knows about a call beyond its payload and sender. */
+export interface DispatchOptions {
+  /** Aborted when the caller cancels (handed to the handler as `ctx.signal`). */
+  readonly signal?: CancelSignal;
+}
+
+export type Dispatch = (
+  operation: string,
+  payload: unknown,
+  sender: SenderInfo,
+  options?: DispatchOptions,
+) => Promise<Result<unknown>>;
 
 const originOf = (url: string): string | undefined => {
   try {
@@ -76,6 +94,81 @@ const issuesToFields = (issues: readonly z.core.$ZodIssue[]): Record<string, str
   return fields;
 };
 
+type AnyHandler = (input: unknown, ctx: CallContext) => Promise<unknown>;
+
+const handlerOf = (handlers: unknown, operation: string): AnyHandler | undefined => {
+  const [area, name] = splitName(operation);
+  return (handlers as Record<string, Record<string, AnyHandler> | undefined>)[area]?.[name];
+};
+
+/**
+ * The part of every call that any contract shares (the window's operations in the core, the
+ * core's calls into the shell): the input parsed with the operation's schema, the handler run with
+ * it, its answer parsed with the output schema, errors turned into data.
+ */
+export const runOperation = async (
+  operation: string,
+  definition: Operation,
+  handlers: unknown,
+  payload: unknown,
+  call: DispatchOptions,
+  options: {
+    readonly logError?: (operation: string, error: unknown) => void;
+    /** Runs the handler (the app lock counts it); default: as is. */
+    readonly track?: <T>(run: () => Promise<T>) => Promise<T>;
+  } = {},
+): Promise<Result<unknown>> => {
+  const input = definition.input.safeParse(payload);
+  if (!input.success) {
+    return fail({
+      code: 'INVALID_INPUT',
+      message: 'The request was not valid; nothing was sent.',
+      fields: issuesToFields(input.error.issues),
+    });
+  }
+  const handler = handlerOf(handlers, operation);
+  if (handler === undefined) {
+    return fail({ code: 'UNKNOWN_OPERATION', message: `The operation “${operation}” has no handler.` });
+  }
+  const context: CallContext = { operation, ...(call.signal ? { signal: call.signal } : {}) };
+  try {
+    const run = () => handler(input.data, context);
+    const raw = await (options.track ? options.track(run) : run());
+    const output = definition.output.safeParse(raw);
+    if (!output.success) {
+      options.logError?.(operation, output.error);
+      return fail({ code: 'INTERNAL', message: 'The app produced an answer it could not vouch for; see the log.' });
+    }
+    return { ok: true, value: output.data };
+  } catch (error) {
+    if (error instanceof DeskFailure) return fail(error.detail);
+    if (isConvertibleToIpcError(error)) return fail(error.toIpcError());
+    options.logError?.(operation, error);
+    return fail({ code: 'INTERNAL', message: 'Something went wrong inside the app; see the log.' });
+  }
+};
+
+/**
+ * A contract served without a sender or a lock (the shell serving the core's calls): lookup,
+ * then runOperation.
+ */
+export const createContractServer =
+  <C extends ContractShape>(
+    contract: C,
+    /** Handlers of the operations served; an absent one answers UNKNOWN_OPERATION. */
+    handlers: { readonly [A in keyof C]?: Partial<Handlers<C>[A]> },
+    options: { readonly logError?: (operation: string, error: unknown) => void } = {},
+  ) =>
+  (operation: string, payload: unknown, call: DispatchOptions = {}): Promise<Result<unknown>> => {
+    const definition = lookupOperation(contract, operation);
+    if (definition === undefined) {
+      return Promise.resolve(
+        fail({ code: 'UNKNOWN_OPERATION', message: `There is no operation named “${String(operation)}”.` }),
+      );
+    }
+    return runOperation(operation, definition, handlers, payload, call, options);
+  };
+
 export const createDispatcher = <C extends ContractShape>(
   contract: C,
   handlers: Handlers<C>,
@@ -83,7 +176,7 @@ export const createDispatcher = <C extends ContractShape>(
 ): Dispatch => {
   const isTrustedSender = createSenderCheck(options.trustedOrigins);
 
-  return async (operation, payload, sender) => {
+  return async (operation, payload, sender, call = {}) => {
     // Trust boundary: only our own top-level document may call main. An iframe or a page that
     // was navigated elsewhere is refused before anything else happens.
     if (!isTrustedSender(sender)) {
@@ -95,7 +188,7 @@ export const createDispatcher = <C extends ContractShape>(
       return fail({ code: 'UNKNOWN_OPERATION', message: `There is no operation named “${String(operation)}”.` });
     }
 
-    const [area, name] = splitName(operation);
+    const [area] = splitName(operation);
     const open = options.access ? options.access.isOpen(operation) : area === ALWAYS_OPEN_AREA;
     const gated = open ? undefined : options.lock;
     if (gated?.closed) {
@@ -109,37 +202,10 @@ export const createDispatcher = <C extends ContractShape>(
     const refusal = open ? undefined : options.access?.refuse(operation);
     if (refusal) return fail(refusal);
 
-    const input = definition.input.safeParse(payload);
-    if (!input.success) {
-      return fail({
-        code: 'INVALID_INPUT',
-        message: 'The request was not valid; nothing was sent.',
-        fields: issuesToFields(input.error.issues),
-      });
-    }
-
-    const handler = (handlers as Record<string, Record<string, (i: unknown, c: unknown) => Promise<unknown>>>)[area]?.[
-      name
-    ];
-    if (handler === undefined) {
-      return fail({ code: 'UNKNOWN_OPERATION', message: `The operation “${operation}” has no handler.` });
-    }
-
-    try {
-      const call = () => handler(input.data, { operation });
-      const raw = await (gated ? gated.track(call) : call());
-      const output = definition.output.safeParse(raw);
-      if (!output.success) {
-        options.logError?.(operation, output.error);
-        return fail({ code: 'INTERNAL', message: 'The app produced an answer it could not vouch for; see the log.' });
-      }
-      return { ok: true, value: output.data };
-    } catch (error) {
-      if (error instanceof DeskFailure) return fail(error.detail);
-      if (isConvertibleToIpcError(error)) return fail(error.toIpcError());
-      options.logError?.(operation, error);
-      return fail({ code: 'INTERNAL', message: 'Something went wrong inside the app; see the log.' });
-    }
+    return runOperation(operation, definition, handlers, payload, call, {
+      ...(options.logError ? { logError: options.logError } : {}),
+      ...(gated ? { track: gated.track.bind(gated) } : {}),
+    });
   };
 };
 

@@ -1,5 +1,7 @@
+import { rm } from 'node:fs/promises';
 import { basename } from 'node:path';
 import type { DeskHandlers } from '../../../shared/contract';
+import type { ExportProgress } from '../../../shared/contract/activity';
 import { CSV_BOM, csvLine, toCsv } from '../../../shared/format/csv';
 import { historyCsvFields, historyCsvHeader } from '../../../shared/format/history';
 import { DeskFailure } from '../errors';
@@ -105,25 +107,33 @@ export const createActivityHandlers = (ctx: ServiceContext, core: CoreInternals)
     cancelHistorySync: async ({ syncId }) => core.history.cancel(syncId),
     historyStatus: async () => core.history.status(),
     history: async ({ kinds, from, to, limit, offset }) => core.history.records(kinds, from, to, limit, offset),
-    exportHistoryCsv: async ({ kinds, from, to, timeZone, exportId, suggestedName }) => {
+    exportHistoryCsv: async ({ kinds, from, to, timeZone, exportId, suggestedName }, { signal }) => {
       const target = await openExportFile(core.app ?? {}, suggestedName);
       if (target === undefined) return { cancelled: true as const };
       const { path, file } = target;
-      const progress = (written: number, total: number, state: 'running' | 'done' | 'failed') =>
+      const progress = (written: number, total: number, state: ExportProgress['state']) =>
         ctx.emit('activity.exportProgress', { exportId, written, total, state });
       let written = 0;
       try {
         await file.write(`${CSV_BOM}${csvLine(historyCsvHeader(timeZone))}`);
+        // The person may cancel from the screen: checked between batches, so it stops within one.
         await core.history.eachBatch(kinds, from, to, async (batch, total) => {
           await file.write(batch.map((record) => csvLine(historyCsvFields(record, timeZone))).join(''));
           written += batch.length;
           progress(written, total, 'running');
+          return signal?.aborted !== true;
         });
       } catch (error) {
         progress(written, written, 'failed');
         throw cannotWrite(path, error);
       } finally {
         await file.close();
+      }
+      if (signal?.aborted) {
+        // A cancelled export leaves no half-written file behind.
+        await rm(path, { force: true });
+        progress(written, written, 'cancelled');
+        return { cancelled: true as const };
       }
       progress(written, written, 'done');
       ctx.audit.record({

@@ -12,6 +12,7 @@ import type { SandboxOptions } from '../../../sandbox/context';
 import { control, type SandboxHandle, startTestSandbox, type TestSandbox } from '../../../sandbox/testing/harness';
 import type { Result } from '../../../shared/ipc/result';
 import { type Core, type CoreOptions, createCore } from '../core';
+import type { DispatchOptions } from '../ipc/dispatcher';
 import { MemoryKeyStore } from '../keychain/keyStore';
 import { TEST_SCRYPT_COST } from '../operators';
 import type { Confirm, ConfirmView } from '../policies/confirm';
@@ -120,15 +121,16 @@ export const startTestCore = async (
 
 /** Calls through a core's dispatcher as the renderer. */
 export interface RendererCalls {
-  /** The operation's Result as the renderer gets it. */
-  call(operation: string, input?: unknown): Promise<Result<unknown>>;
+  /** The operation's Result as the renderer gets it (`options.signal`: the renderer cancels it). */
+  call(operation: string, input?: unknown, options?: DispatchOptions): Promise<Result<unknown>>;
   /** The operation's value; a failure throws, its IpcError as `ipc`. */
   value<T = unknown>(operation: string, input?: unknown): Promise<T>;
 }
 
 /** `call`/`value` on whichever core `core()` returns at the time of the call (it may be restarted). */
 export const rendererCalls = (core: () => Core): RendererCalls => {
-  const call = (operation: string, input: unknown = {}) => core().dispatch(operation, input, asRenderer);
+  const call = (operation: string, input: unknown = {}, options?: DispatchOptions) =>
+    core().dispatch(operation, input, asRenderer, options);
   return {
     call,
     value: async <T>(operation: string, input: unknown = {}): Promise<T> => {

@@ -1,11 +1,11 @@
 import { PanelLeftClose, PanelLeftOpen } from 'lucide-react';
-import { useEffect, useRef } from 'react';
+import { type RefObject, Suspense, useEffect, useRef } from 'react';
 import { useDeskQuery } from '../lib/desk';
 import { useInFlight } from '../lib/inFlight';
 import { useLock } from '../lib/lock';
 import { goTo, useNavigation } from '../lib/navigation';
 import { usePrefs } from '../lib/prefs';
-import { Button } from '../ui';
+import { Button, Loading } from '../ui';
 import { AppNotices } from './AppNotices';
 import { AuditIntegrityBanner } from './AuditIntegrityBanner';
 import { FundingNotifier } from './FundingNotifier';
@@ -16,7 +16,7 @@ import { NotificationCentre } from './NotificationCentre';
 import { PrefsMigration } from './PrefsMigration';
 import { ProfileSwitcher } from './ProfileSwitcher';
 import { SignedInOperator } from './SignedInOperator';
-import { SCREENS } from './screens';
+import { preloadScreens, SCREENS } from './screens';
 import { useSidebarCollapsed } from './sidebar';
 import { TradeNotifier } from './TradeNotifier';
 
@@ -68,6 +68,32 @@ const useReadinessMarker = () => {
   return info;
 };
 
+/**
+ * Moves focus to the screen's title once the screen is on the page, so keyboard and screen-reader
+ * users land on it. Inside the screen's Suspense boundary, it mounts together with the screen's own
+ * content (after its code has loaded), once per screen opened.
+ */
+const FocusTitle = ({ main, skip }: { readonly main: RefObject<HTMLElement | null>; readonly skip: boolean }) => {
+  // biome-ignore lint/correctness/useExhaustiveDependencies: once per screen opened (its key).
+  useEffect(() => {
+    if (skip) return;
+    const title = main.current?.querySelector<HTMLElement>('[data-screen-title]');
+    (title ?? main.current)?.focus();
+  }, []);
+  return null;
+};
+
+/** How long after the app is ready the other screens' code is fetched: the first screen paints first. */
+const PRELOAD_AFTER_READY_MS = 2_000;
+
+const usePreloadScreens = (ready: boolean) => {
+  useEffect(() => {
+    if (!ready) return undefined;
+    const timer = setTimeout(preloadScreens, PRELOAD_AFTER_READY_MS);
+    return () => clearTimeout(timer);
+  }, [ready]);
+};
+
 const BusyIndicator = () => {
   const pending = useInFlight((s) => s.pending.length);
   return (
@@ -86,23 +112,19 @@ export const Frame = () => {
   useGlobalShortcuts();
   usePrefsOnDocument();
   const info = useReadinessMarker();
+  usePreloadScreens(info.isSuccess);
   const screen = useNavigation((s) => s.screen);
   const locked = useLock((s) => s.locked);
   const main = useRef<HTMLElement>(null);
   const entry = SCREENS.find((s) => s.id === screen) ?? SCREENS[0]!;
   const Screen = entry.component;
-  const firstRender = useRef(true);
   const sidebar = useSidebarCollapsed();
 
-  // Move focus to the new screen's title so keyboard and screen-reader users land on it.
-  // biome-ignore lint/correctness/useExhaustiveDependencies: runs on every screen change by design.
+  // The first screen keeps the document's own focus; every later one moves it (FocusTitle).
+  const opened = useRef(0);
+  // biome-ignore lint/correctness/useExhaustiveDependencies: counts screen changes by design.
   useEffect(() => {
-    if (firstRender.current) {
-      firstRender.current = false;
-      return;
-    }
-    const title = main.current?.querySelector<HTMLElement>('[data-screen-title]');
-    (title ?? main.current)?.focus();
+    opened.current += 1;
   }, [screen]);
 
   return (
@@ -160,7 +182,11 @@ export const Frame = () => {
           </header>
           <AuditIntegrityBanner />
           <main ref={main} className="screen" tabIndex={-1} data-testid={`screen-${entry.id}`} aria-label={entry.label}>
-            <Screen />
+            {/* Every screen but the first has its own chunk, loaded the first time it opens. */}
+            <Suspense fallback={<Loading label={`Opening ${entry.label}…`} />}>
+              <Screen />
+              <FocusTitle key={entry.id} main={main} skip={opened.current === 0} />
+            </Suspense>
           </main>
         </div>
       </div>

@@ -1,6 +1,10 @@
 /**
  * Every screen of the app with its navigation entry. Screen engineers replace the component in
  * renderer/src/screens/<id>/index.tsx; the entry here stays.
+ *
+ * Balances, the screen the app opens on, is in the first chunk; every other screen is its own chunk,
+ * loaded the first time it is opened — and fetched ahead while the app is idle after the first
+ * screen painted (`preloadScreens`), so opening one does not wait for its code.
  */
 import {
   ArrowDownToLine,
@@ -15,18 +19,22 @@ import {
   ShieldCheck,
   Wallet,
 } from 'lucide-react';
-import type { ComponentType } from 'react';
+import { type ComponentType, lazy } from 'react';
 import type { ScreenId } from '../lib/navigation';
-import ActivityScreen from '../screens/activity';
-import ApprovalsScreen from '../screens/approvals';
 import BalancesScreen from '../screens/balances';
-import BulkScreen from '../screens/bulk';
-import DepositsScreen from '../screens/deposits';
-import SettingsScreen from '../screens/settings';
-import SubAccountsScreen from '../screens/subAccounts';
-import TradeScreen from '../screens/trade';
-import TransfersScreen from '../screens/transfers';
-import WithdrawalsScreen from '../screens/withdrawals';
+
+/** A screen whose code is fetched when first needed; `load` is also what preloading calls. */
+const later = (load: () => Promise<{ default: ComponentType }>) => ({ component: lazy(load), load });
+
+const deposits = later(() => import('../screens/deposits'));
+const withdrawals = later(() => import('../screens/withdrawals'));
+const transfers = later(() => import('../screens/transfers'));
+const subAccounts = later(() => import('../screens/subAccounts'));
+const trade = later(() => import('../screens/trade'));
+const activity = later(() => import('../screens/activity'));
+const settings = later(() => import('../screens/settings'));
+const bulk = later(() => import('../screens/bulk'));
+const approvals = later(() => import('../screens/approvals'));
 
 export interface ScreenEntry {
   readonly id: ScreenId;
@@ -40,13 +48,33 @@ export interface ScreenEntry {
 
 export const SCREENS: readonly ScreenEntry[] = [
   { id: 'balances', label: 'Balances', key: '1', icon: Wallet, component: BalancesScreen },
-  { id: 'deposits', label: 'Deposits', key: '2', icon: ArrowDownToLine, component: DepositsScreen },
-  { id: 'withdrawals', label: 'Withdrawals', key: '3', icon: ArrowUpFromLine, component: WithdrawalsScreen },
-  { id: 'transfers', label: 'Transfers', key: '4', icon: ArrowLeftRight, component: TransfersScreen },
-  { id: 'subAccounts', label: 'Sub-accounts', key: '5', icon: Network, component: SubAccountsScreen },
-  { id: 'trade', label: 'Trade', key: '6', icon: CandlestickChart, component: TradeScreen },
-  { id: 'activity', label: 'Activity', key: '7', icon: History, component: ActivityScreen },
-  { id: 'settings', label: 'Settings', key: '8', icon: Settings, component: SettingsScreen },
-  { id: 'bulk', label: 'Bulk', key: '9', icon: Layers, component: BulkScreen },
-  { id: 'approvals', label: 'Approvals', key: '0', icon: ShieldCheck, component: ApprovalsScreen },
+  { id: 'deposits', label: 'Deposits', key: '2', icon: ArrowDownToLine, component: deposits.component },
+  { id: 'withdrawals', label: 'Withdrawals', key: '3', icon: ArrowUpFromLine, component: withdrawals.component },
+  { id: 'transfers', label: 'Transfers', key: '4', icon: ArrowLeftRight, component: transfers.component },
+  { id: 'subAccounts', label: 'Sub-accounts', key: '5', icon: Network, component: subAccounts.component },
+  { id: 'trade', label: 'Trade', key: '6', icon: CandlestickChart, component: trade.component },
+  { id: 'activity', label: 'Activity', key: '7', icon: History, component: activity.component },
+  { id: 'settings', label: 'Settings', key: '8', icon: Settings, component: settings.component },
+  { id: 'bulk', label: 'Bulk', key: '9', icon: Layers, component: bulk.component },
+  { id: 'approvals', label: 'Approvals', key: '0', icon: ShieldCheck, component: approvals.component },
 ];
+
+/**
+ * Fetches every other screen's code, one after the other, when the window is idle: call it once the
+ * first screen has painted. Opening a screen later then finds its code loaded.
+ */
+export const preloadScreens = (): void => {
+  const queue = [deposits, withdrawals, transfers, subAccounts, trade, activity, settings, bulk, approvals];
+  const next = () => {
+    const screen = queue.shift();
+    if (screen === undefined) return;
+    void screen.load().finally(() => whenIdle(next));
+  };
+  whenIdle(next);
+};
+
+/** After the current work, when the browser has time (a timer where requestIdleCallback is missing). */
+const whenIdle = (run: () => void): void => {
+  if (typeof requestIdleCallback === 'function') requestIdleCallback(run, { timeout: 2_000 });
+  else setTimeout(run, 50);
+};

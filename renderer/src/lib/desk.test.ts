@@ -41,6 +41,33 @@ describe('call()', () => {
     ]);
   });
 
+  it('a call made with a signal gets a name, and aborting the signal asks main to stop that call', async () => {
+    let finish: (value: unknown) => void = () => {};
+    const exportHistoryCsv = vi.fn(
+      (_input: unknown, _options?: { callId?: string }) => new Promise((r) => (finish = r)),
+    );
+    const cancel = vi.fn();
+    install({ activity: { exportHistoryCsv }, cancel });
+    const stop = new AbortController();
+    const input = {
+      kinds: ['deposits' as const],
+      from: 0,
+      to: 1,
+      exportId: '4f6c0b1e-2a7d-4c1a-9d55-0a5c3e9b7f10',
+      timeZone: 'UTC' as const,
+      suggestedName: 'a.csv',
+    };
+    const pending = call('activity.exportHistoryCsv', input, { signal: stop.signal });
+    const callId = exportHistoryCsv.mock.calls[0]?.[1]?.callId;
+    expect(callId).toEqual(expect.any(String));
+    expect(cancel).not.toHaveBeenCalled();
+    stop.abort();
+    expect(cancel).toHaveBeenCalledWith(callId);
+    // The call still ends with main's answer.
+    finish({ ok: true, value: { cancelled: true } });
+    await expect(pending).resolves.toEqual({ cancelled: true });
+  });
+
   it('says clearly when there is no bridge or no such operation', async () => {
     await expect(call('app.ping', { text: 'x' })).rejects.toMatchObject({ code: 'INTERNAL' });
     install({ app: {} });

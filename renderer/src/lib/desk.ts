@@ -13,7 +13,7 @@ import {
 import { useEffect, useRef } from 'react';
 import type { z } from 'zod';
 import type { Contract, Desk, DeskOperation, EventName, Events } from '../../../shared/contract';
-import type { InputOf, OutputOf } from '../../../shared/ipc/define';
+import type { DeskCallOptions, InputOf, OutputOf } from '../../../shared/ipc/define';
 import type { IpcError, IpcErrorCode, Result } from '../../../shared/ipc/result';
 import { trackInFlight } from './inFlight';
 
@@ -78,16 +78,18 @@ export const getDesk = (): Desk => {
   return desk;
 };
 
-type Invoker = (input: unknown) => Promise<Result<unknown>>;
+type Invoker = (input: unknown, options?: DeskCallOptions) => Promise<Result<unknown>>;
 
 /**
  * Calls one operation; resolves with its value or throws a DeskCallError. `action: true` marks
  * something the person started (useDeskMutation sets it), as opposed to a background read.
+ * `signal`: aborting it asks main to stop the call (an export stops and answers `cancelled`; what
+ * cannot stop, such as a money movement under way, finishes and answers as usual).
  */
 export const call = async <N extends DeskOperation>(
   operation: N,
   input: DeskInput<N>,
-  options: { readonly action?: boolean } = {},
+  options: { readonly action?: boolean; readonly signal?: AbortSignal } = {},
 ): Promise<DeskOutput<N>> => {
   const dot = operation.indexOf('.');
   const area = (getDesk() as unknown as Record<string, Record<string, Invoker> | undefined>)[operation.slice(0, dot)];
@@ -98,7 +100,22 @@ export const call = async <N extends DeskOperation>(
       message: `This version of the app has no operation “${operation}”.`,
     });
   }
-  const result = await trackInFlight(operation, () => invoke(input), options);
+  const { signal } = options;
+  if (signal === undefined) return unwrap(operation, await trackInFlight(operation, () => invoke(input), options));
+  // The call gets a name the page can cancel it by (window.desk.cancel).
+  const callId = crypto.randomUUID();
+  const cancel = () => getDesk().cancel(callId);
+  try {
+    const answer = trackInFlight(operation, () => invoke(input, { callId }), options);
+    if (signal.aborted) cancel();
+    else signal.addEventListener('abort', cancel, { once: true });
+    return unwrap(operation, await answer);
+  } finally {
+    signal.removeEventListener('abort', cancel);
+  }
+};
+
+const unwrap = <N extends DeskOperation>(operation: N, result: Result<unknown>): DeskOutput<N> => {
   if (!result.ok) throw new DeskCallError(operation, result.error);
   return result.value as DeskOutput<N>;
 };
@@ -120,6 +137,7 @@ export const useDeskQuery = <N extends DeskOperation, TData = DeskOutput<N>>(
 /**
  * react-query around a write operation. Never retried automatically: a retried money movement
  * could run twice. `invalidates` lists operation names whose queries to refresh on success.
+ * `cancel()` asks main to stop the running call (see `call`'s `signal`).
  */
 export const useDeskMutation = <N extends DeskOperation, TContext = unknown>(
   operation: N,
@@ -128,16 +146,22 @@ export const useDeskMutation = <N extends DeskOperation, TContext = unknown>(
   },
 ) => {
   const client = useQueryClient();
+  const running = useRef<AbortController | undefined>(undefined);
   const { invalidates, onSuccess, ...rest } = options ?? {};
-  return useMutation<DeskOutput<N>, DeskCallError, DeskInput<N>, TContext>({
+  const mutation = useMutation<DeskOutput<N>, DeskCallError, DeskInput<N>, TContext>({
     ...rest,
     retry: false,
-    mutationFn: (input) => call(operation, input, { action: true }),
+    mutationFn: (input) => {
+      const controller = new AbortController();
+      running.current = controller;
+      return call(operation, input, { action: true, signal: controller.signal });
+    },
     onSuccess: async (...args) => {
       await Promise.all((invalidates ?? []).map((name) => client.invalidateQueries({ queryKey: [name] })));
       await onSuccess?.(...args);
     },
   });
+  return { ...mutation, cancel: () => running.current?.abort() };
 };
 
 /** Subscribes to a main→renderer event for the component's lifetime. */

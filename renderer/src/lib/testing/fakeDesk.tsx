@@ -44,6 +44,8 @@ export interface FakeDesk {
   /** The installed bridge (also `window.desk`). */
   readonly desk: Desk;
   readonly calls: { readonly operation: DeskOperation; readonly input: unknown }[];
+  /** The call ids the screen asked to cancel (`window.desk.cancel`), in order. */
+  readonly cancelled: string[];
   callsOf<N extends DeskOperation>(operation: N): InputOf<OperationOf<N>>[];
   /**
    * Delivers a main→renderer event to every listener registered with `window.desk.on`, after
@@ -92,11 +94,16 @@ export const installFakeDesk = (answers: Answers, options: FakeDeskOptions = {})
       ),
     ]),
   );
-  const desk = { ...areas, on } as unknown as Desk;
+  const cancelled: string[] = [];
+  const cancel = (callId: string) => {
+    cancelled.push(callId);
+  };
+  const desk = { ...areas, on, cancel } as unknown as Desk;
   Object.defineProperty(window, 'desk', { value: desk, configurable: true });
   return {
     desk,
     calls,
+    cancelled,
     callsOf: (operation) => calls.filter((c) => c.operation === operation).map((c) => c.input as never),
     emit: (name, payload) => {
       const parsed = events[name].safeParse(payload);

@@ -138,12 +138,18 @@ function ExportHistory({
   const zone = usePrefs((s) => s.timeZone);
   const exportId = useRef<string | undefined>(undefined);
   const [progress, setProgress] = useState<ExportProgress | undefined>();
+  /** The person pressed "Cancel export" for the running export. */
+  const stopping = useRef(false);
   useDeskEvent('activity.exportProgress', (p) => {
     if (p.exportId === exportId.current) setProgress(p);
   });
   const run = useDeskMutation('activity.exportHistoryCsv', {
     onSuccess: (result) => {
-      if ('cancelled' in result) return;
+      if ('cancelled' in result) {
+        // The save dialog closed (nothing to say), or the person stopped it: main removed the partial file.
+        if (stopping.current) notify({ tone: 'info', title: 'Export cancelled', message: 'No file was kept.' });
+        return;
+      }
       notify({
         tone: 'good',
         title: 'Export saved',
@@ -161,6 +167,7 @@ function ExportHistory({
         data-testid="history-export"
         onClick={() => {
           exportId.current = crypto.randomUUID();
+          stopping.current = false;
           setProgress(undefined);
           run.mutate({
             kinds: [...kinds],
@@ -174,6 +181,19 @@ function ExportHistory({
       >
         {total ? `Export CSV (${count(total)} rows)` : 'Export CSV'}
       </Button>
+      {running ? (
+        <Button
+          size="sm"
+          variant="ghost"
+          onClick={() => {
+            stopping.current = true;
+            run.cancel();
+          }}
+          data-testid="history-export-cancel"
+        >
+          Cancel export
+        </Button>
+      ) : null}
       {running && progress ? (
         <div
           role="progressbar"

@@ -1,0 +1,123 @@
+/**
+ * The fallback shell's bridge in a real Chromium page, with a stand-in core: who called is what the
+ * browser says (frame, top level, URL), a named call can be cancelled from the page, answers go
+ * back to the document that asked, events reach our own document.
+ */
+import { type Browser, chromium, type Page } from 'playwright-core';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import type { SenderInfo } from '../core/ipc/dispatcher';
+import { type Bridge, installBridge } from './bridge';
+import { findChrome } from './chrome';
+
+const ORIGIN = 'https://bridge-test.invalid';
+const chrome = findChrome();
+
+/** What the stand-in core saw of each call. */
+interface Seen {
+  readonly operation: string;
+  readonly payload: unknown;
+  readonly sender: SenderInfo;
+  readonly signal: AbortSignal | undefined;
+}
+
+describe.skipIf(chrome === undefined)('the Chromium shell’s bridge', () => {
+  let browser: Browser;
+  let page: Page;
+  let bridge: Bridge;
+  const seen: Seen[] = [];
+
+  beforeAll(async () => {
+    browser = await chromium.launch({ executablePath: chrome!, headless: true, args: ['--no-sandbox'] });
+    const context = await browser.newContext();
+    await context.route(`${ORIGIN}/**`, (route) =>
+      route.fulfill({
+        contentType: 'text/html',
+        body: route.request().url().endsWith('/frame') ? '<p>inner</p>' : '<p>app</p>',
+      }),
+    );
+    page = await context.newPage();
+    bridge = await installBridge(page, {
+      core: {
+        dispatchText: async (operation, payload, sender, options = {}) => {
+          seen.push({ operation, payload, sender, signal: options.signal as AbortSignal | undefined });
+          if (operation === 'activity.exportHistoryCsv') {
+            // Held until a cancel answers it.
+            return new Promise<string>((resolve) => {
+              options.signal?.addEventListener('abort', () =>
+                resolve(JSON.stringify({ ok: true, value: { cancelled: true } })),
+              );
+            });
+          }
+          return JSON.stringify({ ok: true, value: { operation, payload } });
+        },
+      },
+      operations: ['app.ping', 'activity.exportHistoryCsv'],
+      isTrustedSender: (sender) => sender.isMainFrame && sender.url.startsWith(`${ORIGIN}/`),
+    });
+    await page.goto(`${ORIGIN}/`);
+  }, 60_000);
+  afterAll(async () => {
+    await browser?.close();
+  });
+
+  it('answers a call with the core’s answer, naming the caller as the browser does', async () => {
+    const answer = await page.evaluate(() =>
+      (window as unknown as { desk: { app: { ping(i: unknown): Promise<unknown> } } }).desk.app.ping({ text: 'hi' }),
+    );
+    expect(answer).toEqual({ ok: true, value: { operation: 'app.ping', payload: { text: 'hi' } } });
+    expect(seen.at(-1)?.sender).toEqual({ url: `${ORIGIN}/`, isMainFrame: true });
+    // The binding itself is gone from the page; only window.desk is there.
+    expect(await page.evaluate(() => Object.keys(window).filter((k) => /bridge|desk_/i.test(k)))).toEqual([]);
+  });
+
+  it('a call from a subframe is named as one, whatever the page says', async () => {
+    await page.evaluate(async (origin) => {
+      const frame = document.createElement('iframe');
+      frame.src = `${origin}/frame`;
+      document.body.append(frame);
+      await new Promise((done) => frame.addEventListener('load', done));
+    }, ORIGIN);
+    const inner = page.frames().find((f) => f !== page.mainFrame())!;
+    await inner.evaluate(() =>
+      (window as unknown as { desk: { app: { ping(i: unknown): Promise<unknown> } } }).desk.app.ping({ text: 'in' }),
+    );
+    expect(seen.at(-1)?.sender).toEqual({ url: `${ORIGIN}/frame`, isMainFrame: false });
+  });
+
+  it('desk.cancel(callId) stops the named call: the core’s handler sees its signal abort, and its answer comes back', async () => {
+    const pending = page.evaluate(() =>
+      (
+        window as unknown as {
+          desk: { activity: { exportHistoryCsv(i: unknown, o: unknown): Promise<unknown> } };
+        }
+      ).desk.activity.exportHistoryCsv({ kinds: ['deposits'] }, { callId: 'export-1' }),
+    );
+    await expect.poll(() => seen.some((s) => s.operation === 'activity.exportHistoryCsv')).toBe(true);
+    const call = seen.find((s) => s.operation === 'activity.exportHistoryCsv')!;
+    expect(call.signal?.aborted).toBe(false);
+    await page.evaluate(() => (window as unknown as { desk: { cancel(id: string): void } }).desk.cancel('export-1'));
+    expect(await pending).toEqual({ ok: true, value: { cancelled: true } });
+    expect(call.signal?.aborted).toBe(true);
+  });
+
+  it('events reach listeners of our own document, in order', async () => {
+    await page.evaluate(() => {
+      const w = window as unknown as {
+        desk: { on(name: string, l: (p: unknown) => void): void };
+        seenEvents: unknown[];
+      };
+      w.seenEvents = [];
+      w.desk.on('app.notice', (payload) => w.seenEvents.push(payload));
+    });
+    bridge.send([
+      ['app.notice', { level: 'info', message: 'one' }],
+      ['app.notice', { level: 'info', message: 'two' }],
+    ]);
+    await expect
+      .poll(() => page.evaluate(() => (window as unknown as { seenEvents: unknown[] }).seenEvents))
+      .toEqual([
+        { level: 'info', message: 'one' },
+        { level: 'info', message: 'two' },
+      ]);
+  });
+});
