@@ -2,12 +2,13 @@
  * Runs before every renderer test file (vitest.config.ts, `setupFiles`). The files of a worker share
  * one module graph and one happy-dom window (no per-file isolation: importing React, the UI kit and
  * the contract again for every file cost most of the renderer's test time), so what a file leaves in
- * the window's globals is put back here, as a freshly opened window has it: every zustand store of
- * the app at its initial state, empty localStorage and sessionStorage, real timers.
+ * the window is put back here, as a freshly opened window has it: nothing rendered, every zustand
+ * store of the app at its initial state, empty localStorage and sessionStorage, real timers.
  *
  * A test file that replaces a module with `vi.mock` cannot share modules: the config runs such a
  * file in a project of its own, with isolation (vitest.config.ts).
  */
+import { cleanup } from '@testing-library/react';
 import { vi } from 'vitest';
 import type { StateCreator } from 'zustand';
 import { resetStores, trackStore } from './stores';
@@ -22,6 +23,10 @@ vi.mock('zustand', async (importOriginal) => {
   return { ...actual, create };
 });
 
+// A file that left something mounted (a renderHook without cleanup) stops here: its components'
+// effects and timers would otherwise run on into this file.
+cleanup();
+document.body.replaceChildren();
 resetStores();
 localStorage.clear();
 sessionStorage.clear();
