@@ -188,6 +188,8 @@ export const ControlKind = z.enum([
   'subAccounts.create',
   'subAccounts.setFrozen',
   'balances.convertSmallBalances',
+  'team.join',
+  'team.leave',
 ]);
 export type ControlKind = z.infer<typeof ControlKind>;
 
