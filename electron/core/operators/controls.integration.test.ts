@@ -22,7 +22,7 @@ let answer: 'yes' | 'no' = 'yes';
 const confirm = async (view: ConfirmView) => {
   views.push(view);
   if (answer === 'no') return { accepted: false };
-  return { accepted: true, ...(view.typedAmount ? { typedAmount: view.typedAmount.amount } : {}) };
+  return { accepted: true, ...(view.typedAmounts ? { typedAmounts: view.typedAmounts.map((t) => t.amount) } : {}) };
 };
 
 const desk = withSandboxCore({ sandbox: { seed: 21 }, core: { confirm }, spot: { USDT: '10000' } });
@@ -127,7 +127,7 @@ describe('control changes', () => {
     expect(transfer).toMatchObject({ ok: false, error: { code: 'CONFIRMATION_DECLINED' } });
     expect(views.length).toBe(before + 1);
     expect(views.at(-1)).toMatchObject({ action: 'transfer', title: 'Transfer 5,000 USDT' });
-    expect(views.at(-1)?.typedAmount).toBeUndefined();
+    expect(views.at(-1)?.typedAmounts).toBeUndefined();
   });
 
   it('with two administrators: a change waits for the other one, who may not approve it within the cooling-off, then applies it once', async () => {

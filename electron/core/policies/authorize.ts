@@ -158,7 +158,7 @@ export const createAuthorizer = (deps: AuthorizeDeps): Authorizer => {
           : []),
         ...contextRows(active, who),
       ],
-      ...(typed ? { typedAmount: { amount: facts.amount, currency: facts.currency } } : {}),
+      ...(typed ? { typedAmounts: [{ amount: facts.amount, currency: facts.currency }] } : {}),
       ...(needsApproval
         ? { note: `This needs an approver other than you before it is sent: ${extra.reasons?.join(' ')}` }
         : {}),
