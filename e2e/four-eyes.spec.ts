@@ -7,7 +7,8 @@
  * - with two administrators none applies without the second one's approval, even when the person
  *   confirms what the window asked for;
  * - a second Send of a withdrawal that waits for approval leaves one approval item and no withdrawal;
- *   the same withdrawal reviewed again shows "possible duplicate" to the approver;
+ *   the same withdrawal reviewed again shows "possible duplicate" to the approver; a UID transfer's
+ *   review closes once it is queued, and the same request again joins its one item;
  * - a batch with a UID transfer shows that UID in its confirmation, the batch's name as a labelled
  *   row, never as the title.
  */
@@ -221,6 +222,60 @@ test.describe('a compromised window against the control plane', () => {
     await expect(page.getByTestId('approval-duplicate').first()).toContainText('Possible duplicate');
     await app.screenshot('approvals-possible-duplicate');
     expect(withdrawals()).toBe(before);
+  });
+
+  test('a UID transfer waiting for approval: the review closes once it is queued; the same request again joins its one item', async ({
+    page,
+    app,
+    shell,
+    sandbox,
+    control,
+  }) => {
+    test.setTimeout(120_000);
+    const pushes = () => count(sandbox, 'SELECT COUNT(*) AS n FROM pushes');
+    const policy = (await app.call('policies.get', {})).value as {
+      policy: Record<string, unknown> & { approval: Record<string, unknown> };
+    };
+    await confirmedCall(
+      shell,
+      app.call('policies.set', { ...policy.policy, approval: { ...policy.policy.approval, anyPush: true } }),
+    );
+    const receiver = ((await control.post('/users', {})) as { user_id: number }).user_id;
+    const before = pushes();
+    const items = async () =>
+      ((await app.call('approvals.list', { state: 'pending' })).value as { approvals: { kind: string }[] }).approvals;
+
+    await app.open('withdrawals');
+    await page.getByRole('tab', { name: 'UID transfer' }).click();
+    const form = page.getByRole('form', { name: 'UID transfer' });
+    await form.getByLabel('Receiving user id').fill(String(receiver));
+    await form.getByLabel('Currency').selectOption('USDT');
+    await form.getByLabel('Amount').fill('25');
+    await page.getByTestId('push-review').click();
+    const review = page.getByTestId('push-confirm');
+    // A double click: one trusted confirmation, one item; the review closes once it is queued.
+    await review.getByTestId('confirm-accept').dblclick();
+    await confirmTrusted(shell, { title: /UID transfer/ });
+    await expect(review).toHaveCount(0);
+    await expect(page.getByTestId('push-queued')).toContainText('waits');
+    await expect(form.getByLabel('Amount')).toHaveValue('');
+    expect((await items()).filter((a) => a.kind === 'push')).toHaveLength(1);
+    expect(pushes()).toBe(before);
+
+    // The window sends one UID transfer twice under one request key: the repeat joins the queued
+    // item, without a second confirmation.
+    const request = { requestKey: randomUUID(), receiveUid: receiver, currency: 'USDT', amount: '26' };
+    expect(await confirmedCall(shell, fromWindow(page, 'funding.push', request))).toMatchObject({
+      ok: false,
+      error: { code: 'AWAITING_APPROVAL' },
+    });
+    expect(await fromWindow(page, 'funding.push', request)).toMatchObject({
+      ok: false,
+      error: { code: 'AWAITING_APPROVAL' },
+    });
+    expect(shell.context.pages().some((p) => p.url().startsWith(`${shell.confirmOrigin}/`))).toBe(false);
+    expect((await items()).filter((a) => a.kind === 'push')).toHaveLength(2);
+    expect(pushes()).toBe(before);
   });
 
   test('a batch with a UID transfer shows that UID in its confirmation; its name is a labelled row, not the title', async ({
