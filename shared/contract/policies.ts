@@ -187,6 +187,9 @@ export const ControlKind = z.enum([
   'profiles.remove',
   'subAccounts.create',
   'subAccounts.setFrozen',
+  'keys.create',
+  'keys.update',
+  'keys.delete',
   'balances.convertSmallBalances',
 ]);
 export type ControlKind = z.infer<typeof ControlKind>;

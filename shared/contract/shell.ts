@@ -33,7 +33,6 @@ export const ConfirmView = z
       'transfer',
       'batch',
       'keyCreate',
-      'keyUpdate',
       'keyDelete',
       'policy',
       'endpoint',

@@ -17,7 +17,6 @@ export type ConfirmAction =
   | 'transfer'
   | 'batch'
   | 'keyCreate'
-  | 'keyUpdate'
   | 'keyDelete'
   | 'policy'
   | 'endpoint'
