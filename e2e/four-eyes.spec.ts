@@ -109,11 +109,26 @@ test.describe('a compromised window against the control plane', () => {
 
     // The window asks; the person, deceived, confirms each — each only waits in Approvals.
     const policy = (await app.call('policies.get', {})).value as { policy: Record<string, unknown> };
+    const sub = ((await app.call('subAccounts.list', {})).value as { accounts: { userId: number }[] }).accounts[0]!;
+    const subKeys = async () =>
+      ((await app.call('keys.list', { userId: sub.userId })).value as { keys: unknown[] }).keys.length;
+    const subKeysBefore = await subKeys();
     const attempts: [string, unknown][] = [
       ['operators.create', { ...MALLORY, role: 'admin' }],
       ['funding.setReviewPolicy', { typedConfirmAbove: { USDT: '1000000' } }],
       ['policies.set', { ...policy.policy, usdtLimits: { perTransaction: '1000000' } }],
       ['profiles.add', { kind: 'custom', name: 'Elsewhere', baseUrl: 'https://evil.example/api/v4' }],
+      [
+        'keys.create',
+        {
+          userId: sub.userId,
+          name: 'mallory-bot',
+          mode: 'classic',
+          perms: { wallet: 'write' },
+          ipWhitelist: [],
+          keepSecretInKeychain: false,
+        },
+      ],
     ];
     for (const [operation, payload] of attempts) {
       const result = await confirmedCall(shell, fromWindow(page, operation, payload));
@@ -124,6 +139,7 @@ test.describe('a compromised window against the control plane', () => {
     );
     expect((await app.call('funding.reviewPolicy', {})).value).toEqual({ typedConfirmAbove: {} });
     expect(((await app.call('profiles.list', {})).value as unknown[]).length).toBe(1);
+    expect(await subKeys()).toBe(subKeysBefore);
 
     // They wait in Approvals, each line before → after; the first administrator cannot approve them.
     const pending = page.getByTestId('approvals-pending');
