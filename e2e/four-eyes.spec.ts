@@ -14,7 +14,8 @@
  */
 import { randomUUID } from 'node:crypto';
 import type { Page } from 'playwright-core';
-import { E2E_ADMIN, expect, test } from './fixtures';
+import type { Shell } from '../electron/shell/shell';
+import { type AppDriver, E2E_ADMIN, expect, test } from './fixtures';
 import { cancelTrusted, confirmedCall, confirmTrusted, trustedConfirmPage } from './fixtures/trustedConfirm';
 
 type Result = { ok: true; value: unknown } | { ok: false; error: { code: string; message: string } };
@@ -32,6 +33,17 @@ const fromWindow = (page: Page, operation: string, payload: unknown): Promise<Re
 
 const count = (sandbox: { ctx: { db: { prepare(sql: string): { get(): unknown } } } }, sql: string): number =>
   (sandbox.ctx.db.prepare(sql).get() as { n: number }).n;
+
+/** The administrator sets approval rules of the active profile's policy (confirmed as a person would). */
+const setApprovalRules = async (app: AppDriver, shell: Shell, rules: Record<string, unknown>): Promise<void> => {
+  const policy = (await app.call('policies.get', {})).value as {
+    policy: Record<string, unknown> & { approval: Record<string, unknown> };
+  };
+  await confirmedCall(
+    shell,
+    app.call('policies.set', { ...policy.policy, approval: { ...policy.policy.approval, ...rules } }),
+  );
+};
 
 const BEA = { name: 'Bea Admin', passphrase: 'bea keeps the second key' } as const;
 const MALLORY = { name: 'mallory', passphrase: 'quiet river under stone' } as const;
@@ -168,13 +180,7 @@ test.describe('a compromised window against the control plane', () => {
   }) => {
     test.setTimeout(120_000);
     const withdrawals = () => count(sandbox, 'SELECT COUNT(*) AS n FROM withdrawals');
-    const policy = (await app.call('policies.get', {})).value as {
-      policy: Record<string, unknown> & { approval: Record<string, unknown> };
-    };
-    await confirmedCall(
-      shell,
-      app.call('policies.set', { ...policy.policy, approval: { ...policy.policy.approval, aboveUsdt: '50' } }),
-    );
+    await setApprovalRules(app, shell, { aboveUsdt: '50' });
     const before = withdrawals();
     const review = async () => {
       await app.open('withdrawals');
@@ -249,13 +255,7 @@ test.describe('a compromised window against the control plane', () => {
   }) => {
     test.setTimeout(120_000);
     const pushes = () => count(sandbox, 'SELECT COUNT(*) AS n FROM pushes');
-    const policy = (await app.call('policies.get', {})).value as {
-      policy: Record<string, unknown> & { approval: Record<string, unknown> };
-    };
-    await confirmedCall(
-      shell,
-      app.call('policies.set', { ...policy.policy, approval: { ...policy.policy.approval, anyPush: true } }),
-    );
+    await setApprovalRules(app, shell, { anyPush: true });
     const receiver = ((await control.post('/users', {})) as { user_id: number }).user_id;
     const before = pushes();
     const items = async () =>

@@ -207,6 +207,43 @@ export const createKeysHandlers = (
     return subAccountName(String(userId), account?.login_name);
   };
 
+  /**
+   * A change of an existing key: the key as it is now (its "before", which the change must still
+   * find when it applies), the account's name, and what the change keeps and shows besides its
+   * lines. `after`: the key's new name, permissions and whitelist (none for a delete).
+   */
+  const existingKeyChange = async (
+    userId: number,
+    key: string,
+    after?: { name: string; perms: PermMatrix; ipWhitelist: readonly string[] },
+  ) => {
+    const profileId = activeProfileId(ctx);
+    const [before, account] = await Promise.all([readKey(ctx, profileId, userId, key), accountName(userId)]);
+    const request: KeyChangeRequest = {
+      profileId,
+      userId,
+      key,
+      name: after?.name ?? before.name ?? '',
+      mode: before.mode === 'unified' ? 'unified' : 'classic',
+      perms: after?.perms ?? before.perms,
+      ipWhitelist: after?.ipWhitelist ?? before.ipWhitelist,
+      keepSecretInKeychain: false,
+      before: keyState(before),
+    };
+    return {
+      before,
+      account,
+      plan: {
+        profileId,
+        apply: { ...request },
+        facts: [
+          { label: 'Sub-account', value: account },
+          { label: 'Key', value: key, group: 4 },
+        ],
+      },
+    };
+  };
+
   return {
     list: async ({ userId }) => {
       const profile = activeProfileId(ctx);
@@ -255,59 +292,25 @@ export const createKeysHandlers = (
 
     update: async ({ userId, key, name, perms, ipWhitelist }) => {
       assertSafeText({ name: [name, 'name'] });
-      const profileId = activeProfileId(ctx);
-      const [before, account] = await Promise.all([readKey(ctx, profileId, userId, key), accountName(userId)]);
-      const request: KeyChangeRequest = {
-        profileId,
-        userId,
-        key,
-        name,
-        mode: before.mode === 'unified' ? 'unified' : 'classic',
-        perms,
-        ipWhitelist,
-        keepSecretInKeychain: false,
-        before: keyState(before),
-      };
+      const change = await existingKeyChange(userId, key, { name, perms, ipWhitelist });
       return controls.submit<KeyView>({
         kind: 'keys.update',
-        profileId,
-        title: `Change API key ${shortKey(key)} of ${account}`,
-        changes: keyChanges(before, { name, perms, ipWhitelist }),
-        apply: { ...request },
-        facts: [
-          { label: 'Sub-account', value: account },
-          { label: 'Key', value: key, group: 4 },
-        ],
+        title: `Change API key ${shortKey(key)} of ${change.account}`,
+        changes: keyChanges(change.before, { name, perms, ipWhitelist }),
         confirmLabel: 'Change key',
+        ...change.plan,
       });
     },
 
     delete: async ({ userId, key }) => {
-      const profileId = activeProfileId(ctx);
-      const [before, account] = await Promise.all([readKey(ctx, profileId, userId, key), accountName(userId)]);
-      const request: KeyChangeRequest = {
-        profileId,
-        userId,
-        key,
-        name: before.name ?? '',
-        mode: before.mode === 'unified' ? 'unified' : 'classic',
-        perms: before.perms,
-        ipWhitelist: before.ipWhitelist,
-        keepSecretInKeychain: false,
-        before: keyState(before),
-      };
+      const change = await existingKeyChange(userId, key);
       return controls.submit<Awaited<ReturnType<DeskHandlers['keys']['delete']>>>({
         kind: 'keys.delete',
-        profileId,
-        title: `Delete API key ${shortKey(key)} of ${account}`,
-        changes: keyChanges(before, undefined),
-        apply: { ...request },
-        facts: [
-          { label: 'Sub-account', value: account },
-          { label: 'Key', value: key, group: 4 },
-        ],
+        title: `Delete API key ${shortKey(key)} of ${change.account}`,
+        changes: keyChanges(change.before, undefined),
         note: 'Anything using this key stops working at once.',
         confirmLabel: 'Delete key',
+        ...change.plan,
       });
     },
   };
