@@ -93,15 +93,10 @@ const assertUnchanged = async (ctx: ServiceContext, r: KeyChangeRequest): Promis
 };
 
 /** The sub-accounts' API-key changes, as control kinds (see the module's comment). */
-export const keyControlKinds = (ctx: ServiceContext, showSecret: ShowSecret | undefined) => {
-  /** A key change applies to the profile it was prepared on, never to whichever is active. */
-  const otherProfile = (r: Record<string, unknown>): string | undefined =>
-    ctx.activeProfile()?.id === r.profileId
-      ? undefined
-      : 'This API-key change was prepared on another profile: switch to that profile to approve it.';
-  return {
+export const keyControlKinds = (ctx: ServiceContext, showSecret: ShowSecret | undefined) =>
+  ({
     'keys.create': {
-      stale: otherProfile,
+      onActiveProfile: true,
       apply: async (request) => {
         const r = request as unknown as KeyChangeRequest;
         const body = {
@@ -147,7 +142,7 @@ export const keyControlKinds = (ctx: ServiceContext, showSecret: ShowSecret | un
       },
     },
     'keys.update': {
-      stale: otherProfile,
+      onActiveProfile: true,
       apply: async (request) => {
         const r = request as unknown as KeyChangeRequest;
         await assertUnchanged(ctx, r);
@@ -158,7 +153,7 @@ export const keyControlKinds = (ctx: ServiceContext, showSecret: ShowSecret | un
       },
     },
     'keys.delete': {
-      stale: otherProfile,
+      onActiveProfile: true,
       apply: async (request) => {
         const r = request as unknown as KeyChangeRequest;
         await assertUnchanged(ctx, r);
@@ -172,8 +167,7 @@ export const keyControlKinds = (ctx: ServiceContext, showSecret: ShowSecret | un
         return { deleted: true as const, secretForgotten };
       },
     },
-  } satisfies Record<string, ControlKindHandler>;
-};
+  }) satisfies Record<string, ControlKindHandler>;
 
 /** Every line of a key, before → after ("—": none). */
 const keyChanges = (
