@@ -59,6 +59,10 @@ test.describe('a compromised window against the control plane', () => {
     const profile = (await app.call('profiles.active', {})).value as { id: string; keyMask: string; userId: number };
     const subAccounts = () => count(sandbox, `SELECT COUNT(*) AS n FROM users WHERE parent_id = ${sandbox.userId}`);
     const subsBefore = subAccounts();
+    const sub = ((await app.call('subAccounts.list', {})).value as { accounts: { userId: number; state: string }[] })
+      .accounts[0]!;
+    const apiKeys = () => count(sandbox, 'SELECT COUNT(*) AS n FROM api_keys');
+    const keysBefore = apiKeys();
 
     // Step 1 of the sequence: create mallory. The shell's window asks the person, who cancels.
     const created = fromWindow(page, 'operators.create', { ...MALLORY, role: 'viewer' });
@@ -88,6 +92,20 @@ test.describe('a compromised window against the control plane', () => {
         /^Add an endpoint/,
       ],
       ['subAccounts.create', { loginName: 'mallorysub1' }, /^Create sub-account/],
+      ['bulk.setFrozen', { userIds: [sub.userId], frozen: true }, /^Freeze a sub-account/],
+      [
+        'keys.create',
+        {
+          userId: sub.userId,
+          name: 'mallory-bot',
+          mode: 'classic',
+          perms: { wallet: 'write' },
+          ipWhitelist: [],
+          keepSecretInKeychain: true,
+        },
+        /^Create an API key for /,
+      ],
+      ['profiles.remove', { id: profile.id }, /^Remove profile/],
       ['balances.convertSmallBalances', { all: true }, /^Convert every small balance/],
     ];
     for (const [operation, payload, title] of attempts) {
@@ -102,6 +120,11 @@ test.describe('a compromised window against the control plane', () => {
     expect(after).toMatchObject({ keyMask: profile.keyMask, userId: profile.userId });
     expect(((await app.call('profiles.list', {})).value as unknown[]).length).toBe(1);
     expect(subAccounts()).toBe(subsBefore);
+    expect(apiKeys()).toBe(keysBefore);
+    const subAfter = (
+      (await app.call('subAccounts.list', {})).value as { accounts: { userId: number; state: string }[] }
+    ).accounts.find((a) => a.userId === sub.userId);
+    expect(subAfter?.state).toBe(sub.state);
   });
 
   test('with two administrators nothing applies without the second one, even when the person confirms', async ({
