@@ -31,13 +31,18 @@ afterEach(() => {
 
 /**
  * A client with a key on a manual scheduler's time: its limiter (no margin), its platform clock
- * (measured: the platform's time is the scheduler's wall clock), the scripted transport.
+ * (measured: the platform's time is the scheduler's wall clock; `measured: false`: never read yet),
+ * the scripted transport.
  */
-const onManualTime = async (transport: Transport, options: Partial<ApiClientOptions> = {}) => {
+const onManualTime = async (
+  transport: Transport,
+  options: Partial<ApiClientOptions> = {},
+  { measured = true }: { measured?: boolean } = {},
+) => {
   const scheduler = new ManualScheduler();
   schedulers.push(scheduler);
   const clock = new PlatformClock(scheduler);
-  await clock.measure(async () => scheduler.wallNow());
+  if (measured) await clock.measure(async () => scheduler.wallNow());
   const limiter = new RateLimiter({ scheduler, marginMs: () => 0 });
   const client = new ApiClient({
     baseUrl: 'http://127.0.0.1:1/api/v4',
@@ -52,6 +57,17 @@ const onManualTime = async (transport: Transport, options: Partial<ApiClientOpti
   return { scheduler, clock, limiter, client };
 };
 
+/** The pauses a 429 puts on the limiter, ms, as they are made. */
+const pausesOf = (limiter: RateLimiter): number[] => {
+  const pauses: number[] = [];
+  const block = limiter.block.bind(limiter);
+  limiter.block = (rule, until) => {
+    pauses.push(until - limiter.now());
+    block(rule, until);
+  };
+  return pauses;
+};
+
 describe('ApiClient', () => {
   it('pauses after a 429 until the reset time the platform names, read on the platform’s clock', async () => {
     // This computer's clock runs 30 s ahead of the platform, and is stepped back 10 min during the pause.
@@ -59,12 +75,7 @@ describe('ApiClient', () => {
     const clock = new PlatformClock(scheduler);
     await clock.measure(async () => scheduler.wallNow() - 30_000);
     const limiter = new RateLimiter({ scheduler, marginMs: () => 0 });
-    const blocks: number[] = [];
-    const block = limiter.block.bind(limiter);
-    limiter.block = (rule, until) => {
-      blocks.push(until - limiter.now());
-      block(rule, until);
-    };
+    const blocks = pausesOf(limiter);
     const { transport, sent } = scripted([
       () => {
         scheduler.stepWall(-600_000);
@@ -100,6 +111,38 @@ describe('ApiClient', () => {
     expect(sent).toHaveLength(2);
     scheduler.close();
   });
+
+  it.each([
+    ['the answer’s own Date header', true, 3_000],
+    ['neither (a short pause, never a guess from this computer’s clock)', false, 1_000],
+  ])(
+    'before the platform’s clock is first read, a 429 pauses by %s, not by this computer’s clock 10 min slow',
+    async (_, withDate, pauseMs) => {
+      // A restart with this computer's clock 10 min slow: the first reading of the platform's clock
+      // (GET /spot/time) is itself answered 429, its next window 2.5 s away (whole seconds: 3 s).
+      // The platform's time, 10 min ahead of this computer's (read once a request is sent):
+      const platformNow = () => scheduler.wallNow() + 600_000;
+      const { transport, sent } = scripted([
+        () => ({
+          status: 429,
+          headers: {
+            'x-gate-ratelimit-reset-timestamp': String(Math.ceil((platformNow() + 2_500) / 1000)),
+            ...(withDate ? { date: new Date(platformNow()).toUTCString() } : {}),
+          },
+          body: '{"label":"TOO_MANY_REQUESTS","message":"slow down"}',
+        }),
+        () => ({ status: 200, headers: {}, body: JSON.stringify({ server_time: platformNow() }) }),
+      ]);
+      const { scheduler, limiter, client } = await onManualTime(transport, {}, { measured: false });
+      const blocks = pausesOf(limiter);
+      const measured = client.syncClock();
+      await scheduler.advance(pauseMs);
+      // Measured after the pause (its round trip, the pause included, is its uncertainty).
+      expect(Math.abs((await measured) - 600_000)).toBeLessThanOrEqual(pauseMs / 2);
+      expect(blocks).toEqual([pauseMs]);
+      expect(sent).toHaveLength(2);
+    },
+  );
 
   it('a slot the limiter cannot give within the request’s timeout is refused at once: not sent, and it says why', async () => {
     const push: RateRule = { key: 'push', scope: 'POST /withdrawals/push', limit: 1, windowMs: 10_000 };

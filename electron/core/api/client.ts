@@ -129,6 +129,20 @@ const headerValue = (headers: ResponseHeaders, suffix: string): string | undefin
   return undefined;
 };
 
+/**
+ * The platform's time when it answered, ms: its clock as measured, or — before the first
+ * measurement (a 429 may answer that very measurement) — the answer's own `Date` header (HTTP: the
+ * server's clock, whole seconds; it errs towards a longer pause, never a shorter one). NaN when
+ * neither is known. Never this computer's wall clock: minutes off, it turned a 429 into a minute's
+ * pause of every lookup and movement waiting for the clock's first reading.
+ */
+const platformTimeOf = (response: { readonly headers: ResponseHeaders }, clock: PlatformClock): number => {
+  const measured = clock.measuredNow();
+  if (measured !== undefined) return measured;
+  const date = response.headers.date;
+  return Date.parse((Array.isArray(date) ? date[0] : date) ?? '');
+};
+
 /** Answer timeout of a request that names none (RequestSpec.timeoutMs, ApiClientOptions.timeoutMs). */
 export const DEFAULT_TIMEOUT_MS = 15_000;
 /** The longest pause a 429 imposes (its reset time is at most a window away; a wrong one must not stall). */
@@ -395,9 +409,11 @@ export class ApiClient {
     settle();
     if (response.status === 429) {
       // Pause the bucket until the platform's next window, at least a short moment. The header is
-      // the platform's time (seconds): what is left of it on the platform's clock becomes a pause
-      // on the limiter's monotonic one (this computer's wall clock plays no part).
-      const resetInMs = Number(headerValue(response.headers, 'ratelimit-reset-timestamp')) * 1000 - this.clock.now();
+      // the platform's time (seconds): what is left of it at the platform's time of this answer
+      // becomes a pause on the limiter's monotonic one (this computer's wall clock plays no part).
+      const resetInMs =
+        Number(headerValue(response.headers, 'ratelimit-reset-timestamp')) * 1000 -
+        platformTimeOf(response, this.clock);
       const pauseMs = Number.isFinite(resetInMs) && resetInMs > 0 ? Math.min(resetInMs, MAX_THROTTLE_PAUSE_MS) : 1_000;
       this.options.limiter.block(rule, this.options.limiter.now() + pauseMs);
     }

@@ -45,6 +45,15 @@ export class PlatformClock {
     return this.measurement;
   }
 
+  /**
+   * The platform's time in ms, once measured; undefined before the first measurement, where `now()`
+   * could only guess it from this computer's wall clock (which may be minutes off). For what must
+   * not rest on that guess: a pause, an age, a time recorded to be compared after a restart.
+   */
+  measuredNow(): number | undefined {
+    return this.anchor === undefined ? undefined : this.now();
+  }
+
   /** The platform's time in ms (before any measurement: this computer's wall clock). */
   now(): number {
     if (this.anchor === undefined) return this.time.wallNow();

@@ -6,7 +6,7 @@
 import Decimal from 'decimal.js';
 import { beforeAll, describe, expect, it } from 'vitest';
 import { control } from '../../../sandbox/testing/harness';
-import { withSandboxCore } from '../testing/core';
+import { startTestCore, withSandboxCore } from '../testing/core';
 import { SteppedWallScheduler } from '../testing/scheduler';
 import { waitUntil } from '../testing/waitUntil';
 
@@ -77,6 +77,41 @@ describe('the platform’s clock jumps', () => {
       expect(amounts.map(pushesOf)).toEqual([1, 1, 1]);
     } finally {
       await control(desk.sandbox, '/clock', { offset_seconds: 0 });
+      await control(desk.sandbox, '/faults', undefined, 'DELETE').catch(() => undefined);
+    }
+  });
+});
+
+describe('a start with the computer’s clock 10 minutes slow', () => {
+  it('the first reading of the platform’s clock answered 429: a short pause, then a push goes out at once', async () => {
+    // The fault soak met this: a core restarted with its clock 10 min slow, its first GET /spot/time
+    // answered 429. The pause was read on this computer's clock (the platform's was not measured
+    // yet), 10 min short of the platform's reset time: a minute's pause of the clock's reading, and
+    // with it of every lookup and every new movement.
+    const slow = new SteppedWallScheduler();
+    slow.stepWall(-10 * 60_000);
+    await control(desk.sandbox, '/faults', {
+      rules: [{ method: 'GET', path: '/api/v4/spot/time', kind: 'status_429', times: 1 }],
+    });
+    const started = performance.now();
+    const restarted = await startTestCore(desk.sandbox, {
+      scheduler: slow,
+      timeoutMs: 1_000,
+      movements: { settleMs: 2_000, backgroundMs: 100 },
+    });
+    try {
+      const pushed = await restarted.core.ctx.movements.push({
+        receive_uid: receiver,
+        currency: 'USDT',
+        amount: '3.01',
+      });
+      expect(pushed).toMatchObject({ state: 'done', attempts: 1 });
+      expect(performance.now() - started).toBeLessThan(10_000);
+      expect(pushesOf('3.01')).toBe(1);
+      // The platform's clock was read: 10 min ahead of this computer's.
+      expect(restarted.core.ctx.platform().client.clock.offsetMs).toBeGreaterThan(590_000);
+    } finally {
+      await restarted.close();
       await control(desk.sandbox, '/faults', undefined, 'DELETE').catch(() => undefined);
     }
   });

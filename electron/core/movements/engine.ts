@@ -816,8 +816,7 @@ export class MovementEngine implements Movements, Service {
   /** The platform's time now, when its clock has been measured. */
   private platformNowMs(): number | undefined {
     try {
-      const clock = this.options.platform().client.clock;
-      return clock.last === undefined ? undefined : clock.now();
+      return this.options.platform().client.clock.measuredNow();
     } catch {
       return undefined;
     }

@@ -75,7 +75,15 @@ const FAULT_RULES = (() => {
 /** A core process running part of the plan; its JSON lines as they come. */
 const startWorker = (
   plan: FaultPlan,
-  env: { skewMs?: number; steps?: readonly ClockStep[]; journalFaultRate: number },
+  env: {
+    skewMs?: number;
+    steps?: readonly ClockStep[];
+    journalFaultRate: number;
+    /** Loads, then waits for `start()` (see the second app on the same data directory). */
+    startOnInput?: boolean;
+    /** Runs until killed, even once everything is done (see faultWorker.ts). */
+    untilKilled?: boolean;
+  },
 ) => {
   const child = spawn(process.execPath, ['--import', 'tsx', path.join(import.meta.dirname, 'faultWorker.ts')], {
     env: {
@@ -84,8 +92,10 @@ const startWorker = (
       CLOCK_SKEW_MS: String(env.skewMs ?? 0),
       CLOCK_STEPS: JSON.stringify(env.steps ?? []),
       JOURNAL_FAULT_RATE: String(env.journalFaultRate),
+      ...(env.startOnInput ? { START_ON_INPUT: '1' } : {}),
+      ...(env.untilKilled ? { UNTIL_KILLED: '1' } : {}),
     },
-    stdio: ['ignore', 'pipe', 'inherit'],
+    stdio: [env.startOnInput ? 'pipe' : 'ignore', 'pipe', 'inherit'],
   });
   const lines: Record<string, unknown>[] = [];
   let buffer = '';
@@ -100,7 +110,9 @@ const startWorker = (
   });
   const exited = new Promise<number | null>((resolve) => child.on('exit', (code) => resolve(code)));
   const last = (event: string) => [...lines].reverse().find((l) => l.event === event);
-  return { child, lines, exited, last };
+  /** A worker started with `startOnInput`: loaded, it starts now. */
+  const start = () => child.stdin?.end('go\n');
+  return { child, lines, exited, last, start };
 };
 
 /** How many intents the worker has journaled so far (by its own lines). */
@@ -183,16 +195,25 @@ export const runFaultSoak = async (scenario: SoakScenario): Promise<SoakResult> 
     // what is left): mid-flight, wherever that falls on a slow or a fast machine.
     const perRun = Math.max(2, Math.floor(scenario.total / (scenario.kills + 2)));
     for (let kill = 0; kill < scenario.kills; kill++) {
-      const run = startWorker(plan, { skewMs: scenario.runSkewsMs?.[kill] ?? 0, journalFaultRate });
+      const run = startWorker(plan, { skewMs: scenario.runSkewsMs?.[kill] ?? 0, journalFaultRate, untilKilled: true });
       children.push(run.child);
+      // A second app on the same data directory while the first works: refused, touching nothing.
+      // Loaded beside the first and let go once the first holds the journal: on a busy machine
+      // loading it takes seconds, long enough for the first to finish and let go of the journal.
+      const second = kill === 0 ? startWorker(plan, { journalFaultRate, startOnInput: true }) : undefined;
+      if (second) children.push(second.child);
       // Starting a worker (tsx, a core, the operator's scrypt) takes a few seconds, more on a busy machine.
-      await waitUntil(() => run.last('started') !== undefined, { timeoutMs: 60_000, what: 'a worker to start' });
-      if (kill === 0) {
-        // A second app on the same data directory while the first works: refused, touching nothing.
-        const second = startWorker(plan, { journalFaultRate });
-        children.push(second.child);
+      await waitUntil(
+        () => run.last('started') !== undefined && (second === undefined || second.last('ready') !== undefined),
+        {
+          timeoutMs: 60_000,
+          what: 'a worker to start',
+        },
+      );
+      if (second) {
+        second.start();
         expect(await second.exited).toBe(3);
-        expect(second.lines).toEqual([{ event: 'refused', holder: run.child.pid }]);
+        expect(second.lines).toEqual([{ event: 'ready' }, { event: 'refused', holder: run.child.pid }]);
       }
       const target = journaledBy(run.lines) + Math.ceil(perRun * (0.5 + Math.random() / 2));
       await waitUntil(() => journaledBy(run.lines) >= target || run.last('done') !== undefined, {

@@ -1,15 +1,17 @@
 /**
  * The core in a child process for the fault soak (testing/faultSoak.ts): issues the planned money
  * movements (continuing where the journal says it stopped), lets the journal settle every intent,
- * and prints progress as JSON lines (`journaled` after each new intent, `progress` every 2 s, `done`
- * with the requests' largest gap). The soak SIGKILLs it mid-flight and starts it again on the same
- * data directory.
+ * and prints progress as JSON lines (`journaled` after each new intent, `progress` every 2 s with
+ * the first open intents and what each waits for, `done` with the requests' largest gap). The soak
+ * SIGKILLs it mid-flight and starts it again on the same data directory.
  *
  * Each run can also have its own clock and disk: CLOCK_SKEW_MS sets this computer's clock that far
  * off from the start (a clock corrected between a crash and the restart), CLOCK_STEPS steps it
  * while the movements run (`[{afterJournaled, byMs}]`: NTP, a person, a VM resumed),
  * JOURNAL_FAULT_RATE makes that share of the journal's writes fail as a full disk does (SQLite's
- * own SQLITE_FULL).
+ * own SQLITE_FULL). UNTIL_KILLED: a run the soak kills keeps the journal until then, even once
+ * everything is done; START_ON_INPUT: loaded, it waits for a line on stdin before it starts (the
+ * second app on the same data directory, let go the moment the first holds it).
  */
 import Database from 'better-sqlite3';
 import { createCore } from '../core';
@@ -99,6 +101,8 @@ const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
 
 /** When each request left (monotonic ms: the log line comes at its end and says how long it took). */
 const REQUEST_LINE = / \[td-[^\]]+\] (\d+) ms/;
+/** The engine's line for a lookup that settled nothing (movements/engine.ts): the intent and why. */
+const STILL_UNKNOWN_LINE = /^movement (\S+): still unknown \((.*)\)$/;
 
 const main = async () => {
   const plan = JSON.parse(process.env.FAULT_PLAN ?? '{}') as FaultPlan;
@@ -107,6 +111,8 @@ const main = async () => {
   const steps = JSON.parse(process.env.CLOCK_STEPS ?? '[]') as ClockStep[];
   const left: number[] = [];
   let lastLimiter: unknown;
+  /** What each open intent is waiting for, as the engine last logged it ("still unknown (…)"). */
+  const waitingFor = new Map<string, string>();
   const core = await createCore({
     dataDir: plan.dataDir,
     shell: 'chromium',
@@ -115,6 +121,8 @@ const main = async () => {
       if (name === 'profiles.limiterChanged') lastLimiter = payload;
     },
     log: (line) => {
+      const waiting = STILL_UNKNOWN_LINE.exec(line);
+      if (waiting) waitingFor.set(waiting[1] as string, waiting[2] as string);
       const took = REQUEST_LINE.exec(line)?.[1];
       if (took !== undefined) left.push(performance.now() - Number(took));
     },
@@ -150,12 +158,15 @@ const main = async () => {
         }[]
       ).map((r) => [r.state, r.n]),
     );
+  // The first open intents, each with what it waits for (a failure of the soak shows them).
   const stuck = () =>
-    core.db
-      .prepare(
-        "SELECT kind, attempts, label, message, sent_at FROM intents WHERE state NOT IN ('done','failed') LIMIT 3",
-      )
-      .all();
+    (
+      core.db
+        .prepare(
+          "SELECT id, kind, state, attempts, label, message, sent_at FROM intents WHERE state NOT IN ('done','failed') LIMIT 3",
+        )
+        .all() as { id: string }[]
+    ).map(({ id, ...row }) => ({ ...row, waiting: waitingFor.get(id) ?? null }));
   const ticker = setInterval(
     () =>
       say({
@@ -207,10 +218,13 @@ const main = async () => {
     maxGapMs: Math.round(widest.gap),
     maxGapAt: widest.at,
   });
-  await core.close();
+  // A run the soak kills holds the journal until it is killed, however early it finished: the
+  // second app the soak starts meanwhile must find it held.
+  if (process.env.UNTIL_KILLED) setInterval(() => {}, 60_000);
+  else await core.close();
 };
 
-if (process.env.FAULT_PLAN) {
+const run = () =>
   main().catch((error) => {
     if (error instanceof DataDirBusy) {
       // Another worker has this journal: refused before anything was opened.
@@ -220,4 +234,12 @@ if (process.env.FAULT_PLAN) {
     process.stdout.write(`${JSON.stringify({ event: 'crashed', error: String(error) })}\n`);
     process.exit(1);
   });
+
+if (process.env.FAULT_PLAN) {
+  if (process.env.START_ON_INPUT) {
+    // Loaded and waiting: it starts the moment the soak says so (a line on stdin), not after the
+    // seconds a busy machine takes to load it.
+    process.stdout.write(`${JSON.stringify({ event: 'ready' })}\n`);
+    process.stdin.once('data', () => void run());
+  } else void run();
 }
