@@ -45,6 +45,17 @@ const setApprovalRules = async (app: AppDriver, shell: Shell, rules: Record<stri
   );
 };
 
+/**
+ * The window sends one movement twice under one request key, each time queued for approval: the
+ * first asks the trusted confirmation (confirmed), the repeat joins the queued item without asking again.
+ */
+const sentTwiceUnderOneKey = async (page: Page, shell: Shell, operation: string, request: unknown): Promise<void> => {
+  const queued = { ok: false, error: { code: 'AWAITING_APPROVAL' } };
+  expect(await confirmedCall(shell, fromWindow(page, operation, request))).toMatchObject(queued);
+  expect(await fromWindow(page, operation, request)).toMatchObject(queued);
+  expect(shell.context.pages().some((p) => p.url().startsWith(`${shell.confirmOrigin}/`))).toBe(false);
+};
+
 const BEA = { name: 'Bea Admin', passphrase: 'bea keeps the second key' } as const;
 const MALLORY = { name: 'mallory', passphrase: 'quiet river under stone' } as const;
 
@@ -244,15 +255,7 @@ test.describe('a compromised window against the control plane', () => {
       address: saved[0]!.address,
       amount: '70',
     };
-    expect(await confirmedCall(shell, fromWindow(page, 'funding.withdraw', request))).toMatchObject({
-      ok: false,
-      error: { code: 'AWAITING_APPROVAL' },
-    });
-    expect(await fromWindow(page, 'funding.withdraw', request)).toMatchObject({
-      ok: false,
-      error: { code: 'AWAITING_APPROVAL' },
-    });
-    expect(shell.context.pages().some((p) => p.url().startsWith(`${shell.confirmOrigin}/`))).toBe(false);
+    await sentTwiceUnderOneKey(page, shell, 'funding.withdraw', request);
     expect(await items()).toHaveLength(2);
 
     // Reviewed again from scratch (a new intent of the same withdrawal): the approver sees "possible duplicate".
@@ -304,15 +307,7 @@ test.describe('a compromised window against the control plane', () => {
     // The window sends one UID transfer twice under one request key: the repeat joins the queued
     // item, without a second confirmation.
     const request = { requestKey: randomUUID(), receiveUid: receiver, currency: 'USDT', amount: '26' };
-    expect(await confirmedCall(shell, fromWindow(page, 'funding.push', request))).toMatchObject({
-      ok: false,
-      error: { code: 'AWAITING_APPROVAL' },
-    });
-    expect(await fromWindow(page, 'funding.push', request)).toMatchObject({
-      ok: false,
-      error: { code: 'AWAITING_APPROVAL' },
-    });
-    expect(shell.context.pages().some((p) => p.url().startsWith(`${shell.confirmOrigin}/`))).toBe(false);
+    await sentTwiceUnderOneKey(page, shell, 'funding.push', request);
     expect((await items()).filter((a) => a.kind === 'push')).toHaveLength(2);
     expect(pushes()).toBe(before);
   });
