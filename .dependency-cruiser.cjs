@@ -61,6 +61,9 @@ const ENGINE_FOLDERS = [
   // Operators and roles: who is signed in, passphrases (scrypt), what each role may call; the
   // control plane (control changes under four eyes).
   'operators',
+  // This desk in a team (docs/team.md): the team's movements, approvals, control changes and
+  // sender over the team database (team/), plugged into the commands, the queue and the controls.
+  'teamDesk',
 ];
 const CORE_ENGINE = `^electron/core/(${ENGINE_FOLDERS.join('|')})/`;
 const CORE_API = '^electron/core/api/';

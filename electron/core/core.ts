@@ -5,6 +5,7 @@
  * start exactly this and only differ in transport.
  */
 import { contract, type DeskHandlers } from '../../shared/contract';
+import type { OperatorRole } from '../../shared/contract/operators';
 import type { ControlKind } from '../../shared/contract/policies';
 import type { RequestRecord } from './api/client';
 import { ApprovalQueue } from './approvals/queue';
@@ -46,13 +47,24 @@ import {
   createApprovalsHandlers,
   createPoliciesHandlers,
   createPolicyChanges,
+  policyChanges,
   policyControlKinds,
 } from './services/policies';
 import { createProfilesHandlers, profileControlKinds } from './services/profiles';
 import { createSubAccountsHandlers, subAccountControlKinds } from './services/subAccounts';
+import { createTeamHandlers, type TeamHandlersDeps } from './services/team';
 import { createTradeHandlers } from './services/trade';
 import { createTransferRoute, createTransfersHandlers, subNames } from './services/transfers';
 import { createKeyRotation, type KeyRotationHandlers } from './subAccounts/keyRotation';
+import type { TeamTimeouts } from './team/connection';
+import { createTeamApprovals, type TeamApprovals } from './teamDesk/approvals';
+import { createTeamControl } from './teamDesk/control';
+import { TeamDesk } from './teamDesk/desk';
+import { createTeamJoining } from './teamDesk/joining';
+import { offeredTeamUrl } from './teamDesk/offered';
+import { teamAwareOperators } from './teamDesk/operators';
+import { createTeamRoute } from './teamDesk/route';
+import { TeamSender } from './teamDesk/sender';
 import { Watchers } from './watchers/watchers';
 
 export interface CoreOptions {
@@ -119,6 +131,22 @@ export interface CoreOptions {
   readonly scryptCost?: ScryptCost;
   /** How often pending approvals are checked for expiry, ms (default 30 000). */
   readonly approvalsExpiryMs?: number;
+  /**
+   * Team mode (docs/team.md). `url`: a team database this desk is offered to join (Settings → Team;
+   * `npm start -- --team <url>` and TREASURY_DESK_TEAM_URL set it; a password in it goes to the
+   * keychain). A desk already in a team opens its own team whatever this says.
+   */
+  readonly team?: {
+    readonly url?: string;
+    /**
+     * Automation only (tests, benchmarks; with `bootstrapOperator`): a desk not in a team yet
+     * creates the team at `url` (no fingerprint) or joins it (asking to enrol its operator) at start.
+     */
+    readonly automate?: { readonly fingerprint?: string; readonly teamName?: string; readonly role?: OperatorRole };
+    /** A movement's lease, ms (default 30 000; benchmarks shorten it to take over sooner). */
+    readonly leaseMs?: number;
+    readonly timeouts?: TeamTimeouts;
+  };
 }
 
 export interface Core {
@@ -132,6 +160,8 @@ export interface Core {
   readonly db: Db;
   /** The app lock (app.lock / app.unlock); the dispatcher refuses everything else while it is closed. */
   readonly lock: AppLock;
+  /** This desk in a team (solo: not configured). */
+  readonly team: TeamDesk;
   readonly scheduler: Scheduler;
   /**
    * Resolves when nothing is due and nothing is in flight: no movement being sent or checked, no
@@ -153,6 +183,8 @@ interface Domain {
   readonly keyRotation: KeyRotationHandlers;
   readonly controls: ControlPlane;
   readonly app: AppDeps;
+  readonly team: TeamHandlersDeps;
+  readonly teamApprovals: TeamApprovals;
 }
 
 const createHandlers = (ctx: ServiceContext, d: Domain): DeskHandlers => {
@@ -173,7 +205,8 @@ const createHandlers = (ctx: ServiceContext, d: Domain): DeskHandlers => {
     activity: createActivityHandlers(ctx, d.internals),
     bulk: createBulkHandlers(ctx, { batches: d.batches, keyRotation: d.keyRotation, app: d.app, controls: d.controls }),
     policies: createPoliciesHandlers({ policies: d.policies, authorizer: d.authorizer, changes: policyChanges }),
-    approvals: createApprovalsHandlers(d),
+    approvals: createApprovalsHandlers({ ...d, team: d.teamApprovals }),
+    team: createTeamHandlers(ctx, d.team),
   };
 };
 
@@ -222,10 +255,27 @@ const buildCore = async (options: CoreOptions, releaseLock: () => void): Promise
   const keyStore = options.keyStore ?? new OsKeyStore();
   let profiles: ProfileManager | undefined;
   const activeId = () => profiles?.active()?.id ?? '';
-  // Who is at the desk: their name goes on every audit entry and every journal intent. The operators
-  // are made just below, once the keychain has given the key their unknown names are hashed with
-  // (the audit trust's check at start records as the app itself, asking nobody's name).
-  const operatorSource: OperatorSource = options.operators ?? { current: () => operators.current() };
+  const settings = createSettings(db);
+  // This desk in a team (docs/team.md): nothing of it runs without team settings (solo, the default).
+  const teamDesk = new TeamDesk({
+    keyStore,
+    settings,
+    scheduler,
+    emit: options.emit,
+    activeProfile: () => profiles?.active(),
+    offeredUrl: await offeredTeamUrl(options.team?.url, keyStore, options.logError),
+    ...(options.team?.timeouts ? { timeouts: options.team.timeouts } : {}),
+    ...(options.logError ? { logError: options.logError } : {}),
+  });
+  let teamSender: TeamSender | undefined;
+  // Who is at the desk: their name goes on every audit entry and every journal intent; in a team
+  // their role is the team's. The operators are made just below, once the keychain has given the
+  // key their unknown names are hashed with (the audit trust's check at start records as the app
+  // itself, asking nobody's name).
+  const operatorSource: OperatorSource = teamAwareOperators(
+    teamDesk,
+    options.operators ?? { current: () => operators.current() },
+  );
   // The audit log's chain key, head and signing key live in the keychain; checked here, at start,
   // before anything else is recorded (services/auditTrust.ts).
   const auditTrust = await openAuditTrust({
@@ -245,7 +295,6 @@ const buildCore = async (options: CoreOptions, releaseLock: () => void): Promise
   });
   stampIntentsWithOperator(db, operatorSource);
   const snapshots = createSnapshots(db, activeId);
-  const settings = createSettings(db);
   const profileListeners = new Set<Parameters<ServiceContext['onProfileChange']>[0]>();
 
   const movementService = new MovementEngine({
@@ -255,6 +304,7 @@ const buildCore = async (options: CoreOptions, releaseLock: () => void): Promise
     platform: () => (profiles as ProfileManager).platform(),
     onChange: (movement) => {
       options.emit('activity.movementChanged', movement);
+      teamSender?.localChanged(movement);
       // The watchers follow the app's own withdrawals and pushes closely from the first change on
       // (`watchers` is built below, before anything can change a movement: no await in between).
       if (movement.kind === 'withdrawal' || movement.kind === 'push') watchers.follow(movement.kind);
@@ -273,7 +323,10 @@ const buildCore = async (options: CoreOptions, releaseLock: () => void): Promise
     ...(options.timeoutMs ? { timeoutMs: options.timeoutMs } : {}),
     ...(options.limiterScale ? { limiterScale: options.limiterScale } : {}),
     ...(options.streams === false ? { streams: false } : {}),
-    onStatus: (status) => options.emit('profiles.connectionChanged', status),
+    onStatus: (status) => {
+      options.emit('profiles.connectionChanged', status);
+      teamSender?.poke();
+    },
     onLimiter: (limiter) => options.emit('profiles.limiterChanged', limiter),
     onRequest: (profileId, record) => {
       options.log?.(
@@ -371,7 +424,10 @@ const buildCore = async (options: CoreOptions, releaseLock: () => void): Promise
   // The domain, bottom up (docs/architecture.md, "Domain commands"): policies and the Approvals
   // queue, the authorization pipeline, the movement commands, batches (rows through the commands),
   // the control plane; then the handlers over them. Nothing is bound later.
-  const policies = new PolicyStore(settings);
+  const policies = new PolicyStore(settings, {
+    active: () => teamDesk.configured(),
+    policy: () => teamDesk.activePolicy(),
+  });
   const queue = new ApprovalQueue({
     db,
     audit,
@@ -390,6 +446,18 @@ const buildCore = async (options: CoreOptions, releaseLock: () => void): Promise
     movements: movementService,
     activeProfile: () => manager.active(),
   });
+  // Team mode's sender: claims the team's movements this desk can send, sends them once (teamDesk/).
+  let lockRef: AppLock | undefined;
+  const sender = new TeamSender({
+    desk: teamDesk,
+    movements: movementService,
+    scheduler,
+    audit,
+    canSend: () => lockRef !== undefined && !lockRef.closed && manager.status().state === 'connected',
+    ...(options.team?.leaseMs ? { leaseMs: options.team.leaseMs } : {}),
+    ...(options.logError ? { logError: options.logError } : {}),
+  });
+  teamSender = sender;
   const commands = createMovementCommands({
     movements: movementService,
     authorizer,
@@ -398,6 +466,17 @@ const buildCore = async (options: CoreOptions, releaseLock: () => void): Promise
     audit,
     precheckWithdrawal: createWithdrawalPrecheck(ctx),
     transferRoute: createTransferRoute(ctx),
+    team: createTeamRoute({
+      desk: teamDesk,
+      operators: operatorSource,
+      authorizer,
+      limits,
+      sender,
+      movements: movementService,
+      audit,
+      scheduler,
+      ...(options.team?.leaseMs ? { leaseMs: options.team.leaseMs } : {}),
+    }),
   });
   const batches = createBatches({
     store: new BatchStore(db),
@@ -430,6 +509,19 @@ const buildCore = async (options: CoreOptions, releaseLock: () => void): Promise
     saveFile: saveExportFile(app),
     showSecret: options.showSecret,
   });
+  const teamControl = createTeamControl({ desk: teamDesk, operators, scheduler, policyRows: policyChanges });
+  const joining = createTeamJoining({
+    desk: teamDesk,
+    keyStore,
+    operators,
+    scheduler,
+    localPolicy: () => {
+      const active = manager.active();
+      return active ? { profileName: active.name, policy: policies.get(active.id) } : undefined;
+    },
+    ...(options.scryptCost ? { scryptCost: options.scryptCost } : {}),
+    ...(options.team?.timeouts ? { timeouts: options.team.timeouts } : {}),
+  });
   const controls = createControlPlane({
     queue,
     confirm: options.confirm,
@@ -446,8 +538,26 @@ const buildCore = async (options: CoreOptions, releaseLock: () => void): Promise
       ...subAccountControlKinds(ctx),
       ...keyControlKinds(ctx, options.showSecret),
       ...balanceControlKinds(ctx),
+      ...joining.kinds,
     } satisfies Record<ControlKind, ControlKindHandler>,
+    team: teamControl.route,
     ...(options.logError ? { logError: options.logError } : {}),
+  });
+  const teamApprovals = createTeamApprovals({
+    desk: teamDesk,
+    operators: operatorSource,
+    authorizer,
+    movements: movementService,
+    audit,
+    emit: options.emit,
+    scheduler,
+    describe: teamControl.describe,
+    onApproved: () => sender.poke(),
+    ...(options.osNotifications
+      ? {
+          notify: (title: string, body: string) => options.osNotifications?.showOsNotification({ title, body }),
+        }
+      : {}),
   });
 
   // Locking lets every call in flight finish (the dispatcher counts them), then the journal's
@@ -463,8 +573,10 @@ const buildCore = async (options: CoreOptions, releaseLock: () => void): Promise
     restore: async () => {
       await manager.unlock();
       batches.runner.unsuspend();
+      sender.poke();
     },
   });
+  lockRef = lock;
   // Approved items left without their send by a core that stopped are never sent late.
   commands.recover();
   controls.recover();
@@ -479,7 +591,13 @@ const buildCore = async (options: CoreOptions, releaseLock: () => void): Promise
     options.approvalsExpiryMs ?? 30_000,
     BACKGROUND,
   );
-  const session = createSession(ctx, operators, lock);
+  const session = createSession(ctx, operators, lock, {
+    // In a team the operator's signing key opens with the same passphrase (if it is on this desk).
+    signedIn: (operator, passphrase) =>
+      teamDesk.unlock(operator.id, passphrase).catch((error) => options.logError?.('team.unlock', error)),
+    locked: () => teamDesk.forget(),
+    role: (operator) => (teamDesk.configured() ? (teamDesk.roleOf(operator.id) ?? 'viewer') : operator.role),
+  });
   const internals: CoreInternals = {
     profiles: manager,
     movementService,
@@ -501,6 +619,8 @@ const buildCore = async (options: CoreOptions, releaseLock: () => void): Promise
     keyRotation: rotation.handlers,
     controls,
     app: internals.app ?? {},
+    team: { desk: teamDesk, joining, controls, operators: operatorSource },
+    teamApprovals,
   });
   const dispatch = createDispatcher(contract, handlers, {
     trustedOrigins: options.trustedOrigins,
@@ -530,8 +650,10 @@ const buildCore = async (options: CoreOptions, releaseLock: () => void): Promise
 
   // Areas with background work start once everything is composed (before the first connection,
   // whose switch they follow) and stop, in reverse order, on close.
-  const services: readonly Service[] = [movementService, watchers];
+  const services: readonly Service[] = [movementService, watchers, sender];
   for (const service of services) service.start();
+  // The team (when this desk is in one) opens before the profile connects: its sender and routes use it.
+  await teamDesk.start();
   // Nobody is at the desk yet: the app starts locked (signed out) and the keys leave memory as soon
   // as whatever started in the background has settled. Automation signs its operator in instead,
   // while the profile connects: the passphrase's hash runs on libuv's threads, the connection waits
@@ -545,6 +667,23 @@ const buildCore = async (options: CoreOptions, releaseLock: () => void): Promise
         : operators.signIn(bootstrap.name, bootstrap.passphrase).catch(() => undefined)
       : undefined,
   ]);
+  if (bootstrap) {
+    const who = operators.current();
+    if (who)
+      await teamDesk.unlock(who.id, bootstrap.passphrase).catch((error) => options.logError?.('team.unlock', error));
+    const automate = options.team?.automate;
+    if (who && automate && options.team?.url && !teamDesk.configured()) {
+      const input = { url: options.team.url, passphrase: bootstrap.passphrase };
+      if (automate.fingerprint === undefined)
+        await joining.create(controls, operatorSource.current()!, { ...input, name: automate.teamName ?? 'Test firm' });
+      else
+        await joining.join(controls, operatorSource.current()!, {
+          ...input,
+          fingerprint: automate.fingerprint,
+          role: automate.role ?? 'admin',
+        });
+    }
+  }
   if (operators.current() === undefined)
     void lock.lock('signedOut').catch((error) => options.logError?.('lock', error));
   // Batches left running by a core that stopped go on where they were (exactly once per row); while
@@ -561,6 +700,7 @@ const buildCore = async (options: CoreOptions, releaseLock: () => void): Promise
     history,
     db,
     lock,
+    team: teamDesk,
     scheduler,
     idle: async () => {
       do {
@@ -577,6 +717,7 @@ const buildCore = async (options: CoreOptions, releaseLock: () => void): Promise
       batches.close();
       rotation.close();
       for (const service of [...services].reverse()) await service.stop();
+      await teamDesk.stop();
       await manager.close();
       await auditTrust.flush();
       db.close();

@@ -14,6 +14,7 @@ import type { SandboxProcess } from '../core/host/nodeLauncher';
 import { CoreStartFailed, type RemoteCore, startRemoteCore } from '../core/host/remoteCore';
 import { createSenderCheck } from '../core/ipc/dispatcher';
 import { checkExternalUrl } from '../core/services/externalUrl';
+import { teamUrlArgument } from '../core/teamDesk/teamUrlArgument';
 import { CONNECT_CHANNEL } from './channels';
 import { createConfirmWindow } from './confirmWindow';
 import { electronCoreLauncher, startElectronSandbox } from './coreLauncher';
@@ -48,6 +49,9 @@ const dataDirArgument = (argv: readonly string[]): string | undefined => {
   const arg = argv[index]!;
   return arg.includes('=') ? arg.slice(arg.indexOf('=') + 1) : argv[index + 1];
 };
+
+/** A team database Settings → Team offers to join (`--team URL`, TREASURY_DESK_TEAM_URL; docs/team.md). */
+const teamUrl = teamUrlArgument(process.argv, process.env);
 
 // Tests and portable set-ups choose the data folder; it must be set before anything reads it.
 const chosenDataDir = dataDirArgument(process.argv);
@@ -134,6 +138,7 @@ const start = async (): Promise<void> => {
       shell: 'electron' as const,
       trustedOrigins,
       sandbox: { mode: 'external' as const, baseUrl: started.baseUrl, key: started.key, secret: started.secret },
+      ...(teamUrl ? { team: { url: teamUrl } } : {}),
       // Calls and events go straight between the window and the core (windowPorts.ts).
       directWindows: true,
       ...(notifications.unavailableReason ? { osNotificationsUnavailable: notifications.unavailableReason } : {}),

@@ -6,6 +6,7 @@
 import { resolve } from 'node:path';
 import { parseArgs } from 'node:util';
 import { DataDirBusy } from '../core/journal/dataDirLock';
+import { teamUrlArgument } from '../core/teamDesk/teamUrlArgument';
 import { defaultDataDir } from './dataDir';
 import { openShell, ShellError } from './shell';
 
@@ -15,15 +16,18 @@ const main = async (): Promise<number> => {
       headless: { type: 'boolean', default: false },
       screenshot: { type: 'string' },
       'data-dir': { type: 'string' },
+      team: { type: 'string' },
       help: { type: 'boolean', default: false },
     },
   });
   if (values.help) {
     console.log(
-      'Usage: npm start -- [--headless] [--screenshot FILE] [--data-dir DIR]\n' +
+      'Usage: npm start -- [--headless] [--screenshot FILE] [--data-dir DIR] [--team URL]\n' +
         '  --headless          run without a window (needs --screenshot)\n' +
         '  --screenshot FILE   save a screenshot of the app once it is ready, then exit\n' +
         '  --data-dir DIR      where the app keeps its data (default: per-user data folder)\n' +
+        '  --team URL          a team database (postgres://…) Settings → Team offers to join\n' +
+        '                      (default: TREASURY_DESK_TEAM_URL; a password in it goes to the keychain)\n' +
         '  --rebuild           (npm start) build the app even if nothing changed since the last build',
     );
     return 0;
@@ -32,8 +36,10 @@ const main = async (): Promise<number> => {
     console.error('--headless needs --screenshot FILE (there is no window to use otherwise).');
     return 2;
   }
+  const teamUrl = teamUrlArgument(process.argv.slice(2), process.env);
   const shell = await openShell({
     dataDir: resolve(values['data-dir'] ?? defaultDataDir()),
+    ...(teamUrl ? { core: { team: { url: teamUrl } } } : {}),
     headless: values.headless,
     log: (line) => {
       if (process.env.TREASURY_DESK_DEBUG) console.error(`[shell] ${line}`);

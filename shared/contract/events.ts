@@ -3,6 +3,7 @@ import { activityEvents } from './activity';
 import { bulkEvents } from './bulk';
 import { DepositRecord, PushRecord, WithdrawalRecord } from './funding';
 import { profilesEvents } from './profiles';
+import { TeamStatus } from './team';
 import { tradeEvents } from './trade';
 
 /**
@@ -43,4 +44,6 @@ export const events = {
   'funding.pushChanged': fundingRecordChanged(PushRecord),
   /** An approval was added, decided, expired or sent: the Approvals screen refreshes. */
   'approvals.changed': z.object({ id: z.string(), state: z.string() }),
+  /** Team mode: the database came or went, the chain stopped verifying, a movement was blocked, … */
+  'team.statusChanged': TeamStatus,
 };

@@ -15,6 +15,7 @@ import { operators } from './operators';
 import { approvals, policies } from './policies';
 import { profiles } from './profiles';
 import { subAccounts } from './subAccounts';
+import { team } from './team';
 import { trade } from './trade';
 import { transfers } from './transfers';
 
@@ -32,6 +33,7 @@ export const contract = {
   operators,
   policies,
   approvals,
+  team,
 };
 export { events };
 

@@ -191,6 +191,8 @@ export const ControlKind = z.enum([
   'keys.update',
   'keys.delete',
   'balances.convertSmallBalances',
+  'team.join',
+  'team.leave',
 ]);
 export type ControlKind = z.infer<typeof ControlKind>;
 

@@ -45,6 +45,27 @@ export type WithdrawalPrecheck = (
   request: WithdrawDetails,
 ) => Promise<Pick<WithdrawalFacts, 'quote' | 'savedAs' | 'chainName'>>;
 
+/** What the engine journals and sends for a command's request: its kind and body. */
+export interface EngineCall {
+  readonly kind: keyof MovementParams;
+  readonly body: MovementParams[keyof MovementParams];
+}
+
+/**
+ * Team mode (docs/team.md): while the desk is in a team, a movement is not journaled and sent here
+ * but prepared in the team's journal — signed by its maker, the firm-wide limits checked as its
+ * amount is reserved — and sent once by the desk that claims it (teamDesk/). `active()` is asked at
+ * every submit: joining or leaving a team changes it at once.
+ */
+export interface TeamMovementRoute {
+  active(): boolean;
+  submit(input: {
+    readonly proposal: Proposal;
+    readonly call: EngineCall;
+    readonly origin: Origin;
+  }): Promise<MovementResult>;
+}
+
 export interface MovementCommandsDeps {
   readonly movements: Movements;
   readonly authorizer: Authorizer;
@@ -58,6 +79,8 @@ export interface MovementCommandsDeps {
   readonly precheckWithdrawal: WithdrawalPrecheck;
   /** A transfer's two ends in the review's words ("Main · Spot", "desk_ops (UID 10000003) · Spot"). */
   readonly transferRoute: (input: MovementRequests['transfer']) => Promise<{ from: string; to: string }>;
+  /** Team mode's route (absent: the desk works alone). */
+  readonly team?: TeamMovementRoute;
 }
 
 export interface MovementCommands {
@@ -216,18 +239,22 @@ export const createMovementCommands = (deps: MovementCommandsDeps): MovementComm
     };
   };
 
-  /** The engine's call for an authorized movement (one place for the three kinds). */
+  /** The engine's call for a command's request (one place for the three kinds). */
+  const engineCall = <K extends MovementCommandKind>(kind: K, request: MovementRequests[K]): EngineCall => {
+    if (kind === 'withdrawal') return { kind: 'withdrawal', body: withdrawalBody(request as WithdrawDetails) };
+    if (kind === 'push') return { kind: 'push', body: pushBody(request as PushDetails) };
+    return transferBody(request as MovementRequests['transfer']);
+  };
+
+  /** Journals and executes an authorized movement. */
   const send = <K extends MovementCommandKind>(
     kind: K,
     request: MovementRequests[K],
     requestKey: string,
     origin: string,
   ): Promise<MovementResult> => {
-    if (kind === 'withdrawal')
-      return execute('withdrawal', withdrawalBody(request as WithdrawDetails), requestKey, origin);
-    if (kind === 'push') return execute('push', pushBody(request as PushDetails), requestKey, origin);
-    const { kind: engineKind, body } = transferBody(request as MovementRequests['transfer']);
-    return execute(engineKind, body as never, requestKey, origin);
+    const call = engineCall(kind, request);
+    return execute(call.kind, call.body as never, requestKey, origin);
   };
 
   /** A stored item's request as a command's request (what the maker confirmed). */
@@ -261,6 +288,11 @@ export const createMovementCommands = (deps: MovementCommandsDeps): MovementComm
       const joining = deps.movements.byRequestKey(requestKey) !== undefined;
       // 1. Precheck (nothing is asked of the person for a request the platform would refuse).
       const proposal = await proposalOf(kind, request, requestKey, joining);
+      if (deps.team?.active()) {
+        // Team mode: signed, reserved firm-wide and sent once from the team's journal.
+        const result = await deps.team.submit({ proposal, call: engineCall(kind, request), origin });
+        return proposal.facts.kind === 'withdrawal' ? { ...result, quote: proposal.facts.quote } : result;
+      }
       // 2. Authorize: role → limits and reservation → approval → confirmation.
       const release = await deps.authorizer.authorize(proposal, origin);
       // 3. Journal and execute.

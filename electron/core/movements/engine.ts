@@ -388,13 +388,14 @@ export class MovementEngine implements Movements, Service {
     const at = this.now();
     const confirmedAt = this.scheduler.now();
     const { currency, amount } = adapter.money(params);
+    const ownId = adapter.clientId(params);
     let inserted: number;
     try {
       inserted = this.intents.insert({
         id,
         profileId,
         kind,
-        clientId: adapter.clientId(params),
+        clientId: options.clientId !== undefined && ownId !== '' ? options.clientId : ownId,
         currency,
         amount,
         params: paramsText,
@@ -410,6 +411,13 @@ export class MovementEngine implements Movements, Service {
       return (this.joinable(requestKey, profileId, kind, paramsText) as IntentRow).id;
     }
     this.ages.set(id, { ageMs: 0, at: confirmedAt, here: true });
+    if (options.sentElsewhere) {
+      // Its request may have left from another desk just now: "absent" proves nothing until settleMs
+      // from here, and it is looked up before anything is sent.
+      this.markGivenUp(id);
+      this.update(id, { state: 'unknown', attempts: 1, sent_at: at, sent_platform_ms: this.platformNowMs() ?? null });
+      return id;
+    }
     this.changed(id);
     return id;
   }

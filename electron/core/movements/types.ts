@@ -36,6 +36,17 @@ export interface MovementOptions {
    * confirmed as a whole. Journaled with the intent.
    */
   readonly origin?: string;
+  /**
+   * Team mode (docs/team.md): the client id the maker signed, sent instead of a new one, so that any
+   * desk of the team can look the movement up by it. Ignored for kinds the platform takes no id for.
+   */
+  readonly clientId?: string;
+  /**
+   * Team mode: another desk journaled this movement `sent` in the team database and stopped before
+   * its answer was known. It is journaled here as sent with its answer lost, so the first thing done
+   * is to look it up by its client id; it is sent again (same id) only once proven absent.
+   */
+  readonly sentElsewhere?: boolean;
 }
 
 export interface MovementFilter {

@@ -177,6 +177,15 @@ export const OPERATION_ACCESS: Readonly<Record<string, Access>> = {
   'approvals.approve': 'approve',
   'approvals.reject': 'approve',
   'approvals.fourEyes': 'read',
+  // team (docs/team.md): anyone signed in sees whether the desk is in a team (the frame's banner);
+  // creating, joining and leaving are checked inside against this desk's administrators (a desk
+  // taken into a team must be able to leave it before its administrator is enrolled there).
+  'team.status': 'self',
+  'team.create': 'self',
+  'team.join': 'self',
+  'team.leave': 'self',
+  'team.requestEnrolment': 'self',
+  'team.prepareEnrolment': 'admin',
 };
 
 /** The access an operation needs; admin for one missing from the table (fail closed). */

@@ -64,6 +64,20 @@ export interface ControlKindHandler {
   readonly onActiveProfile?: boolean;
 }
 
+/**
+ * Team mode (docs/team.md, teamDesk/control.ts): some kinds are the team's while the desk is in one
+ * (roles, removals, policies). They are confirmed here as any change, then prepared in the team,
+ * signed by the administrator, and applied there (four eyes among the team's administrators).
+ */
+export interface TeamControlRoute {
+  /** Whether this kind is the team's now (the desk is in a team). */
+  handles(kind: ControlKind): boolean;
+  /** The team's four eyes (undefined: the desk works alone). */
+  fourEyes(): FourEyes | undefined;
+  /** Prepares it in the team and applies it when the team has one administrator (else AWAITING_APPROVAL). */
+  submit(change: ControlChange, who: OperatorInfo): Promise<unknown>;
+}
+
 export interface ControlPlaneDeps {
   readonly queue: ApprovalQueue;
   readonly confirm?: Confirm | undefined;
@@ -79,6 +93,8 @@ export interface ControlPlaneDeps {
   readonly kinds: Readonly<Record<ControlKind, ControlKindHandler>>;
   readonly now?: () => number;
   readonly logError?: (what: string, error: unknown) => void;
+  /** Team mode's route (absent: the desk works alone). */
+  readonly team?: TeamControlRoute;
 }
 
 export interface ControlPlane {
@@ -102,7 +118,11 @@ export const createControlPlane = (deps: ControlPlaneDeps): ControlPlane => {
 
   const operator = (): OperatorInfo => signedInOperator(deps.operators);
 
-  const fourEyes = (): FourEyes => {
+  /** What the screens show: the team's four eyes while the desk is in a team, else this desk's. */
+  const fourEyes = (): FourEyes => deps.team?.fourEyes() ?? deskFourEyes();
+
+  /** This desk's own: its administrators decide its own control changes (profiles, keys, its operators). */
+  const deskFourEyes = (): FourEyes => {
     const administrators = deps.administrators();
     const inForce = administrators >= 2;
     return {
@@ -190,7 +210,19 @@ export const createControlPlane = (deps: ControlPlaneDeps): ControlPlane => {
           message: `A ${who.role} cannot change this: an administrator does.`,
         });
       }
-      const queued = fourEyes().inForce;
+      const teamKind = deps.team?.handles(change.kind) === true;
+      const queued = (teamKind ? fourEyes() : deskFourEyes()).inForce;
+      if (deps.team && teamKind) {
+        await requireConfirmation(deps.confirm, view(change, who, { queued }));
+        const result = await deps.team.submit(change, who);
+        deps.audit.record({
+          action: change.kind,
+          ...(change.profileId ? { profileId: change.profileId } : {}),
+          params: { changes: change.changes, by: who.name, team: true },
+          outcome: 'ok',
+        });
+        return result as T;
+      }
       const requestKey = queued ? keyOf(change, who) : undefined;
       const waiting = requestKey ? deps.queue.byRequestKey(requestKey) : undefined;
       if (waiting) throw awaitingApproval(waiting);

@@ -28,7 +28,7 @@ import { canMake } from '../operators/access';
 import { type OperatorInfo, type OperatorSource, signedInOperator } from '../operators/operators';
 import type { ActiveProfile } from '../types';
 import { type Confirm, type ConfirmView, requireConfirmation } from './confirm';
-import type { Evaluation } from './evaluate';
+import type { Evaluation, PolicyMovement } from './evaluate';
 import type { Limits, Release } from './limits';
 import type { PolicyStore } from './store';
 import { contextRows, type MovementFacts, movementRows, movementTitle, movementVerb } from './views';
@@ -79,6 +79,9 @@ export interface Proposal {
   readonly destinationText: string;
 }
 
+/** What the confirmation of an approval shows of the item approved (a queued item, or a team movement). */
+export type ApprovingView = Pick<StoredApproval, 'makerName' | 'reasons' | 'origin'>;
+
 /** The role check and the trusted confirmation of a sensitive change (Authorizer.confirmChange). */
 export type ConfirmChange = (view: ConfirmView) => Promise<void>;
 
@@ -114,6 +117,21 @@ export interface Authorizer {
    * one at a time is a control change (services/keys.ts).
    */
   confirmChange: ConfirmChange;
+  /**
+   * Team mode (docs/team.md): the trusted confirmation of a movement the team journal will hold — as
+   * a maker submits it (`reasons`: why it needs an approver) or as an approver approves it
+   * (`approving`). A screen's movement is confirmed in the trusted window; a batch row was confirmed
+   * with its batch. The caller checked the role and the limits.
+   */
+  confirmMovement(
+    p: Proposal,
+    origin: Origin,
+    extra: {
+      readonly usdt: string | undefined;
+      readonly reasons?: readonly string[];
+      readonly approving?: ApprovingView;
+    },
+  ): Promise<void>;
   /** The operator at the desk (NOT_ALLOWED when nobody is signed in). */
   operator(): OperatorInfo;
   /** The active profile (PRECONDITION when none is connected). */
@@ -136,7 +154,7 @@ export const createAuthorizer = (deps: AuthorizeDeps): Authorizer => {
     p: Proposal,
     who: OperatorInfo,
     usdt: string | undefined,
-    extra: { readonly reasons?: readonly string[]; readonly approving?: StoredApproval } = {},
+    extra: { readonly reasons?: readonly string[]; readonly approving?: ApprovingView } = {},
   ): ConfirmView => {
     const { facts } = p;
     const active = deps.activeProfile();
@@ -167,18 +185,6 @@ export const createAuthorizer = (deps: AuthorizeDeps): Authorizer => {
       confirmLabel: approving ? 'Approve and send' : needsApproval ? 'Submit for approval' : movementVerb(facts),
     };
   };
-
-  /** The policy's view of the proposal, or undefined for a transfer between own accounts. */
-  const policyMovement = (p: Proposal, usdt: string | undefined) =>
-    p.destination === undefined || p.facts.kind === 'transfer'
-      ? undefined
-      : {
-          kind: p.facts.kind,
-          currency: p.facts.currency.toUpperCase(),
-          amount: p.facts.amount,
-          usdt,
-          destination: p.destination,
-        };
 
   /** The approved batch item that covers this row (same key, kind, currency, amount and destination). */
   const coveredByBatch = (p: Proposal, origin: Origin, profileId: string): boolean => {
@@ -267,6 +273,15 @@ export const createAuthorizer = (deps: AuthorizeDeps): Authorizer => {
     operator,
     profile,
 
+    confirmMovement: async (p, origin, { usdt, reasons, approving }) => {
+      if (origin.kind !== 'screen' && approving === undefined) return;
+      const who = operator();
+      await requireConfirmation(
+        deps.confirm,
+        view(p, who, usdt, { ...(reasons ? { reasons } : {}), ...(approving ? { approving } : {}) }),
+      );
+    },
+
     confirmChange: async (change) => {
       const who = operator();
       if (!canMake(who.role)) throw notAllowed(`A ${who.role} cannot change this.`);
@@ -310,6 +325,18 @@ export const createAuthorizer = (deps: AuthorizeDeps): Authorizer => {
 };
 
 const notAllowed = (message: string) => new DeskFailure({ code: 'NOT_ALLOWED', message });
+
+/** The policy's view of a proposal, or undefined for a transfer between own accounts (no policy limits it). */
+export const policyMovement = (p: Proposal, usdt: string | undefined): Omit<PolicyMovement, 'at'> | undefined =>
+  p.destination === undefined || p.facts.kind === 'transfer'
+    ? undefined
+    : {
+        kind: p.facts.kind,
+        currency: p.facts.currency.toUpperCase(),
+        amount: p.facts.amount,
+        usdt,
+        destination: p.destination,
+      };
 
 /** "Withdraw 60 USDT to TXYZ1234…abcd (TRX)": an approval item's one line. */
 export const movementSummary = (facts: MovementFacts): string => {

@@ -25,8 +25,21 @@ interface StoredPolicy {
   readonly updatedBy: string;
 }
 
+/**
+ * Team mode (docs/team.md): the policies are the team's, applied links of its control chain; while
+ * the desk is in a team every read answers the team's policy of the active profile (the default until
+ * an administrator sets one), never this desk's own.
+ */
+export interface TeamPolicies {
+  active(): boolean;
+  policy(): Policy;
+}
+
 export class PolicyStore {
-  constructor(private readonly settings: Settings) {}
+  constructor(
+    private readonly settings: Settings,
+    private readonly team?: TeamPolicies,
+  ) {}
 
   private stored(profileId: string): StoredPolicy | undefined {
     return this.settings.get<StoredPolicy | undefined>(POLICY_KEY(profileId), undefined);
@@ -34,11 +47,13 @@ export class PolicyStore {
 
   /** The profile's policy (the default when none was set), its review threshold always filled in. */
   get(profileId: string): Policy {
+    if (this.team?.active()) return this.team.policy();
     const policy = this.stored(profileId)?.policy ?? DEFAULT_POLICY;
     return { ...policy, review: policy.review ?? this.settings.get(LEGACY_REVIEW_KEY, NO_THRESHOLD) };
   }
 
   view(profileId: string): PolicyView {
+    if (this.team?.active()) return { profileId, policy: this.get(profileId) };
     const stored = this.stored(profileId);
     return {
       profileId,

@@ -34,17 +34,36 @@ export interface Session {
   signOut(): Promise<void>;
 }
 
-export const createSession = (ctx: ServiceContext, operators: Operators, lock: SessionLock): Session => {
+/**
+ * What else happens as an operator signs in or the desk locks: in team mode the operator's team
+ * signing key is unlocked with the same passphrase, and forgotten when the desk locks.
+ */
+export interface SessionHooks {
+  signedIn(operator: Operator, passphrase: string): Promise<void>;
+  locked(): void;
+  /** The role the operator acts with (in a team: the team's role, not this desk's). */
+  role(operator: Operator): OperatorRole;
+}
+
+export const createSession = (
+  ctx: ServiceContext,
+  operators: Operators,
+  lock: SessionLock,
+  hooks?: SessionHooks,
+): Session => {
   const lockView = (): LockState => {
     const who = operators.current()?.name;
     const retryAfter = who === undefined ? 0 : operators.retryAfter(who);
     return { ...lock.view(), ...(who ? { operator: who } : {}), ...(retryAfter ? { retryAfter } : {}) };
   };
-  const view = (): OperatorSession => ({
-    setupNeeded: operators.count() === 0,
-    operator: operators.currentOperator() ?? null,
-    lock: lockView(),
-  });
+  const view = (): OperatorSession => {
+    const operator = operators.currentOperator();
+    return {
+      setupNeeded: operators.count() === 0,
+      operator: operator ? { ...operator, role: hooks?.role(operator) ?? operator.role } : null,
+      lock: lockView(),
+    };
+  };
   return {
     operators,
     lockView,
@@ -77,6 +96,7 @@ export const createSession = (ctx: ServiceContext, operators: Operators, lock: S
       // Switching operator = lock + sign in as another: an unlocked desk locks first (calls in flight finish).
       if (switching && !lock.closed) await lock.lock('manual');
       operators.enter(operator);
+      await hooks?.signedIn(operator, passphrase);
       await lock.unlock();
       ctx.audit.record({
         action: switching || before === undefined ? 'operators.signIn' : 'app.unlock',
@@ -88,12 +108,14 @@ export const createSession = (ctx: ServiceContext, operators: Operators, lock: S
     lock: async (reason) => {
       const wasOpen = !lock.closed;
       await lock.lock(reason);
+      hooks?.locked();
       if (wasOpen) ctx.audit.record({ action: 'app.lock', params: { reason }, outcome: 'ok' });
       return lockView();
     },
     signOut: async () => {
       const who = operators.current();
       await lock.lock('signedOut');
+      hooks?.locked();
       if (who) ctx.audit.record({ action: 'operators.signOut', params: { name: who.name }, outcome: 'ok' });
       operators.signOut();
     },

@@ -27,6 +27,7 @@ import { assertSafeText, DeskFailure } from '../errors';
 import type { ControlKindHandler, ControlPlane } from '../operators/controls';
 import type { Authorizer } from '../policies/authorize';
 import type { PolicyStore } from '../policies/store';
+import type { TeamApprovals } from '../teamDesk/approvals';
 
 const entryKey = (e: { currency: string; chain: string; address: string; memo?: string | undefined }) =>
   `${e.currency.toUpperCase()} ${destinationKey(e.chain, e.address, e.memo)}`;
@@ -238,6 +239,8 @@ export const createPoliciesHandlers = (deps: {
 });
 
 export interface ApprovalsHandlersDeps {
+  /** Team mode: the team's items (movements and control changes), listed with this desk's own. */
+  readonly team?: TeamApprovals;
   readonly queue: ApprovalQueue;
   readonly authorizer: Authorizer;
   readonly commands: MovementCommands;
@@ -246,8 +249,13 @@ export interface ApprovalsHandlersDeps {
 }
 
 export const createApprovalsHandlers = (deps: ApprovalsHandlersDeps): DeskHandlers['approvals'] => ({
-  list: async ({ state }) => ({ approvals: deps.queue.list(deps.authorizer.profile().id, state) }),
+  list: async ({ state }) => {
+    const own = deps.queue.list(deps.authorizer.profile().id, state);
+    const team = deps.team ? await deps.team.list(state) : [];
+    return { approvals: team.length === 0 ? own : [...team, ...own] };
+  },
   approve: async ({ id, reason }) => {
+    if (deps.team?.owns(id)) return deps.team.approve(id, reason);
     const a = deps.queue.item(id, deps.authorizer.profile().id);
     switch (a.kind) {
       case 'batch':
@@ -259,6 +267,7 @@ export const createApprovalsHandlers = (deps: ApprovalsHandlersDeps): DeskHandle
         return deps.commands.approve(a, reason);
     }
   },
-  reject: async ({ id, reason }) => deps.queue.reject(id, deps.authorizer.profile().id, reason),
+  reject: async ({ id, reason }) =>
+    deps.team?.owns(id) ? deps.team.reject(id, reason) : deps.queue.reject(id, deps.authorizer.profile().id, reason),
   fourEyes: async () => deps.controls.fourEyes(),
 });

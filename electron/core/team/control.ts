@@ -26,6 +26,18 @@ export interface TeamIdentity {
   readonly fingerprint: string;
 }
 
+/** A team's first change and link, signed by its first administrator (`signGenesis`). */
+export interface Genesis {
+  readonly teamId: string;
+  readonly name: string;
+  /** The link's hash: the team's fingerprint. */
+  readonly fingerprint: string;
+  readonly change: ControlChange;
+  readonly changeRecord: SignedRecord;
+  readonly link: ControlLink;
+  readonly linkRecord: SignedRecord;
+}
+
 export interface PendingChange {
   readonly changeId: string;
   readonly change: ControlChange;
@@ -110,6 +122,15 @@ export class TeamControl {
     adminName: string,
     teamId: string = randomUUID(),
   ): Promise<TeamIdentity> {
+    return this.insertGenesis(this.signGenesis(name, admin, adminName, teamId));
+  }
+
+  /**
+   * The genesis, signed by the first administrator but not written yet: a desk whose own
+   * administrators must approve taking it into a team signs it when it is prepared (the key is
+   * unlocked then) and writes it once approved (`insertGenesis`).
+   */
+  signGenesis(name: string, admin: OperatorSigner, adminName: string, teamId: string = randomUUID()): Genesis {
     const change: ControlChange = {
       type: 'control.change',
       team: teamId,
@@ -134,15 +155,20 @@ export class TeamControl {
       appliedAt: this.now(),
     };
     const linkRecord = admin.sign(link);
-    const fingerprint = sha256(linkRecord.body);
+    return { teamId, name, fingerprint: sha256(linkRecord.body), change, changeRecord, link, linkRecord };
+  }
+
+  /** Writes a signed genesis on a migrated database that holds no team yet. */
+  async insertGenesis(genesis: Genesis): Promise<TeamIdentity> {
+    const { teamId, name, fingerprint } = genesis;
     return this.db.transaction(async (tx) => {
       await tx.query('SELECT pg_advisory_xact_lock($1)', [CONTROL_CHAIN_LOCK]);
       if ((await tx.query('SELECT 1 FROM team')).length > 0)
         throw teamRefused('This database already holds a team.', 'Join it instead of creating one.');
-      await insertChange(tx, change, changeRecord, 0);
-      await this.insertLink(tx, link, linkRecord);
+      await insertChange(tx, genesis.change, genesis.changeRecord, 0);
+      await this.insertLink(tx, genesis.link, genesis.linkRecord);
       await tx.query('INSERT INTO team (id, name, fingerprint) VALUES ($1, $2, $3)', [teamId, name, fingerprint]);
-      await recordChange(tx, 'control.changed', change.changeId);
+      await recordChange(tx, 'control.changed', genesis.change.changeId);
       return { id: teamId, name, fingerprint };
     });
   }

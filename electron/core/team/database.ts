@@ -119,6 +119,13 @@ export class TeamDatabase implements TeamSql {
         throw this.translate(error);
       }
       let broken: Error | undefined;
+      // While it is checked out the pool does not listen to it: a server that shuts down between two
+      // statements ends it with an error event, which is this transaction's failure, not a crash.
+      const onError = (error: Error) => {
+        broken = error;
+        this.failed(error);
+      };
+      client.on('error', onError);
       try {
         await client.query(options.serializable ? 'BEGIN ISOLATION LEVEL SERIALIZABLE' : 'BEGIN');
         const tx: TeamSql = {
@@ -136,6 +143,7 @@ export class TeamDatabase implements TeamSql {
         if (broken === undefined && typeof code === 'string' && RETRYABLE.has(code) && attempt < MAX_ATTEMPTS) continue;
         throw this.translate(error);
       } finally {
+        client.off('error', onError);
         // A broken connection is destroyed, never handed to the next caller.
         client.release(broken);
       }

@@ -12,18 +12,49 @@
  * - movements.ts   `TeamMovements`: prepare (firm-wide limits), decide, claim / markSent / settle
  * - verify.ts      `verifyMovement`: the signature chain a desk checks before it sends
  * - audit.ts       `TeamAudit`: the shared audit chain
+ * - enrolment.ts   `TeamEnrolments`: an operator's key, made on their desk, asking to be enrolled
+ * - senders.ts     `TeamSenders`: which desk sends a profile's movements now (the account's rate limits)
  * - changes.ts     `TeamLive`: LISTEN/NOTIFY with reconnect and catch-up
  */
 export { TeamAudit } from './audit';
+export { sha256 } from './canonical';
 export { type TeamChange, type TeamChangeKind, TeamLive } from './changes';
 export { parseTeamUrl, readTeamPassword, saveTeamPassword, type TeamUrl } from './connection';
 export { type PendingChange, TeamControl, type TeamIdentity } from './control';
 export { type ChainAnchor, type ControlState, mayAct, type PolicyVersion, verifyControlChain } from './controlChain';
 export { TeamDatabase, type TeamHealth, type TeamTimers } from './database';
+export { type StoredEnrolment, signEnrolmentRequest, TeamEnrolments } from './enrolment';
 export { LeaseLost, TeamUnavailable } from './errors';
-export { createOperatorKey, keyFingerprint, type OperatorSigner, unlockOperatorKey } from './identity';
-export { joinTeam, type OpenTeam, openTeam, startTeam, type TeamIntegrity, type TeamSettings } from './lifecycle';
-export { type Claim, type LimitCheck, type SpentMovement, TeamMovements } from './movements';
-export type { Batch, ControlAction, Decision, MovementRequest } from './records';
+export {
+  createOperatorKey,
+  keyFingerprint,
+  type OperatorSigner,
+  operatorKeyEntry,
+  type SignedRecord,
+  unlockOperatorKey,
+} from './identity';
+export {
+  applyStart,
+  joinTeam,
+  type OpenTeam,
+  openTeam,
+  type PreparedStart,
+  prepareStart,
+  startTeam,
+  type TeamIntegrity,
+  type TeamSettings,
+} from './lifecycle';
+export {
+  type Claim,
+  DEFAULT_LEASE_MS,
+  type LimitCheck,
+  type ListedMovement,
+  type MovementState as TeamMovementState,
+  type SpentMovement,
+  TeamMovements,
+} from './movements';
+export type { Batch, ControlAction, ControlChange, Decision, EnrolmentRequest, MovementRequest } from './records';
+export { ControlChange as ControlChangeSchema, MovementRequest as MovementRequestSchema, parseBody } from './records';
 export { migrate, TEAM_SCHEMA_VERSION } from './schema';
-export { type MovementVerdict, verifyMovement } from './verify';
+export { TeamSenders } from './senders';
+export { type MovementVerdict, verifyMovement, verifyRequest } from './verify';

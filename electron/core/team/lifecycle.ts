@@ -14,13 +14,15 @@ import { DEFAULT_SCRYPT_COST, type ScryptCost } from '../operators/passphrase';
 import { TeamAudit } from './audit';
 import { type TeamChange, TeamLive } from './changes';
 import { DEFAULT_TEAM_TIMEOUTS, parseTeamUrl, saveTeamPassword, type TeamTimeouts } from './connection';
-import { TeamControl } from './control';
+import { type Genesis, TeamControl } from './control';
 import type { ChainAnchor, ControlState } from './controlChain';
 import { TeamDatabase, type TeamTimers } from './database';
+import { TeamEnrolments } from './enrolment';
 import { teamRefused } from './errors';
 import { createOperatorKey, type OperatorSigner } from './identity';
 import { TeamMovements } from './movements';
 import { migrate } from './schema';
+import { TeamSenders } from './senders';
 
 /** What a desk keeps of its team between starts (its settings; no secret). */
 export interface TeamSettings {
@@ -28,6 +30,8 @@ export interface TeamSettings {
   readonly url: string;
   /** The team's fingerprint, pinned when the desk joined. */
   readonly fingerprint: string;
+  /** The team's id (its records name it; an operator's sealed key is kept under it). */
+  readonly teamId: string;
   /** This desk's id in the team (lease holder, audit entries). */
   readonly deskId: string;
   /** The control chain's head as this desk last verified it. */
@@ -52,20 +56,28 @@ const keepPassword = async (input: string, keyStore: KeyStore): Promise<string> 
   return url.text;
 };
 
+/** A team prepared on the first desk: the genesis signed, nothing written yet (`applyStart` writes it). */
+export interface PreparedStart {
+  readonly settings: TeamSettings;
+  readonly genesis: Genesis;
+  /** The first administrator, unlocked (they just typed their passphrase). */
+  readonly admin: OperatorSigner;
+}
+
 /**
- * The first desk: migrates an empty database and creates the team with its first administrator,
- * whose key pair is made here. Returns the settings to keep and the administrator's signer; the
- * fingerprint in them is what the other desks need to join.
+ * The first desk, step one: keeps the URL's password in the keychain, migrates the database, checks
+ * that it holds no team, makes the administrator's key pair and signs the genesis.
  */
-export const startTeam = async (
+export const prepareStart = async (
   input: {
     readonly url: string;
     readonly teamName: string;
-    readonly admin: { readonly name: string; readonly passphrase: string };
+    /** The first administrator: the desk's signed-in administrator (their id becomes their team id). */
+    readonly admin: { readonly id?: string; readonly name: string; readonly passphrase: string };
   },
   keyStore: KeyStore,
   options: TeamOptions & { readonly scryptCost?: ScryptCost } = {},
-): Promise<{ readonly settings: TeamSettings; readonly admin: OperatorSigner }> => {
+): Promise<PreparedStart> => {
   const url = await keepPassword(input.url, keyStore);
   const db = await open(url, keyStore, options);
   try {
@@ -77,15 +89,49 @@ export const startTeam = async (
     const admin = await createOperatorKey(
       keyStore,
       teamId,
-      `op_${randomUUID()}`,
+      input.admin.id ?? `op_${randomUUID()}`,
       input.admin.passphrase,
       options.scryptCost ?? DEFAULT_SCRYPT_COST,
     );
-    const team = await control.createTeam(input.teamName, admin, input.admin.name, teamId);
-    return { settings: { url, fingerprint: team.fingerprint, deskId: `desk_${randomUUID()}` }, admin };
+    const genesis = control.signGenesis(input.teamName, admin, input.admin.name, teamId);
+    return {
+      settings: { url, fingerprint: genesis.fingerprint, teamId, deskId: `desk_${randomUUID()}` },
+      genesis,
+      admin,
+    };
   } finally {
     await db.close();
   }
+};
+
+/** The first desk, step two: writes the signed genesis (refused if another team got there first). */
+export const applyStart = async (
+  prepared: Omit<PreparedStart, 'admin'>,
+  keyStore: KeyStore,
+  options: TeamOptions = {},
+) => {
+  const db = await open(prepared.settings.url, keyStore, options);
+  try {
+    await migrate(db);
+    await new TeamControl(db).insertGenesis(prepared.genesis);
+  } finally {
+    await db.close();
+  }
+};
+
+/**
+ * The first desk, in one go: migrates an empty database and creates the team with its first
+ * administrator, whose key pair is made here. Returns the settings to keep and the administrator's
+ * signer; the fingerprint in them is what the other desks need to join.
+ */
+export const startTeam = async (
+  input: Parameters<typeof prepareStart>[0],
+  keyStore: KeyStore,
+  options: TeamOptions & { readonly scryptCost?: ScryptCost } = {},
+): Promise<{ readonly settings: TeamSettings; readonly admin: OperatorSigner }> => {
+  const prepared = await prepareStart(input, keyStore, options);
+  await applyStart(prepared, keyStore, options);
+  return { settings: prepared.settings, admin: prepared.admin };
 };
 
 /**
@@ -110,6 +156,7 @@ export const joinTeam = async (
     return {
       url,
       fingerprint: verdict.state.fingerprint,
+      teamId: verdict.state.team,
       deskId: `desk_${randomUUID()}`,
       controlAnchor: verdict.state.head,
     };
@@ -126,12 +173,19 @@ export interface OpenTeam {
   readonly control: TeamControl;
   readonly movements: TeamMovements;
   readonly audit: TeamAudit;
+  readonly enrolments: TeamEnrolments;
+  readonly senders: TeamSenders;
   /** The control state as last verified (operators, roles, keys, policies). */
   state(): ControlState;
   /** Whether the control chain still verifies (from the desk's anchor). */
   integrity(): TeamIntegrity;
   /** The settings with the newest anchor, to keep (after every successful verification). */
   settings(): TeamSettings;
+  /**
+   * Verifies the chain again now (after this desk applied a change: its own write is current at
+   * once, before the notification of it comes back).
+   */
+  verifyNow(): Promise<TeamIntegrity>;
   close(): Promise<void>;
 }
 
@@ -177,14 +231,16 @@ export const openTeam = async (
     throw error;
   }
 
-  const heard = async (change: TeamChange) => {
-    if (change.kind === 'control.changed') {
-      const now = await verify().catch(() => integrity);
-      if (now.ok !== integrity.ok || (!now.ok && !integrity.ok && now.problem !== integrity.problem)) {
-        integrity = now;
-        options.onIntegrity?.(now);
-      }
+  const reverify = async (): Promise<TeamIntegrity> => {
+    const now = await verify().catch(() => integrity);
+    if (now.ok !== integrity.ok || (!now.ok && !integrity.ok && now.problem !== integrity.problem)) {
+      integrity = now;
+      options.onIntegrity?.(now);
     }
+    return integrity;
+  };
+  const heard = async (change: TeamChange) => {
+    if (change.kind === 'control.changed') await reverify();
     options.onChange?.(change);
   };
   // Changes are handled one after the other, in order.
@@ -202,9 +258,12 @@ export const openTeam = async (
     control,
     movements: new TeamMovements(db, settings.deskId),
     audit: new TeamAudit(db, state!.team, settings.deskId),
+    enrolments: new TeamEnrolments(db, state!.team),
+    senders: new TeamSenders(db, settings.deskId),
     state: () => state,
     integrity: () => integrity,
     settings: () => settings,
+    verifyNow: reverify,
     async close() {
       await live.stop();
       await queue;

@@ -380,6 +380,21 @@ describe.skipIf(skipWithoutPostgres('team movements.test'))('the team movement j
       await deskB.markSent(second);
       expect(await deskB.get(request.movementId)).toMatchObject({ state: 'sent', attempts: 2 });
     });
+
+    it('an attempt its own rate limiter held back (never sent) goes back to the queue; only its holder can do that', async () => {
+      const { request } = await prepare(t.carol, { approvalsRequired: 0 });
+      const first = (await claimOf(deskA, request.movementId))!;
+      await deskA.markSent(first);
+      await expect(deskB.requeue({ ...first })).rejects.toBeInstanceOf(LeaseLost);
+      await deskA.requeue(first);
+      expect(await deskA.get(request.movementId)).toMatchObject({ state: 'ready' });
+      // Any desk may claim it at once, and sends it (nothing had left); the old claim is spent.
+      const second = (await claimOf(deskB, request.movementId))!;
+      expect(second).toMatchObject({ action: 'send' });
+      await expect(deskA.requeue(first)).rejects.toBeInstanceOf(LeaseLost);
+      await deskB.markSent(second);
+      expect(await deskB.get(request.movementId)).toMatchObject({ state: 'sent' });
+    });
   });
 
   describe('firm-wide limits', () => {

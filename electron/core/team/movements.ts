@@ -47,6 +47,7 @@ const NOT_COUNTED: readonly MovementState[] = ['failed', 'rejected', 'expired', 
 
 /** A movement that counts toward the profile's limits (reserved or sent in the last 24 hours). */
 export interface SpentMovement {
+  readonly kind: string;
   readonly currency: string;
   readonly amount: string;
   readonly usdtValue: string | null;
@@ -74,6 +75,19 @@ export interface StoredMovement {
   readonly platformId: string | null;
   readonly label: string | null;
   readonly message: string | null;
+}
+
+/** A movement as listed: its columns, its signed request as stored, its times and who approved it. */
+export interface ListedMovement extends StoredMovement {
+  readonly body: string;
+  readonly makerId: string;
+  readonly signature: string;
+  readonly approvalsRequired: number;
+  readonly createdAt: number;
+  readonly expiresAt: number | null;
+  readonly updatedAt: number;
+  /** Operators whose approval is stored (not yet verified). */
+  readonly approvers: readonly string[];
 }
 
 /** What a claim tells its holder to do. */
@@ -136,6 +150,42 @@ const toStored = (r: MovementRow): StoredMovement => ({
   message: r.message,
 });
 
+/** What a profile spent in the 24 hours before now (the database's clock), for the limits. */
+const readSpent = async (sql: TeamSql, profileId: string): Promise<SpentMovement[]> => {
+  const rows = await sql.query<{
+    kind: string;
+    currency: string;
+    amount: string;
+    usdt_value: string | null;
+    at: string;
+  }>(
+    `SELECT kind, currency, amount, usdt_value, ${sqlMs('created_at')} AS at FROM movements
+      WHERE profile_id = $1 AND created_at > now() - interval '24 hours' AND NOT (state = ANY($2))`,
+    [profileId, NOT_COUNTED],
+  );
+  return rows.map((r) => ({
+    kind: r.kind,
+    currency: r.currency,
+    amount: r.amount,
+    usdtValue: r.usdt_value,
+    at: Number(r.at),
+  }));
+};
+
+/** The columns a desk compares with the signed body (verify.ts). */
+const columnsOf = (row: MovementRow): MovementEvidence['columns'] => ({
+  id: row.id,
+  profileId: row.profile_id,
+  kind: row.kind,
+  requestKey: row.request_key,
+  clientId: row.client_id,
+  currency: row.currency,
+  amount: row.amount,
+  usdtValue: row.usdt_value,
+  approvalsRequired: row.approvals_required,
+  batchId: row.batch_id,
+});
+
 export class TeamMovements {
   constructor(
     private readonly db: TeamDatabase,
@@ -151,8 +201,15 @@ export class TeamMovements {
   async prepare(
     record: SignedRecord,
     request: MovementRequest,
-    options: { readonly checkLimits: LimitCheck },
-  ): Promise<{ readonly movement: StoredMovement; readonly joined: boolean }> {
+    options: {
+      readonly checkLimits: LimitCheck;
+      /**
+       * This desk sends it at once (it holds the profile's key and needs no approval): it is journaled
+       * already claimed by this desk, with a lease this long, so no other desk takes it meanwhile.
+       */
+      readonly claimLeaseMs?: number;
+    },
+  ): Promise<{ readonly movement: StoredMovement; readonly joined: boolean; readonly claim?: Claim }> {
     const [result] = await this.journal([{ record, request }], undefined, options);
     return result!;
   }
@@ -172,14 +229,14 @@ export class TeamMovements {
   private journal(
     rows: readonly { readonly record: SignedRecord; readonly request: MovementRequest }[],
     batch: { readonly record: SignedRecord; readonly batch: Batch } | undefined,
-    options: { readonly checkLimits: LimitCheck },
-  ): Promise<{ movement: StoredMovement; joined: boolean }[]> {
+    options: { readonly checkLimits: LimitCheck; readonly claimLeaseMs?: number },
+  ): Promise<{ movement: StoredMovement; joined: boolean; claim?: Claim }[]> {
     const profiles = new Set(rows.map((r) => r.request.profileId));
     if (profiles.size !== 1) throw teamRefused('A batch moves money of one profile.', 'Split it by profile.');
     const profileId = rows[0]!.request.profileId;
     return this.db.transaction(async (tx) => {
       await tx.query('SELECT pg_advisory_xact_lock($1, hashtext($2))', [LIMITS_LOCK, profileId]);
-      const results: ({ movement: StoredMovement; joined: boolean } | undefined)[] = [];
+      const results: ({ movement: StoredMovement; joined: boolean; claim?: Claim } | undefined)[] = [];
       const adding: MovementRequest[] = [];
       for (const row of rows) {
         const [existing] = await tx.query<MovementRow>('SELECT * FROM movements WHERE request_key = $1', [
@@ -196,16 +253,8 @@ export class TeamMovements {
       if (adding.length === 0) return results.map((r) => r!);
 
       const [clock] = await tx.query<{ now: string }>(`SELECT ${sqlMs('now()')} AS now`);
-      const spent = await tx.query<{ currency: string; amount: string; usdt_value: string | null; at: string }>(
-        `SELECT currency, amount, usdt_value, ${sqlMs('created_at')} AS at FROM movements
-          WHERE profile_id = $1 AND created_at > now() - interval '24 hours' AND NOT (state = ANY($2))`,
-        [profileId, NOT_COUNTED],
-      );
-      const refusal = options.checkLimits(
-        spent.map((s) => ({ currency: s.currency, amount: s.amount, usdtValue: s.usdt_value, at: Number(s.at) })),
-        adding,
-        Number(clock!.now),
-      );
+      const spent = await readSpent(tx, profileId);
+      const refusal = options.checkLimits(spent, adding, Number(clock!.now));
       if (refusal !== undefined) throw new DeskFailure({ code: 'POLICY', message: refusal });
 
       if (batch !== undefined)
@@ -225,10 +274,14 @@ export class TeamMovements {
       for (const [index, row] of rows.entries()) {
         if (results[index] !== undefined) continue;
         const r = row.request;
-        const [inserted] = await tx.query<MovementRow>(
+        const claimNow = options.claimLeaseMs !== undefined && r.approvalsRequired === 0;
+        const [inserted] = await tx.query<MovementRow & { lease_token: string | null }>(
           `INSERT INTO movements (id, profile_id, kind, request_key, client_id, currency, amount, usdt_value, batch_id, row_no,
-             approvals_required, body, body_hash, maker_id, signature, state, expires_at)
-           VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11, $12, $13, $14, $15, $16, to_timestamp($17::double precision / 1000))
+             approvals_required, body, body_hash, maker_id, signature, state, expires_at,
+             lease_holder, lease_token, lease_expires_at)
+           VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11, $12, $13, $14, $15, $16, to_timestamp($17::double precision / 1000),
+             $18, CASE WHEN $18::text IS NULL THEN NULL ELSE nextval('fencing_tokens') END,
+             CASE WHEN $18::text IS NULL THEN NULL ELSE now() + ${sqlInterval('$19')} END)
            RETURNING *`,
           [
             r.movementId,
@@ -246,11 +299,27 @@ export class TeamMovements {
             sha256(row.record.body),
             row.record.signer,
             row.record.signature,
-            r.approvalsRequired > 0 ? 'awaiting_approval' : 'ready',
+            r.approvalsRequired > 0 ? 'awaiting_approval' : claimNow ? 'claimed' : 'ready',
             r.expiresAt,
+            claimNow ? this.deskId : null,
+            options.claimLeaseMs ?? 0,
           ],
         );
-        results[index] = { movement: toStored(inserted!), joined: false };
+        const claim: Claim | undefined = claimNow
+          ? {
+              movementId: r.movementId,
+              token: Number(inserted!.lease_token),
+              action: 'send',
+              takenOver: false,
+              attempts: 0,
+              evidence: {
+                request: row.record,
+                columns: columnsOf(inserted!),
+                decisions: [],
+              },
+            }
+          : undefined;
+        results[index] = { movement: toStored(inserted!), joined: false, ...(claim ? { claim } : {}) };
         await recordChange(tx, r.approvalsRequired > 0 ? 'approval.prepared' : 'movement.changed', r.movementId);
       }
       return results.map((r) => r!);
@@ -318,6 +387,72 @@ export class TeamMovements {
     });
   }
 
+  /**
+   * Movements of a profile for the Approvals screen and the activity (newest first), with their
+   * signed request as stored: the caller verifies before it believes a word of it.
+   */
+  async list(
+    profileId: string,
+    options: { readonly states?: readonly MovementState[]; readonly limit?: number } = {},
+  ): Promise<ListedMovement[]> {
+    const rows = await this.db.query<
+      MovementRow & { created_ms: string; expires_ms: string | null; updated_ms: string; approvers: string[] }
+    >(
+      `SELECT m.*, ${sqlMs('m.created_at')} AS created_ms, ${sqlMs('m.expires_at')} AS expires_ms,
+              ${sqlMs('m.updated_at')} AS updated_ms,
+              ARRAY(SELECT d.operator_id FROM decisions d WHERE d.decision = 'approve'
+                      AND ((d.subject_kind = 'movement' AND d.subject_id = m.id)
+                        OR (d.subject_kind = 'batch' AND d.subject_id = m.batch_id))) AS approvers
+         FROM movements m WHERE m.profile_id = $1 AND ($2::text[] IS NULL OR m.state = ANY($2))
+        ORDER BY m.created_at DESC, m.id LIMIT $3`,
+      [profileId, options.states ?? null, options.limit ?? 500],
+    );
+    return rows.map((r) => ({
+      ...toStored(r),
+      body: r.body,
+      makerId: r.maker_id,
+      signature: r.signature,
+      approvalsRequired: r.approvals_required,
+      createdAt: Number(r.created_ms),
+      expiresAt: r.expires_ms === null ? null : Number(r.expires_ms),
+      updatedAt: Number(r.updated_ms),
+      approvers: r.approvers,
+    }));
+  }
+
+  /**
+   * What the profile spent in the last 24 hours and the database's time now: read before a movement
+   * is confirmed, to refuse early what the limits would refuse (`prepare` checks again, locked).
+   */
+  async spent(profileId: string): Promise<{ readonly spent: SpentMovement[]; readonly now: number }> {
+    const [clock] = await this.db.query<{ now: string }>(`SELECT ${sqlMs('now()')} AS now`);
+    return { spent: await readSpent(this.db, profileId), now: Number(clock!.now) };
+  }
+
+  /** Movements a desk refused to send because they did not verify (newest first): every desk's alert. */
+  async blocked(limit = 20): Promise<{ readonly id: string; readonly message: string; readonly at: number }[]> {
+    const rows = await this.db.query<{ id: string; message: string | null; at: string }>(
+      `SELECT id, message, ${sqlMs('updated_at')} AS at FROM movements WHERE state = 'blocked' ORDER BY updated_at DESC LIMIT $1`,
+      [limit],
+    );
+    return rows.map((r) => ({ id: r.id, message: r.message ?? 'it did not verify', at: Number(r.at) }));
+  }
+
+  /** The bodies of a profile's movements that went out (done), for "a destination never sent to". */
+  async sentBodies(profileId: string, kind: string): Promise<string[]> {
+    const rows = await this.db.query<{ body: string }>(
+      `SELECT body FROM movements WHERE profile_id = $1 AND kind = $2 AND state = 'done'`,
+      [profileId, kind],
+    );
+    return rows.map((r) => r.body);
+  }
+
+  /** The movement journaled under a request key (a repeat of a confirmation joins it), with its signed request. */
+  async byRequestKey(requestKey: string): Promise<(StoredMovement & { readonly body: string }) | undefined> {
+    const [row] = await this.db.query<MovementRow>('SELECT * FROM movements WHERE request_key = $1', [requestKey]);
+    return row === undefined ? undefined : { ...toStored(row), body: row.body };
+  }
+
   async get(movementId: string): Promise<StoredMovement | undefined> {
     const [row] = await this.db.query<MovementRow>('SELECT * FROM movements WHERE id = $1', [movementId]);
     return row === undefined ? undefined : toStored(row);
@@ -348,18 +483,7 @@ export class TeamMovements {
     }
     return {
       request: { body: row.body, signer: row.maker_id, signature: row.signature },
-      columns: {
-        id: row.id,
-        profileId: row.profile_id,
-        kind: row.kind,
-        requestKey: row.request_key,
-        clientId: row.client_id,
-        currency: row.currency,
-        amount: row.amount,
-        usdtValue: row.usdt_value,
-        approvalsRequired: row.approvals_required,
-        batchId: row.batch_id,
-      },
+      columns: columnsOf(row),
       decisions: await decisionsOf('movement', row.id),
       ...(batch !== undefined ? { batch } : {}),
     };
@@ -370,7 +494,12 @@ export class TeamMovements {
    * one whose holder's lease ran out. Undefined when there is none. Never blocks on a movement another
    * desk is claiming at the same moment (SKIP LOCKED).
    */
-  async claim(profileIds: readonly string[], leaseMs: number = DEFAULT_LEASE_MS): Promise<Claim | undefined> {
+  async claim(
+    profileIds: readonly string[],
+    leaseMs: number = DEFAULT_LEASE_MS,
+    /** Only this movement (the maker's own call sends what it just prepared). */
+    only?: string,
+  ): Promise<Claim | undefined> {
     return this.db.transaction(async (tx) => {
       const [row] = await tx.query<{
         id: string;
@@ -380,10 +509,10 @@ export class TeamMovements {
         sent_at: string | null;
       }>(
         `SELECT id, state, lease_holder, attempts, ${sqlMs('sent_at')} AS sent_at FROM movements
-          WHERE profile_id = ANY($1)
+          WHERE profile_id = ANY($1) AND ($2::text IS NULL OR id = $2)
             AND (state = 'ready' OR (state IN ('claimed', 'sent') AND lease_expires_at < now()))
           ORDER BY created_at, id LIMIT 1 FOR UPDATE SKIP LOCKED`,
-        [profileIds],
+        [profileIds, only ?? null],
       );
       if (row === undefined) return undefined;
       // The row is locked, so this holds; the condition again is a second guard, not the first.
@@ -485,6 +614,24 @@ export class TeamMovements {
              updated_at = now()
           WHERE id = $1 AND lease_token = $2 AND state = 'claimed' RETURNING 1`,
         [claim.movementId, claim.token, problem],
+      );
+      if (rows.length === 0) throw new LeaseLost(claim.movementId);
+      await recordChange(tx, 'movement.changed', claim.movementId);
+    });
+  }
+
+  /**
+   * Gives back a movement journaled `sent` whose request never left this desk (its own rate limiter
+   * held it past the request's timeout: certainly not sent): `ready` again, claimed and sent later by
+   * this desk or another with the same client id. Only the holder, with its token; LeaseLost otherwise
+   * (another desk took it over and looks it up first).
+   */
+  async requeue(claim: Claim): Promise<void> {
+    await this.db.transaction(async (tx) => {
+      const rows = await tx.query(
+        `UPDATE movements SET state = 'ready', lease_holder = NULL, lease_token = NULL, lease_expires_at = NULL, updated_at = now()
+          WHERE id = $1 AND lease_token = $2 AND lease_holder = $3 AND state = 'sent' RETURNING 1`,
+        [claim.movementId, claim.token, this.deskId],
       );
       if (rows.length === 0) throw new LeaseLost(claim.movementId);
       await recordChange(tx, 'movement.changed', claim.movementId);

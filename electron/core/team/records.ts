@@ -12,6 +12,7 @@
  * - `control.link`      the change applied: a link of the control chain (seq, previous link's hash),
  *                       signed by the approving administrator;
  * - `control.reject`    a prepared change refused;
+ * - `enrolment.request` an operator's new public key, signed with it, waiting for an administrator;
  * - `audit`             an entry of the team's audit chain.
  */
 import { z } from 'zod';
@@ -59,6 +60,8 @@ export const MovementRequest = z
     /** How many approvers other than the maker the policy asks for (0: none). */
     approvalsRequired: z.number().int().min(0).max(10),
     reasons: z.array(z.string().max(300)).max(20),
+    /** Where it was asked for, in words: `screen`, or a batch row confirmed as a whole (authorize.ts originText). */
+    origin: z.string().max(500).optional(),
     /** The control chain's head the maker's desk had verified: the maker's role is read there. */
     controlSeq: Seq,
     maker: Id,
@@ -107,6 +110,23 @@ export const EnrolledOperator = z
   .object({ id: Id, name: z.string().min(1).max(100), role: OperatorRole, publicKey: PublicKey })
   .strict();
 export type EnrolledOperator = z.infer<typeof EnrolledOperator>;
+
+/**
+ * An operator asks to be enrolled from their own desk: the record names them and their new public key
+ * and is signed with that key (proof that the desk holds the private key). It grants nothing: an
+ * administrator prepares the enrolment control change from it, after comparing the key's fingerprint
+ * with the operator out of band, and another administrator applies it.
+ */
+export const EnrolmentRequest = z
+  .object({
+    type: z.literal('enrolment.request'),
+    team: Id,
+    operator: EnrolledOperator,
+    desk: Id,
+    requestedAt: Ms,
+  })
+  .strict();
+export type EnrolmentRequest = z.infer<typeof EnrolmentRequest>;
 
 /** What a control change does. More kinds join as the control plane moves into the team (docs/team.md). */
 export const ControlAction = z.discriminatedUnion('kind', [

@@ -171,6 +171,32 @@ CREATE TABLE changes (
   at timestamptz NOT NULL DEFAULT clock_timestamp()
 );
 `,
+  // 2. Enrolment requests: an operator's new public key, self-signed, made on their own desk, waiting
+  //    for an administrator to prepare the enrolment control change (enrolment.ts); each profile's
+  //    sending desk (senders.ts).
+  `
+CREATE TABLE enrolment_requests (
+  operator_id text PRIMARY KEY,
+  name text NOT NULL,
+  public_key text NOT NULL UNIQUE,
+  desk_id text NOT NULL,
+  body text NOT NULL,
+  signature text NOT NULL,
+  -- The enrolment control change prepared from it (null while it waits for an administrator).
+  change_id text REFERENCES control_changes (id),
+  requested_at timestamptz NOT NULL DEFAULT now()
+);
+
+-- Each profile's sender: the one desk (of those that hold the profile's key) that claims and sends
+-- its movements now, so the account's rate limits are spent by one client; another desk takes over
+-- when its lease runs out (senders.ts). The movements' own leases and tokens still decide each send.
+CREATE TABLE profile_senders (
+  profile_id text PRIMARY KEY,
+  desk_id text NOT NULL,
+  token bigint NOT NULL,
+  expires_at timestamptz NOT NULL
+);
+`,
 ];
 
 /** The schema version this desk writes. */

@@ -58,8 +58,39 @@ export interface VerifyOptions {
    * approve the maker's movements for this long after it was applied (default 72 h).
    */
   readonly coolingOffMs?: number;
+  /**
+   * A movement another desk journaled `sent` is looked up whatever its age (it may have executed);
+   * only a new send is bounded by the signed expiry (the caller checks it before resending).
+   */
+  readonly ignoreExpiry?: boolean;
 }
 export const DEFAULT_COOLING_OFF_MS = 72 * 3600_000;
+
+/**
+ * A maker's signed request alone: well formed, of this team, signed by its maker with their enrolled
+ * key, and the maker could prepare movements when they signed and still can. What the Approvals
+ * screen shows an approver is only ever a request that passed this (the rest is checked before sending).
+ */
+export const verifyRequest = (
+  state: ControlState,
+  record: SignedRecord,
+): { readonly ok: true; readonly request: MovementRequest } | { readonly ok: false; readonly problem: string } => {
+  const request = parseBody(MovementRequest, record.body);
+  if (request === undefined) return { ok: false, problem: 'its request is not a well-formed signed record' };
+  if (request.team !== state.team) return { ok: false, problem: 'its request belongs to another team' };
+  if (record.signer !== request.maker) return { ok: false, problem: 'its stored signer is not its maker' };
+  if (request.controlSeq > state.head.seq)
+    return { ok: false, problem: 'its maker names control changes this desk has not verified' };
+  const maker = state.operator(request.maker, request.controlSeq);
+  if (maker === undefined || !mayAct(state, maker.id, 'make', request.controlSeq) || !mayAct(state, maker.id, 'make'))
+    return { ok: false, problem: `its maker ${maker?.name ?? request.maker} may not prepare movements` };
+  if (!verifySignature(maker.publicKey, record.body, record.signature))
+    return {
+      ok: false,
+      problem: "its request's signature does not verify (the request was edited, or not signed by its maker)",
+    };
+  return { ok: true, request };
+};
 
 export const verifyMovement = (
   state: ControlState,
@@ -67,9 +98,9 @@ export const verifyMovement = (
   options: VerifyOptions = {},
 ): MovementVerdict => {
   const fail = (problem: string): MovementVerdict => ({ ok: false, problem, cause: 'tampered' });
-  const request = parseBody(MovementRequest, evidence.request.body);
-  if (request === undefined) return fail('its request is not a well-formed signed record');
-  if (request.team !== state.team) return fail('its request belongs to another team');
+  const signed = verifyRequest(state, evidence.request);
+  if (!signed.ok) return fail(signed.problem);
+  const request = signed.request;
   const columns = evidence.columns;
   const copies: [string, unknown, unknown][] = [
     ['id', columns.id, request.movementId],
@@ -86,14 +117,8 @@ export const verifyMovement = (
   for (const [what, stored, signed] of copies)
     if (stored !== signed) return fail(`its ${what} in the database differs from what the maker signed`);
 
-  // The maker: a maker (or more) when they signed and still now; the signature is theirs.
-  if (evidence.request.signer !== request.maker) return fail('its stored signer is not its maker');
-  if (request.controlSeq > state.head.seq) return fail('its maker names control changes this desk has not verified');
-  const maker = state.operator(request.maker, request.controlSeq);
-  if (maker === undefined || !mayAct(state, maker.id, 'make', request.controlSeq) || !mayAct(state, maker.id, 'make'))
-    return fail(`its maker ${maker?.name ?? request.maker} may not prepare movements`);
-  if (!verifySignature(maker.publicKey, evidence.request.body, evidence.request.signature))
-    return fail("its request's signature does not verify (the request was edited, or not signed by its maker)");
+  // The maker (checked by verifyRequest: a maker when they signed and still now; the signature is theirs).
+  const maker = state.operator(request.maker, request.controlSeq)!;
 
   // The policy it was checked under must still be the profile's policy.
   const policy = state.policy(request.profileId);
@@ -159,7 +184,7 @@ export const verifyMovement = (
     }
   if (approvers.size < request.approvalsRequired)
     return fail(`it needs ${request.approvalsRequired} approval(s) and has ${approvers.size}`);
-  if ((options.now ?? Date.now()) >= request.expiresAt)
+  if (!options.ignoreExpiry && (options.now ?? Date.now()) >= request.expiresAt)
     return { ok: false, problem: 'its time to be approved and sent ran out before it was sent', cause: 'expired' };
   return { ok: true, request, approvers: [...approvers], policy };
 };

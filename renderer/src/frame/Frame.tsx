@@ -18,6 +18,7 @@ import { ProfileSwitcher } from './ProfileSwitcher';
 import { SignedInOperator } from './SignedInOperator';
 import { preloadScreens, SCREENS } from './screens';
 import { useSidebarCollapsed } from './sidebar';
+import { TeamBanner } from './TeamBanner';
 import { TradeNotifier } from './TradeNotifier';
 
 /** Ctrl/⌘+1…8 open screens, Ctrl/⌘+Shift+L locks. Bound once for the whole window. */
@@ -181,6 +182,7 @@ export const Frame = () => {
             </Button>
           </header>
           <AuditIntegrityBanner />
+          <TeamBanner />
           <main ref={main} className="screen" tabIndex={-1} data-testid={`screen-${entry.id}`} aria-label={entry.label}>
             {/* Every screen but the first has its own chunk, loaded the first time it opens. */}
             <Suspense fallback={<Loading label={`Opening ${entry.label}…`} />}>

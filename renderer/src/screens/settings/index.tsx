@@ -7,6 +7,7 @@ import { OperatorsPanel } from './OperatorsPanel';
 import { OsNotificationsPanel } from './OsNotificationsPanel';
 import { PoliciesPanel } from './PoliciesPanel';
 import { ProfilesPanel } from './ProfilesPanel';
+import { TeamPanel } from './TeamPanel';
 
 const About = () => {
   const info = useDeskQuery(['app.info', {}]);
@@ -35,6 +36,7 @@ export default function SettingsScreen() {
         <ProfilesPanel />
         <OperatorsPanel />
         <PoliciesPanel />
+        <TeamPanel />
         <section className="panel" aria-labelledby="settings-display">
           <h2 id="settings-display">Display</h2>
           <Select<Theme>
