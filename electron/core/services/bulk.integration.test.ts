@@ -14,7 +14,7 @@ import { control, type SandboxHandle, startTestSandbox } from '../../../sandbox/
 import type { BatchPreview, BatchSummary } from '../../../shared/contract/bulk';
 import { parseCsv } from '../../../shared/format/csv';
 import type { Core } from '../core';
-import type { ConfirmView } from '../policies/confirm';
+import type { Confirm, ConfirmView } from '../policies/confirm';
 import { runBatchThroughFaults, waitBatchFinished } from '../testing/batchFaults';
 import { autoConfirm, rendererCalls, startTestCore } from '../testing/core';
 
@@ -122,6 +122,55 @@ describe('bulk batches against the sandbox', () => {
       await test.close();
     }
   }, 60_000);
+
+  it('a batch in two currencies is confirmed by typing each currency’s total; one total wrong → nothing sent', async () => {
+    const views: ConfirmView[] = [];
+    /** A person who types the USDT total right and `btc` as the BTC total. */
+    let btc = '0.3';
+    const confirm: Confirm = async (view) => {
+      views.push(view);
+      return {
+        accepted: true,
+        typedAmounts: (view.typedAmounts ?? []).map((t) => (t.currency === 'BTC' ? btc : t.amount)),
+      };
+    };
+    const test = await startTestCore(sandbox, { confirm });
+    const core = test.core;
+    try {
+      const a = subs[0] as number;
+      const transfers = () => sandbox.ctx.db.prepare('SELECT COUNT(*) AS n FROM transfers').get() as { n: number };
+      const before = transfers().n;
+      const created = await value<{ created: true; batch: BatchSummary }>(core, 'bulk.create', {
+        name: 'two currencies',
+        kind: 'csv',
+        batch: {
+          source: 'csv',
+          text: [
+            'type,currency,amount,from,to,reference',
+            `transfer,USDT,20,spot,sub:${a},u1`,
+            `transfer,BTC,0.1,spot,sub:${a},b1`,
+            `transfer,BTC,0.2,spot,sub:${a},b2`,
+          ].join('\n'),
+        },
+      });
+      btc = '0.2'; // one row's amount, not the BTC total: declined
+      await expect(value(core, 'bulk.start', { id: created.batch.id })).rejects.toMatchObject({
+        ipc: { code: 'CONFIRMATION_DECLINED', message: expect.stringContaining('was not 0.3 BTC') },
+      });
+      expect(transfers().n).toBe(before);
+      expect(views[0]?.typedAmounts).toEqual([
+        { amount: '20', currency: 'USDT' },
+        { amount: '0.3', currency: 'BTC' },
+      ]);
+      btc = '0.30';
+      await value(core, 'bulk.start', { id: created.batch.id });
+      const done = await waitBatchFinished(() => core, created.batch.id, 30_000);
+      expect(done.rows.map((r) => r.state)).toEqual(['done', 'done', 'done']);
+      expect(transfers().n).toBe(before + 3);
+    } finally {
+      await test.close();
+    }
+  }, 40_000);
 
   it('a sweep collects every selected sub-account’s spot USDT above the threshold to main', async () => {
     const test = await startTestCore(sandbox, {});
