@@ -29,7 +29,7 @@ import {
   type Tone,
 } from '../../ui';
 import { NeedsPerson, needsPerson } from './NeedsPerson';
-import { KIND_WORDS } from './words';
+import { KIND_WORDS, originWords } from './words';
 
 /** The journal's own states in words (the filter's choices; a row shows movementState). */
 export const STATE_WORDS: Record<MovementView['state'], { text: string; tone: Tone }> = {
@@ -201,7 +201,20 @@ export function Movements() {
                 </>
               ),
             },
-            { id: 'maker', header: 'Prepared by', cell: (m) => m.operator || '—', sortValue: (m) => m.operator },
+            {
+              id: 'maker',
+              header: 'Prepared by',
+              // Who, and where it was asked for: a screen, or the batch row with its confirmation.
+              cell: (m) => (
+                <>
+                  {m.operator || '—'}
+                  <div className="muted small" data-testid={`movement-origin-${m.id}`}>
+                    {originWords(m.origin)}
+                  </div>
+                </>
+              ),
+              sortValue: (m) => m.operator,
+            },
             { id: 'approver', header: 'Approved by', cell: (m) => approverOf.get(m.id) ?? '—' },
             {
               id: 'state',

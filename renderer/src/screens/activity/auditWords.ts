@@ -88,6 +88,9 @@ const CONTROL_WORDS: Record<ControlKind, string> = {
   'subAccounts.create': 'Sub-account created',
   'subAccounts.setFrozen': 'Sub-account frozen or unfrozen',
   'balances.convertSmallBalances': 'Small balances converted',
+  'keys.create': 'Sub-account API key created',
+  'keys.update': 'Sub-account API key changed',
+  'keys.delete': 'Sub-account API key deleted',
   'team.join': 'Desk joined the team',
   'team.leave': 'Desk left the team',
 };
