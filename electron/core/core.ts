@@ -145,8 +145,6 @@ export interface CoreOptions {
     readonly automate?: { readonly fingerprint?: string; readonly teamName?: string; readonly role?: OperatorRole };
     /** A movement's lease, ms (default 30 000; benchmarks shorten it to take over sooner). */
     readonly leaseMs?: number;
-    /** Claims this desk's sender processes at once (default 4; a test makes it 1). */
-    readonly concurrency?: number;
     readonly timeouts?: TeamTimeouts;
   };
 }
@@ -457,7 +455,6 @@ const buildCore = async (options: CoreOptions, releaseLock: () => void): Promise
     audit,
     canSend: () => lockRef !== undefined && !lockRef.closed && manager.status().state === 'connected',
     ...(options.team?.leaseMs ? { leaseMs: options.team.leaseMs } : {}),
-    ...(options.team?.concurrency ? { concurrency: options.team.concurrency } : {}),
     ...(options.logError ? { logError: options.logError } : {}),
   });
   teamSender = sender;

@@ -132,11 +132,6 @@ export class TeamSender implements Service {
   private readonly held = new Map<string, Held>();
   /** The team id of each local movement the engine still follows. */
   private readonly byLocal = new Map<string, string>();
-  /**
-   * Claims being sent whose sending slot is freed when their answer is lost (the local engine turns
-   * the movement `unknown` and asks the platform): by the maker's client id.
-   */
-  private readonly answerLost = new Map<string, () => void>();
   /** Answers the team database could not take yet, by team movement id. */
   private readonly writeBacks = new Map<string, { outcome: Outcome; token: number | undefined }>();
   private timer: Timer | undefined;
@@ -203,10 +198,6 @@ export class TeamSender implements Service {
 
   /** The local engine settled a movement: its answer goes back to the team journal. */
   localChanged(movement: Movement): void {
-    if (movement.state === 'unknown') {
-      this.answerLost.get(movement.clientId)?.();
-      this.answerLost.delete(movement.clientId);
-    }
     const teamId = this.byLocal.get(movement.id);
     const outcome = outcomeOf(movement);
     if (teamId === undefined || outcome === undefined) return;
@@ -262,25 +253,7 @@ export class TeamSender implements Service {
               if (this.stopped || !this.deps.canSend()) return;
               const claim = await team.movements.claim([profile], this.leaseMs);
               if (claim === undefined) return;
-              // A lost answer frees its slot while the platform is asked (the claim stays held and
-              // renewed until the look-up settles it): the next movement need not wait for it.
-              let lost: () => void = () => undefined;
-              const answerLost = new Promise<undefined>((resolve) => {
-                lost = () => resolve(undefined);
-              });
-              const processing = this.process(team, claim, lost);
-              const result = await Promise.race([processing, answerLost]);
-              if (result === undefined) {
-                void this.deps.scheduler.track(
-                  processing.then(
-                    () => undefined,
-                    (error) => {
-                      if (!(error instanceof TeamUnavailable)) this.deps.logError?.('team.send', error);
-                    },
-                  ),
-                );
-                continue;
-              }
+              const result = await this.process(team, claim);
               // The limiter is saturated (a 429 pause, slow answers): try again at the next tick.
               if (heldBack(result.movement)) return;
             }
@@ -294,7 +267,7 @@ export class TeamSender implements Service {
   }
 
   /** One claim: verify, journal `sent`, send (or look up) through the local engine, follow it. */
-  private async process(team: OpenTeam, claim: Claim, onAnswerLost?: () => void): Promise<MovementResult> {
+  private async process(team: OpenTeam, claim: Claim): Promise<MovementResult> {
     const state = team.state();
     const profile = this.deps.desk.policyOf(claim.evidence.columns.profileId);
     const coolingOffHours = profile?.policy.approval.operatorCoolingOffHours;
@@ -347,7 +320,6 @@ export class TeamSender implements Service {
     const requestKey = localAttemptKey(this.deps.movements, request.requestKey);
     const elsewhere = claim.action === 'lookUp' && this.deps.movements.byRequestKey(requestKey) === undefined;
     const kind = request.kind as keyof MovementParams;
-    if (onAnswerLost) this.answerLost.set(request.clientId, onAnswerLost);
     let result: MovementResult;
     try {
       result = await this.deps.movements.execute(kind, request.params as never, {
@@ -360,8 +332,6 @@ export class TeamSender implements Service {
       // Its lease lapses: the next holder (this desk or another) looks it up before anything else.
       this.held.delete(claim.movementId);
       throw error;
-    } finally {
-      this.answerLost.delete(request.clientId);
     }
     const outcome = result.movement ? outcomeOf(result.movement) : undefined;
     if (heldBack(result.movement)) {
