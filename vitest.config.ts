@@ -1,36 +1,82 @@
+import { readdirSync, readFileSync } from 'node:fs';
+import { join } from 'node:path';
 import react from '@vitejs/plugin-react';
 import { defineConfig } from 'vitest/config';
 
-// Two projects: Node-side code (main core, sandbox, shared, scripts) and the renderer in happy-dom.
-// End-to-end tests are Playwright's (e2e/), not Vitest's.
+// Two kinds of tests: Node-side code (main core, sandbox, shared, scripts) and the renderer in
+// happy-dom. End-to-end tests are Playwright's (e2e/), not Vitest's.
+//
+// Start-up, not the tests, was most of the time: with isolation every file started its own worker and
+// imported its modules again (zod, the contract, the sandbox, React and the UI kit). So the files of
+// a worker share one module graph (`isolate: false`), and what a file may leave behind is put back
+// between files: the renderer's set-up file resets the app's stores, storage and timers
+// (renderer/src/lib/testing/setup.ts); the Node tests close what they open (sandboxes, cores,
+// servers, databases) in their own hooks. A file that replaces a module with `vi.mock` cannot share
+// modules — its mock would leak into the next files, or come too late for a module already loaded —
+// so it runs, with isolation, in a project of its own (found by reading the files, below).
+//
+// Two workers: the machine's two cores (Vitest's default is one fewer), and many files wait on
+// loopback I/O, child processes or the sandbox rather than on the CPU.
+const NODE_TESTS = ['electron', 'sandbox', 'shared', 'scripts', 'bench'];
+const RENDERER_TESTS = ['renderer'];
+const TEST_FILE = /\.test\.tsx?$/;
+const REPLACES_A_MODULE = /\bvi\.(do)?[mM]ock\(/;
+
+/** The test files under `roots` that replace a module with vi.mock / vi.doMock. */
+const filesReplacingModules = (roots: readonly string[]): string[] =>
+  roots.flatMap((root) =>
+    readdirSync(root, { recursive: true, encoding: 'utf8' })
+      .filter((file) => TEST_FILE.test(file) && !file.includes('node_modules'))
+      .map((file) => join(root, file))
+      .filter((file) => REPLACES_A_MODULE.test(readFileSync(file, 'utf8'))),
+  );
+
+const nodeMocking = filesReplacingModules(NODE_TESTS);
+const rendererMocking = filesReplacingModules(RENDERER_TESTS);
+
+const nodeProject = {
+  environment: 'node',
+  // Full-size soak and fault runs: `npm run test:soak` (vitest.soak.config.ts).
+  exclude: ['**/node_modules/**', '**/*.soak.test.ts'],
+  testTimeout: 30_000,
+  hookTimeout: 30_000,
+};
+
+const rendererProject = {
+  environment: 'happy-dom',
+  setupFiles: ['renderer/src/lib/testing/setup.ts'],
+  testTimeout: 15_000,
+};
+
 export default defineConfig({
   test: {
+    maxWorkers: 2,
     projects: [
       {
         test: {
+          ...nodeProject,
           name: 'node',
-          environment: 'node',
-          include: [
-            'electron/**/*.test.ts',
-            'sandbox/**/*.test.ts',
-            'shared/**/*.test.ts',
-            'scripts/**/*.test.ts',
-            'bench/**/*.test.ts',
-          ],
-          // Full-size soak and fault runs: `npm run test:soak` (vitest.soak.config.ts).
-          exclude: ['**/node_modules/**', '**/*.soak.test.ts'],
-          testTimeout: 30_000,
-          hookTimeout: 30_000,
+          include: NODE_TESTS.map((root) => `${root}/**/*.test.ts`),
+          exclude: [...nodeProject.exclude, ...nodeMocking],
+          isolate: false,
         },
+      },
+      {
+        test: { ...nodeProject, name: 'node:isolated', include: nodeMocking },
       },
       {
         plugins: [react()],
         test: {
+          ...rendererProject,
           name: 'renderer',
-          environment: 'happy-dom',
-          include: ['renderer/**/*.test.ts', 'renderer/**/*.test.tsx'],
-          testTimeout: 15_000,
+          include: RENDERER_TESTS.flatMap((root) => [`${root}/**/*.test.ts`, `${root}/**/*.test.tsx`]),
+          exclude: ['**/node_modules/**', ...rendererMocking],
+          isolate: false,
         },
+      },
+      {
+        plugins: [react()],
+        test: { ...rendererProject, name: 'renderer:isolated', include: rendererMocking },
       },
     ],
   },

@@ -58,7 +58,7 @@ const startCore = (sandbox: Sandbox, dataDir: string, counters: { tooMany: numbe
       // The operator confirms the batch once, typing its total (the trusted window's rule).
       confirm: async ({ view }) => ({
         accepted: true,
-        ...(view.typedAmount ? { typedAmount: view.typedAmount.amount } : {}),
+        ...(view.typedAmounts ? { typedAmounts: view.typedAmounts.map((t) => t.amount) } : {}),
       }),
     },
     emit: () => {},

@@ -242,10 +242,10 @@ const main = async () => {
         options: options(desk, fingerprint),
         emit: emitFor(desk),
         shell: {
-          // The operator confirms in the trusted window, typing the amount where it asks.
+          // The operator confirms in the trusted window, typing each amount it asks for.
           confirm: async ({ view }) => ({
             accepted: true,
-            ...(view.typedAmount ? { typedAmount: view.typedAmount.amount } : {}),
+            ...(view.typedAmounts ? { typedAmounts: view.typedAmounts.map((t) => t.amount) } : {}),
           }),
         },
         maxRestartsPerMinute: 20,

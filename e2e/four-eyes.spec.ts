@@ -7,13 +7,15 @@
  * - with two administrators none applies without the second one's approval, even when the person
  *   confirms what the window asked for;
  * - a second Send of a withdrawal that waits for approval leaves one approval item and no withdrawal;
- *   the same withdrawal reviewed again shows "possible duplicate" to the approver;
+ *   the same withdrawal reviewed again shows "possible duplicate" to the approver; a UID transfer's
+ *   review closes once it is queued, and the same request again joins its one item;
  * - a batch with a UID transfer shows that UID in its confirmation, the batch's name as a labelled
  *   row, never as the title.
  */
 import { randomUUID } from 'node:crypto';
 import type { Page } from 'playwright-core';
-import { E2E_ADMIN, expect, test } from './fixtures';
+import type { Shell } from '../electron/shell/shell';
+import { type AppDriver, E2E_ADMIN, expect, test } from './fixtures';
 import { cancelTrusted, confirmedCall, confirmTrusted, trustedConfirmPage } from './fixtures/trustedConfirm';
 
 type Result = { ok: true; value: unknown } | { ok: false; error: { code: string; message: string } };
@@ -32,6 +34,28 @@ const fromWindow = (page: Page, operation: string, payload: unknown): Promise<Re
 const count = (sandbox: { ctx: { db: { prepare(sql: string): { get(): unknown } } } }, sql: string): number =>
   (sandbox.ctx.db.prepare(sql).get() as { n: number }).n;
 
+/** The administrator sets approval rules of the active profile's policy (confirmed as a person would). */
+const setApprovalRules = async (app: AppDriver, shell: Shell, rules: Record<string, unknown>): Promise<void> => {
+  const policy = (await app.call('policies.get', {})).value as {
+    policy: Record<string, unknown> & { approval: Record<string, unknown> };
+  };
+  await confirmedCall(
+    shell,
+    app.call('policies.set', { ...policy.policy, approval: { ...policy.policy.approval, ...rules } }),
+  );
+};
+
+/**
+ * The window sends one movement twice under one request key, each time queued for approval: the
+ * first asks the trusted confirmation (confirmed), the repeat joins the queued item without asking again.
+ */
+const sentTwiceUnderOneKey = async (page: Page, shell: Shell, operation: string, request: unknown): Promise<void> => {
+  const queued = { ok: false, error: { code: 'AWAITING_APPROVAL' } };
+  expect(await confirmedCall(shell, fromWindow(page, operation, request))).toMatchObject(queued);
+  expect(await fromWindow(page, operation, request)).toMatchObject(queued);
+  expect(shell.context.pages().some((p) => p.url().startsWith(`${shell.confirmOrigin}/`))).toBe(false);
+};
+
 const BEA = { name: 'Bea Admin', passphrase: 'bea keeps the second key' } as const;
 const MALLORY = { name: 'mallory', passphrase: 'quiet river under stone' } as const;
 
@@ -46,6 +70,10 @@ test.describe('a compromised window against the control plane', () => {
     const profile = (await app.call('profiles.active', {})).value as { id: string; keyMask: string; userId: number };
     const subAccounts = () => count(sandbox, `SELECT COUNT(*) AS n FROM users WHERE parent_id = ${sandbox.userId}`);
     const subsBefore = subAccounts();
+    const sub = ((await app.call('subAccounts.list', {})).value as { accounts: { userId: number; state: string }[] })
+      .accounts[0]!;
+    const apiKeys = () => count(sandbox, 'SELECT COUNT(*) AS n FROM api_keys');
+    const keysBefore = apiKeys();
 
     // Step 1 of the sequence: create mallory. The shell's window asks the person, who cancels.
     const created = fromWindow(page, 'operators.create', { ...MALLORY, role: 'viewer' });
@@ -75,6 +103,20 @@ test.describe('a compromised window against the control plane', () => {
         /^Add an endpoint/,
       ],
       ['subAccounts.create', { loginName: 'mallorysub1' }, /^Create sub-account/],
+      ['bulk.setFrozen', { userIds: [sub.userId], frozen: true }, /^Freeze a sub-account/],
+      [
+        'keys.create',
+        {
+          userId: sub.userId,
+          name: 'mallory-bot',
+          mode: 'classic',
+          perms: { wallet: 'write' },
+          ipWhitelist: [],
+          keepSecretInKeychain: true,
+        },
+        /^Create an API key for /,
+      ],
+      ['profiles.remove', { id: profile.id }, /^Remove profile/],
       ['balances.convertSmallBalances', { all: true }, /^Convert every small balance/],
     ];
     for (const [operation, payload, title] of attempts) {
@@ -89,6 +131,11 @@ test.describe('a compromised window against the control plane', () => {
     expect(after).toMatchObject({ keyMask: profile.keyMask, userId: profile.userId });
     expect(((await app.call('profiles.list', {})).value as unknown[]).length).toBe(1);
     expect(subAccounts()).toBe(subsBefore);
+    expect(apiKeys()).toBe(keysBefore);
+    const subAfter = (
+      (await app.call('subAccounts.list', {})).value as { accounts: { userId: number; state: string }[] }
+    ).accounts.find((a) => a.userId === sub.userId);
+    expect(subAfter?.state).toBe(sub.state);
   });
 
   test('with two administrators nothing applies without the second one, even when the person confirms', async ({
@@ -108,11 +155,26 @@ test.describe('a compromised window against the control plane', () => {
 
     // The window asks; the person, deceived, confirms each — each only waits in Approvals.
     const policy = (await app.call('policies.get', {})).value as { policy: Record<string, unknown> };
+    const sub = ((await app.call('subAccounts.list', {})).value as { accounts: { userId: number }[] }).accounts[0]!;
+    const subKeys = async () =>
+      ((await app.call('keys.list', { userId: sub.userId })).value as { keys: unknown[] }).keys.length;
+    const subKeysBefore = await subKeys();
     const attempts: [string, unknown][] = [
       ['operators.create', { ...MALLORY, role: 'admin' }],
       ['funding.setReviewPolicy', { typedConfirmAbove: { USDT: '1000000' } }],
       ['policies.set', { ...policy.policy, usdtLimits: { perTransaction: '1000000' } }],
       ['profiles.add', { kind: 'custom', name: 'Elsewhere', baseUrl: 'https://evil.example/api/v4' }],
+      [
+        'keys.create',
+        {
+          userId: sub.userId,
+          name: 'mallory-bot',
+          mode: 'classic',
+          perms: { wallet: 'write' },
+          ipWhitelist: [],
+          keepSecretInKeychain: false,
+        },
+      ],
     ];
     for (const [operation, payload] of attempts) {
       const result = await confirmedCall(shell, fromWindow(page, operation, payload));
@@ -123,6 +185,7 @@ test.describe('a compromised window against the control plane', () => {
     );
     expect((await app.call('funding.reviewPolicy', {})).value).toEqual({ typedConfirmAbove: {} });
     expect(((await app.call('profiles.list', {})).value as unknown[]).length).toBe(1);
+    expect(await subKeys()).toBe(subKeysBefore);
 
     // They wait in Approvals, each line before → after; the first administrator cannot approve them.
     const pending = page.getByTestId('approvals-pending');
@@ -151,13 +214,7 @@ test.describe('a compromised window against the control plane', () => {
   }) => {
     test.setTimeout(120_000);
     const withdrawals = () => count(sandbox, 'SELECT COUNT(*) AS n FROM withdrawals');
-    const policy = (await app.call('policies.get', {})).value as {
-      policy: Record<string, unknown> & { approval: Record<string, unknown> };
-    };
-    await confirmedCall(
-      shell,
-      app.call('policies.set', { ...policy.policy, approval: { ...policy.policy.approval, aboveUsdt: '50' } }),
-    );
+    await setApprovalRules(app, shell, { aboveUsdt: '50' });
     const before = withdrawals();
     const review = async () => {
       await app.open('withdrawals');
@@ -198,15 +255,7 @@ test.describe('a compromised window against the control plane', () => {
       address: saved[0]!.address,
       amount: '70',
     };
-    expect(await confirmedCall(shell, fromWindow(page, 'funding.withdraw', request))).toMatchObject({
-      ok: false,
-      error: { code: 'AWAITING_APPROVAL' },
-    });
-    expect(await fromWindow(page, 'funding.withdraw', request)).toMatchObject({
-      ok: false,
-      error: { code: 'AWAITING_APPROVAL' },
-    });
-    expect(shell.context.pages().some((p) => p.url().startsWith(`${shell.confirmOrigin}/`))).toBe(false);
+    await sentTwiceUnderOneKey(page, shell, 'funding.withdraw', request);
     expect(await items()).toHaveLength(2);
 
     // Reviewed again from scratch (a new intent of the same withdrawal): the approver sees "possible duplicate".
@@ -221,6 +270,46 @@ test.describe('a compromised window against the control plane', () => {
     await expect(page.getByTestId('approval-duplicate').first()).toContainText('Possible duplicate');
     await app.screenshot('approvals-possible-duplicate');
     expect(withdrawals()).toBe(before);
+  });
+
+  test('a UID transfer waiting for approval: the review closes once it is queued; the same request again joins its one item', async ({
+    page,
+    app,
+    shell,
+    sandbox,
+    control,
+  }) => {
+    test.setTimeout(120_000);
+    const pushes = () => count(sandbox, 'SELECT COUNT(*) AS n FROM pushes');
+    await setApprovalRules(app, shell, { anyPush: true });
+    const receiver = ((await control.post('/users', {})) as { user_id: number }).user_id;
+    const before = pushes();
+    const items = async () =>
+      ((await app.call('approvals.list', { state: 'pending' })).value as { approvals: { kind: string }[] }).approvals;
+
+    await app.open('withdrawals');
+    await page.getByRole('tab', { name: 'UID transfer' }).click();
+    const form = page.getByRole('form', { name: 'UID transfer' });
+    await form.getByLabel('Receiving user id').fill(String(receiver));
+    await form.getByLabel('Currency').selectOption('USDT');
+    await form.getByLabel('Amount').fill('25');
+    await page.getByTestId('push-review').click();
+    const review = page.getByTestId('push-confirm');
+    // A double click: one trusted confirmation, one item; the review closes once it is queued.
+    await review.getByTestId('confirm-accept').dblclick();
+    await confirmTrusted(shell, { title: /UID transfer/ });
+    await expect(review).toHaveCount(0);
+    await expect(page.getByTestId('push-queued')).toContainText('waits');
+    await expect(form.getByLabel('Amount')).toHaveValue('');
+    expect((await items()).filter((a) => a.kind === 'push')).toHaveLength(1);
+    expect(pushes()).toBe(before);
+
+    // The window sends one UID transfer twice under one request key: the repeat joins the queued
+    // item, without a second confirmation.
+    const request = { requestKey: randomUUID(), receiveUid: receiver, currency: 'USDT', amount: '26' };
+    await sentTwiceUnderOneKey(page, shell, 'funding.push', request);
+    expect((await items()).filter((a) => a.kind === 'push')).toHaveLength(2);
+    expect(pushes()).toBe(before);
   });
 
   test('a batch with a UID transfer shows that UID in its confirmation; its name is a labelled row, not the title', async ({

@@ -147,4 +147,45 @@ test.describe('a compromised renderer', () => {
     expect(right).toMatchObject({ ok: true, value: { outcome: 'accepted' } });
     expect(count(sandbox, 'withdrawals')).toBe(before + 1);
   });
+
+  test('a batch in two currencies asks for each total typed in the confirmation; one wrong total cannot confirm', async ({
+    page,
+    shell,
+    sandbox,
+    app,
+  }) => {
+    const sub = ((await app.call('subAccounts.list', {})).value as { accounts: { userId: number }[] }).accounts[0]!;
+    const before = count(sandbox, 'transfers');
+    const created = await app.call('bulk.create', {
+      name: 'two currencies',
+      kind: 'csv',
+      batch: {
+        source: 'csv',
+        text: [
+          'type,currency,amount,from,to,reference',
+          `transfer,USDT,12,spot,sub:${sub.userId},u1`,
+          `transfer,BTC,0.001,spot,sub:${sub.userId},b1`,
+          `transfer,BTC,0.002,spot,sub:${sub.userId},b2`,
+        ].join('\n'),
+      },
+    });
+    const id = (created.value as { batch: { id: string } }).batch.id;
+    const start = () => page.evaluate((batchId) => window.desk!.bulk.start({ id: batchId }), id);
+    const started = start();
+    const asked = await trustedConfirmPage(shell);
+    const typed = asked.getByTestId('trusted-typed');
+    await expect(typed).toHaveCount(2);
+    await expect(asked.getByText('Type the total in BTC')).toBeVisible();
+    // The USDT total right, the BTC total as one row's amount: the button stays off.
+    await typed.nth(0).fill('12');
+    await typed.nth(1).fill('0.002');
+    await expect(asked.getByTestId('trusted-accept')).toBeDisabled();
+    await cancelTrusted(shell);
+    expect(await started).toMatchObject({ ok: false, error: { code: 'CONFIRMATION_DECLINED' } });
+    expect(count(sandbox, 'transfers')).toBe(before);
+    // Each total typed as shown: it runs.
+    const [run] = await Promise.all([start(), confirmTrusted(shell, { title: 'Run a batch of 3 rows' })]);
+    expect(run).toMatchObject({ ok: true });
+    await expect.poll(() => count(sandbox, 'transfers'), { timeout: 20_000 }).toBe(before + 3);
+  });
 });

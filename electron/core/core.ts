@@ -41,7 +41,7 @@ import type { Emit, ServiceContext } from './services/context';
 import type { OpenExternal } from './services/externalUrl';
 import { createFundingHandlers, createSavedAddresses, createWithdrawalPrecheck } from './services/funding';
 import type { CoreInternals } from './services/internals';
-import { createKeysHandlers } from './services/keys';
+import { createKeysHandlers, keyControlKinds } from './services/keys';
 import { createOperatorsHandlers, createSession, operatorControlKinds, type Session } from './services/operators';
 import {
   createApprovalsHandlers,
@@ -200,7 +200,7 @@ const createHandlers = (ctx: ServiceContext, d: Domain): DeskHandlers => {
     }),
     transfers: createTransfersHandlers(ctx, d.commands),
     subAccounts: createSubAccountsHandlers(ctx, d.controls),
-    keys: createKeysHandlers(ctx, d.authorizer.confirmChange, d.internals.showSecret),
+    keys: createKeysHandlers(ctx, d.controls, d.internals.showSecret),
     trade: createTradeHandlers(ctx),
     activity: createActivityHandlers(ctx, d.internals),
     bulk: createBulkHandlers(ctx, { batches: d.batches, keyRotation: d.keyRotation, app: d.app, controls: d.controls }),
@@ -536,6 +536,7 @@ const buildCore = async (options: CoreOptions, releaseLock: () => void): Promise
       ...policyControlKinds(policies),
       ...profileControlKinds(manager, keyStore),
       ...subAccountControlKinds(ctx),
+      ...keyControlKinds(ctx, options.showSecret),
       ...balanceControlKinds(ctx),
       ...joining.kinds,
     } satisfies Record<ControlKind, ControlKindHandler>,

@@ -10,7 +10,7 @@
  *   (protocol.ts). The pages are confirmPage.ts's escaped HTML, their script and style files, each
  *   with `trustedPageHeaders` (the CSP, `Origin-Agent-Cluster: ?1`), as in the Chromium shell.
  * - Its own preload (electron/preload/confirm.ts), which exposes only `answer(accepted,
- *   typedAmount)` on its own IPC channel; main takes an answer only from this window's web
+ *   typedAmounts)` on its own IPC channel; main takes an answer only from this window's web
  *   contents, its top-level frame, at its origin. The renderer's preload has no such channel, and
  *   an answer from any other web contents is refused.
  * - Closing the window, or the time running out (2 minutes for a confirmation, 10 for a secret),
@@ -22,6 +22,7 @@
  */
 import { join } from 'node:path';
 import { BrowserWindow, type IpcMainEvent, ipcMain, type Session, session } from 'electron';
+import { typedAmountsOf } from '../../shared/contract/shell';
 import type { ConfirmAnswer, ConfirmView } from '../core/policies/confirm';
 import {
   CONFIRM_PAGE_CSS,
@@ -115,10 +116,8 @@ export const createConfirmWindow = (options: ConfirmWindowOptions): ElectronConf
       options.log?.('trusted window: an answer from another sender was refused');
       return;
     }
-    current.answered({
-      accepted: accepted === true,
-      ...(typeof typed === 'string' ? { typedAmount: typed.slice(0, 100) } : {}),
-    });
+    const typedAmounts = typedAmountsOf(typed);
+    current.answered({ accepted: accepted === true, ...(typedAmounts ? { typedAmounts } : {}) });
   });
 
   /** Opens the window on `url` with `pageFiles`; resolves with the answer, or the cancel on close or timeout. */

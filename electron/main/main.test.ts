@@ -469,7 +469,7 @@ describe('trusted confirmation window', () => {
       { label: 'Address', value: 'TAddr<script>alert(1)</script>' },
       { label: 'Memo', value: 'TXYZ\u202Eabc' },
     ],
-    typedAmount: { amount: '100', currency: 'USDT' },
+    typedAmounts: [{ amount: '100', currency: 'USDT' }],
     confirmLabel: 'Withdraw',
   };
   const answerChannel = 'desk-confirm:answer';
@@ -533,8 +533,8 @@ describe('trusted confirmation window', () => {
     expect(decide('https://evil.example/')).toBe(true);
 
     // The right window answers: confirmed with the typed amount, and the window closes.
-    fake.ipcOn.get(answerChannel)!(from(win.webContents), true, '100');
-    await expect(answer).resolves.toEqual({ accepted: true, typedAmount: '100' });
+    fake.ipcOn.get(answerChannel)!(from(win.webContents), true, ['100']);
+    await expect(answer).resolves.toEqual({ accepted: true, typedAmounts: ['100'] });
     expect(win.closed).toBe(true);
   });
 
@@ -544,10 +544,10 @@ describe('trusted confirmation window', () => {
     const listener = fake.ipcOn.get(answerChannel)!;
     // The app's own window (a compromised renderer) cannot answer…
     appWindow.webContents.mainFrame.url = 'app://desk/index.html';
-    listener(from(appWindow.webContents), true, '100');
+    listener(from(appWindow.webContents), true, ['100']);
     // …nor a frame inside the confirmation, nor the window once it is elsewhere.
-    listener(from(win.webContents, { url: 'treasury-desk-trusted://page/confirm.html' }), true, '100');
-    listener({ sender: win.webContents, senderFrame: null }, true, '100');
+    listener(from(win.webContents, { url: 'treasury-desk-trusted://page/confirm.html' }), true, ['100']);
+    listener({ sender: win.webContents, senderFrame: null }, true, ['100']);
     const settled = vi.fn();
     void answer.then(settled);
     // Whatever those answers set off has run by the next turn of the event loop.
@@ -555,7 +555,7 @@ describe('trusted confirmation window', () => {
     expect(settled).not.toHaveBeenCalled();
     expect(win.closed).toBe(false);
     win.webContents.mainFrame.url = 'https://evil.example/';
-    listener(from(win.webContents), true, '100');
+    listener(from(win.webContents), true, ['100']);
     await new Promise((r) => setImmediate(r));
     expect(settled).not.toHaveBeenCalled();
     // The person closes it: declined.
@@ -567,7 +567,7 @@ describe('trusted confirmation window', () => {
     const { win, answer } = await open();
     win.close();
     await expect(answer).resolves.toEqual({ accepted: false });
-    fake.ipcOn.get(answerChannel)!(from(win.webContents), true, '100');
+    fake.ipcOn.get(answerChannel)!(from(win.webContents), true, ['100']);
     // The next confirmation is a new window with its own answer.
     const next = await open();
     expect(next.win).not.toBe(win);
@@ -605,11 +605,13 @@ describe('trusted confirmation window', () => {
     const added = Object.keys(fake.exposed).filter((k) => !before.includes(k));
     expect(added).toEqual(['__deskConfirmAnswer']);
     const answer = fake.exposed.__deskConfirmAnswer as (accepted: unknown, typed: unknown) => void;
-    answer(true, '1,000.5');
-    answer('yes', { not: 'a string' });
+    answer(true, ['1,000.5', '7']);
+    answer('yes', { not: 'a list' });
+    answer(true, [{ not: 'a string' }, 'x'.repeat(150)]);
     expect(fake.sent).toEqual([
-      [answerChannel, true, '1,000.5'],
+      [answerChannel, true, ['1,000.5', '7']],
       [answerChannel, false, undefined],
+      [answerChannel, true, ['', 'x'.repeat(100)]],
     ]);
   });
 });

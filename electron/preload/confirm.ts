@@ -1,6 +1,6 @@
 /**
  * The trusted confirmation window's preload (electron/main/confirmWindow.ts): exposes one
- * function, `answer(accepted, typedAmount)`, as the page's `__deskConfirmAnswer` (the name the
+ * function, `answer(accepted, typedAmounts)`, as the page's `__deskConfirmAnswer` (the name the
  * confirmation page's script looks for, electron/core/policies/confirmPage.ts), sending on the
  * confirmation's own channel. Nothing else: no ipcRenderer, no contract, no events. Main checks
  * that the answer comes from that window, and compares the typed amount itself.
@@ -14,11 +14,14 @@ import { contextBridge, ipcRenderer } from 'electron';
  */
 const CONFIRM_ANSWER_CHANNEL = 'desk-confirm:answer';
 
-const answer = (accepted: unknown, typedAmount: unknown): void => {
+/** `typedAmounts`: one string per amount the page asked for (main cuts and checks them again). */
+const answer = (accepted: unknown, typedAmounts: unknown): void => {
   ipcRenderer.send(
     CONFIRM_ANSWER_CHANNEL,
     accepted === true,
-    typeof typedAmount === 'string' ? typedAmount.slice(0, 100) : undefined,
+    Array.isArray(typedAmounts)
+      ? typedAmounts.slice(0, 32).map((t) => (typeof t === 'string' ? t.slice(0, 100) : ''))
+      : undefined,
   );
 };
 

@@ -5,6 +5,7 @@
  * time out is a cancel. One at a time.
  */
 import type { BrowserContext, Page } from 'playwright-core';
+import { typedAmountsOf } from '../../shared/contract/shell';
 import type { ConfirmAnswer, ConfirmView } from '../core/policies/confirm';
 import { CONFIRM_PAGE_CSS, CONFIRM_PAGE_SCRIPT, confirmPageHtml } from '../core/policies/confirmPage';
 import { createTrustedPages } from './trustedPage';
@@ -39,11 +40,10 @@ export const createConfirmWindow = (
           '/confirm.css': ['text/css; charset=utf-8', CONFIRM_PAGE_CSS],
         },
         cancelled: { accepted: false },
-        onAnswer: ([accepted, typed], finish) =>
-          finish({
-            accepted: accepted === true,
-            ...(typeof typed === 'string' ? { typedAmount: typed.slice(0, 100) } : {}),
-          }),
+        onAnswer: ([accepted, typed], finish) => {
+          const typedAmounts = typedAmountsOf(typed);
+          finish({ accepted: accepted === true, ...(typedAmounts ? { typedAmounts } : {}) });
+        },
         describe: (answer) => `trusted confirmation ${view.action}: ${answer.accepted ? 'confirmed' : 'cancelled'}`,
       }),
     owns: pages.owns,

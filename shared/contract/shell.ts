@@ -13,6 +13,18 @@ import { z } from 'zod';
 import { operation } from '../ipc/define';
 
 /** What the trusted confirmation shows: plain data, rendered as text (never as HTML). */
+/** At most this many amounts to type in one confirmation (a batch's currencies; a movement has one). */
+export const MAX_TYPED_AMOUNTS = 32;
+
+/**
+ * The amounts typed, as a shell takes them from its confirmation page (whatever the page sent):
+ * strings only, each cut at 100 characters, at most MAX_TYPED_AMOUNTS; nothing else is kept.
+ */
+export const typedAmountsOf = (raw: unknown): string[] | undefined =>
+  Array.isArray(raw)
+    ? raw.slice(0, MAX_TYPED_AMOUNTS).map((t) => (typeof t === 'string' ? t.slice(0, 100) : ''))
+    : undefined;
+
 export const ConfirmView = z
   .object({
     action: z.enum([
@@ -21,7 +33,6 @@ export const ConfirmView = z
       'transfer',
       'batch',
       'keyCreate',
-      'keyUpdate',
       'keyDelete',
       'policy',
       'endpoint',
@@ -45,8 +56,12 @@ export const ConfirmView = z
           .strict(),
       )
       .readonly(),
-    /** When set, the person must type this amount (above the threshold); the core compares it. */
-    typedAmount: z.object({ amount: z.string(), currency: z.string() }).strict().optional(),
+    /** When set, the person must type each amount (a movement's; a batch's total per currency); the core compares them. */
+    typedAmounts: z
+      .array(z.object({ amount: z.string(), currency: z.string() }).strict())
+      .max(MAX_TYPED_AMOUNTS)
+      .readonly()
+      .optional(),
     /** A line shown above the buttons (e.g. "This needs an approver before it is sent"). */
     note: z.string().optional(),
     /** The button's words ("Withdraw", "Approve and send", "Delete key"). */
@@ -87,7 +102,12 @@ export const shellContract = {
     confirm: operation(
       'Shows the trusted confirmation the core built from the intent, in a window the renderer cannot script, and answers what the person did.',
       z.object({ view: ConfirmView }).strict(),
-      z.object({ accepted: z.boolean(), typedAmount: z.string().max(100).optional() }).strict(),
+      z
+        .object({
+          accepted: z.boolean(),
+          typedAmounts: z.array(z.string().max(100)).max(MAX_TYPED_AMOUNTS).readonly().optional(),
+        })
+        .strict(),
     ),
     showSecret: operation(
       'Shows a new API key’s secret once, in the shell’s own page (never the app’s window); answers whether it was on screen. The secret crosses from the core to the shell’s process only, and is never logged.',

@@ -2,8 +2,9 @@
  * A batch that waits as ONE item in the Approvals queue (`approval.approveBatchesAsAWhole`,
  * docs/approvals.md "Batches approved as a whole"): its item (keyed `batch:<id>`, every governed row
  * with its request key and reasons, the totals), the approver's decision (every row against the
- * limits again, the trusted confirmation listing every destination), and what a decision does to the
- * batch: approved → it runs; rejected, expired or withdrawn → it is cancelled, nothing sent.
+ * limits again, the trusted confirmation listing every destination and asking for each currency's
+ * total typed), and what a decision does to the batch: approved → it runs; rejected, expired or
+ * withdrawn → it is cancelled, nothing sent.
  */
 import type { Approval } from '../../../shared/contract/policies';
 import { formatMoney } from '../../../shared/format/money';
@@ -130,19 +131,22 @@ export const createBatchApproval = (deps: BatchApprovalDeps) => {
     const batchId = String(a.request.batchId);
     const inputs = deps.store.rows(batchId).map((r) => ({ row: r.row_no, input: inputOf(r) }));
     const needing = rows.filter((r) => r.reasons.length > 0);
+    const totals = totalsOf(inputs);
     await requireConfirmation(deps.confirm, {
       action: 'approve',
       title: `Approve a batch of ${inputs.length} row${inputs.length === 1 ? '' : 's'}`,
       rows: [
         { label: 'Batch name', value: `“${String(a.request.name)}”` },
         ...batchLines(await deps.lines(inputs)),
-        ...totalsOf(inputs).map((t) => ({ label: `Total ${t.currency}`, value: formatMoney(t.amount, t.currency) })),
+        ...totals.map((t) => ({ label: `Total ${t.currency}`, value: formatMoney(t.amount, t.currency) })),
         ...needing.map((r) => ({ label: `Row ${r.row} needs approval`, value: r.reasons.join(' ') })),
         { label: 'Prepared by', value: a.makerName },
         ...contextRows(deps.activeProfile(), who),
       ],
       note: 'Its rows then run in Bulk, each still checked against the limits as it goes.',
       confirmLabel: 'Approve and run',
+      // The approver types each currency's total, as the maker did.
+      typedAmounts: totals,
     });
     // The batch may have been cancelled while the approver read the confirmation.
     const cancelled = batchNotWaiting(a);

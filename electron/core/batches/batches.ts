@@ -225,13 +225,12 @@ export const createBatches = (deps: BatchesDeps): Batches => {
 
   /**
    * One trusted confirmation for the whole batch: every destination with its amount, the total per
-   * currency (typed when the batch has one currency), the batch's name as a labelled row (free text
+   * currency (each typed by the person), the batch's name as a labelled row (free text
    * from the window: never the title). `needing` rows make it a "Submit for approval".
    */
   const confirmBatch = async (id: string, name: string, needing: number): Promise<void> => {
     const inputs = store.rows(id).map((r) => ({ row: r.row_no, input: inputOf(r) }));
     const totals = totalsOf(inputs);
-    const single = totals.length === 1 ? totals[0] : undefined;
     const who = deps.authorizer.operator();
     try {
       await requireConfirmation(deps.confirm, {
@@ -248,7 +247,7 @@ export const createBatches = (deps: BatchesDeps): Batches => {
             ? `${needing} row(s) need an approver: the whole batch waits as one item in Approvals and nothing is sent before an operator other than you approves it. Then each row is sent once, at the platform’s rate limits, checked against the limits.`
             : 'Each row is sent once, at the platform’s rate limits; the policy’s limits and approvals apply to every row.',
         confirmLabel: needing > 0 ? 'Submit for approval' : 'Run batch',
-        ...(single ? { typedAmount: single } : {}),
+        typedAmounts: totals,
       });
     } catch (error) {
       deps.audit.record({ action: 'bulk.start', params: { id }, outcome: 'error', label: 'NOT_CONFIRMED' });

@@ -11,6 +11,7 @@ import { type SandboxHandle, startSandbox } from '../../../sandbox/server';
 import { DEFAULT_POLICY } from '../../../shared/contract/policies';
 import type { EventEntry } from '../../../shared/ipc/channel';
 import type { Result } from '../../../shared/ipc/result';
+import { TEST_SCRYPT_COST } from '../operators';
 import { TEST_ADMIN } from '../testing/core';
 import { type InMemoryLaunch, inMemoryCoreLauncher } from '../testing/inMemoryCore';
 import type { LaunchCore } from './messages';
@@ -45,6 +46,7 @@ const open = (
       sandbox: { mode: 'external', baseUrl: sandbox.baseUrl, key: sandbox.key, secret: sandbox.secret },
       watchIntervalMs: 0,
       bootstrapOperator: TEST_ADMIN,
+      scryptCost: TEST_SCRYPT_COST,
       downloadsDir: join(dataDir, 'downloads'),
     },
     emit: (batch) => {

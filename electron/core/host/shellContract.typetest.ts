@@ -25,8 +25,8 @@ type Answer = z.output<(typeof shellContract)['shell']['confirm']['output']>;
 export const viewMatches: Same<ConfirmView, Schema> = true;
 export const rowMatches: Same<ConfirmView['rows'][number], Schema['rows'][number]> = true;
 export const typedAmountMatches: Same<
-  NonNullable<ConfirmView['typedAmount']>,
-  NonNullable<Schema['typedAmount']>
+  NonNullable<ConfirmView['typedAmounts']>[number],
+  NonNullable<Schema['typedAmounts']>[number]
 > = true;
 export const answerMatches: Same<ConfirmAnswer, Answer> = true;
 // The page for a new secret and the test key store, likewise.

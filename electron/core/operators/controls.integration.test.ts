@@ -11,6 +11,7 @@ import { randomUUID } from 'node:crypto';
 import { describe, expect, it } from 'vitest';
 import { control } from '../../../sandbox/testing/harness';
 import type { ReviewPolicy } from '../../../shared/contract/funding';
+import type { KeyView } from '../../../shared/contract/keys';
 import type { Operator } from '../../../shared/contract/operators';
 import type { Approval, FourEyes, PolicyInput, PolicyView } from '../../../shared/contract/policies';
 import type { ProfileView } from '../../../shared/contract/profiles';
@@ -22,7 +23,7 @@ let answer: 'yes' | 'no' = 'yes';
 const confirm = async (view: ConfirmView) => {
   views.push(view);
   if (answer === 'no') return { accepted: false };
-  return { accepted: true, ...(view.typedAmount ? { typedAmount: view.typedAmount.amount } : {}) };
+  return { accepted: true, ...(view.typedAmounts ? { typedAmounts: view.typedAmounts.map((t) => t.amount) } : {}) };
 };
 
 const desk = withSandboxCore({ sandbox: { seed: 21 }, core: { confirm }, spot: { USDT: '10000' } });
@@ -127,7 +128,7 @@ describe('control changes', () => {
     expect(transfer).toMatchObject({ ok: false, error: { code: 'CONFIRMATION_DECLINED' } });
     expect(views.length).toBe(before + 1);
     expect(views.at(-1)).toMatchObject({ action: 'transfer', title: 'Transfer 5,000 USDT' });
-    expect(views.at(-1)?.typedAmount).toBeUndefined();
+    expect(views.at(-1)?.typedAmounts).toBeUndefined();
   });
 
   it('with two administrators: a change waits for the other one, who may not approve it within the cooling-off, then applies it once', async () => {
@@ -260,5 +261,81 @@ describe('control changes', () => {
     await expect.poll(() => desk.core.ctx.keyStore.get(pending)).toBeUndefined();
     const after = (await value<ProfileView[]>('profiles.list')).find((p) => p.id === before!.id);
     expect(after).toMatchObject({ keyMask: before!.keyMask, userId: before!.userId });
+  });
+
+  it('a sub-account’s API key — created, changed, deleted — is a control change: confirmed before → after, then waits for the other administrator', async () => {
+    await signIn(TEST_ADMIN);
+    const { accounts } = await value<{ accounts: { userId: number; loginName: string }[] }>('subAccounts.list');
+    const sub = accounts[0]!;
+    const keysOf = async () => (await value<{ keys: KeyView[] }>('keys.list', { userId: sub.userId })).keys;
+    const keysBefore = (await keysOf()).length;
+
+    // Created: the confirmation names the account and every line of the key; nothing is created yet.
+    const created = await call('keys.create', {
+      userId: sub.userId,
+      name: 'desk-bot',
+      mode: 'classic',
+      perms: { spot: 'write' },
+      ipWhitelist: ['203.0.113.7'],
+      keepSecretInKeychain: false,
+    });
+    expect(created).toMatchObject({ ok: false, error: { code: 'AWAITING_APPROVAL' } });
+    expect(views.at(-1)).toMatchObject({
+      action: 'control',
+      title: `Create an API key for ${sub.loginName} (UID ${sub.userId})`,
+      confirmLabel: 'Submit for approval',
+    });
+    expect(rowsOf(views.at(-1))).toMatchObject({ Permissions: '— → spot: write', 'IP whitelist': '— → 203.0.113.7' });
+    expect(await keysOf()).toHaveLength(keysBefore);
+    const [createItem] = await pendingControls();
+    expect(createItem?.control?.kind).toBe('keys.create');
+    // Its preparer cannot approve it; the other administrator does, and it applies once.
+    expect(await call('approvals.approve', { id: createItem!.id, reason: 'mine' })).toMatchObject({
+      ok: false,
+      error: { code: 'NOT_ALLOWED' },
+    });
+    await signIn({ name: BEA.name, passphrase: beaPassphrase() });
+    expect(await value<Approval>('approvals.approve', { id: createItem!.id, reason: 'ok' })).toMatchObject({
+      state: 'sent',
+    });
+    const [key] = (await keysOf()).filter((k) => k.name === 'desk-bot');
+    expect(key).toMatchObject({ perms: { spot: 'write' }, ipWhitelist: ['203.0.113.7'] });
+
+    // Changed: its permissions and whitelist before → after; the key keeps them until approved.
+    await signIn(TEST_ADMIN);
+    const update = { userId: sub.userId, key: key!.key, name: 'desk-bot', perms: { spot: 'read' }, ipWhitelist: [] };
+    expect(await call('keys.update', update)).toMatchObject({ ok: false, error: { code: 'AWAITING_APPROVAL' } });
+    expect(rowsOf(views.at(-1))).toMatchObject({
+      Permissions: 'spot: write → spot: read',
+      'IP whitelist': '203.0.113.7 → none (the key expires after 90 days)',
+    });
+    expect((await keysOf()).find((k) => k.key === key!.key)).toMatchObject({ perms: { spot: 'write' } });
+    const [updateItem] = await pendingControls();
+    await signIn({ name: BEA.name, passphrase: beaPassphrase() });
+    await value('approvals.approve', { id: updateItem!.id, reason: 'ok' });
+    expect((await keysOf()).find((k) => k.key === key!.key)).toMatchObject({
+      perms: { spot: 'read' },
+      ipWhitelist: [],
+    });
+
+    // Deleted: waits too; approved, the key is gone.
+    await signIn(TEST_ADMIN);
+    expect(await call('keys.delete', { userId: sub.userId, key: key!.key })).toMatchObject({
+      ok: false,
+      error: { code: 'AWAITING_APPROVAL' },
+    });
+    expect(views.at(-1)?.title).toBe(
+      `Delete API key ${key!.key.slice(0, 4)}…${key!.key.slice(-4)} of ${sub.loginName} (UID ${sub.userId})`,
+    );
+    expect(rowsOf(views.at(-1))).toMatchObject({ Permissions: 'spot: read → —' });
+    expect((await keysOf()).some((k) => k.key === key!.key)).toBe(true);
+    const [deleteItem] = await pendingControls();
+    await signIn({ name: BEA.name, passphrase: beaPassphrase() });
+    await value('approvals.approve', { id: deleteItem!.id, reason: 'ok' });
+    expect((await keysOf()).some((k) => k.key === key!.key)).toBe(false);
+    const audited = desk.core.db
+      .prepare("SELECT params FROM audit WHERE action = 'keys.delete' ORDER BY seq DESC LIMIT 1")
+      .get() as { params: string };
+    expect(JSON.parse(audited.params)).toMatchObject({ by: TEST_ADMIN.name, approvedBy: BEA.name });
   });
 });

@@ -56,6 +56,12 @@ export interface ControlKindHandler {
   discard?(request: Record<string, unknown>): Promise<void>;
   /** The role that may prepare it (default admin). */
   readonly access?: Access;
+  /**
+   * It acts on the active profile's account, through that profile's key (a sub-account, its API
+   * keys, small balances): it applies only while the profile it was prepared on is the active one —
+   * approved while another is active, it would act on the wrong account.
+   */
+  readonly onActiveProfile?: boolean;
 }
 
 /**
@@ -262,6 +268,12 @@ export const createControlPlane = (deps: ControlPlaneDeps): ControlPlane => {
       const who = deps.queue.approver(a);
       const { control, apply: request } = a.request as unknown as ControlRequest;
       const kind = kindOf(control.kind);
+      if (kind.onActiveProfile && deps.activeProfile()?.id !== control.profileId) {
+        throw DeskFailure.precondition(
+          'This change acts on the account of the profile it was prepared on, which is not the active profile; nothing was changed.',
+          'Switch to that profile, then approve it.',
+        );
+      }
       const stale = kind.stale?.(request);
       if (stale) {
         throw DeskFailure.precondition(

@@ -111,8 +111,10 @@ export interface Authorizer {
    */
   approve(a: StoredApproval, p: Proposal, reason: string): Promise<Release>;
   /**
-   * Any other sensitive change that is not a control change (a sub-account's API key): role maker
-   * and up, then the trusted confirmation of `view` (with the profile and the operator).
+   * Any other sensitive change that is not a control change (a bulk key rotation, acknowledging a
+   * failed audit check, lifting a lock-out): role maker and up, then the trusted confirmation of
+   * `view` (with the profile and the operator). A sub-account's API key created, changed or deleted
+   * one at a time is a control change (services/keys.ts).
    */
   confirmChange: ConfirmChange;
   /**
@@ -176,7 +178,7 @@ export const createAuthorizer = (deps: AuthorizeDeps): Authorizer => {
           : []),
         ...contextRows(active, who),
       ],
-      ...(typed ? { typedAmount: { amount: facts.amount, currency: facts.currency } } : {}),
+      ...(typed ? { typedAmounts: [{ amount: facts.amount, currency: facts.currency }] } : {}),
       ...(needsApproval
         ? { note: `This needs an approver other than you before it is sent: ${extra.reasons?.join(' ')}` }
         : {}),

@@ -17,7 +17,6 @@ export type ConfirmAction =
   | 'transfer'
   | 'batch'
   | 'keyCreate'
-  | 'keyUpdate'
   | 'keyDelete'
   | 'policy'
   | 'endpoint'
@@ -25,6 +24,12 @@ export type ConfirmAction =
   | 'approve'
   | 'auditAcknowledge'
   | 'liftLockout';
+
+/** An amount the person must type in the confirmation, in its currency. */
+export interface TypedAmount {
+  readonly amount: string;
+  readonly currency: string;
+}
 
 /** One line of the confirmation. */
 export interface ConfirmRow {
@@ -44,8 +49,11 @@ export interface ConfirmView {
   readonly title: string;
   /** Label → value, in order: amount, destination, network, fee, profile, operator, … */
   readonly rows: readonly ConfirmRow[];
-  /** When set, the person must type this amount (above the threshold); main compares it. */
-  readonly typedAmount?: { readonly amount: string; readonly currency: string };
+  /**
+   * When set, the person must type each of these amounts (a movement above the threshold: its
+   * amount; a batch: its total per currency); main compares every one.
+   */
+  readonly typedAmounts?: readonly TypedAmount[];
   /** A line shown above the buttons (e.g. "This needs an approver before it is sent"). */
   readonly note?: string;
   /** The button's words ("Withdraw", "Approve and send", "Delete key"). */
@@ -54,8 +62,8 @@ export interface ConfirmView {
 
 export interface ConfirmAnswer {
   readonly accepted: boolean;
-  /** What the person typed, when the view asked for it. */
-  readonly typedAmount?: string;
+  /** What the person typed, when the view asked for it: one entry per `typedAmounts`, in order. */
+  readonly typedAmounts?: readonly string[];
 }
 
 /** Shows a view in the shell's trusted window and resolves with the person's answer. */
@@ -107,9 +115,8 @@ export const requireConfirmation = async (
     clearTimeout(timer);
   }
   if (!answer.accepted) throw declined('The confirmation was cancelled, closed or timed out.');
-  if (view.typedAmount && !typedAmountMatches(answer.typedAmount, view.typedAmount.amount)) {
-    throw declined(
-      `The amount typed in the confirmation window was not ${view.typedAmount.amount} ${view.typedAmount.currency}.`,
-    );
+  const wrong = (view.typedAmounts ?? []).find((t, i) => !typedAmountMatches(answer.typedAmounts?.[i], t.amount));
+  if (wrong) {
+    throw declined(`The amount typed in the confirmation window was not ${wrong.amount} ${wrong.currency}.`);
   }
 };

@@ -68,6 +68,21 @@ describe('the trusted confirmation page', () => {
     expect(html.match(/<script/g)).toHaveLength(1); // the page's own script file only
   });
 
+  it('a batch in two currencies asks for each total: one field per currency, the button off until all are typed', () => {
+    const html = confirmPageHtml({
+      ...view([], 'Run a batch of 3 rows'),
+      typedAmounts: [
+        { amount: '60', currency: 'USDT' },
+        { amount: '0.5', currency: 'BTC' },
+      ],
+    });
+    expect(html.match(/data-testid="trusted-typed"/g)).toHaveLength(2);
+    expect(readable(html)).toContain('Type the total in USDT, 60 USDT, to confirm');
+    expect(readable(html)).toContain('Type the total in BTC, 0.5 BTC, to confirm');
+    expect(html).toMatch(/data-currency="BTC"[^>]*data-amount="0.5"/);
+    expect(html).toMatch(/data-testid="trusted-accept" disabled>/);
+  });
+
   it('the new-secret page shows the secret isolated, and loads its own script only', () => {
     const html = secretPageHtml({
       title: 'New API key for sub-account 7',

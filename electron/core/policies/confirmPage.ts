@@ -127,10 +127,15 @@ ${options.body}
 
 export const confirmPageHtml = (view: ConfirmView, options: { readonly script?: boolean } = {}): string => {
   const rows = rowsHtml(view.rows);
-  const typed = view.typedAmount
-    ? `<label for="typed">Type the amount, <strong>${isolated(escapeHtml(`${view.typedAmount.amount} ${view.typedAmount.currency}`))}</strong>, to confirm</label>
-<input id="typed" data-testid="trusted-typed" autocomplete="off" spellcheck="false" inputmode="decimal" dir="ltr" data-amount="${escapeHtml(view.typedAmount.amount)}">`
-    : '';
+  const amounts = view.typedAmounts ?? [];
+  // One field per amount (a batch: one per currency), each labelled with the amount it asks for.
+  const typed = amounts
+    .map(
+      (t, i) =>
+        `<label for="typed-${i}">Type the ${amounts.length > 1 ? `total in ${escapeHtml(t.currency)}` : 'amount'}, <strong>${isolated(escapeHtml(`${t.amount} ${t.currency}`))}</strong>, to confirm</label>
+<input id="typed-${i}" class="typed" data-testid="trusted-typed" data-currency="${escapeHtml(t.currency)}" autocomplete="off" spellcheck="false" inputmode="decimal" dir="ltr" data-amount="${escapeHtml(t.amount)}">`,
+    )
+    .join('\n');
   return page({
     testId: 'trusted-confirm',
     action: view.action,
@@ -143,7 +148,7 @@ ${view.note ? `<p class="note" data-testid="trusted-note">${isolated(escapeHtml(
 ${typed}
 <p class="who">This window belongs to Treasury Desk itself: the app’s screens can neither see nor click it. Closing it cancels.</p>
 <div class="buttons"><button type="button" id="cancel" data-testid="trusted-cancel">Cancel</button>
-<button type="button" id="confirm" data-testid="trusted-accept"${view.typedAmount ? ' disabled' : ''}>${escapeHtml(view.confirmLabel)}</button></div>`,
+<button type="button" id="confirm" data-testid="trusted-accept"${amounts.length > 0 ? ' disabled' : ''}>${escapeHtml(view.confirmLabel)}</button></div>`,
   });
 };
 
@@ -211,16 +216,17 @@ button { font: inherit; padding: 8px 16px; border-radius: 6px; border: 1px solid
 export const CONFIRM_PAGE_SCRIPT = `(() => {
   const answer = globalThis.__deskConfirmAnswer;
   try { delete globalThis.__deskConfirmAnswer; } catch {}
-  const typed = document.getElementById('typed');
+  const typed = [...document.querySelectorAll('input.typed')];
   const accept = document.getElementById('confirm');
   const canon = (t) => t.replace(/[\\s,]/g, '').replace(/^\\./, '0.').replace(/\\.$/, '').replace(/(\\.\\d*?)0+$/, '$1').replace(/\\.$/, '');
-  if (typed) typed.addEventListener('input', () => { accept.disabled = canon(typed.value) !== canon(typed.dataset.amount); });
+  const check = () => { accept.disabled = typed.some((t) => canon(t.value) !== canon(t.dataset.amount)); };
+  for (const t of typed) t.addEventListener('input', check);
   let sent = false;
-  const send = (accepted) => { if (sent) return; sent = true; answer(accepted, typed ? typed.value : undefined); };
+  const send = (accepted) => { if (sent) return; sent = true; answer(accepted, typed.length > 0 ? typed.map((t) => t.value) : undefined); };
   accept.addEventListener('click', () => send(true));
   document.getElementById('cancel').addEventListener('click', () => send(false));
   document.addEventListener('keydown', (e) => { if (e.key === 'Escape') send(false); });
-  (typed || document.getElementById('cancel')).focus();
+  (typed[0] || document.getElementById('cancel')).focus();
 })();`;
 
 /** The secret page's script: "I have copied it" (or Escape) closes it; nothing is sent back but that. */

@@ -24,7 +24,7 @@ const confirmations: ConfirmView[] = [];
 let answer: 'yes' | 'no' | 'wrong-amount' = 'yes';
 const confirm = async (view: ConfirmView) => {
   if (answer === 'no') return { accepted: false };
-  if (answer === 'wrong-amount') return { accepted: true, typedAmount: '1' };
+  if (answer === 'wrong-amount') return { accepted: true, typedAmounts: ['1'] };
   return autoConfirm(confirmations)(view);
 };
 const operators = { current: () => who };
@@ -93,7 +93,7 @@ describe('policies and approvals', () => {
     expect(confirmations.at(-1)).toMatchObject({
       action: 'withdrawal',
       title: 'Withdraw 20 USDT',
-      typedAmount: { amount: '20', currency: 'USDT' },
+      typedAmounts: [{ amount: '20', currency: 'USDT' }],
     });
     // The review sheet's rows, in its words: the address grouped as the review groups it.
     expect(confirmations.at(-1)?.rows.map((r) => r.label)).toEqual(
@@ -146,7 +146,7 @@ describe('policies and approvals', () => {
       reason: 'Invoice 42 checked',
     });
     expect(approved.movementId).toBeTruthy();
-    expect(confirmations.at(-1)).toMatchObject({ action: 'approve', typedAmount: { amount: '60' } });
+    expect(confirmations.at(-1)).toMatchObject({ action: 'approve', typedAmounts: [{ amount: '60' }] });
     expect(sandboxWithdrawals(address)).toBe(before + 1);
 
     // Once: approving again is refused, and the maker's same confirmation joins the one movement.

@@ -22,6 +22,7 @@ export const balanceControlKinds = (ctx: ServiceContext) =>
   ({
     'balances.convertSmallBalances': {
       access: 'make',
+      onActiveProfile: true,
       apply: async (r) => {
         const currencies = r.currencies as string[];
         await ctx.platform().wallet.convertSmallBalance(r.all === true ? { is_all: true } : { currency: currencies });

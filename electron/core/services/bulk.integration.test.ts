@@ -2,8 +2,8 @@
  * Bulk batches through the real core (dispatcher, handlers, journal, API client) against an
  * in-process sandbox: import → preview with errors → fix → run → report; a sweep; and a batch run
  * while the sandbox faults 30 % of its writes and the core is stopped and reopened on the same data
- * directory three times mid-run — every row executed exactly once (counted in the sandbox's own
- * tables per client id / distinct amount), none lost.
+ * directory three times mid-run — every row executed exactly once, none lost (testing/batchFaults.ts;
+ * small here, at full size in bulk.soak.test.ts).
  */
 import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
@@ -11,12 +11,12 @@ import { join } from 'node:path';
 import Decimal from 'decimal.js';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { control, type SandboxHandle, startTestSandbox } from '../../../sandbox/testing/harness';
-import type { BatchPreview, BatchRowView, BatchSummary } from '../../../shared/contract/bulk';
+import type { BatchPreview, BatchSummary } from '../../../shared/contract/bulk';
 import { parseCsv } from '../../../shared/format/csv';
 import type { Core } from '../core';
-import type { ConfirmView } from '../policies/confirm';
+import type { Confirm, ConfirmView } from '../policies/confirm';
+import { runBatchThroughFaults, waitBatchFinished } from '../testing/batchFaults';
 import { autoConfirm, rendererCalls, startTestCore } from '../testing/core';
-import { waitUntil } from '../testing/waitUntil';
 
 let sandbox: SandboxHandle;
 let subs: number[];
@@ -24,23 +24,6 @@ let downloadsDir: string;
 
 const value = <T>(core: Core, operation: string, input: unknown): Promise<T> =>
   rendererCalls(() => core).value<T>(operation, input);
-
-const waitFinished = async (core: () => Core, id: string, timeoutMs: number) => {
-  let got: { batch: BatchSummary; rows: BatchRowView[] } | undefined;
-  await waitUntil(
-    async () => {
-      // Undefined while the core is being restarted.
-      got = await value<{ batch: BatchSummary; rows: BatchRowView[] }>(core(), 'bulk.get', { id }).catch(
-        () => undefined,
-      );
-      return (
-        got?.batch.state === 'finished' || (got?.batch.state === 'cancelled' && got.batch.finishedAt !== undefined)
-      );
-    },
-    { timeoutMs, what: 'the batch to finish', everyMs: 25 },
-  );
-  return got as { batch: BatchSummary; rows: BatchRowView[] };
-};
 
 beforeAll(async () => {
   // Real clock: own-transfer lookups compare platform record times with the journal's.
@@ -105,7 +88,7 @@ describe('bulk batches against the sandbox', () => {
       });
       expect(created.created).toBe(true);
       await value(core, 'bulk.start', { id: created.batch.id });
-      const done = await waitFinished(() => core, created.batch.id, 30_000);
+      const done = await waitBatchFinished(() => core, created.batch.id, 30_000);
       expect(done.rows.map((r) => r.state)).toEqual(['done', 'done', 'done', 'done', 'done']);
       expect(done.rows[0]?.clientId).toMatch(/^td/);
       // One trusted confirmation for the whole batch, none per row: every destination with its
@@ -140,6 +123,55 @@ describe('bulk batches against the sandbox', () => {
     }
   }, 60_000);
 
+  it('a batch in two currencies is confirmed by typing each currency’s total; one total wrong → nothing sent', async () => {
+    const views: ConfirmView[] = [];
+    /** A person who types the USDT total right and `btc` as the BTC total. */
+    let btc = '0.3';
+    const confirm: Confirm = async (view) => {
+      views.push(view);
+      return {
+        accepted: true,
+        typedAmounts: (view.typedAmounts ?? []).map((t) => (t.currency === 'BTC' ? btc : t.amount)),
+      };
+    };
+    const test = await startTestCore(sandbox, { confirm });
+    const core = test.core;
+    try {
+      const a = subs[0] as number;
+      const transfers = () => sandbox.ctx.db.prepare('SELECT COUNT(*) AS n FROM transfers').get() as { n: number };
+      const before = transfers().n;
+      const created = await value<{ created: true; batch: BatchSummary }>(core, 'bulk.create', {
+        name: 'two currencies',
+        kind: 'csv',
+        batch: {
+          source: 'csv',
+          text: [
+            'type,currency,amount,from,to,reference',
+            `transfer,USDT,20,spot,sub:${a},u1`,
+            `transfer,BTC,0.1,spot,sub:${a},b1`,
+            `transfer,BTC,0.2,spot,sub:${a},b2`,
+          ].join('\n'),
+        },
+      });
+      btc = '0.2'; // one row's amount, not the BTC total: declined
+      await expect(value(core, 'bulk.start', { id: created.batch.id })).rejects.toMatchObject({
+        ipc: { code: 'CONFIRMATION_DECLINED', message: expect.stringContaining('was not 0.3 BTC') },
+      });
+      expect(transfers().n).toBe(before);
+      expect(views[0]?.typedAmounts).toEqual([
+        { amount: '20', currency: 'USDT' },
+        { amount: '0.3', currency: 'BTC' },
+      ]);
+      btc = '0.30';
+      await value(core, 'bulk.start', { id: created.batch.id });
+      const done = await waitBatchFinished(() => core, created.batch.id, 30_000);
+      expect(done.rows.map((r) => r.state)).toEqual(['done', 'done', 'done']);
+      expect(transfers().n).toBe(before + 3);
+    } finally {
+      await test.close();
+    }
+  }, 40_000);
+
   it('a sweep collects every selected sub-account’s spot USDT above the threshold to main', async () => {
     const test = await startTestCore(sandbox, {});
     const core = test.core;
@@ -166,7 +198,7 @@ describe('bulk batches against the sandbox', () => {
         batch: { source: 'rows', rows: plan.rows.map((r) => r.input) },
       });
       await value(core, 'bulk.start', { id: created.batch.id });
-      await waitFinished(() => core, created.batch.id, 20_000);
+      await waitBatchFinished(() => core, created.batch.id, 20_000);
       const left = await value<{ balances: { userId: number; spot: Record<string, string> }[] }>(
         core,
         'subAccounts.balances',
@@ -181,81 +213,7 @@ describe('bulk batches against the sandbox', () => {
   }, 40_000);
 
   it('under 30 % faults and three restarts mid-run, every row is executed exactly once', async () => {
-    const dataDir = mkdtempSync(join(tmpdir(), 'td-bulk-fault-'));
-    const options = { dataDir, timeoutMs: 2_000, movements: { settleMs: 3_000, backgroundMs: 250 } } as const;
-    let test = await startTestCore(sandbox, options);
-    try {
-      const sub = subs[3] as number;
-      const ROWS = 60;
-      const lines = ['type,currency,amount,from,to,reference'];
-      for (let i = 0; i < ROWS; i++) {
-        // Distinct amounts: own transfers carry no client id, the sandbox's records are counted by amount.
-        lines.push(
-          i % 2 === 0
-            ? `transfer,USDT,3.${1000 + i},spot,futures:usdt,f${i}`
-            : `transfer,USDT,4.${1000 + i},spot,sub:${sub},s${i}`,
-        );
-      }
-      const created = await value<{ batch: BatchSummary }>(test.core, 'bulk.create', {
-        name: 'faults',
-        kind: 'csv',
-        batch: { source: 'csv', text: lines.join('\n') },
-      });
-      const id = created.batch.id;
-      const rule = (kind: string, probability: number, extra: Record<string, unknown> = {}) => [
-        { method: 'POST', path: '/api/v4/wallet/transfers', kind, probability, ...extra },
-        { method: 'POST', path: '/api/v4/wallet/sub_account_transfers', kind, probability, ...extra },
-      ];
-      await control(sandbox, '/faults', {
-        rules: [
-          ...rule('drop_after', 0.1),
-          ...rule('drop_before', 0.08),
-          ...rule('status_500', 0.07),
-          ...rule('delay', 0.05, { ms: 2_500 }),
-        ],
-      });
-      // Rows the sandbox has executed so far (own and main → sub transfers of this batch).
-      const executed = () =>
-        (
-          sandbox.ctx.db
-            .prepare(
-              "SELECT COUNT(*) AS n FROM transfers WHERE (kind = 'own' AND amount LIKE '3.1%') OR (kind = 'main_sub' AND amount LIKE '4.1%')",
-            )
-            .get() as { n: number }
-        ).n;
-      await value(test.core, 'bulk.start', { id });
-      // Stopped mid-run three times: after a sixth, a third and half of the rows have gone out.
-      for (let restart = 0; restart < 3; restart++) {
-        await waitUntil(() => executed() >= ((restart + 1) * ROWS) / 6, { timeoutMs: 60_000, what: 'rows to go out' });
-        await test.core.close();
-        test = await startTestCore(sandbox, options);
-      }
-      const done = await waitFinished(() => test.core, id, 120_000);
-      await control(sandbox, '/faults', undefined, 'DELETE');
-      expect(done.rows.filter((r) => r.state !== 'done').map((r) => `${r.row} ${r.state} ${r.message}`)).toEqual([]);
-
-      const sdb = sandbox.ctx.db;
-      const mainSub = sdb
-        .prepare(
-          "SELECT client_order_id AS id, COUNT(*) AS n FROM transfers WHERE kind = 'main_sub' AND amount LIKE '4.1%' GROUP BY client_order_id",
-        )
-        .all() as { id: string; n: number }[];
-      expect(mainSub.filter((r) => r.n !== 1)).toEqual([]);
-      expect(new Set(mainSub.map((r) => r.id))).toEqual(
-        new Set(done.rows.filter((r) => r.kind.includes('main ↔ sub')).map((r) => r.clientId)),
-      );
-      const own = (
-        sdb
-          .prepare("SELECT amount FROM transfers WHERE kind = 'own' AND owner_id = ? AND amount LIKE '3.1%'")
-          .all(sandbox.userId) as {
-          amount: string;
-        }[]
-      ).map((r) => new Decimal(r.amount).toFixed());
-      const planned = done.rows.filter((r) => r.kind.includes('own')).map((r) => new Decimal(r.amount).toFixed());
-      expect(own.sort()).toEqual(planned.sort());
-    } finally {
-      await control(sandbox, '/faults', undefined, 'DELETE').catch(() => undefined);
-      await test.close();
-    }
+    // Small here; 60 rows in `npm run test:soak` (bulk.soak.test.ts).
+    await runBatchThroughFaults(sandbox, subs[3] as number, 24);
   }, 180_000);
 });

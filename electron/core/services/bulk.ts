@@ -57,7 +57,7 @@ export const createBulkHandlers = (
         file.rows.length === 0
           ? []
           : await deps.controls.submit<Awaited<ReturnType<typeof createSubAccounts>>>(
-              createSubAccountsChange(file.rows, false),
+              createSubAccountsChange(ctx, file.rows, false),
             );
       return { results: [...file.invalid, ...created].sort((a, b) => a.row - b.row), fileProblems: [] };
     },

@@ -82,7 +82,10 @@ describe('a batch approved as a whole', () => {
     });
     const started = await value<BatchSummary>('bulk.start', { id: created.batch.id });
     expect(started.state).toBe('approval');
-    expect(confirmations.at(-1)).toMatchObject({ confirmLabel: 'Submit for approval' });
+    expect(confirmations.at(-1)).toMatchObject({
+      confirmLabel: 'Submit for approval',
+      typedAmounts: [{ amount: '150.63', currency: 'USDT' }],
+    });
 
     const pending = (await value<{ approvals: Approval[] }>('approvals.list', { state: 'pending' })).approvals;
     expect(pending).toHaveLength(1);
@@ -119,7 +122,12 @@ describe('a batch approved as a whole', () => {
 
     const approved = await value<Approval>('approvals.approve', { id: item.id, reason: 'Supplier list checked' });
     expect(approved).toMatchObject({ state: 'sent', decidedBy: APPROVER.name, reason: 'Supplier list checked' });
-    expect(confirmations.at(-1)).toMatchObject({ action: 'approve', confirmLabel: 'Approve and run' });
+    // The approver too types the batch's total in the trusted confirmation.
+    expect(confirmations.at(-1)).toMatchObject({
+      action: 'approve',
+      confirmLabel: 'Approve and run',
+      typedAmounts: [{ amount: '150.63', currency: 'USDT' }],
+    });
 
     const done = await waitState(created.batch.id, ['finished']);
     expect(done.rows.map((r) => `${r.row} ${r.state} ${r.message ?? ''}`.trim())).toEqual([

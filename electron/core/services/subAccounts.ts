@@ -23,6 +23,7 @@ import { rulesCacheOf, SUB_ACCOUNTS_KEY } from './rulesCache';
 export const subAccountControlKinds = (ctx: ServiceContext) =>
   ({
     'subAccounts.create': {
+      onActiveProfile: true,
       apply: async (r) => {
         const api = ctx.platform();
         const rows = r.rows as NewSubAccount[];
@@ -40,6 +41,7 @@ export const subAccountControlKinds = (ctx: ServiceContext) =>
       },
     },
     'subAccounts.setFrozen': {
+      onActiveProfile: true,
       apply: async (r) => {
         const api = ctx.platform();
         const userIds = r.userIds as number[];
@@ -57,9 +59,13 @@ export const subAccountControlKinds = (ctx: ServiceContext) =>
   }) satisfies Record<string, ControlKindHandler>;
 
 /** Creating sub-accounts, as a control change: each login name, before → after. */
-export const createSubAccountsChange = (rows: readonly NewSubAccount[], single: boolean): ControlChange => ({
+export const createSubAccountsChange = (
+  ctx: ServiceContext,
+  rows: readonly NewSubAccount[],
+  single: boolean,
+): ControlChange => ({
   kind: 'subAccounts.create',
-  profileId: '',
+  profileId: ctx.activeProfile()?.id ?? '',
   title: rows.length === 1 ? `Create sub-account ${rows[0]?.loginName}` : `Create ${rows.length} sub-accounts`,
   changes: rows.map((r) => ({
     label: 'New sub-account',
@@ -192,7 +198,7 @@ export const createSubAccountsHandlers = (ctx: ServiceContext, controls: Control
       assertSafeText({ loginName: [loginName, 'name'], remark: [remark, 'text'] });
       const row: NewSubAccount = { row: 1, loginName, ...(remark ? { remark } : {}), ...(email ? { email } : {}) };
       const created = await controls.submit<Parameters<typeof toSubAccountView>[0]>(
-        createSubAccountsChange([row], true),
+        createSubAccountsChange(ctx, [row], true),
       );
       return toSubAccountView(created);
     },

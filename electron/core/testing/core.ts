@@ -24,13 +24,13 @@ export const FAST_LIMITER_SCALE = 0.001;
 
 /**
  * The trusted confirmation of a test core: a person who confirms everything and types the amount
- * when asked (`confirmations` records each view). Tests about the confirmation pass their own.
+ * each amount asked for (`confirmations` records each view). Tests about the confirmation pass their own.
  */
 export const autoConfirm =
   (confirmations: ConfirmView[] = []): Confirm =>
   async (view) => {
     confirmations.push(view);
-    return { accepted: true, ...(view.typedAmount ? { typedAmount: view.typedAmount.amount } : {}) };
+    return { accepted: true, ...(view.typedAmounts ? { typedAmounts: view.typedAmounts.map((t) => t.amount) } : {}) };
   };
 
 /**

@@ -223,3 +223,44 @@ describe('Dialog keys and focus: one way everywhere', () => {
     expect((screen.getByRole('button', { name: 'Close' }) as HTMLButtonElement).disabled).toBe(true);
   });
 });
+
+describe('Dialog: modal from its first moment on the page', () => {
+  /** A body that takes a while to render, as any does on a busy machine. */
+  const SlowBody = () => {
+    const started = performance.now();
+    while (performance.now() - started < 20) {
+      // Rendering.
+    }
+    return <p>Amount 1,000.5 USDT</p>;
+  };
+
+  it('opened by an answer that came later (not a click): its content is never on the page with the dialog not yet modal', async () => {
+    let show = () => {};
+    const Later = () => {
+      const [open, setOpen] = useState(false);
+      show = () => setOpen(true);
+      return (
+        <Dialog open={open} title="Review the transfer" onClose={vi.fn()} testId="dialog">
+          <SlowBody />
+        </Dialog>
+      );
+    };
+    render(<Later />);
+    // What anyone looking at the page (a person, a test, the browser with a key press) finds the
+    // moment the content is there.
+    const seen: (boolean | undefined)[] = [];
+    const observer = new MutationObserver(() => seen.push(document.querySelector('dialog')?.open));
+    observer.observe(document.body, { childList: true, subtree: true });
+    // As a form's asynchronous validation opens its review: an ordinary update, outside any act().
+    const reactActEnvironment = Reflect.get(globalThis, 'IS_REACT_ACT_ENVIRONMENT');
+    Reflect.set(globalThis, 'IS_REACT_ACT_ENVIRONMENT', false);
+    try {
+      await Promise.resolve().then(() => show());
+      await vi.waitFor(() => expect(screen.getByRole('button', { name: 'Close' })).toBeTruthy());
+    } finally {
+      Reflect.set(globalThis, 'IS_REACT_ACT_ENVIRONMENT', reactActEnvironment);
+      observer.disconnect();
+    }
+    expect(seen[0]).toBe(true);
+  });
+});

@@ -1,5 +1,5 @@
 import { X } from 'lucide-react';
-import { type KeyboardEvent, type ReactNode, useEffect, useId, useRef } from 'react';
+import { type KeyboardEvent, type ReactNode, useId, useLayoutEffect, useRef } from 'react';
 import { useLock } from '../lib/lock';
 import { Button } from './Button';
 import { ErrorNotice } from './ErrorNotice';
@@ -66,8 +66,9 @@ export const Dialog = ({
   const canDismiss = !busy && dismissible;
 
   // Focus goes back to what opened the dialog when it closes (it is unmounted, so the browser's own
-  // restoring has nothing to restore from and would leave the focus on <body>).
-  useEffect(() => {
+  // restoring has nothing to restore from and would leave the focus on <body>). Read before the
+  // opening below moves the focus into the dialog (layout effects run in order, in the same commit).
+  useLayoutEffect(() => {
     if (!open) return undefined;
     const active = document.activeElement;
     const opener = active instanceof HTMLElement && active !== document.body ? active : null;
@@ -76,7 +77,11 @@ export const Dialog = ({
     };
   }, [open]);
 
-  useEffect(() => {
+  // A layout effect, not a passive one: the dialog is modal in the same commit that puts its content
+  // on the page. A passive effect runs later when the opening was not a click (an answer, a form's
+  // asynchronous validation), and until then the content sits in a closed <dialog>: hidden from the
+  // accessibility tree (a review's confirm button not found), the page behind still clickable.
+  useLayoutEffect(() => {
     const dialog = ref.current;
     // Closed means unmounted (see the render below); a later opening starts afresh.
     if (!open || dialog === null) {

@@ -23,7 +23,7 @@ import {
 } from '../../ui';
 import type { Tone } from '../../ui/Badge';
 import { NeedsPerson, needsPerson } from './NeedsPerson';
-import { KIND_WORDS } from './words';
+import { KIND_WORDS, originWords } from './words';
 
 export const STATE_WORDS: Record<MovementView['state'], { text: string; tone: Tone }> = {
   prepared: { text: 'Saved, not sent', tone: 'neutral' },
@@ -110,7 +110,19 @@ export function Movements() {
               cell: alignedAmounts(query.data, (m) => m.amount),
             },
             { id: 'currency', header: 'Currency', width: '6em', cell: (m) => m.currency },
-            { id: 'operator', header: 'Operator', cell: (m) => m.operator || '—' },
+            {
+              id: 'operator',
+              header: 'Operator and origin',
+              cell: (m) => (
+                <>
+                  {m.operator || '—'}
+                  <br />
+                  <span className="muted small" data-testid={`movement-origin-${m.id}`}>
+                    {originWords(m.origin)}
+                  </span>
+                </>
+              ),
+            },
             {
               id: 'state',
               header: 'Journal',

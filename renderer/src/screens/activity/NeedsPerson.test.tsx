@@ -126,3 +126,21 @@ describe('Money movements that need a person', () => {
     expect(screen.getByTestId('needs-person-m1')).toBeTruthy();
   });
 });
+
+describe('Money movements: where each was asked for', () => {
+  it('each row says whether it came from a screen or from a batch row, confirmed as a whole when and by whom', async () => {
+    const batchRow = 'batch row 3 of batch “Payroll” (b1), confirmed as a whole at 2026-11-22T01:00:00.000Z by Ana';
+    installFakeDesk({
+      'activity.movements': () => [
+        movement({ id: 'm1', state: 'done', origin: 'screen' }),
+        movement({ id: 'm2', state: 'done', origin: batchRow }),
+        movement({ id: 'm3', state: 'done' }),
+      ],
+    });
+    renderWithQuery(<Movements />);
+    const table = await screen.findByTestId('movements-table');
+    expect(within(table).getByTestId('movement-origin-m1').textContent).toBe('Sent from a screen');
+    expect(within(table).getByTestId('movement-origin-m2').textContent).toBe(`From ${batchRow}`);
+    expect(within(table).getByTestId('movement-origin-m3').textContent).toBe('Origin not recorded');
+  });
+});

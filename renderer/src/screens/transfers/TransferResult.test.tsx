@@ -1,12 +1,20 @@
-import { cleanup, screen } from '@testing-library/react';
-import { afterEach, describe, expect, it } from 'vitest';
+import { act, cleanup, screen } from '@testing-library/react';
+import { afterEach, describe, expect, it, vi } from 'vitest';
 import { installFakeDesk, renderWithQuery } from '../../lib/testing/fakeDesk';
 import { TransferResult } from './TransferResult';
 
-afterEach(cleanup);
+afterEach(() => {
+  cleanup();
+  vi.useRealTimers();
+});
+
+/** How often the panel asks again about a transfer still being checked (TransferResult.tsx). */
+const POLL_MS = 2000;
 
 describe('Last transfer', () => {
   it('follows a transfer whose answer was lost until the journal settles it, without offering a resend', async () => {
+    // The polling runs on the test's clock: the next lookup is one interval later, not 2 s of waiting.
+    vi.useFakeTimers({ toFake: ['setInterval', 'clearInterval'] });
     let asked = 0;
     const desk = installFakeDesk({
       'transfers.status': () => {
@@ -18,7 +26,10 @@ describe('Last transfer', () => {
     expect(screen.getByTestId('transfer-result-state').dataset.state).toBe('checking');
     expect(screen.getByText(/do not send it again/)).toBeTruthy();
     expect(screen.queryByRole('button')).toBeNull();
-    const done = await screen.findByText(/The funds have moved \(transaction 42\)/, {}, { timeout: 6000 });
+    await vi.waitFor(() => expect(asked).toBe(1));
+    expect(screen.queryByText(/The funds have moved/)).toBeNull();
+    await act(() => vi.advanceTimersByTimeAsync(POLL_MS));
+    const done = await screen.findByText(/The funds have moved \(transaction 42\)/);
     expect(done).toBeTruthy();
     expect(desk.callsOf('transfers.status')[0]).toEqual({ id: 'm1' });
   });

@@ -118,4 +118,26 @@ describe('UID transfer form: one way for errors', () => {
     expect(screen.queryByText(/highlighted/i)).toBeNull();
     expect(document.querySelectorAll('[aria-invalid="true"]')).toHaveLength(0);
   });
+
+  it('queued for an approver: the confirmation closes, the form says it waits in Approvals; no second Send', async () => {
+    const desk = installFakeDesk({
+      'balances.spot': balances,
+      'funding.pushes': () => [],
+      'funding.push': refuse({
+        code: 'AWAITING_APPROVAL',
+        message: 'UID transfer of 60 USDT to UID 12345 waits for approval (item a1).',
+        advice: 'An operator other than you approves it in Approvals.',
+      }),
+    });
+    renderWithQuery(<PushPanel />);
+    await fill('12345', '60');
+    await review();
+    await send();
+    await vi.waitFor(() => expect(screen.queryByTestId('push-confirm')).toBeNull());
+    expect(screen.getByTestId('push-queued').textContent).toContain('waits for approval (item a1)');
+    expect(screen.queryByTestId('error-notice')).toBeNull();
+    // Nothing left armed: the amount is cleared and no confirmation is open to click again.
+    expect((screen.getByLabelText('Amount') as HTMLInputElement).value).toBe('');
+    expect(desk.callsOf('funding.push')).toHaveLength(1);
+  });
 });

@@ -96,6 +96,8 @@ function PushForm({ onSent }: { readonly onSent: (result: PushResult) => void })
   }, [available, currencyNow, form]);
   // A refusal the form could not put at a field: one banner, in the confirmation.
   const [banner, setBanner] = useState<unknown>();
+  // The last UID transfer queued for an approver (main's words), until another is reviewed.
+  const [queued, setQueued] = useState<string | undefined>();
   // Opening the confirmation freezes what it shows under a new request key (see confirmation.ts).
   const { confirmation, open, close, renew } = useConfirmation<PushDetails>();
   const singleFlight = useSingleFlight();
@@ -118,6 +120,7 @@ function PushForm({ onSent }: { readonly onSent: (result: PushResult) => void })
       aria-label="UID transfer"
       onSubmit={form.handleSubmit((details) => {
         setBanner(undefined);
+        setQueued(undefined);
         push.reset();
         open(details);
       })}
@@ -189,6 +192,11 @@ function PushForm({ onSent }: { readonly onSent: (result: PushResult) => void })
           Review transfer
         </Button>
       </div>
+      {queued ? (
+        <p className="notice notice-warn" role="status" data-testid="push-queued">
+          This needs another operator’s approval. It waits in Approvals; nothing was sent yet. {queued}
+        </p>
+      ) : null}
       <ConfirmDialog
         open={confirmation !== undefined}
         title="Send UID transfer?"
@@ -206,6 +214,13 @@ function PushForm({ onSent }: { readonly onSent: (result: PushResult) => void })
               {
                 onSettled: done,
                 onError: (error) => {
+                  // Queued for an approver under this key: the review is over (as the withdrawal's).
+                  if (error.code === 'AWAITING_APPROVAL') {
+                    close();
+                    form.reset({ ...form.getValues(), amount: '' });
+                    setQueued(error.advice ? `${error.message} ${error.advice}` : error.message);
+                    return;
+                  }
                   if (nothingMoved(error.error)) renew();
                   // Each problem once: main's field messages at the fields (the confirmation closes
                   // so they can be fixed), a platform refusal as one banner here, its field highlighted.

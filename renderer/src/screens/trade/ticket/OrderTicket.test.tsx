@@ -1,6 +1,6 @@
 import { act, cleanup, screen, waitFor } from '@testing-library/react';
 import userEvent from '@testing-library/user-event';
-import { afterEach, describe, expect, it, vi } from 'vitest';
+import { afterEach, beforeEach, describe, expect, it, onTestFinished, vi } from 'vitest';
 import type { DeskOperation } from '../../../../../shared/contract';
 import {
   DEFAULT_TRADE_SETTINGS,
@@ -251,7 +251,16 @@ describe.each([
     }) as Answer,
   },
 ])('OrderTicket after an unknown outcome ($way)', ({ placeOrder }) => {
-  const lookups = { timeout: LOOKUP_EVERY_MS * 2 };
+  // The lookups' clock and interval are the test's: each next lookup comes when the test moves the
+  // time (the other timers stay real, for the typing and the queries).
+  beforeEach(() => {
+    vi.useFakeTimers({ toFake: ['Date', 'setInterval', 'clearInterval'] });
+  });
+  afterEach(() => {
+    vi.useRealTimers();
+  });
+  /** The time until the next lookup passes. */
+  const nextLookup = () => act(() => vi.advanceTimersByTimeAsync(LOOKUP_EVERY_MS));
 
   const placeUnknown = async (findOrder: Answer) => {
     const desk = setup({ placeOrder, findOrder });
@@ -272,7 +281,8 @@ describe.each([
     expect(desk.callsOf('trade.findOrder')[0]).toEqual({ pair: 'BTC_USDT', text });
 
     onPlatform = resting({ text, price: '65000', amount: '0.01' });
-    expect((await screen.findByTestId('ticket-outcome', {}, lookups)).textContent).toMatch(/Resting on the book/);
+    await nextLookup();
+    expect((await screen.findByTestId('ticket-outcome')).textContent).toMatch(/Resting on the book/);
     expect(screen.queryByTestId('ticket-checking')).toBeNull();
     expect((screen.getByTestId('ticket-submit') as HTMLButtonElement).disabled).toBe(false);
     expect(desk.callsOf('trade.placeOrder')).toHaveLength(1);
@@ -284,15 +294,16 @@ describe.each([
     await waitFor(() => expect(desk.callsOf('trade.findOrder')).toHaveLength(1));
     await act(async () => {});
     expect(screen.getByTestId('ticket-checking')).toBeTruthy();
-    vi.useFakeTimers({ toFake: ['Date'] });
-    try {
-      vi.setSystemTime(Date.now() + SIGNATURE_WINDOW_MS);
-      const notFound = await screen.findByTestId('ticket-not-found', {}, lookups);
-      expect(notFound.textContent).toContain(`Not found: order ${text} was not placed.`);
-      expect(notFound.textContent).toContain('You may place it again.');
-    } finally {
-      vi.useRealTimers();
-    }
+    await nextLookup();
+    await waitFor(() => expect(desk.callsOf('trade.findOrder')).toHaveLength(2));
+    await act(async () => {});
+    expect(screen.getByTestId('ticket-checking')).toBeTruthy();
+
+    vi.setSystemTime(Date.now() + SIGNATURE_WINDOW_MS);
+    await nextLookup();
+    const notFound = await screen.findByTestId('ticket-not-found');
+    expect(notFound.textContent).toContain(`Not found: order ${text} was not placed.`);
+    expect(notFound.textContent).toContain('You may place it again.');
     expect(screen.queryByTestId('ticket-checking')).toBeNull();
     expect((screen.getByTestId('ticket-submit') as HTMLButtonElement).disabled).toBe(false);
   });
@@ -301,13 +312,10 @@ describe.each([
     const { desk } = await placeUnknown(() => {
       throw { code: 'INTERNAL', message: 'offline' };
     });
-    vi.useFakeTimers({ toFake: ['Date'] });
-    try {
-      vi.setSystemTime(Date.now() + SIGNATURE_WINDOW_MS);
-      await waitFor(() => expect(desk.callsOf('trade.findOrder').length).toBeGreaterThan(1), lookups);
-    } finally {
-      vi.useRealTimers();
-    }
+    vi.setSystemTime(Date.now() + SIGNATURE_WINDOW_MS);
+    await nextLookup();
+    await waitFor(() => expect(desk.callsOf('trade.findOrder').length).toBeGreaterThan(1));
+    await act(async () => {});
     expect(screen.getByTestId('ticket-checking')).toBeTruthy();
     expect((screen.getByTestId('ticket-submit') as HTMLButtonElement).disabled).toBe(true);
   });
@@ -416,6 +424,11 @@ describe('OrderTicket: issue 13 — units, totals and the live result', () => {
 
 describe('OrderTicket refused for pacing', () => {
   it('TOO_MANY_REQUESTS shows the placement window and the exact wait', async () => {
+    // The countdown's clock is the test's (the other timers stay real, for the typing and the queries).
+    vi.useFakeTimers({ toFake: ['Date', 'setInterval', 'clearInterval'] });
+    onTestFinished(() => {
+      vi.useRealTimers();
+    });
     setup({
       placeOrder: () => {
         throw { code: 'PLATFORM', label: 'TOO_MANY_REQUESTS', message: 'Too many requests.', delivery: 'not_sent' };
@@ -428,9 +441,8 @@ describe('OrderTicket refused for pacing', () => {
     expect(line.textContent).toBe(
       'The platform accepts 10 order placements or amendments per pair every 1 s. You can try again in 1 s.',
     );
-    await waitFor(() => expect(screen.getByTestId('countdown').textContent).toBe('You can try again now.'), {
-      timeout: 3_000,
-    });
+    await act(() => vi.advanceTimersByTimeAsync(1_000));
+    expect(screen.getByTestId('countdown').textContent).toBe('You can try again now.');
   });
 });
 

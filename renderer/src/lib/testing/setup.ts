@@ -1,0 +1,33 @@
+/**
+ * Runs before every renderer test file (vitest.config.ts, `setupFiles`). The files of a worker share
+ * one module graph and one happy-dom window (no per-file isolation: importing React, the UI kit and
+ * the contract again for every file cost most of the renderer's test time), so what a file leaves in
+ * the window is put back here, as a freshly opened window has it: nothing rendered, every zustand
+ * store of the app at its initial state, empty localStorage and sessionStorage, real timers.
+ *
+ * A test file that replaces a module with `vi.mock` cannot share modules: the config runs such a
+ * file in a project of its own, with isolation (vitest.config.ts).
+ */
+import { cleanup } from '@testing-library/react';
+import { vi } from 'vitest';
+import type { StateCreator } from 'zustand';
+import { resetStores, trackStore } from './stores';
+
+// Every store the app creates is remembered with its initial state (zustand's own testing recipe).
+vi.mock('zustand', async (importOriginal) => {
+  const actual = await importOriginal<typeof import('zustand')>();
+  const createTracked = (initializer: StateCreator<unknown>) => trackStore(actual.create(initializer));
+  // Both of zustand's forms: create(initializer) and create<State>()(initializer).
+  const create = (initializer?: StateCreator<unknown>) =>
+    initializer === undefined ? createTracked : createTracked(initializer);
+  return { ...actual, create };
+});
+
+// A file that left something mounted (a renderHook without cleanup) stops here: its components'
+// effects and timers would otherwise run on into this file.
+cleanup();
+document.body.replaceChildren();
+resetStores();
+localStorage.clear();
+sessionStorage.clear();
+vi.useRealTimers();
