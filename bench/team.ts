@@ -15,7 +15,10 @@
  * - lost: a planned withdrawal the platform never executed — target 0;
  * - prepare-to-visible on the other desk: from the maker's call answering AWAITING_APPROVAL (the
  *   team journal committed it) to the other desk's `approvals.list` showing it, read as its Approvals
- *   screen does on the `approvals.changed` event — target p95 < 1 s;
+ *   screen does on the `approvals.changed` event — target p95 < 1 s; given for all, for those
+ *   prepared while the other desk's core and PostgreSQL were up, and for all counted from when the
+ *   other desk could show them (a desk that is down shows nothing: from its restarted core's team
+ *   connected, or PostgreSQL back);
  * - total time against the **rate-limit floor**: the minimum time the account's rate limit allows for
  *   the withdrawals' requests. POST /withdrawals is one request per 3 s per account
  *   (shared/platform/limits.ts); the bench runs the client's limiter at BENCH_TEAM_SCALE of the
