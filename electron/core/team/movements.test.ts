@@ -381,6 +381,31 @@ describe.skipIf(skipWithoutPostgres('team movements.test'))('the team movement j
       expect(await deskB.get(request.movementId)).toMatchObject({ state: 'sent', attempts: 2 });
     });
 
+    it("a desk's restarted core takes its own leases back at once: sent ones looked up first, another desk's and its new ones untouched", async () => {
+      const sent = (await prepare(t.carol, { approvalsRequired: 0 })).request;
+      const claimedOnly = (await prepare(t.carol, { approvalsRequired: 0 })).request;
+      const othersLease = (await prepare(t.carol, { approvalsRequired: 0 })).request;
+      const before = (await claimOf(deskA, sent.movementId))!;
+      await deskA.markSent(before);
+      const unsent = (await claimOf(deskA, claimedOnly.movementId))!;
+      const others = (await claimOf(deskB, othersLease.movementId))!;
+      // Desk A's core is killed with both leases live (30 s); its next run has the same desk id.
+      const restarted = new TeamMovements(t.desk(), 'desk-a');
+      expect((await restarted.expireOwnLeases()).sort()).toEqual([sent.movementId, claimedOnly.movementId].sort());
+      const lookUp = (await claimOf(restarted, sent.movementId))!;
+      expect(lookUp).toMatchObject({ action: 'lookUp', attempts: 1 });
+      expect(lookUp.token).toBeGreaterThan(before.token);
+      expect(await claimOf(restarted, claimedOnly.movementId)).toMatchObject({ action: 'send' });
+      // The dead run's claims are spent; desk B's live lease is not taken.
+      await expect(deskA.markSent(unsent)).rejects.toBeInstanceOf(LeaseLost);
+      await expect(deskA.renew(before)).rejects.toBeInstanceOf(LeaseLost);
+      expect(await claimOf(restarted, othersLease.movementId)).toBeUndefined();
+      await deskB.markSent(others);
+      // What the new run claimed holds its lease.
+      await restarted.renew(lookUp);
+      expect(await claimOf(deskB, sent.movementId)).toBeUndefined();
+    });
+
     it('an attempt its own rate limiter held back (never sent) goes back to the queue; only its holder can do that', async () => {
       const { request } = await prepare(t.carol, { approvalsRequired: 0 });
       const first = (await claimOf(deskA, request.movementId))!;

@@ -538,6 +538,28 @@ export class TeamMovements {
   }
 
   /**
+   * Called once when this desk's core starts: the leases this desk's previous run held (it was killed
+   * or crashed mid-claim) run out now instead of after their full time, so they are claimed again at
+   * once with a new fencing token — one journaled `sent` is looked up first, as any take-over. Only
+   * leases taken before this call (tokens below one drawn now): what this run claims keeps its lease.
+   * Safe because one process at a time runs a desk (its local journal is locked to it), so no run of
+   * this desk can be mid-send on them; another desk's leases are untouched. Returns their ids.
+   */
+  async expireOwnLeases(): Promise<string[]> {
+    return this.db.transaction(async (tx) => {
+      const [watermark] = await tx.query<{ token: string }>(`SELECT nextval('fencing_tokens') AS token`);
+      const rows = await tx.query<{ id: string }>(
+        `UPDATE movements SET lease_expires_at = now() - interval '1 millisecond', updated_at = now()
+          WHERE lease_holder = $1 AND lease_token < $2 AND state IN ('claimed', 'sent') AND lease_expires_at >= now()
+          RETURNING id`,
+        [this.deskId, watermark!.token],
+      );
+      for (const row of rows) await recordChange(tx, 'movement.changed', row.id);
+      return rows.map((row) => row.id);
+    });
+  }
+
+  /**
    * Journals `sent` with the claim's fencing token: call it before the request leaves. Throws
    * LeaseLost (send nothing) when this desk's lease ran out or another desk holds the movement now.
    */

@@ -90,6 +90,8 @@ export class TeamDesk {
   private readonly changeListeners = new Set<(change: TeamChange) => void>();
   private readonly openListeners = new Set<() => void>();
   private stopped = false;
+  /** Whether this run has taken back the leases its previous run left (once, at the first open). */
+  private ownLeasesExpired = false;
 
   constructor(private readonly deps: TeamDeskDeps) {
     this.kept = deps.settings.get<TeamSettings | undefined>(TEAM_SETTINGS_KEY, undefined);
@@ -394,6 +396,13 @@ export class TeamDesk {
     if (this.stopped || this.kept !== kept) {
       await team.close();
       return;
+    }
+    if (!this.ownLeasesExpired) {
+      // This run claims nothing before this point, so every lease this desk holds is its previous
+      // run's (killed or crashed): claimed again now, not after the lease's full time.
+      this.ownLeasesExpired = true;
+      // If this fails (the database went away meanwhile), those leases run out by themselves.
+      await team.movements.expireOwnLeases().catch(() => undefined);
     }
     this.team = team;
     this.phase = 'open';

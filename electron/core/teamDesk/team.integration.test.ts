@@ -151,6 +151,31 @@ describe.skipIf(skipWithoutPostgres('teamDesk team.integration.test'))('two desk
     expect(sandboxWithdrawals().length).toBe(before + 1);
   });
 
+  it("a desk's core restarted while it held a sent movement takes it back at once: looked up, not sent again", async () => {
+    await newAddress();
+    const before = sandboxWithdrawals().length;
+    expect(await withdraw(a, '63.75')).toMatchObject({ ok: false, error: { code: 'AWAITING_APPROVAL' } });
+    const item = await pendingOn(b, /63\.75 USDT/);
+    expect(await b.call('approvals.approve', { id: item.id, reason: 'checked' })).toMatchObject({ ok: true });
+    await waitUntil(() => sandboxWithdrawals().length === before + 1, { what: '63.75 USDT executed' });
+    await Promise.all([a.core.idle(), b.core.idle()]);
+    // As if desk A's core had been killed right after journaling it sent: its lease an hour long.
+    const deskA = (await a.value<TeamStatus>('team.status', {})).deskId;
+    const [row] = await team.dba(
+      `UPDATE movements SET state = 'sent', platform_id = NULL, lease_holder = $1, lease_token = nextval('fencing_tokens'),
+         lease_expires_at = now() + interval '1 hour' WHERE amount = '63.75' RETURNING id`,
+      [deskA],
+    );
+    expect(row).toBeDefined();
+    await a.restart();
+    // Not an hour later: the restarted core takes its lease back, finds it on the platform, settles it.
+    await waitUntil(
+      async () => (await team.dba(`SELECT state FROM movements WHERE id = $1`, [row!.id]))[0]?.state === 'done',
+      { what: 'the movement looked up and done again', timeoutMs: 20_000 },
+    );
+    expect(sandboxWithdrawals().length).toBe(before + 1);
+  });
+
   it('both desks approving at the same moment: sent once', async () => {
     await newAddress();
     const before = sandboxWithdrawals().length;
