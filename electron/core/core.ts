@@ -506,14 +506,6 @@ const buildCore = async (options: CoreOptions, releaseLock: () => void): Promise
     ...(options.downloadsDir ? { downloadsDir: options.downloadsDir } : {}),
     ...(options.openExternal ? { openExternal: options.openExternal } : {}),
   };
-  const rotation = createKeyRotation({
-    platform: () => manager.platform(),
-    activeProfile: () => manager.active(),
-    audit,
-    confirmChange: authorizer.confirmChange,
-    saveFile: saveExportFile(app),
-    showSecret: options.showSecret,
-  });
   const teamControl = createTeamControl({ desk: teamDesk, operators, scheduler, policyRows: policyChanges });
   const joining = createTeamJoining({
     desk: teamDesk,
@@ -547,6 +539,15 @@ const buildCore = async (options: CoreOptions, releaseLock: () => void): Promise
     } satisfies Record<ControlKind, ControlKindHandler>,
     team: teamControl.route,
     ...(options.logError ? { logError: options.logError } : {}),
+  });
+  const rotation = createKeyRotation({
+    platform: () => manager.platform(),
+    activeProfile: () => manager.active(),
+    audit,
+    confirmChange: authorizer.confirmChange,
+    saveFile: saveExportFile(app),
+    showSecret: options.showSecret,
+    fourEyesInForce: () => controls.fourEyes().inForce,
   });
   const teamApprovals = createTeamApprovals({
     desk: teamDesk,

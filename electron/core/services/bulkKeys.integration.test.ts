@@ -148,4 +148,19 @@ describe('key rotation against the sandbox', () => {
     expect(replaced.keys[0]?.state).toBe('replaced');
     expect(keyOf(old)).toBeUndefined();
   }, 30_000);
+
+  // Last: it adds a second administrator, which puts four eyes in force for the rest of the file.
+  it('with two administrators a bulk rotation is refused and creates no key (one administrator would get every new secret alone)', async () => {
+    const old = await makeKey('payouts');
+    await value('operators.create', { name: 'second admin', role: 'admin', passphrase: 'a second long passphrase' });
+    const keysBefore = sandboxKeys().map((k) => k.key);
+    const shownBefore = shown.length;
+    const refused = await desk.call('bulk.rotateKeys', {
+      targets: [{ userId: sub, key: old }],
+      deliver: { to: 'screen' },
+    });
+    expect(refused).toMatchObject({ ok: false, error: { message: expect.stringMatching(/Four eyes are in force/) } });
+    expect(sandboxKeys().map((k) => k.key)).toEqual(keysBefore);
+    expect(shown.length).toBe(shownBefore);
+  }, 30_000);
 });

@@ -32,6 +32,12 @@ export interface KeyRotationDeps {
   readonly saveFile: (suggestedName: string, content: string) => Promise<string | undefined>;
   /** The shell's page for new secrets ("shown once"); absent: only the encrypted file is offered. */
   readonly showSecret?: ShowSecret | undefined;
+  /**
+   * Whether four eyes hold for control changes. A rotation hands the rotating administrator working
+   * secrets of every selected sub-account at once, so with two administrators it is refused: each key
+   * is then changed one at a time (`keys.*`), every change approved by the other administrator.
+   */
+  readonly fourEyesInForce: () => boolean;
 }
 
 export type KeyRotationHandlers = Pick<DeskHandlers['bulk'], 'rotateKeys' | 'confirmRotation'>;
@@ -75,6 +81,12 @@ export const createKeyRotation = (deps: KeyRotationDeps): { handlers: KeyRotatio
   const handlers: KeyRotationHandlers = {
     rotateKeys: async ({ targets, deliver }) => {
       forgetExpired();
+      if (deps.fourEyesInForce()) {
+        throw DeskFailure.precondition(
+          'Four eyes are in force: a bulk rotation would give one administrator new secrets of every selected key without a second approval, so no key was created.',
+          'Replace the keys one at a time in Sub-accounts → API keys; each new key applies once another administrator approves it in Approvals.',
+        );
+      }
       const { showSecret } = deps;
       // The new secrets exist only in the platform's answers: with nowhere to show them, none is made.
       if (deliver.to === 'screen' && showSecret === undefined) {
