@@ -25,6 +25,8 @@ export const TeamUrlInput = z
 /** A team's fingerprint: the SHA-256 of its genesis (64 hex digits), as the first desk shows it. */
 export const TeamFingerprint = z
   .string()
+  // A cap before anything else reads it (pasted text may carry spaces around the 64 digits).
+  .max(128, 'The fingerprint is 64 hexadecimal digits (shown on the team’s first desk)')
   .trim()
   .regex(/^[0-9a-f]{64}$/i, 'The fingerprint is 64 hexadecimal digits (shown on the team’s first desk)')
   .transform((value) => value.toLowerCase());
