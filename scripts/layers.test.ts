@@ -48,7 +48,12 @@ const allowed: Record<string, string> = {
   'shared/money.ts': `${IMPORT} Decimal from 'decimal.js';\n${IMPORT} { base } from './base';\nexport const x = [Decimal, base];\n`,
   // renderer/: itself, shared/ and browser libraries.
   'renderer/src/lib/navigation.ts': imports('../../../shared/money'),
-  'renderer/src/app.ts': `${IMPORT} { useState } from 'react';\n${IMPORT} { x } from './lib/navigation';\nexport const y = [useState, x];\n`,
+  // A screen imports ui/, lib/ and its own folder; the frame may import a screen.
+  'renderer/src/ui/Notice.tsx': imports('../lib/navigation'),
+  'renderer/src/screens/withdrawals/store.ts': `${IMPORT} { x } from '../../ui/Notice';\nexport const useWithdrawalsUi = x;\n`,
+  'renderer/src/screens/withdrawals/index.ts': `${IMPORT} { useWithdrawalsUi } from './store';\nexport const x = useWithdrawalsUi;\n`,
+  'renderer/src/frame/Frame.tsx': `${IMPORT} { x } from '../screens/withdrawals';\nexport const Frame = x;\n`,
+  'renderer/src/app.ts': `${IMPORT} { useState } from 'react';\n${IMPORT} { x } from './lib/navigation';\n${IMPORT} { Frame } from './frame/Frame';\nexport const y = [useState, x, Frame];\n`,
   // electron/core, bottom up: the base, the infrastructure, the engine, the handlers, ipc, the root.
   'electron/core/errors.ts': imports('../../shared/base'),
   'electron/core/types.ts': imports('../../shared/base'),
