@@ -34,7 +34,7 @@ import {
   placeRefusal,
   useRulesAtFields,
 } from '../../lib/formErrors';
-import { lastDays } from '../../lib/period';
+import { lastDays, type Range } from '../../lib/period';
 import { matchesSearch } from '../../lib/search';
 import {
   AmountField,
@@ -84,14 +84,29 @@ const savedKey = (a: SavedAddress) => destinationKey(a.chain, a.address, a.tag);
 const networkName = (c: CurrencyChainInfo): string =>
   c.nameEn && c.nameEn !== c.chain ? `${c.chain} · ${c.nameEn}` : c.chain;
 
+const RECENT_STALE_MS = 5 * 60_000;
+let recentRange: Range | undefined;
+/**
+ * The period of the empty form's recent withdrawals: the same one while its end (a minute boundary
+ * plus an hour's margin) is still more than half an hour ahead, so each return to the empty form is
+ * one query key — a record stamped within the period is put into it by the events.
+ */
+const recentWithdrawalsRange = (): Range => {
+  const nowSeconds = Date.now() / 1000;
+  if (recentRange === undefined || nowSeconds > recentRange.to - 1800) recentRange = lastDays(30);
+  return recentRange;
+};
+
 /**
  * Before a currency is chosen: what can be sent (spot balances, each a way in) and the last
  * withdrawals with where they stand, so the empty form is a starting point.
  */
 function WithdrawStart({ onPick }: { readonly onPick: (currency: string) => void }) {
   const spot = useDeskQuery(['balances.spot', {}], { staleTime: 10_000 });
-  const [range] = useState(() => lastDays(30));
-  const recent = useDeskQuery(['funding.withdrawals', { range }]);
+  const [range] = useState(recentWithdrawalsRange);
+  // Main's withdrawal events keep this list current (lib/eventCache.ts), so coming back to the
+  // empty form (after a send) shows it from the cache instead of reading 30 days again.
+  const recent = useDeskQuery(['funding.withdrawals', { range }], { staleTime: RECENT_STALE_MS });
   const balances = (spot.data ?? []).filter((b) => !new Decimal(b.available).isZero()).slice(0, 8);
   const latest = [...(recent.data ?? [])].sort((a, b) => b.time - a.time).slice(0, 5);
   return (
