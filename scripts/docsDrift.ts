@@ -52,7 +52,7 @@ export const LAYER_TABLE_END = '<!-- layer-table: end -->';
 
 const CODE_EXTENSIONS = /\.(ts|tsx|cts|mts|js|cjs|mjs|json|sh|yml|yaml|css|html)$/;
 const FILE_LIKE = /^[\w@.-]+(\/[\w@.[\]-]*)*\/?$/;
-const KNOWN_EXTENSION = /\.(ts|tsx|js|cjs|mjs|json|md|sh|yml|yaml|css|html|png|svg|ico|sql|cjs|toml|txt|csv)$/;
+const KNOWN_EXTENSION = /\.(ts|tsx|js|cjs|mjs|json|md|sh|yml|yaml|css|html|png|svg|ico|sql|toml|txt|csv)$/;
 const IDENTIFIER_PATH = /^[A-Za-z_$][\w$]*(\.[A-Za-z_$][\w$]*)*(\(.*\))?$/;
 const PLACEHOLDER = /[<>*…{}$~]|\.\.\.|^\.\.\//;
 
@@ -100,7 +100,7 @@ const pathExists = (path: string, doc: string, files: readonly string[], folders
   }
   const tail = path.replace(/^\.\//, '').replace(/\/$/, '');
   if (tail.startsWith('../')) return true; // outside the repository (../shared/…): not ours to check
-  return files.some((file) => file.endsWith(`/${tail}`)) || [...folders].some((folder) => folder.endsWith(`/${tail}`));
+  return [...files, ...folders].some((path) => path.endsWith(`/${tail}`));
 };
 
 /** Every identifier of the code (a word set): what a quoted name must be found in. */
