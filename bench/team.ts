@@ -242,6 +242,7 @@ const main = async () => {
       mkdirSync(join(work, desk), { recursive: true });
       desks[desk] = await startRemoteCore({
         launch: nodeCoreLauncher(),
+        log: (line: string) => console.error(`[${desk}] ${line}`),
         options: options(desk, fingerprint),
         emit: emitFor(desk),
         shell: {
