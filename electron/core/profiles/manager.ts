@@ -102,6 +102,8 @@ export class ProfileManager {
   private streamOpen = false;
   /** Since when REST requests fail (no answer, or a 5xx), while they do. */
   private restFailingSince: number | undefined;
+  /** The 'error' state is REST failing with the stream gone too (not a key, clock or set-up problem): REST answering ends it. */
+  private errorIsRestFailing = false;
   private checkedAt: number | undefined;
   private lastCheck: ConnectionCheck | undefined;
   private embedded: EmbeddedSandbox | undefined;
@@ -389,7 +391,8 @@ export class ProfileManager {
           else if (record.status === 0 || record.status >= 500) this.restFailingSince ??= Date.now();
           if (
             answered &&
-            (this.state === 'degraded' || (this.state === 'error' && this.lastError?.label === 'NETWORK_UNREACHABLE'))
+            (this.state === 'degraded' ||
+              (this.state === 'error' && (this.errorIsRestFailing || this.lastError?.label === 'NETWORK_UNREACHABLE')))
           ) {
             this.setState('connected'); // REST answers again
           } else if (record.status >= 500 && this.state === 'connected') {
@@ -462,11 +465,14 @@ export class ProfileManager {
   /** What REST requests failing means: degraded while the stream is open, else a connection problem. */
   private failingState(): ConnectionStatus['state'] {
     this.restFailingSince ??= Date.now();
+    this.errorIsRestFailing = !this.streamOpen;
     return this.streamOpen ? 'degraded' : 'error';
   }
 
   private setState(state: ConnectionStatus['state'], error?: ConnectionStatus['lastError']): void {
     this.state = state;
+    // Any other way into (or out of) 'error' is not REST failing: only REST answering again ends that one.
+    if (error || state !== 'error') this.errorIsRestFailing = false;
     if (error) this.lastError = error;
     else if (state === 'connected') this.lastError = undefined;
     this.options.onStatus(this.status());
