@@ -346,8 +346,14 @@ const main = async () => {
     ];
     let pgRestartedAt: number | undefined;
     let finished: Record<string, number> = {};
+    /** The platform's executed withdrawals at each poll: a stretch without one is where time went. */
+    const progress: { at: number; executed: number }[] = [];
+    const executedCount = sandbox.ctx.db.prepare(
+      "SELECT count(*) AS n FROM withdrawals WHERE user_id = ? AND withdraw_order_id LIKE 'td%'",
+    );
     for (;;) {
       finished = await states();
+      progress.push({ at: now(), executed: (executedCount.get(sandbox.userId) as { n: number }).n });
       const done = (finished.done ?? 0) + (finished.failed ?? 0);
       const next = plannedKills[0];
       if (next && done >= next.share * N) {
@@ -435,6 +441,32 @@ const main = async () => {
         .filter((up) => up > prepared);
       return [Math.max(0, p.visibleAt - Math.max(prepared, ...upAgain))];
     });
+    // Where the time above the floor went: each stretch of 1 s or more in which the platform executed
+    // no withdrawal, named after what overlapped it (a core killed until its team was connected
+    // again, PostgreSQL away) or else the faults (lost answers looked up, 500s, 429 pauses).
+    const stalls = { kills: 0, postgres: 0, other: 0, count: 0 };
+    for (let i = 1, from = 0; i < progress.length; i++) {
+      const p = progress[i]!;
+      if (p.executed === progress[i - 1]!.executed) continue;
+      const stallFrom = progress[from]!.at;
+      const stallTo = progress[i - 1]!.at;
+      from = i;
+      if (stallTo - stallFrom < 1_000) continue;
+      const overlaps = (who: (o: (typeof outages)[number]) => boolean) =>
+        outages.some((o) => who(o) && o.from <= stallTo && (o.upAt ?? o.to) >= stallFrom);
+      const s = (stallTo - stallFrom) / 1000;
+      stalls.count++;
+      if (overlaps((o) => o.who === 'postgres')) stalls.postgres += s;
+      else if (overlaps((o) => o.who !== 'postgres')) stalls.kills += s;
+      else stalls.other += s;
+    }
+    const downtimes = outages
+      .filter((o) => o.who !== 'postgres')
+      .map((o) => ({
+        desk: o.who,
+        readyAfterMs: Math.round(o.to - o.from),
+        ...(o.upAt ? { teamConnectedAfterMs: Math.round(o.upAt - o.from) } : {}),
+      }));
     const rule = RATE_LIMITS.withdraw;
     const windowS = (rule.windowMs * SCALE) / 1000 / rule.limit;
     const floor = (N - 1) * windowS;
@@ -463,6 +495,13 @@ const main = async () => {
       floorOfSentSeconds: Math.round(floorOfSent * 10) / 10,
       ratioToFloorOfSent: Math.round((seconds / floorOfSent) * 100) / 100,
       kills,
+      downtimes,
+      stallSeconds: {
+        count: stalls.count,
+        coreKilled: Math.round(stalls.kills * 10) / 10,
+        postgresAway: Math.round(stalls.postgres * 10) / 10,
+        faults: Math.round(stalls.other * 10) / 10,
+      },
       coreRestarts: restarts,
       postgresRestartedAtSecond: pgRestartedAt,
       faults: '30 % of requests (drop after 10 %, drop before 8 %, 500 7 %, 429 5 %, 4 s delay 4 %)',
@@ -494,6 +533,12 @@ const main = async () => {
       `| core kills (desk @ s) | ${kills.map((k) => `${k.desk}@${Math.round(k.at)}`).join(', ')} | 3 per desk |`,
     );
     console.log(`| PostgreSQL restarted at | ${pgRestartedAt?.toFixed(0)} s | once |`);
+    console.log(
+      `| a killed core: ready again / its team connected again, after (ms) | ${downtimes.map((d) => `${d.desk} ${d.readyAfterMs}/${d.teamConnectedAfterMs ?? '?'}`).join(', ')} | |`,
+    );
+    console.log(
+      `| stretches of ≥ 1 s without an executed withdrawal (${stalls.count}): core killed / PostgreSQL away / faults only | ${figures.stallSeconds.coreKilled} s / ${figures.stallSeconds.postgresAway} s / ${figures.stallSeconds.faults} s | |`,
+    );
     const out = join(ROOT, 'bench/results/team.json');
     mkdirSync(dirname(out), { recursive: true });
     writeFileSync(out, `${JSON.stringify({ ...figures, at: new Date().toISOString() }, null, 2)}\n`);

@@ -2,6 +2,7 @@ import { z } from 'zod';
 import { activityEvents } from './activity';
 import { bulkEvents } from './bulk';
 import { DepositRecord, PushRecord, WithdrawalRecord } from './funding';
+import { Approval } from './policies';
 import { profilesEvents } from './profiles';
 import { TeamStatus } from './team';
 import { tradeEvents } from './trade';
@@ -42,8 +43,11 @@ export const events = {
   'funding.depositChanged': fundingRecordChanged(DepositRecord),
   'funding.withdrawalChanged': fundingRecordChanged(WithdrawalRecord),
   'funding.pushChanged': fundingRecordChanged(PushRecord),
-  /** An approval was added, decided, expired or sent: the Approvals screen refreshes. */
-  'approvals.changed': z.object({ id: z.string(), state: z.string() }),
+  /**
+   * An approval was added, decided, expired or sent: the Approvals screen refreshes. `approval`: the
+   * item as the list gives it (team mode: a movement just prepared on any desk), shown at once.
+   */
+  'approvals.changed': z.object({ id: z.string(), state: z.string(), approval: Approval.optional() }),
   /** Team mode: the database came or went, the chain stopped verifying, a movement was blocked, … */
   'team.statusChanged': TeamStatus,
 };

@@ -186,6 +186,33 @@ const columnsOf = (row: MovementRow): MovementEvidence['columns'] => ({
   batchId: row.batch_id,
 });
 
+/** A movement with what the Approvals screen shows beside it: its times and the approvers stored. */
+const LISTED_SELECT = `SELECT m.*, ${sqlMs('m.created_at')} AS created_ms, ${sqlMs('m.expires_at')} AS expires_ms,
+              ${sqlMs('m.updated_at')} AS updated_ms,
+              ARRAY(SELECT d.operator_id FROM decisions d WHERE d.decision = 'approve'
+                      AND ((d.subject_kind = 'movement' AND d.subject_id = m.id)
+                        OR (d.subject_kind = 'batch' AND d.subject_id = m.batch_id))) AS approvers
+         FROM movements m`;
+
+type ListedRow = MovementRow & {
+  created_ms: string;
+  expires_ms: string | null;
+  updated_ms: string;
+  approvers: string[];
+};
+
+const toListed = (r: ListedRow): ListedMovement => ({
+  ...toStored(r),
+  body: r.body,
+  makerId: r.maker_id,
+  signature: r.signature,
+  approvalsRequired: r.approvals_required,
+  createdAt: Number(r.created_ms),
+  expiresAt: r.expires_ms === null ? null : Number(r.expires_ms),
+  updatedAt: Number(r.updated_ms),
+  approvers: r.approvers,
+});
+
 export class TeamMovements {
   constructor(
     private readonly db: TeamDatabase,
@@ -395,29 +422,21 @@ export class TeamMovements {
     profileId: string,
     options: { readonly states?: readonly MovementState[]; readonly limit?: number } = {},
   ): Promise<ListedMovement[]> {
-    const rows = await this.db.query<
-      MovementRow & { created_ms: string; expires_ms: string | null; updated_ms: string; approvers: string[] }
-    >(
-      `SELECT m.*, ${sqlMs('m.created_at')} AS created_ms, ${sqlMs('m.expires_at')} AS expires_ms,
-              ${sqlMs('m.updated_at')} AS updated_ms,
-              ARRAY(SELECT d.operator_id FROM decisions d WHERE d.decision = 'approve'
-                      AND ((d.subject_kind = 'movement' AND d.subject_id = m.id)
-                        OR (d.subject_kind = 'batch' AND d.subject_id = m.batch_id))) AS approvers
-         FROM movements m WHERE m.profile_id = $1 AND ($2::text[] IS NULL OR m.state = ANY($2))
+    const rows = await this.db.query<ListedRow>(
+      `${LISTED_SELECT} WHERE m.profile_id = $1 AND ($2::text[] IS NULL OR m.state = ANY($2))
         ORDER BY m.created_at DESC, m.id LIMIT $3`,
       [profileId, options.states ?? null, options.limit ?? 500],
     );
-    return rows.map((r) => ({
-      ...toStored(r),
-      body: r.body,
-      makerId: r.maker_id,
-      signature: r.signature,
-      approvalsRequired: r.approvals_required,
-      createdAt: Number(r.created_ms),
-      expiresAt: r.expires_ms === null ? null : Number(r.expires_ms),
-      updatedAt: Number(r.updated_ms),
-      approvers: r.approvers,
-    }));
+    return rows.map(toListed);
+  }
+
+  /** One movement of a profile as `list` gives it (a change heard, a decision): one row read, not the list. */
+  async listed(profileId: string, movementId: string): Promise<ListedMovement | undefined> {
+    const [row] = await this.db.query<ListedRow>(`${LISTED_SELECT} WHERE m.id = $1 AND m.profile_id = $2`, [
+      movementId,
+      profileId,
+    ]);
+    return row === undefined ? undefined : toListed(row);
   }
 
   /**

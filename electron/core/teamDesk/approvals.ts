@@ -187,9 +187,7 @@ export const createTeamApprovals = (deps: TeamApprovalsDeps): TeamApprovals => {
   const movementOf = async (team: OpenTeam, id: string): Promise<ListedMovement> => {
     const movementId = `mv_${id.slice(MOVEMENT_PREFIX.length)}`;
     const profile = deps.desk.teamProfile();
-    const found = profile
-      ? (await team.movements.list(profile, { limit: 500 })).find((m) => m.id === movementId)
-      : undefined;
+    const found = profile ? await team.movements.listed(profile, movementId) : undefined;
     if (found === undefined) throw DeskFailure.precondition('No such approval in this profile.');
     return found;
   };
@@ -329,19 +327,34 @@ export const createTeamApprovals = (deps: TeamApprovalsDeps): TeamApprovals => {
   // a newly prepared movement is told (in the window and by the OS).
   deps.desk.onChange((change: TeamChange) => {
     if (change.kind === 'control.changed') deps.emit('approvals.changed', { id: CONTROL_PREFIX, state: 'changed' });
-    if (change.kind !== 'movement.changed' && change.kind !== 'approval.prepared') return;
-    deps.emit('approvals.changed', { id: teamMovementApprovalId(change.subject), state: 'changed' });
-    if (change.kind === 'approval.prepared') void tellApprover(change.subject);
+    if (change.kind === 'movement.changed')
+      deps.emit('approvals.changed', { id: teamMovementApprovalId(change.subject), state: 'changed' });
+    if (change.kind === 'approval.prepared') void showPrepared(change.subject);
   });
+  // A desk that (re)opens its team may have missed changes (its core restarted, the database was
+  // away): its Approvals screen reads the list again.
+  deps.desk.onOpen(() => deps.emit('approvals.changed', { id: MOVEMENT_PREFIX, state: 'changed' }));
 
-  const tellApprover = async (movementId: string): Promise<void> => {
+  /**
+   * A movement prepared on any desk: this one item is read and verified, and travels in the event,
+   * so the Approvals screen shows it without reading its whole list again; then whoever may approve
+   * it is told.
+   */
+  const showPrepared = async (movementId: string): Promise<void> => {
+    const id = teamMovementApprovalId(movementId);
     const team = deps.desk.current();
+    const profile = deps.desk.teamProfile();
+    const m = team && profile ? await team.movements.listed(profile, movementId).catch(() => undefined) : undefined;
+    if (team === undefined || m === undefined) {
+      deps.emit('approvals.changed', { id, state: 'changed' });
+      return;
+    }
+    // Shown as its maker signed it, or as failed with why: movementView verifies it.
+    const approval = movementView(team, m, deps.authorizer.profile().id);
+    deps.emit('approvals.changed', { id, state: approval.state, approval });
+    const checked = checkedRequest(team, m);
     const who = deps.operators.current();
-    if (team === undefined || who === undefined || !canApprove(who.role)) return;
-    const evidence = await team.movements.evidence(movementId).catch(() => undefined);
-    if (evidence === undefined) return;
-    const checked = verifyRequest(team.state(), evidence.request);
-    if (!checked.ok || checked.request.maker === who.id) return;
+    if (!checked.ok || who === undefined || !canApprove(who.role) || checked.request.maker === who.id) return;
     const summary = movementSummary(factsOf(checked.request));
     const maker = nameOf(team.state(), checked.request.maker);
     deps.emit('app.notice', {
