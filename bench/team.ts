@@ -14,8 +14,9 @@
  *   planned withdrawal has its own amount) — target 0;
  * - lost: a planned withdrawal the platform never executed — target 0;
  * - prepare-to-visible on the other desk: from the maker's call answering AWAITING_APPROVAL (the
- *   team journal committed it) to the other desk's `approvals.list` showing it, read as its Approvals
- *   screen does on the `approvals.changed` event — target p95 < 1 s; given for all, for those
+ *   team journal committed it) to the other desk's Approvals screen showing it: the item carried by
+ *   its `approvals.changed` event, or its `approvals.list` read on that event, as the screen does —
+ *   target p95 < 1 s; given for all, for those
  *   prepared while the other desk's core and PostgreSQL were up, and for all counted from when the
  *   other desk could show them (a desk that is down shows nothing: from its restarted core's team
  *   connected, or PostgreSQL back);
@@ -158,7 +159,20 @@ const main = async () => {
       A: { running: false, again: false },
       B: { running: false, again: false },
     };
-    /** The Approvals screen of a desk refreshes on `approvals.changed`: one read in flight, one queued. */
+    /** An item on a desk's Approvals screen: one the other desk prepared is approved from here. */
+    const shown = (desk: 'A' | 'B', item: Approval, at: number) => {
+      if (item.state !== 'pending') return;
+      const p = item.amount ? byAmount.get(new Decimal(item.amount).toFixed()) : undefined;
+      if (p === undefined || p.maker === desk || p.visibleAt !== undefined) return;
+      p.visibleAt = at;
+      p.heardAt = heard[desk].get(item.id);
+      p.approvalId = item.id;
+      approveQueue.push(p);
+    };
+    /**
+     * The Approvals screen of a desk refreshes on `approvals.changed` (one read in flight, one
+     * queued), and shows at once the item an event carries.
+     */
     const refreshList = (desk: 'A' | 'B') => {
       const state = listing[desk];
       if (state.running) {
@@ -175,14 +189,7 @@ const main = async () => {
             : undefined;
           if (result?.ok) {
             const at = now();
-            for (const item of (result.value as { approvals: Approval[] }).approvals) {
-              const p = item.amount ? byAmount.get(new Decimal(item.amount).toFixed()) : undefined;
-              if (p === undefined || p.maker === desk || p.visibleAt !== undefined) continue;
-              p.visibleAt = at;
-              p.heardAt = heard[desk].get(item.id);
-              p.approvalId = item.id;
-              approveQueue.push(p);
-            }
+            for (const item of (result.value as { approvals: Approval[] }).approvals) shown(desk, item, at);
           }
         } while (state.again);
         state.running = false;
@@ -197,8 +204,10 @@ const main = async () => {
           const restarted = outages.find((o) => o.who === desk && o.to !== Number.POSITIVE_INFINITY && !o.upAt);
           if (restarted) restarted.upAt = at;
         }
-        const id = name === 'approvals.changed' ? String((payload as { id: string }).id) : '';
-        if (id.startsWith('ap_tm-') && !heard[desk].has(id)) heard[desk].set(id, at);
+        if (name !== 'approvals.changed') continue;
+        const changed = payload as { id: string; approval?: Approval };
+        if (changed.id.startsWith('ap_tm-') && !heard[desk].has(changed.id)) heard[desk].set(changed.id, at);
+        if (changed.approval) shown(desk, changed.approval, at);
       }
       if (
         events.some(

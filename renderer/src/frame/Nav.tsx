@@ -1,6 +1,7 @@
 import { useQueryClient } from '@tanstack/react-query';
 import type { KeyboardEvent } from 'react';
 import { useDeskEvent, useDeskQuery } from '../lib/desk';
+import { applyApproval } from '../lib/eventCache';
 import { useNavigation } from '../lib/navigation';
 import { SCREENS } from './screens';
 
@@ -10,7 +11,8 @@ const isMac = typeof navigator !== 'undefined' && /Mac/.test(navigator.platform)
 const usePendingApprovals = (): number => {
   const client = useQueryClient();
   const pending = useDeskQuery(['approvals.list', { state: 'pending' }], { staleTime: 30_000 });
-  useDeskEvent('approvals.changed', () => {
+  useDeskEvent('approvals.changed', ({ approval }) => {
+    if (approval) applyApproval(client, approval);
     void client.invalidateQueries({ queryKey: ['approvals.list'] });
   });
   return pending.data?.approvals.length ?? 0;

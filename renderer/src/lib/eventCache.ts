@@ -21,6 +21,7 @@ import {
   withdrawalFromMovement,
   withdrawalJournalView,
 } from '../../../shared/contract/funding';
+import type { Approval } from '../../../shared/contract/policies';
 import type { SubAccountView } from '../../../shared/contract/subAccounts';
 import type { Order } from '../../../shared/contract/trade';
 import {
@@ -64,6 +65,18 @@ export const applyDeposit = (client: QueryClient, record: DepositRecord): void =
     'funding.deposits',
     (input) => inRange(input.range, record.time) && (!input.currency || input.currency === record.currency),
     (rows) => upsert(rows, record, (r) => r.time),
+  );
+
+/**
+ * An item from `approvals.changed` (team mode: a movement just prepared on any desk): into every
+ * Approvals list that shows its state, so it is on screen before the list is read again.
+ */
+export const applyApproval = (client: QueryClient, approval: Approval): void =>
+  updateAll<DeskInput<'approvals.list'>, { approvals: Approval[] }>(
+    client,
+    'approvals.list',
+    (input) => input.state === undefined || input.state === approval.state,
+    (data) => ({ approvals: upsert(data.approvals, approval, (a) => a.createdAt) }),
   );
 
 /**

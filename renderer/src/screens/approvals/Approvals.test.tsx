@@ -184,6 +184,24 @@ describe('Approvals', () => {
     expect(table.textContent).toContain('Invoice checked');
   });
 
+  it('shows at once an item approvals.changed carries (a team movement prepared on another desk), before the list is read again', async () => {
+    let reads = 0;
+    const desk = installFakeDesk({
+      'operators.current': () => session(operator('op_appr', 'Avi Approver', 'admin')),
+      // The first read answers; the one the event starts never does (a slow list on a loaded desk).
+      'approvals.list': () => (reads++ === 0 ? { approvals: [pending()] } : new Promise<never>(() => {})),
+    });
+    renderWithQuery(<ApprovalsScreen />);
+    await screen.findByTestId('approval-ap_1');
+    desk.emit('approvals.changed', {
+      id: 'ap_tm-2',
+      state: 'pending',
+      approval: pending({ id: 'ap_tm-2', amount: '77' }),
+    });
+    expect(await screen.findByTestId('approval-ap_tm-2')).toBeTruthy();
+    expect(screen.getByTestId('approval-ap_1')).toBeTruthy();
+  });
+
   it('a control change shows each line before → after and says four eyes are in force; twin items are marked possible duplicates', async () => {
     installFakeDesk({
       'operators.current': () => session(operator('op_bea', 'Bea', 'admin')),

@@ -15,6 +15,7 @@ import { useMemo } from 'react';
 import type { Approval } from '../../../../shared/contract/policies';
 import { type AddressBook, useAddressBookState } from '../../lib/addressBook';
 import { useDeskEvent, useDeskQuery } from '../../lib/desk';
+import { applyApproval } from '../../lib/eventCache';
 import {
   Badge,
   DataTable,
@@ -75,7 +76,8 @@ export default function ApprovalsScreen() {
   const session = useDeskQuery(['operators.current', {}]);
   const list = useDeskQuery(['approvals.list', {}]);
   const spot = useDeskQuery(['balances.spot', {}], { staleTime: 10_000 });
-  useDeskEvent('approvals.changed', () => {
+  useDeskEvent('approvals.changed', ({ approval }) => {
+    if (approval) applyApproval(client, approval);
     void client.invalidateQueries({ queryKey: ['approvals.list'] });
     // An applied control change may have added or removed an administrator.
     void client.invalidateQueries({ queryKey: ['approvals.fourEyes'] });
