@@ -105,7 +105,8 @@ describe.skipIf(skipWithoutPostgres('teamDesk team.integration.test'))('two desk
     const answered = await withdraw(a, '52.25');
     const preparedAt = performance.now();
     expect(answered).toMatchObject({ ok: false, error: { code: 'AWAITING_APPROVAL' } });
-    // Desk B's window hears it (its Approvals screen refreshes on the event), nobody polling.
+    // Desk B's window hears it, the item in the event (its Approvals screen shows it without
+    // reading its list again), nobody polling.
     const waitingNotice = (e: TestDesk['events'][number]) =>
       e.name === 'app.notice' && /Waiting for your approval: .*52\.25 USDT/.test(String(JSON.stringify(e.payload)));
     await waitUntil(() => b.events.slice(heard).some(waitingNotice), {
@@ -113,8 +114,12 @@ describe.skipIf(skipWithoutPostgres('teamDesk team.integration.test'))('two desk
       timeoutMs: 5_000,
     });
     const later = b.events.slice(heard);
-    const changed = later.find((e) => e.name === 'approvals.changed')!;
+    const changed = later.find(
+      (e) =>
+        e.name === 'approvals.changed' && (e.payload as { approval?: { amount: string } }).approval?.amount === '52.25',
+    )!;
     const notice = later.find(waitingNotice)!;
+    expect(changed.payload).toMatchObject({ state: 'pending', approval: { state: 'pending', makerName: 'Alice' } });
     expect(JSON.stringify(notice.payload)).toContain('prepared by Alice');
     expect(changed.at - preparedAt).toBeLessThan(1_000);
     expect(notice.at - preparedAt).toBeLessThan(1_000);
