@@ -12,6 +12,7 @@
 import type pg from 'pg';
 import type { TeamDatabase, TeamSql, TeamTimers } from './database';
 import { realTimers } from './database';
+import { announcePresence } from './senders';
 
 export const CHANGES_CHANNEL = 'treasury_desk_team';
 const CHANGE_LOG_LOCK = 0x7d_7e_a0_02;
@@ -74,7 +75,13 @@ export interface TeamLiveOptions {
   /** Reconnect back-off: first wait, doubled up to the maximum. */
   readonly retryMs?: number;
   readonly maxRetryMs?: number;
+  /** This desk's id: its LISTEN connection holds the desk's presence (senders.ts). */
+  readonly deskId?: string;
 }
+
+const sqlOf = (client: pg.Client): TeamSql => ({
+  query: async (text, params) => (await client.query(text, params as unknown[] | undefined)).rows,
+});
 
 /** One desk's subscription to the team's changes. */
 export class TeamLive {
@@ -135,6 +142,7 @@ export class TeamLive {
     try {
       await client.connect();
       await client.query(`LISTEN ${CHANGES_CHANNEL}`);
+      if (this.options.deskId !== undefined) await announcePresence(sqlOf(client), this.options.deskId);
     } catch (error) {
       this.lost(client, error);
       return;
@@ -157,7 +165,7 @@ export class TeamLive {
     try {
       if (this.last === undefined) {
         // First connection without a starting point: from now on.
-        this.last = await latestChange({ query: async (text) => (await client.query(text)).rows });
+        this.last = await latestChange(sqlOf(client));
         return;
       }
       const { rows } = await client.query<{ seq: string; kind: TeamChangeKind; subject: string }>(

@@ -250,7 +250,7 @@ export const openTeam = async (
     (change) => {
       queue = queue.then(() => heard(change));
     },
-    options.timers ? { timers: options.timers } : {},
+    { deskId: settings.deskId, ...(options.timers ? { timers: options.timers } : {}) },
   );
   await live.start();
   return {
