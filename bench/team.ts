@@ -108,6 +108,8 @@ const main = async () => {
     });
     const database = await pg.createDatabase();
     const url = `postgres://${pg.user}:${encodeURIComponent(pg.password)}@${pg.host}:${pg.port}/${database}?sslmode=disable`;
+    /** The desk id of the profile's sender at the last read of the states. */
+    let sender: string | undefined;
     /** The team journal's states, read as the database's administrator would (a new connection each time: it restarts). */
     const states = async (): Promise<Record<string, number>> => {
       const admin = await pg.admin(database).catch(() => undefined);
@@ -123,6 +125,8 @@ const main = async () => {
           "SELECT coalesce(label, '?') || ': ' || left(coalesce(message, ''), 80) AS why, count(*)::int AS n FROM movements WHERE state = 'failed' GROUP BY 1",
         );
         for (const r of failed.rows) counts[`failed (${r.why})`] = r.n;
+        const senders = await admin.query<{ desk_id: string }>('SELECT desk_id FROM profile_senders');
+        sender = senders.rows[0]?.desk_id;
         return counts;
       } catch {
         return {};
@@ -282,6 +286,11 @@ const main = async () => {
     }
     await value(desks.A!, 'team.prepareEnrolment', { operatorId: request.operatorId });
     while ((await value<TeamStatus>(desks.B!, 'team.status', {})).me?.enrolled !== true) await pause(50);
+    const deskIds = new Map<string, 'A' | 'B'>();
+    for (const desk of ['A', 'B'] as const) {
+      const id = (await value<TeamStatus>(desks[desk]!, 'team.status', {})).deskId;
+      if (id) deskIds.set(id, desk);
+    }
     console.log(
       `Team ready (fingerprint ${fingerprint.slice(0, 16)}…); ${N} withdrawals, limiter at ${SCALE} × the platform's windows.`,
     );
@@ -356,13 +365,14 @@ const main = async () => {
     let pgRestartedAt: number | undefined;
     let finished: Record<string, number> = {};
     /** The platform's executed withdrawals at each poll: a stretch without one is where time went. */
-    const progress: { at: number; executed: number }[] = [];
+    const progress: { at: number; executed: number; sender: 'A' | 'B' | undefined }[] = [];
     const executedCount = sandbox.ctx.db.prepare(
       "SELECT count(*) AS n FROM withdrawals WHERE user_id = ? AND withdraw_order_id LIKE 'td%'",
     );
     for (;;) {
       finished = await states();
-      progress.push({ at: now(), executed: (executedCount.get(sandbox.userId) as { n: number }).n });
+      const senderNow = sender === undefined ? undefined : deskIds.get(sender);
+      progress.push({ at: now(), executed: (executedCount.get(sandbox.userId) as { n: number }).n, sender: senderNow });
       const done = (finished.done ?? 0) + (finished.failed ?? 0);
       const next = plannedKills[0];
       if (next && done >= next.share * N) {
@@ -471,11 +481,19 @@ const main = async () => {
     }
     const downtimes = outages
       .filter((o) => o.who !== 'postgres')
-      .map((o) => ({
-        desk: o.who,
-        readyAfterMs: Math.round(o.to - o.from),
-        ...(o.upAt ? { teamConnectedAfterMs: Math.round(o.upAt - o.from) } : {}),
-      }));
+      .map((o) => {
+        const before = [...progress].reverse().find((p) => p.at <= o.from);
+        const nextExecuted = progress.find((p) => p.at > o.from && before && p.executed > before.executed);
+        const roleMoved = progress.find((p) => p.at > o.from && p.sender !== undefined && p.sender !== o.who);
+        return {
+          desk: o.who,
+          wasSender: before?.sender === o.who,
+          readyAfterMs: Math.round(o.to - o.from),
+          ...(o.upAt ? { teamConnectedAfterMs: Math.round(o.upAt - o.from) } : {}),
+          ...(nextExecuted ? { nextExecutedAfterMs: Math.round(nextExecuted.at - o.from) } : {}),
+          ...(before?.sender === o.who && roleMoved ? { senderMovedAfterMs: Math.round(roleMoved.at - o.from) } : {}),
+        };
+      });
     const rule = RATE_LIMITS.withdraw;
     const windowS = (rule.windowMs * SCALE) / 1000 / rule.limit;
     const floor = (N - 1) * windowS;
@@ -543,7 +561,7 @@ const main = async () => {
     );
     console.log(`| PostgreSQL restarted at | ${pgRestartedAt?.toFixed(0)} s | once |`);
     console.log(
-      `| a killed core: ready again / its team connected again, after (ms) | ${downtimes.map((d) => `${d.desk} ${d.readyAfterMs}/${d.teamConnectedAfterMs ?? '?'}`).join(', ')} | |`,
+      `| a killed core: ready again / its team connected again / next withdrawal executed, after (ms); * the sender | ${downtimes.map((d) => `${d.desk}${d.wasSender ? '*' : ''} ${d.readyAfterMs}/${d.teamConnectedAfterMs ?? '?'}/${d.nextExecutedAfterMs ?? '?'}${d.senderMovedAfterMs !== undefined ? ` (role moved ${d.senderMovedAfterMs})` : ''}`).join(', ')} | |`,
     );
     console.log(
       `| stretches of ≥ 1 s without an executed withdrawal (${stalls.count}): core killed / PostgreSQL away / faults only | ${figures.stallSeconds.coreKilled} s / ${figures.stallSeconds.postgresAway} s / ${figures.stallSeconds.faults} s | |`,
