@@ -49,4 +49,15 @@ describe('a connection whose REST requests fail while its stream is down', () =>
     await desk.value('trade.watchMarket', { pair: 'BTC_USDT', candleInterval: '1m' });
     expect(await state()).toMatchObject({ state: 'connected' });
   });
+
+  it('asks by itself whether REST answers again: connected again with nothing else sent', async () => {
+    await desk.value('trade.unwatchMarket', {});
+    await control(desk.sandbox, '/faults', { rules: [{ path: '/api/v4/spot/accounts', kind: 'status_500' }] });
+    await desk.call('balances.spot', {});
+    await vi.waitFor(async () => expect((await state()).state).toBe('error'), { timeout: 10_000 });
+    // The platform answers again; nothing of the desk's asks it (an idle desk, or a team desk
+    // waiting to send, which sends only while connected).
+    await control(desk.sandbox, '/faults', undefined, 'DELETE');
+    await vi.waitFor(async () => expect((await state()).state).toBe('connected'), { timeout: 10_000 });
+  });
 });

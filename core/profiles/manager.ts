@@ -23,6 +23,9 @@ import { PlatformConnection } from './connection';
 
 export const SANDBOX_PROFILE_ID = 'local-sandbox';
 
+/** How often REST is asked again while it is failing (see probeRest). */
+const REST_PROBE_MS = 1_000;
+
 /**
  * The platform's addresses (api-facts "Base URL", §7.2; the futures alternative entry as the
  * platform publishes it). Constants: whatever a profile row or the renderer says, these kinds
@@ -109,6 +112,8 @@ export class ProfileManager {
   private embedded: EmbeddedSandbox | undefined;
   private sandboxUrl: string | undefined;
   private limiterTimer: Timer | undefined;
+  /** While REST is failing: the next light request that asks whether it answers again. */
+  private restProbe: Timer | undefined;
   private switching: Promise<ConnectionStatus> | undefined;
 
   constructor(private readonly options: ProfileManagerOptions) {
@@ -347,6 +352,7 @@ export class ProfileManager {
 
   async close(): Promise<void> {
     this.limiterTimer?.cancel();
+    this.restProbe?.cancel();
     await this.switching?.catch(() => undefined);
     this.connection?.close();
     this.connection = undefined;
@@ -389,11 +395,7 @@ export class ProfileManager {
           const answered = record.status >= 200 && record.status < 300;
           if (answered) this.restFailingSince = undefined;
           else if (record.status === 0 || record.status >= 500) this.restFailingSince ??= Date.now();
-          if (
-            answered &&
-            (this.state === 'degraded' ||
-              (this.state === 'error' && (this.errorIsRestFailing || this.lastError?.label === 'NETWORK_UNREACHABLE')))
-          ) {
+          if (answered && this.restFailingOnly()) {
             this.setState('connected'); // REST answers again
           } else if (record.status >= 500 && this.state === 'connected') {
             this.setState(this.failingState());
@@ -466,7 +468,36 @@ export class ProfileManager {
   private failingState(): ConnectionStatus['state'] {
     this.restFailingSince ??= Date.now();
     this.errorIsRestFailing = !this.streamOpen;
+    this.probeRest();
     return this.streamOpen ? 'degraded' : 'error';
+  }
+
+  /** Whether all that is wrong is REST failing (degraded, or unreachable): REST answering ends it. */
+  private restFailingOnly(): boolean {
+    return (
+      this.state === 'degraded' ||
+      (this.state === 'error' && (this.errorIsRestFailing || this.lastError?.label === 'NETWORK_UNREACHABLE'))
+    );
+  }
+
+  /**
+   * While only REST failing is wrong, a light read (the platform's time) every second asks whether
+   * it answers again: a desk that sends nothing else would otherwise stay 'error' after one failed
+   * request — its status bar red, and a team desk, which sends only while connected, idle.
+   */
+  private probeRest(): void {
+    if (this.restProbe !== undefined) return;
+    this.restProbe = this.options.scheduler.setTimeout(
+      () => {
+        this.restProbe = undefined;
+        const connection = this.connection;
+        if (connection === undefined || !this.restFailingOnly()) return;
+        // Its answer (or failure) reaches onRequest, which sets the state and probes again if needed.
+        void connection.client.syncClock().catch(() => this.probeRest());
+      },
+      REST_PROBE_MS,
+      BACKGROUND,
+    );
   }
 
   private setState(state: ConnectionStatus['state'], error?: ConnectionStatus['lastError']): void {
