@@ -499,6 +499,7 @@ const buildCore = async (options: CoreOptions, releaseLock: () => void): Promise
     confirm: options.confirm,
     savedAddresses: createSavedAddresses(ctx),
     subNames: () => subNames(ctx),
+    scheduler,
     ...(options.log ? { log: options.log } : {}),
   });
   const app: AppDeps = {
@@ -708,13 +709,7 @@ const buildCore = async (options: CoreOptions, releaseLock: () => void): Promise
     lock,
     team: teamDesk,
     scheduler,
-    idle: async () => {
-      do {
-        await scheduler.idle();
-        // The batch runner's drivers are not on the scheduler yet: waited for apart.
-        await batches.runner.idle();
-      } while (scheduler.busy());
-    },
+    idle: () => scheduler.idle(),
     close: async () => {
       if (closed) return;
       closed = true;
