@@ -165,7 +165,8 @@ export interface Core {
   readonly scheduler: Scheduler;
   /**
    * Resolves when nothing is due and nothing is in flight: no movement being sent or checked, no
-   * watcher read, no request, no batch row. Tests wait for it instead of sleeping.
+   * watcher read, no request, no batch row waiting for its answer (one waiting out its retry pause
+   * waits for time, like every timer not yet due). Tests wait for it instead of sleeping.
    */
   idle(): Promise<void>;
   close(): Promise<void>;
