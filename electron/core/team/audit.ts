@@ -24,6 +24,20 @@ export type AuditVerdict =
   | { readonly ok: true; readonly head: ChainAnchor | undefined; readonly entries: number }
   | { readonly ok: false; readonly problem: string };
 
+/** An entry of the chain as read, and whether the chain vouches for it. */
+export interface VerifiedAuditEntry {
+  readonly entry: AuditEntry;
+  /** Its operator signed it (unsigned: a desk's background work). */
+  readonly signed: boolean;
+  /** It and every entry before it verified. */
+  readonly verified: boolean;
+}
+
+export interface VerifiedAuditChain {
+  readonly verdict: AuditVerdict;
+  readonly entries: readonly VerifiedAuditEntry[];
+}
+
 export class TeamAudit {
   constructor(
     private readonly db: TeamDatabase,
@@ -71,6 +85,15 @@ export class TeamAudit {
    * operator's entry signed by that operator's enrolled key; and the desk's anchor still in it.
    */
   async verify(state: ControlState, anchor?: ChainAnchor): Promise<AuditVerdict> {
+    return (await this.chain(state, anchor)).verdict;
+  }
+
+  /**
+   * The chain as verified (what Activity shows in team mode): the verdict, and every entry that
+   * parses, oldest first, each saying whether it verified — an entry at or after the first one that
+   * fails is not vouched for, since the chain no longer proves what follows it.
+   */
+  async chain(state: ControlState, anchor?: ChainAnchor): Promise<VerifiedAuditChain> {
     const rows = await this.db.query<{
       seq: string;
       body: string;
@@ -78,39 +101,57 @@ export class TeamAudit {
       operator_id: string | null;
       signature: string | null;
     }>('SELECT seq, body, hash, operator_id, signature FROM audit ORDER BY seq');
+    const entries: VerifiedAuditEntry[] = [];
     let prev = '';
+    let verdict: AuditVerdict | undefined;
     for (const [index, row] of rows.entries()) {
       const fail = (problem: string): AuditVerdict => ({ ok: false, problem: `Audit entry ${index}: ${problem}` });
       const entry = parseBody(AuditEntry, row.body);
-      if (Number(row.seq) !== index || entry === undefined || entry.seq !== index) return fail('missing or malformed');
-      if (entry.team !== state.team) return fail('it belongs to another team');
-      if (entry.prev !== prev) return fail('it does not follow the previous entry (an entry was removed or rewritten)');
-      if (row.hash !== sha256(row.body)) return fail('its hash does not match it');
-      if ((entry.operator ?? null) !== row.operator_id) return fail('its stored operator is not the one it names');
-      if (entry.operator !== undefined) {
-        const operator = state.operator(entry.operator);
-        if (
-          operator === undefined ||
-          row.signature === null ||
-          !verifySignature(operator.publicKey, row.body, row.signature)
-        )
-          return fail("its operator's signature does not verify (it was edited or added in the database)");
+      if (entry !== undefined) entries.push({ entry, signed: row.signature !== null, verified: verdict === undefined });
+      if (verdict !== undefined) continue;
+      const problem = ((): AuditVerdict | undefined => {
+        if (Number(row.seq) !== index || entry === undefined || entry.seq !== index)
+          return fail('missing or malformed');
+        if (entry.team !== state.team) return fail('it belongs to another team');
+        if (entry.prev !== prev)
+          return fail('it does not follow the previous entry (an entry was removed or rewritten)');
+        if (row.hash !== sha256(row.body)) return fail('its hash does not match it');
+        if ((entry.operator ?? null) !== row.operator_id) return fail('its stored operator is not the one it names');
+        if (entry.operator !== undefined) {
+          const operator = state.operator(entry.operator);
+          if (
+            operator === undefined ||
+            row.signature === null ||
+            !verifySignature(operator.publicKey, row.body, row.signature)
+          )
+            return fail("its operator's signature does not verify (it was edited or added in the database)");
+        }
+        return undefined;
+      })();
+      if (problem !== undefined) {
+        verdict = problem;
+        const last = entries.at(-1);
+        if (last !== undefined && last.entry.seq === index) entries[entries.length - 1] = { ...last, verified: false };
+        continue;
       }
       prev = row.hash;
     }
-    if (anchor !== undefined) {
+    if (verdict === undefined && anchor !== undefined) {
       const kept = rows[anchor.seq];
       if (kept === undefined || kept.hash !== anchor.hash)
-        return {
+        verdict = {
           ok: false,
           problem: `The audit chain no longer contains entry ${anchor.seq} as this desk verified it: entries were removed or rewritten.`,
         };
     }
     const last = rows.at(-1);
     return {
-      ok: true,
-      head: last === undefined ? undefined : { seq: Number(last.seq), hash: last.hash },
-      entries: rows.length,
+      verdict: verdict ?? {
+        ok: true,
+        head: last === undefined ? undefined : { seq: Number(last.seq), hash: last.hash },
+        entries: rows.length,
+      },
+      entries,
     };
   }
 }
