@@ -8,8 +8,9 @@
 import { canonicalJson, sha256 } from './canonical';
 import { recordChange } from './changes';
 import type { ChainAnchor, ControlState } from './controlChain';
-import type { TeamDatabase } from './database';
+import type { TeamDatabase, TeamSql } from './database';
 import { type OperatorSigner, verifySignature } from './identity';
+import { SOLO_IMPORT_ACTION, verifySoloImport } from './import';
 import { AuditEntry, parseBody } from './records';
 
 const AUDIT_LOCK = 0x7d_7e_a0_05;
@@ -48,36 +49,39 @@ export class TeamAudit {
 
   /** Appends an entry, signed by `signer` when an operator made it. Returns the new head. */
   async append(input: AuditInput, signer?: OperatorSigner): Promise<ChainAnchor> {
-    return this.db.transaction(async (tx) => {
-      await tx.query('SELECT pg_advisory_xact_lock($1)', [AUDIT_LOCK]);
-      const [head] = await tx.query<{ seq: string; hash: string }>(
-        'SELECT seq, hash FROM audit ORDER BY seq DESC LIMIT 1',
-      );
-      const entry: AuditEntry = {
-        type: 'audit',
-        team: this.teamId,
-        seq: head === undefined ? 0 : Number(head.seq) + 1,
-        prev: head?.hash ?? '',
-        at: this.now(),
-        desk: this.deskId,
-        ...(signer !== undefined ? { operator: signer.operatorId } : {}),
-        action: input.action,
-        params: input.params,
-        outcome: input.outcome,
-      };
-      const signed = signer?.sign(entry);
-      const body = signed?.body ?? canonicalJson(entry);
-      const anchor = { seq: entry.seq, hash: sha256(body) };
-      await tx.query('INSERT INTO audit (seq, body, hash, operator_id, signature) VALUES ($1, $2, $3, $4, $5)', [
-        entry.seq,
-        body,
-        anchor.hash,
-        signed?.signer ?? null,
-        signed?.signature ?? null,
-      ]);
-      await recordChange(tx, 'audit.appended', String(entry.seq));
-      return anchor;
-    });
+    return this.db.transaction((tx) => this.appendIn(tx, input, signer));
+  }
+
+  /** `append` inside the caller's transaction (an entry that must commit with other writes, or not at all). */
+  async appendIn(tx: TeamSql, input: AuditInput, signer?: OperatorSigner): Promise<ChainAnchor> {
+    await tx.query('SELECT pg_advisory_xact_lock($1)', [AUDIT_LOCK]);
+    const [head] = await tx.query<{ seq: string; hash: string }>(
+      'SELECT seq, hash FROM audit ORDER BY seq DESC LIMIT 1',
+    );
+    const entry: AuditEntry = {
+      type: 'audit',
+      team: this.teamId,
+      seq: head === undefined ? 0 : Number(head.seq) + 1,
+      prev: head?.hash ?? '',
+      at: this.now(),
+      desk: this.deskId,
+      ...(signer !== undefined ? { operator: signer.operatorId } : {}),
+      action: input.action,
+      params: input.params,
+      outcome: input.outcome,
+    };
+    const signed = signer?.sign(entry);
+    const body = signed?.body ?? canonicalJson(entry);
+    const anchor = { seq: entry.seq, hash: sha256(body) };
+    await tx.query('INSERT INTO audit (seq, body, hash, operator_id, signature) VALUES ($1, $2, $3, $4, $5)', [
+      entry.seq,
+      body,
+      anchor.hash,
+      signed?.signer ?? null,
+      signed?.signature ?? null,
+    ]);
+    await recordChange(tx, 'audit.appended', String(entry.seq));
+    return anchor;
   }
 
   /**
@@ -135,6 +139,15 @@ export class TeamAudit {
         continue;
       }
       prev = row.hash;
+    }
+    if (verdict === undefined) {
+      // The imported solo journal, if any, is what the administrator's signed import entry says.
+      const imported = entries.find((e) => e.signed && e.entry.action === SOLO_IMPORT_ACTION);
+      const problem = await verifySoloImport(this.db, imported?.entry);
+      if (problem !== undefined) {
+        verdict = { ok: false, problem };
+        for (const [i, e] of entries.entries()) if (e === imported) entries[i] = { ...e, verified: false };
+      }
     }
     if (verdict === undefined && anchor !== undefined) {
       const kept = rows[anchor.seq];
