@@ -26,7 +26,6 @@ export { type ChainAnchor, type ControlState, mayAct, type PolicyVersion, verify
 export { TeamDatabase, type TeamHealth, type TeamTimers } from './database';
 export { type StoredEnrolment, signEnrolmentRequest, TeamEnrolments } from './enrolment';
 export { LeaseLost, TeamUnavailable } from './errors';
-export { importSoloDesk, type SoloDeskExport, type SoloImportReceipt } from './import';
 export {
   createOperatorKey,
   keyFingerprint,
@@ -35,6 +34,7 @@ export {
   type SignedRecord,
   unlockOperatorKey,
 } from './identity';
+export { importSoloDesk, type SoloDeskExport, type SoloImportReceipt } from './import';
 export {
   applyStart,
   joinTeam,
