@@ -135,9 +135,15 @@ export const team = {
     TeamStatus,
   ),
   create: operation(
-    'Creates a team on an empty PostgreSQL database with this desk and its signed-in administrator (a control change; the password goes to the keychain).',
+    'Creates a team on an empty PostgreSQL database with this desk and its signed-in administrator (a control change; the password goes to the keychain); optionally imports this desk’s journal and audit log into it.',
     z
-      .object({ url: TeamUrlInput, name: z.string().trim().min(1, 'Name the team').max(100), passphrase: Passphrase })
+      .object({
+        url: TeamUrlInput,
+        name: z.string().trim().min(1, 'Name the team').max(100),
+        passphrase: Passphrase,
+        /** Import this desk's journal (movements with their states) and audit log into the new team. */
+        importJournal: z.boolean().default(false),
+      })
       .strict(),
     TeamStatus,
   ),

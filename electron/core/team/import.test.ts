@@ -6,27 +6,29 @@ import type { TestTeam } from './testing/team';
 import { withTestTeam } from './testing/team';
 
 /** A solo desk's journal as the desk reads it: three audit entries, four movements (two in flight). */
+const SOLO_AUDIT = [
+  { seq: 1, at: 1000, action: 'operators.create', operator: 'Ann', params: '{"name":"Bob"}', hash: 'h1' },
+  { seq: 2, at: 2000, action: 'POST /withdrawals', operator: 'Bob', params: '{"amount":"12.5"}', hash: 'h2' },
+  { seq: 3, at: 3000, action: 'POST /withdrawals', operator: 'Bob', params: '{"amount":"7"}', hash: 'h3' },
+];
+const SOLO_MOVEMENTS = [
+  {
+    id: 'mv_1',
+    clientId: 'c1',
+    requestKey: 'k1',
+    profileId: 'p1',
+    kind: 'withdrawal',
+    state: 'done',
+    amount: '12.5',
+  },
+  { id: 'mv_2', clientId: 'c2', requestKey: 'k2', profileId: 'p1', kind: 'withdrawal', state: 'sent', amount: '7' },
+  { id: 'mv_3', clientId: 'c3', profileId: 'p1', kind: 'transfer', state: 'unknown', amount: '1' },
+  { id: 'mv_4', clientId: 'c4', profileId: 'p1', kind: 'withdrawal', state: 'failed', amount: '3' },
+];
 const SOLO: SoloDeskExport = {
-  audit: [
-    { seq: 1, at: 1000, action: 'operators.create', operator: 'Ann', params: '{"name":"Bob"}', hash: 'h1' },
-    { seq: 2, at: 2000, action: 'POST /withdrawals', operator: 'Bob', params: '{"amount":"12.5"}', hash: 'h2' },
-    { seq: 3, at: 3000, action: 'POST /withdrawals', operator: 'Bob', params: '{"amount":"7"}', hash: 'h3' },
-  ],
+  audit: SOLO_AUDIT,
   auditHead: { count: 3, hash: 'h3' },
-  movements: [
-    {
-      id: 'mv_1',
-      clientId: 'c1',
-      requestKey: 'k1',
-      profileId: 'p1',
-      kind: 'withdrawal',
-      state: 'done',
-      amount: '12.5',
-    },
-    { id: 'mv_2', clientId: 'c2', requestKey: 'k2', profileId: 'p1', kind: 'withdrawal', state: 'sent', amount: '7' },
-    { id: 'mv_3', clientId: 'c3', profileId: 'p1', kind: 'transfer', state: 'unknown', amount: '1' },
-    { id: 'mv_4', clientId: 'c4', profileId: 'p1', kind: 'withdrawal', state: 'failed', amount: '3' },
-  ],
+  movements: SOLO_MOVEMENTS,
   operators: [
     { name: 'Ann', role: 'admin' },
     { name: 'Bob', role: 'maker' },

@@ -29,14 +29,16 @@ export const SOLO_IMPORT_ACTION = 'team.importSoloDesk';
 /** The solo journal's states of a movement that may have left and whose outcome that desk does not know. */
 const IN_FLIGHT_STATES: ReadonlySet<string> = new Set(['sent', 'unknown']);
 
-/** An entry of the solo audit log as that desk keeps it (journal/types.ts `AuditEntry`). */
+/** Whether a solo movement in this state is in flight (resolved only by the platform lookup). */
+export const inFlight = (state: string): boolean => IN_FLIGHT_STATES.has(state);
+
+/** An entry of the solo audit log as that desk keeps it (journal/types.ts `AuditEntry`; every field is kept). */
 export interface SoloAuditRecord {
   readonly seq: number;
   readonly hash: string;
-  readonly [field: string]: unknown;
 }
 
-/** A movement of the solo journal as that desk keeps it (shared/contract/activity.ts `Movement`). */
+/** A movement of the solo journal as that desk keeps it (shared/contract/activity.ts `Movement`; every field is kept). */
 export interface SoloMovementRecord {
   readonly id: string;
   readonly clientId: string;
@@ -44,7 +46,6 @@ export interface SoloMovementRecord {
   readonly profileId: string;
   readonly kind: string;
   readonly state: string;
-  readonly [field: string]: unknown;
 }
 
 /** What the first desk brings: read from its journal after its own audit log checked intact. */
@@ -121,7 +122,7 @@ export const importSoloDesk = async (
     audit: { entries: solo.audit.length, head: solo.auditHead.hash, block: blockHash(auditBodies) },
     movements: {
       count: solo.movements.length,
-      inFlight: solo.movements.filter((m) => IN_FLIGHT_STATES.has(m.state)).length,
+      inFlight: solo.movements.filter((m) => inFlight(m.state)).length,
       block: blockHash(movementBodies),
     },
     operators: solo.operators.map(({ name, role }) => ({ name, role })),
@@ -147,17 +148,7 @@ export const importSoloDesk = async (
       await tx.query(
         `INSERT INTO solo_movements (n, id, client_id, request_key, profile_id, kind, state, needs_lookup, body)
          VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9)`,
-        [
-          n,
-          m.id,
-          m.clientId,
-          m.requestKey ?? null,
-          m.profileId,
-          m.kind,
-          m.state,
-          IN_FLIGHT_STATES.has(m.state),
-          movementBodies[n],
-        ],
+        [n, m.id, m.clientId, m.requestKey ?? null, m.profileId, m.kind, m.state, inFlight(m.state), movementBodies[n]],
       );
     const entry = await audit.appendIn(
       tx,

@@ -34,7 +34,7 @@ export {
   type SignedRecord,
   unlockOperatorKey,
 } from './identity';
-export { importSoloDesk, type SoloDeskExport, type SoloImportReceipt } from './import';
+export { importSoloDesk, inFlight, type SoloDeskExport, type SoloImportReceipt } from './import';
 export {
   applyStart,
   joinTeam,

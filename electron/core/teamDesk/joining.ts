@@ -23,6 +23,8 @@ import type { Scheduler } from '../scheduler';
 import {
   applyStart,
   createOperatorKey,
+  importSoloDesk,
+  inFlight,
   joinTeam,
   keyFingerprint,
   operatorKeyEntry,
@@ -34,6 +36,7 @@ import {
 } from '../team';
 import type { TeamTimeouts } from '../team/connection';
 import type { TeamDesk } from './desk';
+import { readSoloDesk, type SoloJournal } from './soloExport';
 
 export interface TeamJoiningDeps {
   readonly desk: TeamDesk;
@@ -42,6 +45,8 @@ export interface TeamJoiningDeps {
   readonly scheduler: Scheduler;
   /** The active profile's policy on this desk (it becomes the team's first version when a team is created). */
   readonly localPolicy: () => { readonly profileName: string; readonly policy: Policy } | undefined;
+  /** This desk's own journal, read when its administrator imports it into a new team. */
+  readonly soloJournal: SoloJournal;
   readonly scryptCost?: ScryptCost;
   readonly timeouts?: TeamTimeouts;
 }
@@ -53,6 +58,8 @@ type JoinRequest =
       readonly settings: TeamSettings;
       readonly genesis: PreparedStart['genesis'];
       readonly operatorId: string;
+      /** The administrator chose to import this desk's journal and audit log into the new team. */
+      readonly importJournal?: boolean;
     }
   | {
       readonly mode: 'join';
@@ -90,6 +97,26 @@ export const createTeamJoining = (deps: TeamJoiningDeps) => {
     await desk.applied();
   };
 
+  /**
+   * Imports this desk's journal into the team just created, signed by its first administrator: read
+   * again now (what happened since the change was prepared is in it), checked, and written in one
+   * transaction (team/import.ts).
+   */
+  const importJournal = async (operatorId: string) => {
+    const team = desk.require();
+    const signer = desk.signer(operatorId);
+    if (signer === undefined)
+      throw DeskFailure.precondition('The team’s first administrator’s key is not unlocked on this desk.');
+    await importSoloDesk(
+      team.db,
+      team.audit,
+      team.settings().deskId,
+      team.state(),
+      signer,
+      await readSoloDesk(deps.soloJournal),
+    );
+  };
+
   const kinds = {
     'team.join': {
       apply: async (r, by) => {
@@ -102,7 +129,10 @@ export const createTeamJoining = (deps: TeamJoiningDeps) => {
         await desk.adopt(request.settings, made);
         const team = desk.require();
         if (request.mode === 'join') await team.enrolments.file(request.enrolment);
-        else if (policy) await firstPolicy(policy.policy, by);
+        else {
+          if (policy) await firstPolicy(policy.policy, by);
+          if (request.importJournal) await importJournal(request.operatorId);
+        }
         return desk.status(by);
       },
       discard: async (r) => {
@@ -134,11 +164,13 @@ export const createTeamJoining = (deps: TeamJoiningDeps) => {
     create: async (
       controls: ControlPlane,
       who: OperatorInfo,
-      input: { url: string; name: string; passphrase: string },
+      input: { url: string; name: string; passphrase: string; importJournal?: boolean },
     ) => {
       mustAdminister(who);
       if (desk.configured()) throw DeskFailure.precondition('This desk is already in a team.', 'Leave it first.');
       await checkPassphrase(who, input.passphrase);
+      // Read (and its audit log checked) now, so a journal that cannot be imported is refused before anything is made.
+      const solo = input.importJournal ? await readSoloDesk(deps.soloJournal) : undefined;
       const prepared = await prepareStart(
         { url: input.url, teamName: input.name, admin: { id: who.id, name: who.name, passphrase: input.passphrase } },
         deps.keyStore,
@@ -162,12 +194,22 @@ export const createTeamJoining = (deps: TeamJoiningDeps) => {
             before: '—',
             after: `${who.name} (key ${keyFingerprint(prepared.admin.publicKey)})`,
           },
+          ...(solo
+            ? [
+                {
+                  label: 'This desk’s journal',
+                  before: 'on this desk only',
+                  after: `imported into the team: ${solo.movements.length} movements (${solo.movements.filter((m) => inFlight(m.state)).length} in flight: looked up on the platform, never sent again), ${solo.audit.length} audit log entries, signed by ${who.name}`,
+                },
+              ]
+            : []),
         ],
         apply: {
           mode: 'create',
           settings: prepared.settings,
           genesis: prepared.genesis,
           operatorId: who.id,
+          ...(solo ? { importJournal: true } : {}),
         } as unknown as Record<string, unknown>,
         confirmLabel: 'Create the team',
         note: 'Operators, roles, policies, approvals and the movement journal are then shared through this database; API keys stay in each desk’s keychain.',
