@@ -189,6 +189,7 @@ export const OPERATION_ACCESS: Readonly<Record<string, Access>> = {
   'team.requestEnrolment': 'self',
   'team.prepareEnrolment': 'admin',
   'team.auditChain': 'read',
+  'team.importJournal': 'admin',
 };
 
 /** The access an operation needs; admin for one missing from the table (fail closed). */

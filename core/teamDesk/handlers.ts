@@ -39,6 +39,11 @@ export const createTeamHandlers = (ctx: ServiceContext, deps: TeamHandlersDeps):
       });
       return statusNow();
     },
+    importJournal: async () => {
+      await deps.joining.importJournal(deps.controls, who());
+      ctx.audit.record({ action: 'team.importJournal', params: {}, outcome: 'ok' });
+      return statusNow();
+    },
     leave: async () => {
       await deps.joining.leave(deps.controls, who());
       return statusNow();

@@ -74,6 +74,15 @@ describe.skipIf(skipWithoutPostgres('teamDesk import.integration.test'))(
       const imported = await dba('SELECT client_id, state, needs_lookup FROM solo_movements');
       expect(imported).toEqual([{ client_id: sent.withdrawOrderId, state: 'done', needs_lookup: false }]);
 
+      // A second import is refused, and changes nothing.
+      expect(await desk.call('team.importJournal', {})).toMatchObject({
+        ok: false,
+        error: {
+          message: 'This team already holds an imported solo journal: a team imports one desk’s journal, once.',
+        },
+      });
+      expect((await desk.value<TeamAuditChain>('team.auditChain', {})).count).toBe(1);
+
       // A database user lowers the imported withdrawal's amount: the chain no longer verifies it.
       await dba(`UPDATE solo_movements SET body = replace(body, '"12"', '"1"')`);
       expect(await desk.value<TeamAuditChain>('team.auditChain', {})).toMatchObject({
@@ -82,6 +91,29 @@ describe.skipIf(skipWithoutPostgres('teamDesk import.integration.test'))(
           'The imported solo journal differs from what audit entry 0 signed (rows were edited, added or removed in the database).',
         entries: [{ action: 'team.importSoloDesk', verified: false }],
       });
+    });
+
+    it('a team created without the import imports the journal afterwards, while it is still empty', async () => {
+      const later = await startTestCore(sandbox, { watchIntervalMs: 0, bootstrapOperator: ALICE });
+      try {
+        const calls = rendererCalls(() => later.core);
+        const laterDatabase = await pg.server.createDatabase();
+        const { user, password, host, port } = pg.server;
+        await calls.value('team.create', {
+          url: `postgres://${user}:${encodeURIComponent(password)}@${host}:${port}/${laterDatabase}?sslmode=disable`,
+          name: 'Firm imported later',
+          passphrase: ALICE.passphrase,
+        });
+        expect((await calls.value<TeamAuditChain>('team.auditChain', {})).count).toBe(0);
+        await calls.value('team.importJournal', {});
+        expect(await calls.value<TeamAuditChain>('team.auditChain', {})).toMatchObject({
+          ok: true,
+          count: 1,
+          entries: [{ action: 'team.importSoloDesk', operatorName: 'Alice', verified: true }],
+        });
+      } finally {
+        await later.close();
+      }
     });
   },
 );

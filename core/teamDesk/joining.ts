@@ -31,6 +31,7 @@ import {
   type PreparedStart,
   prepareStart,
   type SignedRecord,
+  type SoloDeskExport,
   signEnrolmentRequest,
   type TeamSettings,
 } from '../team';
@@ -117,6 +118,13 @@ export const createTeamJoining = (deps: TeamJoiningDeps) => {
     );
   };
 
+  /** The confirmation's line for an import: what goes into the team. */
+  const importRow = (solo: SoloDeskExport, who: OperatorInfo) => ({
+    label: 'This desk’s journal',
+    before: 'on this desk only',
+    after: `imported into the team: ${solo.movements.length} movements (${solo.movements.filter((m) => inFlight(m.state)).length} in flight: looked up on the platform, never sent again), ${solo.audit.length} audit log entries, signed by ${who.name}`,
+  });
+
   const kinds = {
     'team.join': {
       apply: async (r, by) => {
@@ -147,7 +155,13 @@ export const createTeamJoining = (deps: TeamJoiningDeps) => {
         return desk.status(by);
       },
     },
-  } satisfies Record<'team.join' | 'team.leave', ControlKindHandler>;
+    'team.importJournal': {
+      apply: async (r, by) => {
+        await importJournal((r as { operatorId: string }).operatorId);
+        return desk.status(by);
+      },
+    },
+  } satisfies Record<'team.join' | 'team.leave' | 'team.importJournal', ControlKindHandler>;
 
   const mustAdminister = (who: OperatorInfo) => {
     if (!canAdminister(who.role))
@@ -194,15 +208,7 @@ export const createTeamJoining = (deps: TeamJoiningDeps) => {
             before: '—',
             after: `${who.name} (key ${keyFingerprint(prepared.admin.publicKey)})`,
           },
-          ...(solo
-            ? [
-                {
-                  label: 'This desk’s journal',
-                  before: 'on this desk only',
-                  after: `imported into the team: ${solo.movements.length} movements (${solo.movements.filter((m) => inFlight(m.state)).length} in flight: looked up on the platform, never sent again), ${solo.audit.length} audit log entries, signed by ${who.name}`,
-                },
-              ]
-            : []),
+          ...(solo ? [importRow(solo, who)] : []),
         ],
         apply: {
           mode: 'create',
@@ -252,6 +258,28 @@ export const createTeamJoining = (deps: TeamJoiningDeps) => {
         apply: { mode: 'join', settings, enrolment, operatorId: who.id } as unknown as Record<string, unknown>,
         confirmLabel: 'Join the team',
         note: 'A team administrator then enrols you: compare your key’s fingerprint with them.',
+      });
+    },
+
+    /**
+     * Imports this desk's journal into its team, after the team was created without it (or the
+     * import at creation did not happen): the signed-in team administrator signs it; refused unless
+     * the team is still empty and holds no import (a control change of the desk).
+     */
+    importJournal: async (controls: ControlPlane, who: OperatorInfo) => {
+      const team = desk.require();
+      desk.requireSigner(who);
+      if (team.state().operator(who.id)?.role !== 'admin')
+        throw new DeskFailure({ code: 'NOT_ALLOWED', message: 'A team administrator imports a desk’s journal.' });
+      const solo = await readSoloDesk(deps.soloJournal);
+      return controls.submit<unknown>({
+        kind: 'team.importJournal',
+        profileId: '',
+        title: 'Import this desk’s journal into the team',
+        changes: [importRow(solo, who)],
+        apply: { operatorId: who.id },
+        confirmLabel: 'Import the journal',
+        note: 'Only into a team that holds no movement or audit entry yet, and once. Imported movements are history: no desk sends them.',
       });
     },
 

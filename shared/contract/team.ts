@@ -9,6 +9,8 @@
  *   enrolled; `prepareEnrolment`: a team administrator prepares the enrolment (another applies it
  *   in Approvals, or the team's only administrator at once).
  * - `leave`: takes this desk out of its team (a control change too).
+ * - `importJournal`: imports this desk's journal and audit log into its team while the team is still
+ *   empty (a control change; also offered when the team is created).
  * - `auditChain`: the team's audit chain as this desk verified it (Activity's audit view in team mode).
  */
 import { z } from 'zod';
@@ -171,5 +173,10 @@ export const team = {
     'The team’s audit chain, verified now (each entry’s hash link and its operator’s signature): who did what on which desk, newest first.',
     z.object({ limit: z.number().int().min(1).max(5000).default(1000) }).strict(),
     TeamAuditChain,
+  ),
+  importJournal: operation(
+    'Imports this desk’s journal (movements with their states) and audit log into its team, signed by the signed-in team administrator; only into a team that holds no movement or audit entry yet, once (a control change).',
+    z.object({}).strict(),
+    TeamStatus,
   ),
 };

@@ -211,6 +211,9 @@ function Enrolments({ status, admin }: { readonly status: TeamStatus; readonly a
 
 function InTeam({ status }: { readonly status: TeamStatus }) {
   const leave = useDeskMutation('team.leave', { invalidates: INVALIDATES });
+  const importJournal = useDeskMutation('team.importJournal', {
+    invalidates: [...INVALIDATES, 'team.auditChain'],
+  });
   const me = status.me;
   const admin = me?.role === 'admin';
   return (
@@ -256,6 +259,20 @@ function InTeam({ status }: { readonly status: TeamStatus }) {
         ]}
       />
       <Enrolments status={status} admin={admin} />
+      {admin ? (
+        <div>
+          <Button
+            variant="ghost"
+            busy={importJournal.isPending}
+            onClick={() => importJournal.mutate({})}
+            data-testid="team-import-journal-now"
+          >
+            Import this desk’s journal and audit log…
+          </Button>
+          <p className="muted">Only into a team that holds no movement or audit entry yet, and once.</p>
+          <Outcome error={importJournal.error} />
+        </div>
+      ) : null}
       <div>
         <Button variant="ghost" busy={leave.isPending} onClick={() => leave.mutate({})} data-testid="team-leave">
           Take this desk out of the team…
