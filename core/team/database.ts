@@ -78,11 +78,6 @@ export class TeamDatabase implements TeamSql {
     // An idle connection that dies (the server stopped) is reported here; without a listener it would
     // crash the process.
     this.pool.on('error', (error) => this.failed(error));
-    // A connection the server ends (a restart: "terminating connection due to administrator
-    // command") can report it twice; the second report came after the pool's query or a transaction
-    // had stopped listening to it, and crashed the core (bench:team, PostgreSQL restarted while
-    // queries ran). The first report is the query's failure or the pool's; the later ones change nothing.
-    this.pool.on('connect', (client) => client.on('error', () => undefined));
   }
 
   /** Opens the team database of a URL, the password read from the keychain. */
