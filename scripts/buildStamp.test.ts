@@ -120,6 +120,6 @@ describe('needsBuild', () => {
   });
 
   it('lists the outputs the build set-up writes', () => {
-    expect(BUILD_OUTPUTS).toEqual(['main/index.js', 'preload/index.cjs', 'renderer/index.html']);
+    expect(BUILD_OUTPUTS).toEqual(['main/index.js', 'main/shellCli.js', 'preload/index.cjs', 'renderer/index.html']);
   });
 });

@@ -27,7 +27,12 @@ export const BUILD_SOURCES: readonly string[] = [
 ];
 
 /** Files every build writes (electron.vite.config.ts); one missing means out/ is incomplete. */
-export const BUILD_OUTPUTS: readonly string[] = ['main/index.js', 'preload/index.cjs', 'renderer/index.html'];
+export const BUILD_OUTPUTS: readonly string[] = [
+  'main/index.js',
+  'main/shellCli.js',
+  'preload/index.cjs',
+  'renderer/index.html',
+];
 
 export const STAMP_FILE = '.build-stamp';
 

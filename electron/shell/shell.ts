@@ -36,7 +36,13 @@ export const NO_DISPLAY_ADVICE =
   'No display found (DISPLAY/WAYLAND_DISPLAY are not set). Run it under a virtual display: ' +
   '`xvfb-run npm start`, or take a headless screenshot: `npm start -- --headless --screenshot app.png`.';
 
-export const DEFAULT_RENDERER_DIR = resolve(import.meta.dirname, '../../out/renderer');
+/**
+ * The renderer built beside this code: built, this file is <out>/main/shell.js (npm start); from
+ * source (tests, tsx), electron/shell/shell.ts and the default build in out/.
+ */
+export const DEFAULT_RENDERER_DIR = import.meta.filename.endsWith('.ts')
+  ? resolve(import.meta.dirname, '../../out/renderer')
+  : resolve(import.meta.dirname, '../renderer');
 
 /** Core options the shell decides itself; everything else (profiles, sandbox, …) passes through. */
 type ShellDecidedCoreOptions = 'dataDir' | 'shell' | 'trustedOrigins' | 'osNotificationsUnavailable' | 'directWindows';
