@@ -23,10 +23,10 @@ export default defineConfig({
       rollupOptions: {
         input: {
           index: resolve(import.meta.dirname, 'electron/main/index.ts'),
-          core: resolve(import.meta.dirname, 'electron/core/host/coreProcess.ts'),
+          core: resolve(import.meta.dirname, 'core/host/coreProcess.ts'),
           sandbox: resolve(import.meta.dirname, 'sandbox/cli.ts'),
-          shell: resolve(import.meta.dirname, 'electron/shell/shell.ts'),
-          shellCli: resolve(import.meta.dirname, 'electron/shell/cli.ts'),
+          shell: resolve(import.meta.dirname, 'shell/shell.ts'),
+          shellCli: resolve(import.meta.dirname, 'shell/cli.ts'),
         },
       },
     },
@@ -50,7 +50,7 @@ export default defineConfig({
   },
   renderer: {
     root: resolve(import.meta.dirname, 'renderer'),
-    base: './',
+    base: '.',
     plugins: [react()],
     build: {
       outDir: resolve(outDir, 'renderer'),

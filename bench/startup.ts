@@ -22,8 +22,8 @@ import { mkdir, mkdtemp, rm, writeFile } from 'node:fs/promises';
 import { cpus, loadavg, tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
 import { fileURLToPath, pathToFileURL } from 'node:url';
-import type { openShell as OpenShell } from '../electron/shell/shell';
 import { buildIfNeeded } from '../scripts/buildStamp';
+import type { openShell as OpenShell } from '../shell/shell';
 import { BENCH_ADMIN } from './admin';
 
 const ROOT = resolve(import.meta.dirname, '..');

@@ -8,7 +8,7 @@ import { spawn } from 'node:child_process';
 import { existsSync, readFileSync } from 'node:fs';
 import { dirname, join, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { defaultDataDir } from '../electron/shell/dataDir';
+import { defaultDataDir } from '../shell/dataDir';
 import { buildIfNeeded } from './buildStamp';
 
 const ROOT = resolve(dirname(fileURLToPath(import.meta.url)), '..');
