@@ -9,13 +9,16 @@ import { existsSync, readdirSync, readFileSync, rmSync, statSync, writeFileSync 
 import { join } from 'node:path';
 
 /**
- * What the build reads, relative to the project root. sandbox/ is in it because main bundles the
+ * What the build reads, relative to the project root: core/ and shell/ are built too (out/main/core.js,
+ * shell.js and shellCli.js, which `npm start` runs). sandbox/ is in it because main bundles the
  * embedded sandbox (core/profiles/manager.ts imports sandbox/server). node_modules'
  * hidden lockfile is rewritten by every npm install, and preload and renderer bundle their deps.
  * Root tsconfig*.json files are added by name (see sourceFingerprint).
  */
 export const BUILD_SOURCES: readonly string[] = [
   'electron',
+  'core',
+  'shell',
   'renderer',
   'shared',
   'sandbox',
