@@ -251,8 +251,13 @@ export const openShell = async (options: ShellOptions): Promise<Shell> => {
     await serveRenderer(context, {
       root: rendererDir,
       onRefused: (url, why) => log(`refused ${why} to ${url}`),
+      // The page may reach the bridge's direct channel and nothing else (installed below, before the page loads).
+      connectTo: () => bridge?.laneAddress,
     });
     const page = context.pages()[0] ?? (await context.newPage());
+    // The bridge's direct channel is a WebSocket on loopback, which Chromium refuses to a page of a
+    // public origin unless allowed: allowed for our origin only (the CSP names the one port).
+    await context.grantPermissions(['local-network-access'], { origin: SHELL_ORIGIN });
     bridge = await installBridge(page, {
       // Calls made before the core is ready wait for it.
       core: { dispatchText: async (...call) => (await startedCore()).dispatchText(...call) },
@@ -292,6 +297,7 @@ export const openShell = async (options: ShellOptions): Promise<Shell> => {
     const close = () => {
       closing ??= (async () => {
         await context.close().catch(() => {});
+        await bridge?.close();
         await closeProcesses();
       })();
       return closing;
@@ -313,6 +319,7 @@ export const openShell = async (options: ShellOptions): Promise<Shell> => {
     };
   } catch (error) {
     await context.close().catch(() => {});
+    await bridge?.close();
     await closeProcesses();
     throw error;
   }
