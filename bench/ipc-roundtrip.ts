@@ -3,8 +3,9 @@
  * in the page, through whatever the shell puts between them, with the core in its own process as
  * the app runs it. Measured inside the page with performance.now(), one call at a time (what a
  * screen waits for), after a warm-up; plus one ordinary read (`profiles.list`) for an answer with
- * some body; and, under Chromium, each of its two hops alone (the page to the shell's process and
- * back, the shell's process to the core and back) to show where the time goes. Under the Chromium fallback shell always; under Electron only where its binary exists
+ * some body. Chromium calls take the bridge's direct channel (shell/bridge.ts); beside them, the
+ * shell's process to the core and back alone, and the DevTools-protocol hop alone, show where the
+ * time goes. Under the Chromium fallback shell always; under Electron only where its binary exists
  * (not on a machine that cannot download it: then the table says so).
  *
  *   npm run bench:ipc        (BENCH_CALLS to change the number of calls; default 3000)
@@ -75,9 +76,10 @@ const roundTrips = async (page: Page, operation: string, input: unknown, calls: 
 
 /**
  * Where a Chromium round trip goes, hop by hop: the shell's process calling the core (its process
- * channel, the core's validation and handler, the answer's JSON) without the browser; and the
- * page's hop to the shell's process and back (one DevTools-protocol binding call, one evaluation
- * back, the bridge's own mechanism on a session of its own) without the core.
+ * channel, the core's validation and handler, the answer's JSON) without the browser; and, for
+ * comparison, the page's hop to the shell's process and back by the DevTools protocol (one binding
+ * call, one evaluation back: the path calls took before the direct channel, and still the path of
+ * events and of the first calls before the channel opens), on a session of its own, without the core.
  */
 const hops = async (shell: Shell, calls: number): Promise<Figures[]> => {
   const sender = { url: shell.url, isMainFrame: true };
@@ -121,7 +123,10 @@ const hops = async (shell: Shell, calls: number): Promise<Figures[]> => {
       },
       { binding, back, total: WARM_UP + calls, warmUp: WARM_UP },
     );
-    return [figuresOf('shell ↔ core (no browser)', core), figuresOf('page ↔ shell (no core)', page)];
+    return [
+      figuresOf('shell ↔ core (no browser)', core),
+      figuresOf('page ↔ shell by the DevTools binding (no core)', page),
+    ];
   } finally {
     await session.detach().catch(() => {});
   }

@@ -103,6 +103,13 @@ describe.skipIf(chrome === undefined)('the Chromium shell’s bridge', () => {
     );
     expect(refused).toBe(401);
     elsewhere.terminate();
+    // Our origin, but asked by another name (a DNS-rebinding page): refused as well.
+    const rebound = new WebSocket(bridge.laneAddress, { origin: ORIGIN, headers: { host: 'rebound.example:80' } });
+    rebound.on('error', () => {});
+    expect(
+      await new Promise<number>((done) => rebound.on('unexpected-response', (_req, res) => done(res.statusCode ?? 0))),
+    ).toBe(401);
+    rebound.terminate();
     // Our origin in the header (anything but a browser can write it), but a key nobody was handed.
     const forged = new WebSocket(bridge.laneAddress, { origin: ORIGIN });
     await new Promise((done) => forged.on('open', done));

@@ -3,19 +3,21 @@
  * backed by the same core. The page reaches this process through one DevTools-protocol binding
  * (`Runtime.addBinding` on the app page's own session) that the page script captures in a closure
  * and removes from `window`, so page code sees only `window.desk`; answers and events go back by
- * evaluating a call in that document. It is the shortest path Chromium offers a process that drives
- * it over a pipe: one message each way, no Playwright binding machinery in between (a third of the
- * round trip, measured side by side). Answers are JSON text made once, in the core's process: this process hands the
- * string on without parsing it.
+ * evaluating a call in that document. Once our own document has said hello, it also gets a direct
+ * channel to this process — a WebSocket on loopback, a fraction of the DevTools round trip (see
+ * "The direct channel" below) — and its calls and their answers take it from then on. Answers are
+ * JSON text made once, in the core's process: this process hands the string on without parsing it.
  *
  * Trust: who calls is what the browser says, never what the page says — the execution context the
  * call came from, its frame, whether that is the top-level frame and the frame's URL, all tracked
- * from the protocol's own events. Only the app's page gets the binding (the trusted confirmation and
- * the save dialog are other pages); every frame of it has `window.desk`, and the core refuses any
- * that is not our own top-level document.
+ * from the protocol's own events; a direct channel belongs to the one document it was handed to.
+ * Only the app's page gets the binding (the trusted confirmation and the save dialog are other
+ * pages); every frame of it has `window.desk`, and the core refuses any that is not our own
+ * top-level document.
  */
 import { randomBytes } from 'node:crypto';
 import { once } from 'node:events';
+import type { IncomingMessage } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import type { CDPSession, Page } from 'playwright-core';
 import { type WebSocket, WebSocketServer } from 'ws';
@@ -282,7 +284,7 @@ export const installBridge = async (
     receive(executionContextId, payload, (id, text) => answer(executionContextId, id, text));
   });
 
-  // The direct channel (issue 26): a round trip through the DevTools protocol costs about a
+  // The direct channel (issue 26; docs/security.md): a round trip through the DevTools protocol costs about a
   // millisecond, a WebSocket on loopback a fraction of it. It carries the same messages as the
   // binding, and each lane belongs to one document the browser named: its calls are that
   // document's (frames.senderOf), as on the binding, whatever the page says. Only a page at our
@@ -298,7 +300,9 @@ export const installBridge = async (
     port: 0,
     perMessageDeflate: false,
     maxPayload: MAX_LANE_MESSAGE_BYTES,
-    verifyClient: ({ origin }: { origin: string }) => options.isTrustedSender({ url: `${origin}/`, isMainFrame: true }),
+    // Our origin (the Origin header), asked by this address's own name (a DNS-rebinding page sends its own).
+    verifyClient: ({ origin, req }: { origin: string; req: IncomingMessage }) =>
+      req.headers.host === `127.0.0.1:${port}` && options.isTrustedSender({ url: `${origin}/`, isMainFrame: true }),
   });
   await once(laneServer, 'listening');
   const { port } = laneServer.address() as AddressInfo;
