@@ -55,8 +55,8 @@ describe('sourceFingerprint', () => {
   it('changes when a file is added or deleted, in every source', () => {
     for (const path of [
       'electron/preload/index.ts',
-      // The core's process and the Chromium shell are built too (npm start runs out/main/shellCli.js).
-      'core/host/x.ts',
+      // The core and the Chromium shell live beside electron/ (main bundles both; npm start runs out/main/shellCli.js).
+      'core/balances/x.ts',
       'shell/x.ts',
       'renderer/src/new.tsx',
       'shared/x.ts',
