@@ -256,8 +256,12 @@ export const openShell = async (options: ShellOptions): Promise<Shell> => {
     });
     const page = context.pages()[0] ?? (await context.newPage());
     // The bridge's direct channel is a WebSocket on loopback, which Chromium refuses to a page of a
-    // public origin unless allowed: allowed for our origin only (the CSP names the one port).
-    await context.grantPermissions(['local-network-access'], { origin: SHELL_ORIGIN });
+    // public origin unless allowed: allowed for our origin only (the CSP names the one port). A
+    // browser too old to know the permission has no such check; should the channel still not
+    // open, calls keep the DevTools binding.
+    await context
+      .grantPermissions(['local-network-access'], { origin: SHELL_ORIGIN })
+      .catch((error: unknown) => log(`direct channel not allowed: ${(error as Error).message}`));
     bridge = await installBridge(page, {
       // Calls made before the core is ready wait for it.
       core: { dispatchText: async (...call) => (await startedCore()).dispatchText(...call) },
