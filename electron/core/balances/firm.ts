@@ -78,12 +78,14 @@ export const readFirmSources = async (api: PlatformApi, mainUid: string): Promis
   return { mainUid, ...(Object.fromEntries(entries) as Omit<FirmSources, 'mainUid'>) };
 };
 
+const ZERO = new Decimal(0);
+
 const dec = (v: string | undefined | null): Decimal => {
-  if (v === undefined || v === null || v === '') return new Decimal(0);
+  if (v === undefined || v === null || v === '') return ZERO;
   try {
     return new Decimal(v);
   } catch {
-    return new Decimal(0);
+    return ZERO;
   }
 };
 
@@ -96,16 +98,24 @@ const BASIS: Record<FirmQuote, string> = {
   BTC: `Valued in BTC ${ROUTE}`,
 };
 
+/** A holding as read, its amount kept as a Decimal until the view is written (parsed once, not per use). */
+interface DraftHolding {
+  readonly account: FirmAccountType;
+  readonly currency: string;
+  readonly amount: Decimal;
+  readonly note?: string;
+}
+
 interface Draft {
   uid: string;
   label: string;
   role: 'main' | 'sub';
   frozen?: boolean;
-  holdings: Omit<FirmHolding, 'value'>[];
+  holdings: DraftHolding[];
   errors: Record<string, string>;
 }
 
-const marginHoldings = (accounts: readonly S.MarginAccount[]): Omit<FirmHolding, 'value'>[] =>
+const marginHoldings = (accounts: readonly S.MarginAccount[]): DraftHolding[] =>
   accounts.flatMap((m) =>
     [m.base, m.quote].flatMap((side) => {
       const borrowed = dec(side.borrowed).plus(dec(side.interest));
@@ -115,7 +125,7 @@ const marginHoldings = (accounts: readonly S.MarginAccount[]): Omit<FirmHolding,
         {
           account: 'margin' as const,
           currency: side.currency,
-          amount: net.toFixed(),
+          amount: net,
           note: borrowed.isZero()
             ? `${m.currency_pair} pair`
             : `${m.currency_pair} pair, borrowed ${borrowed.toFixed()}`,
@@ -124,7 +134,7 @@ const marginHoldings = (accounts: readonly S.MarginAccount[]): Omit<FirmHolding,
     }),
   );
 
-const crossHoldings = (account: S.CrossMarginAccount): Omit<FirmHolding, 'value'>[] =>
+const crossHoldings = (account: S.CrossMarginAccount): DraftHolding[] =>
   Object.entries(account.balances ?? {}).flatMap(([currency, b]) => {
     const borrowed = dec(b.borrowed).plus(dec(b.interest));
     const net = dec(b.available).plus(dec(b.freeze)).minus(borrowed);
@@ -133,7 +143,7 @@ const crossHoldings = (account: S.CrossMarginAccount): Omit<FirmHolding, 'value'
       {
         account: 'crossMargin' as const,
         currency,
-        amount: net.toFixed(),
+        amount: net,
         ...(borrowed.isZero() ? {} : { note: `borrowed ${borrowed.toFixed()}` }),
       },
     ];
@@ -144,7 +154,7 @@ const contractHolding = (
   account: FirmAccountType,
   a: { total?: string | undefined; unrealised_pnl?: string | undefined; currency?: string | undefined },
   fallbackCurrency: string,
-): Omit<FirmHolding, 'value'>[] => {
+): DraftHolding[] => {
   const pnl = dec(a.unrealised_pnl);
   const equity = dec(a.total).plus(pnl);
   if (equity.isZero()) return [];
@@ -153,11 +163,14 @@ const contractHolding = (
     {
       account,
       currency,
-      amount: equity.toFixed(),
+      amount: equity,
       ...(pnl.isZero() ? {} : { note: `incl. unrealised PnL ${pnl.toFixed()}` }),
     },
   ];
 };
+
+/** Plain code-unit order: account types and currency codes are ASCII ids (and far cheaper than localeCompare at 10,000 holdings). */
+const byId = (a: string, b: string): number => (a < b ? -1 : a > b ? 1 : 0);
 
 /** The view from what the platform answered; `quote` chooses the unit of every value. */
 export const buildFirmView = (sources: FirmSources, quote: FirmQuote, nowSec: number): FirmView => {
@@ -171,7 +184,12 @@ export const buildFirmView = (sources: FirmSources, quote: FirmQuote, nowSec: nu
       lowestAsk: t.lowest_ask,
     })),
   );
-  const price = (currency: string): Decimal | undefined => valuation(currency)?.price;
+  // One valuation per currency, not per holding (20 currencies, 10,000 holdings at treasury scale).
+  const prices = new Map<string, Decimal | undefined>();
+  const price = (currency: string): Decimal | undefined => {
+    if (!prices.has(currency)) prices.set(currency, valuation(currency)?.price);
+    return prices.get(currency);
+  };
   const priceError = sources.tickers.status === 'rejected' ? describeFailure(sources.tickers.reason) : undefined;
 
   const main: Draft = { uid: sources.mainUid, label: 'Main account', role: 'main', holdings: [], errors: {} };
@@ -182,7 +200,7 @@ export const buildFirmView = (sources: FirmSources, quote: FirmQuote, nowSec: nu
   read(main, 'spot', sources.spot, (accounts) => {
     for (const a of accounts) {
       const amount = dec(a.available).plus(dec(a.locked));
-      if (!amount.isZero()) main.holdings.push({ account: 'spot', currency: a.currency, amount: amount.toFixed() });
+      if (!amount.isZero()) main.holdings.push({ account: 'spot', currency: a.currency, amount });
     }
   });
   read(main, 'margin', sources.margin, (accounts) => main.holdings.push(...marginHoldings(accounts)));
@@ -228,8 +246,9 @@ export const buildFirmView = (sources: FirmSources, quote: FirmQuote, nowSec: nu
   };
   forEverySub('spot', sources.subSpot, (item) => {
     const draft = subOf(String(item.uid));
-    for (const [currency, amount] of Object.entries(item.available)) {
-      if (!dec(amount).isZero()) draft.holdings.push({ account: 'spot', currency, amount: dec(amount).toFixed() });
+    for (const [currency, text] of Object.entries(item.available)) {
+      const amount = dec(text);
+      if (!amount.isZero()) draft.holdings.push({ account: 'spot', currency, amount });
     }
   });
   forEverySub('margin', sources.subMargin, (item) =>
@@ -248,26 +267,31 @@ export const buildFirmView = (sources: FirmSources, quote: FirmQuote, nowSec: nu
   // Values and totals.
   const unpriced = new Set<string>();
   const byCurrency = new Map<string, { amount: Decimal; value: Decimal | undefined }>();
-  let firmTotal = new Decimal(0);
+  let firmTotal = ZERO;
   const accounts: FirmAccount[] = [main, ...subs.values()].map((draft) => {
-    let accountValue = new Decimal(0);
+    let accountValue = ZERO;
     const holdings: FirmHolding[] = draft.holdings
+      .sort((a, b) => byId(a.account, b.account) || byId(a.currency, b.currency))
       .map((h) => {
         const p = price(h.currency);
-        const amount = new Decimal(h.amount);
-        const value = p === undefined ? undefined : amount.mul(p).toDecimalPlaces(VALUE_DECIMALS);
+        const value = p === undefined ? undefined : h.amount.mul(p).toDecimalPlaces(VALUE_DECIMALS);
         if (value === undefined) unpriced.add(h.currency);
         else accountValue = accountValue.plus(value);
-        const entry = byCurrency.get(h.currency) ?? {
-          amount: new Decimal(0),
-          value: p === undefined ? undefined : new Decimal(0),
+        const entry = byCurrency.get(h.currency);
+        if (entry === undefined) byCurrency.set(h.currency, { amount: h.amount, value });
+        else {
+          entry.amount = entry.amount.plus(h.amount);
+          if (entry.value !== undefined && value !== undefined) entry.value = entry.value.plus(value);
+        }
+        const holding: FirmHolding = {
+          account: h.account,
+          currency: h.currency,
+          amount: h.amount.toFixed(),
+          value: value === undefined ? null : value.toFixed(),
         };
-        entry.amount = entry.amount.plus(amount);
-        if (entry.value !== undefined && value !== undefined) entry.value = entry.value.plus(value);
-        byCurrency.set(h.currency, entry);
-        return { ...h, value: value === undefined ? null : value.toFixed() };
-      })
-      .sort((a, b) => a.account.localeCompare(b.account) || a.currency.localeCompare(b.currency));
+        if (h.note !== undefined) holding.note = h.note;
+        return holding;
+      });
     firmTotal = firmTotal.plus(accountValue);
     const errors = { ...draft.errors, ...(priceError ? { prices: priceError } : {}) };
     return {
@@ -280,15 +304,15 @@ export const buildFirmView = (sources: FirmSources, quote: FirmQuote, nowSec: nu
       errors,
     };
   });
-  const prices: Record<string, string> = {};
+  const quotedPrices: Record<string, string> = {};
   for (const currency of byCurrency.keys()) {
     const p = price(currency);
-    if (p !== undefined) prices[currency] = p.toDecimalPlaces(12).toFixed();
+    if (p !== undefined) quotedPrices[currency] = p.toDecimalPlaces(12).toFixed();
   }
   return {
     quote,
     fetchedAt: nowSec,
-    prices,
+    prices: quotedPrices,
     accounts,
     currencies: [...byCurrency.entries()]
       .map(([currency, e]) => ({
@@ -296,9 +320,9 @@ export const buildFirmView = (sources: FirmSources, quote: FirmQuote, nowSec: nu
         amount: e.amount.toFixed(),
         value: e.value === undefined ? null : e.value.toFixed(),
       }))
-      .sort((a, b) => a.currency.localeCompare(b.currency)),
+      .sort((a, b) => byId(a.currency, b.currency)),
     total: firmTotal.toFixed(),
-    unpriced: [...unpriced].sort(),
+    unpriced: [...unpriced].sort(byId),
     incomplete: accounts.some((a) => Object.keys(a.errors).length > 0),
     basis: BASIS[quote],
   };
