@@ -52,8 +52,8 @@ const sources = (over: Partial<FirmSources> = {}): FirmSources => ({
 });
 
 describe('buildFirmView', () => {
-  it('values every holding of every account type and the totals add up', () => {
-    const view = buildFirmView(sources(), 'USDT', 1);
+  it('values every holding of every account type and the totals add up', async () => {
+    const view = await buildFirmView(sources(), 'USDT', 1);
     const main = view.accounts.find((a) => a.role === 'main')!;
     expect(main.holdings.map((h) => [h.account, h.currency, h.amount, h.value])).toEqual([
       ['crossMargin', 'USDT', '100', '100'],
@@ -87,14 +87,14 @@ describe('buildFirmView', () => {
     expect(view.currencies.find((c) => c.currency === 'NOPRICE')?.value).toBeNull();
   });
 
-  it('values in BTC through the BTC_USDT price, and USD says it takes 1 USDT = 1 USD', () => {
-    const btc = buildFirmView(sources(), 'BTC', 1);
+  it('values in BTC through the BTC_USDT price, and USD says it takes 1 USDT = 1 USD', async () => {
+    const btc = await buildFirmView(sources(), 'BTC', 1);
     expect(btc.total).toBe('0.64');
     expect(btc.prices.BTC).toBe('1');
-    expect(buildFirmView(sources(), 'USD', 1).basis).toContain('1 USDT = 1 USD');
+    expect((await buildFirmView(sources(), 'USD', 1)).basis).toContain('1 USDT = 1 USD');
   });
 
-  it('values USDT in BTC and a pair that never traded at the mid of its book: nothing held is left out of the total', () => {
+  it('values USDT in BTC and a pair that never traded at the mid of its book: nothing held is left out of the total', async () => {
     // The market is quiet: BTC_USDT has no last trade, only a book; USDT holdings are still valued.
     const quiet = sources({
       tickers: ok([
@@ -102,19 +102,23 @@ describe('buildFirmView', () => {
         { currency_pair: 'ETH_USDT', last: '2500' },
       ]),
     });
-    const btc = buildFirmView(quiet, 'BTC', 1);
+    const btc = await buildFirmView(quiet, 'BTC', 1);
     expect(btc.unpriced).toEqual(['NOPRICE']);
     expect(btc.total).toBe('0.64');
     const usdt = btc.currencies.find((c) => c.currency === 'USDT');
     expect(usdt?.value).toBe('0.09');
   });
 
-  it('a source that cannot be read is named on the accounts it concerns and the view says it is incomplete', () => {
-    const view = buildFirmView(sources({ subFutures: failed('timeout'), margin: failed('FORBIDDEN') }), 'USDT', 1);
+  it('a source that cannot be read is named on the accounts it concerns and the view says it is incomplete', async () => {
+    const view = await buildFirmView(
+      sources({ subFutures: failed('timeout'), margin: failed('FORBIDDEN') }),
+      'USDT',
+      1,
+    );
     expect(view.incomplete).toBe(true);
     expect(view.accounts[0]?.errors.margin).toContain('FORBIDDEN');
     for (const sub of view.accounts.filter((a) => a.role === 'sub')) expect(sub.errors.futures).toContain('timeout');
-    const prices = buildFirmView(sources({ tickers: failed('no tickers') }), 'USDT', 1);
+    const prices = await buildFirmView(sources({ tickers: failed('no tickers') }), 'USDT', 1);
     // Without tickers nothing is priced but USDT itself (1 USDT is 1 USDT).
     expect(prices.accounts[0]?.errors.prices).toContain('no tickers');
     expect(prices.total).toBe('4500');
@@ -138,7 +142,7 @@ describe('on the sandbox', () => {
     });
     try {
       await conn.client.syncClock();
-      const read = async () => buildFirmView(await readFirmSources(conn.api, String(sandbox.userId)), 'USDT', 1);
+      const read = () => buildFirmView(readFirmSources(conn.api, String(sandbox.userId)), 'USDT', 1);
       const before = await read();
       expect(before.incomplete).toBe(false);
       const types = new Set(before.accounts[0]?.holdings.map((h) => h.account));
