@@ -7,7 +7,7 @@ import Decimal from 'decimal.js';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { type SandboxHandle, startTestSandbox } from '../../sandbox/testing/harness';
 import { PlatformConnection } from '../profiles/connection';
-import { buildFirmView, type FirmSources, readFirmSources } from './firm';
+import { buildFirmView, type FirmSources, type PendingFirmSources, readFirmSources } from './firm';
 
 // Fixtures hold only the fields the view reads (the platform's models have many more).
 const ok = (value: unknown) => ({ status: 'fulfilled', value }) as PromiseFulfilledResult<never>;
@@ -123,6 +123,74 @@ describe('buildFirmView', () => {
     expect(prices.accounts[0]?.errors.prices).toContain('no tickers');
     expect(prices.total).toBe('4500');
     expect(prices.unpriced).toEqual(['BTC', 'ETH', 'NOPRICE']);
+  });
+});
+
+describe('at treasury scale', () => {
+  // 300 sub-accounts over three pages of spot balances, each holding amounts a float would not add
+  // exactly (0.1 + 0.2), in spot, isolated margin and perpetual futures.
+  const SUBS = 300;
+  const uids = Array.from({ length: SUBS }, (_, i) => String(1000 + i));
+  const LATE = '9999';
+  const scale = (): FirmSources =>
+    sources({
+      subs: ok(uids.map((uid) => ({ user_id: Number(uid), login_name: `desk_${uid}`, state: 1 }))),
+      subSpot: ok(uids.map((uid) => ({ uid, available: { USDT: '0.1', BTC: '0.00000002' } }))),
+      subMargin: ok(
+        uids.map((uid) => ({
+          uid,
+          available: [
+            {
+              currency_pair: 'ETH_USDT',
+              base: { currency: 'ETH', available: '0.2', locked: '0', borrowed: '0', interest: '0' },
+              quote: { currency: 'USDT', available: '0.2', locked: '0.1', borrowed: '0.1', interest: '0' },
+            },
+          ],
+        })),
+      ),
+      // Listed in another order, with a sub-account created after the list was read.
+      subFutures: ok(
+        [...uids]
+          .reverse()
+          .concat(LATE)
+          .map((uid) => ({ uid, available: { usdt: { total: '0.3', currency: 'USDT' } } })),
+      ),
+    });
+
+  it('every sub-account is in the view and the firm total is exactly the sum of every holding', async () => {
+    const view = await buildFirmView(scale(), 'USDT', 1);
+    // In the platform's list order; the one created since is still there, after them.
+    expect(view.accounts.map((a) => a.uid)).toEqual(['1', ...uids, LATE]);
+    // Each sub: 0.1 + 0.00000002 × 50000 (0.001) + 0.2 × 2500 (500) + (0.2 + 0.1 − 0.1) + 0.3 = 500.601 USDT.
+    for (const sub of view.accounts.slice(1, -1)) expect(sub.value).toBe('500.601');
+    expect(view.accounts.at(-1)?.value).toBe('0.3');
+    const main = new Decimal(view.accounts[0]!.value);
+    expect(view.total).toBe(main.plus(new Decimal('500.601').times(SUBS)).plus('0.3').toFixed());
+    const usdt = view.currencies.find((c) => c.currency === 'USDT');
+    // Main holds 1,500 spot + 100 cross margin + 1,950 perpetual + 300 options in USDT.
+    expect(usdt?.amount).toBe(new Decimal('3850').plus(new Decimal('0.6').times(SUBS)).plus('0.3').toFixed());
+  });
+
+  it('the view is the same whichever read comes back first', async () => {
+    const settled = scale();
+    const inOrder = await buildFirmView(settled, 'BTC', 1);
+    // Every source still under way; the sub-account reads answer in the reverse of the order the
+    // view takes them (the list of sub-accounts last), each in a turn of its own.
+    const answers = new Map<string, () => void>();
+    const pending = Object.fromEntries(
+      (Object.keys(settled) as (keyof FirmSources)[]).map((name) => [
+        name,
+        new Promise((resolve) => answers.set(name, () => resolve(settled[name]))),
+      ]),
+    ) as unknown as PendingFirmSources;
+    const view = buildFirmView(pending, 'BTC', 1);
+    const subReads = ['subs', 'subSpot', 'subMargin', 'subFutures', 'subCrossMargin'];
+    const order = [...[...answers.keys()].filter((name) => !subReads.includes(name)), ...subReads.reverse()];
+    for (const name of order) {
+      answers.get(name)?.();
+      await new Promise((turn) => setImmediate(turn));
+    }
+    expect(await view).toEqual(inOrder);
   });
 });
 
