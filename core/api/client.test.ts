@@ -144,32 +144,6 @@ describe('ApiClient', () => {
     },
   );
 
-  it('a 429 without a reset time pauses 1 s, or one window of its rule when that is shorter (a window on, the count starts afresh)', async () => {
-    const withdraw: RateRule = { key: 'withdraw', scope: 'POST /withdrawals', limit: 1, windowMs: 300 };
-    const throttled = () => ({
-      status: 429,
-      headers: {},
-      body: '{"label":"TOO_MANY_REQUESTS","message":"slow down"}',
-    });
-    const ok = () => ({ status: 200, headers: {}, body: '{"ok":true}' });
-    const spec = { method: 'GET' as const, path: '/wallet/fee', auth: false, schema: z.object({ ok: z.boolean() }) };
-    for (const [rule, pauseMs] of [
-      [withdraw, 300],
-      [RULE, 1_000],
-    ] as const) {
-      const { transport } = scripted([throttled, ok]);
-      const { scheduler, limiter, client } = await onManualTime(transport, { classify: () => rule });
-      const blocks = pausesOf(limiter);
-      const answer = client.request(spec);
-      await scheduler.advance(pauseMs);
-      expect(blocks).toEqual([pauseMs]);
-      // Sent again once the pause and its slot's window are over (a 429 did nothing).
-      await scheduler.advance(rule.windowMs);
-      await expect(answer).resolves.toEqual({ ok: true });
-      scheduler.close();
-    }
-  });
-
   it('a slot the limiter cannot give within the request’s timeout is refused at once: not sent, and it says why', async () => {
     const push: RateRule = { key: 'push', scope: 'POST /withdrawals/push', limit: 1, windowMs: 10_000 };
     const { transport, sent } = scripted([() => ({ status: 200, headers: {}, body: '{"id":1}' })]);

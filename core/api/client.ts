@@ -145,8 +145,6 @@ const platformTimeOf = (response: { readonly headers: ResponseHeaders }, clock: 
 
 /** Answer timeout of a request that names none (RequestSpec.timeoutMs, ApiClientOptions.timeoutMs). */
 export const DEFAULT_TIMEOUT_MS = 15_000;
-/** The pause of a 429 whose reset time is unknown, unless its rule's window is shorter. */
-const UNKNOWN_RESET_PAUSE_MS = 1_000;
 /** The longest pause a 429 imposes (its reset time is at most a window away; a wrong one must not stall). */
 const MAX_THROTTLE_PAUSE_MS = 60_000;
 
@@ -416,12 +414,7 @@ export class ApiClient {
       const resetInMs =
         Number(headerValue(response.headers, 'ratelimit-reset-timestamp')) * 1000 -
         platformTimeOf(response, this.clock);
-      // Without a reset time: a short moment, or one window of the rule when that is shorter (a
-      // window on, the platform counts afresh; a limiter scaled for a benchmark scales it too).
-      const pauseMs =
-        Number.isFinite(resetInMs) && resetInMs > 0
-          ? Math.min(resetInMs, MAX_THROTTLE_PAUSE_MS)
-          : Math.min(UNKNOWN_RESET_PAUSE_MS, rule.windowMs);
+      const pauseMs = Number.isFinite(resetInMs) && resetInMs > 0 ? Math.min(resetInMs, MAX_THROTTLE_PAUSE_MS) : 1_000;
       this.options.limiter.block(rule, this.options.limiter.now() + pauseMs);
     }
 
