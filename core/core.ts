@@ -518,6 +518,13 @@ const buildCore = async (options: CoreOptions, releaseLock: () => void): Promise
       const active = manager.active();
       return active ? { profileName: active.name, policy: policies.get(active.id) } : undefined;
     },
+    soloJournal: {
+      checkAudit: () => auditTrust.check(),
+      audit,
+      movements: movementService,
+      profileIds: () => manager.list().map((p) => p.id),
+      operators: () => operators.list(),
+    },
     ...(options.scryptCost ? { scryptCost: options.scryptCost } : {}),
     ...(options.team?.timeouts ? { timeouts: options.team.timeouts } : {}),
   });
