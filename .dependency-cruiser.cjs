@@ -16,29 +16,33 @@
 const TESTS = '\\.(test|spec|typetest)\\.tsx?$';
 
 /** The app's own code (what ships), as opposed to tooling (bench/, e2e/, scripts/, configs). */
-const APP = '^(electron|renderer|shared|sandbox)/';
+const APP = '^(electron|core|shell|renderer|shared|sandbox)/';
 const TOOLING = '^(bench|e2e|scripts)/';
 /** Files at the repository root (vite, vitest, playwright configs). */
 const ROOT_FILE = '^[^/]+$';
 
-// --- the core's layers (electron/core/), top to bottom ------------------------------------------
+// --- the core's layers (core/), top to bottom -----------------------------------------------------
 // host/ and core.ts   the composition root (core.ts builds everything) and what runs it in a child
 //                     process (host/): may import the whole core.
 // ipc/                dispatcher, events, app lock: may import the handlers and everything below.
-// services/           the handlers of each IPC area: may import the engine and everything below.
-// engine + profiles   movements, trade, watchers, history, funding, transfers, balances,
-//                     subAccounts, notifications, profiles: may import each other (never in a
-//                     circle), api/, journal/, keychain/, the base and shared/; only profiles/ starts
-//                     the embedded sandbox.
+// <area>/handlers.ts  the handlers of each contract area, beside that area's domain (a vertical
+//                     slice: core/trade/handlers.ts answers trade.*): may import the engine and
+//                     everything below, and other areas' handlers (internals.ts: what core.ts
+//                     hands the profiles and activity handlers beyond the shared context).
+// engine + profiles   every other file of the area folders (movements, trade, watchers, history,
+//                     funding, …, and context.ts, what every handler gets): may import each other
+//                     (never in a circle), api/, journal/, keychain/, the base and shared/, never a
+//                     handlers.ts; only profiles/ starts the embedded sandbox.
 // api/ journal/ keychain/  the infrastructure: each imports only itself, the base and shared/.
 // team/               the team database (PostgreSQL; docs/team.md): infrastructure too, with two
 //                     named leaves of other folders (see core-team-is-infrastructure).
 // errors.ts types.ts scheduler.ts  the base: only shared/ (scheduler.ts: time, for every layer).
 // testing/            test support (builds whole cores): imports anything, imported only by tests,
 //                     other test support, bench/ and e2e/.
-const CORE_TOP = '^electron/core/(host/|core\\.ts$)';
-const CORE_IPC = '^electron/core/ipc/';
-const CORE_SERVICES = '^electron/core/services/';
+const CORE_TOP = '^core/(host/|core\\.ts$)';
+const CORE_IPC = '^core/ipc/';
+/** An area's handlers (and their own tests, which call them directly). */
+const CORE_HANDLERS = '^core/[^/]+/handlers\\.(test\\.|integration\\.test\\.)?ts$|^core/internals\\.ts$';
 const ENGINE_FOLDERS = [
   'movements',
   'trade',
@@ -64,21 +68,29 @@ const ENGINE_FOLDERS = [
   // This desk in a team (docs/team.md): the team's movements, approvals, control changes and
   // sender over the team database (team/), plugged into the commands, the queue and the controls.
   'teamDesk',
+  // The app.* area: the data folder's files, opening links, the lock (handlers and their helpers).
+  'app',
+  // The audit log's view (Activity) and its trust: the chain's key and the export's signing key.
+  'activity',
+  // Sub-account API keys: create, change, delete (control changes), shown once in the shell's page.
+  'keys',
+  // The platform's rules read once per profile (currency chains, pairs, the STP group).
+  'rules',
 ];
-const CORE_ENGINE = `^electron/core/(${ENGINE_FOLDERS.join('|')})/`;
-const CORE_API = '^electron/core/api/';
-const CORE_JOURNAL = '^electron/core/journal/';
-const CORE_KEYCHAIN = '^electron/core/keychain/';
-const CORE_TEAM = '^electron/core/team/';
-const CORE_BASE = '^electron/core/(errors|types|scheduler)\\.ts$';
-const CORE_TESTING = '^electron/core/testing/';
+const CORE_ENGINE = `^core/(${ENGINE_FOLDERS.join('|')})/|^core/context\\.ts$`;
+const CORE_API = '^core/api/';
+const CORE_JOURNAL = '^core/journal/';
+const CORE_KEYCHAIN = '^core/keychain/';
+const CORE_TEAM = '^core/team/';
+const CORE_BASE = '^core/(errors|types|scheduler)\\.ts$';
+const CORE_TESTING = '^core/testing/';
 /**
  * Inside the core, the per-layer rules let any file reach core.ts, testing/ and the sandbox's test
  * harness (sandbox/testing/, which tests start a sandbox with): the rules core-root-only-from-hosts
  * and no-test-code-in-production keep production code away from them, so tests (which build whole
  * cores) need no exception in each layer's rule.
  */
-const CORE_TEST_SUPPORT = [CORE_TESTING, '^electron/core/core\\.ts$', '^sandbox/testing/'];
+const CORE_TEST_SUPPORT = [CORE_TESTING, '^core/core\\.ts$', '^sandbox/testing/'];
 
 /** A rule that says: files in `from` may import, among the repository's files, only `allowed`. */
 const onlyImports = (name, comment, from, allowed, fromNot = []) => ({
@@ -88,7 +100,7 @@ const onlyImports = (name, comment, from, allowed, fromNot = []) => ({
   from: { path: from, pathNot: fromNot },
   // Packages and Node built-ins are other rules' business.
   to: {
-    path: '^(electron|renderer|shared|sandbox|bench|e2e|scripts)/|^[^/]+$',
+    path: '^(electron|core|shell|renderer|shared|sandbox|bench|e2e|scripts)/|^[^/]+$',
     pathNot: allowed,
     // Node built-ins resolve to their bare name ('fs'), which would look like a root file.
     dependencyTypesNot: ['core'],
@@ -213,25 +225,24 @@ module.exports = {
     onlyImports(
       'sandbox-tests-use-only-the-api-client',
       "Test freedom: a sandbox test may drive the sandbox with the app's own API client " +
-        '(electron/core/api/), as compat.test.ts does with ccxt, to prove the two agree; nothing else ' +
+        '(core/api/), as compat.test.ts does with ccxt, to prove the two agree; nothing else ' +
         'of electron/ or renderer/.',
       `^sandbox/.*${TESTS}`,
       ['^sandbox/', '^shared/', CORE_API],
     ),
 
-    // --- electron/ ---------------------------------------------------------------------------------
+    // --- core/, shell/, electron/ -------------------------------------------------------------------
     onlyImports(
       'core-imports-no-shell',
-      'electron/core runs in plain Node under either shell: never electron/main, electron/preload, ' +
-        'electron/shell or renderer/.',
-      '^electron/core/',
-      ['^electron/core/', '^shared/', '^sandbox/'],
+      'core/ runs in plain Node under either shell: never electron/main, electron/preload, ' + 'shell/ or renderer/.',
+      '^core/',
+      ['^core/', '^shared/', '^sandbox/'],
     ),
     onlyImports(
       'shell-imports-no-electron-glue',
       'The Chromium fallback shell runs without Electron: never electron/main, electron/preload or renderer/.',
-      '^electron/shell/',
-      ['^electron/(core|shell)/', '^shared/', '^sandbox/'],
+      '^shell/',
+      ['^core/', '^shell/', '^shared/', '^sandbox/'],
     ),
     onlyImports(
       'preload-imports-only-shared-and-channels',
@@ -243,20 +254,20 @@ module.exports = {
       'main-imports-no-renderer',
       'Electron main hosts the core; the renderer is loaded as a page, never imported.',
       '^electron/main/',
-      ['^electron/', '^shared/', '^sandbox/'],
+      ['^electron/', '^core/', '^shell/', '^shared/', '^sandbox/'],
     ),
 
-    // --- inside electron/core: the direction ipc → services → engine/profiles → api/journal/keychain
+    // --- inside core/: the direction ipc → handlers → engine/profiles → api/journal/keychain
     {
       name: 'core-folder-has-a-layer',
-      comment: 'Every file in electron/core belongs to a layer of .dependency-cruiser.cjs: add a new folder to one.',
+      comment: 'Every file in core belongs to a layer of .dependency-cruiser.cjs: add a new folder to one.',
       severity: 'error',
       from: {
-        path: '^electron/core/',
+        path: '^core/',
         pathNot: [
           CORE_TOP,
           CORE_IPC,
-          CORE_SERVICES,
+          CORE_HANDLERS,
           CORE_ENGINE,
           CORE_API,
           CORE_JOURNAL,
@@ -265,7 +276,7 @@ module.exports = {
           CORE_BASE,
           CORE_TESTING,
           // Whole-core tests beside core.ts.
-          `^electron/core/[^/]+${TESTS}`,
+          `^core/[^/]+${TESTS}`,
         ],
       },
       to: {},
@@ -276,8 +287,8 @@ module.exports = {
         'core.ts is the composition root: inside the core only host/ and test support import it (and tests, ' +
         'which build a whole core).',
       severity: 'error',
-      from: { path: '^electron/core/', pathNot: [CORE_TOP, CORE_TESTING, TESTS] },
-      to: { path: '^electron/core/core\\.ts$' },
+      from: { path: '^core/', pathNot: [CORE_TOP, CORE_TESTING, TESTS] },
+      to: { path: '^core/core\\.ts$' },
     },
     onlyImports(
       'core-ipc-below-root',
@@ -285,7 +296,7 @@ module.exports = {
       CORE_IPC,
       [
         CORE_IPC,
-        CORE_SERVICES,
+        CORE_HANDLERS,
         CORE_ENGINE,
         CORE_API,
         CORE_JOURNAL,
@@ -297,12 +308,12 @@ module.exports = {
       ],
     ),
     onlyImports(
-      'core-services-below-ipc',
-      'The handlers (services/) never import ipc/ or host/: the dispatcher calls them, not the reverse. ' +
-        'Exception: services/app.ts takes the AppLock class from ipc/appLock.ts (type only, see below).',
-      CORE_SERVICES,
+      'core-handlers-below-ipc',
+      'The handlers (<area>/handlers.ts) never import ipc/ or host/: the dispatcher calls them, not the reverse. ' +
+        'Exception: app/handlers.ts takes the AppLock class from ipc/appLock.ts (type only, see below).',
+      CORE_HANDLERS,
       [
-        CORE_SERVICES,
+        CORE_HANDLERS,
         CORE_ENGINE,
         CORE_API,
         CORE_JOURNAL,
@@ -312,38 +323,66 @@ module.exports = {
         '^shared/',
         ...CORE_TEST_SUPPORT,
       ],
-      ['^electron/core/services/app\\.ts$'],
+      ['^core/app/handlers\\.ts$'],
     ),
     onlyImports(
-      'core-services-app-lock-exception',
-      'Exception to core-services-below-ipc: the app.* handlers operate the lock that the dispatcher ' +
+      'core-handlers-app-lock-exception',
+      'Exception to core-handlers-below-ipc: the app.* handlers operate the lock that the dispatcher ' +
         'enforces (ipc/appLock.ts, itself a leaf that imports only shared/); they name its type only.',
-      '^electron/core/services/app\\.ts$',
+      '^core/app/handlers\\.ts$',
       [
-        CORE_SERVICES,
+        CORE_HANDLERS,
         CORE_ENGINE,
         CORE_API,
         CORE_JOURNAL,
         CORE_KEYCHAIN,
         CORE_BASE,
         '^shared/',
-        '^electron/core/ipc/appLock\\.ts$',
+        '^core/ipc/appLock\\.ts$',
         ...CORE_TEST_SUPPORT,
       ],
     ),
     {
-      name: 'core-services-app-lock-type-only',
-      comment: 'services/app.ts may name ipc/appLock.ts as a type only (see core-services-app-lock-exception).',
+      name: 'core-handlers-app-lock-type-only',
+      comment: 'app/handlers.ts may name ipc/appLock.ts as a type only (see core-handlers-app-lock-exception).',
       severity: 'error',
-      from: { path: '^electron/core/services/app\\.ts$' },
-      to: { path: '^electron/core/ipc/appLock\\.ts$', dependencyTypesNot: ['type-only'] },
+      from: { path: '^core/app/handlers\\.ts$' },
+      to: { path: '^core/ipc/appLock\\.ts$', dependencyTypesNot: ['type-only'] },
     },
     onlyImports(
-      'core-engine-below-services',
-      'The engine folders and profiles/ never import services/, ipc/ or host/; they may import each other ' +
+      'core-engine-below-handlers',
+      'The engine folders and profiles/ never import a handlers.ts, ipc/ or host/; they may import each other ' +
         '(never in a circle), the infrastructure and the base. Only profiles/ may import sandbox/.',
       CORE_ENGINE,
       [
+        CORE_ENGINE,
+        CORE_API,
+        CORE_JOURNAL,
+        CORE_KEYCHAIN,
+        CORE_TEAM,
+        CORE_BASE,
+        '^shared/',
+        '^sandbox/',
+        ...CORE_TEST_SUPPORT,
+      ],
+      [CORE_HANDLERS, TESTS],
+    ),
+    {
+      name: 'core-engine-never-imports-handlers',
+      comment:
+        'A handlers.ts sits beside its domain, above it: the domain files of an area never import it ' +
+        '(the folder pattern above allows the folder, this rule takes its handlers out).',
+      severity: 'error',
+      from: { path: CORE_ENGINE, pathNot: [CORE_HANDLERS, TESTS] },
+      to: { path: CORE_HANDLERS },
+    },
+    onlyImports(
+      'core-engine-tests-may-call-their-handlers',
+      'Test freedom: a test in an area folder may also call handlers directly (e.g. the operators ' +
+        "area's property test drives its handlers); otherwise the engine's rule above.",
+      `(${CORE_ENGINE}).*${TESTS}`,
+      [
+        CORE_HANDLERS,
         CORE_ENGINE,
         CORE_API,
         CORE_JOURNAL,
@@ -359,18 +398,18 @@ module.exports = {
       name: 'core-only-profiles-start-the-sandbox',
       comment: 'The embedded sandbox is started by profiles/ (the Local sandbox profile) only.',
       severity: 'error',
-      from: { path: '^electron/core/', pathNot: ['^electron/core/profiles/', CORE_TESTING, CORE_TOP, TESTS] },
+      from: { path: '^core/', pathNot: ['^core/profiles/', CORE_TESTING, CORE_TOP, TESTS] },
       to: { path: '^sandbox/' },
     },
     onlyImports(
       'core-api-is-infrastructure',
       'The API client (api/) imports only itself, the base and shared/: never the engine, profiles, ' +
-        'services, ipc, the journal or the keychain.',
+        'handlers, ipc, the journal or the keychain.',
       CORE_API,
       [CORE_API, CORE_BASE, '^shared/', ...CORE_TEST_SUPPORT],
       // Test freedom: this integration test talks to a real sandbox through the connection that
       // profiles/ assembles (client + limiter + clock + transport), the way the app does.
-      ['^electron/core/api/platform\\.integration\\.test\\.ts$'],
+      ['^core/api/platform\\.integration\\.test\\.ts$'],
     ),
     onlyImports(
       'core-journal-is-infrastructure',
@@ -378,9 +417,9 @@ module.exports = {
         'Exception: api/client.ts, whose redactBody is the one secret-redaction rule the audit log shares ' +
         'with the API client.',
       CORE_JOURNAL,
-      [CORE_JOURNAL, CORE_BASE, '^shared/', '^electron/core/api/client\\.ts$', ...CORE_TEST_SUPPORT],
+      [CORE_JOURNAL, CORE_BASE, '^shared/', '^core/api/client\\.ts$', ...CORE_TEST_SUPPORT],
       // Test freedom: this test opens a whole core (with a key store) to prove the data-directory lock.
-      ['^electron/core/journal/dataDirLock\\.test\\.ts$'],
+      ['^core/journal/dataDirLock\\.test\\.ts$'],
     ),
     onlyImports(
       'core-keychain-is-infrastructure',
@@ -400,8 +439,8 @@ module.exports = {
         CORE_TEAM,
         CORE_BASE,
         '^shared/',
-        '^electron/core/keychain/keyStore\\.ts$',
-        '^electron/core/operators/(passphrase|access)\\.ts$',
+        '^core/keychain/keyStore\\.ts$',
+        '^core/operators/(passphrase|access)\\.ts$',
         ...CORE_TEST_SUPPORT,
       ],
     ),
@@ -426,7 +465,7 @@ module.exports = {
       severity: 'error',
       from: { path: '^bench/browser/' },
       to: {
-        path: '^(electron|sandbox|e2e|scripts)/|^bench/(?!browser/)|^[^/]+$',
+        path: '^(electron|core|shell|sandbox|e2e|scripts)/|^bench/(?!browser/)|^[^/]+$',
         dependencyTypesNot: ['core'],
       },
     },

@@ -18,7 +18,7 @@ export default defineConfig({
       rollupOptions: {
         input: {
           index: resolve(import.meta.dirname, 'electron/main/index.ts'),
-          core: resolve(import.meta.dirname, 'electron/core/host/coreProcess.ts'),
+          core: resolve(import.meta.dirname, 'core/host/coreProcess.ts'),
           sandbox: resolve(import.meta.dirname, 'sandbox/cli.ts'),
         },
       },
@@ -43,7 +43,7 @@ export default defineConfig({
   },
   renderer: {
     root: resolve(import.meta.dirname, 'renderer'),
-    base: './',
+    base: '.',
     plugins: [react()],
     build: {
       outDir: resolve(outDir, 'renderer'),

@@ -1,5 +1,5 @@
 import { defineConfig } from '@playwright/test';
-import { findChrome } from './electron/shell/chrome';
+import { findChrome } from './shell/chrome';
 
 /**
  * End-to-end tests. Project `chromium` opens the app through the Chromium fallback shell in the

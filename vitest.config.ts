@@ -3,7 +3,7 @@ import { join } from 'node:path';
 import react from '@vitejs/plugin-react';
 import { defineConfig } from 'vitest/config';
 
-// Two kinds of tests: Node-side code (main core, sandbox, shared, scripts) and the renderer in
+// Two kinds of tests: Node-side code (Electron main, the core, the shell, sandbox, shared, scripts) and the renderer in
 // happy-dom. End-to-end tests are Playwright's (e2e/), not Vitest's.
 //
 // Start-up, not the tests, was most of the time: with isolation every file started its own worker and
@@ -17,7 +17,7 @@ import { defineConfig } from 'vitest/config';
 //
 // Two workers: the machine's two cores (Vitest's default is one fewer), and many files wait on
 // loopback I/O, child processes or the sandbox rather than on the CPU.
-const NODE_TESTS = ['electron', 'sandbox', 'shared', 'scripts', 'bench'];
+const NODE_TESTS = ['electron', 'core', 'shell', 'sandbox', 'shared', 'scripts', 'bench'];
 const RENDERER_TESTS = ['renderer'];
 const TEST_FILE = /\.test\.tsx?$/;
 const REPLACES_A_MODULE = /\bvi\.(do)?[mM]ock\(/;

@@ -6,7 +6,7 @@ export default defineConfig({
   test: {
     name: 'soak',
     environment: 'node',
-    include: ['electron/**/*.soak.test.ts', 'sandbox/**/*.soak.test.ts'],
+    include: ['core/**/*.soak.test.ts', 'sandbox/**/*.soak.test.ts'],
     testTimeout: 600_000,
     hookTimeout: 60_000,
   },

@@ -4,9 +4,9 @@
  * must not depend on a desktop keychain).
  */
 
-import type { CoreProcessOptions } from '../electron/core/host/messages';
-import { openShell, type Shell, type ShellOptions } from '../electron/shell/shell';
+import type { CoreProcessOptions } from '../core/host/messages';
 import type { SandboxHandle } from '../sandbox/testing/harness';
+import { openShell, type Shell, type ShellOptions } from '../shell/shell';
 
 export const BENCH_ADMIN = { name: 'Bench admin', passphrase: 'bench admin passphrase 1' } as const;
 

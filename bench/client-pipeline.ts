@@ -21,7 +21,7 @@ import type { AddressInfo } from 'node:net';
 import path from 'node:path';
 import ccxt from 'ccxt';
 import { ApiClient as GateApiClient, SpotApi } from 'gate-api';
-import { PlatformConnection } from '../electron/core/profiles/connection';
+import { PlatformConnection } from '../core/profiles/connection';
 import { ROOT, spawnSandbox } from './processes';
 
 const REQUESTS = Number(process.env.BENCH_REQUESTS ?? 2000);

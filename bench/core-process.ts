@@ -1,6 +1,6 @@
 /**
  * The event loop of the process that serves the window, with the core beside it (before: one
- * process, as until this change) and with the core in its own process (after: electron/core/host).
+ * process, as until this change) and with the core in its own process (after: core/host).
  * The workload is the heaviest the core does on its own: a year-long history sync against a sandbox
  * that enforces the platform's limits, while the market feed of a pair runs at full rate. The sandbox
  * runs in its own process in both modes, so only the core's work differs; each run has a fresh
@@ -17,12 +17,12 @@ import { tmpdir } from 'node:os';
 import { dirname, join, resolve } from 'node:path';
 import { monitorEventLoopDelay } from 'node:perf_hooks';
 import { fileURLToPath } from 'node:url';
-import { createCore } from '../electron/core/core';
-import { nodeCoreLauncher, startSandboxProcess } from '../electron/core/host/nodeLauncher';
-import { startRemoteCore } from '../electron/core/host/remoteCore';
-import type { Dispatch } from '../electron/core/ipc/dispatcher';
-import { createEmitter } from '../electron/core/ipc/events';
-import { MemoryKeyStore } from '../electron/core/keychain/keyStore';
+import { createCore } from '../core/core';
+import { nodeCoreLauncher, startSandboxProcess } from '../core/host/nodeLauncher';
+import { startRemoteCore } from '../core/host/remoteCore';
+import type { Dispatch } from '../core/ipc/dispatcher';
+import { createEmitter } from '../core/ipc/events';
+import { MemoryKeyStore } from '../core/keychain/keyStore';
 import { BENCH_ADMIN, BENCH_ORIGIN, BENCH_SENDER, remoteBenchCoreOptions, runBench } from './app';
 
 const ROOT = resolve(dirname(fileURLToPath(import.meta.url)), '..');

@@ -11,9 +11,9 @@
 import fs from 'node:fs';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { HistorySync } from '../electron/core/history/sync';
-import { openJournalDb } from '../electron/core/journal/db';
-import { PlatformConnection } from '../electron/core/profiles/connection';
+import { HistorySync } from '../core/history/sync';
+import { openJournalDb } from '../core/journal/db';
+import { PlatformConnection } from '../core/profiles/connection';
 import { startSandbox } from '../sandbox/server';
 import { RATE_LIMITS } from '../shared/platform/limits';
 

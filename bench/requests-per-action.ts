@@ -26,10 +26,10 @@ import { mkdir, mkdtemp, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
 import type { Page } from 'playwright-core';
-import { RULES_FRESH_MS } from '../electron/core/services/rulesCache';
-import type { Shell } from '../electron/shell/shell';
+import { RULES_FRESH_MS } from '../core/rules/cache';
 import { startSandbox } from '../sandbox/server';
 import { buildIfNeeded } from '../scripts/buildStamp';
+import type { Shell } from '../shell/shell';
 import { callCore, openBenchApp } from './app';
 
 const ROOT = resolve(import.meta.dirname, '..');
@@ -53,7 +53,7 @@ interface Request {
 
 const REQUEST_LINE = /^(GET|POST|PUT|PATCH|DELETE) (\S+) → (\S+)/;
 /**
- * The watchers' poll (electron/core/watchers/watchers.ts): deposits, withdrawals and both push
+ * The watchers' poll (core/watchers/watchers.ts): deposits, withdrawals and both push
  * directions from the lookback start, with its fixed page sizes, no `to`.
  */
 const WATCHER_POLL =

@@ -19,8 +19,8 @@ import { mkdir, mkdtemp, rm, writeFile } from 'node:fs/promises';
 import { cpus, loadavg, tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { openShell } from '../electron/shell/shell';
 import { buildIfNeeded } from '../scripts/buildStamp';
+import { openShell } from '../shell/shell';
 import { BENCH_ADMIN } from './app';
 
 const ROOT = resolve(import.meta.dirname, '..');

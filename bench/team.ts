@@ -37,11 +37,11 @@ import { dirname, join, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import Database from 'better-sqlite3';
 import Decimal from 'decimal.js';
-import type { CoreProcessOptions } from '../electron/core/host/messages';
-import { nodeCoreLauncher } from '../electron/core/host/nodeLauncher';
-import { type RemoteCore, startRemoteCore } from '../electron/core/host/remoteCore';
-import { TEST_SCRYPT_COST } from '../electron/core/operators/passphrase';
-import { startTestPostgres } from '../electron/core/team/testing/postgres';
+import type { CoreProcessOptions } from '../core/host/messages';
+import { nodeCoreLauncher } from '../core/host/nodeLauncher';
+import { type RemoteCore, startRemoteCore } from '../core/host/remoteCore';
+import { TEST_SCRYPT_COST } from '../core/operators/passphrase';
+import { startTestPostgres } from '../core/team/testing/postgres';
 import { control, startTestSandbox } from '../sandbox/testing/harness';
 import type { Approval, PolicyInput } from '../shared/contract/policies';
 import type { TeamStatus } from '../shared/contract/team';
@@ -60,7 +60,7 @@ const BOB = { name: 'Bob', passphrase: 'second desk admin 2' };
 /** Prepares (and approvals) in flight per desk, as several people at two desks would. */
 const IN_FLIGHT = 6;
 
-/** The fault soak's mix (electron/core/testing/faultSoak.ts): about 30 % of all requests. */
+/** The fault soak's mix (core/testing/faultSoak.ts): about 30 % of all requests. */
 const FAULTS = [
   { kind: 'drop_after', probability: 0.1 },
   { kind: 'drop_before', probability: 0.08 },

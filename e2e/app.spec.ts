@@ -94,7 +94,7 @@ test('light theme and the display time zone are remembered across a reload', asy
 });
 
 test('the Lock button locks main too: only app.* answers until Unlock reads the key again', async ({ page, app }) => {
-  // (That main forgets the key while locked is checked in electron/core/ipc/lock.integration.test.ts.)
+  // (That main forgets the key while locked is checked in core/ipc/lock.integration.test.ts.)
   await page.getByTestId('lock-now').click();
   await expect(page.getByTestId('lock-screen')).toBeVisible();
   await expect(page.getByTestId('unlock-passphrase')).toBeFocused();

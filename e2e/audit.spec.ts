@@ -8,8 +8,8 @@ import { mkdtemp, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import Database from 'better-sqlite3';
-import { checkAuditExport } from '../electron/core/journal/auditExport';
-import { openShell } from '../electron/shell/shell';
+import { checkAuditExport } from '../core/journal/auditExport';
+import { openShell } from '../shell/shell';
 import { coreOptionsFor, expect, rendererDir, savedExports, test } from './fixtures';
 import { confirmedCall, confirmTrusted } from './fixtures/trustedConfirm';
 

@@ -14,7 +14,7 @@
  */
 import { randomUUID } from 'node:crypto';
 import type { Page } from 'playwright-core';
-import type { Shell } from '../electron/shell/shell';
+import type { Shell } from '../shell/shell';
 import { type AppDriver, E2E_ADMIN, expect, test } from './fixtures';
 import { cancelTrusted, confirmedCall, confirmTrusted, trustedConfirmPage } from './fixtures/trustedConfirm';
 

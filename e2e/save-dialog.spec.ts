@@ -1,12 +1,12 @@
 /**
- * The Chromium shell's save dialog (electron/shell/saveWindow.ts): an export asks where to save in
+ * The Chromium shell's save dialog (shell/saveWindow.ts): an export asks where to save in
  * a page the shell owns. Headless runs write into `downloadsDir` without asking; this spec turns the
  * dialog on (`askWhereToSave: true`), as a run with a window has it.
  */
 import { readdir, readFile, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import type { Page } from 'playwright-core';
-import type { Shell } from '../electron/shell/shell';
+import type { Shell } from '../shell/shell';
 import { ARTIFACTS_DIR, expect, test } from './fixtures';
 
 test.use({ shellOptions: { askWhereToSave: true } });

@@ -5,7 +5,7 @@
  * Plus: an invalid login name and an invalid whitelist IP are stopped before anything is sent.
  */
 import type { Page } from 'playwright-core';
-import type { Shell } from '../electron/shell/shell';
+import type { Shell } from '../shell/shell';
 import { type AppDriver, expect, test } from './fixtures';
 import { confirmTrusted, readTrustedSecret, trustedConfirmPage } from './fixtures/trustedConfirm';
 

@@ -9,8 +9,8 @@ import { mkdtemp, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import type { Page } from 'playwright-core';
-import { skipWithoutPostgres, startTestPostgres } from '../electron/core/team/testing/postgres';
-import { openShell, type Shell } from '../electron/shell/shell';
+import { skipWithoutPostgres, startTestPostgres } from '../core/team/testing/postgres';
+import { openShell, type Shell } from '../shell/shell';
 import { coreOptionsFor, createAppDriver, expect, rendererDir, test } from './fixtures';
 import { confirmedCall, confirmTrusted } from './fixtures/trustedConfirm';
 

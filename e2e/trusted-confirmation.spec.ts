@@ -5,7 +5,7 @@
  * reach nor script, lets a movement through — and main checks the amount typed there.
  */
 import { randomUUID } from 'node:crypto';
-import { CONFIRM_URL } from '../electron/shell/confirmWindow';
+import { CONFIRM_URL } from '../shell/confirmWindow';
 import { expect, test } from './fixtures';
 import { cancelTrusted, confirmTrusted, trustedConfirmPage } from './fixtures/trustedConfirm';
 

@@ -12,8 +12,8 @@
  */
 import { randomUUID } from 'node:crypto';
 import type { Page } from 'playwright-core';
-import type { Shell } from '../electron/shell/shell';
 import { SCREENS } from '../renderer/src/frame/screens';
+import type { Shell } from '../shell/shell';
 import { type AppDriver, expect, test } from './fixtures';
 import { confirmTrusted, trustedConfirmPage } from './fixtures/trustedConfirm';
 

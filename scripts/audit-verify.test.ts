@@ -1,7 +1,7 @@
 import { generateKeyPairSync } from 'node:crypto';
 import { describe, expect, it } from 'vitest';
-import { AUDIT_CSV_HEADER } from '../electron/core/journal/audit';
-import { keyFingerprint, signAuditExport, signingKeyFrom } from '../electron/core/journal/auditExport';
+import { AUDIT_CSV_HEADER } from '../core/journal/audit';
+import { keyFingerprint, signAuditExport, signingKeyFrom } from '../core/journal/auditExport';
 import { toCsv } from '../shared/format/csv';
 import { auditVerify, USAGE } from './audit-verify';
 

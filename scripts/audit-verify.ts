@@ -8,7 +8,7 @@
  */
 import { readFileSync } from 'node:fs';
 import { pathToFileURL } from 'node:url';
-import { checkAuditExport } from '../electron/core/journal/auditExport';
+import { checkAuditExport } from '../core/journal/auditExport';
 
 export const USAGE = 'usage: npm run audit:verify -- <export.csv> [--key "<fingerprint>"]';
 

@@ -10,7 +10,7 @@ import { join } from 'node:path';
 
 /**
  * What the build reads, relative to the project root. sandbox/ is in it because main bundles the
- * embedded sandbox (electron/core/profiles/manager.ts imports sandbox/server). node_modules'
+ * embedded sandbox (core/profiles/manager.ts imports sandbox/server). node_modules'
  * hidden lockfile is rewritten by every npm install, and preload and renderer bundle their deps.
  * Root tsconfig*.json files are added by name (see sourceFingerprint).
  */

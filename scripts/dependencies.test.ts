@@ -62,7 +62,7 @@ const importedBy = (dirs: readonly string[]): Map<string, string> => {
 };
 
 /** What runs in Node at run time under Electron: main, the core's process, the sandbox's, and what they share. */
-const RUNTIME = importedBy(['electron/main', 'electron/core', 'sandbox', 'shared']);
+const RUNTIME = importedBy(['electron/main', 'core', 'sandbox', 'shared']);
 RUNTIME.delete('electron'); // Electron itself, never a dependency
 const RENDERER = importedBy(['renderer/src']);
 

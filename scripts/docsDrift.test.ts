@@ -37,16 +37,16 @@ describe('docs that cannot drift', () => {
     const plantedCall = `core.idle${'Now'}()`;
     const plantedName = `createCore${'Twice'}`;
     const text = [
-      'The engine is `electron/core/movements/engin.ts`.',
-      'The queue lives in `electron/core/queue/`.',
+      'The engine is `core/movements/engin.ts`.',
+      'The queue lives in `core/queue/`.',
       `Call \`${plantedCall}\` and \`${plantedName}\` to start.`,
       'See [the old doc](old-architecture.md).',
-      'Fine: `electron/core/movements/engine.ts`, `movements/engine.ts`, `core.idle()`, `createCore`, `out/main/core.js`, `../shared/spec/trading-api-v4.md`, [arch](architecture.md).',
+      'Fine: `core/movements/engine.ts`, `movements/engine.ts`, `core.idle()`, `createCore`, `out/main/core.js`, `../shared/spec/trading-api-v4.md`, [arch](architecture.md).',
     ].join('\n');
     const problems = findDocsDrift(withDoc(repo, doc, text));
     expect(problems.map((p) => [p.line, p.quoted])).toEqual([
-      [1, 'electron/core/movements/engin.ts'],
-      [2, 'electron/core/queue/'],
+      [1, 'core/movements/engin.ts'],
+      [2, 'core/queue/'],
       [3, plantedCall],
       [3, plantedName],
       [4, 'old-architecture.md'],

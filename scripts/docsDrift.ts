@@ -4,7 +4,7 @@
  * 1. Every file path quoted in docs/ and README.md (in backticks or as a link) names a file or
  *    folder of the repository. A path may be written from the repository root, from the doc's own
  *    folder, or shortened from the left the way the docs do inside an area (`movements/engine.ts`
- *    for `electron/core/movements/engine.ts`): it must still be the end of a real path.
+ *    for `core/movements/engine.ts`): it must still be the end of a real path.
  * 2. Every code name quoted (`createCore`, `core.idle()`, `PlatformClock.measuredNow()`) appears
  *    in the code: a renamed or deleted function leaves the doc failing, not quietly wrong.
  * 3. The layer table in docs/architecture.md is the one generated from `.dependency-cruiser.cjs`
@@ -99,7 +99,7 @@ const pathExists = (path: string, doc: string, files: readonly string[], folders
     if (files.includes(bare) || folders.has(bare)) return true;
   }
   const tail = path.replace(/^\.\//, '').replace(/\/$/, '');
-  if (tail.startsWith('../')) return true; // outside the repository (../shared/…): not ours to check
+  if (tail.startsWith('..')) return true; // outside the repository (../shared/…): not ours to check
   return [...files, ...folders].some((path) => path.endsWith(`/${tail}`));
 };
 

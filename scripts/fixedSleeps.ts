@@ -23,7 +23,7 @@ export const POLL_LIMIT_MS = 100;
 export const ALLOW_COMMENT = 'fixed-sleep-ok:';
 const SLEEP_NAMES = new Set(['sleep', 'delay', 'wait', 'pause']);
 const ROOT = resolve(import.meta.dirname, '..');
-const DEFAULT_FOLDERS = ['electron', 'renderer', 'sandbox', 'shared', 'scripts', 'e2e'];
+const DEFAULT_FOLDERS = ['electron', 'core', 'shell', 'renderer', 'sandbox', 'shared', 'scripts', 'e2e'];
 const SKIP_DIRS = new Set(['node_modules', 'out', 'dist', 'artifacts', 'playwright-report', '.git']);
 
 export interface FixedSleep {
@@ -209,8 +209,8 @@ export const report = (sleeps: readonly FixedSleep[]): string =>
     `${sleeps.length} fixed sleep${sleeps.length === 1 ? '' : 's'} in tests:`,
     ...sleeps.map((s) => `  ${s.file}:${s.line}  waits ${s.delay} ms`),
     '',
-    'A test waits for what it expects, not for a time: waitUntil(condition) (electron/core/testing/waitUntil.ts),',
-    "await core.idle(), a manual scheduler's advance()/idle() (electron/core/testing/scheduler.ts), an event, or",
+    'A test waits for what it expects, not for a time: waitUntil(condition) (core/testing/waitUntil.ts),',
+    "await core.idle(), a manual scheduler's advance()/idle() (core/testing/scheduler.ts), an event, or",
     `Playwright's auto-waiting locators. A poll under ${POLL_LIMIT_MS} ms inside a loop is fine. If the wait itself is`,
     `the point, say why on the line above: // ${ALLOW_COMMENT} <reason>`,
   ].join('\n');

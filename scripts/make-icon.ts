@@ -5,7 +5,7 @@
 import { readFile } from 'node:fs/promises';
 import { join, resolve } from 'node:path';
 import { chromium } from 'playwright-core';
-import { findChrome, NO_CHROME_ADVICE } from '../electron/shell/chrome';
+import { findChrome, NO_CHROME_ADVICE } from '../shell/chrome';
 
 const ASSETS = resolve(import.meta.dirname, '../assets');
 

@@ -8,7 +8,7 @@ import { spawn } from 'node:child_process';
 import { existsSync, readFileSync } from 'node:fs';
 import { dirname, join, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { defaultDataDir } from '../electron/shell/dataDir';
+import { defaultDataDir } from '../shell/dataDir';
 import { buildIfNeeded } from './buildStamp';
 
 const ROOT = resolve(dirname(fileURLToPath(import.meta.url)), '..');
@@ -61,7 +61,7 @@ const main = (): void => {
               'Electron is unavailable (its binary is not downloaded here); opening Treasury Desk in Chromium.',
             );
           }
-          const command = [process.execPath, '--import', 'tsx', join(ROOT, 'electron/shell/cli.ts'), ...shellArgs];
+          const command = [process.execPath, '--import', 'tsx', join(ROOT, 'shell/cli.ts'), ...shellArgs];
           if (!needsPrivateKeyring()) return spawn(command[0]!, command.slice(1), { stdio: 'inherit', cwd: ROOT });
           // The keyring wrapper changes XDG_DATA_HOME: fix the data folder first so it stays the usual one.
           if (!shellArgs.includes('--data-dir')) command.push('--data-dir', defaultDataDir());

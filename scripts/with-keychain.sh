@@ -2,7 +2,7 @@
 # Runs a command inside a private D-Bus session with an unlocked gnome-keyring (Secret Service), so
 # the OS-keychain tests run against a real keychain on a headless machine. A fresh, temporary
 # XDG_DATA_HOME keeps the keyring away from the user's own.
-#   scripts/with-keychain.sh npx vitest run electron/core/keychain
+#   scripts/with-keychain.sh npx vitest run core/keychain
 set -eu
 if [ "$#" -eq 0 ]; then
   echo "usage: scripts/with-keychain.sh <command> [args…]" >&2

@@ -16,14 +16,13 @@
  * - Closing the window, or the time running out (2 minutes for a confirmation, 10 for a secret),
  *   is a cancel; one window at a time.
  *
- * The core builds the views and checks the typed amount itself (electron/core/policies/confirm.ts);
+ * The core builds the views and checks the typed amount itself (core/policies/confirm.ts);
  * this window only shows them and relays the person's answer. A secret shown here is in this
  * window's page only, never in the app's window, and is forgotten when the window closes.
  */
 import { join } from 'node:path';
 import { BrowserWindow, type IpcMainEvent, ipcMain, type Session, session } from 'electron';
-import { typedAmountsOf } from '../../shared/contract/shell';
-import type { ConfirmAnswer, ConfirmView } from '../core/policies/confirm';
+import type { ConfirmAnswer, ConfirmView } from '../../core/policies/confirm';
 import {
   CONFIRM_PAGE_CSS,
   CONFIRM_PAGE_SCRIPT,
@@ -32,7 +31,8 @@ import {
   type SecretView,
   secretPageHtml,
   trustedPageHeaders,
-} from '../core/policies/confirmPage';
+} from '../../core/policies/confirmPage';
+import { typedAmountsOf } from '../../shared/contract/shell';
 import { CONFIRM_ANSWER_CHANNEL } from './channels';
 
 /** The pages' own scheme: another site than the renderer's `app://desk`. */

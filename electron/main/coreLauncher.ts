@@ -1,14 +1,14 @@
 /**
  * Electron's way to run the core and the built-in sandbox in their own processes: utility
  * processes (Node without Electron's APIs, started and ended with the app). The Chromium shell and
- * the tests use electron/core/host/nodeLauncher.ts instead; both speak electron/core/host/messages.ts.
+ * the tests use core/host/nodeLauncher.ts instead; both speak core/host/messages.ts.
  * Both are started at once (index.ts): neither waits for the other to boot.
  */
 import { createInterface } from 'node:readline';
 import { type MessagePortMain, utilityProcess } from 'electron';
+import type { CoreChannel, FromCore, LaunchCore } from '../../core/host/messages';
+import type { SandboxProcess } from '../../core/host/nodeLauncher';
 import type { ChannelMessage } from '../../shared/ipc/channel';
-import type { CoreChannel, FromCore, LaunchCore } from '../core/host/messages';
-import type { SandboxProcess } from '../core/host/nodeLauncher';
 
 export const electronCoreLauncher =
   (entry: string): LaunchCore =>

@@ -1,7 +1,7 @@
 /**
  * Electron main, kept thin: hardening, the app:// protocol, one window, and the shell's side of the
- * core. The core (electron/core) runs in its own utility process, restarted if it dies
- * (electron/core/host/remoteCore.ts), and the built-in sandbox exchange in another: nothing but
+ * core. The core (core) runs in its own utility process, restarted if it dies
+ * (core/host/remoteCore.ts), and the built-in sandbox exchange in another: nothing but
  * windows and the shell's capabilities run on this event loop. The window talks to the core over a
  * MessagePort of its own (windowPorts.ts): its calls and events skip main.
  *
@@ -10,11 +10,11 @@
  */
 import { join, resolve } from 'node:path';
 import { app, BrowserWindow, dialog, ipcMain, shell } from 'electron';
-import type { SandboxProcess } from '../core/host/nodeLauncher';
-import { CoreStartFailed, type RemoteCore, startRemoteCore } from '../core/host/remoteCore';
-import { createSenderCheck } from '../core/ipc/dispatcher';
-import { checkExternalUrl } from '../core/services/externalUrl';
-import { teamUrlArgument } from '../core/teamDesk/teamUrlArgument';
+import { checkExternalUrl } from '../../core/app/externalUrl';
+import type { SandboxProcess } from '../../core/host/nodeLauncher';
+import { CoreStartFailed, type RemoteCore, startRemoteCore } from '../../core/host/remoteCore';
+import { createSenderCheck } from '../../core/ipc/dispatcher';
+import { teamUrlArgument } from '../../core/teamDesk/teamUrlArgument';
 import { CONNECT_CHANNEL } from './channels';
 import { createConfirmWindow } from './confirmWindow';
 import { electronCoreLauncher, startElectronSandbox } from './coreLauncher';

@@ -258,11 +258,11 @@ vi.mock('./coreLauncher', () => ({
     close: async () => {},
   }),
 }));
-vi.mock('../core/host/remoteCore', async () => {
-  const { createDispatcher } = await import('../core/ipc/dispatcher');
-  const { createAppHandlers } = await import('../core/services/app');
+vi.mock('../../core/host/remoteCore', async () => {
+  const { createDispatcher } = await import('../../core/ipc/dispatcher');
+  const { createAppHandlers } = await import('../../core/app/handlers');
   const { ChannelPort, ChannelServer, isChannelMessage } = await import('../../shared/ipc/channel');
-  const { nodeTimers } = await import('../core/host/timers');
+  const { nodeTimers } = await import('../../core/host/timers');
   return {
     CoreStartFailed: class CoreStartFailed extends Error {},
     startRemoteCore: async (o: {

@@ -1,9 +1,9 @@
 /**
- * OS notifications in Electron: the core decides what to tell (electron/core/notifications), this
+ * OS notifications in Electron: the core decides what to tell (core/notifications), this
  * shows it with Electron's Notification; clicking one brings the window to the front.
  */
 import { type BrowserWindow, Notification } from 'electron';
-import type { OsNotificationCapability } from '../core/notifications/notifier';
+import type { OsNotificationCapability } from '../../core/notifications/notifier';
 
 export const createElectronNotifications = (window: () => BrowserWindow | undefined): OsNotificationCapability => {
   if (!Notification.isSupported()) {

@@ -1,11 +1,11 @@
 /**
  * The app:// protocol: serves the built renderer from disk. GET only, no path outside the
  * renderer folder, the strict CSP on every response. Same rules as the fallback shell
- * (electron/core/ipc/rendererPolicy.ts).
+ * (core/ipc/rendererPolicy.ts).
  */
 import { readFile } from 'node:fs/promises';
 import { protocol } from 'electron';
-import { contentTypeOf, rendererHeaders, resolveAsset } from '../core/ipc/rendererPolicy';
+import { contentTypeOf, rendererHeaders, resolveAsset } from '../../core/ipc/rendererPolicy';
 import { CONFIRM_SCHEME_PRIVILEGES } from './confirmWindow';
 
 export const APP_SCHEME = 'app';

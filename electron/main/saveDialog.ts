@@ -4,7 +4,7 @@
  */
 import { extname, join } from 'node:path';
 import { app, type BrowserWindow, dialog, type SaveDialogOptions } from 'electron';
-import type { ChooseSavePath } from '../core/services/app';
+import type { ChooseSavePath } from '../../core/app/handlers';
 
 export const createChooseSavePath =
   (window: () => BrowserWindow | undefined): ChooseSavePath =>

@@ -9,9 +9,9 @@
  * navigation away is refused by security.ts and its document never gets a port.
  */
 import { type IpcMainEvent, MessageChannelMain, type WebContents } from 'electron';
+import type { RemoteCore } from '../../core/host/remoteCore';
+import type { SenderInfo } from '../../core/ipc/dispatcher';
 import type { EventEntry } from '../../shared/ipc/channel';
-import type { RemoteCore } from '../core/host/remoteCore';
-import type { SenderInfo } from '../core/ipc/dispatcher';
 import { CORE_STOPPED_CHANNEL, EVENTS_CHANNEL, PORT_CHANNEL } from './channels';
 
 export interface WindowPorts {

@@ -1,7 +1,7 @@
 /**
  * The trusted confirmation window's preload (electron/main/confirmWindow.ts): exposes one
  * function, `answer(accepted, typedAmounts)`, as the page's `__deskConfirmAnswer` (the name the
- * confirmation page's script looks for, electron/core/policies/confirmPage.ts), sending on the
+ * confirmation page's script looks for, core/policies/confirmPage.ts), sending on the
  * confirmation's own channel. Nothing else: no ipcRenderer, no contract, no events. Main checks
  * that the answer comes from that window, and compares the typed amount itself.
  */

@@ -15,7 +15,7 @@ import {
 } from './signature';
 
 // The shared vectors (api-facts §6.4), which the app's signer is checked against too
-// (electron/core/api/sign.test.ts): the two are written apart and agree on these.
+// (core/api/sign.test.ts): the two are written apart and agree on these.
 describe('APIv4 signature', () => {
   it('hashes the empty body as the docs say', () => {
     expect(EMPTY_BODY_SHA512).toBe(EMPTY_BODY_SHA512_HEX);

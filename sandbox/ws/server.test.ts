@@ -6,8 +6,8 @@
 import fc from 'fast-check';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import WebSocket from 'ws';
-import { PlatformClock } from '../../electron/core/api/clock';
-import { PlatformStream } from '../../electron/core/api/stream';
+import { PlatformClock } from '../../core/api/clock';
+import { PlatformStream } from '../../core/api/stream';
 import { BookSync } from '../../shared/trade/bookSync';
 import { controlAnswer, type SignedClient, startTestSandbox, type TestSandbox } from '../testing/harness';
 import { type StreamReply, TestStream } from '../testing/stream';

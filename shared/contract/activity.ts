@@ -15,7 +15,7 @@ export const MovementKind = z.enum([
   'transfer',
   'subAccountTransfer',
   'subToSubTransfer',
-  /** A spot order, journaled with its `text` (t-desk-…) as client id (electron/core/movements/adapters/spotOrder.ts). */
+  /** A spot order, journaled with its `text` (t-desk-…) as client id (core/movements/adapters/spotOrder.ts). */
   'spotOrder',
 ]);
 export const MovementState = z.enum(['prepared', 'sent', 'unknown', 'done', 'failed']);
@@ -26,7 +26,7 @@ export const MovementState = z.enum(['prepared', 'sent', 'unknown', 'done', 'fai
  */
 export const AMBIGUOUS_RECORD = 'AMBIGUOUS_RECORD';
 
-/** A money movement as journaled (see electron/core/movements/types.ts for the meaning of each state). */
+/** A money movement as journaled (see core/movements/types.ts for the meaning of each state). */
 export const Movement = z.object({
   id: z.string(),
   profileId: z.string(),
@@ -73,7 +73,7 @@ export const AuditEntry = z.object({
 
 /**
  * Whether the audit log passed its check — at start, or the last "Verify integrity" — against the
- * key and the head the OS keychain keeps (electron/core/services/auditTrust.ts). A failure stays
+ * key and the head the OS keychain keeps (core/activity/auditTrust.ts). A failure stays
  * (a banner on every screen) until an administrator acknowledges it.
  */
 export const AuditIntegrity = z.object({

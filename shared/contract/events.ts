@@ -8,7 +8,7 @@ import { tradeEvents } from './trade';
 
 /**
  * Status change of a pending deposit, withdrawal or UID push, found by the core's watchers
- * (electron/core/watchers). `record` is the whole record in the contract's own type — the same one
+ * (core/watchers). `record` is the whole record in the contract's own type — the same one
  * `funding.deposits` / `funding.withdrawals` / `funding.pushes` answer — so a screen puts it in
  * its query cache (`setQueryData`) instead of reading it again (docs/architecture.md, "Events
  * carry data"). `previousStatus` is absent the first time the record is seen. Screens and OS

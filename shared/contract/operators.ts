@@ -9,7 +9,7 @@
  *
  * The first start creates the administrator (`setup`, answered only while there is no operator);
  * afterwards only an admin creates operators. Main enforces the roles for every operation
- * (electron/core/operators/access.ts); the screens only hide what a role cannot do.
+ * (core/operators/access.ts); the screens only hide what a role cannot do.
  */
 import { z } from 'zod';
 import { operation } from '../ipc/define';

@@ -4,7 +4,7 @@
  * value; a destination allowlist with a cooling-off period; a time-of-day window; approval rules),
  * and the Approvals queue where a movement that needs another operator's approval waits.
  *
- * Everything here is checked again in main (electron/core/policies/): the screen only helps. See
+ * Everything here is checked again in main (core/policies/): the screen only helps. See
  * docs/approvals.md and docs/security.md, "Policies".
  */
 import { z } from 'zod';

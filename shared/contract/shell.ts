@@ -1,10 +1,10 @@
 /**
  * The second contract: what the core asks of the shell it runs under (the process that owns the
  * window and the desktop), the other way round from `contract`. The same `operation()` pairs of
- * schemas, served by the same machinery (electron/core/ipc/dispatcher.ts `createContractServer`):
+ * schemas, served by the same machinery (core/ipc/dispatcher.ts `createContractServer`):
  * the shell parses every input and every answer. Each shell implements what it offers (`shell:` of
- * startRemoteCore in electron/main/index.ts and electron/shell/shell.ts; the test key store is the
- * supervisor's own, electron/core/host/remoteCore.ts); the core (electron/core/host/coreProcess.ts)
+ * startRemoteCore in electron/main/index.ts and shell/shell.ts; the test key store is the
+ * supervisor's own, core/host/remoteCore.ts); the core (core/host/coreProcess.ts)
  * turns each offered one into the core option it stands for.
  *
  * Adding a capability: one entry here, one implementation per shell, and the core option it feeds.

@@ -1,7 +1,7 @@
 /**
  * Text that cannot lie on screen: the one rule for every address, memo, name and label a person
  * types or a window sends, checked by the contract's schemas (`safeText`) and again by main's
- * handlers (`textProblems`, electron/core/services/textSafety.ts), so a caller that skips the
+ * handlers (`assertSafeText` in core/errors.ts; core/app/textSafety.integration.test.ts), so a caller that skips the
  * schema meets it too.
  *
  * - Invisible characters are refused everywhere: control characters, format characters (\p{Cf}:
@@ -12,7 +12,7 @@
  *   looks like a Latin `a` is refused, with its code point named.
  * - Names and labels may use any script, but not two look-alike scripts at once (Latin with
  *   Cyrillic or Greek): `mаllory` with a Cyrillic `а` is refused. The trusted confirmation marks
- *   every non-ASCII character it shows (electron/core/policies/confirmPage.ts).
+ *   every non-ASCII character it shows (core/policies/confirmPage.ts).
  */
 import type { z } from 'zod';
 

@@ -1,6 +1,6 @@
 /**
  * Test vectors of the platform's request signing (api-facts §6.4), one list for every signer and
- * verifier: the app's (electron/core/api/sign.ts, REST and WebSocket) and the sandbox's own,
+ * verifier: the app's (core/api/sign.ts, REST and WebSocket) and the sandbox's own,
  * independent verifier (sandbox/http/signature.ts). Each side's test checks itself against these,
  * so the two agree without sharing code. Pure data.
  */

@@ -8,7 +8,7 @@
  * follows (docs/funding.md).
  *
  * Read by the status timelines the screens draw (timelines.ts), main's OS notifications
- * (electron/core/notifications/notifier.ts), the watchers' "can it still change", the in-app
+ * (core/notifications/notifier.ts), the watchers' "can it still change", the in-app
  * notices and the sandbox's pipelines (sandbox/pipelines/pipelines.ts: which statuses end a route,
  * which accept a cancellation). Pure data and words.
  */

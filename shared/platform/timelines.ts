@@ -1,6 +1,6 @@
 /**
  * The status timelines the screens draw (StatusTimeline) and main's OS notifications word
- * (electron/core/notifications), built from the one status table per record kind
+ * (core/notifications), built from the one status table per record kind
  * (statusTables.ts), so both say the same thing. An unrecognised code never crashes a screen: it is
  * shown as "unrecognised — treat as in progress".
  */

@@ -1,6 +1,6 @@
 /**
  * The audit log's failed check, on every screen (main checks the log against the OS keychain at
- * every start: electron/core/services/auditTrust.ts). It stays until an administrator acknowledges
+ * every start: core/activity/auditTrust.ts). It stays until an administrator acknowledges
  * it — after the trusted confirmation, recorded in the log itself; nothing else is stopped.
  */
 import { useQueryClient } from '@tanstack/react-query';

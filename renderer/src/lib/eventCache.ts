@@ -189,7 +189,7 @@ export const countWithdrawalTo = (
   );
 };
 
-/** Values in the firm-wide view keep this many decimals, as main computes them (electron/core/balances/firm.ts). */
+/** Values in the firm-wide view keep this many decimals, as main computes them (core/balances/firm.ts). */
 const FIRM_VALUE_DECIMALS = 8;
 
 /**

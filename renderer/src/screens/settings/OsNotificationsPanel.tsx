@@ -1,6 +1,6 @@
 /**
  * OS notifications of deposit, withdrawal and UID-transfer changes. Main decides and shows them
- * (electron/core/notifications), so the setting lives in main too: it applies while the window is
+ * (core/notifications), so the setting lives in main too: it applies while the window is
  * hidden, and in every window of this app on this computer.
  */
 import { useState } from 'react';

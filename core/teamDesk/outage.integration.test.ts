@@ -1,0 +1,100 @@
+/**
+ * The team database goes away mid-batch (docs/team.md, "When the database is away"): every desk's
+ * status says so, new movements are refused with a clear message while platform reads still work,
+ * the rows already claimed finish, and once the database is back the batch goes on — every row
+ * executed exactly once (counted in the sandbox's own records by client id), none lost.
+ */
+import Decimal from 'decimal.js';
+import { beforeAll, describe, expect, it } from 'vitest';
+import { control } from '../../sandbox/testing/harness';
+import type { BatchRowView, BatchSummary } from '../../shared/contract/bulk';
+import type { TeamStatus } from '../../shared/contract/team';
+import { skipWithoutPostgres } from '../team/testing/postgres';
+import { fund, withTeamDesks } from '../testing/teamDesks';
+import { waitUntil } from '../testing/waitUntil';
+
+describe.skipIf(skipWithoutPostgres('teamDesk outage.integration.test'))('the team database away mid-batch', () => {
+  const team = withTeamDesks({ sandbox: { seed: 22, clock: 'real', market: 'off' } });
+  const { a, b } = team;
+  let sub = 0;
+
+  beforeAll(async () => {
+    await control(team.sandbox, '/rate_limits', { enforce: false });
+    await control(team.sandbox, '/scale', { sub_accounts: 1 });
+    sub = (
+      team.sandbox.ctx.db
+        .prepare("SELECT id FROM users WHERE parent_id = ? AND login_name LIKE 'scale_sub_%' ORDER BY id")
+        .get(team.sandbox.userId) as { id: number }
+    ).id;
+    await fund(team.sandbox, '100000');
+  });
+
+  it('stopped and started again: every row exactly once, the frame told every desk meanwhile', async () => {
+    const ROWS = 30;
+    const lines = ['type,currency,amount,from,to,reference'];
+    for (let i = 0; i < ROWS; i++) lines.push(`transfer,USDT,2.${1000 + i},spot,sub:${sub},r${i}`);
+    const created = await a.value<{ batch: BatchSummary }>('bulk.create', {
+      name: 'team outage',
+      kind: 'csv',
+      batch: { source: 'csv', text: lines.join('\n') },
+    });
+    const id = created.batch.id;
+    const rows = () => a.value<{ batch: BatchSummary; rows: BatchRowView[] }>('bulk.get', { id });
+    await a.value('bulk.start', { id });
+    await waitUntil(async () => (await rows()).rows.filter((r) => r.state === 'done').length >= 5, {
+      what: 'a few rows done before the database stops',
+      timeoutMs: 30_000,
+    });
+
+    await team.postgres.stop();
+    expect((await rows()).rows.filter((r) => r.state === 'done').length).toBeLessThan(ROWS);
+    for (const desk of [a, b])
+      await waitUntil(async () => (await desk.value<TeamStatus>('team.status', {})).database?.state === 'unavailable', {
+        what: 'every desk to say the team database is unavailable',
+        timeoutMs: 20_000,
+      });
+    // A new movement is refused, saying why; the platform's balances still read.
+    const refused = await b.call('transfers.send', {
+      requestKey: crypto.randomUUID(),
+      kind: 'mainSub',
+      subUserId: sub,
+      subAccountType: 'spot',
+      currency: 'USDT',
+      amount: '1.5',
+      direction: 'to',
+    });
+    expect(refused).toMatchObject({
+      ok: false,
+      error: { code: 'JOURNAL_UNAVAILABLE', message: /team database is unavailable/ },
+    });
+    expect(await b.call('balances.spot', {})).toMatchObject({ ok: true });
+
+    await team.postgres.start();
+    const done = await waitUntil(async () => (await rows()).batch.state === 'finished', {
+      what: 'the batch to finish once the database is back',
+      timeoutMs: 90_000,
+    }).then(rows);
+    expect(done.rows.map((r) => r.state)).toEqual(Array(ROWS).fill('done'));
+    for (const desk of [a, b])
+      await waitUntil(async () => (await desk.value<TeamStatus>('team.status', {})).database?.state === 'connected', {
+        what: 'every desk connected again',
+      });
+
+    // Exactly once: one platform record per row's client id, every row's amount once.
+    const records = team.sandbox.ctx.db
+      .prepare(
+        "SELECT client_order_id AS id, amount FROM transfers WHERE client_order_id LIKE 'td%' ORDER BY client_order_id",
+      )
+      .all() as { id: string; amount: string }[];
+    expect(records).toHaveLength(ROWS);
+    expect(new Set(records.map((r) => r.id)).size).toBe(ROWS);
+    expect(records.map((r) => new Decimal(r.amount).toFixed(4)).sort()).toEqual(
+      Array.from({ length: ROWS }, (_, i) => `2.${1000 + i}`).sort(),
+    );
+    // And the team journal says the same of each: done, written back.
+    const journal = await team.dba(
+      "SELECT state, count(*)::int AS n FROM movements WHERE kind = 'subAccountTransfer' GROUP BY state",
+    );
+    expect(journal).toEqual([{ state: 'done', n: ROWS }]);
+  }, 180_000);
+});
