@@ -1,4 +1,4 @@
-import { cleanup, render, screen, waitFor } from '@testing-library/react';
+import { cleanup, render, screen, waitFor, within } from '@testing-library/react';
 import userEvent from '@testing-library/user-event';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { App } from '../App';
@@ -154,6 +154,18 @@ describe('the frame', () => {
     expect(screen.getByTestId('nav-settings').getAttribute('aria-current')).toBe('page');
     // Every screen but the first has its own chunk: its heading shows once its code has loaded.
     expect(await screen.findByRole('heading', { level: 1, name: 'Settings' })).toBeTruthy();
+  });
+
+  it('keyboard: Ctrl+number opens screens and focus lands on the screen title', async () => {
+    render(<App />);
+    await waitFor(() => expect(document.documentElement.dataset.deskReady).toBe('true'));
+    await userEvent.keyboard('{Control>}4{/Control}');
+    const transfers = await screen.findByTestId('screen-transfers');
+    const title = await within(transfers).findByText('Transfers', { selector: 'h1' });
+    await waitFor(() => expect(document.activeElement).toBe(title));
+    await userEvent.keyboard('{Control>}8{/Control}');
+    expect(await screen.findByTestId('screen-settings')).toBeTruthy();
+    expect(screen.getByTestId('nav-settings').getAttribute('aria-current')).toBe('page');
   });
 
   it('locks on request in main too, makes the rest of the app inert, and unlocks through main', async () => {
