@@ -55,6 +55,9 @@ describe('sourceFingerprint', () => {
   it('changes when a file is added or deleted, in every source', () => {
     for (const path of [
       'electron/preload/index.ts',
+      // The core and the Chromium shell live beside electron/ (main bundles both).
+      'core/balances/x.ts',
+      'shell/x.ts',
       'renderer/src/new.tsx',
       'shared/x.ts',
       'sandbox/x.ts',

@@ -16,6 +16,8 @@ import { join } from 'node:path';
  */
 export const BUILD_SOURCES: readonly string[] = [
   'electron',
+  'core',
+  'shell',
   'renderer',
   'shared',
   'sandbox',

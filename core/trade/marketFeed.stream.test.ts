@@ -12,7 +12,7 @@ import { PlatformStream } from '../api/stream';
 import type { Scheduler } from '../scheduler';
 import { ManualScheduler } from '../testing/scheduler';
 import { waitUntil } from '../testing/waitUntil';
-import { MarketFeed } from './marketFeed';
+import { MarketFeed, STREAM_CONNECT_GRACE_MS } from './marketFeed';
 
 const PAIR = 'BTC_USDT';
 const cleanups: (() => Promise<void> | void)[] = [];
@@ -21,8 +21,10 @@ afterEach(async () => {
 });
 
 /** The platform's book: every change bumps the id; subscribers of the book channel get each change. */
-const platform = async () => {
+const platform = async (options: { holdAcks?: boolean } = {}) => {
   let id = 10;
+  /** Subscription answers held back (options.holdAcks) until `releaseAcks()`. */
+  const heldAcks: (() => void)[] = [];
   const asks = new Map<string, string>([['101', '1']]);
   const bids = new Map<string, string>([['99', '1']]);
   const server = new WebSocketServer({ host: '127.0.0.1', port: 0 });
@@ -32,10 +34,19 @@ const platform = async () => {
     socket.on('message', (data) => {
       const request = JSON.parse(data.toString()) as { id: number; channel: string; event: string };
       if (request.event !== 'subscribe') return;
-      if (request.channel === 'spot.order_book_update') bookSockets.add(socket);
-      socket.send(
-        JSON.stringify({ id: request.id, channel: request.channel, event: 'subscribe', result: { status: 'success' } }),
-      );
+      const ack = () => {
+        if (request.channel === 'spot.order_book_update') bookSockets.add(socket);
+        socket.send(
+          JSON.stringify({
+            id: request.id,
+            channel: request.channel,
+            event: 'subscribe',
+            result: { status: 'success' },
+          }),
+        );
+      };
+      if (options.holdAcks) heldAcks.push(ack);
+      else ack();
     });
     socket.on('close', () => bookSockets.delete(socket));
   });
@@ -59,6 +70,10 @@ const platform = async () => {
     url: `ws://127.0.0.1:${(server.address() as AddressInfo).port}/ws/v4/`,
     spot,
     restReads: () => restReads,
+    heldAcks: () => heldAcks.length,
+    releaseAcks: () => {
+      for (const ack of heldAcks.splice(0)) ack();
+    },
     /** Changes the book; `deliver: false` loses the update on the way (a gap for the client). */
     change(side: 'asks' | 'bids', price: string, size: string, deliver = true) {
       const map = side === 'asks' ? asks : bids;
@@ -124,6 +139,33 @@ describe('MarketFeed on a stream', () => {
     await until(() => JSON.stringify(feed.book()) === JSON.stringify(p.book()));
     await scheduler.advance(150); // seven book poll periods
     expect(p.restReads()).toBe(readsWhenLive);
+  });
+
+  it('opening reads the book twice, not three times: no poll while the first subscription is on its way', async () => {
+    const p = await platform({ holdAcks: true });
+    const scheduler = new ManualScheduler();
+    cleanups.push(() => scheduler.close());
+    const feed = await startFeed(p, scheduler);
+    expect(p.restReads()).toBe(1); // the snapshot the screen opens with
+    await until(() => p.heldAcks() > 0);
+    await scheduler.advance(STREAM_CONNECT_GRACE_MS - 100); // many book poll periods, within the grace
+    expect(p.restReads()).toBe(1);
+    p.releaseAcks();
+    await until(feed.streamed);
+    expect(p.restReads()).toBe(2); // the stream's own snapshot, taken once it is subscribed
+  });
+
+  it('a subscription that does not come: polling takes over after the grace', async () => {
+    const p = await platform({ holdAcks: true });
+    const scheduler = new ManualScheduler();
+    cleanups.push(() => scheduler.close());
+    const feed = await startFeed(p, scheduler);
+    await until(() => p.heldAcks() > 0);
+    await scheduler.advance(STREAM_CONNECT_GRACE_MS + 100);
+    await until(() => p.restReads() > 1);
+    p.change('bids', '98.5', '7', false); // the stream is not there: only polling can see it
+    await scheduler.advance(100);
+    await until(() => feed.book().bids.some(([price]) => price === '98.5'));
   });
 
   it('a lost update is a gap: polling stands in, a new snapshot rebuilds the book, then the stream again', async () => {

@@ -40,6 +40,12 @@ const TRADES_LIMIT = 50;
  */
 export const BOOK_REFRESH_MS = 60_000;
 /**
+ * While the stream's first subscription is on its way, the book the screen opened with (a snapshot
+ * just read) stands for this long before polling takes over: the subscription brings its own
+ * snapshot at once, so a poll in between would read the same book a third time.
+ */
+export const STREAM_CONNECT_GRACE_MS = 1_000;
+/**
  * The stream's book batching (the platform offers 100 ms and 20 ms): 20 ms, since a change waits up
  * to one interval before it leaves the platform, and the screen aims to show a match within 50 ms
  * (bench/match-to-screen.ts: p95 ≈ 110 ms with 100 ms batching). Bursts within one tick of main
@@ -86,6 +92,8 @@ interface Watch {
   streamLive: boolean;
   /** A snapshot is being fetched for the streamed book. */
   resyncing: boolean;
+  /** Until when the book is not polled while the first subscription is on its way (0: not waiting). */
+  connectGraceUntil: number;
   /** A book change is waiting to be sent (changes of one tick go out as one event). */
   publishing: boolean;
   unsubscribe: (() => void)[];
@@ -152,6 +160,7 @@ export class MarketFeed {
       sync: new BookSync(),
       streamLive: false,
       resyncing: false,
+      connectGraceUntil: 0,
       publishing: false,
       unsubscribe: [],
     };
@@ -228,7 +237,7 @@ export class MarketFeed {
 
   private async pollBook(watch: Watch): Promise<void> {
     // A resync under way reads the same snapshot and brings the book (and the stream) up: not twice.
-    if (watch.streamLive || watch.resyncing) return;
+    if (watch.streamLive || watch.resyncing || this.scheduler.now() < watch.connectGraceUntil) return;
     const raw = await this.options
       .spot()
       .orderBook(
@@ -324,6 +333,7 @@ export class MarketFeed {
     const stream = this.options.stream?.();
     if (stream === undefined) return;
     const { pair } = watch;
+    watch.connectGraceUntil = this.scheduler.now() + STREAM_CONNECT_GRACE_MS;
     const parse = <T>(
       schema: { safeParse: (v: unknown) => { success: true; data: T } | { success: false } },
       value: unknown,
@@ -335,6 +345,7 @@ export class MarketFeed {
       stream.subscribe('spot.order_book_update', [pair, BOOK_STREAM_INTERVAL], {
         // (Re)subscribed: changes may have been missed while it was down; rebuild from a snapshot.
         onSubscribed: () => {
+          watch.connectGraceUntil = 0;
           watch.sync.reset();
           void this.resync(watch);
         },
@@ -357,6 +368,7 @@ export class MarketFeed {
           }
         },
         onDown: (reason) => {
+          watch.connectGraceUntil = 0;
           watch.sync.reset();
           this.streamDown(watch, `the stream is down (${reason})`);
         },

@@ -8,7 +8,7 @@
  * A test file that replaces a module with `vi.mock` cannot share modules: the config runs such a
  * file in a project of its own, with isolation (vitest.config.ts).
  */
-import { cleanup } from '@testing-library/react';
+import { cleanup, configure } from '@testing-library/react';
 import { vi } from 'vitest';
 import type { StateCreator } from 'zustand';
 import { resetStores, trackStore } from './stores';
@@ -22,6 +22,11 @@ vi.mock('zustand', async (importOriginal) => {
     initializer === undefined ? createTracked : createTracked(initializer);
   return { ...actual, create };
 });
+
+// findBy… and waitFor wait for a condition, never a fixed time: a bound of 1 s (the library's
+// default) failed on a loaded 2-core machine while a lazily loaded screen's code was still being
+// transformed; 5 s only lengthens a failing test.
+configure({ asyncUtilTimeout: 5_000 });
 
 // A file that left something mounted (a renderHook without cleanup) stops here: its components'
 // effects and timers would otherwise run on into this file.
