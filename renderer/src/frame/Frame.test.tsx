@@ -3,6 +3,7 @@ import userEvent from '@testing-library/user-event';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { App } from '../App';
 import { useLock } from '../lib/lock';
+import { useNavigation } from '../lib/navigation';
 import { installFakeDesk } from '../lib/testing/fakeDesk';
 
 /** The bridge: answers what the frame asks; everything else fails like a missing profile. */
@@ -61,6 +62,8 @@ const installDesk = (options: { lockState?: 'unlocked' | 'locked'; unlockError?:
 beforeEach(() => {
   installDesk();
   useLock.setState({ locked: false, reason: null, securing: false, unlocking: false, error: null });
+  // Every test starts on the first screen, as the app does (the keyboard test leaves Settings open).
+  useNavigation.setState({ screen: 'balances', params: {} });
 });
 afterEach(() => {
   cleanup();
