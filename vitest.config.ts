@@ -2,6 +2,7 @@ import { readdirSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import react from '@vitejs/plugin-react';
 import { defineConfig } from 'vitest/config';
+import { BaseSequencer, type TestSpecification } from 'vitest/node';
 
 // Two kinds of tests: Node-side code (Electron main, the core, the shell, sandbox, shared, scripts) and the renderer in
 // happy-dom. End-to-end tests are Playwright's (e2e/), not Vitest's.
@@ -31,6 +32,20 @@ const filesReplacingModules = (roots: readonly string[]): string[] =>
       .filter((file) => REPLACES_A_MODULE.test(readFileSync(file, 'utf8'))),
   );
 
+/**
+ * Vitest's order (per project by name; within one, failed and slower files first), with the isolated
+ * projects first: they are few files, one of them long (renderer/src/frame/numbers.test.tsx renders
+ * every screen), and as the last projects by name they ran alone at the end of the run while the
+ * other worker had nothing left to do.
+ */
+class IsolatedFirst extends BaseSequencer {
+  override async sort(files: TestSpecification[]): Promise<TestSpecification[]> {
+    const sorted = await super.sort(files);
+    const isolated = (file: TestSpecification) => file.project.config.isolate;
+    return [...sorted.filter(isolated), ...sorted.filter((file) => !isolated(file))];
+  }
+}
+
 const nodeMocking = filesReplacingModules(NODE_TESTS);
 const rendererMocking = filesReplacingModules(RENDERER_TESTS);
 
@@ -51,6 +66,7 @@ const rendererProject = {
 export default defineConfig({
   test: {
     maxWorkers: 2,
+    sequence: { sequencer: IsolatedFirst },
     projects: [
       {
         test: {

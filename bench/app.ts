@@ -7,8 +7,9 @@
 import type { CoreProcessOptions } from '../core/host/messages';
 import type { SandboxHandle } from '../sandbox/testing/harness';
 import { openShell, type Shell, type ShellOptions } from '../shell/shell';
+import { BENCH_ADMIN } from './admin';
 
-export const BENCH_ADMIN = { name: 'Bench admin', passphrase: 'bench admin passphrase 1' } as const;
+export { BENCH_ADMIN };
 
 /** The window's origin and sender, for benchmarks that call a core without a window. */
 export const BENCH_ORIGIN = 'https://treasury-desk.invalid';

@@ -3,7 +3,9 @@
  * in the page, through whatever the shell puts between them, with the core in its own process as
  * the app runs it. Measured inside the page with performance.now(), one call at a time (what a
  * screen waits for), after a warm-up; plus one ordinary read (`profiles.list`) for an answer with
- * some body. Under the Chromium fallback shell always; under Electron only where its binary exists
+ * some body. Chromium calls take the bridge's direct channel (shell/bridge.ts); beside them, the
+ * shell's process to the core and back alone, and the DevTools-protocol hop alone, show where the
+ * time goes. Under the Chromium fallback shell always; under Electron only where its binary exists
  * (not on a machine that cannot download it: then the table says so).
  *
  *   npm run bench:ipc        (BENCH_CALLS to change the number of calls; default 3000)
@@ -17,6 +19,7 @@ import type { Page } from 'playwright-core';
 import { startSandbox } from '../sandbox/server';
 import { buildIfNeeded } from '../scripts/buildStamp';
 import { electronBinary } from '../scripts/start';
+import type { Shell } from '../shell/shell';
 import { openBenchApp, runBench } from './app';
 
 const ROOT = resolve(import.meta.dirname, '..');
@@ -33,6 +36,19 @@ interface Figures {
 }
 
 const round = (n: number) => Math.round(n * 1000) / 1000;
+
+/** Quantiles of durations in ms, as the tables print them. */
+const figuresOf = (operation: string, times: readonly number[]): Figures => {
+  const sorted = [...times].sort((a, b) => a - b);
+  const at = (q: number) => sorted[Math.min(sorted.length - 1, Math.floor(sorted.length * q))] ?? 0;
+  return {
+    operation,
+    calls: times.length,
+    p50Ms: round(at(0.5)),
+    p99Ms: round(at(0.99)),
+    meanMs: round(times.reduce((a, b) => a + b, 0) / times.length),
+  };
+};
 
 /** Round trips of one operation, timed in the page, one at a time. */
 const roundTrips = async (page: Page, operation: string, input: unknown, calls: number): Promise<Figures> => {
@@ -55,15 +71,65 @@ const roundTrips = async (page: Page, operation: string, input: unknown, calls: 
     },
     { operation, input, calls, warmUp: WARM_UP },
   );
-  const sorted = [...times].sort((a, b) => a - b);
-  const at = (q: number) => sorted[Math.min(sorted.length - 1, Math.floor(sorted.length * q))] ?? 0;
-  return {
-    operation,
-    calls,
-    p50Ms: round(at(0.5)),
-    p99Ms: round(at(0.99)),
-    meanMs: round(times.reduce((a, b) => a + b, 0) / times.length),
-  };
+  return figuresOf(operation, times);
+};
+
+/**
+ * Where a Chromium round trip goes, hop by hop: the shell's process calling the core (its process
+ * channel, the core's validation and handler, the answer's JSON) without the browser; and, for
+ * comparison, the page's hop to the shell's process and back by the DevTools protocol (one binding
+ * call, one evaluation back: the path calls took before the direct channel, and still the path of
+ * events and of the first calls before the channel opens), on a session of its own, without the core.
+ */
+const hops = async (shell: Shell, calls: number): Promise<Figures[]> => {
+  const sender = { url: shell.url, isMainFrame: true };
+  const core: number[] = [];
+  for (let i = 0; i < WARM_UP + calls; i++) {
+    const t0 = performance.now();
+    await shell.core.dispatchText('app.ping', { text: 'ping' }, sender);
+    if (i >= WARM_UP) core.push(performance.now() - t0);
+  }
+  const session = await shell.context.newCDPSession(shell.page);
+  try {
+    const binding = '__benchEcho';
+    const back = '__benchEchoBack';
+    await session.send('Runtime.enable');
+    session.on('Runtime.bindingCalled', ({ name, payload, executionContextId }) => {
+      if (name !== binding) return;
+      void session.send('Runtime.evaluate', {
+        expression: `${back}(${JSON.stringify(payload)})`,
+        contextId: executionContextId,
+        silent: true,
+      });
+    });
+    await session.send('Runtime.addBinding', { name: binding });
+    const page = await shell.page.evaluate(
+      async ({ binding, back, total, warmUp }) => {
+        // Runs in the page (this file is type-checked against Node's globals, hence the casts).
+        const scope = globalThis as unknown as Record<string, (text: string) => void>;
+        // No named local functions: tsx would wrap them in a helper the page does not have.
+        let answered: (() => void) | undefined;
+        scope[back] = () => answered?.();
+        const out: number[] = [];
+        for (let i = 0; i < total; i++) {
+          const t0 = performance.now();
+          await new Promise<void>((resolve) => {
+            answered = resolve;
+            scope[binding]!('["ping"]');
+          });
+          if (i >= warmUp) out.push(performance.now() - t0);
+        }
+        return out;
+      },
+      { binding, back, total: WARM_UP + calls, warmUp: WARM_UP },
+    );
+    return [
+      figuresOf('shell ↔ core (no browser)', core),
+      figuresOf('page ↔ shell by the DevTools binding (no core)', page),
+    ];
+  } finally {
+    await session.detach().catch(() => {});
+  }
 };
 
 /**
@@ -99,11 +165,13 @@ const main = async () => {
   try {
     const shell = await openBenchApp(sandbox, dataDir, { watchIntervalMs: 0 });
     let chromium: Figures[];
+    let hopFigures: Figures[];
     try {
       chromium = [
         await roundTrips(shell.page, 'app.ping', { text: 'ping' }, CALLS),
         await roundTrips(shell.page, 'profiles.list', {}, Math.ceil(CALLS / 3)),
       ];
+      hopFigures = await hops(shell, CALLS);
     } finally {
       await shell.close();
     }
@@ -116,6 +184,9 @@ const main = async () => {
     console.log('|---|---|---|---|---|---|');
     for (const f of chromium) {
       console.log(`| Chromium | ${f.operation} | ${f.calls} | ${f.p50Ms} | ${f.p99Ms} | ${f.meanMs} |`);
+    }
+    for (const f of hopFigures) {
+      console.log(`| Chromium, one hop | ${f.operation} | ${f.calls} | ${f.p50Ms} | ${f.p99Ms} | ${f.meanMs} |`);
     }
     if (electronFigures === undefined) {
       console.log('| Electron | — | — | not measured: its binary is not on this machine | | |');
@@ -132,7 +203,7 @@ const main = async () => {
     await mkdir(join(ROOT, 'bench/results'), { recursive: true });
     await writeFile(
       join(ROOT, 'bench/results/ipc-roundtrip.json'),
-      `${JSON.stringify({ at: new Date().toISOString(), loadAverage: round(load), chromium, electron: electronFigures ?? 'binary absent', target: TARGET, met }, null, 2)}\n`,
+      `${JSON.stringify({ at: new Date().toISOString(), loadAverage: round(load), chromium, chromiumHops: hopFigures, electron: electronFigures ?? 'binary absent', target: TARGET, met }, null, 2)}\n`,
     );
   } finally {
     await sandbox.close();

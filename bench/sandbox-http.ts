@@ -1,7 +1,7 @@
 /**
  * Sandbox HTTP benchmark: signed private GET and POST requests per second against the sandbox,
  * beside a bare node:http server answering JSON of the same size, in the same run, with the same
- * client (which signs every request for both). Loopback only, bounded (~25 s).
+ * client (which signs every request for both). Loopback only, bounded (~45 s).
  *
  *   npm run bench:sandbox            # prints a table, writes bench/results/sandbox-http.json
  *   BENCH_SECONDS=3 npm run bench:sandbox
@@ -27,6 +27,8 @@ const SECONDS = Number(process.env.BENCH_SECONDS ?? 5);
 /** Least sandbox/bare ratio per row. */
 const TARGETS = { get: 0.5, post: 0.7, post_file: 0.7 } as const;
 const CONNECTIONS = Number(process.env.BENCH_CONNECTIONS ?? 32);
+/** Warm-up per server and request before anything is measured (the JIT, SQLite's page cache). */
+const WARMUP_SECONDS = Number(process.env.BENCH_WARMUP_SECONDS ?? 1.5);
 
 /** The bare server: answers every request with a fixed JSON body of `size` bytes. */
 const BARE_SERVER = `
@@ -71,7 +73,14 @@ interface Scenario {
   body: string;
 }
 
-/** Runs `CONNECTIONS` request loops for `seconds`; returns completed requests per second. */
+/** The 1-minute load average (Linux /proc). */
+const loadAverage1 = (): number => Number(fs.readFileSync('/proc/loadavg', 'utf8').split(' ')[0]);
+
+/**
+ * Runs `CONNECTIONS` request loops for `seconds`; returns completed requests per second and this
+ * client's own CPU time per request (signing, HTTP): the server is the bottleneck only while it
+ * needs more CPU per request than the client.
+ */
 async function load(target: Target, creds: { key: string; secret: string }, scenario: Scenario, seconds: number) {
   const agent = new http.Agent({ keepAlive: true, maxSockets: CONNECTIONS });
   const hash = bodyHash(scenario.body);
@@ -109,14 +118,21 @@ async function load(target: Target, creds: { key: string; secret: string }, scen
       req.end(scenario.body || undefined);
     });
   const started = Date.now();
+  const cpuBefore = process.cpuUsage();
   await Promise.all(
     Array.from({ length: CONNECTIONS }, async () => {
       while (Date.now() < end) await one();
     }),
   );
   const elapsed = (Date.now() - started) / 1000;
+  const cpu = process.cpuUsage(cpuBefore);
   agent.destroy();
-  return { rps: done / elapsed, failed, statuses: Object.fromEntries(statuses) };
+  return {
+    rps: done / elapsed,
+    clientCpuPerRequest: (cpu.user + cpu.system) / Math.max(1, done),
+    failed,
+    statuses: Object.fromEntries(statuses),
+  };
 }
 
 async function fetchSize(ready: SandboxReady, scenario: Scenario): Promise<number> {
@@ -187,32 +203,41 @@ async function main(): Promise<void> {
     const creds = { key: ready.key, secret: ready.secret };
     const fileCreds = { key: fileReady.key, secret: fileReady.secret };
 
-    // Warm-up (JIT, SQLite caches), not measured.
+    // Warm-up (JIT, SQLite caches), not measured: the same length for every server, long enough for
+    // the sandbox's larger code to be optimised on a loaded machine too.
     for (const s of Object.values(scenarios)) {
-      await load(sandboxTarget, creds, s, 0.5);
-      await load(bareTarget, creds, s, 0.5);
+      await load(sandboxTarget, creds, s, WARMUP_SECONDS);
+      await load(bareTarget, creds, s, WARMUP_SECONDS);
     }
-    await load(fileTarget, fileCreds, scenarios.post, 0.5);
-    // Alternate short rounds so both servers see the same background load on a shared machine.
+    await load(fileTarget, fileCreds, scenarios.post, WARMUP_SECONDS);
+    // Alternate short rounds so both servers see the same background load on a shared machine, and
+    // swap which goes first each round so neither always follows the other.
     const ROUNDS = 4;
     const rows = [];
     for (const kind of ['get', 'post', 'post_file'] as const) {
       const scenario = scenarios[kind === 'post_file' ? 'post' : kind];
       const [sandboxUnderTest, sandboxChild, sandboxCreds] =
         kind === 'post_file' ? [fileTarget, fileSandbox, fileCreds] : [sandboxTarget, sandbox, creds];
-      const totals = { bare: { n: 0, s: 0, cpu: 0 }, sandbox: { n: 0, s: 0, cpu: 0 } };
+      const totals = {
+        bare: { n: 0, s: 0, cpu: 0, clientCpu: 0 },
+        sandbox: { n: 0, s: 0, cpu: 0, clientCpu: 0 },
+      };
       let failed = 0;
       const statuses: Record<string, number> = {};
+      const loadBefore = loadAverage1();
       for (let round = 0; round < ROUNDS; round += 1) {
-        for (const [name, target, child, who] of [
+        const order = [
           ['bare', bareTarget, bare, creds],
           ['sandbox', sandboxUnderTest, sandboxChild, sandboxCreds],
-        ] as const) {
+        ] as const;
+        for (const [name, target, child, who] of round % 2 === 0 ? order : [...order].reverse()) {
           const cpu0 = cpuMicros(child.pid);
           const run = await load(target, who, scenario, SECONDS / ROUNDS);
           const cpu1 = cpuMicros(child.pid);
-          totals[name].n += run.rps * (SECONDS / ROUNDS);
+          const requests = run.rps * (SECONDS / ROUNDS);
+          totals[name].n += requests;
           totals[name].s += SECONDS / ROUNDS;
+          totals[name].clientCpu += run.clientCpuPerRequest * requests;
           if (cpu0 !== undefined && cpu1 !== undefined) totals[name].cpu += cpu1 - cpu0;
           if (name === 'sandbox') {
             failed += run.failed;
@@ -232,6 +257,11 @@ async function main(): Promise<void> {
         ratio: Number((sandboxRps / bareRps).toFixed(3)),
         bare_cpu_us_per_request: Math.round(totals.bare.cpu / Math.max(1, totals.bare.n)),
         sandbox_cpu_us_per_request: Math.round(totals.sandbox.cpu / Math.max(1, totals.sandbox.n)),
+        client_cpu_us_per_request: {
+          bare: Math.round(totals.bare.clientCpu / Math.max(1, totals.bare.n)),
+          sandbox: Math.round(totals.sandbox.clientCpu / Math.max(1, totals.sandbox.n)),
+        },
+        load_average_1m: { before: loadBefore, after: loadAverage1() },
         sandbox_non_200: failed,
         sandbox_statuses: statuses,
       });
@@ -240,16 +270,19 @@ async function main(): Promise<void> {
     const pad = (s: string | number, n: number) => String(s).padEnd(n);
     console.log(`\nSandbox HTTP benchmark (${SECONDS}s per run, ${CONNECTIONS} keep-alive connections, loopback)\n`);
     console.log(
-      `${pad('request', 43)}${pad('bytes', 7)}${pad('bare req/s', 12)}${pad('sandbox req/s', 15)}${pad('ratio', 7)}${pad('target', 15)}server CPU µs/req (bare / sandbox)`,
+      `${pad('request', 43)}${pad('bytes', 7)}${pad('bare req/s', 12)}${pad('sandbox req/s', 15)}${pad('ratio', 7)}${pad('target', 15)}${pad('server CPU µs/req', 19)}${pad('client CPU µs/req', 19)}load 1m`,
     );
     for (const r of rows) {
       console.log(
-        `${pad(r.request, 43)}${pad(r.response_bytes, 7)}${pad(r.bare_rps, 12)}${pad(r.sandbox_rps, 15)}${pad(r.ratio.toFixed(2), 7)}${pad(r.ratio >= r.target_ratio ? `>= ${r.target_ratio.toFixed(2)} ok` : `< ${r.target_ratio.toFixed(2)} MISSED`, 15)}${r.bare_cpu_us_per_request} / ${r.sandbox_cpu_us_per_request}`,
+        `${pad(r.request, 43)}${pad(r.response_bytes, 7)}${pad(r.bare_rps, 12)}${pad(r.sandbox_rps, 15)}${pad(r.ratio.toFixed(2), 7)}${pad(r.ratio >= r.target_ratio ? `>= ${r.target_ratio.toFixed(2)} ok` : `< ${r.target_ratio.toFixed(2)} MISSED`, 15)}${pad(`${r.bare_cpu_us_per_request} / ${r.sandbox_cpu_us_per_request}`, 19)}${pad(`${r.client_cpu_us_per_request.bare} / ${r.client_cpu_us_per_request.sandbox}`, 19)}${r.load_average_1m.before} → ${r.load_average_1m.after}`,
       );
     }
     const loadAverage = fs.readFileSync('/proc/loadavg', 'utf8').split(' ').slice(0, 3).join(' ');
     console.log(
-      `\nmachine load average: ${loadAverage} on ${os.cpus().length} cores (a shared machine: figures vary run to run)`,
+      `\nCPU µs/req: bare / sandbox (a server is the bottleneck only while it needs more than the client does)`,
+    );
+    console.log(
+      `machine load average: ${loadAverage} on ${os.cpus().length} cores (a shared machine: figures vary run to run)`,
     );
     const result = {
       benchmark: 'sandbox-http',

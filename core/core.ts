@@ -165,7 +165,8 @@ export interface Core {
   readonly scheduler: Scheduler;
   /**
    * Resolves when nothing is due and nothing is in flight: no movement being sent or checked, no
-   * watcher read, no request, no batch row. Tests wait for it instead of sleeping.
+   * watcher read, no request, no batch row waiting for its answer (one waiting out its retry pause
+   * waits for time, like every timer not yet due). Tests wait for it instead of sleeping.
    */
   idle(): Promise<void>;
   close(): Promise<void>;
@@ -499,6 +500,7 @@ const buildCore = async (options: CoreOptions, releaseLock: () => void): Promise
     confirm: options.confirm,
     savedAddresses: createSavedAddresses(ctx),
     subNames: () => subNames(ctx),
+    scheduler,
     ...(options.log ? { log: options.log } : {}),
   });
   const app: AppDeps = {
@@ -515,6 +517,13 @@ const buildCore = async (options: CoreOptions, releaseLock: () => void): Promise
     localPolicy: () => {
       const active = manager.active();
       return active ? { profileName: active.name, policy: policies.get(active.id) } : undefined;
+    },
+    soloJournal: {
+      checkAudit: () => auditTrust.check(),
+      audit,
+      movements: movementService,
+      profileIds: () => manager.list().map((p) => p.id),
+      operators: () => operators.list(),
     },
     ...(options.scryptCost ? { scryptCost: options.scryptCost } : {}),
     ...(options.team?.timeouts ? { timeouts: options.team.timeouts } : {}),
@@ -708,13 +717,7 @@ const buildCore = async (options: CoreOptions, releaseLock: () => void): Promise
     lock,
     team: teamDesk,
     scheduler,
-    idle: async () => {
-      do {
-        await scheduler.idle();
-        // The batch runner's drivers are not on the scheduler yet: waited for apart.
-        await batches.runner.idle();
-      } while (scheduler.busy());
-    },
+    idle: () => scheduler.idle(),
     close: async () => {
       if (closed) return;
       closed = true;

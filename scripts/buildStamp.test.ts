@@ -55,7 +55,7 @@ describe('sourceFingerprint', () => {
   it('changes when a file is added or deleted, in every source', () => {
     for (const path of [
       'electron/preload/index.ts',
-      // The core and the Chromium shell live beside electron/ (main bundles both).
+      // The core and the Chromium shell live beside electron/ (main bundles both; npm start runs out/main/shellCli.js).
       'core/balances/x.ts',
       'shell/x.ts',
       'renderer/src/new.tsx',
@@ -123,6 +123,6 @@ describe('needsBuild', () => {
   });
 
   it('lists the outputs the build set-up writes', () => {
-    expect(BUILD_OUTPUTS).toEqual(['main/index.js', 'preload/index.cjs', 'renderer/index.html']);
+    expect(BUILD_OUTPUTS).toEqual(['main/index.js', 'main/shellCli.js', 'preload/index.cjs', 'renderer/index.html']);
   });
 });

@@ -9,7 +9,8 @@ import { existsSync, readdirSync, readFileSync, rmSync, statSync, writeFileSync 
 import { join } from 'node:path';
 
 /**
- * What the build reads, relative to the project root. sandbox/ is in it because main bundles the
+ * What the build reads, relative to the project root: core/ and shell/ are built too (out/main/core.js,
+ * shell.js and shellCli.js, which `npm start` runs). sandbox/ is in it because main bundles the
  * embedded sandbox (core/profiles/manager.ts imports sandbox/server). node_modules'
  * hidden lockfile is rewritten by every npm install, and preload and renderer bundle their deps.
  * Root tsconfig*.json files are added by name (see sourceFingerprint).
@@ -29,7 +30,12 @@ export const BUILD_SOURCES: readonly string[] = [
 ];
 
 /** Files every build writes (electron.vite.config.ts); one missing means out/ is incomplete. */
-export const BUILD_OUTPUTS: readonly string[] = ['main/index.js', 'preload/index.cjs', 'renderer/index.html'];
+export const BUILD_OUTPUTS: readonly string[] = [
+  'main/index.js',
+  'main/shellCli.js',
+  'preload/index.cjs',
+  'renderer/index.html',
+];
 
 export const STAMP_FILE = '.build-stamp';
 

@@ -61,7 +61,8 @@ const main = (): void => {
               'Electron is unavailable (its binary is not downloaded here); opening Treasury Desk in Chromium.',
             );
           }
-          const command = [process.execPath, '--import', 'tsx', join(ROOT, 'shell/cli.ts'), ...shellArgs];
+          // The built shell (electron.vite.config.ts), plain Node: no TypeScript loader on the start's path.
+          const command = [process.execPath, join(ROOT, 'out/main/shellCli.js'), ...shellArgs];
           if (!needsPrivateKeyring()) return spawn(command[0]!, command.slice(1), { stdio: 'inherit', cwd: ROOT });
           // The keyring wrapper changes XDG_DATA_HOME: fix the data folder first so it stays the usual one.
           if (!shellArgs.includes('--data-dir')) command.push('--data-dir', defaultDataDir());

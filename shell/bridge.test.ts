@@ -29,6 +29,8 @@ describe.skipIf(chrome === undefined)('the Chromium shell’s bridge', () => {
   beforeAll(async () => {
     browser = await chromium.launch({ executablePath: chrome!, headless: true, args: ['--no-sandbox'] });
     const context = await browser.newContext();
+    // As the shell does for its origin: the lane is a loopback WebSocket (Local Network Access).
+    await context.grantPermissions(['local-network-access'], { origin: ORIGIN });
     await context.route(`${ORIGIN}/**`, (route) =>
       route.fulfill({
         contentType: 'text/html',
@@ -68,6 +70,53 @@ describe.skipIf(chrome === undefined)('the Chromium shell’s bridge', () => {
     expect(seen.at(-1)?.sender).toEqual({ url: `${ORIGIN}/`, isMainFrame: true });
     // The binding itself is gone from the page; only window.desk is there.
     expect(await page.evaluate(() => Object.keys(window).filter((k) => /bridge|desk_/i.test(k)))).toEqual([]);
+  });
+
+  it('once its lane is open, our document’s calls go over it, still named as the browser names the document', async () => {
+    const sent: string[] = [];
+    page.on('websocket', (socket) => socket.on('framesent', ({ payload }) => sent.push(String(payload))));
+    await page.reload();
+    await expect
+      .poll(async () => {
+        await page.evaluate(() =>
+          (window as unknown as { desk: { app: { ping(i: unknown): Promise<unknown> } } }).desk.app.ping({ text: 'x' }),
+        );
+        return sent.some((frame) => frame.includes('"app.ping"'));
+      })
+      .toBe(true);
+    const answer = await page.evaluate(() =>
+      (window as unknown as { desk: { app: { ping(i: unknown): Promise<unknown> } } }).desk.app.ping({ text: 'lane' }),
+    );
+    expect(answer).toEqual({ ok: true, value: { operation: 'app.ping', payload: { text: 'lane' } } });
+    expect(sent.some((frame) => frame.includes('"lane"'))).toBe(true);
+    expect(seen.at(-1)?.sender).toEqual({ url: `${ORIGIN}/`, isMainFrame: true });
+    expect(bridge.laneAddress).toMatch(/^ws:\/\/127\.0\.0\.1:\d+$/);
+  });
+
+  it('the lane refuses a page of another origin, and a connection without a key handed to one of our documents', async () => {
+    const { WebSocket } = await import('ws');
+    const calls = seen.length;
+    const elsewhere = new WebSocket(bridge.laneAddress, { origin: 'https://elsewhere.invalid' });
+    elsewhere.on('error', () => {}); // ended below, before it could open
+    const refused = await new Promise<number>((done) =>
+      elsewhere.on('unexpected-response', (_req, res) => done(res.statusCode ?? 0)),
+    );
+    expect(refused).toBe(401);
+    elsewhere.terminate();
+    // Our origin, but asked by another name (a DNS-rebinding page): refused as well.
+    const rebound = new WebSocket(bridge.laneAddress, { origin: ORIGIN, headers: { host: 'rebound.example:80' } });
+    rebound.on('error', () => {});
+    expect(
+      await new Promise<number>((done) => rebound.on('unexpected-response', (_req, res) => done(res.statusCode ?? 0))),
+    ).toBe(401);
+    rebound.terminate();
+    // Our origin in the header (anything but a browser can write it), but a key nobody was handed.
+    const forged = new WebSocket(bridge.laneAddress, { origin: ORIGIN });
+    await new Promise((done) => forged.on('open', done));
+    forged.send('not-a-key');
+    forged.send(JSON.stringify([1, 'call', 'app.ping', null, { text: 'forged' }]));
+    await new Promise((done) => forged.on('close', done));
+    expect(seen.length).toBe(calls);
   });
 
   it('a call from a subframe is named as one, whatever the page says', async () => {

@@ -3,19 +3,24 @@
  * backed by the same core. The page reaches this process through one DevTools-protocol binding
  * (`Runtime.addBinding` on the app page's own session) that the page script captures in a closure
  * and removes from `window`, so page code sees only `window.desk`; answers and events go back by
- * evaluating a call in that document. It is the shortest path Chromium offers a process that drives
- * it over a pipe: one message each way, no Playwright binding machinery in between (a third of the
- * round trip, measured side by side). Answers are JSON text made once, in the core's process: this process hands the
- * string on without parsing it.
+ * evaluating a call in that document. Once our own document has said hello, it also gets a direct
+ * channel to this process — a WebSocket on loopback, a fraction of the DevTools round trip (see
+ * "The direct channel" below) — and its calls and their answers take it from then on. Answers are
+ * JSON text made once, in the core's process: this process hands the string on without parsing it.
  *
  * Trust: who calls is what the browser says, never what the page says — the execution context the
  * call came from, its frame, whether that is the top-level frame and the frame's URL, all tracked
- * from the protocol's own events. Only the app's page gets the binding (the trusted confirmation and
- * the save dialog are other pages); every frame of it has `window.desk`, and the core refuses any
- * that is not our own top-level document.
+ * from the protocol's own events; a direct channel belongs to the one document it was handed to.
+ * Only the app's page gets the binding (the trusted confirmation and the save dialog are other
+ * pages); every frame of it has `window.desk`, and the core refuses any that is not our own
+ * top-level document.
  */
 import { randomBytes } from 'node:crypto';
+import { once } from 'node:events';
+import type { IncomingMessage } from 'node:http';
+import type { AddressInfo } from 'node:net';
 import type { CDPSession, Page } from 'playwright-core';
+import { type WebSocket, WebSocketServer } from 'ws';
 import type { RemoteCore } from '../core/host/remoteCore';
 import type { SenderInfo } from '../core/ipc/dispatcher';
 import type { EventEntry } from '../shared/ipc/channel';
@@ -25,6 +30,10 @@ import { fail } from '../shared/ipc/result';
 export const BRIDGE_BINDING = '__treasuryDeskBridge';
 /** Events kept for a document that is not there right now (e.g. while it reloads). */
 const MAX_QUEUED_EVENTS = 500;
+/** A message on the direct channel larger than this closes it (every input is capped far below). */
+const MAX_LANE_MESSAGE_BYTES = 16 * 1024 * 1024;
+/** How long a new connection to the direct channel has to name its key. */
+const LANE_KEY_TIMEOUT_MS = 5_000;
 
 /**
  * The page-side script, as text: it must not depend on anything the bundler adds. `deliver` names
@@ -46,14 +55,33 @@ export const bridgeScript = (operations: readonly string[], deliver: string): st
       }
     }
   };
-  // Answers arrive as JSON text (made once, in the core); 0 carries a batch of events.
+  const answered = (id, text) => {
+    const resolve = pending.get(id);
+    if (resolve === undefined) return;
+    pending.delete(id);
+    resolve(JSON.parse(text));
+  };
+  // The direct channel to the shell's process, once the shell handed this document its key (only
+  // our own top-level document gets one); until it is open, messages go through the binding.
+  let lane;
+  const openLane = ({ port, key }) => {
+    const socket = new WebSocket('ws://127.0.0.1:' + port);
+    socket.onopen = () => { socket.send(key); lane = socket; };
+    // An answer is its call's id, a space, and the answer's JSON text.
+    socket.onmessage = (event) => {
+      const text = String(event.data);
+      const space = text.indexOf(' ');
+      answered(Number(text.slice(0, space)), text.slice(space + 1));
+    };
+    socket.onclose = () => { if (lane === socket) lane = undefined; };
+  };
+  const post = (text) => { if (lane !== undefined) lane.send(text); else send(text); };
+  // Answers arrive as JSON text (made once, in the core); 0 carries a batch of events, -1 the lane's key.
   Object.defineProperty(globalThis, ${JSON.stringify(deliver)}, {
     value: (id, text) => {
       if (id === 0) { emit(JSON.parse(text)); return; }
-      const resolve = pending.get(id);
-      if (resolve === undefined) return;
-      pending.delete(id);
-      resolve(JSON.parse(text));
+      if (id === -1) { openLane(JSON.parse(text)); return; }
+      answered(id, text);
     },
   });
   const call = (name, input, options) => new Promise((resolve) => {
@@ -62,7 +90,7 @@ export const bridgeScript = (operations: readonly string[], deliver: string): st
     // Options are plain data: a call id (for cancel) and a timeout. No input is left out (not null).
     const message = [id, 'call', name, options === undefined ? null : { callId: options.callId, timeoutMs: options.timeoutMs }];
     if (input !== undefined) message.push(input);
-    send(JSON.stringify(message));
+    post(JSON.stringify(message));
   });
   const areas = {};
   for (const name of operations) {
@@ -80,7 +108,7 @@ export const bridgeScript = (operations: readonly string[], deliver: string): st
     set.add(listener);
     return () => { set.delete(listener); };
   };
-  desk.cancel = (callId) => { send(JSON.stringify([0, 'cancel', String(callId)])); };
+  desk.cancel = (callId) => { post(JSON.stringify([0, 'cancel', String(callId)])); };
   Object.defineProperty(globalThis, 'desk', { value: Object.freeze(desk), enumerable: true });
   send(JSON.stringify([0, 'hello']));
 })();`;
@@ -88,6 +116,10 @@ export const bridgeScript = (operations: readonly string[], deliver: string): st
 export interface Bridge {
   /** Sends (already validated) events, in order, to our own document. */
   send(events: readonly EventEntry[]): void;
+  /** The direct channel's address, for the page's CSP (`connect-src`): nothing else is reachable. */
+  readonly laneAddress: string;
+  /** Stops the direct channel (the shell is closing). */
+  close(): Promise<void>;
 }
 
 interface FrameInfo {
@@ -181,14 +213,18 @@ export const installBridge = async (
     for (const contextId of ours) answer(contextId, 0, batch);
   };
 
-  const serve = async (contextId: number, message: unknown[]): Promise<void> => {
+  /** How an answer goes back to the document that called: by evaluation, or on its lane. */
+  type Reply = (id: number, text: string) => void;
+
+  const serve = async (contextId: number, message: unknown[], reply: Reply): Promise<void> => {
     const [id, kind] = message;
     const sender = frames.senderOf(contextId);
     if (kind === 'hello') {
-      // A new document of ours, its script ready: events that waited for it.
+      // A new document of ours, its script ready: events that waited for it, and the key to its lane.
       if (!options.isTrustedSender(sender)) return;
       ours.add(contextId);
       flush();
+      offerLane(contextId);
       return;
     }
     if (kind === 'cancel') {
@@ -204,7 +240,7 @@ export const installBridge = async (
     const { callId, timeoutMs } = readCallOptions(rawOptions);
     // Only our own document's calls can be named (anything else is refused by the core anyway).
     if (callId === undefined || !options.isTrustedSender(sender)) {
-      answer(contextId, id, await options.core.dispatchText(name, payload, sender, timeoutMs ? { timeoutMs } : {}));
+      reply(id, await options.core.dispatchText(name, payload, sender, timeoutMs ? { timeoutMs } : {}));
       return;
     }
     let calls = named.get(contextId);
@@ -216,8 +252,7 @@ export const installBridge = async (
     calls.get(callId)?.abort(); // a reused id names the newest call
     calls.set(callId, controller);
     try {
-      answer(
-        contextId,
+      reply(
         id,
         await options.core.dispatchText(name, payload, sender, {
           signal: controller.signal,
@@ -229,30 +264,96 @@ export const installBridge = async (
     }
   };
 
-  session.on('Runtime.bindingCalled', ({ name, payload, executionContextId }) => {
-    if (name !== BRIDGE_BINDING) return;
+  /** One message from a document, whichever way it came; who sent it is the context the browser named. */
+  const receive = (contextId: number, text: string, reply: Reply): void => {
     let message: unknown;
     try {
-      message = JSON.parse(payload);
+      message = JSON.parse(text);
     } catch {
       return; // not ours
     }
     if (!Array.isArray(message)) return;
-    serve(executionContextId, message).catch(() => {
+    serve(contextId, message, reply).catch(() => {
       // No core to ask (it could not start): the call still gets an answer.
       const [id] = message;
-      if (typeof id === 'number' && id > 0) answer(executionContextId, id, JSON.stringify(fail(CORE_NOT_RUNNING)));
+      if (typeof id === 'number' && id > 0) reply(id, JSON.stringify(fail(CORE_NOT_RUNNING)));
     });
+  };
+  session.on('Runtime.bindingCalled', ({ name, payload, executionContextId }) => {
+    if (name !== BRIDGE_BINDING) return;
+    receive(executionContextId, payload, (id, text) => answer(executionContextId, id, text));
   });
+
+  // The direct channel (issue 26; docs/security.md): a round trip through the DevTools protocol costs about a
+  // millisecond, a WebSocket on loopback a fraction of it. It carries the same messages as the
+  // binding, and each lane belongs to one document the browser named: its calls are that
+  // document's (frames.senderOf), as on the binding, whatever the page says. Only a page at our
+  // origin can open one (the browser sets the Origin header, a page cannot), and only with a key
+  // this process handed, by evaluation, to one document it had checked as ours — good for one
+  // connection; a web page elsewhere, another frame or another process gets nothing.
+  /** Keys handed out and not used yet → the document each was handed to. */
+  const laneKeys = new Map<string, number>();
+  /** Each document's open lane. */
+  const lanes = new Map<number, WebSocket>();
+  const laneServer = new WebSocketServer({
+    host: '127.0.0.1',
+    port: 0,
+    perMessageDeflate: false,
+    maxPayload: MAX_LANE_MESSAGE_BYTES,
+    // Our origin (the Origin header), asked by this address's own name (a DNS-rebinding page sends its own).
+    verifyClient: ({ origin, req }: { origin: string; req: IncomingMessage }) =>
+      req.headers.host === `127.0.0.1:${port}` && options.isTrustedSender({ url: `${origin}/`, isMainFrame: true }),
+  });
+  await once(laneServer, 'listening');
+  const { port } = laneServer.address() as AddressInfo;
+  const offerLane = (contextId: number): void => {
+    const key = randomBytes(24).toString('base64url');
+    laneKeys.set(key, contextId);
+    answer(contextId, -1, JSON.stringify({ port, key }));
+  };
+  laneServer.on('connection', (socket) => {
+    let contextId: number | undefined;
+    // A connection that does not name its key at once is not one of ours.
+    const unnamed = setTimeout(() => socket.terminate(), LANE_KEY_TIMEOUT_MS);
+    socket.on('message', (data) => {
+      const text = String(data);
+      if (contextId !== undefined) {
+        const owner = contextId;
+        receive(owner, text, (id, answerText) => {
+          if (socket.readyState === socket.OPEN) socket.send(`${id} ${answerText}`);
+        });
+        return;
+      }
+      clearTimeout(unnamed);
+      const keyOwner = laneKeys.get(text);
+      laneKeys.delete(text); // one connection per key, right or wrong
+      if (keyOwner === undefined || !ours.has(keyOwner)) {
+        socket.terminate();
+        return;
+      }
+      contextId = keyOwner;
+      lanes.get(keyOwner)?.terminate();
+      lanes.set(keyOwner, socket);
+    });
+    socket.on('close', () => {
+      clearTimeout(unnamed);
+      if (contextId !== undefined && lanes.get(contextId) === socket) lanes.delete(contextId);
+    });
+    socket.on('error', () => socket.terminate());
+  });
+
   const forget = (contextId: number): void => {
     // The document is gone: what it named can stop, and events wait for the next one.
     for (const controller of named.get(contextId)?.values() ?? []) controller.abort();
     named.delete(contextId);
     ours.delete(contextId);
+    lanes.get(contextId)?.terminate();
+    lanes.delete(contextId);
+    for (const [key, owner] of laneKeys) if (owner === contextId) laneKeys.delete(key);
   };
   session.on('Runtime.executionContextDestroyed', ({ executionContextId }) => forget(executionContextId));
   session.on('Runtime.executionContextsCleared', () => {
-    for (const contextId of [...named.keys(), ...ours]) forget(contextId);
+    for (const contextId of [...named.keys(), ...ours, ...lanes.keys()]) forget(contextId);
   });
   await session.send('Runtime.addBinding', { name: BRIDGE_BINDING });
   await options.beforeScript?.();
@@ -265,6 +366,11 @@ export const installBridge = async (
       queued.push(...events);
       if (queued.length > MAX_QUEUED_EVENTS) queued.splice(0, queued.length - MAX_QUEUED_EVENTS);
       flush();
+    },
+    laneAddress: `ws://127.0.0.1:${port}`,
+    close: async () => {
+      for (const socket of lanes.values()) socket.terminate();
+      await new Promise<void>((done) => laneServer.close(() => done()));
     },
   };
 };

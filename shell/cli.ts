@@ -1,5 +1,5 @@
 /**
- * `tsx shell/cli.ts [--headless] [--screenshot FILE] [--data-dir DIR]`
+ * `node out/main/shellCli.js [--headless] [--screenshot FILE] [--data-dir DIR]`
  * Opens Treasury Desk in the system's Chromium (see shell.ts). `npm start` runs this when the
  * Electron binary is unavailable.
  */

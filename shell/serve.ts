@@ -22,13 +22,15 @@ export const answer = async (
   root: string,
   method: string,
   url: string,
+  /** The one address the page may connect to (the bridge's direct channel), if any. */
+  connectTo?: string,
 ): Promise<{ status: number; headers: Record<string, string>; body: string | Buffer }> => {
   // The renderer only ever reads files; anything else is refused.
   if (method !== 'GET' && method !== 'HEAD') return plain(405, 'Method not allowed');
   const file = resolveAsset(root, new URL(url).pathname);
   if (file === undefined) return plain(403, 'Forbidden');
   try {
-    return { status: 200, headers: rendererHeaders(contentTypeOf(file)), body: await readFile(file) };
+    return { status: 200, headers: rendererHeaders(contentTypeOf(file), connectTo), body: await readFile(file) };
   } catch {
     return plain(404, 'Not found');
   }
@@ -36,7 +38,12 @@ export const answer = async (
 
 export const serveRenderer = async (
   context: BrowserContext,
-  options: { readonly root: string; readonly onRefused?: (url: string, why: string) => void },
+  options: {
+    readonly root: string;
+    readonly onRefused?: (url: string, why: string) => void;
+    /** The bridge's direct channel, once it exists: the only address the page's CSP lets it reach. */
+    readonly connectTo?: () => string | undefined;
+  },
 ): Promise<void> => {
   await context.route('**/*', async (route: Route) => {
     const request = route.request();
@@ -60,6 +67,6 @@ export const serveRenderer = async (
       await route.abort('blockedbyclient');
       return;
     }
-    await route.fulfill(await answer(options.root, request.method(), url));
+    await route.fulfill(await answer(options.root, request.method(), url, options.connectTo?.()));
   });
 };

@@ -36,7 +36,13 @@ export const NO_DISPLAY_ADVICE =
   'No display found (DISPLAY/WAYLAND_DISPLAY are not set). Run it under a virtual display: ' +
   '`xvfb-run npm start`, or take a headless screenshot: `npm start -- --headless --screenshot app.png`.';
 
-export const DEFAULT_RENDERER_DIR = resolve(import.meta.dirname, '../out/renderer');
+/**
+ * The renderer built beside this code: built, this file is <out>/main/shell.js (npm start); from
+ * source (tests, tsx), shell/shell.ts and the default build in out/.
+ */
+export const DEFAULT_RENDERER_DIR = import.meta.filename.endsWith('.ts')
+  ? resolve(import.meta.dirname, '../out/renderer')
+  : resolve(import.meta.dirname, '../renderer');
 
 /** Core options the shell decides itself; everything else (profiles, sandbox, …) passes through. */
 type ShellDecidedCoreOptions = 'dataDir' | 'shell' | 'trustedOrigins' | 'osNotificationsUnavailable' | 'directWindows';
@@ -263,8 +269,17 @@ export const openShell = async (options: ShellOptions): Promise<Shell> => {
     await serveRenderer(context, {
       root: rendererDir,
       onRefused: (url, why) => log(`refused ${why} to ${url}`),
+      // The page may reach the bridge's direct channel and nothing else (installed below, before the page loads).
+      connectTo: () => bridge?.laneAddress,
     });
     const page = context.pages()[0] ?? (await context.newPage());
+    // The bridge's direct channel is a WebSocket on loopback, which Chromium refuses to a page of a
+    // public origin unless allowed: allowed for our origin only (the CSP names the one port). A
+    // browser too old to know the permission has no such check; should the channel still not
+    // open, calls keep the DevTools binding.
+    await context
+      .grantPermissions(['local-network-access'], { origin: SHELL_ORIGIN })
+      .catch((error: unknown) => log(`direct channel not allowed: ${(error as Error).message}`));
     bridge = await installBridge(page, {
       // Calls made before the core is ready wait for it.
       core: { dispatchText: async (...call) => (await startedCore()).dispatchText(...call) },
@@ -304,6 +319,7 @@ export const openShell = async (options: ShellOptions): Promise<Shell> => {
     const close = () => {
       closing ??= (async () => {
         await context.close().catch(() => {});
+        await bridge?.close();
         await closeProcesses();
       })();
       return closing;
@@ -325,6 +341,7 @@ export const openShell = async (options: ShellOptions): Promise<Shell> => {
     };
   } catch (error) {
     await context.close().catch(() => {});
+    await bridge?.close();
     await closeProcesses();
     throw error;
   }

@@ -7,7 +7,7 @@ import Decimal from 'decimal.js';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { type SandboxHandle, startTestSandbox } from '../../sandbox/testing/harness';
 import { PlatformConnection } from '../profiles/connection';
-import { buildFirmView, type FirmSources, readFirmSources } from './firm';
+import { buildFirmView, type FirmSources, type PendingFirmSources, readFirmSources } from './firm';
 
 // Fixtures hold only the fields the view reads (the platform's models have many more).
 const ok = (value: unknown) => ({ status: 'fulfilled', value }) as PromiseFulfilledResult<never>;
@@ -52,8 +52,8 @@ const sources = (over: Partial<FirmSources> = {}): FirmSources => ({
 });
 
 describe('buildFirmView', () => {
-  it('values every holding of every account type and the totals add up', () => {
-    const view = buildFirmView(sources(), 'USDT', 1);
+  it('values every holding of every account type and the totals add up', async () => {
+    const view = await buildFirmView(sources(), 'USDT', 1);
     const main = view.accounts.find((a) => a.role === 'main')!;
     expect(main.holdings.map((h) => [h.account, h.currency, h.amount, h.value])).toEqual([
       ['crossMargin', 'USDT', '100', '100'],
@@ -87,14 +87,14 @@ describe('buildFirmView', () => {
     expect(view.currencies.find((c) => c.currency === 'NOPRICE')?.value).toBeNull();
   });
 
-  it('values in BTC through the BTC_USDT price, and USD says it takes 1 USDT = 1 USD', () => {
-    const btc = buildFirmView(sources(), 'BTC', 1);
+  it('values in BTC through the BTC_USDT price, and USD says it takes 1 USDT = 1 USD', async () => {
+    const btc = await buildFirmView(sources(), 'BTC', 1);
     expect(btc.total).toBe('0.64');
     expect(btc.prices.BTC).toBe('1');
-    expect(buildFirmView(sources(), 'USD', 1).basis).toContain('1 USDT = 1 USD');
+    expect((await buildFirmView(sources(), 'USD', 1)).basis).toContain('1 USDT = 1 USD');
   });
 
-  it('values USDT in BTC and a pair that never traded at the mid of its book: nothing held is left out of the total', () => {
+  it('values USDT in BTC and a pair that never traded at the mid of its book: nothing held is left out of the total', async () => {
     // The market is quiet: BTC_USDT has no last trade, only a book; USDT holdings are still valued.
     const quiet = sources({
       tickers: ok([
@@ -102,23 +102,95 @@ describe('buildFirmView', () => {
         { currency_pair: 'ETH_USDT', last: '2500' },
       ]),
     });
-    const btc = buildFirmView(quiet, 'BTC', 1);
+    const btc = await buildFirmView(quiet, 'BTC', 1);
     expect(btc.unpriced).toEqual(['NOPRICE']);
     expect(btc.total).toBe('0.64');
     const usdt = btc.currencies.find((c) => c.currency === 'USDT');
     expect(usdt?.value).toBe('0.09');
   });
 
-  it('a source that cannot be read is named on the accounts it concerns and the view says it is incomplete', () => {
-    const view = buildFirmView(sources({ subFutures: failed('timeout'), margin: failed('FORBIDDEN') }), 'USDT', 1);
+  it('a source that cannot be read is named on the accounts it concerns and the view says it is incomplete', async () => {
+    const view = await buildFirmView(
+      sources({ subFutures: failed('timeout'), margin: failed('FORBIDDEN') }),
+      'USDT',
+      1,
+    );
     expect(view.incomplete).toBe(true);
     expect(view.accounts[0]?.errors.margin).toContain('FORBIDDEN');
     for (const sub of view.accounts.filter((a) => a.role === 'sub')) expect(sub.errors.futures).toContain('timeout');
-    const prices = buildFirmView(sources({ tickers: failed('no tickers') }), 'USDT', 1);
+    const prices = await buildFirmView(sources({ tickers: failed('no tickers') }), 'USDT', 1);
     // Without tickers nothing is priced but USDT itself (1 USDT is 1 USDT).
     expect(prices.accounts[0]?.errors.prices).toContain('no tickers');
     expect(prices.total).toBe('4500');
     expect(prices.unpriced).toEqual(['BTC', 'ETH', 'NOPRICE']);
+  });
+});
+
+describe('at treasury scale', () => {
+  // 300 sub-accounts over three pages of spot balances, each holding amounts a float would not add
+  // exactly (0.1 + 0.2), in spot, isolated margin and perpetual futures.
+  const SUBS = 300;
+  const uids = Array.from({ length: SUBS }, (_, i) => String(1000 + i));
+  const LATE = '9999';
+  const scale = (): FirmSources =>
+    sources({
+      subs: ok(uids.map((uid) => ({ user_id: Number(uid), login_name: `desk_${uid}`, state: 1 }))),
+      subSpot: ok(uids.map((uid) => ({ uid, available: { USDT: '0.1', BTC: '0.00000002' } }))),
+      subMargin: ok(
+        uids.map((uid) => ({
+          uid,
+          available: [
+            {
+              currency_pair: 'ETH_USDT',
+              base: { currency: 'ETH', available: '0.2', locked: '0', borrowed: '0', interest: '0' },
+              quote: { currency: 'USDT', available: '0.2', locked: '0.1', borrowed: '0.1', interest: '0' },
+            },
+          ],
+        })),
+      ),
+      // Listed in another order, with a sub-account created after the list was read.
+      subFutures: ok(
+        [...uids]
+          .reverse()
+          .concat(LATE)
+          .map((uid) => ({ uid, available: { usdt: { total: '0.3', currency: 'USDT' } } })),
+      ),
+    });
+
+  it('every sub-account is in the view and the firm total is exactly the sum of every holding', async () => {
+    const view = await buildFirmView(scale(), 'USDT', 1);
+    // In the platform's list order; the one created since is still there, after them.
+    expect(view.accounts.map((a) => a.uid)).toEqual(['1', ...uids, LATE]);
+    // Each sub: 0.1 + 0.00000002 × 50000 (0.001) + 0.2 × 2500 (500) + (0.2 + 0.1 − 0.1) + 0.3 = 500.601 USDT.
+    for (const sub of view.accounts.slice(1, -1)) expect(sub.value).toBe('500.601');
+    expect(view.accounts.at(-1)?.value).toBe('0.3');
+    const main = new Decimal(view.accounts[0]!.value);
+    expect(view.total).toBe(main.plus(new Decimal('500.601').times(SUBS)).plus('0.3').toFixed());
+    const usdt = view.currencies.find((c) => c.currency === 'USDT');
+    // Main holds 1,500 spot + 100 cross margin + 1,950 perpetual + 300 options in USDT.
+    expect(usdt?.amount).toBe(new Decimal('3850').plus(new Decimal('0.6').times(SUBS)).plus('0.3').toFixed());
+  });
+
+  it('the view is the same whichever read comes back first', async () => {
+    const settled = scale();
+    const inOrder = await buildFirmView(settled, 'BTC', 1);
+    // Every source still under way; the sub-account reads answer in the reverse of the order the
+    // view takes them (the list of sub-accounts last), each in a turn of its own.
+    const answers = new Map<string, () => void>();
+    const pending = Object.fromEntries(
+      (Object.keys(settled) as (keyof FirmSources)[]).map((name) => [
+        name,
+        new Promise((resolve) => answers.set(name, () => resolve(settled[name]))),
+      ]),
+    ) as unknown as PendingFirmSources;
+    const view = buildFirmView(pending, 'BTC', 1);
+    const subReads = ['subs', 'subSpot', 'subMargin', 'subFutures', 'subCrossMargin'];
+    const order = [...[...answers.keys()].filter((name) => !subReads.includes(name)), ...subReads.reverse()];
+    for (const name of order) {
+      answers.get(name)?.();
+      await new Promise((turn) => setImmediate(turn));
+    }
+    expect(await view).toEqual(inOrder);
   });
 });
 
@@ -138,7 +210,7 @@ describe('on the sandbox', () => {
     });
     try {
       await conn.client.syncClock();
-      const read = async () => buildFirmView(await readFirmSources(conn.api, String(sandbox.userId)), 'USDT', 1);
+      const read = () => buildFirmView(readFirmSources(conn.api, String(sandbox.userId)), 'USDT', 1);
       const before = await read();
       expect(before.incomplete).toBe(false);
       const types = new Set(before.accounts[0]?.holdings.map((h) => h.account));

@@ -81,8 +81,8 @@ export const createBalancesHandlers = (ctx: ServiceContext, controls: ControlPla
 
     firm: async ({ quote }) => {
       const profile = ctx.activeProfile();
-      const view = buildFirmView(
-        await readFirmSources(api(), profile?.userId !== undefined ? String(profile.userId) : 'main'),
+      const view = await buildFirmView(
+        readFirmSources(api(), profile?.userId !== undefined ? String(profile.userId) : 'main'),
         quote,
         Math.floor(Date.now() / 1000),
       );

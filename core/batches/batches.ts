@@ -17,6 +17,7 @@ import { type Confirm, requireConfirmation } from '../policies/confirm';
 import type { Limits } from '../policies/limits';
 import type { PolicyStore } from '../policies/store';
 import { type BatchLine, batchLines, contextRows } from '../policies/views';
+import type { Scheduler } from '../scheduler';
 import type { ActiveProfile, Emit } from '../types';
 import { batchApprovalKey, createBatchApproval } from './approval';
 import { type ParsedRow, parseBatchText } from './csv';
@@ -64,6 +65,8 @@ export interface BatchesDeps {
   readonly savedAddresses: (currency: string) => Promise<SavedAddress[]>;
   /** Sub-accounts' names for the confirmation ("desk_ops (UID 10000003)"). */
   readonly subNames: () => Promise<SubName>;
+  /** The core's time: the runner's waits, retries and polls. */
+  readonly scheduler: Scheduler;
   readonly pollMs?: number;
   readonly retryMs?: number;
   readonly log?: (line: string) => void;
@@ -176,6 +179,7 @@ export const createBatches = (deps: BatchesDeps): Batches => {
     executor,
     activeProfile: () => deps.activeProfile()?.id,
     onChange: (s) => deps.emit('bulk.batchChanged', { id: s.id, state: s.state, counts: s.counts }),
+    scheduler: deps.scheduler,
     ...(deps.pollMs ? { pollMs: deps.pollMs } : {}),
     ...(deps.retryMs ? { retryMs: deps.retryMs } : {}),
     ...(deps.log ? { log: deps.log } : {}),

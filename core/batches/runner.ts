@@ -11,6 +11,7 @@
  * `cancelled`; rows `checking` (the answer was lost) are followed until the journal settles them.
  */
 import type { BatchRowInput, BatchSummary } from '../../shared/contract/bulk';
+import { BACKGROUND, type Scheduler, type Timer } from '../scheduler';
 import { type BatchStore, inputOf, OPEN_ROW_STATES, type StoredRow } from './store';
 
 /** Where a row stands after an attempt, or what the journal says of it now. */
@@ -39,6 +40,8 @@ export interface BatchRunnerOptions {
   /** The active profile's id: a batch runs only while its own profile is active. */
   readonly activeProfile: () => string | undefined;
   readonly onChange: (summary: BatchSummary) => void;
+  /** Every pause of the runner (waits, retries, polls, event pacing) is on the core's scheduler. */
+  readonly scheduler: Scheduler;
   /** How often rows being checked are looked up in the journal, ms (default 1 000). */
   readonly pollMs?: number;
   /** How long a lane waits after a row could not be sent (not connected, locked), ms (default 3 000). */
@@ -60,18 +63,21 @@ export const laneOf = (input: BatchRowInput): string => {
   return 'mainSub';
 };
 
-const sleep = (ms: number) => new Promise<void>((resolve) => setTimeout(resolve, ms));
+/** How long a lane held by the app lock waits before it looks again, ms. */
+const SUSPENDED_POLL_MS = 200;
+/** At most one progress event per batch in this many ms (state changes go out at once). */
+const EMIT_EVERY_MS = 250;
 
 export class BatchRunner {
   private readonly drivers = new Map<string, Promise<void>>();
   private readonly notes = new Map<string, string>();
   private readonly lastEmit = new Map<string, number>();
-  private readonly pendingEmit = new Map<string, ReturnType<typeof setTimeout>>();
+  private readonly pendingEmit = new Map<string, Timer>();
   private inFlight = 0;
   private suspended = false;
   private closed = false;
   private idleWaiters: (() => void)[] = [];
-  private timer: ReturnType<typeof setInterval> | undefined;
+  private timer: Timer | undefined;
   private readonly pollMs: number;
   private readonly retryMs: number;
   private readonly laneConcurrency: number;
@@ -155,13 +161,8 @@ export class BatchRunner {
 
   close(): void {
     this.closed = true;
-    if (this.timer) clearInterval(this.timer);
-    for (const t of this.pendingEmit.values()) clearTimeout(t);
-  }
-
-  /** Tests and the bench: resolves when no driver runs. */
-  async idle(): Promise<void> {
-    while (this.drivers.size > 0) await Promise.all([...this.drivers.values()]);
+    this.timer?.cancel();
+    for (const t of this.pendingEmit.values()) t.cancel();
   }
 
   private drive(id: string): void {
@@ -185,7 +186,7 @@ export class BatchRunner {
     // Wait for the batch's own profile (its rows must go out on its own connection).
     while (this.running(id) && this.o.activeProfile() !== batch.profile_id) {
       this.setNote(id, 'Waiting: this batch belongs to another profile; switch to it to continue.');
-      await sleep(this.pollMs);
+      await this.o.scheduler.sleep(this.pollMs);
     }
     this.setNote(id, undefined);
     const rows = this.o.store.rowsIn(id, ['pending', 'sending']);
@@ -214,14 +215,14 @@ export class BatchRunner {
   private async laneWorker(id: string, queue: number[]): Promise<void> {
     for (let rowNo = queue.shift(); rowNo !== undefined; rowNo = queue.shift()) {
       for (;;) {
-        while (this.suspended && this.running(id)) await sleep(200);
+        while (this.suspended && this.running(id)) await this.o.scheduler.sleep(SUSPENDED_POLL_MS);
         if (!this.running(id)) return;
         const row = this.o.store.row(id, rowNo);
         if (!row || (row.state !== 'pending' && row.state !== 'sending')) break;
         const outcome = await this.attempt(id, row);
         if (outcome.state !== 'retry') break;
         this.setNote(id, outcome.message);
-        await sleep(this.retryMs);
+        await this.o.scheduler.sleep(this.retryMs);
       }
     }
   }
@@ -232,7 +233,8 @@ export class BatchRunner {
     this.inFlight++;
     let outcome: RowOutcome;
     try {
-      outcome = await this.o.executor.execute(inputOf(row), row.request_key, id, row.row_no);
+      // In flight for the scheduler: the core is not idle while a row waits for its answer.
+      outcome = await this.o.scheduler.track(this.o.executor.execute(inputOf(row), row.request_key, id, row.row_no));
     } finally {
       this.inFlight--;
       if (this.inFlight === 0) for (const resolve of this.idleWaiters.splice(0)) resolve();
@@ -272,8 +274,7 @@ export class BatchRunner {
   /** Rows being checked are looked up in the journal until it settles them. */
   private ensureFollower(): void {
     if (this.timer || this.closed) return;
-    this.timer = setInterval(() => this.follow(), this.pollMs);
-    this.timer.unref?.();
+    this.timer = this.o.scheduler.setInterval(() => this.follow(), this.pollMs, BACKGROUND);
   }
 
   private follow(): void {
@@ -290,7 +291,7 @@ export class BatchRunner {
       this.finishIfDone(b.id);
     }
     if (open === 0 && this.timer && this.drivers.size === 0) {
-      clearInterval(this.timer);
+      this.timer.cancel();
       this.timer = undefined;
     }
   }
@@ -323,20 +324,18 @@ export class BatchRunner {
     const emit = () => {
       if (this.closed) return;
       this.pendingEmit.delete(id);
-      this.lastEmit.set(id, Date.now());
+      this.lastEmit.set(id, this.o.scheduler.now());
       const summary = this.summary(id);
       if (summary) this.o.onChange(summary);
     };
     if (now) {
-      const t = this.pendingEmit.get(id);
-      if (t) clearTimeout(t);
+      this.pendingEmit.get(id)?.cancel();
       emit();
       return;
     }
     if (this.pendingEmit.has(id)) return;
-    const wait = Math.max(0, 250 - (Date.now() - (this.lastEmit.get(id) ?? 0)));
-    const t = setTimeout(emit, wait);
-    t.unref?.();
-    this.pendingEmit.set(id, t);
+    const last = this.lastEmit.get(id);
+    const wait = last === undefined ? 0 : Math.max(0, EMIT_EVERY_MS - (this.o.scheduler.now() - last));
+    this.pendingEmit.set(id, this.o.scheduler.setTimeout(emit, wait, BACKGROUND));
   }
 }

@@ -14,9 +14,10 @@ import type { Result } from '../../shared/ipc/result';
 import { TEST_SCRYPT_COST } from '../operators';
 import { TEST_ADMIN } from '../testing/core';
 import { type InMemoryLaunch, inMemoryCoreLauncher } from '../testing/inMemoryCore';
-import type { LaunchCore } from './messages';
+import { ManualScheduler } from '../testing/scheduler';
+import type { CoreChannel, LaunchCore } from './messages';
 import { nodeCoreLauncher } from './nodeLauncher';
-import { CoreStartFailed, type RemoteCore, type ShellHandlers, startRemoteCore } from './remoteCore';
+import { CoreStartFailed, type RemoteCore, restartPauseMs, type ShellHandlers, startRemoteCore } from './remoteCore';
 
 const ORIGIN = 'https://treasury-desk.invalid';
 const SENDER = { url: `${ORIGIN}/`, isMainFrame: true };
@@ -34,7 +35,13 @@ afterAll(async () => {
 const open = (
   launch: LaunchCore,
   dataDir: string,
-  o: { notices?: string[]; events?: EventEntry[]; shell?: ShellHandlers; maxRestartsPerMinute?: number } = {},
+  o: {
+    notices?: string[];
+    events?: EventEntry[];
+    shell?: ShellHandlers;
+    maxRestartsPerMinute?: number;
+    scheduler?: ManualScheduler;
+  } = {},
 ): Promise<RemoteCore> =>
   startRemoteCore({
     launch,
@@ -57,7 +64,19 @@ const open = (
     },
     ...(o.shell ? { shell: o.shell } : {}),
     ...(o.maxRestartsPerMinute === undefined ? {} : { maxRestartsPerMinute: o.maxRestartsPerMinute }),
+    ...(o.scheduler ? { scheduler: o.scheduler } : {}),
   });
+
+/** A core process that exits while starting (its data folder still held, say), on a later turn. */
+const exitsWhileStarting = (): CoreChannel => ({
+  send: () => {},
+  onMessage: () => {},
+  onExit: (listener) => {
+    setImmediate(() => listener(1, null));
+  },
+  pid: undefined,
+  kill: () => {},
+});
 
 /** A shell handler that waits until the test answers it, and says when it was asked. */
 const heldHandler = <I, O>() => {
@@ -239,6 +258,56 @@ describe('a core over the channel (in-memory process pair)', () => {
         ok: false,
         error: { code: 'INTERNAL' },
       });
+    } finally {
+      await core.close();
+    }
+  });
+
+  it('a restart that fails is tried again after 250 ms, then 500 ms, and the core comes back', async () => {
+    const scheduler = new ManualScheduler();
+    let failing = 0;
+    let launches = 0;
+    const flaky: LaunchCore = () => {
+      launches += 1;
+      if (failing === 0) return launch();
+      failing -= 1;
+      return exitsWhileStarting();
+    };
+    const core = await open(flaky, join(tmp, 'pauses'), { scheduler });
+    try {
+      failing = 2;
+      await core.crash();
+      await scheduler.idle();
+      expect(launches).toBe(2); // the first attempt at once, which failed
+      await scheduler.advance(restartPauseMs(0) - 1);
+      expect(launches).toBe(2);
+      await scheduler.advance(1);
+      expect(launches).toBe(3); // failed too
+      await scheduler.advance(restartPauseMs(1) - 1);
+      expect(launches).toBe(3);
+      await scheduler.advance(1);
+      expect(launches).toBe(4);
+      await core.ready();
+      expect(core.restarts).toBe(1);
+      expect(await core.dispatch('app.ping', { text: 'back' }, SENDER)).toMatchObject({ ok: true });
+    } finally {
+      await core.close();
+    }
+  });
+
+  it('counts crashes per minute on its own clock: one a minute is restarted each time', async () => {
+    const scheduler = new ManualScheduler();
+    const notices: string[] = [];
+    const core = await open(launch, join(tmp, 'minute'), { notices, maxRestartsPerMinute: 1, scheduler });
+    try {
+      await core.crash();
+      await core.ready();
+      await scheduler.advance(60_001);
+      await core.crash();
+      await core.ready();
+      expect(core.restarts).toBe(2);
+      expect(notices.some((n) => n.includes('keeps stopping'))).toBe(false);
+      expect(await core.dispatch('app.ping', { text: 'x' }, SENDER)).toMatchObject({ ok: true });
     } finally {
       await core.close();
     }

@@ -24,6 +24,7 @@ import { CORE_NOT_RUNNING, CORE_STOPPED, coreDidNotAnswer, DESK_CALL_TIMEOUT_MS 
 import { fail, type IpcError, type Result } from '../../shared/ipc/result';
 import { createContractServer, type DispatchOptions, type SenderInfo } from '../ipc/dispatcher';
 import { MemoryKeyStore } from '../keychain/keyStore';
+import { BACKGROUND, type Scheduler, systemScheduler, type Timer } from '../scheduler';
 import type { CoreChannel, CoreProcessOptions, FromCore, LaunchCore, ShellOperation } from './messages';
 import { nodeTimers } from './timers';
 
@@ -62,6 +63,11 @@ export interface RemoteCoreOptions {
   readonly maxRestartsPerMinute?: number;
   /** How long a start may take, ms (default 60 000). */
   readonly startTimeoutMs?: number;
+  /**
+   * The supervisor's time: the pause between restart attempts, the crash count's minute, the start
+   * and close timeouts. Default: the system's clocks; tests pass a manual one.
+   */
+  readonly scheduler?: Scheduler;
 }
 
 /** Dispatch as the shell offers it: with a timeout per call on top of cancellation. */
@@ -104,6 +110,11 @@ export interface RemoteCore {
 const restartNotice = (restarts: number): string =>
   `The app’s core stopped unexpectedly and was restarted${restarts > 1 ? ` (${restarts} times so far)` : ''}. Anything in flight is being checked with the platform; nothing is sent twice. See Activity for the outcome.`;
 
+/** The pause before restart attempt `attempt` + 1 after attempt `attempt` (0-based) failed: 250 ms, doubling. */
+export const restartPauseMs = (attempt: number): number => 250 * 2 ** attempt;
+/** Start attempts after a crash before the shell gives up (the window says so). */
+const RESTART_ATTEMPTS = 5;
+
 /** One running core process and the channel to it. */
 interface Session {
   readonly child: CoreChannel;
@@ -115,6 +126,7 @@ export const startRemoteCore = async (o: RemoteCoreOptions): Promise<RemoteCore>
   const maxRestarts = o.maxRestartsPerMinute ?? 5;
   const startTimeoutMs = o.startTimeoutMs ?? 60_000;
   const timers = nodeTimers();
+  const scheduler = o.scheduler ?? systemScheduler();
   // The memory key store of tests lives here, in the shell, so that a restarted core finds what the
   // one before it stored (the audit log's key and head among it), as it would in the OS keychain.
   // Offered only to a core started with `keyStore: 'memory'` (offersFor).
@@ -196,7 +208,7 @@ export const startRemoteCore = async (o: RemoteCoreOptions): Promise<RemoteCore>
       const started = sessionFor(child);
       session = started;
       let settled = false;
-      const timer = setTimeout(() => {
+      const timer = scheduler.setTimeout(() => {
         if (settled) return;
         settled = true;
         child.kill();
@@ -205,14 +217,14 @@ export const startRemoteCore = async (o: RemoteCoreOptions): Promise<RemoteCore>
       child.onMessage((message) => {
         if (!settled && !isChannelMessage(message) && message.type === 'ready') {
           settled = true;
-          clearTimeout(timer);
+          timer.cancel();
           pid = message.pid;
           resolve();
           return;
         }
         if (!settled && !isChannelMessage(message) && message.type === 'startFailed') {
           settled = true;
-          clearTimeout(timer);
+          timer.cancel();
           if (started === session) session = undefined;
           reject(new CoreStartFailed(message.message, message.busy));
           return;
@@ -223,7 +235,7 @@ export const startRemoteCore = async (o: RemoteCoreOptions): Promise<RemoteCore>
         if (!settled) {
           // A start that fails is the starter's to handle (the first start throws, a restart retries).
           settled = true;
-          clearTimeout(timer);
+          timer.cancel();
           if (started === session) session = undefined;
           reject(new CoreStartFailed(`The app’s core exited while starting (${signal ?? `code ${code}`}).`, false));
           return;
@@ -237,7 +249,7 @@ export const startRemoteCore = async (o: RemoteCoreOptions): Promise<RemoteCore>
         (error: unknown) => {
           if (settled) return;
           settled = true;
-          clearTimeout(timer);
+          timer.cancel();
           if (started === session) session = undefined;
           child.kill();
           reject(error);
@@ -255,7 +267,7 @@ export const startRemoteCore = async (o: RemoteCoreOptions): Promise<RemoteCore>
     if (closing) return;
     o.log?.(`core process ended unexpectedly (${signal ?? `code ${code}`}); restarting it`);
     o.onStop?.();
-    const now = Date.now();
+    const now = scheduler.now();
     recentCrashes.push(now);
     while (recentCrashes.length > 0 && recentCrashes[0]! < now - 60_000) recentCrashes.shift();
     if (recentCrashes.length > maxRestarts) {
@@ -278,8 +290,8 @@ export const startRemoteCore = async (o: RemoteCoreOptions): Promise<RemoteCore>
           o.onStart?.();
           return;
         } catch (error) {
-          if (closing || attempt >= 4) throw error;
-          await new Promise((r) => setTimeout(r, 250 * 2 ** attempt));
+          if (closing || attempt >= RESTART_ATTEMPTS - 1) throw error;
+          await scheduler.sleep(restartPauseMs(attempt));
         }
       }
     })();
@@ -348,15 +360,20 @@ export const startRemoteCore = async (o: RemoteCoreOptions): Promise<RemoteCore>
       const target = session;
       if (target === undefined) return;
       // The core finishes what it is doing, closes its journal and releases the data folder.
+      let timeout: Timer | undefined;
       await new Promise<void>((resolve) => {
         closedResolve = resolve;
-        const timer = setTimeout(() => {
-          target.child.kill();
-          resolve();
-        }, 15_000);
-        timer.unref?.();
+        timeout = scheduler.setTimeout(
+          () => {
+            target.child.kill();
+            resolve();
+          },
+          15_000,
+          BACKGROUND,
+        );
         target.child.send({ type: 'close' });
       });
+      timeout?.cancel();
       target.calls.close(CORE_STOPPED);
       target.served.close();
     },

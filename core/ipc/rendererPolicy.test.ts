@@ -1,6 +1,6 @@
 import { join, resolve } from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { contentTypeOf, RENDERER_CSP, rendererHeaders, resolveAsset } from './rendererPolicy';
+import { contentTypeOf, RENDERER_CSP, rendererCspConnectingTo, rendererHeaders, resolveAsset } from './rendererPolicy';
 
 const ROOT = resolve('/srv/renderer');
 
@@ -39,6 +39,16 @@ describe('renderer headers', () => {
     expect(RENDERER_CSP).not.toContain('unsafe-eval');
     expect(rendererHeaders('text/html')['Content-Security-Policy']).toBe(RENDERER_CSP);
     expect(rendererHeaders('text/html')['X-Content-Type-Options']).toBe('nosniff');
+  });
+
+  it('let the Chromium shell’s page reach its one loopback lane and nothing else', () => {
+    const csp = rendererHeaders('text/html', 'ws://127.0.0.1:45678')['Content-Security-Policy'] ?? '';
+    expect(csp).toContain('connect-src ws://127.0.0.1:45678;');
+    expect(csp.replace('ws://127.0.0.1:45678', '')).not.toMatch(/https?:|ws:|\*/);
+    expect(csp.replace('connect-src ws://127.0.0.1:45678', "connect-src 'none'")).toBe(RENDERER_CSP);
+    for (const wider of ['ws://127.0.0.1:*', 'ws://localhost:1', 'wss://127.0.0.1:1', 'ws://127.0.0.1:1 https:', '*']) {
+      expect(() => rendererCspConnectingTo(wider), wider).toThrow();
+    }
   });
 
   it('names content types by extension, opaque bytes otherwise', () => {

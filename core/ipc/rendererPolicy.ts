@@ -25,10 +25,19 @@ export const RENDERER_CSP = [
   "frame-ancestors 'none'",
 ].join('; ');
 
-/** Headers on every file we serve to the renderer. */
-export const rendererHeaders = (contentType: string): Record<string, string> => ({
+/**
+ * The policy with one address the page may connect to: the Chromium shell's direct channel
+ * (`ws://127.0.0.1:<port>` of this start; shell/bridge.ts), and nothing else.
+ */
+export const rendererCspConnectingTo = (address: string): string => {
+  if (!/^ws:\/\/127\.0\.0\.1:\d{1,5}$/.test(address)) throw new Error(`not a loopback lane: ${address}`);
+  return RENDERER_CSP.replace("connect-src 'none'", `connect-src ${address}`);
+};
+
+/** Headers on every file we serve to the renderer; `connectTo`: see rendererCspConnectingTo. */
+export const rendererHeaders = (contentType: string, connectTo?: string): Record<string, string> => ({
   'Content-Type': contentType,
-  'Content-Security-Policy': RENDERER_CSP,
+  'Content-Security-Policy': connectTo === undefined ? RENDERER_CSP : rendererCspConnectingTo(connectTo),
   'X-Content-Type-Options': 'nosniff',
   'Cross-Origin-Opener-Policy': 'same-origin',
   'Cache-Control': 'no-store',

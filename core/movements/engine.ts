@@ -327,6 +327,11 @@ export class MovementEngine implements Movements, Service {
     return row ? this.view(row) : undefined;
   }
 
+  /** The request key the movement was journaled under (a team import keeps it with the movement). */
+  requestKeyOf(id: string): string | undefined {
+    return this.row(id)?.request_key ?? undefined;
+  }
+
   /** Unresolved intents of the active profile. */
   openCount(): number {
     const profileId = this.options.profileId();

@@ -188,6 +188,8 @@ export const OPERATION_ACCESS: Readonly<Record<string, Access>> = {
   'team.leave': 'self',
   'team.requestEnrolment': 'self',
   'team.prepareEnrolment': 'admin',
+  'team.auditChain': 'read',
+  'team.importJournal': 'admin',
 };
 
 /** The access an operation needs; admin for one missing from the table (fail closed). */

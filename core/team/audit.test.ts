@@ -44,6 +44,40 @@ describe.skipIf(skipWithoutPostgres('team audit.test'))('the team audit chain', 
       });
     });
 
+    it('what Activity shows: entries before the edited one verified, it and every one after it not', async () => {
+      await withOwnTeam(async (team) => {
+        const audit = new TeamAudit(team.db, team.team.id, 'desk-a');
+        await audit.append({ action: 'commands.submit', params: { movement: 'mv_1' }, outcome: 'ok' }, team.dave);
+        await audit.append({ action: 'approvals.approve', params: { movement: 'mv_1' }, outcome: 'ok' }, team.dave);
+        await audit.append({ action: 'movements.expired', params: { movement: 'mv_2' }, outcome: 'ok' });
+        const state = await team.state();
+        const intact = await audit.chain(state);
+        expect(intact.verdict).toMatchObject({ ok: true, entries: 3 });
+        expect(intact.entries.map((e) => [e.entry.seq, e.signed, e.verified])).toEqual([
+          [0, true, true],
+          [1, true, true],
+          [2, false, true],
+        ]);
+        // The approval's movement rewritten in the database, its own hash recomputed.
+        const [row] = await dba(team.database, 'SELECT body FROM audit WHERE seq = 1');
+        const body = canonicalJson({
+          ...(JSON.parse(row!.body as string) as AuditEntry),
+          params: { movement: 'mv_9' },
+        });
+        await dba(team.database, 'UPDATE audit SET body = $1, hash = $2 WHERE seq = 1', [body, sha256(body)]);
+        const edited = await audit.chain(state);
+        expect(edited.verdict).toEqual({
+          ok: false,
+          problem: "Audit entry 1: its operator's signature does not verify (it was edited or added in the database)",
+        });
+        expect(edited.entries.map((e) => [e.entry.seq, e.verified])).toEqual([
+          [0, true],
+          [1, false],
+          [2, false],
+        ]);
+      });
+    });
+
     it('an entry removed in the middle breaks the chain; the newest cut off is caught by the anchor', async () => {
       await withOwnTeam(async (team) => {
         const audit = new TeamAudit(team.db, team.team.id, 'desk-a');

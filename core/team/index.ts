@@ -12,6 +12,7 @@
  * - movements.ts   `TeamMovements`: prepare (firm-wide limits), decide, claim / markSent / settle
  * - verify.ts      `verifyMovement`: the signature chain a desk checks before it sends
  * - audit.ts       `TeamAudit`: the shared audit chain
+ * - import.ts      `importSoloDesk`: the first desk's solo journal and audit log, anchored in the chain
  * - enrolment.ts   `TeamEnrolments`: an operator's key, made on their desk, asking to be enrolled
  * - senders.ts     `TeamSenders`: which desk sends a profile's movements now (the account's rate limits)
  * - changes.ts     `TeamLive`: LISTEN/NOTIFY with reconnect and catch-up
@@ -33,6 +34,7 @@ export {
   type SignedRecord,
   unlockOperatorKey,
 } from './identity';
+export { importSoloDesk, inFlight, type SoloDeskExport, type SoloImportReceipt } from './import';
 export {
   applyStart,
   joinTeam,

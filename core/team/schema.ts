@@ -197,6 +197,39 @@ CREATE TABLE profile_senders (
   expires_at timestamptz NOT NULL
 );
 `,
+  // 3. A solo desk's journal imported into the team (import.ts): at most one import per team, its
+  //    audit log and its movements kept as they were on that desk, anchored by a signed entry of the
+  //    team's audit chain (the hash of each block). Imported movements are history: no desk claims
+  //    or sends them; one that was in flight there is resolved only by asking the platform.
+  `
+CREATE TABLE solo_import (
+  singleton boolean PRIMARY KEY DEFAULT true CHECK (singleton),
+  id text NOT NULL,
+  desk_id text NOT NULL,
+  -- The team audit entry, signed by the importing administrator, that anchors both blocks.
+  audit_seq bigint NOT NULL,
+  imported_at timestamptz NOT NULL DEFAULT now()
+);
+-- The solo audit log's entries, oldest first, each as that desk recorded it (with its HMAC hash).
+CREATE TABLE solo_audit (
+  n integer PRIMARY KEY CHECK (n >= 0),
+  body text NOT NULL
+);
+-- The solo journal's movements, oldest first, each as that desk journaled it.
+CREATE TABLE solo_movements (
+  n integer PRIMARY KEY CHECK (n >= 0),
+  id text NOT NULL UNIQUE,
+  client_id text NOT NULL,
+  request_key text,
+  profile_id text NOT NULL,
+  kind text NOT NULL,
+  state text NOT NULL,
+  -- Sent (or its answer lost) on the solo desk and not settled: resolved by the platform lookup by
+  -- client id, never sent again.
+  needs_lookup boolean NOT NULL,
+  body text NOT NULL
+);
+`,
 ];
 
 /** The schema version this desk writes. */

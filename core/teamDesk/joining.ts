@@ -23,17 +23,21 @@ import type { Scheduler } from '../scheduler';
 import {
   applyStart,
   createOperatorKey,
+  importSoloDesk,
+  inFlight,
   joinTeam,
   keyFingerprint,
   operatorKeyEntry,
   type PreparedStart,
   prepareStart,
   type SignedRecord,
+  type SoloDeskExport,
   signEnrolmentRequest,
   type TeamSettings,
 } from '../team';
 import type { TeamTimeouts } from '../team/connection';
 import type { TeamDesk } from './desk';
+import { readSoloDesk, type SoloJournal } from './soloExport';
 
 export interface TeamJoiningDeps {
   readonly desk: TeamDesk;
@@ -42,6 +46,8 @@ export interface TeamJoiningDeps {
   readonly scheduler: Scheduler;
   /** The active profile's policy on this desk (it becomes the team's first version when a team is created). */
   readonly localPolicy: () => { readonly profileName: string; readonly policy: Policy } | undefined;
+  /** This desk's own journal, read when its administrator imports it into a new team. */
+  readonly soloJournal: SoloJournal;
   readonly scryptCost?: ScryptCost;
   readonly timeouts?: TeamTimeouts;
 }
@@ -53,6 +59,8 @@ type JoinRequest =
       readonly settings: TeamSettings;
       readonly genesis: PreparedStart['genesis'];
       readonly operatorId: string;
+      /** The administrator chose to import this desk's journal and audit log into the new team. */
+      readonly importJournal?: boolean;
     }
   | {
       readonly mode: 'join';
@@ -90,6 +98,33 @@ export const createTeamJoining = (deps: TeamJoiningDeps) => {
     await desk.applied();
   };
 
+  /**
+   * Imports this desk's journal into the team just created, signed by its first administrator: read
+   * again now (what happened since the change was prepared is in it), checked, and written in one
+   * transaction (team/import.ts).
+   */
+  const importJournal = async (operatorId: string) => {
+    const team = desk.require();
+    const signer = desk.signer(operatorId);
+    if (signer === undefined)
+      throw DeskFailure.precondition('The team’s first administrator’s key is not unlocked on this desk.');
+    await importSoloDesk(
+      team.db,
+      team.audit,
+      team.settings().deskId,
+      team.state(),
+      signer,
+      await readSoloDesk(deps.soloJournal),
+    );
+  };
+
+  /** The confirmation's line for an import: what goes into the team. */
+  const importRow = (solo: SoloDeskExport, who: OperatorInfo) => ({
+    label: 'This desk’s journal',
+    before: 'on this desk only',
+    after: `imported into the team: ${solo.movements.length} movements (${solo.movements.filter((m) => inFlight(m.state)).length} in flight: looked up on the platform, never sent again), ${solo.audit.length} audit log entries, signed by ${who.name}`,
+  });
+
   const kinds = {
     'team.join': {
       apply: async (r, by) => {
@@ -102,7 +137,10 @@ export const createTeamJoining = (deps: TeamJoiningDeps) => {
         await desk.adopt(request.settings, made);
         const team = desk.require();
         if (request.mode === 'join') await team.enrolments.file(request.enrolment);
-        else if (policy) await firstPolicy(policy.policy, by);
+        else {
+          if (policy) await firstPolicy(policy.policy, by);
+          if (request.importJournal) await importJournal(request.operatorId);
+        }
         return desk.status(by);
       },
       discard: async (r) => {
@@ -117,7 +155,13 @@ export const createTeamJoining = (deps: TeamJoiningDeps) => {
         return desk.status(by);
       },
     },
-  } satisfies Record<'team.join' | 'team.leave', ControlKindHandler>;
+    'team.importJournal': {
+      apply: async (r, by) => {
+        await importJournal((r as { operatorId: string }).operatorId);
+        return desk.status(by);
+      },
+    },
+  } satisfies Record<'team.join' | 'team.leave' | 'team.importJournal', ControlKindHandler>;
 
   const mustAdminister = (who: OperatorInfo) => {
     if (!canAdminister(who.role))
@@ -134,11 +178,13 @@ export const createTeamJoining = (deps: TeamJoiningDeps) => {
     create: async (
       controls: ControlPlane,
       who: OperatorInfo,
-      input: { url: string; name: string; passphrase: string },
+      input: { url: string; name: string; passphrase: string; importJournal?: boolean },
     ) => {
       mustAdminister(who);
       if (desk.configured()) throw DeskFailure.precondition('This desk is already in a team.', 'Leave it first.');
       await checkPassphrase(who, input.passphrase);
+      // Read (and its audit log checked) now, so a journal that cannot be imported is refused before anything is made.
+      const solo = input.importJournal ? await readSoloDesk(deps.soloJournal) : undefined;
       const prepared = await prepareStart(
         { url: input.url, teamName: input.name, admin: { id: who.id, name: who.name, passphrase: input.passphrase } },
         deps.keyStore,
@@ -162,12 +208,14 @@ export const createTeamJoining = (deps: TeamJoiningDeps) => {
             before: '—',
             after: `${who.name} (key ${keyFingerprint(prepared.admin.publicKey)})`,
           },
+          ...(solo ? [importRow(solo, who)] : []),
         ],
         apply: {
           mode: 'create',
           settings: prepared.settings,
           genesis: prepared.genesis,
           operatorId: who.id,
+          ...(solo ? { importJournal: true } : {}),
         } as unknown as Record<string, unknown>,
         confirmLabel: 'Create the team',
         note: 'Operators, roles, policies, approvals and the movement journal are then shared through this database; API keys stay in each desk’s keychain.',
@@ -210,6 +258,28 @@ export const createTeamJoining = (deps: TeamJoiningDeps) => {
         apply: { mode: 'join', settings, enrolment, operatorId: who.id } as unknown as Record<string, unknown>,
         confirmLabel: 'Join the team',
         note: 'A team administrator then enrols you: compare your key’s fingerprint with them.',
+      });
+    },
+
+    /**
+     * Imports this desk's journal into its team, after the team was created without it (or the
+     * import at creation did not happen): the signed-in team administrator signs it; refused unless
+     * the team is still empty and holds no import (a control change of the desk).
+     */
+    importJournal: async (controls: ControlPlane, who: OperatorInfo) => {
+      const team = desk.require();
+      desk.requireSigner(who);
+      if (team.state().operator(who.id)?.role !== 'admin')
+        throw new DeskFailure({ code: 'NOT_ALLOWED', message: 'A team administrator imports a desk’s journal.' });
+      const solo = await readSoloDesk(deps.soloJournal);
+      return controls.submit<unknown>({
+        kind: 'team.importJournal',
+        profileId: '',
+        title: 'Import this desk’s journal into the team',
+        changes: [importRow(solo, who)],
+        apply: { operatorId: who.id },
+        confirmLabel: 'Import the journal',
+        note: 'Only into a team that holds no movement or audit entry yet, and once. Imported movements are history: no desk sends them.',
       });
     },
 

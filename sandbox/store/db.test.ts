@@ -82,3 +82,21 @@ describe('openDatabase keeps the data directory private (it holds every API secr
     db.close();
   });
 });
+
+describe('openDatabase on a data directory keeps a commit cheap', () => {
+  it('lets the write-ahead log grow past 1,000 pages before a checkpoint copies it (SQLite’s default stalls ten times as often)', () => {
+    const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'sandbox-db-'));
+    dirs.push(dir);
+    const db = openDatabase(dir);
+    const file = path.join(dir, 'sandbox.sqlite');
+    db.exec('CREATE TABLE filler (id INTEGER PRIMARY KEY, pad BLOB NOT NULL)');
+    const insert = db.prepare('INSERT INTO filler (pad) VALUES (zeroblob(3000))');
+    // One commit per row, each at least one new page of the log: 2,000 pages, past SQLite's 1,000.
+    for (let i = 0; i < 2_000; i += 1) insert.run();
+    const pageSize = db.pragma('page_size', { simple: true }) as number;
+    expect(fs.statSync(`${file}-wal`).size).toBeGreaterThan(1_500 * pageSize);
+    // Savepoints' undo pages stay in memory, not in a temp file written on every request.
+    expect(db.pragma('temp_store', { simple: true })).toBe(2);
+    db.close();
+  });
+});

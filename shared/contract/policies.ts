@@ -193,6 +193,7 @@ export const ControlKind = z.enum([
   'balances.convertSmallBalances',
   'team.join',
   'team.leave',
+  'team.importJournal',
 ]);
 export type ControlKind = z.infer<typeof ControlKind>;
 

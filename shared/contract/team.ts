@@ -9,6 +9,9 @@
  *   enrolled; `prepareEnrolment`: a team administrator prepares the enrolment (another applies it
  *   in Approvals, or the team's only administrator at once).
  * - `leave`: takes this desk out of its team (a control change too).
+ * - `importJournal`: imports this desk's journal and audit log into its team while the team is still
+ *   empty (a control change; also offered when the team is created).
+ * - `auditChain`: the team's audit chain as this desk verified it (Activity's audit view in team mode).
  */
 import { z } from 'zod';
 import { operation } from '../ipc/define';
@@ -95,6 +98,38 @@ export const TeamStatus = z.object({
 });
 export type TeamStatus = z.infer<typeof TeamStatus>;
 
+/** An entry of the team's audit chain, as Activity shows it. */
+export const TeamAuditEntry = z.object({
+  seq: z.number().int(),
+  at: z.number(),
+  /** The desk that wrote it, and whether it is this one. */
+  desk: z.string(),
+  thisDesk: z.boolean(),
+  /** The operator who did it (absent for a desk's background work), with their name as the team knows it. */
+  operator: z.string().optional(),
+  operatorName: z.string().optional(),
+  action: z.string(),
+  /** Its parameters as recorded (canonical JSON). */
+  params: z.string(),
+  outcome: z.string(),
+  /** Signed by its operator's enrolled key (unsigned: a desk's background work, protected by the chain only). */
+  signed: z.boolean(),
+  /** It and every entry before it verified (hash links and signatures). */
+  verified: z.boolean(),
+});
+export type TeamAuditEntry = z.infer<typeof TeamAuditEntry>;
+
+export const TeamAuditChain = z.object({
+  /** Whether the whole chain verified just now, and what failed first. */
+  ok: z.boolean(),
+  problem: z.string().optional(),
+  /** How many entries the chain holds. */
+  count: z.number().int(),
+  /** The newest entries, newest first (at most `limit`). */
+  entries: z.array(TeamAuditEntry),
+});
+export type TeamAuditChain = z.infer<typeof TeamAuditChain>;
+
 export const team = {
   status: operation(
     'Whether this desk works in a team, and the team as this desk verified it.',
@@ -102,9 +137,15 @@ export const team = {
     TeamStatus,
   ),
   create: operation(
-    'Creates a team on an empty PostgreSQL database with this desk and its signed-in administrator (a control change; the password goes to the keychain).',
+    'Creates a team on an empty PostgreSQL database with this desk and its signed-in administrator (a control change; the password goes to the keychain); optionally imports this desk’s journal and audit log into it.',
     z
-      .object({ url: TeamUrlInput, name: z.string().trim().min(1, 'Name the team').max(100), passphrase: Passphrase })
+      .object({
+        url: TeamUrlInput,
+        name: z.string().trim().min(1, 'Name the team').max(100),
+        passphrase: Passphrase,
+        /** Import this desk's journal (movements with their states) and audit log into the new team. */
+        importJournal: z.boolean().default(false),
+      })
       .strict(),
     TeamStatus,
   ),
@@ -126,6 +167,16 @@ export const team = {
   prepareEnrolment: operation(
     'Prepares the enrolment of an operator who asked for it (a team administrator; another one applies it in Approvals).',
     z.object({ operatorId: z.string().min(1).max(200) }).strict(),
+    TeamStatus,
+  ),
+  auditChain: operation(
+    'The team’s audit chain, verified now (each entry’s hash link and its operator’s signature): who did what on which desk, newest first.',
+    z.object({ limit: z.number().int().min(1).max(5000).default(1000) }).strict(),
+    TeamAuditChain,
+  ),
+  importJournal: operation(
+    'Imports this desk’s journal (movements with their states) and audit log into its team, signed by the signed-in team administrator; only into a team that holds no movement or audit entry yet, once (a control change).',
+    z.object({}).strict(),
     TeamStatus,
   ),
 };

@@ -93,6 +93,7 @@ const CONTROL_WORDS: Record<ControlKind, string> = {
   'keys.delete': 'Sub-account API key deleted',
   'team.join': 'Desk joined the team',
   'team.leave': 'Desk left the team',
+  'team.importJournal': 'Desk’s journal imported into the team',
 };
 
 /**

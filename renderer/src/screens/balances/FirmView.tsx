@@ -40,14 +40,24 @@ export const ACCOUNT_TYPES: readonly { id: FirmAccountType; label: string }[] = 
   { id: 'options', label: 'Options' },
 ];
 
+const ZERO = new Decimal(0);
+
+type TypeValues = Partial<Record<FirmAccountType, Decimal>>;
+/** Each account's value per account type, summed once per view (cells and sorting read it many times). */
+const typeValueCache = new WeakMap<FirmAccount, TypeValues>();
+
 /** The value of one account type of an account, or undefined when it holds nothing priced there. */
 export const typeValue = (account: FirmAccount, type: FirmAccountType): Decimal | undefined => {
-  let sum: Decimal | undefined;
-  for (const h of account.holdings) {
-    if (h.account !== type || h.value === null) continue;
-    sum = (sum ?? new Decimal(0)).plus(h.value);
+  let values = typeValueCache.get(account);
+  if (values === undefined) {
+    values = {};
+    for (const h of account.holdings) {
+      if (h.value === null) continue;
+      values[h.account] = (values[h.account] ?? ZERO).plus(h.value);
+    }
+    typeValueCache.set(account, values);
   }
-  return sum;
+  return values[type];
 };
 
 type SortKey = 'account' | 'value' | FirmAccountType;
@@ -66,15 +76,20 @@ export const visibleAccounts = (
       a.uid.includes(q) ||
       a.holdings.some((h) => h.currency.toLowerCase() === q),
   );
-  const sortValue = (a: FirmAccount): Decimal =>
-    sort.key === 'value' ? new Decimal(a.value) : (typeValue(a, sort.key as FirmAccountType) ?? new Decimal(0));
-  const sorted = [...matches].sort((a, b) => {
-    if (sort.key === 'account') {
+  let sorted: FirmAccount[];
+  if (sort.key === 'account') {
+    sorted = [...matches].sort((a, b) => {
       if (a.role !== b.role) return a.role === 'main' ? -1 : 1;
       return a.label.localeCompare(b.label);
-    }
-    return sortValue(a).comparedTo(sortValue(b));
-  });
+    });
+  } else {
+    // One Decimal per account, not two per comparison (500 accounts are ~4,500 comparisons).
+    const key = sort.key;
+    const sortValue = new Map(
+      matches.map((a) => [a, key === 'value' ? new Decimal(a.value) : (typeValue(a, key) ?? ZERO)] as const),
+    );
+    sorted = [...matches].sort((a, b) => (sortValue.get(a) ?? ZERO).comparedTo(sortValue.get(b) ?? ZERO));
+  }
   if (sort.descending) sorted.reverse();
   return sorted;
 };
@@ -201,6 +216,46 @@ function AccountDetail({ account, quote }: { readonly account: FirmAccount; read
   );
 }
 
+function CurrencyTotals({ view }: { readonly view: FirmViewData }) {
+  const format = valueFormat(view.quote);
+  const rows = useMemo(
+    () => [...view.currencies].sort((a, b) => new Decimal(b.value ?? -1).comparedTo(new Decimal(a.value ?? -1))),
+    [view.currencies],
+  );
+  return (
+    <section className="card" aria-label="Totals per currency">
+      <h2>Totals per currency (every account, every account type)</h2>
+      <DataTable
+        caption="Per currency: amount held across the firm and its value"
+        columns={[
+          { id: 'currency', header: 'Currency', cell: (c) => c.currency },
+          {
+            id: 'amount',
+            header: 'Amount',
+            numeric: true,
+            cell: (c) => <Amount value={c.amount} currency={c.currency} />,
+          },
+          {
+            id: 'value',
+            header: `Value (${view.quote})`,
+            numeric: true,
+            cell: (c) =>
+              c.value === null ? <span className="muted">no price</span> : <Amount value={c.value} {...format} />,
+          },
+          {
+            id: 'share',
+            header: 'Share',
+            numeric: true,
+            cell: (c) => (c.value === null ? '—' : formatShare(c.value, view.total)),
+          },
+        ]}
+        rows={rows}
+        rowKey={(c) => c.currency}
+      />
+    </section>
+  );
+}
+
 export function FirmView() {
   const [quote, setQuote] = useState<FirmQuote>('USDT');
   const query = useDeskQuery(['balances.firm', { quote }], { staleTime: 30_000 });
@@ -214,6 +269,10 @@ export function FirmView() {
     [],
   );
   const view = query.data;
+  // The sections below the table follow one render later, in the background (a transition React
+  // splits into short tasks): the total and the table of 500 accounts are drawn first, and no single
+  // task draws everything at once (issue 26: none over 50 ms).
+  const below = useDeferredValue(view);
   const rows = useMemo(() => (view ? visibleAccounts(view, deferred, sort) : []), [view, deferred, sort]);
   const format = valueFormat(quote);
   const columns = useMemo<Column<FirmAccount>[]>(
@@ -311,39 +370,12 @@ export function FirmView() {
             empty="No account matches the search."
           />
           {selectedAccount ? <AccountDetail account={selectedAccount} quote={quote} /> : null}
-          <section className="card" aria-label="Totals per currency">
-            <h2>Totals per currency (every account, every account type)</h2>
-            <DataTable
-              caption="Per currency: amount held across the firm and its value"
-              columns={[
-                { id: 'currency', header: 'Currency', cell: (c) => c.currency },
-                {
-                  id: 'amount',
-                  header: 'Amount',
-                  numeric: true,
-                  cell: (c) => <Amount value={c.amount} currency={c.currency} />,
-                },
-                {
-                  id: 'value',
-                  header: `Value (${quote})`,
-                  numeric: true,
-                  cell: (c) =>
-                    c.value === null ? <span className="muted">no price</span> : <Amount value={c.value} {...format} />,
-                },
-                {
-                  id: 'share',
-                  header: 'Share',
-                  numeric: true,
-                  cell: (c) => (c.value === null ? '—' : formatShare(c.value, view.total)),
-                },
-              ]}
-              rows={[...view.currencies].sort((a, b) =>
-                new Decimal(b.value ?? -1).comparedTo(new Decimal(a.value ?? -1)),
-              )}
-              rowKey={(c) => c.currency}
-            />
-          </section>
-          <FirmHistory quote={quote} />
+          {below ? (
+            <>
+              <CurrencyTotals view={below} />
+              <FirmHistory quote={below.quote} />
+            </>
+          ) : null}
         </>
       ) : null}
     </div>

@@ -1,11 +1,10 @@
 /**
  * The total balance by account type (the platform's TotalBalance) with a chart, the total over time
- * from the snapshots main keeps, and the spot balances. Chart geometry uses numbers; every amount
+ * from the snapshots main keeps, and the spot balances. The charts are ./charts.tsx; every amount
  * shown as text stays the platform's decimal string.
  */
 import Decimal from 'decimal.js';
-import { useMemo, useState } from 'react';
-import { Bar, BarChart, CartesianGrid, Line, LineChart, Tooltip, XAxis, YAxis } from 'recharts';
+import { lazy, Suspense, useMemo, useState } from 'react';
 import type { SpotBalance, ValuationCurrency } from '../../../../shared/contract/balances';
 import { valuationIn } from '../../../../shared/platform/valuation';
 import { useDeskQuery } from '../../lib/desk';
@@ -23,7 +22,11 @@ import {
   Select,
   Time,
 } from '../../ui';
-import { axisValue } from './totals';
+
+// The charts' code (recharts) is its own chunk, fetched when a chart first shows: the numbers paint first.
+const charts = () => import('./charts');
+const TotalByAccountChart = lazy(() => charts().then((m) => ({ default: m.TotalByAccountChart })));
+const TotalHistoryChart = lazy(() => charts().then((m) => ({ default: m.TotalHistoryChart })));
 
 const VALUATIONS: { value: ValuationCurrency; label: string }[] = [
   { value: 'USDT', label: 'USDT' },
@@ -81,28 +84,9 @@ function TotalCard({ currency }: { readonly currency: ValuationCurrency }) {
       <div className="chart-and-table">
         {chartData.length > 0 ? (
           <figure className="chart" aria-label="Total by account type (chart; the table lists the same values)">
-            <BarChart
-              width={420}
-              height={Math.max(140, chartData.length * 36 + 40)}
-              data={chartData}
-              layout="vertical"
-              margin={{ bottom: 16 }}
-            >
-              <CartesianGrid strokeDasharray="3 3" horizontal={false} />
-              <XAxis
-                type="number"
-                tickFormatter={(v: number) => axisValue(v, currency)}
-                label={{ value: `Value (${currency})`, position: 'insideBottom', offset: -8 }}
-              />
-              <YAxis type="category" dataKey="name" width={130} />
-              <Tooltip formatter={(v) => formatValue(new Decimal(Number(v)).toFixed(), currency)} />
-              <Bar
-                dataKey="value"
-                name={`Value in ${currency}`}
-                fill="var(--accent, #3b82f6)"
-                isAnimationActive={false}
-              />
-            </BarChart>
+            <Suspense fallback={<Loading label="Loading the chart…" />}>
+              <TotalByAccountChart data={chartData} currency={currency} />
+            </Suspense>
           </figure>
         ) : null}
         <DataTable
@@ -166,20 +150,9 @@ function TotalOverTime({ currency }: { readonly currency: ValuationCurrency }) {
           aria-label={`Total in ${currency} over time, ${data.length} readings`}
           data-testid="total-history-chart"
         >
-          <LineChart width={640} height={220} data={data}>
-            <CartesianGrid strokeDasharray="3 3" />
-            <XAxis dataKey="label" minTickGap={40} />
-            <YAxis width={90} domain={['auto', 'auto']} tickFormatter={(v: number) => axisValue(v, currency)} />
-            <Tooltip formatter={(_v, _name, item) => [(item.payload as { text: string }).text, 'Total']} />
-            <Line
-              type="monotone"
-              dataKey="value"
-              name={`Total (${currency})`}
-              dot={false}
-              isAnimationActive={false}
-              stroke="var(--accent, #3b82f6)"
-            />
-          </LineChart>
+          <Suspense fallback={<Loading label="Loading the chart…" />}>
+            <TotalHistoryChart data={data} currency={currency} />
+          </Suspense>
         </figure>
       ) : null}
     </section>

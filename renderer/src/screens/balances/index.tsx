@@ -1,10 +1,12 @@
 /** Balances: the total by account type and over time, spot, every account side by side, small balances. */
-import { useState } from 'react';
-import { PageHeader, Tabs } from '../../ui';
-import { FirmView } from './FirmView';
+import { lazy, Suspense, useState } from 'react';
+import { Loading, PageHeader, Tabs } from '../../ui';
 import { Overview } from './Overview';
 import { SmallBalances } from './SmallBalances';
 import './balances.css';
+
+// The firm-wide tab is its own chunk (it draws with recharts): the Overview paints without that code.
+const FirmView = lazy(() => import('./FirmView').then((m) => ({ default: m.FirmView })));
 
 type Tab = 'overview' | 'accounts' | 'small';
 
@@ -24,7 +26,11 @@ export default function BalancesScreen() {
         ]}
       >
         {tab === 'overview' ? <Overview /> : null}
-        {tab === 'accounts' ? <FirmView /> : null}
+        {tab === 'accounts' ? (
+          <Suspense fallback={<Loading label="Loading the firm-wide view…" />}>
+            <FirmView />
+          </Suspense>
+        ) : null}
         {tab === 'small' ? <SmallBalances /> : null}
       </Tabs>
     </div>

@@ -36,6 +36,23 @@ const session = (role: OperatorRole) => () => ({
 });
 
 describe('Settings → Team', () => {
+  it('alone: the first desk creates the team and asks to import its journal and audit log', async () => {
+    const fake = installFakeDesk({
+      'team.status': () => SOLO,
+      'operators.current': session('admin'),
+      'team.create': () => IN_TEAM,
+    });
+    renderWithQuery(<TeamPanel />);
+    await userEvent.selectOptions(await screen.findByTestId('team-mode'), 'create');
+    await userEvent.type(screen.getByTestId('team-name'), 'Firm');
+    await userEvent.click(screen.getByTestId('team-import-journal'));
+    await userEvent.type(screen.getByTestId('team-passphrase'), 'ann passphrase 1');
+    await userEvent.click(screen.getByTestId('team-submit'));
+    await expect
+      .poll(() => fake.callsOf('team.create'))
+      .toEqual([{ url: OFFERED, name: 'Firm', passphrase: 'ann passphrase 1', importJournal: true }]);
+  });
+
   it('alone: an administrator joins the team offered at start; the change waits for another administrator', async () => {
     const fake = installFakeDesk({
       'team.status': () => SOLO,

@@ -12,7 +12,7 @@ import { type FormEvent, useState } from 'react';
 import { OPERATOR_ROLES, type OperatorRole, ROLE_NAMES } from '../../../../shared/contract/operators';
 import type { TeamStatus } from '../../../../shared/contract/team';
 import { type DeskCallError, useDeskEvent, useDeskMutation, useDeskQuery } from '../../lib/desk';
-import { Button, CopyButton, DataTable, ErrorNotice, Loading, Select, TextField, Time } from '../../ui';
+import { Button, Checkbox, CopyButton, DataTable, ErrorNotice, Loading, Select, TextField, Time } from '../../ui';
 
 const ROLE_OPTIONS = OPERATOR_ROLES.map((role) => ({ value: role, label: ROLE_NAMES[role] }));
 const INVALIDATES = [
@@ -49,6 +49,7 @@ function JoinOrCreate({ offeredUrl }: { readonly offeredUrl: string | undefined 
   const [fingerprint, setFingerprint] = useState('');
   const [passphrase, setPassphrase] = useState('');
   const [role, setRole] = useState<OperatorRole>('admin');
+  const [importJournal, setImportJournal] = useState(false);
   const join = useDeskMutation('team.join', { invalidates: INVALIDATES, onSettled: () => setPassphrase('') });
   const create = useDeskMutation('team.create', { invalidates: INVALIDATES, onSettled: () => setPassphrase('') });
   const busy = join.isPending || create.isPending;
@@ -56,7 +57,7 @@ function JoinOrCreate({ offeredUrl }: { readonly offeredUrl: string | undefined 
   const submit = (event: FormEvent) => {
     event.preventDefault();
     if (mode === 'join') join.mutate({ url, fingerprint, passphrase, role });
-    else create.mutate({ url, name, passphrase });
+    else create.mutate({ url, name, passphrase, importJournal });
   };
   return (
     <form className="form-grid" onSubmit={submit} data-testid="team-join-form">
@@ -82,7 +83,16 @@ function JoinOrCreate({ offeredUrl }: { readonly offeredUrl: string | undefined 
         data-testid="team-url"
       />
       {mode === 'create' ? (
-        <TextField label="Team name" value={name} onChange={setName} data-testid="team-name" />
+        <>
+          <TextField label="Team name" value={name} onChange={setName} data-testid="team-name" />
+          <Checkbox
+            label="Import this desk’s journal and audit log into the team"
+            hint="Its money movements (with their states) and its audit log become the team’s history, signed by you. A movement still waiting for the platform’s answer is looked up there, never sent again. Only when the team is created, once."
+            checked={importJournal}
+            onChange={setImportJournal}
+            testId="team-import-journal"
+          />
+        </>
       ) : (
         <>
           <TextField
@@ -201,6 +211,9 @@ function Enrolments({ status, admin }: { readonly status: TeamStatus; readonly a
 
 function InTeam({ status }: { readonly status: TeamStatus }) {
   const leave = useDeskMutation('team.leave', { invalidates: INVALIDATES });
+  const importJournal = useDeskMutation('team.importJournal', {
+    invalidates: [...INVALIDATES, 'team.auditChain'],
+  });
   const me = status.me;
   const admin = me?.role === 'admin';
   return (
@@ -246,6 +259,20 @@ function InTeam({ status }: { readonly status: TeamStatus }) {
         ]}
       />
       <Enrolments status={status} admin={admin} />
+      {admin ? (
+        <div>
+          <Button
+            variant="ghost"
+            busy={importJournal.isPending}
+            onClick={() => importJournal.mutate({})}
+            data-testid="team-import-journal-now"
+          >
+            Import this desk’s journal and audit log…
+          </Button>
+          <p className="muted">Only into a team that holds no movement or audit entry yet, and once.</p>
+          <Outcome error={importJournal.error} />
+        </div>
+      ) : null}
       <div>
         <Button variant="ghost" busy={leave.isPending} onClick={() => leave.mutate({})} data-testid="team-leave">
           Take this desk out of the team…
