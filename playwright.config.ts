@@ -12,9 +12,12 @@ export default defineConfig({
   testDir: 'e2e',
   outputDir: 'test-results',
   globalSetup: './e2e/fixtures/build.ts',
-  // Two cores: two workers at most; each test starts its own sandbox and browser.
+  // Two cores: two workers at most. Each worker keeps one Chromium and a core process forked ahead;
+  // each test gets its own sandbox, data folder, core process and browser context (e2e/fixtures).
   workers: CI ? 2 : 1,
-  fullyParallel: false,
+  // Tests, not files, are shared out between the workers: the longest file (trade.spec.ts) no
+  // longer runs alone at the end while the other worker idles.
+  fullyParallel: true,
   forbidOnly: CI,
   // On CI one retry absorbs a timing hiccup of a shared two-core machine; a test that needed it is
   // reported by name as flaky (scripts/test-summary.ts), and a real failure still fails twice.

@@ -62,13 +62,7 @@ test('the connection state opens its details: clock offset and the rate limiterâ
   await expect(details).toHaveCount(0);
 });
 
-test('keyboard: Ctrl+number opens screens and focus lands on the screen title', async ({ page }) => {
-  await page.keyboard.press('Control+4');
-  await expect(page.getByTestId('screen-transfers')).toBeVisible();
-  await expect(page.getByRole('heading', { level: 1 })).toBeFocused();
-  await page.keyboard.press('Control+8');
-  await expect(page.getByTestId('screen-settings')).toBeVisible();
-});
+// Ctrl+number opening a screen with focus on its title: renderer/src/frame/Frame.test.tsx.
 
 test('an IPC round trip works through window.desk', async ({ app }) => {
   const result = await app.call('app.ping', { text: 'hello desk' });

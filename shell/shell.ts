@@ -10,9 +10,9 @@
 import { existsSync } from 'node:fs';
 import { mkdir } from 'node:fs/promises';
 import { join, resolve } from 'node:path';
-import type { BrowserContext, Page } from 'playwright-core';
+import type { Browser, BrowserContext, Page } from 'playwright-core';
 import { defaultDownloadsDir } from '../core/app/handlers';
-import type { CoreProcessOptions } from '../core/host/messages';
+import type { CoreProcessOptions, LaunchCore } from '../core/host/messages';
 import { entryFor, nodeCoreLauncher, type SandboxProcess, startSandboxProcess } from '../core/host/nodeLauncher';
 import { CoreStartFailed, type RemoteCore, startRemoteCore } from '../core/host/remoteCore';
 import { createSenderCheck } from '../core/ipc/dispatcher';
@@ -79,6 +79,17 @@ export interface ShellOptions {
    * (default ~/Downloads) under a new name without asking. Tests of the dialog set it to true.
    */
   readonly askWhereToSave?: boolean;
+  /**
+   * Tests only: open the window in a new context of this running browser instead of launching one
+   * on the data folder's profile (the end-to-end tests share one browser per worker); close() then
+   * closes that context, not the browser. UI preferences last as long as the context.
+   */
+  readonly browser?: Browser;
+  /**
+   * Tests only: how the core's process is started (default: a fork of the built core). The
+   * end-to-end tests hand over a process they forked ahead, while the test before ran.
+   */
+  readonly launchCore?: LaunchCore;
 }
 
 export interface Shell {
@@ -102,6 +113,17 @@ export interface Shell {
 }
 
 const isRoot = (): boolean => typeof process.getuid === 'function' && process.getuid() === 0;
+
+/** How the shell launches Chromium; the end-to-end tests launch their shared browser the same way. */
+export const browserLaunchOptions = (o: { readonly executablePath: string; readonly headless: boolean }) => ({
+  executablePath: o.executablePath,
+  headless: o.headless,
+  // Chromium refuses to start as root with its sandbox on (CI containers run as root).
+  chromiumSandbox: !isRoot(),
+  args: [...CHROME_ARGS, ...(o.headless ? ['--disable-gpu'] : ['--app=about:blank', '--window-size=1360,860'])],
+  // No accessibility-bus activation over D-Bus (noise on headless machines; not needed).
+  env: { ...process.env, NO_AT_BRIDGE: '1' },
+});
 
 /** Waits for the renderer's readiness marker (set once the bridge has answered). */
 export const waitForReady = async (page: Page, timeoutMs = 20_000): Promise<void> => {
@@ -163,7 +185,7 @@ export const openShell = async (options: ShellOptions): Promise<Shell> => {
     ? notifications.unavailableReason
     : 'The app runs headless: no OS notifications.';
   const coreStart = startRemoteCore({
-    launch: nodeCoreLauncher(entryFor('core', rendererDir)),
+    launch: options.launchCore ?? nodeCoreLauncher(entryFor('core', rendererDir)),
     // The core's process boots now; its options wait for the sandbox's address.
     options: sandboxStart.then((sandbox) => ({
       ...options.core,
@@ -226,21 +248,17 @@ export const openShell = async (options: ShellOptions): Promise<Shell> => {
   try {
     const [{ chromium }, contractModule] = await loading;
     contract = contractModule.contract;
-    context = await chromium.launchPersistentContext(join(options.dataDir, 'chromium-profile'), {
-      executablePath,
-      headless: options.headless,
-      // Chromium refuses to start as root with its sandbox on (CI containers run as root).
-      chromiumSandbox: !isRoot(),
-      args: [
-        ...CHROME_ARGS,
-        ...(options.headless ? ['--disable-gpu'] : ['--app=about:blank', '--window-size=1360,860']),
-      ],
+    const contextOptions = {
       acceptDownloads: false,
-      // No accessibility-bus activation over D-Bus (noise on headless machines; not needed).
-      env: { ...process.env, NO_AT_BRIDGE: '1' },
       serviceWorkers: 'block',
       viewport: options.headless ? (options.viewport ?? { width: 1360, height: 860 }) : null,
-    });
+    } as const;
+    context = options.browser
+      ? await options.browser.newContext(contextOptions)
+      : await chromium.launchPersistentContext(join(options.dataDir, 'chromium-profile'), {
+          ...browserLaunchOptions({ executablePath, headless: options.headless }),
+          ...contextOptions,
+        });
   } catch (error) {
     await closeProcesses();
     throw new ShellError(`Could not start Chromium at ${executablePath}: ${(error as Error).message}`);

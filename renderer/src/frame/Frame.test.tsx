@@ -1,8 +1,9 @@
-import { cleanup, render, screen, waitFor } from '@testing-library/react';
+import { cleanup, render, screen, waitFor, within } from '@testing-library/react';
 import userEvent from '@testing-library/user-event';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { App } from '../App';
 import { useLock } from '../lib/lock';
+import { useNavigation } from '../lib/navigation';
 import { installFakeDesk } from '../lib/testing/fakeDesk';
 
 /** The bridge: answers what the frame asks; everything else fails like a missing profile. */
@@ -61,6 +62,8 @@ const installDesk = (options: { lockState?: 'unlocked' | 'locked'; unlockError?:
 beforeEach(() => {
   installDesk();
   useLock.setState({ locked: false, reason: null, securing: false, unlocking: false, error: null });
+  // Every test starts on the first screen, as the app does (the keyboard test leaves Settings open).
+  useNavigation.setState({ screen: 'balances', params: {} });
 });
 afterEach(() => {
   cleanup();
@@ -154,6 +157,18 @@ describe('the frame', () => {
     expect(screen.getByTestId('nav-settings').getAttribute('aria-current')).toBe('page');
     // Every screen but the first has its own chunk: its heading shows once its code has loaded.
     expect(await screen.findByRole('heading', { level: 1, name: 'Settings' })).toBeTruthy();
+  });
+
+  it('keyboard: Ctrl+number opens screens and focus lands on the screen title', async () => {
+    render(<App />);
+    await waitFor(() => expect(document.documentElement.dataset.deskReady).toBe('true'));
+    await userEvent.keyboard('{Control>}4{/Control}');
+    const transfers = await screen.findByTestId('screen-transfers');
+    const title = await within(transfers).findByText('Transfers', { selector: 'h1' });
+    await waitFor(() => expect(document.activeElement).toBe(title));
+    await userEvent.keyboard('{Control>}8{/Control}');
+    expect(await screen.findByTestId('screen-settings')).toBeTruthy();
+    expect(screen.getByTestId('nav-settings').getAttribute('aria-current')).toBe('page');
   });
 
   it('locks on request in main too, makes the rest of the app inert, and unlocks through main', async () => {

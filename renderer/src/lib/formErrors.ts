@@ -13,7 +13,16 @@
  * no field: it cannot know what a form highlights); the banner adds which fields it highlighted.
  */
 import { type DependencyList, useEffect } from 'react';
-import type { FieldValues, Path, PathValue, UseFormReturn, UseFormSetError } from 'react-hook-form';
+import {
+  type FieldError,
+  type FieldValues,
+  get,
+  type Path,
+  type PathValue,
+  type Resolver,
+  type UseFormReturn,
+  type UseFormSetError,
+} from 'react-hook-form';
 import { DeskCallError, isDeskCallError } from './desk';
 
 /** The banner left after the form put what it could at its fields. */
@@ -98,13 +107,17 @@ export const fieldMessage = (error: { readonly message?: string | undefined } | 
 /**
  * A form whose rules read more than the field itself (other fields, a balance, the chosen network):
  * after every change of `deps` (the values and what the rules read), each field in `names` that `shows`
- * its rule is checked again with the form's resolver; a field that does not show its rule yet (e.g.
+ * its rule is checked again with the form's `resolver`; a field that does not show its rule yet (e.g.
  * "required" before a first attempt) has no message. A refusal `placeRefusal` put at a field stays
  * until that field is edited (`editFields`), unless the field's own rule fails: then the rule's
  * message is the one shown.
+ *
+ * Only a message that changes is written to the form: `form.trigger` would re-render the whole form
+ * once more after every keystroke even when every message stays the same.
  */
 export const useRulesAtFields = <T extends FieldValues, TContext, TOutput>(
   form: UseFormReturn<T, TContext, TOutput>,
+  resolver: Resolver<T, TContext, TOutput>,
   names: readonly Path<T>[],
   shows: (name: Path<T>) => boolean,
   deps: DependencyList,
@@ -116,15 +129,21 @@ export const useRulesAtFields = <T extends FieldValues, TContext, TOutput>(
       if (!shown.includes(name) && error && !isRefusal(error)) form.clearErrors(name);
     }
     if (shown.length === 0) return;
-    const refusals: [Path<T>, { type: string; message: string }][] = [];
-    for (const name of shown) {
-      const error = form.getFieldState(name).error;
-      if (error && isRefusal(error)) refusals.push([name, { type: String(error.type), message: error.message ?? '' }]);
-    }
-    void form.trigger(shown).then(() => {
-      // The rule holds: the refusal stays until its field is edited.
-      for (const [name, refusal] of refusals) if (!form.getFieldState(name).error) form.setError(name, refusal);
-    });
+    void Promise.resolve(resolver(form.getValues(), undefined, { fields: {}, shouldUseNativeValidation: false })).then(
+      ({ errors }) => {
+        for (const name of shown) {
+          const current = form.getFieldState(name).error;
+          const rule = get(errors, name) as FieldError | undefined;
+          if (rule) {
+            const message = rule.message ?? '';
+            if (current?.type !== rule.type || current?.message !== message)
+              form.setError(name, { type: rule.type, message });
+          }
+          // The rule holds: its message goes; a refusal stays until its field is edited.
+          else if (current && !isRefusal(current)) form.clearErrors(name);
+        }
+      },
+    );
   };
   // biome-ignore lint/correctness/useExhaustiveDependencies: `deps` are what the rules read; `shows` reads them.
   useEffect(check, deps);

@@ -195,9 +195,10 @@ export const TransferForm = ({ onResult }: TransferFormProps) => {
   );
   const availableText = source !== undefined ? (available.data?.available ?? undefined) : undefined;
 
+  const resolver = zodResolver(transferSchema(availableText));
   const form = useForm<TransferDraft, unknown, TransferDetails>({
     // Read again every render: the amount is checked against what is available at the source.
-    resolver: zodResolver(transferSchema(availableText)),
+    resolver,
     mode: 'onSubmit',
     reValidateMode: 'onChange',
     defaultValues: draft,
@@ -212,6 +213,7 @@ export const TransferForm = ({ onResult }: TransferFormProps) => {
   // Format problems show as the person types; "required" ones only after a first attempt.
   useRulesAtFields(
     form,
+    resolver,
     DRAFT_FIELDS,
     (name) => submitted || ALWAYS_SHOWN.includes(name) || (SHOWN_AS_TYPED.includes(name) && draft[name] !== ''),
     [...DRAFT_FIELDS.map((name) => draft[name]), availableText, submitted],

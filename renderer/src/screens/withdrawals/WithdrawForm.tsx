@@ -252,9 +252,10 @@ export function WithdrawForm({ onSent }: { readonly onSent: (result: WithdrawRes
   // cannot be reviewed; the reason shows at the field at once, not after a click.
   const refused = saved ? savedAddressRefusal(saved) : undefined;
 
+  const resolver = zodResolver(withdrawSchema({ rules, chain, available, refused }));
   const form = useForm<WithdrawValues, unknown, WithdrawDetails>({
     // Read again every render: the rules read the chosen currency's rules, network, balance and saved entry.
-    resolver: zodResolver(withdrawSchema({ rules, chain, available, refused })),
+    resolver,
     mode: 'onSubmit',
     reValidateMode: 'onChange',
     defaultValues: {
@@ -282,6 +283,7 @@ export function WithdrawForm({ onSent }: { readonly onSent: (result: WithdrawRes
   // memo as it is typed, a refused saved address when it is chosen).
   useRulesAtFields(
     form,
+    resolver,
     WITHDRAW_ORDER,
     (name) =>
       submitted ||
