@@ -23,8 +23,13 @@ import { PlatformConnection } from './connection';
 
 export const SANDBOX_PROFILE_ID = 'local-sandbox';
 
-/** How often REST is asked again while it is failing (see probeRest). */
+/**
+ * REST is asked again 1 s after it failed, then after twice as long each time up to 30 s (see
+ * probeRest): a passing fault is over in a second, and an address that stays unreachable (testnet
+ * offline, a cable out) is not asked every second for hours.
+ */
 const REST_PROBE_MS = 1_000;
+const REST_PROBE_MAX_MS = 30_000;
 
 /**
  * The platform's addresses (api-facts "Base URL", §7.2; the futures alternative entry as the
@@ -114,6 +119,7 @@ export class ProfileManager {
   private limiterTimer: Timer | undefined;
   /** While REST is failing: the next light request that asks whether it answers again. */
   private restProbe: Timer | undefined;
+  private restProbeDelayMs = REST_PROBE_MS;
   private switching: Promise<ConnectionStatus> | undefined;
 
   constructor(private readonly options: ProfileManagerOptions) {
@@ -371,6 +377,7 @@ export class ProfileManager {
     this.checkedAt = undefined;
     this.lastCheck = undefined;
     this.restFailingSince = undefined;
+    this.restProbeDelayMs = REST_PROBE_MS;
     this.streamOpen = false;
     this.options.db
       .prepare(
@@ -393,8 +400,10 @@ export class ProfileManager {
         onRequest: (record) => {
           this.options.onRequest(row.id, record);
           const answered = record.status >= 200 && record.status < 300;
-          if (answered) this.restFailingSince = undefined;
-          else if (record.status === 0 || record.status >= 500) this.restFailingSince ??= Date.now();
+          if (answered) {
+            this.restFailingSince = undefined;
+            this.restProbeDelayMs = REST_PROBE_MS;
+          } else if (record.status === 0 || record.status >= 500) this.restFailingSince ??= Date.now();
           if (answered && this.restFailingOnly()) {
             this.setState('connected'); // REST answers again
           } else if (record.status >= 500 && this.state === 'connected') {
@@ -481,8 +490,8 @@ export class ProfileManager {
   }
 
   /**
-   * While only REST failing is wrong, a light read (the platform's time) every second asks whether
-   * it answers again: a desk that sends nothing else would otherwise stay 'error' after one failed
+   * While only REST failing is wrong, a light read (the platform's time) asks whether it answers
+   * again — after 1 s, then backing off to every 30 s: a desk that sends nothing else would otherwise stay 'error' after one failed
    * request — its status bar red, and a team desk, which sends only while connected, idle.
    */
   private probeRest(): void {
@@ -495,9 +504,10 @@ export class ProfileManager {
         // Its answer (or failure) reaches onRequest, which sets the state and probes again if needed.
         void connection.client.syncClock().catch(() => this.probeRest());
       },
-      REST_PROBE_MS,
+      this.restProbeDelayMs,
       BACKGROUND,
     );
+    this.restProbeDelayMs = Math.min(REST_PROBE_MAX_MS, this.restProbeDelayMs * 2);
   }
 
   private setState(state: ConnectionStatus['state'], error?: ConnectionStatus['lastError']): void {
