@@ -1,12 +1,17 @@
 /**
- * The fallback shell's bridge in a real Chromium page, with a stand-in core: who called is what the
- * browser says (frame, top level, URL), a named call can be cancelled from the page, answers go
- * back to the document that asked, events reach our own document.
+ * The fallback shell's bridge in a real Chromium page, with a stand-in core (the core process's
+ * direct channel, core/host/pageLane.ts, in this process): who called is what the browser says
+ * (frame, top level, URL), a named call can be cancelled from the page, answers go back to the
+ * document that asked, events reach our own document.
  */
 import { type Browser, chromium, type Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { type PageLanes, startPageLanes } from '../core/host/pageLane';
+import { nodeTimers } from '../core/host/timers';
 import type { SenderInfo } from '../core/ipc/dispatcher';
-import { type Bridge, installBridge } from './bridge';
+import { ChannelPort, ChannelServer, isChannelMessage } from '../shared/ipc/channel';
+import type { Result } from '../shared/ipc/result';
+import { type Bridge, installBridge, reserveLoopbackPort } from './bridge';
 import { findChrome } from './chrome';
 
 const ORIGIN = 'https://bridge-test.invalid';
@@ -24,7 +29,24 @@ describe.skipIf(chrome === undefined)('the Chromium shell’s bridge', () => {
   let browser: Browser;
   let page: Page;
   let bridge: Bridge;
+  let lanes: PageLanes | undefined;
   const seen: Seen[] = [];
+
+  /** The stand-in core: answers every call with what it was asked; holds an export until cancelled. */
+  const standIn = async (
+    operation: string,
+    payload: unknown,
+    sender: SenderInfo,
+    signal: AbortSignal | undefined,
+  ): Promise<Result<unknown>> => {
+    seen.push({ operation, payload, sender, signal });
+    if (operation === 'activity.exportHistoryCsv') {
+      return new Promise((resolve) => {
+        signal?.addEventListener('abort', () => resolve({ ok: true, value: { cancelled: true } }));
+      });
+    }
+    return { ok: true, value: { operation, payload } };
+  };
 
   beforeAll(async () => {
     browser = await chromium.launch({ executablePath: chrome!, headless: true, args: ['--no-sandbox'] });
@@ -38,21 +60,36 @@ describe.skipIf(chrome === undefined)('the Chromium shell’s bridge', () => {
       }),
     );
     page = await context.newPage();
+    const lanePort = await reserveLoopbackPort();
+    const timers = nodeTimers();
+    // As the core's process serves a lane: a channel server taking every call as the lane's sender.
+    lanes = await startPageLanes({
+      port: lanePort,
+      isTrustedOrigin: (origin) => origin === ORIGIN,
+      attach: (_windowId, sender, port) => {
+        const server = new ChannelServer(
+          new ChannelPort((message) => port.postMessage(message), timers),
+          (operation, input, { signal }) => standIn(operation, input, sender, signal as AbortSignal),
+          timers,
+        );
+        port.on('message', ({ data }) => {
+          if (isChannelMessage(data)) server.receive(data);
+        });
+        port.on('close', () => server.close());
+        port.start();
+      },
+    });
     bridge = await installBridge(page, {
       core: {
-        dispatchText: async (operation, payload, sender, options = {}) => {
-          seen.push({ operation, payload, sender, signal: options.signal as AbortSignal | undefined });
-          if (operation === 'activity.exportHistoryCsv') {
-            // Held until a cancel answers it.
-            return new Promise<string>((resolve) => {
-              options.signal?.addEventListener('abort', () =>
-                resolve(JSON.stringify({ ok: true, value: { cancelled: true } })),
-              );
-            });
-          }
-          return JSON.stringify({ ok: true, value: { operation, payload } });
+        dispatchText: async (operation, payload, sender, options = {}) =>
+          JSON.stringify(await standIn(operation, payload, sender, options.signal as AbortSignal | undefined)),
+        offerLane: async (windowId, sender, key) => {
+          lanes?.expect(key, windowId, sender);
+          return lanes !== undefined;
         },
+        closeLane: (windowId) => lanes?.close(windowId),
       },
+      lanePort,
       operations: ['app.ping', 'activity.exportHistoryCsv'],
       isTrustedSender: (sender) => sender.isMainFrame && sender.url.startsWith(`${ORIGIN}/`),
     });
@@ -60,6 +97,7 @@ describe.skipIf(chrome === undefined)('the Chromium shell’s bridge', () => {
   }, 60_000);
   afterAll(async () => {
     await browser?.close();
+    await lanes?.stop();
   });
 
   it('answers a call with the core’s answer, naming the caller as the browser does', async () => {
@@ -96,7 +134,8 @@ describe.skipIf(chrome === undefined)('the Chromium shell’s bridge', () => {
   it('the lane refuses a page of another origin, and a connection without a key handed to one of our documents', async () => {
     const { WebSocket } = await import('ws');
     const calls = seen.length;
-    const elsewhere = new WebSocket(bridge.laneAddress, { origin: 'https://elsewhere.invalid' });
+    const address = bridge.laneAddress!;
+    const elsewhere = new WebSocket(address, { origin: 'https://elsewhere.invalid' });
     elsewhere.on('error', () => {}); // ended below, before it could open
     const refused = await new Promise<number>((done) =>
       elsewhere.on('unexpected-response', (_req, res) => done(res.statusCode ?? 0)),
@@ -104,17 +143,17 @@ describe.skipIf(chrome === undefined)('the Chromium shell’s bridge', () => {
     expect(refused).toBe(401);
     elsewhere.terminate();
     // Our origin, but asked by another name (a DNS-rebinding page): refused as well.
-    const rebound = new WebSocket(bridge.laneAddress, { origin: ORIGIN, headers: { host: 'rebound.example:80' } });
+    const rebound = new WebSocket(address, { origin: ORIGIN, headers: { host: 'rebound.example:80' } });
     rebound.on('error', () => {});
     expect(
       await new Promise<number>((done) => rebound.on('unexpected-response', (_req, res) => done(res.statusCode ?? 0))),
     ).toBe(401);
     rebound.terminate();
     // Our origin in the header (anything but a browser can write it), but a key nobody was handed.
-    const forged = new WebSocket(bridge.laneAddress, { origin: ORIGIN });
+    const forged = new WebSocket(address, { origin: ORIGIN });
     await new Promise((done) => forged.on('open', done));
     forged.send('not-a-key');
-    forged.send(JSON.stringify([1, 'call', 'app.ping', null, { text: 'forged' }]));
+    forged.send(JSON.stringify({ k: 'call', id: 1, op: 'app.ping', input: { text: 'forged' } }));
     await new Promise((done) => forged.on('close', done));
     expect(seen.length).toBe(calls);
   });

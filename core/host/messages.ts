@@ -51,6 +51,12 @@ export type CoreProcessOptions = Omit<
    * for it skip main; events then go to the windows' ports only. Default: through the shell.
    */
   readonly directWindows?: boolean;
+  /**
+   * Chromium shell: the loopback port on which the page's direct channel reaches this process
+   * (core/host/pageLane.ts). The shell chooses it: the page's CSP names it, and a restarted core
+   * listens on it again. Absent: no direct channel (calls take the shell's relay).
+   */
+  readonly pageLanePort?: number;
 };
 
 /** Shell → core, besides the channel. */
@@ -62,6 +68,13 @@ export type ToCore =
    * this port are that sender's, whatever they say.
    */
   | { readonly type: 'window'; readonly windowId: number; readonly sender: SenderInfo }
+  /**
+   * Chromium shell: a key the shell handed to one document it checked as ours (`sender`, as the
+   * browser names it); the page's direct channel that names it is that document's (pageLane.ts).
+   */
+  | { readonly type: 'laneKey'; readonly key: string; readonly windowId: number; readonly sender: SenderInfo }
+  /** That document is gone: its direct channel closes. */
+  | { readonly type: 'laneClose'; readonly windowId: number }
   | { readonly type: 'close' };
 
 /** Core → shell, besides the channel. */
