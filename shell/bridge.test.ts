@@ -30,6 +30,8 @@ describe.skipIf(chrome === undefined)('the Chromium shell’s bridge', () => {
   let page: Page;
   let bridge: Bridge;
   let lanes: PageLanes | undefined;
+  /** The documents that opened a lane, in order (a new one per lane). */
+  const attached: number[] = [];
   const seen: Seen[] = [];
 
   /** The stand-in core: answers every call with what it was asked; holds an export until cancelled. */
@@ -66,7 +68,8 @@ describe.skipIf(chrome === undefined)('the Chromium shell’s bridge', () => {
     lanes = await startPageLanes({
       port: lanePort,
       isTrustedOrigin: (origin) => origin === ORIGIN,
-      attach: (_windowId, sender, port) => {
+      attach: (windowId, sender, port) => {
+        attached.push(windowId);
         const server = new ChannelServer(
           new ChannelPort((message) => port.postMessage(message), timers),
           (operation, input, { signal }) => standIn(operation, input, sender, signal as AbortSignal),
@@ -186,6 +189,30 @@ describe.skipIf(chrome === undefined)('the Chromium shell’s bridge', () => {
     await page.evaluate(() => (window as unknown as { desk: { cancel(id: string): void } }).desk.cancel('export-1'));
     expect(await pending).toEqual({ ok: true, value: { cancelled: true } });
     expect(call.signal?.aborted).toBe(true);
+  });
+
+  it('a call in flight when its lane closes (the core stopped) ends OUTCOME_UNKNOWN, and the page gets a new lane', async () => {
+    const exports = () => seen.filter((s) => s.operation === 'activity.exportHistoryCsv').length;
+    const exportsBefore = exports();
+    await expect.poll(() => attached.length).toBeGreaterThan(0);
+    const lanesBefore = attached.length;
+    const windowId = attached.at(-1)!;
+    const pending = page.evaluate(() =>
+      (
+        window as unknown as {
+          desk: { activity: { exportHistoryCsv(i: unknown, o: unknown): Promise<unknown> } };
+        }
+      ).desk.activity.exportHistoryCsv({ kinds: ['deposits'] }, { callId: 'export-2' }),
+    );
+    await expect.poll(exports).toBe(exportsBefore + 1);
+    lanes?.close(windowId);
+    // Never "failed" nor answered twice: it may have gone through, and the next core checks.
+    expect(await pending).toMatchObject({ ok: false, error: { code: 'OUTCOME_UNKNOWN' } });
+    await expect.poll(() => attached.length).toBe(lanesBefore + 1);
+    const answer = await page.evaluate(() =>
+      (window as unknown as { desk: { app: { ping(i: unknown): Promise<unknown> } } }).desk.app.ping({ text: 'again' }),
+    );
+    expect(answer).toEqual({ ok: true, value: { operation: 'app.ping', payload: { text: 'again' } } });
   });
 
   it('events reach listeners of our own document, in order', async () => {
