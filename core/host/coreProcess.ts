@@ -28,18 +28,11 @@ import { createEmitter } from '../ipc/events';
 import { DataDirBusy } from '../journal/dataDirLock';
 import { type KeyStore, MEMORY_BACKEND } from '../keychain/keyStore';
 import { CONFIRM_TIMEOUT_MS } from '../policies/confirm';
-import type { CoreProcessOptions, FromCore, ShellOperation, ToCore } from './messages';
+import type { CoreProcessOptions, FromCore, ShellOperation, ToCore, WindowPort } from './messages';
 import { type PageLanes, startPageLanes } from './pageLane';
 import { nodeTimers } from './timers';
 
-/** A port as the core sees it: Electron's MessagePortMain and Node's IPC channel both fit. */
-export interface WindowPort {
-  postMessage(message: ChannelMessage): void;
-  on(event: 'message', listener: (event: { data: unknown }) => void): void;
-  on(event: 'close', listener: () => void): void;
-  start(): void;
-  close(): void;
-}
+export type { WindowPort } from './messages';
 
 export interface ParentPort {
   post(message: FromCore | ChannelMessage): void;

@@ -59,6 +59,18 @@ export type CoreProcessOptions = Omit<
   readonly pageLanePort?: number;
 };
 
+/**
+ * A window's own port as the core sees it: Electron's MessagePortMain, and the Chromium page's
+ * direct channel (pageLane.ts), both fit.
+ */
+export interface WindowPort {
+  postMessage(message: ChannelMessage): void;
+  on(event: 'message', listener: (event: { data: unknown }) => void): void;
+  on(event: 'close', listener: () => void): void;
+  start(): void;
+  close(): void;
+}
+
 /** Shell → core, besides the channel. */
 export type ToCore =
   | { readonly type: 'start'; readonly options: CoreProcessOptions }

@@ -15,7 +15,7 @@
 import type { IncomingMessage } from 'node:http';
 import { type WebSocket, WebSocketServer } from 'ws';
 import type { SenderInfo } from '../ipc/dispatcher';
-import type { WindowPort } from './coreProcess';
+import type { WindowPort } from './messages';
 
 /** A message larger than this closes the lane (every input is capped far below). */
 const MAX_LANE_MESSAGE_BYTES = 16 * 1024 * 1024;
