@@ -4,8 +4,9 @@
  * (frame, top level, URL), a named call can be cancelled from the page, answers go back to the
  * document that asked, events reach our own document.
  */
-import { type Browser, chromium, type Page } from 'playwright-core';
+import { type Browser, type BrowserContext, chromium, type Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { WebSocketServer } from 'ws';
 import { type PageLanes, startPageLanes } from '../core/host/pageLane';
 import { nodeTimers } from '../core/host/timers';
 import type { SenderInfo } from '../core/ipc/dispatcher';
@@ -27,6 +28,7 @@ interface Seen {
 
 describe.skipIf(chrome === undefined)('the Chromium shell’s bridge', () => {
   let browser: Browser;
+  let context: BrowserContext;
   let page: Page;
   let bridge: Bridge;
   let lanes: PageLanes | undefined;
@@ -52,7 +54,7 @@ describe.skipIf(chrome === undefined)('the Chromium shell’s bridge', () => {
 
   beforeAll(async () => {
     browser = await chromium.launch({ executablePath: chrome!, headless: true, args: ['--no-sandbox'] });
-    const context = await browser.newContext();
+    context = await browser.newContext();
     // As the shell does for its origin: the lane is a loopback WebSocket (Local Network Access).
     await context.grantPermissions(['local-network-access'], { origin: ORIGIN });
     await context.route(`${ORIGIN}/**`, (route) =>
@@ -86,8 +88,8 @@ describe.skipIf(chrome === undefined)('the Chromium shell’s bridge', () => {
       core: {
         dispatchText: async (operation, payload, sender, options = {}) =>
           JSON.stringify(await standIn(operation, payload, sender, options.signal as AbortSignal | undefined)),
-        offerLane: async (windowId, sender, key) => {
-          lanes?.expect(key, windowId, sender);
+        offerLane: async (windowId, sender, lane) => {
+          lanes?.expect(lane, windowId, sender);
           return lanes !== undefined;
         },
         closeLane: (windowId) => lanes?.close(windowId),
@@ -159,6 +161,46 @@ describe.skipIf(chrome === undefined)('the Chromium shell’s bridge', () => {
     forged.send(JSON.stringify({ k: 'call', id: 1, op: 'app.ping', input: { text: 'forged' } }));
     await new Promise((done) => forged.on('close', done));
     expect(seen.length).toBe(calls);
+  });
+
+  it('a process that took the channel’s port first gets the spent key and no call: the page waits for the core’s proof', async () => {
+    const lanePort = await reserveLoopbackPort();
+    const impostor = new WebSocketServer({ host: '127.0.0.1', port: lanePort });
+    const received: string[] = [];
+    impostor.on('connection', (socket) => {
+      // It cannot answer with the proof: it keeps quiet, holding whatever it is sent.
+      socket.on('message', (data) => received.push(String(data)));
+    });
+    const other = await context.newPage();
+    try {
+      const viaBinding: string[] = [];
+      await installBridge(other, {
+        core: {
+          dispatchText: async (operation, payload) => {
+            viaBinding.push(operation);
+            return JSON.stringify({ ok: true, value: { operation, payload } });
+          },
+          offerLane: async () => true,
+          closeLane: () => {},
+        },
+        lanePort,
+        operations: ['app.ping'],
+        isTrustedSender: (sender) => sender.isMainFrame && sender.url.startsWith(`${ORIGIN}/`),
+      });
+      await other.goto(`${ORIGIN}/`);
+      await expect.poll(() => received.length).toBe(1);
+      const answer = await other.evaluate(() =>
+        (window as unknown as { desk: { app: { ping(i: unknown): Promise<unknown> } } }).desk.app.ping({ text: 'x' }),
+      );
+      // Answered by the core through the shell; the impostor saw the key and nothing else.
+      expect(answer).toEqual({ ok: true, value: { operation: 'app.ping', payload: { text: 'x' } } });
+      expect(viaBinding).toEqual(['app.ping']);
+      expect(received).toHaveLength(1);
+      expect(received[0]).not.toContain('app.ping');
+    } finally {
+      await other.close();
+      await new Promise<void>((done) => impostor.close(() => done()));
+    }
   });
 
   it('a call from a subframe is named as one, whatever the page says', async () => {

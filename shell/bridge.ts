@@ -98,13 +98,20 @@ export const bridgeScript = (operations: readonly string[], deliver: string): st
     pending.delete(id);
     resolve?.(result);
   };
-  const openLane = ({ port, key }) => {
+  const openLane = ({ port, key, proof }) => {
     if (lane !== undefined || opening) return;
     opening = true;
     const socket = new WebSocket('ws://127.0.0.1:' + port);
+    let proven = false;
     let worked = false;
-    socket.onopen = () => { socket.send(key); lane = socket; opening = false; };
+    socket.onopen = () => { socket.send(key); };
     socket.onmessage = (event) => {
+      // The core's first message is the proof handed with the key: only then is it the core.
+      if (!proven) {
+        if (String(event.data) !== proof) { socket.close(); return; }
+        proven = true; lane = socket; opening = false;
+        return;
+      }
       const message = JSON.parse(String(event.data));
       if (message.k === 'result') { worked = true; settle(message.id, message.result); }
     };
@@ -348,18 +355,18 @@ export const installBridge = async (
   // The direct channel (issue 26; docs/security.md): a round trip through the DevTools protocol and
   // this process costs about a millisecond, a WebSocket on loopback straight to the core's process
   // a fraction of it. The core serves it (core/host/pageLane.ts); this process decides who gets
-  // one: a key, good for one connection, told to the core with the document it is for (as the
-  // browser names it) and handed by evaluation to that document alone.
+  // one: a key, good for one connection, and the proof the core answers it with, told to the core
+  // with the document it is for (as the browser names it) and handed by evaluation to that document alone.
   const { lanePort } = options;
   /** Documents that were handed a key (their lane is closed when they go). */
   const offered = new Set<number>();
   const offerLane = async (contextId: number): Promise<void> => {
     if (lanePort === undefined) return;
-    const key = randomBytes(24).toString('base64url');
-    const told = await options.core.offerLane(contextId, frames.senderOf(contextId), key);
+    const lane = { key: randomBytes(24).toString('base64url'), proof: randomBytes(24).toString('base64url') };
+    const told = await options.core.offerLane(contextId, frames.senderOf(contextId), lane);
     if (!told || !ours.has(contextId)) return;
     offered.add(contextId);
-    answer(contextId, -1, JSON.stringify({ port: lanePort, key }));
+    answer(contextId, -1, JSON.stringify({ port: lanePort, ...lane }));
   };
 
   const forget = (contextId: number): void => {

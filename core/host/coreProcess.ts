@@ -317,8 +317,8 @@ export const runCoreProcess = (port: ParentPort = parentPort(), host: CoreProces
         return;
       }
       case 'laneKey': {
-        const { key, windowId, sender } = message;
-        void pageLanes.then((lanes) => lanes?.expect(key, windowId, sender));
+        const { key, proof, windowId, sender } = message;
+        void pageLanes.then((lanes) => lanes?.expect({ key, proof }, windowId, sender));
         return;
       }
       case 'laneClose': {

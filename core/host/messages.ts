@@ -71,6 +71,16 @@ export interface WindowPort {
   close(): void;
 }
 
+/**
+ * What opens one direct channel (pageLane.ts), both one-use secrets made by the shell: `key`, which
+ * the page names first, and `proof`, the core's first answer, by which the page knows it reached
+ * the core and not whatever else took the port.
+ */
+export interface LaneKey {
+  readonly key: string;
+  readonly proof: string;
+}
+
 /** Shell → core, besides the channel. */
 export type ToCore =
   | { readonly type: 'start'; readonly options: CoreProcessOptions }
@@ -84,7 +94,7 @@ export type ToCore =
    * Chromium shell: a key the shell handed to one document it checked as ours (`sender`, as the
    * browser names it); the page's direct channel that names it is that document's (pageLane.ts).
    */
-  | { readonly type: 'laneKey'; readonly key: string; readonly windowId: number; readonly sender: SenderInfo }
+  | ({ readonly type: 'laneKey'; readonly windowId: number; readonly sender: SenderInfo } & LaneKey)
   /** That document is gone: its direct channel closes. */
   | { readonly type: 'laneClose'; readonly windowId: number }
   | { readonly type: 'close' };

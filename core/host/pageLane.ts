@@ -10,12 +10,14 @@
  * own name (`Host`: a DNS-rebinding page sends its own), and its first message must be a key the
  * shell told us about and nobody used; the key is then spent, and every call on the connection is
  * the call of the document it was handed to — the core's dispatcher checks that sender and
- * validates every payload as for any call. The shell closes the lane when that document goes.
+ * validates every payload as for any call. The core's first message is the key's proof, handed to
+ * the page with it: the page sends no call before it reads the proof, so a process that took the
+ * port first gets a spent key and nothing else. The shell closes the lane when that document goes.
  */
 import type { IncomingMessage } from 'node:http';
 import { type WebSocket, WebSocketServer } from 'ws';
 import type { SenderInfo } from '../ipc/dispatcher';
-import type { WindowPort } from './messages';
+import type { LaneKey, WindowPort } from './messages';
 
 /** A message larger than this closes the lane (every input is capped far below). */
 const MAX_LANE_MESSAGE_BYTES = 16 * 1024 * 1024;
@@ -32,7 +34,7 @@ const MAX_WAITING_MESSAGES = 100;
 
 export interface PageLanes {
   /** A key the shell handed to one document of ours: its connection's calls are `sender`'s. */
-  expect(key: string, windowId: number, sender: SenderInfo): void;
+  expect(lane: LaneKey, windowId: number, sender: SenderInfo): void;
   /** That document is gone: its lane closes and its key, if unused, is void. */
   close(windowId: number): void;
   stop(): Promise<void>;
@@ -80,7 +82,7 @@ export const startPageLanes = async (options: {
   readonly attach: (windowId: number, sender: SenderInfo, port: WindowPort) => void;
 }): Promise<PageLanes | undefined> => {
   /** Keys told by the shell and not used yet → whose. */
-  const keys = new Map<string, { readonly windowId: number; readonly sender: SenderInfo }>();
+  const keys = new Map<string, { readonly windowId: number; readonly sender: SenderInfo; readonly proof: string }>();
   /** Connections that named a key the shell has not told us of yet (its message may still be on its way). */
   const waiting = new Map<string, () => void>();
   const open = new Map<number, WebSocket>();
@@ -108,6 +110,8 @@ export const startPageLanes = async (options: {
     }
     open.get(owner.windowId)?.terminate();
     open.set(owner.windowId, socket);
+    // First, what tells the page it reached the core (it sends no call before).
+    socket.send(owner.proof);
     socket.on('close', () => {
       if (open.get(owner.windowId) === socket) open.delete(owner.windowId);
     });
@@ -152,8 +156,8 @@ export const startPageLanes = async (options: {
   });
 
   return {
-    expect: (key, windowId, sender) => {
-      keys.set(key, { windowId, sender });
+    expect: ({ key, proof }, windowId, sender) => {
+      keys.set(key, { windowId, sender, proof });
       const connection = waiting.get(key);
       waiting.delete(key);
       connection?.();

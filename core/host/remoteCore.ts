@@ -25,7 +25,7 @@ import { fail, type IpcError, type Result } from '../../shared/ipc/result';
 import { createContractServer, type DispatchOptions, type SenderInfo } from '../ipc/dispatcher';
 import { MemoryKeyStore } from '../keychain/keyStore';
 import { BACKGROUND, type Scheduler, systemScheduler, type Timer } from '../scheduler';
-import type { CoreChannel, CoreProcessOptions, FromCore, LaunchCore, ShellOperation } from './messages';
+import type { CoreChannel, CoreProcessOptions, FromCore, LaneKey, LaunchCore, ShellOperation } from './messages';
 import { nodeTimers } from './timers';
 
 /** The core could not start; `busy`: another Treasury Desk holds the data folder (nothing changed). */
@@ -101,7 +101,7 @@ export interface RemoteCore {
    * is about to hand to one document of ours, for the page's direct channel (core/host/pageLane.ts).
    * False when there is no core to tell: the key is not handed out.
    */
-  offerLane(windowId: number, sender: SenderInfo, key: string): Promise<boolean>;
+  offerLane(windowId: number, sender: SenderInfo, lane: LaneKey): Promise<boolean>;
   /** That document is gone: the core closes its direct channel. */
   closeLane(windowId: number): void;
   /** The current core process (undefined between a crash and the restart). */
@@ -348,10 +348,10 @@ export const startRemoteCore = async (o: RemoteCoreOptions): Promise<RemoteCore>
       session.child.send({ type: 'window', windowId, sender }, [port]);
       return true;
     },
-    offerLane: async (windowId, sender, key) => {
+    offerLane: async (windowId, sender, lane) => {
       const target = await current();
       if (!('child' in target)) return false;
-      target.child.send({ type: 'laneKey', key, windowId, sender });
+      target.child.send({ type: 'laneKey', windowId, sender, ...lane });
       return true;
     },
     closeLane: (windowId) => {
