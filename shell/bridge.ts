@@ -364,7 +364,12 @@ export const installBridge = async (
     if (lanePort === undefined) return;
     const lane = { key: randomBytes(24).toString('base64url'), proof: randomBytes(24).toString('base64url') };
     const told = await options.core.offerLane(contextId, frames.senderOf(contextId), lane);
-    if (!told || !ours.has(contextId)) return;
+    if (!told) return;
+    // The document went while the core was being told: its key is void.
+    if (!ours.has(contextId)) {
+      options.core.closeLane(contextId);
+      return;
+    }
     offered.add(contextId);
     answer(contextId, -1, JSON.stringify({ port: lanePort, ...lane }));
   };
