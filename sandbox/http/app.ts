@@ -274,13 +274,7 @@ export function buildHttp(
   }
 
   // --- authentication -----------------------------------------------------------------------
-  function authenticate(
-    req: ApiRequest,
-    route: PrivateRoute,
-    rawPath: string,
-    rawQuery: string,
-    ip: string,
-  ): Caller {
+  function authenticate(req: ApiRequest, route: PrivateRoute, rawPath: string, rawQuery: string, ip: string): Caller {
     const keyHeader = headerString(req, 'key');
     const ts = headerString(req, 'timestamp');
     const signHeader = headerString(req, 'sign');
@@ -315,13 +309,7 @@ export function buildHttp(
     return authorise(req, route, key, user, ip);
   }
 
-  function authorise(
-    req: ApiRequest,
-    route: PrivateRoute,
-    key: ApiKeyRecord,
-    user: UserRecord,
-    ip: string,
-  ): Caller {
+  function authorise(req: ApiRequest, route: PrivateRoute, key: ApiKeyRecord, user: UserRecord, ip: string): Caller {
     if (key.ipWhitelist.length > 0 && !key.ipWhitelist.includes(ip)) {
       throw new ApiFailure('IP_FORBIDDEN', `Request IP not in whitelist: ${ip}`);
     }
@@ -388,11 +376,7 @@ export function buildHttp(
     return tightest!;
   }
 
-  async function applyFault(
-    rule: FaultRule,
-    req: ApiRequest,
-    reply: ApiReply,
-  ): Promise<'dropped' | 'continue'> {
+  async function applyFault(rule: FaultRule, req: ApiRequest, reply: ApiReply): Promise<'dropped' | 'continue'> {
     switch (rule.kind) {
       case 'drop_before':
         reply.hijack();
