@@ -186,17 +186,24 @@ export const openShell = async (options: ShellOptions): Promise<Shell> => {
     : 'The app runs headless: no OS notifications.';
   const coreStart = startRemoteCore({
     launch: options.launchCore ?? nodeCoreLauncher(entryFor('core', rendererDir)),
-    // The core's process boots now; its options wait for the sandbox's address.
-    options: sandboxStart.then((sandbox) => ({
+    // The core starts now (journal, keychain, sign-in); only its connection to the built-in sandbox
+    // waits for the sandbox's address. Serial (benchmarks): everything waits, as it did before.
+    options: (serial ? sandboxStart.catch(() => undefined) : Promise.resolve()).then(() => ({
       ...options.core,
-      ...(sandbox
-        ? { sandbox: { mode: 'external', baseUrl: sandbox.baseUrl, key: sandbox.key, secret: sandbox.secret } }
-        : {}),
+      ...(requested.mode === 'embedded' ? { sandbox: { mode: 'announced' as const } } : {}),
       dataDir: options.dataDir,
-      shell: 'chromium',
+      shell: 'chromium' as const,
       trustedOrigins: [SHELL_ORIGIN],
       ...(notificationsUnavailable !== undefined ? { osNotificationsUnavailable: notificationsUnavailable } : {}),
     })),
+    ...(requested.mode === 'embedded'
+      ? {
+          sandboxAddress: sandboxStart.then((sandbox) => {
+            if (sandbox === undefined) throw new Error('the shell started no sandbox');
+            return { baseUrl: sandbox.baseUrl, key: sandbox.key, secret: sandbox.secret };
+          }),
+        }
+      : {}),
     emit: (events) => bridge?.send(events),
     // What this shell does for the core (shared/contract/shell.ts).
     shell: {
