@@ -11,8 +11,8 @@ import type { ShellContract } from '../../shared/contract/shell';
 import type { ChannelMessage } from '../../shared/ipc/channel';
 import type { OperationName } from '../../shared/ipc/define';
 import type { CoreOptions } from '../core';
-import type { SandboxAddress, SandboxSource } from '../profiles/manager';
 import type { SenderInfo } from '../ipc/dispatcher';
+import type { SandboxAddress, SandboxSource } from '../profiles/manager';
 
 /** One of the shell contract's operations ("shell.confirm", …). */
 export type ShellOperation = OperationName<ShellContract>;

@@ -24,8 +24,8 @@ import { CORE_NOT_RUNNING, CORE_STOPPED, coreDidNotAnswer, DESK_CALL_TIMEOUT_MS 
 import { fail, type IpcError, type Result } from '../../shared/ipc/result';
 import { createContractServer, type DispatchOptions, type SenderInfo } from '../ipc/dispatcher';
 import { MemoryKeyStore } from '../keychain/keyStore';
-import { BACKGROUND, type Scheduler, systemScheduler, type Timer } from '../scheduler';
 import type { SandboxAddress } from '../profiles/manager';
+import { BACKGROUND, type Scheduler, systemScheduler, type Timer } from '../scheduler';
 import type { CoreChannel, CoreProcessOptions, FromCore, LaunchCore, ShellOperation } from './messages';
 import { nodeTimers } from './timers';
 
