@@ -12,21 +12,15 @@ import { mkdir } from 'node:fs/promises';
 import { createRequire } from 'node:module';
 import { join, resolve } from 'node:path';
 import type { Browser, BrowserContext, Page } from 'playwright-core';
-import { defaultDownloadsDir } from '../core/app/handlers';
-import type { CoreProcessOptions, LaunchCore } from '../core/host/messages';
+import type { CoreChannel, CoreProcessOptions, LaunchCore } from '../core/host/messages';
 import { entryFor, nodeCoreLauncher, type SandboxProcess, startSandboxProcess } from '../core/host/nodeLauncher';
-import { CoreStartFailed, type RemoteCore, startRemoteCore } from '../core/host/remoteCore';
-import { createSenderCheck } from '../core/ipc/dispatcher';
+import type { RemoteCore } from '../core/host/remoteCore';
 import { lockDataDir } from '../core/journal/dataDirLock';
-import { operationNames } from '../shared/ipc/define';
-import { type Bridge, installBridge } from './bridge';
+import type { Bridge } from './bridge';
 import { CHROME_ARGS, findChrome, hasDisplay, NO_CHROME_ADVICE } from './chrome';
-import { CONFIRM_ORIGIN, type ConfirmWindow, createConfirmWindow } from './confirmWindow';
-import { createShellOpenExternal } from './openExternal';
-import { createShellNotifications } from './osNotifications';
-import { createSaveWindow, SAVE_ORIGIN, type SaveWindow } from './saveWindow';
-import { createSecretWindow, SECRET_ORIGIN, type SecretWindow } from './secretWindow';
-import { SHELL_ORIGIN, SHELL_URL, serveRenderer } from './serve';
+import type { ConfirmWindow } from './confirmWindow';
+import type { SaveWindow } from './saveWindow';
+import type { SecretWindow } from './secretWindow';
 
 /** A problem the person can fix; the CLI prints its message without a stack trace. */
 export class ShellError extends Error {
@@ -148,10 +142,15 @@ export const openShell = async (options: ShellOptions): Promise<Shell> => {
   }
   await mkdir(options.dataDir, { recursive: true });
 
-  // Three processes start at once, and nothing waits on what it does not need (issue 26): the
-  // browser opens the window and the renderer paints its frame; the core's process boots (Node, its
-  // code) and gets the sandbox's address once the sandbox says it is ready; the page's first calls
-  // wait for the core. `serialStart` (benchmarks) starts them one after the other, as before.
+  // Three processes start at once, the slowest first, and nothing waits on what it does not need
+  // (issue 26). Up to here the shell has loaded only what starts them (Node's own modules, the
+  // launchers): the sandbox's and the core's processes are forked (a few ms of this process; each
+  // then boots on its own), the browser is launched (playwright-core is the one large module it
+  // needs first), and the rest of the shell (./windowSide.ts: the core's supervisor, the bridge,
+  // the contract) loads while all three start; then the core is told to start. The core builds its
+  // journal and keychain and signs in meanwhile; only its connection waits for the sandbox's
+  // address. The page's first calls wait for the core. `serialStart` (benchmarks) starts them one
+  // after the other, as before.
   const serial = options.serialStart === true;
   // The built-in sandbox (the default profile's platform) runs in its own process, on its data in
   // <data dir>/sandbox; the core reaches it over loopback like any platform.
@@ -168,6 +167,64 @@ export const openShell = async (options: ShellOptions): Promise<Shell> => {
       : Promise.resolve(undefined);
   void sandboxStart.then((sandbox) => sandbox && log(`sandbox ready (pid ${sandbox.pid})`)).catch(() => {});
   if (serial) await sandboxStart.catch(() => {});
+  // The core's process boots now; the supervisor below takes it over as its first launch.
+  const launchCore = options.launchCore ?? nodeCoreLauncher(entryFor('core', rendererDir));
+  let booting: CoreChannel | undefined = launchCore();
+  const launch: LaunchCore = () => {
+    const first = booting;
+    booting = undefined;
+    return first ?? launchCore();
+  };
+  const contextOptions = {
+    acceptDownloads: false,
+    serviceWorkers: 'block',
+    viewport: options.headless ? (options.viewport ?? { width: 1360, height: 860 }) : null,
+  } as const;
+  /**
+   * playwright-core is CommonJS: require() compiles it alone, where import() would first scan its
+   * files for their exports (0.31–0.38 s of CPU against 0.53–0.57 s, measured at load 8). Not at
+   * all for a browser the caller brings (tests).
+   */
+  const launchBrowser = async (): Promise<BrowserContext> => {
+    if (options.browser) return options.browser.newContext(contextOptions);
+    const { chromium } = createRequire(import.meta.url)('playwright-core') as typeof import('playwright-core');
+    return chromium.launchPersistentContext(join(options.dataDir, 'chromium-profile'), {
+      ...browserLaunchOptions({ executablePath, headless: options.headless }),
+      ...contextOptions,
+    });
+  };
+  // Serial (benchmarks): the browser once the core is ready, below.
+  const browserStart = serial ? undefined : launchBrowser();
+  browserStart?.catch(() => {});
+  let side: typeof import('./windowSide');
+  try {
+    side = await import('./windowSide');
+  } catch (error) {
+    booting?.kill();
+    await browserStart?.then((context) => context.close()).catch(() => {});
+    await sandboxStart.then((sandbox) => sandbox?.close()).catch(() => {});
+    throw error;
+  }
+  const {
+    CONFIRM_ORIGIN,
+    CoreStartFailed,
+    SAVE_ORIGIN,
+    SECRET_ORIGIN,
+    SHELL_ORIGIN,
+    SHELL_URL,
+    contract,
+    createConfirmWindow,
+    createSaveWindow,
+    createSecretWindow,
+    createSenderCheck,
+    createShellNotifications,
+    createShellOpenExternal,
+    defaultDownloadsDir,
+    installBridge,
+    operationNames,
+    serveRenderer,
+    startRemoteCore,
+  } = side;
   const notifications = options.headless ? undefined : createShellNotifications({ log });
 
   // The bridge exists only once the browser does; events emitted before that have no page anyway.
@@ -186,17 +243,17 @@ export const openShell = async (options: ShellOptions): Promise<Shell> => {
     ? notifications.unavailableReason
     : 'The app runs headless: no OS notifications.';
   const coreStart = startRemoteCore({
-    launch: options.launchCore ?? nodeCoreLauncher(entryFor('core', rendererDir)),
+    launch,
     // The core starts now (journal, keychain, sign-in); only its connection to the built-in sandbox
-    // waits for the sandbox's address. Serial (benchmarks): everything waits, as it did before.
-    options: (serial ? sandboxStart.catch(() => undefined) : Promise.resolve()).then(() => ({
+    // waits for the sandbox's address.
+    options: {
       ...options.core,
       ...(requested.mode === 'embedded' ? { sandbox: { mode: 'announced' as const } } : {}),
       dataDir: options.dataDir,
-      shell: 'chromium' as const,
+      shell: 'chromium',
       trustedOrigins: [SHELL_ORIGIN],
       ...(notificationsUnavailable !== undefined ? { osNotificationsUnavailable: notificationsUnavailable } : {}),
-    })),
+    },
     ...(requested.mode === 'embedded'
       ? {
           sandboxAddress: sandboxStart.then((sandbox) => {
@@ -249,28 +306,9 @@ export const openShell = async (options: ShellOptions): Promise<Shell> => {
     }
   };
   if (serial) await startedCore().catch(() => {});
-  // Loaded only now, while the sandbox and the core boot in their own processes: both are large.
-  // playwright-core is CommonJS: require() compiles it alone, where import() would first scan its
-  // files for their exports (0.31–0.38 s of CPU against 0.53–0.57 s, measured at load 8). Not at all for a browser
-  // the caller brings (tests).
-  const loading = import('../shared/contract');
-  const chromium = () =>
-    (createRequire(import.meta.url)('playwright-core') as typeof import('playwright-core')).chromium;
   let context: BrowserContext;
-  let contract: Awaited<typeof loading>['contract'];
   try {
-    const contextOptions = {
-      acceptDownloads: false,
-      serviceWorkers: 'block',
-      viewport: options.headless ? (options.viewport ?? { width: 1360, height: 860 }) : null,
-    } as const;
-    context = options.browser
-      ? await options.browser.newContext(contextOptions)
-      : await chromium().launchPersistentContext(join(options.dataDir, 'chromium-profile'), {
-          ...browserLaunchOptions({ executablePath, headless: options.headless }),
-          ...contextOptions,
-        });
-    contract = (await loading).contract;
+    context = await (browserStart ?? launchBrowser());
   } catch (error) {
     await closeProcesses();
     throw new ShellError(`Could not start Chromium at ${executablePath}: ${(error as Error).message}`);
