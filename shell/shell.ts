@@ -222,6 +222,7 @@ export const openShell = async (options: ShellOptions): Promise<Shell> => {
     defaultDownloadsDir,
     installBridge,
     operationNames,
+    reserveLoopbackPort,
     serveRenderer,
     startRemoteCore,
   } = side;
@@ -242,18 +243,21 @@ export const openShell = async (options: ShellOptions): Promise<Shell> => {
   const notificationsUnavailable = notifications
     ? notifications.unavailableReason
     : 'The app runs headless: no OS notifications.';
+  // The page's direct channel to the core: its port, chosen now (the CSP names it; shell/bridge.ts).
+  const lanePort = reserveLoopbackPort();
   const coreStart = startRemoteCore({
     launch,
-    // The core starts now (journal, keychain, sign-in); only its connection to the built-in sandbox
-    // waits for the sandbox's address.
-    options: {
+    // The core starts as soon as the direct channel's port is chosen (journal, keychain, sign-in);
+    // only its connection to the built-in sandbox waits for the sandbox's address.
+    options: lanePort.then((pageLanePort) => ({
       ...options.core,
+      pageLanePort,
       ...(requested.mode === 'embedded' ? { sandbox: { mode: 'announced' as const } } : {}),
       dataDir: options.dataDir,
-      shell: 'chromium',
+      shell: 'chromium' as const,
       trustedOrigins: [SHELL_ORIGIN],
       ...(notificationsUnavailable !== undefined ? { osNotificationsUnavailable: notificationsUnavailable } : {}),
-    },
+    })),
     ...(requested.mode === 'embedded'
       ? {
           sandboxAddress: sandboxStart.then((sandbox) => {
@@ -332,7 +336,12 @@ export const openShell = async (options: ShellOptions): Promise<Shell> => {
       .catch((error: unknown) => log(`direct channel not allowed: ${(error as Error).message}`));
     bridge = await installBridge(page, {
       // Calls made before the core is ready wait for it.
-      core: { dispatchText: async (...call) => (await startedCore()).dispatchText(...call) },
+      core: {
+        dispatchText: async (...call) => (await startedCore()).dispatchText(...call),
+        offerLane: async (...offer) => (await startedCore()).offerLane(...offer),
+        closeLane: (windowId) => void coreStart.then((core) => core.closeLane(windowId)).catch(() => {}),
+      },
+      lanePort: await lanePort,
       operations: operationNames(contract),
       isTrustedSender: createSenderCheck([SHELL_ORIGIN]),
       ...(options.beforeBridgeScript ? { beforeScript: () => options.beforeBridgeScript!(context) } : {}),
@@ -369,7 +378,6 @@ export const openShell = async (options: ShellOptions): Promise<Shell> => {
     const close = () => {
       closing ??= (async () => {
         await context.close().catch(() => {});
-        await bridge?.close();
         await closeProcesses();
       })();
       return closing;
@@ -391,7 +399,6 @@ export const openShell = async (options: ShellOptions): Promise<Shell> => {
     };
   } catch (error) {
     await context.close().catch(() => {});
-    await bridge?.close();
     await closeProcesses();
     throw error;
   }

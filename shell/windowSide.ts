@@ -9,7 +9,7 @@ export { CoreStartFailed, startRemoteCore } from '../core/host/remoteCore';
 export { createSenderCheck } from '../core/ipc/dispatcher';
 export { contract } from '../shared/contract';
 export { operationNames } from '../shared/ipc/define';
-export { installBridge } from './bridge';
+export { installBridge, reserveLoopbackPort } from './bridge';
 export { CONFIRM_ORIGIN, createConfirmWindow } from './confirmWindow';
 export { createShellOpenExternal } from './openExternal';
 export { createShellNotifications } from './osNotifications';
