@@ -3,6 +3,7 @@ import { join } from 'node:path';
 import react from '@vitejs/plugin-react';
 import { defineConfig } from 'vitest/config';
 import { BaseSequencer, type TestSpecification } from 'vitest/node';
+import { useMemoryTmpdir } from './scripts/testTmpdir';
 
 // Two kinds of tests: Node-side code (Electron main, the core, the shell, sandbox, shared, scripts) and the renderer in
 // happy-dom. End-to-end tests are Playwright's (e2e/), not Vitest's.
@@ -21,6 +22,11 @@ import { BaseSequencer, type TestSpecification } from 'vitest/node';
 // another file meanwhile. Measured back to back on a quiet 2-core machine: 2 workers 93 s,
 // 3 workers 74 s, 4 workers 67 s (the same 113 s of CPU); three keeps the CPU-bound files' own
 // timing margins.
+//
+// Temporary folders (data directories, journals, PostgreSQL clusters) are in memory where the machine
+// allows: each journal commit's fsync otherwise held the test's thread (scripts/testTmpdir.ts).
+useMemoryTmpdir();
+
 const NODE_TESTS = ['electron', 'core', 'shell', 'sandbox', 'shared', 'scripts', 'bench'];
 const RENDERER_TESTS = ['renderer'];
 const TEST_FILE = /\.test\.tsx?$/;
