@@ -74,6 +74,11 @@ const rendererProject = {
 
 export default defineConfig({
   test: {
+    // Each file's transform (TypeScript, JSX, vi.mock hoisting) is kept on disk between runs, keyed
+    // by its content, the config and Vitest's version (node_modules/.experimental-vitest-cache;
+    // `npx vitest --clearCache` empties it): a run after the first transforms only what changed.
+    // Measured on 4 core files on the loaded machine, interleaved: 8.3–8.9 s CPU with it, 10.6–11.2 s without.
+    experimental: { fsModuleCache: true },
     maxWorkers: 3,
     sequence: { sequencer: IsolatedFirst },
     projects: [
