@@ -3,7 +3,7 @@ import { join } from 'node:path';
 import react from '@vitejs/plugin-react';
 import { defineConfig } from 'vitest/config';
 import { BaseSequencer, type TestSpecification } from 'vitest/node';
-import { useMemoryTmpdir } from './scripts/testTmpdir';
+import { putTmpdirInMemory } from './scripts/testTmpdir';
 
 // Two kinds of tests: Node-side code (Electron main, the core, the shell, sandbox, shared, scripts) and the renderer in
 // happy-dom. End-to-end tests are Playwright's (e2e/), not Vitest's.
@@ -25,7 +25,7 @@ import { useMemoryTmpdir } from './scripts/testTmpdir';
 //
 // Temporary folders (data directories, journals, PostgreSQL clusters) are in memory where the machine
 // allows: each journal commit's fsync otherwise held the test's thread (scripts/testTmpdir.ts).
-useMemoryTmpdir();
+putTmpdirInMemory();
 
 const NODE_TESTS = ['electron', 'core', 'shell', 'sandbox', 'shared', 'scripts', 'bench'];
 const RENDERER_TESTS = ['renderer'];

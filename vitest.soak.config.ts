@@ -1,9 +1,9 @@
 import { defineConfig } from 'vitest/config';
-import { useMemoryTmpdir } from './scripts/testTmpdir';
+import { putTmpdirInMemory } from './scripts/testTmpdir';
 
 // `npm run test:soak`: the soak and fault runs at full size (`*.soak.test.ts`), which `npm test`
 // runs in a small version only. CI runs it after `npm test` (.ci/run).
-useMemoryTmpdir();
+putTmpdirInMemory();
 
 export default defineConfig({
   test: {

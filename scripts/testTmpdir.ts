@@ -16,7 +16,7 @@ const MEMORY_FOLDER = '/dev/shm';
 /** Free space /dev/shm needs (a container's default is 64 MB, too small for the PostgreSQL tests). */
 const ROOM_BYTES = 1024 ** 3;
 
-export const useMemoryTmpdir = (): void => {
+export const putTmpdirInMemory = (): void => {
   if (process.env.TMPDIR) return;
   try {
     accessSync(MEMORY_FOLDER, constants.W_OK);
