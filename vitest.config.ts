@@ -3,7 +3,6 @@ import { join } from 'node:path';
 import react from '@vitejs/plugin-react';
 import { defineConfig } from 'vitest/config';
 import { BaseSequencer, type TestSpecification } from 'vitest/node';
-import { putTmpdirInMemory } from './scripts/testTmpdir';
 
 // Two kinds of tests: Node-side code (Electron main, the core, the shell, sandbox, shared, scripts) and the renderer in
 // happy-dom. End-to-end tests are Playwright's (e2e/), not Vitest's.
@@ -22,10 +21,6 @@ import { putTmpdirInMemory } from './scripts/testTmpdir';
 // another file meanwhile. Measured back to back on a quiet 2-core machine: 2 workers 93 s,
 // 3 workers 74 s, 4 workers 67 s (the same 113 s of CPU); three keeps the CPU-bound files' own
 // timing margins.
-//
-// Temporary folders (data directories, journals, PostgreSQL clusters) are in memory where the machine
-// allows: each journal commit's fsync otherwise held the test's thread (scripts/testTmpdir.ts).
-putTmpdirInMemory();
 
 const NODE_TESTS = ['electron', 'core', 'shell', 'sandbox', 'shared', 'scripts', 'bench'];
 const RENDERER_TESTS = ['renderer'];
@@ -79,6 +74,9 @@ export default defineConfig({
     // `npx vitest --clearCache` empties it): a run after the first transforms only what changed.
     // Measured on 4 core files on the loaded machine, interleaved: 8.3–8.9 s CPU with it, 10.6–11.2 s without.
     experimental: { fsModuleCache: true },
+    // Temporary folders (data directories, journals, PostgreSQL clusters) in memory where the machine
+    // allows: each journal commit's fsync otherwise held the test's thread (scripts/testTmpdir.ts).
+    globalSetup: ['scripts/testTmpdir.ts'],
     maxWorkers: 3,
     sequence: { sequencer: IsolatedFirst },
     projects: [

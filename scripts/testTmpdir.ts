@@ -1,5 +1,6 @@
 /**
- * The test runs' temporary folders in memory (vitest.config.ts, vitest.soak.config.ts). Every core
+ * The test runs' temporary folders in memory: Vitest's global set-up (vitest.config.ts,
+ * vitest.soak.config.ts), run in its main process before the workers start, which inherit TMPDIR. Every core
  * a test starts journals to SQLite with synchronous=FULL in a folder under the temporary folder, and
  * better-sqlite3 waits for each commit's fsync on the test's own thread: on this machine's disk
  * 2–10 ms a commit, on /dev/shm (memory) about 0.01 ms. The durability the tests prove (a killed
@@ -16,7 +17,7 @@ const MEMORY_FOLDER = '/dev/shm';
 /** Free space /dev/shm needs (a container's default is 64 MB, too small for the PostgreSQL tests). */
 const ROOM_BYTES = 1024 ** 3;
 
-export const putTmpdirInMemory = (): void => {
+export default function putTmpdirInMemory(): void {
   if (process.env.TMPDIR) return;
   try {
     accessSync(MEMORY_FOLDER, constants.W_OK);
@@ -25,4 +26,4 @@ export const putTmpdirInMemory = (): void => {
   } catch {
     // No /dev/shm here: the system's temporary folder.
   }
-};
+}
