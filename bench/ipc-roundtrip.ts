@@ -3,9 +3,11 @@
  * in the page, through whatever the shell puts between them, with the core in its own process as
  * the app runs it. Measured inside the page with performance.now(), one call at a time (what a
  * screen waits for), after a warm-up; plus one ordinary read (`profiles.list`) for an answer with
- * some body. Chromium calls take the bridge's direct channel (shell/bridge.ts); beside them, the
- * shell's process to the core and back alone, and the DevTools-protocol hop alone, show where the
- * time goes. Under the Chromium fallback shell always; under Electron only where its binary exists
+ * some body. Chromium calls take the page's direct channel to the core's process (a WebSocket on
+ * loopback the core serves, core/host/pageLane.ts, keyed by the shell: shell/bridge.ts), as the app's
+ * do once the page has said hello; beside them, the shell's process to the core and back alone, and
+ * the DevTools-protocol hop alone (the path of events, and of calls before the channel opens), show
+ * where the time would go through the shell. Under the Chromium fallback shell always; under Electron only where its binary exists
  * (not on a machine that cannot download it: then the table says so).
  *
  *   npm run bench:ipc        (BENCH_CALLS to change the number of calls; default 3000)
@@ -75,11 +77,32 @@ const roundTrips = async (page: Page, operation: string, input: unknown, calls: 
 };
 
 /**
- * Where a Chromium round trip goes, hop by hop: the shell's process calling the core (its process
- * channel, the core's validation and handler, the answer's JSON) without the browser; and, for
- * comparison, the page's hop to the shell's process and back by the DevTools protocol (one binding
- * call, one evaluation back: the path calls took before the direct channel, and still the path of
- * events and of the first calls before the channel opens), on a session of its own, without the core.
+ * Reloads the app and waits until its direct channel has carried an answer: from then on its calls
+ * take the path measured (a channel that never opens fails the benchmark rather than measuring the
+ * binding under its name).
+ */
+const withDirectChannel = async (page: Page): Promise<void> => {
+  const answered = new Promise<void>((resolve) =>
+    page.on('websocket', (socket) => socket.on('framereceived', () => resolve())),
+  );
+  await page.reload();
+  let timer: NodeJS.Timeout | undefined;
+  const timeout = new Promise<never>((_, reject) => {
+    timer = setTimeout(() => reject(new Error('the page’s direct channel to the core never answered')), 30_000);
+  });
+  try {
+    await Promise.race([answered, timeout]);
+  } finally {
+    clearTimeout(timer);
+  }
+};
+
+/**
+ * The hops a call would take through the shell, each alone: the shell's process calling the core
+ * (its process channel, the core's validation and handler, the answer's JSON) without the browser;
+ * and the page's hop to the shell's process and back by the DevTools protocol (one binding call,
+ * one evaluation back: the path calls took before the direct channel, and still the path of events
+ * and of the first calls before the channel opens), on a session of its own, without the core.
  */
 const hops = async (shell: Shell, calls: number): Promise<Figures[]> => {
   const sender = { url: shell.url, isMainFrame: true };
@@ -167,6 +190,7 @@ const main = async () => {
     let chromium: Figures[];
     let hopFigures: Figures[];
     try {
+      await withDirectChannel(shell.page);
       chromium = [
         await roundTrips(shell.page, 'app.ping', { text: 'ping' }, CALLS),
         await roundTrips(shell.page, 'profiles.list', {}, Math.ceil(CALLS / 3)),
@@ -177,8 +201,9 @@ const main = async () => {
     }
     const electron = electronBinary();
     const electronFigures = electron === undefined ? undefined : await measureElectron(electron, dataDir);
+    const loadAfter = loadavg()[0] ?? 0;
     console.log(
-      `\nWindow ↔ core round trip, one call at a time (load average ${load.toFixed(2)} on ${cpus().length} cores)\n`,
+      `\nWindow ↔ core round trip, one call at a time (load average ${load.toFixed(2)} at the start, ${loadAfter.toFixed(2)} at the end, on ${cpus().length} cores)\n`,
     );
     console.log('| Shell | Operation | Calls | p50 ms | p99 ms | mean ms |');
     console.log('|---|---|---|---|---|---|');

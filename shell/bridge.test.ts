@@ -1,12 +1,18 @@
 /**
- * The fallback shell's bridge in a real Chromium page, with a stand-in core: who called is what the
- * browser says (frame, top level, URL), a named call can be cancelled from the page, answers go
- * back to the document that asked, events reach our own document.
+ * The fallback shell's bridge in a real Chromium page, with a stand-in core (the core process's
+ * direct channel, core/host/pageLane.ts, in this process): who called is what the browser says
+ * (frame, top level, URL), a named call can be cancelled from the page, answers go back to the
+ * document that asked, events reach our own document.
  */
-import { type Browser, chromium, type Page } from 'playwright-core';
+import { type Browser, type BrowserContext, chromium, type Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { WebSocketServer } from 'ws';
+import { type PageLanes, startPageLanes } from '../core/host/pageLane';
+import { nodeTimers } from '../core/host/timers';
 import type { SenderInfo } from '../core/ipc/dispatcher';
-import { type Bridge, installBridge } from './bridge';
+import { ChannelPort, ChannelServer, isChannelMessage } from '../shared/ipc/channel';
+import type { Result } from '../shared/ipc/result';
+import { type Bridge, installBridge, reserveLoopbackPort } from './bridge';
 import { findChrome } from './chrome';
 
 const ORIGIN = 'https://bridge-test.invalid';
@@ -22,13 +28,33 @@ interface Seen {
 
 describe.skipIf(chrome === undefined)('the Chromium shell’s bridge', () => {
   let browser: Browser;
+  let context: BrowserContext;
   let page: Page;
   let bridge: Bridge;
+  let lanes: PageLanes | undefined;
+  /** The documents that opened a lane, in order (a new one per lane). */
+  const attached: number[] = [];
   const seen: Seen[] = [];
+
+  /** The stand-in core: answers every call with what it was asked; holds an export until cancelled. */
+  const standIn = async (
+    operation: string,
+    payload: unknown,
+    sender: SenderInfo,
+    signal: AbortSignal | undefined,
+  ): Promise<Result<unknown>> => {
+    seen.push({ operation, payload, sender, signal });
+    if (operation === 'activity.exportHistoryCsv') {
+      return new Promise((resolve) => {
+        signal?.addEventListener('abort', () => resolve({ ok: true, value: { cancelled: true } }));
+      });
+    }
+    return { ok: true, value: { operation, payload } };
+  };
 
   beforeAll(async () => {
     browser = await chromium.launch({ executablePath: chrome!, headless: true, args: ['--no-sandbox'] });
-    const context = await browser.newContext();
+    context = await browser.newContext();
     // As the shell does for its origin: the lane is a loopback WebSocket (Local Network Access).
     await context.grantPermissions(['local-network-access'], { origin: ORIGIN });
     await context.route(`${ORIGIN}/**`, (route) =>
@@ -38,21 +64,37 @@ describe.skipIf(chrome === undefined)('the Chromium shell’s bridge', () => {
       }),
     );
     page = await context.newPage();
+    const lanePort = await reserveLoopbackPort();
+    const timers = nodeTimers();
+    // As the core's process serves a lane: a channel server taking every call as the lane's sender.
+    lanes = await startPageLanes({
+      port: lanePort,
+      isTrustedOrigin: (origin) => origin === ORIGIN,
+      attach: (windowId, sender, port) => {
+        attached.push(windowId);
+        const server = new ChannelServer(
+          new ChannelPort((message) => port.postMessage(message), timers),
+          (operation, input, { signal }) => standIn(operation, input, sender, signal as AbortSignal),
+          timers,
+        );
+        port.on('message', ({ data }) => {
+          if (isChannelMessage(data)) server.receive(data);
+        });
+        port.on('close', () => server.close());
+        port.start();
+      },
+    });
     bridge = await installBridge(page, {
       core: {
-        dispatchText: async (operation, payload, sender, options = {}) => {
-          seen.push({ operation, payload, sender, signal: options.signal as AbortSignal | undefined });
-          if (operation === 'activity.exportHistoryCsv') {
-            // Held until a cancel answers it.
-            return new Promise<string>((resolve) => {
-              options.signal?.addEventListener('abort', () =>
-                resolve(JSON.stringify({ ok: true, value: { cancelled: true } })),
-              );
-            });
-          }
-          return JSON.stringify({ ok: true, value: { operation, payload } });
+        dispatchText: async (operation, payload, sender, options = {}) =>
+          JSON.stringify(await standIn(operation, payload, sender, options.signal as AbortSignal | undefined)),
+        offerLane: async (windowId, sender, lane) => {
+          lanes?.expect(lane, windowId, sender);
+          return lanes !== undefined;
         },
+        closeLane: (windowId) => lanes?.close(windowId),
       },
+      lanePort,
       operations: ['app.ping', 'activity.exportHistoryCsv'],
       isTrustedSender: (sender) => sender.isMainFrame && sender.url.startsWith(`${ORIGIN}/`),
     });
@@ -60,6 +102,7 @@ describe.skipIf(chrome === undefined)('the Chromium shell’s bridge', () => {
   }, 60_000);
   afterAll(async () => {
     await browser?.close();
+    await lanes?.stop();
   });
 
   it('answers a call with the core’s answer, naming the caller as the browser does', async () => {
@@ -96,7 +139,8 @@ describe.skipIf(chrome === undefined)('the Chromium shell’s bridge', () => {
   it('the lane refuses a page of another origin, and a connection without a key handed to one of our documents', async () => {
     const { WebSocket } = await import('ws');
     const calls = seen.length;
-    const elsewhere = new WebSocket(bridge.laneAddress, { origin: 'https://elsewhere.invalid' });
+    const address = bridge.laneAddress!;
+    const elsewhere = new WebSocket(address, { origin: 'https://elsewhere.invalid' });
     elsewhere.on('error', () => {}); // ended below, before it could open
     const refused = await new Promise<number>((done) =>
       elsewhere.on('unexpected-response', (_req, res) => done(res.statusCode ?? 0)),
@@ -104,19 +148,59 @@ describe.skipIf(chrome === undefined)('the Chromium shell’s bridge', () => {
     expect(refused).toBe(401);
     elsewhere.terminate();
     // Our origin, but asked by another name (a DNS-rebinding page): refused as well.
-    const rebound = new WebSocket(bridge.laneAddress, { origin: ORIGIN, headers: { host: 'rebound.example:80' } });
+    const rebound = new WebSocket(address, { origin: ORIGIN, headers: { host: 'rebound.example:80' } });
     rebound.on('error', () => {});
     expect(
       await new Promise<number>((done) => rebound.on('unexpected-response', (_req, res) => done(res.statusCode ?? 0))),
     ).toBe(401);
     rebound.terminate();
     // Our origin in the header (anything but a browser can write it), but a key nobody was handed.
-    const forged = new WebSocket(bridge.laneAddress, { origin: ORIGIN });
+    const forged = new WebSocket(address, { origin: ORIGIN });
     await new Promise((done) => forged.on('open', done));
     forged.send('not-a-key');
-    forged.send(JSON.stringify([1, 'call', 'app.ping', null, { text: 'forged' }]));
+    forged.send(JSON.stringify({ k: 'call', id: 1, op: 'app.ping', input: { text: 'forged' } }));
     await new Promise((done) => forged.on('close', done));
     expect(seen.length).toBe(calls);
+  });
+
+  it('a process that took the channel’s port first gets the spent key and no call: the page waits for the core’s proof', async () => {
+    const lanePort = await reserveLoopbackPort();
+    const impostor = new WebSocketServer({ host: '127.0.0.1', port: lanePort });
+    const received: string[] = [];
+    impostor.on('connection', (socket) => {
+      // It cannot answer with the proof: it keeps quiet, holding whatever it is sent.
+      socket.on('message', (data) => received.push(String(data)));
+    });
+    const other = await context.newPage();
+    try {
+      const viaBinding: string[] = [];
+      await installBridge(other, {
+        core: {
+          dispatchText: async (operation, payload) => {
+            viaBinding.push(operation);
+            return JSON.stringify({ ok: true, value: { operation, payload } });
+          },
+          offerLane: async () => true,
+          closeLane: () => {},
+        },
+        lanePort,
+        operations: ['app.ping'],
+        isTrustedSender: (sender) => sender.isMainFrame && sender.url.startsWith(`${ORIGIN}/`),
+      });
+      await other.goto(`${ORIGIN}/`);
+      await expect.poll(() => received.length).toBe(1);
+      const answer = await other.evaluate(() =>
+        (window as unknown as { desk: { app: { ping(i: unknown): Promise<unknown> } } }).desk.app.ping({ text: 'x' }),
+      );
+      // Answered by the core through the shell; the impostor saw the key and nothing else.
+      expect(answer).toEqual({ ok: true, value: { operation: 'app.ping', payload: { text: 'x' } } });
+      expect(viaBinding).toEqual(['app.ping']);
+      expect(received).toHaveLength(1);
+      expect(received[0]).not.toContain('app.ping');
+    } finally {
+      await other.close();
+      await new Promise<void>((done) => impostor.close(() => done()));
+    }
   });
 
   it('a call from a subframe is named as one, whatever the page says', async () => {
@@ -147,6 +231,30 @@ describe.skipIf(chrome === undefined)('the Chromium shell’s bridge', () => {
     await page.evaluate(() => (window as unknown as { desk: { cancel(id: string): void } }).desk.cancel('export-1'));
     expect(await pending).toEqual({ ok: true, value: { cancelled: true } });
     expect(call.signal?.aborted).toBe(true);
+  });
+
+  it('a call in flight when its lane closes (the core stopped) ends OUTCOME_UNKNOWN, and the page gets a new lane', async () => {
+    const exports = () => seen.filter((s) => s.operation === 'activity.exportHistoryCsv').length;
+    const exportsBefore = exports();
+    await expect.poll(() => attached.length).toBeGreaterThan(0);
+    const lanesBefore = attached.length;
+    const windowId = attached.at(-1)!;
+    const pending = page.evaluate(() =>
+      (
+        window as unknown as {
+          desk: { activity: { exportHistoryCsv(i: unknown, o: unknown): Promise<unknown> } };
+        }
+      ).desk.activity.exportHistoryCsv({ kinds: ['deposits'] }, { callId: 'export-2' }),
+    );
+    await expect.poll(exports).toBe(exportsBefore + 1);
+    lanes?.close(windowId);
+    // Never "failed" nor answered twice: it may have gone through, and the next core checks.
+    expect(await pending).toMatchObject({ ok: false, error: { code: 'OUTCOME_UNKNOWN' } });
+    await expect.poll(() => attached.length).toBe(lanesBefore + 1);
+    const answer = await page.evaluate(() =>
+      (window as unknown as { desk: { app: { ping(i: unknown): Promise<unknown> } } }).desk.app.ping({ text: 'again' }),
+    );
+    expect(answer).toEqual({ ok: true, value: { operation: 'app.ping', payload: { text: 'again' } } });
   });
 
   it('events reach listeners of our own document, in order', async () => {

@@ -4,36 +4,51 @@
  * (`Runtime.addBinding` on the app page's own session) that the page script captures in a closure
  * and removes from `window`, so page code sees only `window.desk`; answers and events go back by
  * evaluating a call in that document. Once our own document has said hello, it also gets a direct
- * channel to this process — a WebSocket on loopback, a fraction of the DevTools round trip (see
- * "The direct channel" below) — and its calls and their answers take it from then on. Answers are
- * JSON text made once, in the core's process: this process hands the string on without parsing it.
+ * channel to the core's process — a WebSocket on loopback that skips this process and the DevTools
+ * protocol (core/host/pageLane.ts; see "The direct channel" below) — and its calls and their
+ * answers take it from then on. On the binding, answers are JSON text made once, in the core's
+ * process: this process hands the string on without parsing it.
  *
  * Trust: who calls is what the browser says, never what the page says — the execution context the
  * call came from, its frame, whether that is the top-level frame and the frame's URL, all tracked
- * from the protocol's own events; a direct channel belongs to the one document it was handed to.
+ * from the protocol's own events; a direct channel belongs to the one document it was handed to,
+ * and the core takes its calls as that document's.
  * Only the app's page gets the binding (the trusted confirmation and the save dialog are other
  * pages); every frame of it has `window.desk`, and the core refuses any that is not our own
  * top-level document.
  */
 import { randomBytes } from 'node:crypto';
 import { once } from 'node:events';
-import type { IncomingMessage } from 'node:http';
-import type { AddressInfo } from 'node:net';
+import { type AddressInfo, createServer } from 'node:net';
 import type { CDPSession, Page } from 'playwright-core';
-import { type WebSocket, WebSocketServer } from 'ws';
 import type { RemoteCore } from '../core/host/remoteCore';
 import type { SenderInfo } from '../core/ipc/dispatcher';
 import type { EventEntry } from '../shared/ipc/channel';
-import { CORE_NOT_RUNNING, readCallOptions } from '../shared/ipc/deskCalls';
+import {
+  CORE_NOT_RUNNING,
+  CORE_STOPPED,
+  coreDidNotAnswer,
+  DESK_CALL_TIMEOUT_MS,
+  readCallOptions,
+} from '../shared/ipc/deskCalls';
 import { fail } from '../shared/ipc/result';
 
 export const BRIDGE_BINDING = '__treasuryDeskBridge';
 /** Events kept for a document that is not there right now (e.g. while it reloads). */
 const MAX_QUEUED_EVENTS = 500;
-/** A message on the direct channel larger than this closes it (every input is capped far below). */
-const MAX_LANE_MESSAGE_BYTES = 16 * 1024 * 1024;
-/** How long a new connection to the direct channel has to name its key. */
-const LANE_KEY_TIMEOUT_MS = 5_000;
+
+/**
+ * A free port on 127.0.0.1 for the core's direct channel (core/host/pageLane.ts): chosen here, so
+ * that the page's CSP can name it before the core is up, and a restarted core listens on it again.
+ */
+export const reserveLoopbackPort = async (): Promise<number> => {
+  const server = createServer();
+  server.listen(0, '127.0.0.1');
+  await once(server, 'listening');
+  const { port } = server.address() as AddressInfo;
+  await new Promise<void>((done) => server.close(() => done()));
+  return port;
+};
 
 /**
  * The page-side script, as text: it must not depend on anything the bundler adds. `deliver` names
@@ -61,22 +76,69 @@ export const bridgeScript = (operations: readonly string[], deliver: string): st
     pending.delete(id);
     resolve(JSON.parse(text));
   };
-  // The direct channel to the shell's process, once the shell handed this document its key (only
-  // our own top-level document gets one); until it is open, messages go through the binding.
+  // The direct channel to the core's process, once the shell handed this document its key (only our
+  // own top-level document gets one); until it is open, calls go through the binding. It speaks the
+  // core's channel protocol (shared/ipc/channel.ts): each call has an id, a cancel names it, and the
+  // page waits DESK_CALL_TIMEOUT_MS at most, as on Electron's port.
   let lane;
-  const openLane = ({ port, key }) => {
-    const socket = new WebSocket('ws://127.0.0.1:' + port);
-    socket.onopen = () => { socket.send(key); lane = socket; };
-    // An answer is its call's id, a space, and the answer's JSON text.
-    socket.onmessage = (event) => {
-      const text = String(event.data);
-      const space = text.indexOf(' ');
-      answered(Number(text.slice(0, space)), text.slice(space + 1));
-    };
-    socket.onclose = () => { if (lane === socket) lane = undefined; };
+  let opening = false;
+  /** Calls a lane carries: message id → { socket, callId, timer }. */
+  const onLane = new Map();
+  /** Named calls (desk.cancel) on a lane: call id → message id. */
+  const namedOnLane = new Map();
+  const stopped = ${JSON.stringify(fail(CORE_STOPPED))};
+  const didNotAnswer = ${coreDidNotAnswer.toString()};
+  const settle = (id, result) => {
+    const call = onLane.get(id);
+    if (call === undefined) return;
+    onLane.delete(id);
+    clearTimeout(call.timer);
+    if (call.callId !== undefined && namedOnLane.get(call.callId) === id) namedOnLane.delete(call.callId);
+    const resolve = pending.get(id);
+    pending.delete(id);
+    resolve?.(result);
   };
-  const post = (text) => { if (lane !== undefined) lane.send(text); else send(text); };
-  // Answers arrive as JSON text (made once, in the core); 0 carries a batch of events, -1 the lane's key.
+  const openLane = ({ port, key, proof }) => {
+    if (lane !== undefined || opening) return;
+    opening = true;
+    const socket = new WebSocket('ws://127.0.0.1:' + port);
+    let proven = false;
+    let worked = false;
+    socket.onopen = () => { socket.send(key); };
+    socket.onmessage = (event) => {
+      // The core's first message is the proof handed with the key: only then is it the core.
+      if (!proven) {
+        if (String(event.data) !== proof) { socket.close(); return; }
+        proven = true; lane = socket; opening = false;
+        return;
+      }
+      const message = JSON.parse(String(event.data));
+      if (message.k === 'result') { worked = true; settle(message.id, message.result); }
+    };
+    socket.onclose = () => {
+      opening = false;
+      if (lane === socket) lane = undefined;
+      // What it carried was the core's to answer, and that core stopped: it may have gone through.
+      for (const [id, call] of onLane) if (call.socket === socket) settle(id, stopped);
+      // A lane that worked closes when its core stops: ask for the next core's (at most once each).
+      if (worked) send(JSON.stringify([0, 'hello']));
+    };
+  };
+  const callOnLane = (socket, id, name, input, options) => {
+    const callId = options === undefined || options.callId === undefined ? undefined : String(options.callId);
+    const ms = options !== undefined && typeof options.timeoutMs === 'number' && options.timeoutMs > 0
+      ? options.timeoutMs : ${DESK_CALL_TIMEOUT_MS};
+    const timer = setTimeout(() => {
+      if (socket.readyState === 1) socket.send(JSON.stringify({ k: 'cancel', id }));
+      settle(id, { ok: false, error: didNotAnswer(name, ms) });
+    }, ms);
+    onLane.set(id, { socket, callId, timer });
+    if (callId !== undefined) namedOnLane.set(callId, id);
+    const message = { k: 'call', id, op: name };
+    if (input !== undefined) message.input = input;
+    socket.send(JSON.stringify(message));
+  };
+  // Answers on the binding arrive as JSON text (made once, in the core); 0 carries a batch of events, -1 the lane's key.
   Object.defineProperty(globalThis, ${JSON.stringify(deliver)}, {
     value: (id, text) => {
       if (id === 0) { emit(JSON.parse(text)); return; }
@@ -87,10 +149,11 @@ export const bridgeScript = (operations: readonly string[], deliver: string): st
   const call = (name, input, options) => new Promise((resolve) => {
     const id = ++last;
     pending.set(id, resolve);
+    if (lane !== undefined) { callOnLane(lane, id, name, input, options); return; }
     // Options are plain data: a call id (for cancel) and a timeout. No input is left out (not null).
     const message = [id, 'call', name, options === undefined ? null : { callId: options.callId, timeoutMs: options.timeoutMs }];
     if (input !== undefined) message.push(input);
-    post(JSON.stringify(message));
+    send(JSON.stringify(message));
   });
   const areas = {};
   for (const name of operations) {
@@ -108,7 +171,12 @@ export const bridgeScript = (operations: readonly string[], deliver: string): st
     set.add(listener);
     return () => { set.delete(listener); };
   };
-  desk.cancel = (callId) => { post(JSON.stringify([0, 'cancel', String(callId)])); };
+  desk.cancel = (callId) => {
+    const id = namedOnLane.get(String(callId));
+    const call = id === undefined ? undefined : onLane.get(id);
+    if (call !== undefined) { if (call.socket.readyState === 1) call.socket.send(JSON.stringify({ k: 'cancel', id })); }
+    else send(JSON.stringify([0, 'cancel', String(callId)]));
+  };
   Object.defineProperty(globalThis, 'desk', { value: Object.freeze(desk), enumerable: true });
   send(JSON.stringify([0, 'hello']));
 })();`;
@@ -117,9 +185,7 @@ export interface Bridge {
   /** Sends (already validated) events, in order, to our own document. */
   send(events: readonly EventEntry[]): void;
   /** The direct channel's address, for the page's CSP (`connect-src`): nothing else is reachable. */
-  readonly laneAddress: string;
-  /** Stops the direct channel (the shell is closing). */
-  close(): Promise<void>;
+  readonly laneAddress: string | undefined;
 }
 
 interface FrameInfo {
@@ -179,7 +245,9 @@ const trackFrames = async (session: CDPSession) => {
 export const installBridge = async (
   page: Page,
   options: {
-    readonly core: Pick<RemoteCore, 'dispatchText'>;
+    readonly core: Pick<RemoteCore, 'dispatchText' | 'offerLane' | 'closeLane'>;
+    /** The port the core's process takes the page's direct channel on (reserveLoopbackPort); absent: none. */
+    readonly lanePort?: number;
     readonly operations: readonly string[];
     /** The same check the dispatcher makes, for events (which are not an operation). */
     readonly isTrustedSender: (sender: SenderInfo) => boolean;
@@ -224,7 +292,7 @@ export const installBridge = async (
       if (!options.isTrustedSender(sender)) return;
       ours.add(contextId);
       flush();
-      offerLane(contextId);
+      await offerLane(contextId);
       return;
     }
     if (kind === 'cancel') {
@@ -284,76 +352,38 @@ export const installBridge = async (
     receive(executionContextId, payload, (id, text) => answer(executionContextId, id, text));
   });
 
-  // The direct channel (issue 26; docs/security.md): a round trip through the DevTools protocol costs about a
-  // millisecond, a WebSocket on loopback a fraction of it. It carries the same messages as the
-  // binding, and each lane belongs to one document the browser named: its calls are that
-  // document's (frames.senderOf), as on the binding, whatever the page says. Only a page at our
-  // origin can open one (the browser sets the Origin header, a page cannot), and only with a key
-  // this process handed, by evaluation, to one document it had checked as ours — good for one
-  // connection; a web page elsewhere, another frame or another process gets nothing.
-  /** Keys handed out and not used yet → the document each was handed to. */
-  const laneKeys = new Map<string, number>();
-  /** Each document's open lane. */
-  const lanes = new Map<number, WebSocket>();
-  const laneServer = new WebSocketServer({
-    host: '127.0.0.1',
-    port: 0,
-    perMessageDeflate: false,
-    maxPayload: MAX_LANE_MESSAGE_BYTES,
-    // Our origin (the Origin header), asked by this address's own name (a DNS-rebinding page sends its own).
-    verifyClient: ({ origin, req }: { origin: string; req: IncomingMessage }) =>
-      req.headers.host === `127.0.0.1:${port}` && options.isTrustedSender({ url: `${origin}/`, isMainFrame: true }),
-  });
-  await once(laneServer, 'listening');
-  const { port } = laneServer.address() as AddressInfo;
-  const offerLane = (contextId: number): void => {
-    const key = randomBytes(24).toString('base64url');
-    laneKeys.set(key, contextId);
-    answer(contextId, -1, JSON.stringify({ port, key }));
+  // The direct channel (issue 26; docs/security.md): a round trip through the DevTools protocol and
+  // this process costs about a millisecond, a WebSocket on loopback straight to the core's process
+  // a fraction of it. The core serves it (core/host/pageLane.ts); this process decides who gets
+  // one: a key, good for one connection, and the proof the core answers it with, told to the core
+  // with the document it is for (as the browser names it) and handed by evaluation to that document alone.
+  const { lanePort } = options;
+  /** Documents that were handed a key (their lane is closed when they go). */
+  const offered = new Set<number>();
+  const offerLane = async (contextId: number): Promise<void> => {
+    if (lanePort === undefined) return;
+    const lane = { key: randomBytes(24).toString('base64url'), proof: randomBytes(24).toString('base64url') };
+    const told = await options.core.offerLane(contextId, frames.senderOf(contextId), lane);
+    if (!told) return;
+    // The document went while the core was being told: its key is void.
+    if (!ours.has(contextId)) {
+      options.core.closeLane(contextId);
+      return;
+    }
+    offered.add(contextId);
+    answer(contextId, -1, JSON.stringify({ port: lanePort, ...lane }));
   };
-  laneServer.on('connection', (socket) => {
-    let contextId: number | undefined;
-    // A connection that does not name its key at once is not one of ours.
-    const unnamed = setTimeout(() => socket.terminate(), LANE_KEY_TIMEOUT_MS);
-    socket.on('message', (data) => {
-      const text = String(data);
-      if (contextId !== undefined) {
-        const owner = contextId;
-        receive(owner, text, (id, answerText) => {
-          if (socket.readyState === socket.OPEN) socket.send(`${id} ${answerText}`);
-        });
-        return;
-      }
-      clearTimeout(unnamed);
-      const keyOwner = laneKeys.get(text);
-      laneKeys.delete(text); // one connection per key, right or wrong
-      if (keyOwner === undefined || !ours.has(keyOwner)) {
-        socket.terminate();
-        return;
-      }
-      contextId = keyOwner;
-      lanes.get(keyOwner)?.terminate();
-      lanes.set(keyOwner, socket);
-    });
-    socket.on('close', () => {
-      clearTimeout(unnamed);
-      if (contextId !== undefined && lanes.get(contextId) === socket) lanes.delete(contextId);
-    });
-    socket.on('error', () => socket.terminate());
-  });
 
   const forget = (contextId: number): void => {
     // The document is gone: what it named can stop, and events wait for the next one.
     for (const controller of named.get(contextId)?.values() ?? []) controller.abort();
     named.delete(contextId);
     ours.delete(contextId);
-    lanes.get(contextId)?.terminate();
-    lanes.delete(contextId);
-    for (const [key, owner] of laneKeys) if (owner === contextId) laneKeys.delete(key);
+    if (offered.delete(contextId)) options.core.closeLane(contextId);
   };
   session.on('Runtime.executionContextDestroyed', ({ executionContextId }) => forget(executionContextId));
   session.on('Runtime.executionContextsCleared', () => {
-    for (const contextId of [...named.keys(), ...ours, ...lanes.keys()]) forget(contextId);
+    for (const contextId of [...named.keys(), ...ours, ...offered]) forget(contextId);
   });
   await session.send('Runtime.addBinding', { name: BRIDGE_BINDING });
   await options.beforeScript?.();
@@ -367,10 +397,6 @@ export const installBridge = async (
       if (queued.length > MAX_QUEUED_EVENTS) queued.splice(0, queued.length - MAX_QUEUED_EVENTS);
       flush();
     },
-    laneAddress: `ws://127.0.0.1:${port}`,
-    close: async () => {
-      for (const socket of lanes.values()) socket.terminate();
-      await new Promise<void>((done) => laneServer.close(() => done()));
-    },
+    laneAddress: lanePort === undefined ? undefined : `ws://127.0.0.1:${lanePort}`,
   };
 };

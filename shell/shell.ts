@@ -18,7 +18,7 @@ import { CoreStartFailed, type RemoteCore, startRemoteCore } from '../core/host/
 import { createSenderCheck } from '../core/ipc/dispatcher';
 import { lockDataDir } from '../core/journal/dataDirLock';
 import { operationNames } from '../shared/ipc/define';
-import { type Bridge, installBridge } from './bridge';
+import { type Bridge, installBridge, reserveLoopbackPort } from './bridge';
 import { CHROME_ARGS, findChrome, hasDisplay, NO_CHROME_ADVICE } from './chrome';
 import { CONFIRM_ORIGIN, type ConfirmWindow, createConfirmWindow } from './confirmWindow';
 import { createShellOpenExternal } from './openExternal';
@@ -184,11 +184,14 @@ export const openShell = async (options: ShellOptions): Promise<Shell> => {
   const notificationsUnavailable = notifications
     ? notifications.unavailableReason
     : 'The app runs headless: no OS notifications.';
+  // The page's direct channel to the core: its port, chosen now (the CSP names it; shell/bridge.ts).
+  const lanePort = reserveLoopbackPort();
   const coreStart = startRemoteCore({
     launch: options.launchCore ?? nodeCoreLauncher(entryFor('core', rendererDir)),
     // The core's process boots now; its options wait for the sandbox's address.
-    options: sandboxStart.then((sandbox) => ({
+    options: sandboxStart.then(async (sandbox) => ({
       ...options.core,
+      pageLanePort: await lanePort,
       ...(sandbox
         ? { sandbox: { mode: 'external', baseUrl: sandbox.baseUrl, key: sandbox.key, secret: sandbox.secret } }
         : {}),
@@ -282,7 +285,12 @@ export const openShell = async (options: ShellOptions): Promise<Shell> => {
       .catch((error: unknown) => log(`direct channel not allowed: ${(error as Error).message}`));
     bridge = await installBridge(page, {
       // Calls made before the core is ready wait for it.
-      core: { dispatchText: async (...call) => (await startedCore()).dispatchText(...call) },
+      core: {
+        dispatchText: async (...call) => (await startedCore()).dispatchText(...call),
+        offerLane: async (...offer) => (await startedCore()).offerLane(...offer),
+        closeLane: (windowId) => void coreStart.then((core) => core.closeLane(windowId)).catch(() => {}),
+      },
+      lanePort: await lanePort,
       operations: operationNames(contract),
       isTrustedSender: createSenderCheck([SHELL_ORIGIN]),
       ...(options.beforeBridgeScript ? { beforeScript: () => options.beforeBridgeScript!(context) } : {}),
@@ -319,7 +327,6 @@ export const openShell = async (options: ShellOptions): Promise<Shell> => {
     const close = () => {
       closing ??= (async () => {
         await context.close().catch(() => {});
-        await bridge?.close();
         await closeProcesses();
       })();
       return closing;
@@ -341,7 +348,6 @@ export const openShell = async (options: ShellOptions): Promise<Shell> => {
     };
   } catch (error) {
     await context.close().catch(() => {});
-    await bridge?.close();
     await closeProcesses();
     throw error;
   }

@@ -23,22 +23,16 @@ import {
 import type { InputOf, OutputOf } from '../../shared/ipc/define';
 import { fail, type Result } from '../../shared/ipc/result';
 import { type Core, type CoreOptions, createCore } from '../core';
-import type { SenderInfo } from '../ipc/dispatcher';
+import { createSenderCheck, type SenderInfo } from '../ipc/dispatcher';
 import { createEmitter } from '../ipc/events';
 import { DataDirBusy } from '../journal/dataDirLock';
 import { type KeyStore, MEMORY_BACKEND } from '../keychain/keyStore';
 import { CONFIRM_TIMEOUT_MS } from '../policies/confirm';
-import type { CoreProcessOptions, FromCore, ShellOperation, ToCore } from './messages';
+import type { CoreProcessOptions, FromCore, ShellOperation, ToCore, WindowPort } from './messages';
+import { type PageLanes, startPageLanes } from './pageLane';
 import { nodeTimers } from './timers';
 
-/** A port as the core sees it: Electron's MessagePortMain and Node's IPC channel both fit. */
-export interface WindowPort {
-  postMessage(message: ChannelMessage): void;
-  on(event: 'message', listener: (event: { data: unknown }) => void): void;
-  on(event: 'close', listener: () => void): void;
-  start(): void;
-  close(): void;
-}
+export type { WindowPort } from './messages';
 
 export interface ParentPort {
   post(message: FromCore | ChannelMessage): void;
@@ -193,6 +187,8 @@ export const runCoreProcess = (port: ParentPort = parentPort(), host: CoreProces
   /** Windows with a port of their own (Electron); events go to them instead of the shell. */
   const windows = new Map<number, { readonly port: ChannelPort; readonly server: ChannelServer }>();
   let directWindows = false;
+  /** The Chromium page's direct channels (pageLanePort), once listening; keys wait for it. */
+  let pageLanes: Promise<PageLanes | undefined> = Promise.resolve(undefined);
 
   const serveAs =
     (sender: (meta: unknown) => SenderInfo): Serve =>
@@ -248,6 +244,7 @@ export const runCoreProcess = (port: ParentPort = parentPort(), host: CoreProces
       } finally {
         fromShell.close();
         for (const window of windows.values()) window.server.close();
+        await pageLanes.then((lanes) => lanes?.stop());
         shell.close(CORE_CLOSED);
         toShell.flush();
         port.post({ type: 'closed' });
@@ -259,7 +256,15 @@ export const runCoreProcess = (port: ParentPort = parentPort(), host: CoreProces
   };
 
   const start = async (options: CoreProcessOptions): Promise<void> => {
-    const { keyStore, log, shellOffers, osNotificationsUnavailable, directWindows: direct, ...rest } = options;
+    const {
+      keyStore,
+      log,
+      shellOffers,
+      osNotificationsUnavailable,
+      directWindows: direct,
+      pageLanePort,
+      ...rest
+    } = options;
     directWindows = direct === true;
     try {
       core = await createCore({
@@ -273,6 +278,18 @@ export const runCoreProcess = (port: ParentPort = parentPort(), host: CoreProces
         ...(keyStore === 'memory' ? { keyStore: shellKeyStore(shell) } : {}),
         ...shellOptions(shellOffers ?? [], osNotificationsUnavailable, shell),
       });
+      if (pageLanePort !== undefined) {
+        // The page's calls then skip the shell's process (events still go through it).
+        const isTrusted = createSenderCheck(rest.trustedOrigins);
+        pageLanes = startPageLanes({
+          port: pageLanePort,
+          isTrustedOrigin: (origin) => isTrusted({ url: `${origin}/`, isMainFrame: true }),
+          attach: attachWindow,
+        });
+        if ((await pageLanes) === undefined) {
+          port.post({ type: 'log', line: `direct channel: port ${pageLanePort} unavailable, calls take the shell` });
+        }
+      }
       port.post({ type: 'ready', pid: process.pid });
     } catch (error) {
       port.post({
@@ -299,6 +316,16 @@ export const runCoreProcess = (port: ParentPort = parentPort(), host: CoreProces
         if (raw !== undefined) attachWindow(message.windowId, message.sender, raw);
         return;
       }
+      case 'laneKey': {
+        const { key, proof, windowId, sender } = message;
+        void pageLanes.then((lanes) => lanes?.expect({ key, proof }, windowId, sender));
+        return;
+      }
+      case 'laneClose': {
+        const { windowId } = message;
+        void pageLanes.then((lanes) => lanes?.close(windowId));
+        return;
+      }
       case 'close':
         void close(0);
         return;
@@ -310,6 +337,7 @@ export const runCoreProcess = (port: ParentPort = parentPort(), host: CoreProces
     abandon: async () => {
       fromShell.close();
       for (const window of windows.values()) window.server.close();
+      await pageLanes.then((lanes) => lanes?.stop());
       await core?.close();
     },
   };

@@ -51,7 +51,35 @@ export type CoreProcessOptions = Omit<
    * for it skip main; events then go to the windows' ports only. Default: through the shell.
    */
   readonly directWindows?: boolean;
+  /**
+   * Chromium shell: the loopback port on which the page's direct channel reaches this process
+   * (core/host/pageLane.ts). The shell chooses it: the page's CSP names it, and a restarted core
+   * listens on it again. Absent: no direct channel (calls take the shell's relay).
+   */
+  readonly pageLanePort?: number;
 };
+
+/**
+ * A window's own port as the core sees it: Electron's MessagePortMain, and the Chromium page's
+ * direct channel (pageLane.ts), both fit.
+ */
+export interface WindowPort {
+  postMessage(message: ChannelMessage): void;
+  on(event: 'message', listener: (event: { data: unknown }) => void): void;
+  on(event: 'close', listener: () => void): void;
+  start(): void;
+  close(): void;
+}
+
+/**
+ * What opens one direct channel (pageLane.ts), both one-use secrets made by the shell: `key`, which
+ * the page names first, and `proof`, the core's first answer, by which the page knows it reached
+ * the core and not whatever else took the port.
+ */
+export interface LaneKey {
+  readonly key: string;
+  readonly proof: string;
+}
 
 /** Shell → core, besides the channel. */
 export type ToCore =
@@ -62,6 +90,13 @@ export type ToCore =
    * this port are that sender's, whatever they say.
    */
   | { readonly type: 'window'; readonly windowId: number; readonly sender: SenderInfo }
+  /**
+   * Chromium shell: a key the shell handed to one document it checked as ours (`sender`, as the
+   * browser names it); the page's direct channel that names it is that document's (pageLane.ts).
+   */
+  | ({ readonly type: 'laneKey'; readonly windowId: number; readonly sender: SenderInfo } & LaneKey)
+  /** That document is gone: its direct channel closes. */
+  | { readonly type: 'laneClose'; readonly windowId: number }
   | { readonly type: 'close' };
 
 /** Core → shell, besides the channel. */

@@ -25,7 +25,7 @@ import { fail, type IpcError, type Result } from '../../shared/ipc/result';
 import { createContractServer, type DispatchOptions, type SenderInfo } from '../ipc/dispatcher';
 import { MemoryKeyStore } from '../keychain/keyStore';
 import { BACKGROUND, type Scheduler, systemScheduler, type Timer } from '../scheduler';
-import type { CoreChannel, CoreProcessOptions, FromCore, LaunchCore, ShellOperation } from './messages';
+import type { CoreChannel, CoreProcessOptions, FromCore, LaneKey, LaunchCore, ShellOperation } from './messages';
 import { nodeTimers } from './timers';
 
 /** The core could not start; `busy`: another Treasury Desk holds the data folder (nothing changed). */
@@ -96,6 +96,14 @@ export interface RemoteCore {
    * no core is running (call again from `onStart`).
    */
   connectWindow(windowId: number, sender: SenderInfo, port: unknown): boolean;
+  /**
+   * Chromium shell: tells the core (the current one, or the next once it is ready) a key the shell
+   * is about to hand to one document of ours, for the page's direct channel (core/host/pageLane.ts).
+   * False when there is no core to tell: the key is not handed out.
+   */
+  offerLane(windowId: number, sender: SenderInfo, lane: LaneKey): Promise<boolean>;
+  /** That document is gone: the core closes its direct channel. */
+  closeLane(windowId: number): void;
   /** The current core process (undefined between a crash and the restart). */
   readonly pid: number | undefined;
   /** How many times the core was restarted after dying. */
@@ -339,6 +347,15 @@ export const startRemoteCore = async (o: RemoteCoreOptions): Promise<RemoteCore>
       if (session === undefined || closing) return false;
       session.child.send({ type: 'window', windowId, sender }, [port]);
       return true;
+    },
+    offerLane: async (windowId, sender, lane) => {
+      const target = await current();
+      if (!('child' in target)) return false;
+      target.child.send({ type: 'laneKey', windowId, sender, ...lane });
+      return true;
+    },
+    closeLane: (windowId) => {
+      if (session !== undefined && !closing) session.child.send({ type: 'laneClose', windowId });
     },
     get pid() {
       return pid;

@@ -54,6 +54,9 @@ describe('Host header (DNS rebinding)', () => {
       const api = await raw('GET', '/api/v4/spot/time', { host });
       expect(api.status).toBe(403);
       expect(api.body.label).toBe('FORBIDDEN');
+      // A plain JSON POST (the lean path that skips Fastify, http/app.ts) is checked the same.
+      const post = await raw('POST', '/api/v4/wallet/transfers', { host, 'content-type': 'application/json' }, '{}');
+      expect([post.status, post.body.label]).toEqual([403, 'FORBIDDEN']);
       const control = await raw(
         'POST',
         '/sandbox/keys',

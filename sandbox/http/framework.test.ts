@@ -1,3 +1,5 @@
+import http from 'node:http';
+import Decimal from 'decimal.js';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { SandboxHandle } from '../server';
 import {
@@ -140,6 +142,53 @@ describe('headers', () => {
       expect(res.headers.get('x-gate-ratelimit-requests-remain')).toMatch(/^\d+$/);
       expect(res.headers.get('x-gate-ratelimit-reset-timestamp')).toMatch(/^\d{10}$/);
     }
+  });
+});
+
+describe('the lean path and Fastify answer a POST alike', () => {
+  /** A signed transfer sent raw over node:http, so its framing can vary (chunked: no Content-Length). */
+  const rawTransfer = (contentType: string, chunked: boolean) =>
+    new Promise<{ status: number; body: { tx_id?: number; label?: string }; traceId: unknown }>((resolve, reject) => {
+      const body = JSON.stringify(optionsTransfer);
+      const headers: Record<string, string> = {
+        ...signedHeaders(main, 'POST', '/api/v4/wallet/transfers', '', body),
+        'Content-Type': contentType,
+      };
+      if (!chunked) headers['Content-Length'] = String(Buffer.byteLength(body));
+      const req = http.request(
+        { host: '127.0.0.1', port: sb.port, method: 'POST', path: '/api/v4/wallet/transfers', headers },
+        (res) => {
+          let text = '';
+          res.on('data', (chunk: Buffer) => {
+            text += chunk.toString('utf8');
+          });
+          res.on('end', () =>
+            resolve({ status: res.statusCode ?? 0, body: JSON.parse(text), traceId: res.headers['x-svc-trace-id'] }),
+          );
+        },
+      );
+      req.on('error', reject);
+      if (chunked) {
+        // Two writes without a length: the body goes chunked, which only Fastify takes.
+        req.write(body.slice(0, 10));
+        req.end(body.slice(10));
+      } else req.end(body);
+    });
+
+  it('a transfer as plain JSON, JSON with a charset, or chunked: each moves the money once and answers the same', async () => {
+    const before = new Decimal((await spotUsdt()) ?? '0');
+    const answers = [
+      await rawTransfer('application/json', false),
+      await rawTransfer('application/json; charset=utf-8', false),
+      await rawTransfer('application/json', true),
+    ];
+    for (const answer of answers) {
+      expect(answer.status).toBe(200);
+      expect(answer.body.tx_id).toEqual(expect.any(Number));
+      expect(answer.traceId).toBeTruthy();
+    }
+    expect(new Set(answers.map((a) => a.body.tx_id)).size).toBe(3);
+    expect(await spotUsdt()).toBe(before.minus(3).toFixed());
   });
 });
 

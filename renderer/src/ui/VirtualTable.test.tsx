@@ -1,10 +1,13 @@
 import { cleanup, render, screen } from '@testing-library/react';
-import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
+import { afterEach, beforeEach, describe, expect, it, type MockInstance, vi } from 'vitest';
 import { VirtualTable } from './VirtualTable';
+
+/** Every way the table could ask the browser for a size or a scroll position (each forces a layout). */
+let sizeReads: MockInstance[] = [];
 
 // happy-dom lays nothing out: give every element the size of a 600 px high scroll area.
 beforeEach(() => {
-  vi.spyOn(HTMLElement.prototype, 'getBoundingClientRect').mockReturnValue({
+  const rect = vi.spyOn(HTMLElement.prototype, 'getBoundingClientRect').mockReturnValue({
     x: 0,
     y: 0,
     top: 0,
@@ -15,10 +18,15 @@ beforeEach(() => {
     height: 600,
     toJSON: () => ({}),
   });
-  vi.spyOn(HTMLElement.prototype, 'offsetHeight', 'get').mockReturnValue(600);
-  vi.spyOn(HTMLElement.prototype, 'offsetWidth', 'get').mockReturnValue(1000);
-  vi.spyOn(HTMLElement.prototype, 'clientHeight', 'get').mockReturnValue(600);
-  vi.spyOn(HTMLElement.prototype, 'clientWidth', 'get').mockReturnValue(1000);
+  sizeReads = [
+    rect,
+    vi.spyOn(HTMLElement.prototype, 'offsetHeight', 'get').mockReturnValue(600),
+    vi.spyOn(HTMLElement.prototype, 'offsetWidth', 'get').mockReturnValue(1000),
+    vi.spyOn(HTMLElement.prototype, 'clientHeight', 'get').mockReturnValue(600),
+    vi.spyOn(HTMLElement.prototype, 'clientWidth', 'get').mockReturnValue(1000),
+    vi.spyOn(HTMLElement.prototype, 'scrollTop', 'get').mockReturnValue(0),
+    vi.spyOn(Element.prototype, 'scrollTo').mockImplementation(() => {}),
+  ];
 });
 afterEach(() => {
   cleanup();
@@ -55,6 +63,23 @@ describe('VirtualTable', () => {
     expect(drawn[0]?.getAttribute('aria-rowindex')).toBe('2');
     expect(onRangeChange).toHaveBeenCalledWith(0, expect.any(Number));
     expect(screen.getByRole('region').getAttribute('aria-label')).toContain('50000 rows');
+  });
+
+  it('draws a new table without asking the browser for a size or scrolling it (each forces a layout in the task that draws the rows)', () => {
+    const rows = Array.from({ length: 500 }, (_, i) => ({ id: i, name: `row ${i}` }));
+    render(
+      <VirtualTable
+        caption="Accounts"
+        testId="t"
+        columns={columns}
+        rowCount={rows.length}
+        rowAt={(i) => rows[i]}
+        rowKey={(r) => String(r.id)}
+        estimateRowHeight={48}
+      />,
+    );
+    expect(screen.getByTestId('t').querySelectorAll('tbody tr[data-row-key]').length).toBeGreaterThan(10);
+    for (const read of sizeReads) expect(read).not.toHaveBeenCalled();
   });
 
   it('draws a placeholder for a row not loaded yet, and the empty state for no rows', () => {

@@ -9,7 +9,7 @@
  * a column keeps it steady while rows scroll in and out); a row's height is measured once drawn, so
  * wrapped cells are fine.
  */
-import { useVirtualizer } from '@tanstack/react-virtual';
+import { elementScroll, measureElement, observeElementRect, useVirtualizer } from '@tanstack/react-virtual';
 import { type ReactNode, useEffect, useRef } from 'react';
 import { EmptyState } from './EmptyState';
 import { ariaSort, type Column, SortableHeader, type SortState } from './Table';
@@ -41,6 +41,30 @@ export interface VirtualTableProps<Row> {
   readonly onSort?: (id: string) => void;
 }
 
+/**
+ * The scrolling area's size as the resize observer reports it, after the browser's own layout. The
+ * library's default also reads it at once when the table mounts, which forces a layout of the whole
+ * page inside the task that draws the table; until the first report, `initialRect` stands in.
+ */
+const observeRectAfterLayout: typeof observeElementRect = (instance, onRect) => {
+  const element = instance.scrollElement;
+  const Observer = instance.targetWindow?.ResizeObserver;
+  if (!element || !Observer) return observeElementRect(instance, onRect);
+  const observer = new Observer(() => onRect({ width: element.clientWidth, height: element.clientHeight }));
+  observer.observe(element, { box: 'content-box' });
+  return () => observer.disconnect();
+};
+
+/**
+ * Scrolls the area, except to where it is known to be already: the library writes its offset (0)
+ * when the table mounts, and a write forces a layout of the whole page in the task that draws the
+ * table — a new scrolling area is at the top. Its offset is known from its scroll events.
+ */
+const scrollUnlessThere: typeof elementScroll = (offset, options, instance) => {
+  if (offset + (options.adjustments ?? 0) === instance.scrollOffset && !instance.isScrolling) return;
+  elementScroll(offset, options, instance);
+};
+
 export const VirtualTable = <Row,>({
   caption,
   columns,
@@ -67,6 +91,17 @@ export const VirtualTable = <Row,>({
     // the first render then draws the rows in view at once, instead of none and then a second render
     // and layout in the same task (500 accounts' first draw was two of each).
     initialRect: { width: 0, height: Math.round(window.innerHeight * 0.65) },
+    observeElementRect: observeRectAfterLayout,
+    scrollToFn: scrollUnlessThere,
+    // A row is sized by the resize observer, after the browser's own layout, never by reading its
+    // height while React draws it: that read forced a layout of the whole page inside the task that
+    // drew the rows (the firm-wide view's longest task, issue 26). Until then a row keeps the size
+    // it was last seen at, else the estimate.
+    measureElement: (element, entry, instance) =>
+      entry === undefined
+        ? (instance.itemSizeCache.get(instance.options.getItemKey(instance.indexFromElement(element))) ??
+          estimateRowHeight)
+        : measureElement(element, entry, instance),
   });
   const items = virtualizer.getVirtualItems();
   const first = items[0]?.index ?? 0;
