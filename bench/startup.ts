@@ -1,7 +1,7 @@
 /**
  * Cold start to Balances painted: a new shell process (the Chromium fallback shell built as `npm start`
- * runs it, out/main/shell.js, headless at 1440×900; the benchmark's own code in that process is
- * loaded through tsx, which `npm start` does not pay) starting the built-in sandbox's process, the core's process and
+ * runs it, out/main/shell.js, headless at 1440×900, in plain Node: the benchmark's own code in that
+ * process, ./startupChild.ts, is transpiled ahead, so no TypeScript loader is timed) starting the built-in sandbox's process, the core's process and
  * the browser, until the Balances screen shows the total and the spot balances of the sandbox's
  * account. Timed from the shell process's own start (performance.timeOrigin) to the first frame the
  * page paints with both on screen (taken in the page). Each start is cold — no process of the app
@@ -18,14 +18,15 @@
  * Targets (issue 26): median < 1.5 s on this machine at load < 1; ≥ 2× faster than serial.
  */
 import { spawn } from 'node:child_process';
-import { mkdir, mkdtemp, rm, writeFile } from 'node:fs/promises';
+import { mkdir, mkdtemp, readFile, rm, writeFile } from 'node:fs/promises';
 import { cpus, loadavg, tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
 import { fileURLToPath, pathToFileURL } from 'node:url';
+import { transformWithOxc } from 'vite';
 import { DEFAULT_SCRYPT_COST, hashPassphrase } from '../core/operators/passphrase';
 import { buildIfNeeded } from '../scripts/buildStamp';
-import type { openShell as OpenShell } from '../shell/shell';
 import { BENCH_ADMIN } from './admin';
+import { STEPS, type Start, type Step } from './startupChild';
 
 const ROOT = resolve(import.meta.dirname, '..');
 const STARTS = Number(process.env.BENCH_STARTS ?? 5);
@@ -33,108 +34,27 @@ const TARGET_MS = 1_500;
 const TARGET_RATIO = 2;
 
 /**
- * Installed in every document before it loads: notes when the document started loading, its first
- * paint, when the frame first shows, and when Balances first shows the total and a spot balance, as
- * wall-clock ms of the frame that paints it.
+ * The child's code as plain JavaScript (./startupChild.ts transpiled alone), so that the timed
+ * process is plain Node on built code, as `npm start` runs the shell.
  */
-const PROBE = `(() => {
-  if (window !== window.top) return;
-  const marks = {};
-  // Kept until the document has its root element (an init script may run before it exists).
-  const pending = { page: performance.timeOrigin };
-  const mark = (name, at) => {
-    pending[name] = at;
-    if (!document.documentElement) return;
-    for (const [key, value] of Object.entries(pending)) document.documentElement.setAttribute('data-bench-' + key, String(value));
-  };
-  new PerformanceObserver((list) => {
-    for (const entry of list.getEntries()) {
-      if (entry.name === 'first-paint') mark('paint', performance.timeOrigin + entry.startTime);
-    }
-  }).observe({ type: 'paint', buffered: true });
-  const note = (name) => {
-    if (marks[name]) return;
-    marks[name] = -1;
-    // The first frame that contains it: its rAF, then the task after the frame was produced.
-    requestAnimationFrame(() => setTimeout(() => {
-      marks[name] = performance.timeOrigin + performance.now();
-      mark(name, marks[name]);
-    }, 0));
-  };
-  const check = () => {
-    if (!document.documentElement.hasAttribute('data-bench-page')) mark('page', pending.page);
-    if (document.querySelector('[data-testid="app-frame"]')) note('frame');
-    if (document.querySelector('[data-testid="total-balance"]') &&
-        document.querySelector('[data-testid="spot-balances"] tbody tr')) note('balances');
-  };
-  new MutationObserver(check).observe(document, { childList: true, subtree: true });
-})();`;
-
-/** The steps of a start, in the order they are printed; each is ms from the shell process's start. */
-const STEPS = [
-  'shell code loaded',
-  'sandbox ready',
-  'core ready',
-  'browser ready',
-  'page started',
-  'first paint',
-  'frame painted',
-  'Balances painted',
-] as const;
-type Step = (typeof STEPS)[number];
-
-interface Start {
-  readonly mode: 'parallel' | 'serial';
-  /** Each step's ms from the shell process's start (performance.timeOrigin). */
-  readonly at: Partial<Record<Step, number>>;
-}
-
-/** One start, in this process (a child of the benchmark): prints its figures as one JSON line. */
-const child = async (dataDir: string, serial: boolean): Promise<void> => {
-  const origin = performance.timeOrigin;
-  // The built shell, as `npm start` runs it (out/main/shell.js: plain JavaScript, no TypeScript loader).
-  const { openShell } = (await import(pathToFileURL(join(ROOT, 'out/main/shell.js')).href)) as {
-    openShell: typeof OpenShell;
-  };
-  const at: Partial<Record<Step, number>> = { 'shell code loaded': Math.round(performance.now()) };
-  const shell = await openShell({
-    dataDir,
-    headless: true,
-    log: (line) => {
-      const step = (['sandbox ready', 'core ready', 'browser ready'] as const).find((s) => line.startsWith(s));
-      if (step) at[step] = Math.round(performance.now());
-    },
-    viewport: { width: 1440, height: 900 },
-    serialStart: serial,
-    core: { keyStore: 'memory', bootstrapOperator: BENCH_ADMIN, watchIntervalMs: 0 },
-    beforeBridgeScript: async (context) => {
-      await context.addInitScript({ content: PROBE });
-    },
-  });
-  try {
-    const wallClock = async (name: string) =>
-      Number(
-        await (
-          await shell.page.waitForSelector(`html[data-bench-${name}]`, { state: 'attached', timeout: 60_000 })
-        ).getAttribute(`data-bench-${name}`),
-      ) - origin;
-    at['Balances painted'] = Math.round(await wallClock('balances'));
-    at['frame painted'] = Math.round(await wallClock('frame'));
-    at['page started'] = Math.round(await wallClock('page'));
-    at['first paint'] = Math.round(await wallClock('paint'));
-    console.log(JSON.stringify({ mode: serial ? 'serial' : 'parallel', at } satisfies Start));
-  } finally {
-    await shell.close();
-  }
+const writeChild = async (dir: string): Promise<string> => {
+  const source = fileURLToPath(new URL('./startupChild.ts', import.meta.url));
+  const { code } = await transformWithOxc(await readFile(source, 'utf8'), source);
+  const file = join(dir, 'startupChild.mjs');
+  await writeFile(file, code);
+  return file;
 };
 
-const runOnce = (dataDir: string, serial: boolean): Promise<Start> =>
+const runOnce = (childFile: string, dataDir: string, serial: boolean): Promise<Start> =>
   new Promise((resolveStart, reject) => {
-    // As npm start runs the shell: Node with tsx's loader on the shell's source.
     const started = spawn(
       process.execPath,
-      ['--import', 'tsx', fileURLToPath(import.meta.url), '--child', dataDir, serial ? 'serial' : 'parallel'],
-      { cwd: ROOT, stdio: ['ignore', 'pipe', 'inherit'] },
+      [childFile, dataDir, serial ? 'serial' : 'parallel', pathToFileURL(join(ROOT, 'out/main/shell.js')).href],
+      {
+        cwd: ROOT,
+        stdio: ['ignore', 'pipe', 'inherit'],
+        env: { ...process.env, BENCH_STARTUP_ADMIN: JSON.stringify(BENCH_ADMIN) },
+      },
     );
     let out = '';
     started.stdout.on('data', (chunk: Buffer) => {
@@ -153,14 +73,15 @@ const main = async () => {
   buildIfNeeded(ROOT);
   const dataDir = await mkdtemp(join(tmpdir(), 'td-bench-startup-'));
   try {
+    const childFile = await writeChild(dataDir);
     // The first start creates the administrator and the browser's profile: not measured.
-    await runOnce(dataDir, false);
+    await runOnce(childFile, join(dataDir, 'app'), false);
     const loadBefore = loadavg()[0] ?? 0;
     const starts: Start[] = [];
     for (let i = 0; i < STARTS; i++) {
       // Interleaved, each mode first in turn: the machine's load drifts over the run.
       const order = i % 2 === 0 ? [false, true] : [true, false];
-      for (const serial of order) starts.push(await runOnce(dataDir, serial));
+      for (const serial of order) starts.push(await runOnce(childFile, join(dataDir, 'app'), serial));
     }
     const loadAfter = loadavg()[0] ?? 0;
     // The administrator's sign-in is on the way to Balances (the core answers once it is done): its
@@ -211,18 +132,7 @@ const main = async () => {
   }
 };
 
-const [, , flag, dataDir, mode] = process.argv;
-if (flag === '--child' && dataDir) {
-  child(dataDir, mode === 'serial').then(
-    () => process.exit(0),
-    (error: unknown) => {
-      console.error(error);
-      process.exit(1);
-    },
-  );
-} else {
-  main().catch((error: unknown) => {
-    console.error(error);
-    process.exit(1);
-  });
-}
+main().catch((error: unknown) => {
+  console.error(error);
+  process.exit(1);
+});

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { findChrome, hasDisplay } from './chrome';
+import { CHROME_ARGS, findChrome, hasDisplay } from './chrome';
 
 describe('findChrome', () => {
   const only =
@@ -37,5 +37,16 @@ describe('hasDisplay', () => {
     expect(hasDisplay({ DISPLAY: ':99' }, 'linux')).toBe(true);
     expect(hasDisplay({ WAYLAND_DISPLAY: 'wayland-0' }, 'linux')).toBe(true);
     expect(hasDisplay({}, 'darwin')).toBe(true);
+  });
+});
+
+describe('CHROME_ARGS', () => {
+  it('disables features in one flag (Chromium reads only the last), keeping start-up traffic and paint holding off', () => {
+    const flags = CHROME_ARGS.filter((arg) => arg.startsWith('--disable-features='));
+    expect(flags).toHaveLength(1);
+    const disabled = flags[0]!.slice('--disable-features='.length).split(',');
+    expect(disabled).toEqual(
+      expect.arrayContaining(['NetworkTimeServiceQuerying', 'PreconnectToSearch', 'AimEnabled', 'PaintHolding']),
+    );
   });
 });

@@ -41,6 +41,23 @@ export const NO_CHROME_ADVICE =
   'No Chromium or Chrome found. Install one (Debian/Ubuntu: `sudo apt-get install chromium`; ' +
   'macOS/Windows: Google Chrome) or set CHROME_PATH to its executable.';
 
+/**
+ * Chromium features the shell's browser runs without. Chromium reads only the last
+ * `--disable-features` it is given, and this one comes after playwright-core's own: so it also
+ * names those of playwright-core's that matter here — no traffic at start (network time, preconnect
+ * to a search engine, AI mode's eligibility check) and no paint holding, which can keep the window's
+ * first paint back until the page has content (issue 26).
+ */
+export const DISABLED_FEATURES: readonly string[] = [
+  'Translate',
+  'MediaRouter',
+  'OptimizationHints',
+  'NetworkTimeServiceQuerying',
+  'PreconnectToSearch',
+  'AimEnabled',
+  'PaintHolding',
+];
+
 /** Flags for a quiet, local-only browser: no background traffic, no first-run UI. */
 export const CHROME_ARGS: readonly string[] = [
   '--disable-background-networking',
@@ -49,7 +66,7 @@ export const CHROME_ARGS: readonly string[] = [
   '--no-first-run',
   '--no-default-browser-check',
   '--disable-quic',
-  '--disable-features=Translate,MediaRouter,OptimizationHints',
+  `--disable-features=${DISABLED_FEATURES.join(',')}`,
   '--deny-permission-prompts',
   '--disable-default-apps',
 ];

@@ -9,23 +9,18 @@
  */
 import { existsSync } from 'node:fs';
 import { mkdir } from 'node:fs/promises';
+import { createRequire } from 'node:module';
 import { join, resolve } from 'node:path';
 import type { Browser, BrowserContext, Page } from 'playwright-core';
-import { defaultDownloadsDir } from '../core/app/handlers';
-import type { CoreProcessOptions, LaunchCore } from '../core/host/messages';
+import type { CoreChannel, CoreProcessOptions, LaunchCore } from '../core/host/messages';
 import { entryFor, nodeCoreLauncher, type SandboxProcess, startSandboxProcess } from '../core/host/nodeLauncher';
-import { CoreStartFailed, type RemoteCore, startRemoteCore } from '../core/host/remoteCore';
-import { createSenderCheck } from '../core/ipc/dispatcher';
+import type { RemoteCore } from '../core/host/remoteCore';
 import { lockDataDir } from '../core/journal/dataDirLock';
-import { operationNames } from '../shared/ipc/define';
-import { type Bridge, installBridge, reserveLoopbackPort } from './bridge';
+import type { Bridge } from './bridge';
 import { CHROME_ARGS, findChrome, hasDisplay, NO_CHROME_ADVICE } from './chrome';
-import { CONFIRM_ORIGIN, type ConfirmWindow, createConfirmWindow } from './confirmWindow';
-import { createShellOpenExternal } from './openExternal';
-import { createShellNotifications } from './osNotifications';
-import { createSaveWindow, SAVE_ORIGIN, type SaveWindow } from './saveWindow';
-import { createSecretWindow, SECRET_ORIGIN, type SecretWindow } from './secretWindow';
-import { SHELL_ORIGIN, SHELL_URL, serveRenderer } from './serve';
+import type { ConfirmWindow } from './confirmWindow';
+import type { SaveWindow } from './saveWindow';
+import type { SecretWindow } from './secretWindow';
 
 /** A problem the person can fix; the CLI prints its message without a stack trace. */
 export class ShellError extends Error {
@@ -147,10 +142,15 @@ export const openShell = async (options: ShellOptions): Promise<Shell> => {
   }
   await mkdir(options.dataDir, { recursive: true });
 
-  // Three processes start at once, and nothing waits on what it does not need (issue 26): the
-  // browser opens the window and the renderer paints its frame; the core's process boots (Node, its
-  // code) and gets the sandbox's address once the sandbox says it is ready; the page's first calls
-  // wait for the core. `serialStart` (benchmarks) starts them one after the other, as before.
+  // Three processes start at once, the slowest first, and nothing waits on what it does not need
+  // (issue 26). Up to here the shell has loaded only what starts them (Node's own modules, the
+  // launchers): the sandbox's and the core's processes are forked (a few ms of this process; each
+  // then boots on its own), the browser is launched (playwright-core is the one large module it
+  // needs first), and the rest of the shell (./windowSide.ts: the core's supervisor, the bridge,
+  // the contract) loads while all three start; then the core is told to start. The core builds its
+  // journal and keychain and signs in meanwhile; only its connection waits for the sandbox's
+  // address. The page's first calls wait for the core. `serialStart` (benchmarks) starts them one
+  // after the other, as before.
   const serial = options.serialStart === true;
   // The built-in sandbox (the default profile's platform) runs in its own process, on its data in
   // <data dir>/sandbox; the core reaches it over loopback like any platform.
@@ -167,6 +167,65 @@ export const openShell = async (options: ShellOptions): Promise<Shell> => {
       : Promise.resolve(undefined);
   void sandboxStart.then((sandbox) => sandbox && log(`sandbox ready (pid ${sandbox.pid})`)).catch(() => {});
   if (serial) await sandboxStart.catch(() => {});
+  // The core's process boots now; the supervisor below takes it over as its first launch.
+  const launchCore = options.launchCore ?? nodeCoreLauncher(entryFor('core', rendererDir));
+  let booting: CoreChannel | undefined = launchCore();
+  const launch: LaunchCore = () => {
+    const first = booting;
+    booting = undefined;
+    return first ?? launchCore();
+  };
+  const contextOptions = {
+    acceptDownloads: false,
+    serviceWorkers: 'block',
+    viewport: options.headless ? (options.viewport ?? { width: 1360, height: 860 }) : null,
+  } as const;
+  /**
+   * playwright-core is CommonJS: require() compiles it alone, where import() would first scan its
+   * files for their exports (0.31–0.38 s of CPU against 0.53–0.57 s, measured at load 8). Not at
+   * all for a browser the caller brings (tests).
+   */
+  const launchBrowser = async (): Promise<BrowserContext> => {
+    if (options.browser) return options.browser.newContext(contextOptions);
+    const { chromium } = createRequire(import.meta.url)('playwright-core') as typeof import('playwright-core');
+    return chromium.launchPersistentContext(join(options.dataDir, 'chromium-profile'), {
+      ...browserLaunchOptions({ executablePath, headless: options.headless }),
+      ...contextOptions,
+    });
+  };
+  // Serial (benchmarks): the browser once the core is ready, below.
+  const browserStart = serial ? undefined : launchBrowser();
+  browserStart?.catch(() => {});
+  let side: typeof import('./windowSide');
+  try {
+    side = await import('./windowSide');
+  } catch (error) {
+    booting?.kill();
+    await browserStart?.then((context) => context.close()).catch(() => {});
+    await sandboxStart.then((sandbox) => sandbox?.close()).catch(() => {});
+    throw error;
+  }
+  const {
+    CONFIRM_ORIGIN,
+    CoreStartFailed,
+    SAVE_ORIGIN,
+    SECRET_ORIGIN,
+    SHELL_ORIGIN,
+    SHELL_URL,
+    contract,
+    createConfirmWindow,
+    createSaveWindow,
+    createSecretWindow,
+    createSenderCheck,
+    createShellNotifications,
+    createShellOpenExternal,
+    defaultDownloadsDir,
+    installBridge,
+    operationNames,
+    reserveLoopbackPort,
+    serveRenderer,
+    startRemoteCore,
+  } = side;
   const notifications = options.headless ? undefined : createShellNotifications({ log });
 
   // The bridge exists only once the browser does; events emitted before that have no page anyway.
@@ -187,19 +246,26 @@ export const openShell = async (options: ShellOptions): Promise<Shell> => {
   // The page's direct channel to the core: its port, chosen now (the CSP names it; shell/bridge.ts).
   const lanePort = reserveLoopbackPort();
   const coreStart = startRemoteCore({
-    launch: options.launchCore ?? nodeCoreLauncher(entryFor('core', rendererDir)),
-    // The core's process boots now; its options wait for the sandbox's address.
-    options: sandboxStart.then(async (sandbox) => ({
+    launch,
+    // The core starts as soon as the direct channel's port is chosen (journal, keychain, sign-in);
+    // only its connection to the built-in sandbox waits for the sandbox's address.
+    options: lanePort.then((pageLanePort) => ({
       ...options.core,
-      pageLanePort: await lanePort,
-      ...(sandbox
-        ? { sandbox: { mode: 'external', baseUrl: sandbox.baseUrl, key: sandbox.key, secret: sandbox.secret } }
-        : {}),
+      pageLanePort,
+      ...(requested.mode === 'embedded' ? { sandbox: { mode: 'announced' as const } } : {}),
       dataDir: options.dataDir,
-      shell: 'chromium',
+      shell: 'chromium' as const,
       trustedOrigins: [SHELL_ORIGIN],
       ...(notificationsUnavailable !== undefined ? { osNotificationsUnavailable: notificationsUnavailable } : {}),
     })),
+    ...(requested.mode === 'embedded'
+      ? {
+          sandboxAddress: sandboxStart.then((sandbox) => {
+            if (sandbox === undefined) throw new Error('the shell started no sandbox');
+            return { baseUrl: sandbox.baseUrl, key: sandbox.key, secret: sandbox.secret };
+          }),
+        }
+      : {}),
     emit: (events) => bridge?.send(events),
     // What this shell does for the core (shared/contract/shell.ts).
     shell: {
@@ -244,24 +310,9 @@ export const openShell = async (options: ShellOptions): Promise<Shell> => {
     }
   };
   if (serial) await startedCore().catch(() => {});
-  // Loaded only now, while the sandbox and the core boot in their own processes: both are large.
-  const loading = Promise.all([import('playwright-core'), import('../shared/contract')]);
   let context: BrowserContext;
-  let contract: Awaited<typeof loading>[1]['contract'];
   try {
-    const [{ chromium }, contractModule] = await loading;
-    contract = contractModule.contract;
-    const contextOptions = {
-      acceptDownloads: false,
-      serviceWorkers: 'block',
-      viewport: options.headless ? (options.viewport ?? { width: 1360, height: 860 }) : null,
-    } as const;
-    context = options.browser
-      ? await options.browser.newContext(contextOptions)
-      : await chromium.launchPersistentContext(join(options.dataDir, 'chromium-profile'), {
-          ...browserLaunchOptions({ executablePath, headless: options.headless }),
-          ...contextOptions,
-        });
+    context = await (browserStart ?? launchBrowser());
   } catch (error) {
     await closeProcesses();
     throw new ShellError(`Could not start Chromium at ${executablePath}: ${(error as Error).message}`);

@@ -28,6 +28,7 @@ import { createEmitter } from '../ipc/events';
 import { DataDirBusy } from '../journal/dataDirLock';
 import { type KeyStore, MEMORY_BACKEND } from '../keychain/keyStore';
 import { CONFIRM_TIMEOUT_MS } from '../policies/confirm';
+import type { SandboxAddress, SandboxSource } from '../profiles/manager';
 import type { CoreProcessOptions, FromCore, ShellOperation, ToCore, WindowPort } from './messages';
 import { type PageLanes, startPageLanes } from './pageLane';
 import { nodeTimers } from './timers';
@@ -255,6 +256,20 @@ export const runCoreProcess = (port: ParentPort = parentPort(), host: CoreProces
     return closing;
   };
 
+  /** The announced sandbox's address (the `sandbox` message), which the core builds without. */
+  let sandboxAnnounced: ((message: Extract<ToCore, { type: 'sandbox' }>) => void) | undefined;
+  const announcedSandbox = (): SandboxSource => {
+    const address = new Promise<SandboxAddress>((resolve, reject) => {
+      sandboxAnnounced = (message) =>
+        'address' in message
+          ? resolve(message.address)
+          : reject(new Error(`The built-in sandbox did not start: ${message.failed}`));
+    });
+    // Only the sandbox profile's connection reads it (and reports a failure there).
+    address.catch(() => {});
+    return { mode: 'external-later', address };
+  };
+
   const start = async (options: CoreProcessOptions): Promise<void> => {
     const {
       keyStore,
@@ -263,12 +278,14 @@ export const runCoreProcess = (port: ParentPort = parentPort(), host: CoreProces
       osNotificationsUnavailable,
       directWindows: direct,
       pageLanePort,
+      sandbox,
       ...rest
     } = options;
     directWindows = direct === true;
     try {
       core = await createCore({
         ...rest,
+        ...(sandbox === undefined ? {} : { sandbox: sandbox.mode === 'announced' ? announcedSandbox() : sandbox }),
         emit: createEmitter(emitEvent, (name, error) =>
           port.post({ type: 'error', operation: `event ${name}`, message: String(error) }),
         ),
@@ -310,6 +327,9 @@ export const runCoreProcess = (port: ParentPort = parentPort(), host: CoreProces
     switch (message.type) {
       case 'start':
         void start(message.options);
+        return;
+      case 'sandbox':
+        sandboxAnnounced?.(message);
         return;
       case 'window': {
         const raw = ports[0];

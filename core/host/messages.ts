@@ -12,6 +12,7 @@ import type { ChannelMessage } from '../../shared/ipc/channel';
 import type { OperationName } from '../../shared/ipc/define';
 import type { CoreOptions } from '../core';
 import type { SenderInfo } from '../ipc/dispatcher';
+import type { SandboxAddress, SandboxSource } from '../profiles/manager';
 
 /** One of the shell contract's operations ("shell.confirm", …). */
 export type ShellOperation = OperationName<ShellContract>;
@@ -29,7 +30,13 @@ export type CoreProcessOptions = Omit<
   | 'operators'
   | 'openExternal'
   | 'showSecret'
+  | 'sandbox'
 > & {
+  /**
+   * As CoreOptions.sandbox, or 'announced': the built-in sandbox is starting in a process of the
+   * shell's, which sends its address in a `sandbox` message once it listens (a promise cannot cross).
+   */
+  readonly sandbox?: Exclude<SandboxSource, { readonly mode: 'external-later' }> | { readonly mode: 'announced' };
   /**
    * 'os' (default): the OS keychain. 'memory': a key store held by the shell's process (tests), so
    * that, like the OS keychain, it outlives a core that dies and is restarted (`shell.keyStore`).
@@ -90,6 +97,12 @@ export type ToCore =
    * this port are that sender's, whatever they say.
    */
   | { readonly type: 'window'; readonly windowId: number; readonly sender: SenderInfo }
+  /**
+   * Where the announced sandbox listens, or why it did not start; sent after `start` (and again
+   * after every restart), whenever the sandbox's process is ready.
+   */
+  | { readonly type: 'sandbox'; readonly address: SandboxAddress }
+  | { readonly type: 'sandbox'; readonly failed: string }
   /**
    * Chromium shell: a key the shell handed to one document it checked as ours (`sender`, as the
    * browser names it); the page's direct channel that names it is that document's (pageLane.ts).

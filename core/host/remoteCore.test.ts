@@ -6,12 +6,13 @@
 import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
 import { type SandboxHandle, startSandbox } from '../../sandbox/server';
 import { DEFAULT_POLICY } from '../../shared/contract/policies';
 import type { EventEntry } from '../../shared/ipc/channel';
 import type { Result } from '../../shared/ipc/result';
 import { TEST_SCRYPT_COST } from '../operators';
+import type { SandboxAddress } from '../profiles/manager';
 import { TEST_ADMIN } from '../testing/core';
 import { type InMemoryLaunch, inMemoryCoreLauncher } from '../testing/inMemoryCore';
 import { ManualScheduler } from '../testing/scheduler';
@@ -105,6 +106,61 @@ describe('a core over the channel (in-memory process pair)', () => {
     launch = inMemoryCoreLauncher();
   });
   afterAll(() => launch.settled());
+
+  it('starts the core while the built-in sandbox is still starting: it connects once the address comes, and says so when the sandbox never did', async () => {
+    /** Starts a core whose sandbox is announced; records what the shell sent it. */
+    const announced = (dataDir: string, address: Promise<SandboxAddress>) => {
+      const sent: string[] = [];
+      const core = startRemoteCore({
+        launch: () => {
+          const child = launch();
+          return {
+            ...child,
+            send: (message, transfer) => {
+              if ('type' in message) sent.push(message.type);
+              child.send(message, transfer);
+            },
+          };
+        },
+        options: {
+          dataDir,
+          shell: 'chromium',
+          trustedOrigins: [ORIGIN],
+          keyStore: 'memory',
+          sandbox: { mode: 'announced' },
+          watchIntervalMs: 0,
+          bootstrapOperator: TEST_ADMIN,
+          scryptCost: TEST_SCRYPT_COST,
+        },
+        sandboxAddress: address,
+        emit: () => {},
+      });
+      return { core, sent };
+    };
+    let listening!: (address: SandboxAddress) => void;
+    const first = announced(
+      join(tmp, 'announced'),
+      new Promise<SandboxAddress>((resolve) => {
+        listening = resolve;
+      }),
+    );
+    // The core's process was told to start before the sandbox had an address.
+    await vi.waitFor(() => expect(first.sent).toContain('start'));
+    expect(first.sent).not.toContain('sandbox');
+    listening({ baseUrl: sandbox.baseUrl, key: sandbox.key, secret: sandbox.secret });
+    const core = await first.core;
+    expect(await value<{ state: string }>(core.dispatch('profiles.status', {}, SENDER))).toMatchObject({
+      state: 'connected',
+    });
+    await core.close();
+
+    const failed = announced(join(tmp, 'announced-failed'), Promise.reject(new Error('code 1: port in use')));
+    const withoutSandbox = await failed.core;
+    expect(await value<unknown>(withoutSandbox.dispatch('profiles.status', {}, SENDER))).toMatchObject({
+      lastError: { message: 'The built-in sandbox did not start: code 1: port in use' },
+    });
+    await withoutSandbox.close();
+  });
 
   it('answers the window, checks the sender in the core, refuses a second core on the same folder, frees it when closed', async () => {
     const dataDir = join(tmp, 'one');

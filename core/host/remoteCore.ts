@@ -24,6 +24,7 @@ import { CORE_NOT_RUNNING, CORE_STOPPED, coreDidNotAnswer, DESK_CALL_TIMEOUT_MS 
 import { fail, type IpcError, type Result } from '../../shared/ipc/result';
 import { createContractServer, type DispatchOptions, type SenderInfo } from '../ipc/dispatcher';
 import { MemoryKeyStore } from '../keychain/keyStore';
+import type { SandboxAddress } from '../profiles/manager';
 import { BACKGROUND, type Scheduler, systemScheduler, type Timer } from '../scheduler';
 import type { CoreChannel, CoreProcessOptions, FromCore, LaneKey, LaunchCore, ShellOperation } from './messages';
 import { nodeTimers } from './timers';
@@ -50,6 +51,13 @@ export interface RemoteCoreOptions {
    * sandbox's address comes from the sandbox's own process, started at the same time.
    */
   readonly options: Omit<CoreProcessOptions, 'shellOffers'> | Promise<Omit<CoreProcessOptions, 'shellOffers'>>;
+  /**
+   * The built-in sandbox starting in its own process, when the shell starts one: the core starts at
+   * once (its options say `sandbox: announced`) and is sent the address when this resolves (after
+   * every restart, too). Only its connection to the sandbox waits; the journal, the keychain and a
+   * sign-in do not.
+   */
+  readonly sandboxAddress?: Promise<SandboxAddress>;
   /** Events from the core, already checked against the contract there, in the batches they came in. */
   readonly emit: (events: readonly EventEntry[]) => void;
   /** The shell's side of the shell contract; an operation without a handler is not offered. */
@@ -135,6 +143,8 @@ export const startRemoteCore = async (o: RemoteCoreOptions): Promise<RemoteCore>
   const startTimeoutMs = o.startTimeoutMs ?? 60_000;
   const timers = nodeTimers();
   const scheduler = o.scheduler ?? systemScheduler();
+  // A sandbox that fails is reported to the core when it starts; never an unhandled rejection here.
+  o.sandboxAddress?.catch(() => {});
   // The memory key store of tests lives here, in the shell, so that a restarted core finds what the
   // one before it stored (the audit log's key and head among it), as it would in the OS keychain.
   // Offered only to a core started with `keyStore: 'memory'` (offersFor).
@@ -252,7 +262,12 @@ export const startRemoteCore = async (o: RemoteCoreOptions): Promise<RemoteCore>
       });
       Promise.resolve(o.options).then(
         (started) => {
-          if (!settled) child.send({ type: 'start', options: { ...started, shellOffers: offersFor(started) } });
+          if (settled) return;
+          child.send({ type: 'start', options: { ...started, shellOffers: offersFor(started) } });
+          o.sandboxAddress?.then(
+            (address) => child.send({ type: 'sandbox', address }),
+            (error: unknown) => child.send({ type: 'sandbox', failed: (error as Error).message }),
+          );
         },
         (error: unknown) => {
           if (settled) return;

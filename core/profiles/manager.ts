@@ -51,12 +51,24 @@ const LIVE_STREAM_URL = 'wss://api.gateio.ws/ws/v4/';
 /** The host a key may be sent to ("api.gateio.ws", "proxy.example:8443"). */
 const hostOf = (url: string): string => new URL(url).host;
 
+/** Where a sandbox someone else runs listens, and the key of its account. */
+export interface SandboxAddress {
+  readonly baseUrl: string;
+  readonly key: string;
+  readonly secret: string;
+}
+
 /** How the local sandbox profile reaches a sandbox. */
 export type SandboxSource =
   /** Start the built-in sandbox in-process with its data in dataDir/sandbox (the app's default). */
   | { readonly mode: 'embedded'; readonly clock?: 'real' | 'manual'; readonly market?: 'on' | 'off' }
   /** A sandbox someone else runs (e2e tests): its address and a key… */
-  | { readonly mode: 'external'; readonly baseUrl: string; readonly key: string; readonly secret: string }
+  | ({ readonly mode: 'external' } & SandboxAddress)
+  /**
+   * A sandbox still starting in its own process (the shells start it beside the core): the core
+   * builds everything else meanwhile, and only the sandbox profile's connection waits for this.
+   */
+  | { readonly mode: 'external-later'; readonly address: Promise<SandboxAddress> }
   /** …or its control URL and token: the core asks it for a new main account and key. */
   | { readonly mode: 'external-control'; readonly controlUrl: string; readonly controlToken: string }
   /** No sandbox profile connection (unit tests). */
@@ -444,7 +456,7 @@ export class ProfileManager {
   private async prepareSandbox(): Promise<void> {
     if (this.sandboxUrl !== undefined) return;
     const source = this.options.sandbox;
-    let facts: { baseUrl: string; key: string; secret: string };
+    let facts: SandboxAddress;
     if (source.mode === 'embedded') {
       const { startSandbox } = await import('../../sandbox/server');
       const handle = await startSandbox({
@@ -458,6 +470,8 @@ export class ProfileManager {
       facts = handle;
     } else if (source.mode === 'external') {
       facts = source;
+    } else if (source.mode === 'external-later') {
+      facts = await source.address;
     } else if (source.mode === 'external-control') {
       facts = await provisionFromControl(source.controlUrl, source.controlToken);
     } else {

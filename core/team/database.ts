@@ -7,7 +7,8 @@
  * timeout, and the health state turns `unavailable`; while it is, a probe asks again every few
  * seconds and the state returns to `connected` as soon as any call succeeds.
  */
-import pg from 'pg';
+import { createRequire } from 'node:module';
+import type pg from 'pg';
 import type { KeyStore } from '../keychain/keyStore';
 import {
   connectionConfig,
@@ -17,6 +18,12 @@ import {
   type TeamUrl,
 } from './connection';
 import { isUnavailable, reasonOf, TeamUnavailable, teamRefused } from './errors';
+
+/**
+ * `pg` (about a dozen modules) is loaded when a desk first opens a team connection, not with the
+ * core: a solo desk — the default — never needs it, and the core's start pays for what it loads.
+ */
+const loadPg = (): typeof pg => createRequire(import.meta.url)('pg') as typeof pg;
 
 export type TeamHealth =
   | { readonly state: 'connected' }
@@ -74,7 +81,7 @@ export class TeamDatabase implements TeamSql {
     this.timers = options.timers ?? realTimers;
     this.probeEveryMs = options.probeEveryMs ?? 2000;
     this.now = options.now ?? Date.now;
-    this.pool = new pg.Pool({ ...config, max: options.maxConnections ?? 4, idleTimeoutMillis: 30_000 });
+    this.pool = new (loadPg().Pool)({ ...config, max: options.maxConnections ?? 4, idleTimeoutMillis: 30_000 });
     // An idle connection that dies (the server stopped) is reported here; without a listener it would
     // crash the process.
     this.pool.on('error', (error) => this.failed(error));
@@ -152,7 +159,7 @@ export class TeamDatabase implements TeamSql {
 
   /** A new connection of its own (the live subscriber's LISTEN connection). */
   newClient(): pg.Client {
-    return new pg.Client(this.config);
+    return new (loadPg().Client)(this.config);
   }
 
   /** Reports that the database answered (the live subscriber reports its own connection too). */

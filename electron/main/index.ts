@@ -6,7 +6,8 @@
  * MessagePort of its own (windowPorts.ts): its calls and events skip main.
  *
  * Start-up runs in parallel: the window opens (and paints its frame) while the sandbox and the core
- * start; the core's process boots while the sandbox starts and gets its address when it is ready.
+ * start; the core starts (journal, keychain, sign-in) while the sandbox starts, and is sent the
+ * sandbox's address when it is ready: only its connection to the sandbox waits for it.
  */
 import { join, resolve } from 'node:path';
 import { app, BrowserWindow, dialog, ipcMain, shell } from 'electron';
@@ -132,17 +133,19 @@ const start = async (): Promise<void> => {
   });
   core = await startRemoteCore({
     launch: electronCoreLauncher(join(import.meta.dirname, 'core.js')),
-    // The core's process boots now; its options wait for the sandbox's address.
-    options: sandboxReady.then((started) => ({
+    // The core starts now (journal, keychain, sign-in); only its connection to the built-in sandbox
+    // waits for the sandbox's address.
+    options: {
       dataDir,
       shell: 'electron' as const,
       trustedOrigins,
-      sandbox: { mode: 'external' as const, baseUrl: started.baseUrl, key: started.key, secret: started.secret },
+      sandbox: { mode: 'announced' as const },
       ...(teamUrl ? { team: { url: teamUrl } } : {}),
       // Calls and events go straight between the window and the core (windowPorts.ts).
       directWindows: true,
       ...(notifications.unavailableReason ? { osNotificationsUnavailable: notifications.unavailableReason } : {}),
-    })),
+    },
+    sandboxAddress: sandboxReady.then(({ baseUrl, key, secret }) => ({ baseUrl, key, secret })),
     // Only main's own notices come this way (the core's events go to the window's port).
     emit: (events) => windowPorts.send(events),
     // What this shell does for the core (shared/contract/shell.ts).
