@@ -21,6 +21,7 @@ import { BaseSequencer, type TestSpecification } from 'vitest/node';
 // another file meanwhile. Measured back to back on a quiet 2-core machine: 2 workers 93 s,
 // 3 workers 74 s, 4 workers 67 s (the same 113 s of CPU); three keeps the CPU-bound files' own
 // timing margins.
+
 const NODE_TESTS = ['electron', 'core', 'shell', 'sandbox', 'shared', 'scripts', 'bench'];
 const RENDERER_TESTS = ['renderer'];
 const TEST_FILE = /\.test\.tsx?$/;
@@ -68,6 +69,14 @@ const rendererProject = {
 
 export default defineConfig({
   test: {
+    // Each file's transform (TypeScript, JSX, vi.mock hoisting) is kept on disk between runs, keyed
+    // by its content, the config and Vitest's version (node_modules/.experimental-vitest-cache;
+    // `npx vitest --clearCache` empties it): a run after the first transforms only what changed.
+    // Measured on 4 core files on the loaded machine, interleaved: 8.3–8.9 s CPU with it, 10.6–11.2 s without.
+    experimental: { fsModuleCache: true },
+    // Temporary folders (data directories, journals, PostgreSQL clusters) in memory where the machine
+    // allows: each journal commit's fsync otherwise held the test's thread (scripts/testTmpdir.ts).
+    globalSetup: ['scripts/testTmpdir.ts'],
     maxWorkers: 3,
     sequence: { sequencer: IsolatedFirst },
     projects: [

@@ -6,6 +6,8 @@ export default defineConfig({
   test: {
     name: 'soak',
     environment: 'node',
+    // Temporary folders in memory where the machine allows (scripts/testTmpdir.ts).
+    globalSetup: ['scripts/testTmpdir.ts'],
     include: ['core/**/*.soak.test.ts', 'sandbox/**/*.soak.test.ts'],
     testTimeout: 600_000,
     hookTimeout: 60_000,

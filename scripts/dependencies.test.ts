@@ -46,15 +46,18 @@ const packageOf = (specifier: string): string | undefined => {
   return specifier.startsWith('@') ? `${parts[0]}/${parts[1]}` : parts[0];
 };
 
-/** Packages imported (statically or dynamically, types excluded) by the given folders' shipped sources. */
+/**
+ * Packages imported (statically or dynamically, types excluded) or required (`createRequire(…)('x')`,
+ * for a package loaded lazily) by the given folders' shipped sources.
+ */
 const importedBy = (dirs: readonly string[]): Map<string, string> => {
   const found = new Map<string, string>();
   for (const path of dirs.flatMap(shippedSources)) {
     const text = readFileSync(path, 'utf8');
     const pattern =
-      /(?:^|\n)\s*import\s+(?!type\s)[^'";]*?from\s+'([^']+)'|(?:^|\n)\s*import\s+'([^']+)'|import\('([^']+)'\)/g;
+      /(?:^|\n)\s*import\s+(?!type\s)[^'";]*?from\s+'([^']+)'|(?:^|\n)\s*import\s+'([^']+)'|import\('([^']+)'\)|createRequire\([^)]*\)\('([^']+)'\)/g;
     for (const match of text.matchAll(pattern)) {
-      const name = packageOf(match[1] ?? match[2] ?? match[3] ?? '');
+      const name = packageOf(match[1] ?? match[2] ?? match[3] ?? match[4] ?? '');
       if (name !== undefined && !found.has(name)) found.set(name, relative(ROOT, path));
     }
   }

@@ -55,6 +55,16 @@ describe.skipIf(skipWithoutPostgres('team movements.test'))('the team movement j
   const dba = <T>(work: (sql: (text: string, params?: unknown[]) => Promise<unknown[]>) => Promise<T>) =>
     work((text, params) => file.dba(t.database, text, params));
 
+  it('a request made under controls older than the team’s latest change is refused, and nothing is journaled', async () => {
+    // A desk that has not yet heard of a new policy (a lower limit) or a role taken away.
+    expect(state.head.seq).toBeGreaterThan(0);
+    const request = movementRequest(t, state, t.carol, { controlSeq: state.head.seq - 1 });
+    await expect(deskA.prepare(t.carol.sign(request), request, { checkLimits: noLimit })).rejects.toMatchObject({
+      detail: { code: 'POLICY' },
+    });
+    expect(await deskA.evidence(request.movementId)).toBeUndefined();
+  });
+
   it('the same request key joins the same movement; another request under that key is refused', async () => {
     const { request, record, movement } = await prepare();
     expect(movement.state).toBe('awaiting_approval');

@@ -279,6 +279,16 @@ export class TeamMovements {
       }
       if (adding.length === 0) return results.map((r) => r!);
 
+      // Checked against the controls the team has now, not those the desk last heard of: a desk
+      // that has not yet caught up with a new policy (a lower limit, a role taken away) must not
+      // send under the old one. A change applied after this point applies to what comes after.
+      const [head] = await tx.query<{ seq: string }>('SELECT max(seq) AS seq FROM control_chain');
+      if (adding.some((request) => request.controlSeq < Number(head!.seq)))
+        throw new DeskFailure({
+          code: 'POLICY',
+          message: "The team's controls changed while this was being confirmed (a policy, a limit or a role): nothing was sent.",
+          advice: 'Review it again: it is checked against the controls as they are now.',
+        });
       const [clock] = await tx.query<{ now: string }>(`SELECT ${sqlMs('now()')} AS now`);
       const spent = await readSpent(tx, profileId);
       const refusal = options.checkLimits(spent, adding, Number(clock!.now));
