@@ -286,7 +286,8 @@ export class TeamMovements {
       if (adding.some((request) => request.controlSeq < Number(head!.seq)))
         throw new DeskFailure({
           code: 'POLICY',
-          message: "The team's controls changed while this was being confirmed (a policy, a limit or a role): nothing was sent.",
+          message:
+            "The team's controls changed while this was being confirmed (a policy, a limit or a role): nothing was sent.",
           advice: 'Review it again: it is checked against the controls as they are now.',
         });
       const [clock] = await tx.query<{ now: string }>(`SELECT ${sqlMs('now()')} AS now`);
