@@ -30,13 +30,23 @@ step "Type check" npm run --silent typecheck
 step "Lint" npm run --silent lint
 # Both runners also write a JSON report; scripts/test-summary.ts adds them up at the end.
 rm -rf .test-summary
-step "Unit and integration tests (Vitest)" with_keychain npx vitest run \
-  --reporter=default --reporter=json --outputFile.json=.test-summary/vitest.json
+# Vitest's output is kept too: a run can fail with every test passed (an error thrown outside any test,
+# a worker that died), and CI shows only the log's last lines, so that part is printed again at the end.
+run_vitest() {
+  mkdir -p .test-summary
+  with_keychain npx vitest run --reporter=default --reporter=json --outputFile.json=.test-summary/vitest.json 2>&1 |
+    tee .test-summary/vitest.log
+}
+step "Unit and integration tests (Vitest)" run_vitest
 step "End-to-end tests (Playwright)" with_keychain npx playwright test
 
 echo
 npx tsx scripts/test-summary.ts .test-summary/vitest.json .test-summary/playwright.json
 
+if [[ " ${failed[*]} " == *"(Vitest)"* ]]; then
+  printf '\nVitest failed; its output without the files that passed (last 60 lines):\n'
+  sed 's/\x1b\[[0-9;]*m//g' .test-summary/vitest.log | grep -v -E '^ *(✓|↓) ' | tail -n 60
+fi
 if [ "${#failed[@]}" -gt 0 ]; then
   printf '\n\033[1;31mFailed: %s\033[0m\n' "$(IFS=,; echo "${failed[*]}")"
   exit 1
