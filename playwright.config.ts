@@ -12,9 +12,10 @@ export default defineConfig({
   testDir: 'e2e',
   outputDir: 'test-results',
   globalSetup: './e2e/fixtures/build.ts',
-  // Two cores: two workers at most. Each worker keeps one Chromium and a core process forked ahead;
-  // each test gets its own sandbox, data folder, core process and browser context (e2e/fixtures).
-  workers: CI ? 2 : 1,
+  // Each worker keeps one Chromium and a core process forked ahead; each test gets its own sandbox,
+  // data folder, core process and browser context (e2e/fixtures). The tests wait on the app more
+  // than they compute: two workers left the two cores half idle, so CI runs three.
+  workers: CI ? 3 : 1,
   // Tests, not files, are shared out between the workers: the longest file (trade.spec.ts) no
   // longer runs alone at the end while the other worker idles.
   fullyParallel: true,

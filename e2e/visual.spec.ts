@@ -10,10 +10,12 @@
  *
  * A screenshot of each screen is kept in e2e/artifacts/ (the issue's "done when": each item visible).
  *
- * One test per theme (the two run side by side): each builds the working day once, then opens each
- * screen and tab once and resizes the window through the four sizes there, instead of building the
- * day and reopening every screen for each size (which cost four times the set-up and the screens'
- * first answers).
+ * Two tests per theme, which the workers run side by side: the Trade screen (its tabs with the live
+ * market are about 40 % of the time) and every other screen. Each builds the working day once, then
+ * opens each of its screens and tabs once and resizes the window through the four sizes there,
+ * instead of building the day and reopening every screen for each size (which cost four times the
+ * set-up and the screens' first answers). Every screen is in exactly one part (the second is "all
+ * but Trade").
  */
 import { randomUUID } from 'node:crypto';
 import type { Page } from 'playwright-core';
@@ -29,6 +31,11 @@ const VIEWPORTS = [
   { width: 1920, height: 1080 },
 ] as const;
 const THEMES = ['dark', 'light'] as const;
+/** The screens each test checks, per theme. */
+const PARTS = [
+  { name: 'Trade', screens: SCREENS.filter((screen) => screen.id === 'trade') },
+  { name: 'every other screen', screens: SCREENS.filter((screen) => screen.id !== 'trade') },
+] as const;
 
 test.use({ sandboxOptions: { memory: true, clock: 'real', market: 'on', seed: 7 } });
 
@@ -218,65 +225,67 @@ const settled = (page: Page): Promise<void> =>
 const sizeName = (viewport: (typeof VIEWPORTS)[number]): string => `${viewport.width}x${viewport.height}`;
 
 for (const theme of THEMES) {
-  test(`screens in the ${theme} theme`, async ({ page, app, shell }) => {
-    test.setTimeout(180_000);
-    await setTheScene(app, shell);
-    await app.open('settings');
-    await page.getByLabel('Theme').selectOption(theme);
-    await expect(page.locator('html')).toHaveAttribute('data-theme', theme);
-    const found: string[] = [];
-    /** The view on screen now at every size: its layout problems, and a screenshot when `shot` names it. */
-    const checkAtEverySize = async (where: string, shot?: string): Promise<void> => {
-      for (const viewport of VIEWPORTS) {
-        await page.setViewportSize(viewport);
-        await settled(page);
-        if (shot !== undefined) await app.screenshot(`${shot}-${sizeName(viewport)}-${theme}`);
-        for (const problem of await layoutProblems(page)) {
-          found.push(`${viewport.width}×${viewport.height} · ${theme} · ${where}: ${problem}`);
+  for (const part of PARTS) {
+    test(`screens in the ${theme} theme: ${part.name}`, async ({ page, app, shell }) => {
+      test.setTimeout(180_000);
+      await setTheScene(app, shell);
+      await app.open('settings');
+      await page.getByLabel('Theme').selectOption(theme);
+      await expect(page.locator('html')).toHaveAttribute('data-theme', theme);
+      const found: string[] = [];
+      /** The view on screen now at every size: its layout problems, and a screenshot when `shot` names it. */
+      const checkAtEverySize = async (where: string, shot?: string): Promise<void> => {
+        for (const viewport of VIEWPORTS) {
+          await page.setViewportSize(viewport);
+          await settled(page);
+          if (shot !== undefined) await app.screenshot(`${shot}-${sizeName(viewport)}-${theme}`);
+          for (const problem of await layoutProblems(page)) {
+            found.push(`${viewport.width}×${viewport.height} · ${theme} · ${where}: ${problem}`);
+          }
         }
-      }
-    };
-    for (const screen of SCREENS) {
-      await app.open(screen.id);
-      // Let the screen's first answers arrive (a loading state fits anything).
-      await expect(page.getByTestId('loading')).toHaveCount(0, { timeout: 15_000 });
-      await checkAtEverySize(screen.label, screen.id);
-      // Every tab of the screen's own tab bar, too.
-      const tabs = page.getByTestId(`screen-${screen.id}`).getByRole('tab');
-      const names = await tabs.allInnerTexts();
-      for (const [index, name] of names.entries()) {
-        if (index === 0) continue; // the screen's first view, checked above
-        await tabs.nth(index).click();
+      };
+      for (const screen of part.screens) {
+        await app.open(screen.id);
+        // Let the screen's first answers arrive (a loading state fits anything).
         await expect(page.getByTestId('loading')).toHaveCount(0, { timeout: 15_000 });
-        await checkAtEverySize(`${screen.label} → ${name}`, theme === 'dark' ? `${screen.id}-${name}` : undefined);
-      }
-    }
-    if (theme === 'light') {
-      // A long form in a dialog: the API-key form keeps its Create button and the permission
-      // columns' headers in view while its body scrolls.
-      await app.open('subAccounts');
-      await page
-        .getByTestId('subaccounts-table')
-        .getByRole('button', { name: /^Open / })
-        .first()
-        .click();
-      const keyForm = page.getByTestId('key-form');
-      for (const viewport of VIEWPORTS) {
-        // Opened at each size, as a person opens it: its body starts at the top.
-        await page.setViewportSize(viewport);
-        await page.getByTestId('create-key').click();
-        await expect(keyForm.getByTestId('key-form-submit')).toBeInViewport();
-        await app.screenshot(`api-key-form-${sizeName(viewport)}`);
-        await keyForm.getByLabel(/Keep the secret/).scrollIntoViewIfNeeded();
-        await expect(keyForm.getByTestId('key-form-submit')).toBeInViewport();
-        await expect(keyForm.getByRole('columnheader', { name: 'Read-write' })).toBeInViewport();
-        for (const problem of await layoutProblems(page)) {
-          found.push(`${viewport.width}×${viewport.height} · API-key form: ${problem}`);
+        await checkAtEverySize(screen.label, screen.id);
+        // Every tab of the screen's own tab bar, too.
+        const tabs = page.getByTestId(`screen-${screen.id}`).getByRole('tab');
+        const names = await tabs.allInnerTexts();
+        for (const [index, name] of names.entries()) {
+          if (index === 0) continue; // the screen's first view, checked above
+          await tabs.nth(index).click();
+          await expect(page.getByTestId('loading')).toHaveCount(0, { timeout: 15_000 });
+          await checkAtEverySize(`${screen.label} → ${name}`, theme === 'dark' ? `${screen.id}-${name}` : undefined);
         }
-        await page.keyboard.press('Escape');
-        await expect(keyForm).toHaveCount(0);
       }
-    }
-    expect([...new Set(found)], 'layout problems').toEqual([]);
-  });
+      if (theme === 'light' && part.screens.some((screen) => screen.id === 'subAccounts')) {
+        // A long form in a dialog: the API-key form keeps its Create button and the permission
+        // columns' headers in view while its body scrolls.
+        await app.open('subAccounts');
+        await page
+          .getByTestId('subaccounts-table')
+          .getByRole('button', { name: /^Open / })
+          .first()
+          .click();
+        const keyForm = page.getByTestId('key-form');
+        for (const viewport of VIEWPORTS) {
+          // Opened at each size, as a person opens it: its body starts at the top.
+          await page.setViewportSize(viewport);
+          await page.getByTestId('create-key').click();
+          await expect(keyForm.getByTestId('key-form-submit')).toBeInViewport();
+          await app.screenshot(`api-key-form-${sizeName(viewport)}`);
+          await keyForm.getByLabel(/Keep the secret/).scrollIntoViewIfNeeded();
+          await expect(keyForm.getByTestId('key-form-submit')).toBeInViewport();
+          await expect(keyForm.getByRole('columnheader', { name: 'Read-write' })).toBeInViewport();
+          for (const problem of await layoutProblems(page)) {
+            found.push(`${viewport.width}×${viewport.height} · API-key form: ${problem}`);
+          }
+          await page.keyboard.press('Escape');
+          await expect(keyForm).toHaveCount(0);
+        }
+      }
+      expect([...new Set(found)], 'layout problems').toEqual([]);
+    });
+  }
 }
