@@ -84,14 +84,12 @@ test('a lost answer shows “unknown — checking”, is reconciled, never resen
     ).available;
   const before = await availableIn();
 
-  // The platform executes the next transfer, then the connection is cut before the answer; and for a
-  // while it cannot say what happened either (its status endpoint fails).
-  await control.post('/faults', {
-    rules: [
-      { method: 'POST', path: '/wallet/sub_account_transfers', kind: 'drop_after', times: 1 },
-      { method: 'GET', path: '/wallet/order_status', kind: 'status_500', times: 20 },
-    ],
-  });
+  // The platform executes the next transfer, then the connection is cut before the answer; and
+  // until the test says so it cannot say what happened either (its status endpoint fails).
+  await control.addFaults([
+    { method: 'POST', path: '/wallet/sub_account_transfers', kind: 'drop_after', times: 1 },
+    { method: 'GET', path: '/wallet/order_status', kind: 'status_500' },
+  ]);
 
   await app.open('transfers');
   const form = page.getByTestId('transfer-form');
@@ -111,7 +109,8 @@ test('a lost answer shows “unknown — checking”, is reconciled, never resen
   await app.expectAccessible();
   await app.screenshot('transfer-checking');
   // …and once the platform answers again, the journal settles it by its client id: done.
-  await expect(state).toHaveAttribute('data-state', 'done', { timeout: 60_000 });
+  await control.clearFaults();
+  await expect(state).toHaveAttribute('data-state', 'done', { timeout: 30_000 });
   await app.screenshot('transfer-reconciled');
   // …and the sandbox moved the funds once, not twice.
   const after = await availableIn();
