@@ -181,6 +181,8 @@ export async function startSandbox(options: SandboxOptions = {}): Promise<Sandbo
     async close() {
       if (closed) return;
       closed = true;
+      // A request held by a fault goes on now, so that closing waits for no test's hold.
+      faults.clear();
       await stream.close();
       clock.stop();
       for (const fn of closers.reverse()) await fn();

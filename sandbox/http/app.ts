@@ -389,6 +389,9 @@ export function buildHttp(
       case 'delay':
         await new Promise((resolve) => setTimeout(resolve, rule.ms ?? 1000));
         return 'continue';
+      case 'hold':
+        await faults.hold(rule.ms ?? 60_000);
+        return 'continue';
       default:
         return 'continue';
     }

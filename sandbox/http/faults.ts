@@ -4,7 +4,7 @@
  */
 import { ApiFailure } from './errors';
 
-export const FAULT_KINDS = ['drop_before', 'drop_after', 'status_500', 'status_429', 'delay'] as const;
+export const FAULT_KINDS = ['drop_before', 'drop_after', 'status_500', 'status_429', 'delay', 'hold'] as const;
 export type FaultKind = (typeof FAULT_KINDS)[number];
 
 export interface FaultRule {
@@ -13,7 +13,10 @@ export interface FaultRule {
   /** Path with /api/v4 (added when missing); a trailing `*` matches any suffix. */
   readonly path: string;
   readonly kind: FaultKind;
-  /** Delay for kind=delay, milliseconds (default 1000). */
+  /**
+   * kind=delay: the delay, milliseconds (default 1000). kind=hold: the longest the request is held
+   * when nobody clears the faults (default 60 000).
+   */
   readonly ms?: number;
   /** How many matching requests the rule affects before it disappears (unlimited when omitted). */
   times?: number;
@@ -23,6 +26,8 @@ export interface FaultRule {
 
 export class Faults {
   private rules: FaultRule[] = [];
+  /** The requests a `hold` rule holds: each goes on when the faults are cleared or its `ms` is up. */
+  private readonly held = new Set<() => void>();
 
   constructor(private readonly random: () => number) {}
 
@@ -43,8 +48,31 @@ export class Faults {
     return parsed;
   }
 
+  /** How many requests a `hold` rule holds now. */
+  get holding(): number {
+    return this.held.size;
+  }
+
+  /** Removes every rule and lets every held request go on. */
   clear(): void {
     this.rules = [];
+    for (const release of [...this.held]) release();
+  }
+
+  /**
+   * Holds a request (kind=hold) until clear() or `ms`: a test takes its time (kills a client, looks
+   * at a screen) while the request is in flight, then lets it go on, without guessing a delay.
+   */
+  hold(ms: number): Promise<void> {
+    return new Promise((resolve) => {
+      const release = () => {
+        clearTimeout(timer);
+        this.held.delete(release);
+        resolve();
+      };
+      const timer = setTimeout(release, ms);
+      this.held.add(release);
+    });
   }
 
   /** The rule that applies to this request, if any (consumes one of its `times`). */

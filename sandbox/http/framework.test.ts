@@ -1,6 +1,6 @@
 import http from 'node:http';
 import Decimal from 'decimal.js';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
 import type { SandboxHandle } from '../server';
 import {
   api,
@@ -274,6 +274,22 @@ describe('fault injection', () => {
     await api(sb, main, 'GET', '/wallet/deposits');
     // Far below the 2 s delay even on a loaded machine: the rule is gone.
     expect(Date.now() - t1).toBeLessThan(1_000);
+  });
+
+  it('hold keeps a request in flight until DELETE /sandbox/faults, then it is answered as usual', async () => {
+    await control(sb, '/faults', { rules: [{ path: '/wallet/deposits', kind: 'hold', times: 1 }] });
+    let answered = false;
+    const held = api(sb, main, 'GET', '/wallet/deposits').then((res) => {
+      answered = true;
+      return res;
+    });
+    await vi.waitFor(() => expect(sb.faults.holding).toBe(1));
+    // Another request goes through meanwhile; the held one is still unanswered.
+    expect((await api(sb, main, 'GET', '/wallet/fee')).status).toBe(200);
+    expect(answered).toBe(false);
+    expect((await controlAnswer(sb, 'DELETE', '/faults')).status).toBe(200);
+    expect((await held).status).toBe(200);
+    expect(sb.faults.holding).toBe(0);
   });
 
   it('rejects malformed fault rules', async () => {
