@@ -274,17 +274,19 @@ test('the idle lock never interrupts an operation in flight', async ({ page, app
   await page.reload();
   await expect(page.locator('html')).toHaveAttribute('data-desk-ready', 'true');
   await app.open('settings');
-  // The check's own requests take 2 s each (named, so background polling cannot use the delays up):
-  // the connection check stays in flight meanwhile.
+  // The platform holds the check's own requests (named, so background polling cannot use the holds
+  // up) until the test lets them go on: the connection check stays in flight meanwhile.
   await control.addFaults([
-    { method: 'GET', path: '/spot/time', kind: 'delay', ms: 3_000, times: 1 },
-    { method: 'GET', path: '/account/detail', kind: 'delay', ms: 3_000, times: 1 },
+    { method: 'GET', path: '/spot/time', kind: 'hold', times: 1 },
+    { method: 'GET', path: '/account/detail', kind: 'hold', times: 1 },
   ]);
   await page.getByTestId('run-connection-check').click();
   await expect(page.getByTestId('busy')).toContainText('Working');
   await page.clock.fastForward('06:00');
   await expect(page.getByTestId('lock-screen')).toHaveCount(0);
-  await expect(page.getByTestId('connection-check')).toContainText('checks', { timeout: 30_000 });
+  await expect(page.getByTestId('busy')).toContainText('Working');
+  await control.clearFaults();
+  await expect(page.getByTestId('connection-check')).toContainText('checks', { timeout: 15_000 });
   // The finished action counts as activity: the full period starts again from there.
   await page.clock.fastForward('04:00');
   await expect(page.getByTestId('lock-screen')).toHaveCount(0);
