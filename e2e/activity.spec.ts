@@ -62,51 +62,59 @@ test.describe('activity', () => {
     await app.screenshot('activity-history');
   });
 
-  test('a CSV export is saved as a file with the movements’ rows and says where', async ({
-    page,
-    app,
-    shell,
-    control,
-    downloadsDir,
-  }) => {
-    const counterparty = await control.post<{ user_id: number }>('/users', {});
-    for (const amount of ['1', '2.5']) {
-      const sent = await confirmedCall(
-        shell,
-        app.call('funding.push', {
-          requestKey: randomUUID(),
-          receiveUid: counterparty.user_id,
-          currency: 'USDT',
-          amount,
-        }),
-      );
-      expect(sent).toMatchObject({ ok: true });
-    }
-    await app.open('activity');
-    await expect(page.getByTestId('movements-table')).toContainText('UID transfer');
-    await page.getByTestId('movements-export').click();
+  test.describe('with the client’s rate-limit windows short', () => {
+    // The platform takes one UID transfer per 10 s: the sandbox's limit is skipped on its manual clock
+    // (POST /sandbox/advance), and the core's own window is 1/1000 of it, as in the core's own tests
+    // (FAST_LIMITER_SCALE), instead of waiting 10 s between the two transfers.
+    test.use({ coreOptions: { limiterScale: 0.001 } });
 
-    const [file] = await savedExports(downloadsDir);
-    expect(file?.name).toMatch(/^treasury-desk-movements-.*\.csv$/);
-    expect([...(file?.bytes.subarray(0, 3) ?? [])]).toEqual([0xef, 0xbb, 0xbf]); // one BOM, UTF-8
-    const [header, ...rows] = file?.rows ?? [];
-    expect(header?.slice(0, 6)).toEqual(['created_utc', 'updated_utc', 'kind', 'state', 'currency', 'amount']);
-    // The state is what became of it: accepted, on its way or completed (never a bare "done").
-    const state = expect.stringMatching(/^(accepted|in progress|completed)$/);
-    expect(rows.map((r) => [r[2], r[3], r[4], r[5]])).toEqual([
-      ['push', state, 'USDT', '1'],
-      ['push', state, 'USDT', '2.5'],
-    ]);
-    expect(header).toContain('destination');
-    expect(rows[0]?.[header?.indexOf('destination') ?? -1]).toMatch(/^UID \d+$/);
-    const notice = page.getByTestId('notice').filter({ hasText: 'Export saved' });
-    await expect(notice).toContainText(`Saved to ${file?.path}`);
+    test('a CSV export is saved as a file with the movements’ rows and says where', async ({
+      page,
+      app,
+      shell,
+      control,
+      downloadsDir,
+    }) => {
+      const counterparty = await control.post<{ user_id: number }>('/users', {});
+      for (const amount of ['1', '2.5']) {
+        await control.advance(10);
+        const sent = await confirmedCall(
+          shell,
+          app.call('funding.push', {
+            requestKey: randomUUID(),
+            receiveUid: counterparty.user_id,
+            currency: 'USDT',
+            amount,
+          }),
+        );
+        expect(sent).toMatchObject({ ok: true });
+      }
+      await app.open('activity');
+      await expect(page.getByTestId('movements-table')).toContainText('UID transfer');
+      await page.getByTestId('movements-export').click();
 
-    // A second export is a second file; the first stays as it was.
-    await page.getByTestId('movements-export').click();
-    const both = await savedExports(downloadsDir, 2);
-    expect(new Set(both.map((f) => f.path)).size).toBe(2);
-    expect(both.find((f) => f.path === file?.path)?.bytes.equals(file?.bytes ?? Buffer.alloc(0))).toBe(true);
+      const [file] = await savedExports(downloadsDir);
+      expect(file?.name).toMatch(/^treasury-desk-movements-.*\.csv$/);
+      expect([...(file?.bytes.subarray(0, 3) ?? [])]).toEqual([0xef, 0xbb, 0xbf]); // one BOM, UTF-8
+      const [header, ...rows] = file?.rows ?? [];
+      expect(header?.slice(0, 6)).toEqual(['created_utc', 'updated_utc', 'kind', 'state', 'currency', 'amount']);
+      // The state is what became of it: accepted, on its way or completed (never a bare "done").
+      const state = expect.stringMatching(/^(accepted|in progress|completed)$/);
+      expect(rows.map((r) => [r[2], r[3], r[4], r[5]])).toEqual([
+        ['push', state, 'USDT', '1'],
+        ['push', state, 'USDT', '2.5'],
+      ]);
+      expect(header).toContain('destination');
+      expect(rows[0]?.[header?.indexOf('destination') ?? -1]).toMatch(/^UID \d+$/);
+      const notice = page.getByTestId('notice').filter({ hasText: 'Export saved' });
+      await expect(notice).toContainText(`Saved to ${file?.path}`);
+
+      // A second export is a second file; the first stays as it was.
+      await page.getByTestId('movements-export').click();
+      const both = await savedExports(downloadsDir, 2);
+      expect(new Set(both.map((f) => f.path)).size).toBe(2);
+      expect(both.find((f) => f.path === file?.path)?.bytes.equals(file?.bytes ?? Buffer.alloc(0))).toBe(true);
+    });
   });
 
   test('a movement that needs a person stands out with what to do, and is settled by hand after a confirmation', async ({
