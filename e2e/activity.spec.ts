@@ -1,20 +1,17 @@
 import { randomUUID } from 'node:crypto';
-import { expect, savedExports, test } from './fixtures';
+import type { Shell } from '../shell/shell';
+import { type AppDriver, expect, savedExports, test } from './fixtures';
 import { confirmedCall } from './fixtures/trustedConfirm';
+
+/** A UID transfer of `amount` USDT to another main account, confirmed in the trusted window. */
+const sendUidTransfer = (app: AppDriver, shell: Shell, receiveUid: number, amount: string) =>
+  confirmedCall(shell, app.call('funding.push', { requestKey: randomUUID(), receiveUid, currency: 'USDT', amount }));
 
 test.describe('activity', () => {
   test('money movements, the audit log and the history sync', async ({ page, app, shell, control, downloadsDir }) => {
     // One journaled money movement to show: a UID transfer to another main account.
     const counterparty = await control.post<{ user_id: number }>('/users', {});
-    const sent = await confirmedCall(
-      shell,
-      app.call('funding.push', {
-        requestKey: randomUUID(),
-        receiveUid: counterparty.user_id,
-        currency: 'USDT',
-        amount: '1',
-      }),
-    );
+    const sent = await sendUidTransfer(app, shell, counterparty.user_id, '1');
     expect(sent).toMatchObject({ ok: true, value: { outcome: 'accepted' } });
     await app.open('activity');
     const movements = page.getByTestId('movements-table');
@@ -78,15 +75,7 @@ test.describe('activity', () => {
       const counterparty = await control.post<{ user_id: number }>('/users', {});
       for (const amount of ['1', '2.5']) {
         await control.advance(10);
-        const sent = await confirmedCall(
-          shell,
-          app.call('funding.push', {
-            requestKey: randomUUID(),
-            receiveUid: counterparty.user_id,
-            currency: 'USDT',
-            amount,
-          }),
-        );
+        const sent = await sendUidTransfer(app, shell, counterparty.user_id, amount);
         expect(sent).toMatchObject({ ok: true });
       }
       await app.open('activity');
