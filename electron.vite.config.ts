@@ -27,6 +27,9 @@ export default defineConfig({
           sandbox: resolve(import.meta.dirname, 'sandbox/cli.ts'),
           shell: resolve(import.meta.dirname, 'shell/shell.ts'),
           shellCli: resolve(import.meta.dirname, 'shell/cli.ts'),
+          // Loaded before each of the three Node entries above (`node --import`): a V8 code cache for
+          // the CommonJS modules they load (core/host/compileCache.ts).
+          compileCache: resolve(import.meta.dirname, 'core/host/compileCache.ts'),
         },
       },
     },

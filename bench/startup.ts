@@ -23,6 +23,7 @@ import { cpus, loadavg, tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
 import { fileURLToPath, pathToFileURL } from 'node:url';
 import { transformWithOxc } from 'vite';
+import { execArgvFor } from '../core/host/nodeLauncher';
 import { DEFAULT_SCRYPT_COST, hashPassphrase } from '../core/operators/passphrase';
 import { buildIfNeeded } from '../scripts/buildStamp';
 import { BENCH_ADMIN } from './admin';
@@ -47,9 +48,11 @@ const writeChild = async (dir: string): Promise<string> => {
 
 const runOnce = (childFile: string, dataDir: string, serial: boolean): Promise<Start> =>
   new Promise((resolveStart, reject) => {
+    const shellEntry = join(ROOT, 'out/main/shell.js');
     const started = spawn(
       process.execPath,
-      [childFile, dataDir, serial ? 'serial' : 'parallel', pathToFileURL(join(ROOT, 'out/main/shell.js')).href],
+      // As `npm start` runs the shell: with the code cache beside the build (scripts/start.ts).
+      [...execArgvFor(shellEntry), childFile, dataDir, serial ? 'serial' : 'parallel', pathToFileURL(shellEntry).href],
       {
         cwd: ROOT,
         stdio: ['ignore', 'pipe', 'inherit'],
@@ -130,7 +133,8 @@ const main = async () => {
     console.log('\n| CPU at Balances painted (user + system) | parallel ms | serial ms |');
     console.log('|---|---|---|');
     const roles = [...new Set([...Object.keys(parallel.cpu.byRole), ...Object.keys(serial.cpu.byRole)])].sort();
-    for (const role of roles) console.log(`| ${role} | ${parallel.cpu.byRole[role] ?? 0} | ${serial.cpu.byRole[role] ?? 0} |`);
+    for (const role of roles)
+      console.log(`| ${role} | ${parallel.cpu.byRole[role] ?? 0} | ${serial.cpu.byRole[role] ?? 0} |`);
     console.log(`| **total** (median of the starts' sums) | ${parallel.cpu.total} | ${serial.cpu.total} |`);
     const floor = parallel.cpu.total / cpus().length;
     console.log(
