@@ -381,7 +381,7 @@ test('a stop-loss from the ticket waits in the open triggers, fires when the mar
   await expect(openTriggers).toHaveCount(2);
   const slRow = openTriggers.filter({ hasText: slText });
   await expect(slRow).toContainText(`Last price falls to or below ${formatMoney(stop, 'USDT')}`);
-  await expect(slRow).toContainText(`Sell 0.001 BTC at ${formatMoney(limit, 'USDT')}`);
+  await expect(slRow).toContainText(`Sell 0.001 BTC at ${formatMoney(limit, 'USDT', { precision: 1 })}`);
   await app.expectAccessible();
   await app.screenshot('trade-trigger-open');
 
@@ -413,7 +413,7 @@ test('a stop-loss from the ticket waits in the open triggers, fires when the mar
   await expect(openTriggers).toHaveCount(0, { timeout: 15_000 });
   // A notice says so, and the ticket's result line follows the trigger: no longer "waiting".
   await expect(page.getByTestId('notice').filter({ hasText: 'Trigger fired' })).toContainText(
-    `Sell 0.001 BTC at ${formatMoney(limit, 'USDT')}`,
+    `Sell 0.001 BTC at ${formatMoney(limit, 'USDT', { precision: 1 })}`,
   );
   await expect(page.getByTestId('trigger-outcome')).toHaveAttribute('data-status', 'fired');
   await expect(page.getByTestId('trigger-outcome')).toContainText(/fired: order \d+ placed/);
