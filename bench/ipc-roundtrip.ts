@@ -80,7 +80,7 @@ const roundTrips = async (page: Page, operation: string, input: unknown, calls: 
 /**
  * Reloads the app and waits until its direct channel has carried an answer: from then on its calls
  * take the path measured (a channel that never opens fails the benchmark rather than measuring the
- * binding under its name).
+ * binding under its name); then until the app has finished starting (startedUp).
  */
 const withDirectChannel = async (page: Page): Promise<void> => {
   const answered = new Promise<void>((resolve) =>
@@ -96,6 +96,41 @@ const withDirectChannel = async (page: Page): Promise<void> => {
   } finally {
     clearTimeout(timer);
   }
+  await startedUp(page);
+};
+
+/** How long the page must have fetched nothing before its start-up work counts as done. */
+const PAGE_QUIET_MS = 3_000;
+
+/**
+ * Waits until the app has finished starting: ready, and then nothing fetched for PAGE_QUIET_MS
+ * (2 s after it is ready the app preloads every other screen's code, one screen per idle period;
+ * compiling and running a screen's module, parsing its styles, hold the page's main thread for
+ * milliseconds, and an answer that arrives meanwhile waits. A run of 3,000 calls takes 2–3 s, so one
+ * that began right after the page loaded ran into that preloading: BENCH_TAIL=1 names those tasks
+ * among the slowest 1 %). The gate is the round trip of a started app; `BENCH_EARLY=1` measures
+ * without waiting, as before.
+ */
+const startedUp = async (page: Page): Promise<void> => {
+  if (process.env.BENCH_EARLY === '1') return;
+  await page.waitForSelector('html[data-desk-ready="true"]', { state: 'attached', timeout: 60_000 });
+  await page.evaluate(async (quietMs) => {
+    // Runs in the page (this file is type-checked against Node's globals, hence the casts).
+    // No named local functions: tsx would wrap them in a helper the page does not have.
+    let count = performance.getEntriesByType('resource').length;
+    let since = performance.now();
+    while (performance.now() - since < quietMs) {
+      await new Promise((resolve) =>
+        (globalThis as unknown as { requestIdleCallback(f: () => void): void }).requestIdleCallback(() =>
+          resolve(undefined),
+        ),
+      );
+      if (performance.getEntriesByType('resource').length !== count) {
+        count = performance.getEntriesByType('resource').length;
+        since = performance.now();
+      }
+    }
+  }, PAGE_QUIET_MS);
 };
 
 /**
@@ -168,6 +203,7 @@ interface TraceEvent {
   readonly dur?: number;
   readonly pid: number;
   readonly tid: number;
+  readonly args?: { readonly data?: { readonly type?: string; readonly functionName?: string; readonly url?: string } };
 }
 
 /**
@@ -263,12 +299,33 @@ const tail = async (shell: Shell, calls: number): Promise<void> => {
       const slow = slowest(times);
       const withGc = slow.filter((call) => overlapping(gcs, call).length > 0);
       /** The page's main thread busy with anything longer than 0.5 ms during the call (its own answer's task is short). */
-      const withTask = slow.filter((call) => overlapping(tasks, call).some((t) => (t.dur ?? 0) > 500));
+      const longTasks = (call: Timed) => overlapping(tasks, call).filter((t) => (t.dur ?? 0) > 500);
+      const withTask = slow.filter((call) => longTasks(call).length > 0);
+      /** What those tasks ran: the longest event inside each (a timer, a message, a frame, a collection…). */
+      const ran = new Map<string, number>();
+      for (const task of slow.flatMap(longTasks)) {
+        const inside = mainThread.filter(
+          (e) =>
+            e !== task &&
+            !e.name.includes('RunTask') &&
+            e.ts >= task.ts &&
+            e.ts + (e.dur ?? 0) <= task.ts + (task.dur ?? 0),
+        );
+        const longest = inside.sort((x, y) => (y.dur ?? 0) - (x.dur ?? 0))[0];
+        const data = longest?.args?.data;
+        const label =
+          longest === undefined
+            ? 'nothing traced inside'
+            : [longest.name, data?.type, data?.functionName, data?.url?.split('/').pop()].filter(Boolean).join(' ');
+        ran.set(label, (ran.get(label) ?? 0) + 1);
+      }
       const ms = slow.map(([a, b]) => b - a);
       console.log(
         `slowest 1 % of ${name} (${slow.length}, ${round(Math.min(...ms))}–${round(Math.max(...ms))} ms): ` +
           `${withGc.length} overlap a garbage collection in the page, ${withTask.length} a page task > 0.5 ms`,
       );
+      const tally = [...ran].sort((x, y) => y[1] - x[1]).map(([label, n]) => `${n}× ${label}`);
+      if (tally.length > 0) console.log(`  those tasks: ${tally.join('; ')}`);
     }
     console.log(
       `page GC during the run: ${gcs.length} events, ${round(gcs.reduce((a, e) => a + (e.dur ?? 0), 0) / 1000)} ms in all, longest ${round(Math.max(0, ...gcs.map((e) => e.dur ?? 0)) / 1000)} ms`,
