@@ -23,6 +23,7 @@ import { cpus, loadavg, tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
 import { fileURLToPath, pathToFileURL } from 'node:url';
 import { transformWithOxc } from 'vite';
+import { execArgvFor } from '../core/host/nodeLauncher';
 import { DEFAULT_SCRYPT_COST, hashPassphrase } from '../core/operators/passphrase';
 import { buildIfNeeded } from '../scripts/buildStamp';
 import { BENCH_ADMIN } from './admin';
@@ -47,9 +48,11 @@ const writeChild = async (dir: string): Promise<string> => {
 
 const runOnce = (childFile: string, dataDir: string, serial: boolean): Promise<Start> =>
   new Promise((resolveStart, reject) => {
+    const shellEntry = join(ROOT, 'out/main/shell.js');
     const started = spawn(
       process.execPath,
-      [childFile, dataDir, serial ? 'serial' : 'parallel', pathToFileURL(join(ROOT, 'out/main/shell.js')).href],
+      // As `npm start` runs the shell: with the code cache beside the build (scripts/start.ts).
+      [...execArgvFor(shellEntry), childFile, dataDir, serial ? 'serial' : 'parallel', pathToFileURL(shellEntry).href],
       {
         cwd: ROOT,
         stdio: ['ignore', 'pipe', 'inherit'],
@@ -99,8 +102,23 @@ const main = async () => {
       Object.fromEntries(
         STEPS.map((step) => [step, median(of(mode).flatMap((s) => (s.at[step] === undefined ? [] : [s.at[step]])))]),
       ) as Record<Step, number>;
-    const parallel = { timeline: timeline('parallel'), all: of('parallel').map((s) => s.at['Balances painted']) };
-    const serial = { timeline: timeline('serial'), all: of('serial').map((s) => s.at['Balances painted']) };
+    /** Each process's CPU time (ms) at Balances painted, median over the starts of one mode, and their sum. */
+    const cpu = (mode: Start['mode']) => {
+      const roles = [...new Set(of(mode).flatMap((s) => Object.keys(s.cpu)))].sort();
+      const byRole = Object.fromEntries(roles.map((role) => [role, median(of(mode).map((s) => s.cpu[role] ?? 0))]));
+      const total = median(of(mode).map((s) => Object.values(s.cpu).reduce((sum, ms) => sum + ms, 0)));
+      return { byRole, total };
+    };
+    const parallel = {
+      timeline: timeline('parallel'),
+      all: of('parallel').map((s) => s.at['Balances painted']),
+      cpu: cpu('parallel'),
+    };
+    const serial = {
+      timeline: timeline('serial'),
+      all: of('serial').map((s) => s.at['Balances painted']),
+      cpu: cpu('serial'),
+    };
     const balancesMs = parallel.timeline['Balances painted'];
     const ratio = serial.timeline['Balances painted'] / balancesMs;
     console.log(
@@ -110,6 +128,18 @@ const main = async () => {
     console.log('| Step | parallel (the app) ms | serial (before) ms |');
     console.log('|---|---|---|');
     for (const step of STEPS) console.log(`| ${step} | ${parallel.timeline[step]} | ${serial.timeline[step]} |`);
+    // The CPU a start costs, by process: on this machine's cores the parallel start cannot be shorter
+    // than the total divided by the cores, and serial ÷ parallel cannot exceed serial's wall time over that.
+    console.log('\n| CPU at Balances painted (user + system) | parallel ms | serial ms |');
+    console.log('|---|---|---|');
+    const roles = [...new Set([...Object.keys(parallel.cpu.byRole), ...Object.keys(serial.cpu.byRole)])].sort();
+    for (const role of roles)
+      console.log(`| ${role} | ${parallel.cpu.byRole[role] ?? 0} | ${serial.cpu.byRole[role] ?? 0} |`);
+    console.log(`| **total** (median of the starts' sums) | ${parallel.cpu.total} | ${serial.cpu.total} |`);
+    const floor = parallel.cpu.total / cpus().length;
+    console.log(
+      `CPU floor of a start on ${cpus().length} cores: ${Math.round(floor)} ms; serial's wall time over it (the most serial ÷ parallel can be): ${(serial.timeline['Balances painted'] / floor).toFixed(2)}×; serial's idle core-time (wall × cores − CPU): ${Math.round(serial.timeline['Balances painted'] * cpus().length - serial.cpu.total)} ms`,
+    );
     console.log(
       `\nEvery start, Balances painted ms: parallel ${parallel.all.join(', ')}; serial ${serial.all.join(', ')}`,
     );

@@ -8,6 +8,7 @@
  *
  * Prints the start's figures as one JSON line (a `Start`).
  */
+import { readdirSync, readFileSync } from 'node:fs';
 import type { openShell as OpenShell } from '../shell/shell';
 
 /**
@@ -65,7 +66,64 @@ export interface Start {
   readonly mode: 'parallel' | 'serial';
   /** Each step's ms from the shell process's start (performance.timeOrigin). */
   readonly at: Partial<Record<Step, number>>;
+  /**
+   * CPU time (user + system, ms) each process of the app had used when Balances was painted, by
+   * role: shell, sandbox, core, and Chromium's processes by their type (several of one type summed).
+   */
+  readonly cpu: Record<string, number>;
 }
+
+/** Linux's clock ticks per second for /proc/<pid>/stat (USER_HZ: 100 on every Linux Node runs on). */
+const TICKS_PER_SECOND = 100;
+
+interface ProcessStat {
+  readonly pid: number;
+  readonly parent: number;
+  readonly cpuMs: number;
+}
+
+/** A process's parent and CPU time from /proc/<pid>/stat; undefined once it is gone. */
+const statOf = (pid: number): ProcessStat | undefined => {
+  try {
+    const text = readFileSync(`/proc/${pid}/stat`, 'utf8');
+    // The command name (field 2) may hold spaces and parentheses: the fields after its last ')'.
+    const fields = text.slice(text.lastIndexOf(')') + 2).split(' ');
+    const ticks = Number(fields[11]) + Number(fields[12]);
+    return { pid, parent: Number(fields[1]), cpuMs: (ticks * 1000) / TICKS_PER_SECOND };
+  } catch {
+    return undefined;
+  }
+};
+
+/** Chromium's role of one of its processes (its --type=, none for the browser process itself). */
+const chromiumRole = (pid: number): string => {
+  try {
+    const type = /--type=([a-z-]+)/.exec(readFileSync(`/proc/${pid}/cmdline`, 'utf8').replaceAll('\0', ' '))?.[1];
+    return `chromium ${type ?? 'browser'}`;
+  } catch {
+    return 'chromium (gone)';
+  }
+};
+
+/** The CPU time of this process and all its descendants, by role (see Start.cpu). */
+const cpuByRole = (roles: ReadonlyMap<number, string>): Record<string, number> => {
+  const all = readdirSync('/proc')
+    .filter((name) => /^\d+$/.test(name))
+    .flatMap((name) => statOf(Number(name)) ?? []);
+  const children = new Map<number, ProcessStat[]>();
+  for (const stat of all) children.set(stat.parent, [...(children.get(stat.parent) ?? []), stat]);
+  const cpu: Record<string, number> = {};
+  const visit = (stat: ProcessStat, inherited: string | undefined) => {
+    const role = roles.get(stat.pid) ?? (inherited === 'chromium' ? chromiumRole(stat.pid) : undefined) ?? 'other';
+    cpu[role] = (cpu[role] ?? 0) + stat.cpuMs;
+    // Everything below a process of the app is that process's own helpers; below the shell, Chromium's.
+    const below = roles.has(stat.pid) && stat.pid === process.pid ? 'chromium' : inherited;
+    for (const child of children.get(stat.pid) ?? []) visit(child, below);
+  };
+  const self = statOf(process.pid);
+  if (self) visit(self, undefined);
+  return cpu;
+};
 
 /** One start, in this process (a child of the benchmark): prints its figures as one JSON line. */
 const child = async (dataDir: string, serial: boolean, shellUrl: string): Promise<void> => {
@@ -96,10 +154,17 @@ const child = async (dataDir: string, serial: boolean, shellUrl: string): Promis
         ).getAttribute(`data-bench-${name}`),
       ) - origin;
     at['Balances painted'] = Math.round(await wallClock('balances'));
+    const cpu = cpuByRole(
+      new Map([
+        [process.pid, 'shell'],
+        ...(shell.sandbox?.pid ? [[shell.sandbox.pid, 'sandbox'] as const] : []),
+        ...(shell.core.pid ? [[shell.core.pid, 'core'] as const] : []),
+      ]),
+    );
     at['frame painted'] = Math.round(await wallClock('frame'));
     at['page started'] = Math.round(await wallClock('page'));
     at['first paint'] = Math.round(await wallClock('paint'));
-    console.log(JSON.stringify({ mode: serial ? 'serial' : 'parallel', at } satisfies Start));
+    console.log(JSON.stringify({ mode: serial ? 'serial' : 'parallel', at, cpu } satisfies Start));
   } finally {
     await shell.close();
   }

@@ -8,6 +8,7 @@ import { spawn } from 'node:child_process';
 import { existsSync, readFileSync } from 'node:fs';
 import { dirname, join, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
+import { execArgvFor } from '../core/host/nodeLauncher';
 import { defaultDataDir } from '../shell/dataDir';
 import { buildIfNeeded } from './buildStamp';
 
@@ -61,8 +62,10 @@ const main = (): void => {
               'Electron is unavailable (its binary is not downloaded here); opening Treasury Desk in Chromium.',
             );
           }
-          // The built shell (electron.vite.config.ts), plain Node: no TypeScript loader on the start's path.
-          const command = [process.execPath, join(ROOT, 'out/main/shellCli.js'), ...shellArgs];
+          // The built shell (electron.vite.config.ts), plain Node: no TypeScript loader on the start's
+          // path, and the code cache its CommonJS modules compile from (core/host/compileCache.ts).
+          const shellEntry = join(ROOT, 'out/main/shellCli.js');
+          const command = [process.execPath, ...execArgvFor(shellEntry), shellEntry, ...shellArgs];
           if (!needsPrivateKeyring()) return spawn(command[0]!, command.slice(1), { stdio: 'inherit', cwd: ROOT });
           // The keyring wrapper changes XDG_DATA_HOME: fix the data folder first so it stays the usual one.
           if (!shellArgs.includes('--data-dir')) command.push('--data-dir', defaultDataDir());

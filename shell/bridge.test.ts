@@ -11,6 +11,7 @@ import { reserveLoopbackPort } from '../core/host/loopbackPort';
 import { type PageLanes, startPageLanes } from '../core/host/pageLane';
 import { nodeTimers } from '../core/host/timers';
 import type { SenderInfo } from '../core/ipc/dispatcher';
+import { systemScheduler } from '../core/scheduler';
 import { ChannelPort, ChannelServer, isChannelMessage } from '../shared/ipc/channel';
 import type { Result } from '../shared/ipc/result';
 import { type Bridge, installBridge } from './bridge';
@@ -81,6 +82,7 @@ describe.skipIf(chrome === undefined)('the Chromium shell’s bridge', () => {
     lanes = await startPageLanes({
       port: lanePort,
       isTrustedOrigin: (origin) => origin === ORIGIN,
+      scheduler: systemScheduler(),
       attach: (windowId, sender, port) => {
         attached.push(windowId);
         const channelPort = new ChannelPort((message) => port.postMessage(message), timers);

@@ -1,5 +1,10 @@
+import { mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { chromium } from 'playwright-core';
 import { describe, expect, it } from 'vitest';
 import { CHROME_ARGS, findChrome, hasDisplay } from './chrome';
+import { browserLaunchOptions } from './shell';
 
 describe('findChrome', () => {
   const only =
@@ -48,5 +53,27 @@ describe('CHROME_ARGS', () => {
     expect(disabled).toEqual(
       expect.arrayContaining(['NetworkTimeServiceQuerying', 'PreconnectToSearch', 'AimEnabled', 'PaintHolding']),
     );
+  });
+});
+
+describe.skipIf(findChrome() === undefined)('the browser the shell launches', () => {
+  it('builds no page of its own UI in the background (the address bar’s pop-ups cost a renderer per start)', async () => {
+    const profile = mkdtempSync(join(tmpdir(), 'td-chrome-args-'));
+    const context = await chromium.launchPersistentContext(profile, {
+      ...browserLaunchOptions({ executablePath: findChrome()!, headless: true }),
+    });
+    try {
+      const session = await context.browser()!.newBrowserCDPSession();
+      // Chromium builds them as it starts: by the time the first page has loaded, they exist or never will.
+      const page = context.pages()[0] ?? (await context.newPage());
+      await page.goto('about:blank');
+      const { targetInfos } = (await session.send('Target.getTargets')) as {
+        targetInfos: { type: string; url: string }[];
+      };
+      expect(targetInfos.filter((target) => target.type !== 'page').map((target) => target.url)).toEqual([]);
+    } finally {
+      await context.close();
+      rmSync(profile, { recursive: true, force: true });
+    }
   });
 });

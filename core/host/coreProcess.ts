@@ -311,6 +311,7 @@ export const runCoreProcess = (port: ParentPort = parentPort(), host: CoreProces
             toShell.flush();
             port.post({ type: 'eventsOnLane', windowId });
           },
+          scheduler: core.scheduler,
         });
         if ((await pageLanes) === undefined) {
           port.post({ type: 'log', line: `direct channel: port ${pageLanePort} unavailable, calls take the shell` });

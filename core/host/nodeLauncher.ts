@@ -24,9 +24,15 @@ export const entryFor = (name: 'core' | 'sandbox', rendererDir: string | undefin
   return name === 'core' ? CORE_SOURCE : SANDBOX_SOURCE;
 };
 
-/** Node's flags for an entry: TypeScript sources get tsx's loader. */
-const execArgvFor = (entry: string): string[] =>
-  entry.endsWith('.ts') ? ['--import', import.meta.resolve('tsx')] : [];
+/**
+ * Node's flags for an entry: TypeScript sources get tsx's loader; a built entry gets the code cache
+ * built beside it (./compileCache.ts), when there is one.
+ */
+export const execArgvFor = (entry: string): string[] => {
+  if (entry.endsWith('.ts')) return ['--import', import.meta.resolve('tsx')];
+  const compileCache = join(dirname(entry), 'compileCache.js');
+  return existsSync(compileCache) ? ['--import', compileCache] : [];
+};
 
 const channelOf = (child: ChildProcess): CoreChannel => ({
   // No ports to transfer: the Chromium shell's window reaches the core through this process.
