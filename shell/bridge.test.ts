@@ -10,6 +10,7 @@ import { WebSocketServer } from 'ws';
 import { type PageLanes, startPageLanes } from '../core/host/pageLane';
 import { nodeTimers } from '../core/host/timers';
 import type { SenderInfo } from '../core/ipc/dispatcher';
+import { systemScheduler } from '../core/scheduler';
 import { ChannelPort, ChannelServer, isChannelMessage } from '../shared/ipc/channel';
 import type { Result } from '../shared/ipc/result';
 import { type Bridge, installBridge, reserveLoopbackPort } from './bridge';
@@ -70,6 +71,7 @@ describe.skipIf(chrome === undefined)('the Chromium shell’s bridge', () => {
     lanes = await startPageLanes({
       port: lanePort,
       isTrustedOrigin: (origin) => origin === ORIGIN,
+      scheduler: systemScheduler(),
       attach: (windowId, sender, port) => {
         attached.push(windowId);
         const server = new ChannelServer(

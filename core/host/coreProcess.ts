@@ -302,6 +302,7 @@ export const runCoreProcess = (port: ParentPort = parentPort(), host: CoreProces
           port: pageLanePort,
           isTrustedOrigin: (origin) => isTrusted({ url: `${origin}/`, isMainFrame: true }),
           attach: attachWindow,
+          scheduler: core.scheduler,
         });
         if ((await pageLanes) === undefined) {
           port.post({ type: 'log', line: `direct channel: port ${pageLanePort} unavailable, calls take the shell` });

@@ -17,6 +17,7 @@
 import type { IncomingMessage } from 'node:http';
 import { type WebSocket, WebSocketServer } from 'ws';
 import type { SenderInfo } from '../ipc/dispatcher';
+import { BACKGROUND, type Scheduler } from '../scheduler';
 import type { LaneKey, WindowPort } from './messages';
 
 /** A message larger than this closes the lane (every input is capped far below). */
@@ -80,7 +81,10 @@ export const startPageLanes = async (options: {
   readonly port: number;
   readonly isTrustedOrigin: (origin: string) => boolean;
   readonly attach: (windowId: number, sender: SenderInfo, port: WindowPort) => void;
+  /** The core's time (core/scheduler.ts): the waits for a connection's key. */
+  readonly scheduler: Scheduler;
 }): Promise<PageLanes | undefined> => {
+  const { scheduler } = options;
   /** Keys told by the shell and not used yet → whose. */
   const keys = new Map<string, { readonly windowId: number; readonly sender: SenderInfo; readonly proof: string }>();
   /** Connections that named a key the shell has not told us of yet (its message may still be on its way). */
@@ -121,8 +125,9 @@ export const startPageLanes = async (options: {
   server.on('connection', (socket) => {
     socket.on('error', () => socket.terminate());
     // A connection that does not name a known key in time is not one of ours.
-    const unnamed = setTimeout(() => socket.terminate(), LANE_KEY_TIMEOUT_MS);
-    socket.on('close', () => clearTimeout(unnamed));
+    // Background: the socket, not its deadline, is what keeps the process alive.
+    const unnamed = scheduler.setTimeout(() => socket.terminate(), LANE_KEY_TIMEOUT_MS, BACKGROUND);
+    socket.on('close', () => unnamed.cancel());
     /** Calls sent right behind the key, while the shell's word of it may still be on its way. */
     const received: string[] = [];
     let key: string | undefined;
@@ -135,18 +140,18 @@ export const startPageLanes = async (options: {
       key = String(data);
       const named = key;
       const attach = () => {
-        clearTimeout(unnamed);
+        unnamed.cancel();
         socket.off('message', collect);
         take(socket, named, received);
       };
       if (keys.has(named)) attach();
       else if (waiting.has(named)) socket.terminate();
       else {
-        clearTimeout(unnamed);
-        const refuse = setTimeout(() => socket.terminate(), UNTOLD_KEY_WAIT_MS);
-        socket.once('close', () => clearTimeout(refuse));
+        unnamed.cancel();
+        const refuse = scheduler.setTimeout(() => socket.terminate(), UNTOLD_KEY_WAIT_MS, BACKGROUND);
+        socket.once('close', () => refuse.cancel());
         waiting.set(named, () => {
-          clearTimeout(refuse);
+          refuse.cancel();
           attach();
         });
         socket.once('close', () => waiting.delete(named));

@@ -73,3 +73,56 @@ describe.skipIf(skipWithoutPostgres('team availability.test'))('when the team da
     await quick.close();
   });
 });
+
+describe('a server that shuts down as it hands over a connection', () => {
+  /** One PostgreSQL wire message: its type, its length (itself included) and its body. */
+  const message = (type: string, body: Buffer) => {
+    const length = Buffer.alloc(4);
+    length.writeInt32BE(body.length + 4);
+    return Buffer.concat([Buffer.from(type), length, body]);
+  };
+  const field = (code: string, text: string) => Buffer.from(`${code}${text}\0`);
+
+  it('fails the transaction as unavailable, with no error escaping to the process', async () => {
+    // A server that signs the desk in and, in the same write, says it is shutting down (as one does
+    // when stopped right then): the pool hands the connection over while that write is being read.
+    const server: Server = createServer((socket) => {
+      socket.once('data', () =>
+        socket.write(
+          Buffer.concat([
+            message('R', Buffer.from([0, 0, 0, 0])), // AuthenticationOk
+            message('Z', Buffer.from('I')), // ReadyForQuery
+            message(
+              'E',
+              Buffer.concat([
+                field('S', 'FATAL'),
+                field('V', 'FATAL'),
+                field('C', '57P01'),
+                field('M', 'terminating connection due to administrator command'),
+                Buffer.from([0]),
+              ]),
+            ),
+          ]),
+        ),
+      );
+    });
+    await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+    const port = (server.address() as { port: number }).port;
+    const escaped: unknown[] = [];
+    const onUncaught = (error: unknown) => escaped.push(error);
+    process.on('uncaughtException', onUncaught);
+    const { url } = parseTeamUrl(`postgres://td@127.0.0.1:${port}/team?sslmode=disable`);
+    const db = new TeamDatabase(connectionConfig(url, 'pw', { connectMs: 2000, queryMs: 2000 }), {
+      timers: manualTimers(),
+    });
+    try {
+      await expect(db.transaction((tx) => tx.query('SELECT 1'))).rejects.toBeInstanceOf(TeamUnavailable);
+      expect(db.health().state).toBe('unavailable');
+      expect(escaped).toEqual([]);
+    } finally {
+      process.off('uncaughtException', onUncaught);
+      await db.close();
+      server.close();
+    }
+  });
+});

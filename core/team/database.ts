@@ -119,12 +119,6 @@ export class TeamDatabase implements TeamSql {
    */
   async transaction<T>(work: (tx: TeamSql) => Promise<T>, options: { serializable?: boolean } = {}): Promise<T> {
     for (let attempt = 1; ; attempt++) {
-      let client: pg.PoolClient;
-      try {
-        client = await this.pool.connect();
-      } catch (error) {
-        throw this.translate(error);
-      }
       let broken: Error | undefined;
       // While it is checked out the pool does not listen to it: a server that shuts down between two
       // statements ends it with an error event, which is this transaction's failure, not a crash.
@@ -132,7 +126,12 @@ export class TeamDatabase implements TeamSql {
         broken = error;
         this.failed(error);
       };
-      client.on('error', onError);
+      let client: pg.PoolClient;
+      try {
+        client = await this.checkOut(onError);
+      } catch (error) {
+        throw this.translate(error);
+      }
       try {
         await client.query(options.serializable ? 'BEGIN ISOLATION LEVEL SERIALIZABLE' : 'BEGIN');
         const tx: TeamSql = {
@@ -155,6 +154,26 @@ export class TeamDatabase implements TeamSql {
         client.release(broken);
       }
     }
+  }
+
+  /**
+   * A connection of the pool, `onError` listening to it from the moment the pool hands it over. Not
+   * one turn later, as after `await pool.connect()`: the pool hands a connection over while it reads
+   * that connection's last answer, and a server shutting down sends its error right behind it, read
+   * in the same turn — with nobody listening, that error event crashed the process (an uncaught
+   * 57P01 "terminating connection due to administrator command").
+   */
+  private checkOut(onError: (error: Error) => void): Promise<pg.PoolClient> {
+    return new Promise((resolve, reject) =>
+      this.pool.connect((error, client) => {
+        if (error || client === undefined) {
+          reject(error);
+          return;
+        }
+        client.on('error', onError);
+        resolve(client);
+      }),
+    );
   }
 
   /** A new connection of its own (the live subscriber's LISTEN connection). */
