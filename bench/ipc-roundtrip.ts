@@ -10,7 +10,8 @@
  * where the time would go through the shell. Under the Chromium fallback shell always; under Electron only where its binary exists
  * (not on a machine that cannot download it: then the table says so).
  *
- *   npm run bench:ipc        (BENCH_CALLS to change the number of calls; default 3000)
+ *   npm run bench:ipc        (BENCH_CALLS to change the number of calls; default 3000;
+ *                             BENCH_TAIL=1 adds where the slowest 1 % of the calls go)
  *
  * Target (issue 26): Chromium shell p50 < 1 ms, p99 < 3 ms at load < 1.
  */
@@ -79,7 +80,7 @@ const roundTrips = async (page: Page, operation: string, input: unknown, calls: 
 /**
  * Reloads the app and waits until its direct channel has carried an answer: from then on its calls
  * take the path measured (a channel that never opens fails the benchmark rather than measuring the
- * binding under its name).
+ * binding under its name); then until the app has finished starting (startedUp).
  */
 const withDirectChannel = async (page: Page): Promise<void> => {
   const answered = new Promise<void>((resolve) =>
@@ -95,6 +96,41 @@ const withDirectChannel = async (page: Page): Promise<void> => {
   } finally {
     clearTimeout(timer);
   }
+  await startedUp(page);
+};
+
+/** How long the page must have fetched nothing before its start-up work counts as done. */
+const PAGE_QUIET_MS = 3_000;
+
+/**
+ * Waits until the app has finished starting: ready, and then nothing fetched for PAGE_QUIET_MS
+ * (2 s after it is ready the app preloads every other screen's code, one screen per idle period;
+ * compiling and running a screen's module, parsing its styles, hold the page's main thread for
+ * milliseconds, and an answer that arrives meanwhile waits. A run of 3,000 calls takes 2–3 s, so one
+ * that began right after the page loaded ran into that preloading: BENCH_TAIL=1 names those tasks
+ * among the slowest 1 %). The gate is the round trip of a started app; `BENCH_EARLY=1` measures
+ * without waiting, as before.
+ */
+const startedUp = async (page: Page): Promise<void> => {
+  if (process.env.BENCH_EARLY === '1') return;
+  await page.waitForSelector('html[data-desk-ready="true"]', { state: 'attached', timeout: 60_000 });
+  await page.evaluate(async (quietMs) => {
+    // Runs in the page (this file is type-checked against Node's globals, hence the casts).
+    // No named local functions: tsx would wrap them in a helper the page does not have.
+    let count = performance.getEntriesByType('resource').length;
+    let since = performance.now();
+    while (performance.now() - since < quietMs) {
+      await new Promise((resolve) =>
+        (globalThis as unknown as { requestIdleCallback(f: () => void): void }).requestIdleCallback(() =>
+          resolve(undefined),
+        ),
+      );
+      if (performance.getEntriesByType('resource').length !== count) {
+        count = performance.getEntriesByType('resource').length;
+        since = performance.now();
+      }
+    }
+  }, PAGE_QUIET_MS);
 };
 
 /**
@@ -155,6 +191,152 @@ const hops = async (shell: Shell, calls: number): Promise<Figures[]> => {
   }
 };
 
+/** One call timed in the page: when it was made and when its answer came, performance.now() ms. */
+type Timed = readonly [start: number, end: number];
+
+/** A complete event of a Chromium trace (µs). */
+interface TraceEvent {
+  readonly name: string;
+  readonly cat: string;
+  readonly ph: string;
+  readonly ts: number;
+  readonly dur?: number;
+  readonly pid: number;
+  readonly tid: number;
+  readonly args?: { readonly data?: { readonly type?: string; readonly functionName?: string; readonly url?: string } };
+}
+
+/**
+ * Where the slowest 1 % of app.ping's round trips go (BENCH_TAIL=1). Interleaved in blocks of 100,
+ * the same page times app.ping over its direct channel and the same message to a bare `ws` echo
+ * server in this process (the browser's WebSocket path, its network service, loopback TCP and an idle
+ * Node event loop, without the core), while a Chromium trace records the page's renderer. For each
+ * of the slowest 1 % of the pings: did a garbage collection of the page, or another task of its main
+ * thread, overlap it? What is left is the core's process and the path to it. The core's own
+ * collections: run with NODE_OPTIONS=--trace-gc and count its Scavenge lines.
+ */
+const tail = async (shell: Shell, calls: number): Promise<void> => {
+  const { WebSocketServer } = await import('ws');
+  const echo = new WebSocketServer({ host: '127.0.0.1', port: 0, perMessageDeflate: false });
+  await new Promise((resolve) => echo.once('listening', resolve));
+  echo.on('connection', (socket) => socket.on('message', (data) => socket.send(String(data))));
+  const echoPort = (echo.address() as { port: number }).port;
+  const session = await shell.context.newCDPSession(shell.page);
+  try {
+    // The page's CSP names the core's port only; the echo is the benchmark's, for this measurement.
+    await session.send('Page.setBypassCSP', { enabled: true });
+    await withDirectChannel(shell.page);
+    const browser = shell.context.browser();
+    if (browser === null) throw new Error('no browser to trace');
+    await browser.startTracing(shell.page, {
+      categories: ['devtools.timeline', 'disabled-by-default-devtools.timeline', 'v8', 'blink.user_timing', 'toplevel'],
+    });
+    const measured = await shell.page.evaluate(
+      async ({ echoPort, calls, warmUp }) => {
+        // Runs in the page (this file is type-checked against Node's globals, hence the casts).
+        const desk = (globalThis as unknown as { desk: { app: { ping(i: unknown): Promise<{ ok: boolean }> } } }).desk;
+        const socket = new WebSocket(`ws://127.0.0.1:${echoPort}`);
+        await new Promise((resolve) => {
+          socket.onopen = resolve;
+        });
+        let answered: (() => void) | undefined;
+        socket.onmessage = () => answered?.();
+        const message = JSON.stringify({ k: 'call', id: 1, op: 'app.ping', input: { text: 'ping' } });
+        const lane: [number, number][] = [];
+        const bare: [number, number][] = [];
+        for (let i = 0; i < warmUp; i++) await desk.app.ping({ text: 'ping' });
+        const anchor = performance.now();
+        performance.mark('bench-anchor');
+        for (let block = 0; block < calls / 100; block++) {
+          for (let i = 0; i < 100; i++) {
+            const t0 = performance.now();
+            await desk.app.ping({ text: 'ping' });
+            lane.push([t0, performance.now()]);
+          }
+          for (let i = 0; i < 100; i++) {
+            const t0 = performance.now();
+            await new Promise<void>((resolve) => {
+              answered = resolve;
+              socket.send(message);
+            });
+            bare.push([t0, performance.now()]);
+          }
+        }
+        socket.close();
+        return { anchor, lane, bare };
+      },
+      { echoPort, calls, warmUp: WARM_UP },
+    );
+    const trace = JSON.parse((await browser.stopTracing()).toString()) as { traceEvents: TraceEvent[] };
+    const mark = trace.traceEvents.find((e) => e.name === 'bench-anchor');
+    if (mark === undefined) throw new Error('the trace has no anchor');
+    // Trace time (µs) → the page's performance.now() (ms).
+    const toPage = (ts: number) => ts / 1000 - mark.ts / 1000 + measured.anchor;
+    const mainThread = trace.traceEvents.filter((e) => e.pid === mark.pid && e.tid === mark.tid && e.ph === 'X');
+    const gcs = mainThread.filter((e) => /GC/.test(e.name) && (e.dur ?? 0) > 0);
+    const tasks = mainThread.filter((e) => e.name === 'RunTask' && (e.dur ?? 0) > 0);
+    const overlapping = (events: readonly TraceEvent[], [start, end]: Timed) =>
+      events.filter((e) => toPage(e.ts) < end && toPage(e.ts + (e.dur ?? 0)) > start);
+    const slowest = (times: readonly Timed[]) =>
+      [...times].sort((a, b) => b[1] - b[0] - (a[1] - a[0])).slice(0, Math.ceil(times.length / 100));
+    const laneFigures = figuresOf(
+      'app.ping, direct channel',
+      measured.lane.map(([a, b]) => b - a),
+    );
+    const bareFigures = figuresOf(
+      'bare ws echo in the bench process',
+      measured.bare.map(([a, b]) => b - a),
+    );
+    console.log(`\nThe tail (BENCH_TAIL=1; a Chromium trace running), interleaved in blocks of 100:\n`);
+    console.log('| Path | Calls | p50 ms | p99 ms | mean ms |');
+    console.log('|---|---|---|---|---|');
+    for (const f of [laneFigures, bareFigures])
+      console.log(`| ${f.operation} | ${f.calls} | ${f.p50Ms} | ${f.p99Ms} | ${f.meanMs} |`);
+    for (const [name, times] of [
+      ['app.ping', measured.lane],
+      ['bare echo', measured.bare],
+    ] as const) {
+      const slow = slowest(times);
+      const withGc = slow.filter((call) => overlapping(gcs, call).length > 0);
+      /** The page's main thread busy with anything longer than 0.5 ms during the call (its own answer's task is short). */
+      const longTasks = (call: Timed) => overlapping(tasks, call).filter((t) => (t.dur ?? 0) > 500);
+      const withTask = slow.filter((call) => longTasks(call).length > 0);
+      /** What those tasks ran: the longest event inside each (a timer, a message, a frame, a collection…). */
+      const ran = new Map<string, number>();
+      for (const task of slow.flatMap(longTasks)) {
+        const inside = mainThread.filter(
+          (e) =>
+            e !== task &&
+            !e.name.includes('RunTask') &&
+            e.ts >= task.ts &&
+            e.ts + (e.dur ?? 0) <= task.ts + (task.dur ?? 0),
+        );
+        const longest = inside.sort((x, y) => (y.dur ?? 0) - (x.dur ?? 0))[0];
+        const data = longest?.args?.data;
+        const label =
+          longest === undefined
+            ? 'nothing traced inside'
+            : [longest.name, data?.type, data?.functionName, data?.url?.split('/').pop()].filter(Boolean).join(' ');
+        ran.set(label, (ran.get(label) ?? 0) + 1);
+      }
+      const ms = slow.map(([a, b]) => b - a);
+      console.log(
+        `slowest 1 % of ${name} (${slow.length}, ${round(Math.min(...ms))}–${round(Math.max(...ms))} ms): ` +
+          `${withGc.length} overlap a garbage collection in the page, ${withTask.length} a page task > 0.5 ms`,
+      );
+      const tally = [...ran].sort((x, y) => y[1] - x[1]).map(([label, n]) => `${n}× ${label}`);
+      if (tally.length > 0) console.log(`  those tasks: ${tally.join('; ')}`);
+    }
+    console.log(
+      `page GC during the run: ${gcs.length} events, ${round(gcs.reduce((a, e) => a + (e.dur ?? 0), 0) / 1000)} ms in all, longest ${round(Math.max(0, ...gcs.map((e) => e.dur ?? 0)) / 1000)} ms`,
+    );
+  } finally {
+    await session.send('Page.setBypassCSP', { enabled: false }).catch(() => {});
+    await session.detach().catch(() => {});
+    await new Promise((resolve) => echo.close(resolve));
+  }
+};
+
 /**
  * The same round trips in the Electron app (the window's MessagePort straight to the core), where
  * Electron's binary exists: the built app launched as `npm start` would, on its own data folder
@@ -196,6 +378,7 @@ const main = async () => {
         await roundTrips(shell.page, 'profiles.list', {}, Math.ceil(CALLS / 3)),
       ];
       hopFigures = await hops(shell, CALLS);
+      if (process.env.BENCH_TAIL === '1') await tail(shell, CALLS);
     } finally {
       await shell.close();
     }

@@ -7,6 +7,9 @@
  * one line `METHOD /path?query → status …` each) from the click until the app settles (no request
  * for SETTLE_MS) — the handler's own requests and every screen's refresh after the events that
  * follow — and lists the reads of the same method, path and query made twice within one action.
+ * A request sent again after the same one got no answer (the testnet profile here: no internet) is
+ * the app's retry by design (the connection's probe, a read's one retry on network trouble): listed
+ * apart, not as a duplicate.
  *
  * The watchers' periodic poll of deposits, withdrawals and UID transfers (four reads every 3–10 s,
  * whatever the person does) and their balance snapshot are background (the log line ends with
@@ -73,6 +76,8 @@ interface Row {
   readonly action: string;
   readonly requests: number;
   readonly duplicates: string[];
+  /** Requests sent again because the same one got no answer (an unreachable platform): the app's retries, not duplicates. */
+  readonly retries: string[];
   readonly target: number | null;
   readonly met: boolean;
   readonly background: number;
@@ -175,17 +180,28 @@ const main = async () => {
         const taken = requests.slice(from);
         const counted = taken.filter((r) => !r.background);
         const ids = counted.map((r) => `${r.method} ${r.target}`);
+        // A request is read twice only if an earlier identical one was answered; one sent again after
+        // no answer (the connection's probe, a read's one retry on network trouble) is a retry.
         const times = new Map<string, number>();
-        for (const id of ids) times.set(id, (times.get(id) ?? 0) + 1);
+        const retried = new Map<string, number>();
+        const unanswered = new Set<string>();
+        counted.forEach((r, i) => {
+          const id = ids[i] ?? '';
+          if (unanswered.delete(id)) retried.set(id, (retried.get(id) ?? 0) + 1);
+          else times.set(id, (times.get(id) ?? 0) + 1);
+          if (r.status === 'no') unanswered.add(id);
+        });
         const duplicates = [...times]
           .filter(
             ([id, n]) => n > (READ_TWICE_BY_RECIPE.find((r) => r.action === action && r.read.test(id))?.times ?? 1),
           )
           .map(([id, n]) => `${id} ×${n}`);
+        const retries = [...retried].map(([id, n]) => `${id} ×${n}`);
         const row: Row = {
           action,
           requests: counted.length,
           duplicates,
+          retries,
           target,
           met: (target === null || counted.length <= target) && duplicates.length === 0,
           background: taken.length - counted.length,
@@ -193,7 +209,7 @@ const main = async () => {
         };
         rows.push(row);
         console.log(
-          `${action}: ${row.requests} request(s)${duplicates.length ? `, twice: ${duplicates.join(', ')}` : ''}`,
+          `${action}: ${row.requests} request(s)${duplicates.length ? `, twice: ${duplicates.join(', ')}` : ''}${retries.length ? `, sent again after no answer: ${retries.join(', ')}` : ''}`,
         );
         if (VERBOSE)
           for (const r of taken)
@@ -408,11 +424,11 @@ const main = async () => {
   }
 
   const table = [
-    '| action | requests | duplicates | target | met |',
-    '| --- | ---: | --- | ---: | :---: |',
+    '| action | requests | duplicates | retries after no answer | target | met |',
+    '| --- | ---: | --- | --- | ---: | :---: |',
     ...rows.map(
       (r) =>
-        `| ${r.action} | ${r.requests} | ${r.duplicates.length ? r.duplicates.join('<br>') : '—'} | ${r.target === null ? '—' : `≤ ${r.target}`} | ${r.met ? 'yes' : '**no**'} |`,
+        `| ${r.action} | ${r.requests} | ${r.duplicates.length ? r.duplicates.join('<br>') : '—'} | ${r.retries.length ? r.retries.join('<br>') : '—'} | ${r.target === null ? '—' : `≤ ${r.target}`} | ${r.met ? 'yes' : '**no**'} |`,
     ),
   ].join('\n');
   console.log(`\n${table}\n`);

@@ -7,13 +7,14 @@
 import { type Browser, type BrowserContext, chromium, type Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { WebSocketServer } from 'ws';
+import { reserveLoopbackPort } from '../core/host/loopbackPort';
 import { type PageLanes, startPageLanes } from '../core/host/pageLane';
 import { nodeTimers } from '../core/host/timers';
 import type { SenderInfo } from '../core/ipc/dispatcher';
 import { systemScheduler } from '../core/scheduler';
 import { ChannelPort, ChannelServer, isChannelMessage } from '../shared/ipc/channel';
 import type { Result } from '../shared/ipc/result';
-import { type Bridge, installBridge, reserveLoopbackPort } from './bridge';
+import { type Bridge, installBridge } from './bridge';
 import { findChrome } from './chrome';
 
 const ORIGIN = 'https://bridge-test.invalid';
@@ -36,15 +37,25 @@ describe.skipIf(chrome === undefined)('the Chromium shell’s bridge', () => {
   /** The documents that opened a lane, in order (a new one per lane). */
   const attached: number[] = [];
   const seen: Seen[] = [];
+  /** Each open lane's channel port, by document: the stand-in core emits its events there. */
+  const lanePorts = new Map<number, ChannelPort>();
+  /** When set, the stand-in core does not tell the shell that a new lane carries the events (the test does). */
+  let holdEventsOnLane = false;
 
-  /** The stand-in core: answers every call with what it was asked; holds an export until cancelled. */
+  /**
+   * The stand-in core: answers every call with what it was asked; holds an export until cancelled.
+   * A ping that names `notices` emits them as events first (on the lane the call came by, if any).
+   */
   const standIn = async (
     operation: string,
     payload: unknown,
     sender: SenderInfo,
     signal: AbortSignal | undefined,
+    emit: (name: string, payload: unknown) => void = (name, payload) => bridge.send([[name, payload]]),
   ): Promise<Result<unknown>> => {
     seen.push({ operation, payload, sender, signal });
+    const { notices } = (payload ?? {}) as { notices?: string[] };
+    for (const message of notices ?? []) emit('app.notice', { level: 'info', message });
     if (operation === 'activity.exportHistoryCsv') {
       return new Promise((resolve) => {
         signal?.addEventListener('abort', () => resolve({ ok: true, value: { cancelled: true } }));
@@ -74,16 +85,25 @@ describe.skipIf(chrome === undefined)('the Chromium shell’s bridge', () => {
       scheduler: systemScheduler(),
       attach: (windowId, sender, port) => {
         attached.push(windowId);
+        const channelPort = new ChannelPort((message) => port.postMessage(message), timers);
+        lanePorts.set(windowId, channelPort);
         const server = new ChannelServer(
-          new ChannelPort((message) => port.postMessage(message), timers),
-          (operation, input, { signal }) => standIn(operation, input, sender, signal as AbortSignal),
+          channelPort,
+          (operation, input, { signal }) =>
+            standIn(operation, input, sender, signal as AbortSignal, (name, payload) =>
+              channelPort.emit(name, payload),
+            ),
           timers,
         );
         port.on('message', ({ data }) => {
           if (isChannelMessage(data)) server.receive(data);
         });
-        port.on('close', () => server.close());
+        port.on('close', () => {
+          server.close();
+          if (lanePorts.get(windowId) === channelPort) lanePorts.delete(windowId);
+        });
         port.start();
+        if (!holdEventsOnLane) bridge.eventsOnLane(windowId);
       },
     });
     bridge = await installBridge(page, {
@@ -278,5 +298,55 @@ describe.skipIf(chrome === undefined)('the Chromium shell’s bridge', () => {
         { level: 'info', message: 'one' },
         { level: 'info', message: 'two' },
       ]);
+  });
+
+  /** Listens to app.notice in the page; returns what the listener has seen so far, in order. */
+  const noticesSeen = async (): Promise<() => Promise<string[]>> => {
+    await page.evaluate(() => {
+      const w = window as unknown as {
+        desk: { on(name: string, l: (p: { message: string }) => void): void };
+        notices: string[];
+      };
+      w.notices = [];
+      w.desk.on('app.notice', ({ message }) => w.notices.push(message));
+    });
+    return () => page.evaluate(() => (window as unknown as { notices: string[] }).notices);
+  };
+
+  it('on its lane, the events a call caused reach the page before the call’s answer', async () => {
+    await expect.poll(() => lanePorts.size).toBeGreaterThan(0);
+    const seenSoFar = await noticesSeen();
+    const atAnswer = await page.evaluate(async () => {
+      const w = window as unknown as {
+        desk: { app: { ping(i: unknown): Promise<unknown> } };
+        notices: string[];
+      };
+      await w.desk.app.ping({ notices: ['caused one', 'caused two'] });
+      return [...w.notices];
+    });
+    expect(atAnswer).toEqual(['caused one', 'caused two']);
+    expect(await seenSoFar()).toEqual(['caused one', 'caused two']);
+  });
+
+  it('a new lane’s events wait until the events sent through the shell before it opened are shown', async () => {
+    holdEventsOnLane = true;
+    try {
+      const lanesBefore = attached.length;
+      const laneFrames: string[] = [];
+      page.on('websocket', (socket) => socket.on('framereceived', ({ payload }) => laneFrames.push(String(payload))));
+      await page.reload();
+      await expect.poll(() => attached.length).toBe(lanesBefore + 1);
+      const windowId = attached.at(-1)!;
+      const seenSoFar = await noticesSeen();
+      // The core emitted 'later' on the new lane, and it reached the page, while 'earlier' — emitted
+      // before the lane opened — is still on its way through the shell.
+      lanePorts.get(windowId)?.emit('app.notice', { level: 'info', message: 'later' });
+      await expect.poll(() => laneFrames.some((frame) => frame.includes('later'))).toBe(true);
+      bridge.send([['app.notice', { level: 'info', message: 'earlier' }]]);
+      bridge.eventsOnLane(windowId);
+      await expect.poll(seenSoFar).toEqual(['earlier', 'later']);
+    } finally {
+      holdEventsOnLane = false;
+    }
   });
 });

@@ -18,8 +18,6 @@
  * top-level document.
  */
 import { randomBytes } from 'node:crypto';
-import { once } from 'node:events';
-import { type AddressInfo, createServer } from 'node:net';
 import type { CDPSession, Page } from 'playwright-core';
 import type { RemoteCore } from '../core/host/remoteCore';
 import type { SenderInfo } from '../core/ipc/dispatcher';
@@ -36,19 +34,6 @@ import { fail } from '../shared/ipc/result';
 export const BRIDGE_BINDING = '__treasuryDeskBridge';
 /** Events kept for a document that is not there right now (e.g. while it reloads). */
 const MAX_QUEUED_EVENTS = 500;
-
-/**
- * A free port on 127.0.0.1 for the core's direct channel (core/host/pageLane.ts): chosen here, so
- * that the page's CSP can name it before the core is up, and a restarted core listens on it again.
- */
-export const reserveLoopbackPort = async (): Promise<number> => {
-  const server = createServer();
-  server.listen(0, '127.0.0.1');
-  await once(server, 'listening');
-  const { port } = server.address() as AddressInfo;
-  await new Promise<void>((done) => server.close(() => done()));
-  return port;
-};
 
 /**
  * The page-side script, as text: it must not depend on anything the bundler adds. `deliver` names
@@ -82,6 +67,17 @@ export const bridgeScript = (operations: readonly string[], deliver: string): st
   // page waits DESK_CALL_TIMEOUT_MS at most, as on Electron's port.
   let lane;
   let opening = false;
+  // Once a lane is open the core's events come on it, right behind the answers of the calls that
+  // caused them; those the core emitted before went through the shell, which says (-2) when the
+  // last of them is delivered. The lane's wait for that word, so that none overtakes an older one.
+  let laneEventsHeld = [];
+  let bindingCaughtUp = true;
+  const releaseLaneEvents = () => {
+    bindingCaughtUp = true;
+    const held = laneEventsHeld;
+    laneEventsHeld = [];
+    for (const batch of held) emit(batch);
+  };
   /** Calls a lane carries: message id → { socket, callId, timer }. */
   const onLane = new Map();
   /** Named calls (desk.cancel) on a lane: call id → message id. */
@@ -101,9 +97,9 @@ export const bridgeScript = (operations: readonly string[], deliver: string): st
   const openLane = ({ port, key, proof }) => {
     if (lane !== undefined || opening) return;
     opening = true;
+    bindingCaughtUp = false;
     const socket = new WebSocket('ws://127.0.0.1:' + port);
     let proven = false;
-    let worked = false;
     socket.onopen = () => { socket.send(key); };
     socket.onmessage = (event) => {
       // The core's first message is the proof handed with the key: only then is it the core.
@@ -113,15 +109,22 @@ export const bridgeScript = (operations: readonly string[], deliver: string): st
         return;
       }
       const message = JSON.parse(String(event.data));
-      if (message.k === 'result') { worked = true; settle(message.id, message.result); }
+      if (message.k === 'result') settle(message.id, message.result);
+      else if (message.k === 'events') {
+        if (bindingCaughtUp) emit(message.events);
+        else laneEventsHeld.push(message.events);
+      }
     };
     socket.onclose = () => {
       opening = false;
+      // What came on it is shown rather than lost, should the shell's word never come.
+      releaseLaneEvents();
       if (lane === socket) lane = undefined;
       // What it carried was the core's to answer, and that core stopped: it may have gone through.
       for (const [id, call] of onLane) if (call.socket === socket) settle(id, stopped);
-      // A lane that worked closes when its core stops: ask for the next core's (at most once each).
-      if (worked) send(JSON.stringify([0, 'hello']));
+      // A lane the core proved closes when that core stops: ask for the next core's (at most once
+      // each), for calls and events alike.
+      if (proven) send(JSON.stringify([0, 'hello']));
     };
   };
   const callOnLane = (socket, id, name, input, options) => {
@@ -138,11 +141,13 @@ export const bridgeScript = (operations: readonly string[], deliver: string): st
     if (input !== undefined) message.input = input;
     socket.send(JSON.stringify(message));
   };
-  // Answers on the binding arrive as JSON text (made once, in the core); 0 carries a batch of events, -1 the lane's key.
+  // Answers on the binding arrive as JSON text (made once, in the core); 0 carries a batch of events,
+  // -1 the lane's key, -2 the word that the core's events now come on the lane.
   Object.defineProperty(globalThis, ${JSON.stringify(deliver)}, {
     value: (id, text) => {
       if (id === 0) { emit(JSON.parse(text)); return; }
       if (id === -1) { openLane(JSON.parse(text)); return; }
+      if (id === -2) { releaseLaneEvents(); return; }
       answered(id, text);
     },
   });
@@ -184,6 +189,11 @@ export const bridgeScript = (operations: readonly string[], deliver: string): st
 export interface Bridge {
   /** Sends (already validated) events, in order, to our own document. */
   send(events: readonly EventEntry[]): void;
+  /**
+   * The core's events for this document now take its direct channel: the page shows those that
+   * came on it once every event sent here before has been delivered.
+   */
+  eventsOnLane(contextId: number): void;
   /** The direct channel's address, for the page's CSP (`connect-src`): nothing else is reachable. */
   readonly laneAddress: string | undefined;
 }
@@ -396,6 +406,11 @@ export const installBridge = async (
       queued.push(...events);
       if (queued.length > MAX_QUEUED_EVENTS) queued.splice(0, queued.length - MAX_QUEUED_EVENTS);
       flush();
+    },
+    eventsOnLane(contextId) {
+      flush();
+      // Evaluations in one document run in the order sent: this one comes after every batch above.
+      if (ours.has(contextId)) answer(contextId, -2, '');
     },
     laneAddress: lanePort === undefined ? undefined : `ws://127.0.0.1:${lanePort}`,
   };

@@ -267,6 +267,7 @@ export const openShell = async (options: ShellOptions): Promise<Shell> => {
         }
       : {}),
     emit: (events) => bridge?.send(events),
+    eventsOnLane: (windowId) => bridge?.eventsOnLane(windowId),
     // What this shell does for the core (shared/contract/shell.ts).
     shell: {
       confirm: async ({ view }) => (confirmWindow ? confirmWindow.confirm(view) : { accepted: false }),

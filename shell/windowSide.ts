@@ -5,11 +5,12 @@
  * the browser, so that none of them waits for these modules to load and compile (issue 26).
  */
 export { defaultDownloadsDir } from '../core/app/handlers';
+export { reserveLoopbackPort } from '../core/host/loopbackPort';
 export { CoreStartFailed, startRemoteCore } from '../core/host/remoteCore';
 export { createSenderCheck } from '../core/ipc/dispatcher';
 export { contract } from '../shared/contract';
 export { operationNames } from '../shared/ipc/define';
-export { installBridge, reserveLoopbackPort } from './bridge';
+export { installBridge } from './bridge';
 export { CONFIRM_ORIGIN, createConfirmWindow } from './confirmWindow';
 export { createShellOpenExternal } from './openExternal';
 export { createShellNotifications } from './osNotifications';

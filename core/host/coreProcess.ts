@@ -210,7 +210,9 @@ export const runCoreProcess = (port: ParentPort = parentPort(), host: CoreProces
   );
 
   const emitEvent = (name: string, payload: unknown): void => {
-    if (!directWindows) {
+    // Electron's windows have ports of their own from the start; the Chromium page's direct channel
+    // opens a moment after the page loads (and again after a restart): until then, the shell's relay.
+    if (!directWindows && windows.size === 0) {
       toShell.emit(name, payload);
       return;
     }
@@ -296,12 +298,19 @@ export const runCoreProcess = (port: ParentPort = parentPort(), host: CoreProces
         ...shellOptions(shellOffers ?? [], osNotificationsUnavailable, shell),
       });
       if (pageLanePort !== undefined) {
-        // The page's calls then skip the shell's process (events still go through it).
+        // The page's calls, and the events for it, then skip the shell's process.
         const isTrusted = createSenderCheck(rest.trustedOrigins);
         pageLanes = startPageLanes({
           port: pageLanePort,
           isTrustedOrigin: (origin) => isTrusted({ url: `${origin}/`, isMainFrame: true }),
-          attach: attachWindow,
+          attach: (windowId, sender, lane) => {
+            attachWindow(windowId, sender, lane);
+            // Events take the lane from here on. Those emitted before went to the shell: they leave
+            // now, and behind them the word that the rest come on the lane, which the page waits
+            // for before it shows the lane's (the two paths are not ordered with each other).
+            toShell.flush();
+            port.post({ type: 'eventsOnLane', windowId });
+          },
           scheduler: core.scheduler,
         });
         if ((await pageLanes) === undefined) {

@@ -118,6 +118,11 @@ export type FromCore =
   /** The core could not start; `busy`: another process holds the data folder (nothing was changed). */
   | { readonly type: 'startFailed'; readonly message: string; readonly busy: boolean }
   | { readonly type: 'log'; readonly line: string }
+  /**
+   * Chromium shell: the direct channel of document `windowId` is open, and every event after this
+   * message goes on it; those before went to the shell (pageLane.ts, shell/bridge.ts).
+   */
+  | { readonly type: 'eventsOnLane'; readonly windowId: number }
   | { readonly type: 'error'; readonly operation: string; readonly message: string }
   | { readonly type: 'closed' };
 

@@ -103,6 +103,9 @@ export const startPageLanes = async (options: {
     server.once('error', () => resolve(false));
   });
   if (!listening) return undefined;
+  // Once listening, a failure to accept one connection (too many open files) refuses that
+  // connection; unheard, the server's 'error' would end the core's process.
+  server.on('error', () => {});
 
   /** Attaches a connection to the document its key was handed to (or drops it: no such key). */
   const take = (socket: WebSocket, key: string, received: readonly string[]): void => {

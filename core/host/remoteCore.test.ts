@@ -16,6 +16,7 @@ import type { SandboxAddress } from '../profiles/manager';
 import { TEST_ADMIN } from '../testing/core';
 import { type InMemoryLaunch, inMemoryCoreLauncher } from '../testing/inMemoryCore';
 import { ManualScheduler } from '../testing/scheduler';
+import { reserveLoopbackPort } from './loopbackPort';
 import type { CoreChannel, LaunchCore } from './messages';
 import { nodeCoreLauncher } from './nodeLauncher';
 import { CoreStartFailed, type RemoteCore, restartPauseMs, type ShellHandlers, startRemoteCore } from './remoteCore';
@@ -42,6 +43,8 @@ const open = (
     shell?: ShellHandlers;
     maxRestartsPerMinute?: number;
     scheduler?: ManualScheduler;
+    pageLanePort?: number;
+    eventsOnLane?: (windowId: number) => void;
   } = {},
 ): Promise<RemoteCore> =>
   startRemoteCore({
@@ -56,7 +59,9 @@ const open = (
       bootstrapOperator: TEST_ADMIN,
       scryptCost: TEST_SCRYPT_COST,
       downloadsDir: join(dataDir, 'downloads'),
+      ...(o.pageLanePort === undefined ? {} : { pageLanePort: o.pageLanePort }),
     },
+    ...(o.eventsOnLane ? { eventsOnLane: o.eventsOnLane } : {}),
     emit: (batch) => {
       o.events?.push(...batch);
       for (const [name, payload] of batch) {
@@ -273,6 +278,52 @@ describe('a core over the channel (in-memory process pair)', () => {
           ),
         )
         .toBe(true);
+    } finally {
+      await core.close();
+    }
+  });
+
+  it('once the page’s direct channel is open, the core’s events go on it, ahead of the answer of the call that caused them, and no longer to the shell', async () => {
+    const events: EventEntry[] = [];
+    /** What the shell was told, in order: events (by name) and the word that they now take the lane. */
+    const shellSaw: string[] = [];
+    const pageLanePort = await reserveLoopbackPort();
+    const core = await open(launch, join(tmp, 'lane-events'), {
+      events,
+      pageLanePort,
+      eventsOnLane: (windowId) => shellSaw.push(`events on lane ${windowId}`),
+    });
+    const { WebSocket } = await import('ws');
+    const lane = { key: 'lane-events-key', proof: 'lane-events-proof' };
+    try {
+      // The core connected at start: that went to the shell (no lane yet).
+      await expect.poll(() => events.some(([name]) => name === 'profiles.connectionChanged')).toBe(true);
+      expect(await core.offerLane(7, SENDER, lane)).toBe(true);
+      const socket = new WebSocket(`ws://127.0.0.1:${pageLanePort}`, { origin: ORIGIN });
+      socket.on('error', () => {}); // the core closing it at the end is no failure
+      const received: { k: string; events?: EventEntry[] }[] = [];
+      const proven = new Promise<void>((resolve) => {
+        socket.on('message', (data) => {
+          const text = String(data);
+          if (text === lane.proof) resolve();
+          else received.push(JSON.parse(text));
+        });
+      });
+      await new Promise((resolve) => socket.once('open', resolve));
+      socket.send(lane.key);
+      await proven;
+      await expect.poll(() => shellSaw).toEqual(['events on lane 7']);
+      const toShellBefore = events.length;
+      socket.send(JSON.stringify({ k: 'call', id: 1, op: 'profiles.connectionCheck', input: {} }));
+      await expect.poll(() => received.some((m) => m.k === 'result')).toBe(true);
+      const answerAt = received.findIndex((m) => m.k === 'result');
+      const eventsAt = received.findIndex(
+        (m) => m.k === 'events' && m.events?.some(([name]) => name === 'profiles.connectionChanged'),
+      );
+      expect(eventsAt).toBeGreaterThanOrEqual(0);
+      expect(eventsAt).toBeLessThan(answerAt);
+      expect(events.length).toBe(toShellBefore);
+      socket.close();
     } finally {
       await core.close();
     }

@@ -60,6 +60,11 @@ export interface RemoteCoreOptions {
   readonly sandboxAddress?: Promise<SandboxAddress>;
   /** Events from the core, already checked against the contract there, in the batches they came in. */
   readonly emit: (events: readonly EventEntry[]) => void;
+  /**
+   * Chromium shell: the direct channel of document `windowId` (offerLane) is open, and the core's
+   * events for it go there from now on; every event before this one came through `emit`.
+   */
+  readonly eventsOnLane?: (windowId: number) => void;
   /** The shell's side of the shell contract; an operation without a handler is not offered. */
   readonly shell?: ShellHandlers;
   readonly log?: (line: string) => void;
@@ -213,6 +218,9 @@ export const startRemoteCore = async (o: RemoteCoreOptions): Promise<RemoteCore>
         return;
       case 'closed':
         closedResolve?.();
+        return;
+      case 'eventsOnLane':
+        o.eventsOnLane?.(message.windowId);
         return;
       default:
         return; // ready / startFailed are handled by launchOnce

@@ -5,8 +5,9 @@
  */
 import { timingSafeEqual } from 'node:crypto';
 import http, { type IncomingHttpHeaders, type IncomingMessage, type ServerResponse } from 'node:http';
+import { createRequire } from 'node:module';
 import { performance } from 'node:perf_hooks';
-import Fastify, { type FastifyInstance } from 'fastify';
+import type { FastifyInstance } from 'fastify';
 import { RATE_LIMIT_HEADERS, RATE_LIMITS, type RateLimitKey, rateLimitKeyFor } from '../../shared/platform/limits';
 import { type SandboxClock, TIMESTAMP_WINDOW_S } from '../clock';
 import type { ApiKeyRecord, UserRecord } from '../store/users';
@@ -173,6 +174,9 @@ export function buildHttp(
   /** Hot routes the lean path serves (see leanRequest): the API URL → the same handler as its Fastify route. */
   const leanRoutes = new Map<string, (req: ApiRequest, reply: ApiReply) => ApiReply | Promise<ApiReply>>();
 
+  // Fastify is CommonJS: require() compiles it alone, where an ES import would first scan its entry
+  // for its exports (35-45 ms more CPU per start, measured alone at load 16-20).
+  const Fastify = createRequire(import.meta.url)('fastify') as typeof import('fastify').default;
   const app = Fastify({
     logger: false,
     // Requests are checked by each handler (zod, answering the spec's labels), never by a Fastify

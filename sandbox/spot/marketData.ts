@@ -66,18 +66,13 @@ export class MarketData {
     const state = this.exchange.pairState(pair.id)!;
     const quoteScale = state.quoteScale;
     const nowS = Math.floor(this.now() / 1000);
-    const minutes = this.store.candles(pair.id, '1m', nowS - DAY + 60, nowS, 1440);
+    // The last 24 hours' minutes taken together in one pass (a day is at most 1,440 of them).
+    const day = this.store.candleSpan(pair.id, '1m', nowS - DAY + 60, nowS);
     const price = (ticks: number) => formatScaled(BigInt(ticks), pair.precision);
-    let high: number | null = null;
-    let low: number | null = null;
-    let base = 0n;
-    let quote = 0n;
-    for (const c of minutes) {
-      if (high === null || c.high > high) high = c.high;
-      if (low === null || c.low < low) low = c.low;
-      base += c.volume_base;
-      quote += c.volume_quote;
-    }
+    const high = day?.high ?? null;
+    const low = day?.low ?? null;
+    const base = day?.volume_base ?? 0n;
+    const quote = day?.volume_quote ?? 0n;
     const last = state.lastTicks;
     const change = (open: number | undefined) =>
       open === undefined || last === null || open === 0
@@ -85,7 +80,7 @@ export class MarketData {
         : new Decimal(last - open).div(open).mul(100).toDecimalPlaces(2, Decimal.ROUND_HALF_UP).toFixed();
     const dayStart = bucketStart('1d', nowS);
     const utc8Start = bucketStart('1d', nowS + 8 * 3600) - 8 * 3600;
-    const firstSince = (t: number) => this.store.candles(pair.id, '1m', t, nowS, 1440)[0]?.open;
+    const firstSince = (t: number) => this.store.firstOpen(pair.id, '1m', t, nowS);
     const bestAsk = state.engine.asks.best();
     const bestBid = state.engine.bids.best();
     const view: Record<string, unknown> = {
@@ -93,7 +88,7 @@ export class MarketData {
       last: last === null ? '' : price(last),
       lowest_ask: bestAsk === undefined ? '' : price(bestAsk.price),
       highest_bid: bestBid === undefined ? '' : price(bestBid.price),
-      change_percentage: change(minutes[0]?.open),
+      change_percentage: change(day?.open),
       change_utc0: change(firstSince(dayStart)),
       change_utc8: change(firstSince(utc8Start)),
       base_volume: formatScaled(base, pair.amountPrecision),

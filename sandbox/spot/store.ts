@@ -55,6 +55,9 @@ export interface TradeRow {
   sequence_id: number;
 }
 
+/** Candles of a span taken together: the first open, the extremes and the summed volumes. */
+export type CandleSpan = Omit<CandleRow, 't' | 'close'>;
+
 export interface CandleRow {
   t: number;
   open: number;
@@ -222,6 +225,8 @@ export class SpotStore {
   private readonly upsertCandleStmt: Database.Statement;
   private readonly orderByIdStmt: Database.Statement;
   private readonly latestCandleStmt: Database.Statement;
+  private readonly candleSpanStmt: Database.Statement;
+  private readonly firstOpenStmt: Database.Statement;
 
   constructor(readonly db: Database.Database) {
     db.exec(SCHEMA);
@@ -239,6 +244,15 @@ export class SpotStore {
     this.latestCandleStmt = db
       .prepare('SELECT * FROM spot_candles WHERE currency_pair = ? AND interval = ? ORDER BY t DESC LIMIT 1')
       .safeIntegers(true);
+    this.candleSpanStmt = db
+      .prepare(
+        'SELECT open, high, low, volume_base, volume_quote FROM spot_candles WHERE currency_pair = ? AND interval = ? AND t >= ? AND t <= ? ORDER BY t ASC',
+      )
+      .safeIntegers(true)
+      .raw(true);
+    this.firstOpenStmt = db.prepare(
+      'SELECT open FROM spot_candles WHERE currency_pair = ? AND interval = ? AND t >= ? AND t <= ? ORDER BY t ASC LIMIT 1',
+    );
   }
 
   transaction<T>(fn: () => T): T {
@@ -317,6 +331,32 @@ export class SpotStore {
       .safeIntegers(true)
       .all(pair, interval, from, to, limit) as Record<string, bigint>[];
     return rows.map(toCandle).reverse();
+  }
+
+  /**
+   * What a ticker needs of the candles in [from, to] without building each one: the oldest one's open,
+   * the highest high, the lowest low and the summed volumes (in BigInt, as the candles hold them).
+   */
+  candleSpan(pair: string, interval: CandleInterval, from: number, to: number): CandleSpan | undefined {
+    const rows = this.candleSpanStmt.all(pair, interval, from, to) as [bigint, bigint, bigint, bigint, bigint][];
+    if (rows.length === 0) return undefined;
+    let high = rows[0]![1];
+    let low = rows[0]![2];
+    let base = 0n;
+    let quote = 0n;
+    for (const [, h, l, vb, vq] of rows) {
+      if (h > high) high = h;
+      if (l < low) low = l;
+      base += vb;
+      quote += vq;
+    }
+    return { open: Number(rows[0]![0]), high: Number(high), low: Number(low), volume_base: base, volume_quote: quote };
+  }
+
+  /** The open of the oldest candle in [from, to], if there is one. */
+  firstOpen(pair: string, interval: CandleInterval, from: number, to: number): number | undefined {
+    const row = this.firstOpenStmt.get(pair, interval, from, to) as { open: number } | undefined;
+    return row?.open;
   }
 
   pruneCandles(pair: string, interval: CandleInterval, beforeT: number): void {
