@@ -37,7 +37,10 @@ export const execArgvFor = (entry: string): string[] => {
 const channelOf = (child: ChildProcess): CoreChannel => ({
   // No ports to transfer: the Chromium shell's window reaches the core through this process.
   send: (message) => {
-    if (child.connected) child.send(message);
+    // A core killed a moment ago may still count as connected: the send then fails (EPIPE). With a
+    // callback the failure comes here instead of as an 'error' event nobody listens to (an uncaught
+    // exception in the shell's process); the core's exit is what reports it.
+    if (child.connected) child.send(message, () => undefined);
   },
   onMessage: (listener) => child.on('message', (message) => listener(message as FromCore | ChannelMessage)),
   onExit: (listener) => child.once('exit', (code, signal) => listener(code, signal)),
