@@ -331,6 +331,57 @@ describe('ApiClient', () => {
     expect(sent).toHaveLength(5);
   });
 
+  it('serves a read that accepts a recent answer with the identical read just answered, not an older one, never after a write', async () => {
+    const scheduler = new ManualScheduler();
+    let n = 0;
+    const sent: string[] = [];
+    const transport: Transport = {
+      send: async (request) => {
+        sent.push(`${request.method} ${request.url.pathname}`);
+        n += 1;
+        return { status: 200, headers: {}, body: request.method === 'GET' ? `[{"n":${n}}]` : '{}' };
+      },
+      close: () => {},
+    };
+    const client = new ApiClient({
+      baseUrl: 'http://127.0.0.1:1/api/v4',
+      credentials: () => ({ key: 'key', secret: 'secret' }),
+      transport,
+      limiter: new RateLimiter(),
+      classify: () => RULE,
+      clock: new PlatformClock(),
+      scheduler,
+    });
+    const schema = z.array(z.object({ n: z.number() }));
+    const read = (reuseAnswerWithinMs?: number) =>
+      client.request({
+        method: 'GET',
+        path: '/spot/accounts',
+        auth: true,
+        schema,
+        ...(reuseAnswerWithinMs ? { reuseAnswerWithinMs } : {}),
+      });
+    // The screen reads first; the connection check's probe right after takes its answer.
+    expect(await read()).toEqual([{ n: 1 }]);
+    await scheduler.advance(4_000);
+    expect(await read(5_000)).toEqual([{ n: 1 }]);
+    expect(sent).toHaveLength(1);
+    // A read that does not accept one asks the platform; one older than the window is not taken.
+    expect(await read()).toEqual([{ n: 2 }]);
+    await scheduler.advance(5_001);
+    expect(await read(5_000)).toEqual([{ n: 3 }]);
+    // A write may change it: no answer from before it is taken.
+    await client.request({ method: 'POST', path: '/spot/orders', body: {}, auth: true, schema: z.unknown() });
+    expect(await read(5_000)).toEqual([{ n: 5 }]);
+    expect(sent).toEqual([
+      'GET /api/v4/spot/accounts',
+      'GET /api/v4/spot/accounts',
+      'GET /api/v4/spot/accounts',
+      'POST /api/v4/spot/orders',
+      'GET /api/v4/spot/accounts',
+    ]);
+  });
+
   it('serves an answer kept on purpose to the next identical read, once, never after a write', async () => {
     const clock = new PlatformClock();
     let n = 0;

@@ -52,6 +52,13 @@ export interface RequestSpec<S extends z.ZodType | undefined> {
    */
   readonly keepAnswerMs?: number;
   /**
+   * The other way round: a read that an identical answer received within this many ms serves as
+   * well (the connection check's read probes, which only need to know the key may read, after a
+   * screen that asked first): it takes that answer instead of asking the platform again. Reads only;
+   * any write drops the answers it could take.
+   */
+  readonly reuseAnswerWithinMs?: number;
+  /**
    * Whether a 429 is retried once the platform's window reopens (default true). Order placement
    * and amendment say false: an order that goes out seconds after the trader chose its price is
    * worse than a clear "too many requests".
@@ -113,6 +120,8 @@ export const newRequestId = (): string => `td-${randomUUID()}`;
 
 const MAX_429_RETRIES = 3;
 const MAX_READ_RETRIES = 2;
+/** How many reads' last answers are remembered for reuseAnswerWithinMs: the probes' few, with room. */
+const RECENT_ANSWERS = 16;
 /** Field names whose values are secrets: never in a log line, the audit log or an error. */
 export const SECRET_FIELDS = /^(password|secret|passphrase|sign|key_secret)$/i;
 
@@ -166,6 +175,11 @@ export class ApiClient {
     string,
     { readonly schema: unknown; readonly until: number; readonly value: unknown }
   >();
+  /** The last answers of shareable reads, newest last, for reuseAnswerWithinMs (bounded: RECENT_ANSWERS). */
+  private readonly recentAnswers = new Map<
+    string,
+    { readonly schema: unknown; readonly at: number; readonly value: unknown }
+  >();
 
   private readonly scheduler: Scheduler;
 
@@ -218,7 +232,10 @@ export class ApiClient {
       spec.headers === undefined &&
       spec.onSigned === undefined;
     // A write may change what a kept answer says: none is served after one.
-    if (spec.method !== 'GET') this.keptAnswers.clear();
+    if (spec.method !== 'GET') {
+      this.keptAnswers.clear();
+      this.recentAnswers.clear();
+    }
     // Every request is work in flight for the scheduler (core.idle() waits for it).
     if (!shareable) return this.scheduler.track(this.send(spec));
     const key = `${spec.auth ? 'signed' : 'public'} ${spec.path}?${buildQuery(spec.query)}`;
@@ -228,14 +245,27 @@ export class ApiClient {
     if (kept !== undefined && kept.until >= this.scheduler.now() && kept.schema === spec.schema) {
       return Promise.resolve(kept.value as ResultOf<S>);
     }
+    const recent = spec.reuseAnswerWithinMs === undefined ? undefined : this.recentAnswers.get(key);
+    if (
+      recent !== undefined &&
+      recent.schema === spec.schema &&
+      recent.at >= this.scheduler.now() - (spec.reuseAnswerWithinMs ?? 0)
+    ) {
+      return Promise.resolve(recent.value as ResultOf<S>);
+    }
     const running = this.readsInFlight.get(key);
     if (running !== undefined && running.schema === spec.schema) return running.answer as Promise<ResultOf<S>>;
     const keepMs = spec.keepAnswerMs ?? 0;
     const answer = this.scheduler
       .track(this.send(spec))
       .then((value) => {
-        if (keepMs > 0) {
-          this.keptAnswers.set(key, { schema: spec.schema, until: this.scheduler.now() + keepMs, value });
+        const now = this.scheduler.now();
+        if (keepMs > 0) this.keptAnswers.set(key, { schema: spec.schema, until: now + keepMs, value });
+        this.recentAnswers.delete(key);
+        this.recentAnswers.set(key, { schema: spec.schema, at: now, value });
+        if (this.recentAnswers.size > RECENT_ANSWERS) {
+          const oldest = this.recentAnswers.keys().next().value;
+          if (oldest !== undefined) this.recentAnswers.delete(oldest);
         }
         return value;
       })

@@ -18,6 +18,8 @@ export type Opt = {
   readonly purpose?: string;
   /** See RequestSpec.keepAnswerMs. */
   readonly keepAnswerMs?: number;
+  /** See RequestSpec.reuseAnswerWithinMs. */
+  readonly reuseAnswerWithinMs?: number;
   /** See RequestSpec.onSigned (the movements journal records the signed time). */
   readonly onSigned?: (timestampSec: number) => void;
 };
@@ -28,6 +30,7 @@ const pass = (opt?: Opt) => ({
   ...(opt?.timeoutMs ? { timeoutMs: opt.timeoutMs } : {}),
   ...(opt?.purpose ? { purpose: opt.purpose } : {}),
   ...(opt?.keepAnswerMs ? { keepAnswerMs: opt.keepAnswerMs } : {}),
+  ...(opt?.reuseAnswerWithinMs ? { reuseAnswerWithinMs: opt.reuseAnswerWithinMs } : {}),
 });
 
 export type TimeRange = {

@@ -186,8 +186,9 @@ export const runConnectionCheck = async (
   // The writes below are exactly DEEP_CHECK_PROBES (what the screen announces), in that order.
   const probeOpt = { purpose: 'deep connection check: permission probe, refused by design' };
   // The reads are what the screens ask for as the profile connects (the balances, the withdrawal
-  // rules): their answers serve those for a few seconds instead of being read again.
-  const kept = { keepAnswerMs: PROBE_ANSWER_KEPT_MS };
+  // rules): their answers serve those for a few seconds instead of being read again, and a screen's
+  // answer that came first serves the probe.
+  const kept = { keepAnswerMs: PROBE_ANSWER_KEPT_MS, reuseAnswerWithinMs: PROBE_ANSWER_KEPT_MS };
   permissions.spot = await probe(
     () => api.spot.accounts(undefined, kept),
     () => api.spot.cancelOrder('0', { currency_pair: 'BTC_USDT' }, probeOpt),
@@ -215,7 +216,7 @@ export const runConnectionCheck = async (
 /**
  * How long a read probe's answer waits for the screen's identical read (api/client.ts,
  * keepAnswerMs; served once): the window opening on a busy machine reads the balances a few seconds
- * after the check.
+ * after the check. A screen's answer this recent serves the probe (reuseAnswerWithinMs).
  */
 const PROBE_ANSWER_KEPT_MS = 10_000;
 
