@@ -2,7 +2,7 @@
  * The permission matrix of a key: every group with none / read-only / read-write as a radio group,
  * so the whole set is always explicit (the platform clears permissions that are not sent).
  */
-import { useId } from 'react';
+import { memo, useId } from 'react';
 import type { PermAccess, PermissionGroup, PermMatrix } from '../../../../../shared/contract/keys';
 import { FieldError } from '../../../ui';
 import { ACCESS_TEXT, GROUP_TEXT, GROUPS } from './permissions';
@@ -15,7 +15,9 @@ export interface PermissionsMatrixProps {
   readonly error?: string | undefined;
 }
 
-export const PermissionsMatrix = ({ value, onChange, error }: PermissionsMatrixProps) => {
+// Memoised: the key form re-renders on every keystroke in its name and address fields, and this
+// table of 30-odd radios (with their accessible names) is most of what it would draw again.
+export const PermissionsMatrix = memo(function PermissionsMatrix({ value, onChange, error }: PermissionsMatrixProps) {
   const radioName = useId();
   const set = (group: PermissionGroup, access: PermAccess) => onChange({ ...value, [group]: access });
   return (
@@ -62,4 +64,4 @@ export const PermissionsMatrix = ({ value, onChange, error }: PermissionsMatrixP
       <FieldError message={error} />
     </fieldset>
   );
-};
+});
