@@ -3,6 +3,7 @@ import userEvent from '@testing-library/user-event';
 import { afterEach, describe, expect, it } from 'vitest';
 import type { Approval } from '../../../../shared/contract/policies';
 import { installFakeDesk, renderWithQuery } from '../../lib/testing/fakeDesk';
+import { enterText } from '../../lib/testing/typing';
 import ApprovalsScreen, { durationWords } from '.';
 
 afterEach(cleanup);
@@ -77,7 +78,7 @@ describe('Approvals', () => {
     await userEvent.click(within(item).getByTestId('approval-approve'));
     expect(within(item).getByText('Give a reason (it is kept in the audit log).')).toBeTruthy();
     expect(desk.callsOf('approvals.approve')).toEqual([]);
-    await userEvent.type(within(item).getByTestId('approval-reason'), 'Invoice 4411 checked');
+    await enterText(within(item).getByTestId('approval-reason'), 'Invoice 4411 checked');
     await userEvent.click(within(item).getByTestId('approval-approve'));
     expect(desk.callsOf('approvals.approve')).toEqual([{ id: 'ap_1', reason: 'Invoice 4411 checked' }]);
   });
@@ -136,7 +137,7 @@ describe('Approvals', () => {
     expect(within(item).queryByTestId('approval-reject')).toBeNull();
     await userEvent.click(within(item).getByTestId('approval-retract'));
     expect(within(item).getByText('Give a reason (it is kept in the audit log).')).toBeTruthy();
-    await userEvent.type(within(item).getByTestId('approval-reason'), 'Wrong address');
+    await enterText(within(item).getByTestId('approval-reason'), 'Wrong address');
     await userEvent.click(within(item).getByTestId('approval-retract'));
     expect(desk.callsOf('approvals.retract')).toEqual([{ id: 'ap_1', reason: 'Wrong address' }]);
 
@@ -145,8 +146,8 @@ describe('Approvals', () => {
     await userEvent.click(screen.getByTestId('approver-switch'));
     const form = await screen.findByTestId('approver-sign-in');
     expect(form.textContent).toContain('the desk’s session switches from Mia Maker to them, on every screen');
-    await userEvent.type(within(form).getByTestId('approver-name'), 'Avi Approver');
-    await userEvent.type(within(form).getByTestId('approver-passphrase'), 'approver passphrase 1');
+    await enterText(within(form).getByTestId('approver-name'), 'Avi Approver');
+    await enterText(within(form).getByTestId('approver-passphrase'), 'approver passphrase 1');
     await userEvent.click(within(form).getByTestId('approver-sign-in-submit'));
     expect(desk.callsOf('operators.signIn')).toEqual([{ name: 'Avi Approver', passphrase: 'approver passphrase 1' }]);
   });

@@ -3,6 +3,7 @@ import userEvent from '@testing-library/user-event';
 import { afterEach, describe, expect, it } from 'vitest';
 import type { Operator, OperatorRole } from '../../../../shared/contract/operators';
 import { installFakeDesk, renderWithQuery } from '../../lib/testing/fakeDesk';
+import { enterText } from '../../lib/testing/typing';
 import { OperatorsPanel } from './OperatorsPanel';
 
 afterEach(cleanup);
@@ -118,14 +119,14 @@ describe('Settings → Operators', () => {
     await userEvent.type(screen.getByTestId('operator-create-name'), 'Mo');
     await userEvent.selectOptions(screen.getByTestId('operator-create-role'), 'maker');
     expect(screen.getByTestId('operator-create-role-hint').textContent).toContain('sends withdrawals');
-    await userEvent.type(screen.getByTestId('operator-create-passphrase'), 'password12');
+    await enterText(screen.getByTestId('operator-create-passphrase'), 'password12');
     await userEvent.click(screen.getByTestId('operator-create-submit'));
     expect(screen.getByText(/at least 12 characters/)).toBeTruthy();
     expect(desk.callsOf('operators.create')).toEqual([]);
 
     await userEvent.clear(screen.getByTestId('operator-create-passphrase'));
-    await userEvent.type(screen.getByTestId('operator-create-passphrase'), 'maker walks the ledger');
-    await userEvent.type(screen.getByTestId('operator-create-repeat'), 'maker walks the ledgr');
+    await enterText(screen.getByTestId('operator-create-passphrase'), 'maker walks the ledger');
+    await enterText(screen.getByTestId('operator-create-repeat'), 'maker walks the ledgr');
     await userEvent.click(screen.getByTestId('operator-create-submit'));
     expect(screen.getByText('The two passphrases differ')).toBeTruthy();
     expect(desk.callsOf('operators.create')).toEqual([]);
@@ -144,8 +145,8 @@ describe('Settings → Operators', () => {
     renderWithQuery(<OperatorsPanel />);
     await screen.findByTestId('operator-create');
     await userEvent.type(screen.getByTestId('operator-create-name'), 'val');
-    await userEvent.type(screen.getByTestId('operator-create-passphrase'), 'another long passphrase');
-    await userEvent.type(screen.getByTestId('operator-create-repeat'), 'another long passphrase');
+    await enterText(screen.getByTestId('operator-create-passphrase'), 'another long passphrase');
+    await enterText(screen.getByTestId('operator-create-repeat'), 'another long passphrase');
     await userEvent.click(screen.getByTestId('operator-create-submit'));
     expect(await screen.findByText('There is already an operator named val.')).toBeTruthy();
     expect(screen.getByTestId('operator-create-name').getAttribute('aria-invalid')).toBe('true');
@@ -165,15 +166,15 @@ describe('Settings → Operators', () => {
     const desk = fakeMain(VAL);
     renderWithQuery(<OperatorsPanel />);
     await screen.findByTestId('passphrase-change');
-    await userEvent.type(screen.getByTestId('passphrase-current'), 'not the passphrase');
-    await userEvent.type(screen.getByTestId('passphrase-next'), 'a brand new long passphrase');
-    await userEvent.type(screen.getByTestId('passphrase-repeat'), 'a brand new long passphrase');
+    await enterText(screen.getByTestId('passphrase-current'), 'not the passphrase');
+    await enterText(screen.getByTestId('passphrase-next'), 'a brand new long passphrase');
+    await enterText(screen.getByTestId('passphrase-repeat'), 'a brand new long passphrase');
     await userEvent.click(screen.getByTestId('passphrase-change-submit'));
     expect(await screen.findByText(/do not match an operator/)).toBeTruthy();
     expect(screen.getByTestId('passphrase-current').getAttribute('aria-invalid')).toBe('true');
 
     await userEvent.clear(screen.getByTestId('passphrase-current'));
-    await userEvent.type(screen.getByTestId('passphrase-current'), 'the current passphrase');
+    await enterText(screen.getByTestId('passphrase-current'), 'the current passphrase');
     await userEvent.click(screen.getByTestId('passphrase-change-submit'));
     expect(await screen.findByTestId('passphrase-changed')).toBeTruthy();
     expect(desk.callsOf('operators.changePassphrase').at(-1)).toEqual({
@@ -208,8 +209,8 @@ describe('Settings → Operators', () => {
 
     await userEvent.click(screen.getByTestId('operator-reset-Val'));
     const dialog = await screen.findByTestId('operator-reset-dialog');
-    await userEvent.type(within(dialog).getByTestId('operator-reset-passphrase'), 'a fresh start for tomorrow');
-    await userEvent.type(within(dialog).getByTestId('operator-reset-repeat'), 'a fresh start for tomorrow');
+    await enterText(within(dialog).getByTestId('operator-reset-passphrase'), 'a fresh start for tomorrow');
+    await enterText(within(dialog).getByTestId('operator-reset-repeat'), 'a fresh start for tomorrow');
     await userEvent.click(within(dialog).getByTestId('confirm-accept'));
     expect((await screen.findByTestId('operator-reset-queued')).textContent).toContain(
       'Waits for another administrator in Approvals',

@@ -3,6 +3,7 @@ import userEvent from '@testing-library/user-event';
 import { afterEach, describe, expect, it } from 'vitest';
 import { DEFAULT_POLICY, type Policy, type PolicyInput } from '../../../../shared/contract/policies';
 import { installFakeDesk, renderWithQuery } from '../../lib/testing/fakeDesk';
+import { enterText } from '../../lib/testing/typing';
 import { draftOf, inputOf, PoliciesPanel, problemsOf } from './PoliciesPanel';
 
 afterEach(cleanup);
@@ -65,14 +66,14 @@ describe('Settings → Policies', () => {
     const form = await screen.findByTestId('policy-form');
     expect((within(form).getByTestId('policy-limit-currency-0') as HTMLInputElement).value).toBe('BTC');
     expect((within(form).getByTestId('policy-entry-label-0') as HTMLInputElement).value).toBe('OTC desk');
-    await userEvent.type(within(form).getByTestId('policy-usdt-per'), '10000');
+    await enterText(within(form).getByTestId('policy-usdt-per'), '10000');
     await userEvent.type(within(form).getByTestId('policy-above-usdt'), '1000');
     await userEvent.click(within(form).getByTestId('policy-any-push'));
     await userEvent.click(within(form).getByTestId('policy-add-entry'));
-    await userEvent.type(within(form).getByTestId('policy-entry-label-1'), 'Cold wallet');
+    await enterText(within(form).getByTestId('policy-entry-label-1'), 'Cold wallet');
     await userEvent.type(within(form).getByTestId('policy-entry-currency-1'), 'btc');
     await userEvent.type(within(form).getByTestId('policy-entry-chain-1'), 'btc');
-    await userEvent.type(within(form).getByTestId('policy-entry-address-1'), 'bc1qexampleaddress0000000000');
+    await enterText(within(form).getByTestId('policy-entry-address-1'), 'bc1qexampleaddress0000000000');
     await userEvent.click(within(form).getByTestId('policy-save'));
     const expected: PolicyInput = {
       limits: { BTC: { perTransaction: '1', rolling24h: '3' } },

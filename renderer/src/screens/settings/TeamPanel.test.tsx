@@ -4,6 +4,7 @@ import { afterEach, describe, expect, it } from 'vitest';
 import type { OperatorRole } from '../../../../shared/contract/operators';
 import type { TeamStatus } from '../../../../shared/contract/team';
 import { installFakeDesk, renderWithQuery } from '../../lib/testing/fakeDesk';
+import { enterText } from '../../lib/testing/typing';
 import { TeamPanel } from './TeamPanel';
 
 afterEach(() => {
@@ -46,7 +47,7 @@ describe('Settings → Team', () => {
     await userEvent.selectOptions(await screen.findByTestId('team-mode'), 'create');
     await userEvent.type(screen.getByTestId('team-name'), 'Firm');
     await userEvent.click(screen.getByTestId('team-import-journal'));
-    await userEvent.type(screen.getByTestId('team-passphrase'), 'ann passphrase 1');
+    await enterText(screen.getByTestId('team-passphrase'), 'ann passphrase 1');
     await userEvent.click(screen.getByTestId('team-submit'));
     await expect
       .poll(() => fake.callsOf('team.create'))
@@ -64,9 +65,9 @@ describe('Settings → Team', () => {
     renderWithQuery(<TeamPanel />);
     const url = await screen.findByTestId('team-url');
     expect((url as HTMLInputElement).value).toBe(OFFERED);
-    await userEvent.type(screen.getByTestId('team-fingerprint-input'), FINGERPRINT);
+    await enterText(screen.getByTestId('team-fingerprint-input'), FINGERPRINT);
     await userEvent.selectOptions(screen.getByTestId('team-role'), 'approver');
-    await userEvent.type(screen.getByTestId('team-passphrase'), 'ann passphrase 1');
+    await enterText(screen.getByTestId('team-passphrase'), 'ann passphrase 1');
     await userEvent.click(screen.getByTestId('team-submit'));
     expect(await screen.findByTestId('team-queued')).toBeTruthy();
     expect(fake.callsOf('team.join')).toEqual([

@@ -2,6 +2,7 @@ import { cleanup, screen, waitFor, within } from '@testing-library/react';
 import userEvent from '@testing-library/user-event';
 import { afterAll, afterEach, beforeAll, describe, expect, it, vi } from 'vitest';
 import { installFakeDesk, renderWithQuery } from '../../lib/testing/fakeDesk';
+import { enterText } from '../../lib/testing/typing';
 import SubAccountsScreen, { spotValueIn } from '.';
 
 afterEach(cleanup);
@@ -67,13 +68,13 @@ describe('Sub-accounts list', () => {
     renderWithQuery(<SubAccountsScreen />);
     await waitFor(() => expect(names()).toEqual(['desk_ops', 'desk_mm', 'otc_desk']));
     const search = screen.getByTestId('subaccounts-search');
-    await userEvent.type(search, '10000003');
+    await enterText(search, '10000003');
     expect(names()).toEqual(['otc_desk']);
     await userEvent.clear(search);
-    await userEvent.type(search, 'operations');
+    await enterText(search, 'operations');
     expect(names()).toEqual(['desk_ops']);
     await userEvent.clear(search);
-    await userEvent.type(search, 'nobody');
+    await enterText(search, 'nobody');
     expect(screen.getByText('No sub-account matches')).toBeTruthy();
     await userEvent.clear(search);
 

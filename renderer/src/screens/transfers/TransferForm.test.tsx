@@ -2,6 +2,7 @@ import { cleanup, fireEvent, screen } from '@testing-library/react';
 import userEvent from '@testing-library/user-event';
 import { afterEach, describe, expect, it, vi } from 'vitest';
 import { installFakeDesk, renderWithQuery } from '../../lib/testing/fakeDesk';
+import { enterText } from '../../lib/testing/typing';
 import { TransferForm } from './TransferForm';
 
 afterEach(cleanup);
@@ -38,6 +39,7 @@ describe('Transfer form: amount rules are checked before sending', () => {
   it('stops an amount with 9 decimals', async () => {
     const { desk } = setup();
     await chooseSub();
+    // Typed key by key: the check runs as each character arrives.
     await userEvent.type(screen.getByLabelText('Amount'), '1.123456789');
     expect(screen.getByText('At most 8 decimals are allowed (this has 9).')).toBeTruthy();
     await userEvent.click(screen.getByRole('button', { name: 'Review transfer' }));
@@ -64,7 +66,7 @@ describe('Transfer form: amount rules are checked before sending', () => {
     const { desk } = setup('100.5');
     await chooseSub();
     await screen.findByText(/Available: 100.5 USDT/);
-    await userEvent.type(screen.getByLabelText('Amount'), '100.50000001');
+    await enterText(screen.getByLabelText('Amount'), '100.50000001');
     expect(screen.getByText('That is more than the 100.5 USDT available.')).toBeTruthy();
     await userEvent.click(screen.getByRole('button', { name: 'Review transfer' }));
     expect(desk.callsOf('transfers.send')).toEqual([]);
@@ -81,7 +83,7 @@ describe('Transfer form: amount rules are checked before sending', () => {
   it('reviews, then sends exactly once with the contract input', async () => {
     const { desk, onResult } = setup();
     await chooseSub();
-    await userEvent.type(screen.getByLabelText('Amount'), '25.12345678');
+    await enterText(screen.getByLabelText('Amount'), '25.12345678');
     await userEvent.click(screen.getByRole('button', { name: 'Review transfer' }));
     expect(screen.getByTestId('review-amount').textContent).toBe('25.12345678 USDT');
     await userEvent.click(screen.getByRole('button', { name: 'Transfer now' }));

@@ -4,6 +4,7 @@ import userEvent from '@testing-library/user-event';
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
 import type { CurrencyChainInfo, SavedAddress, WithdrawRules } from '../../../../shared/contract/funding';
 import { type Answers, installFakeDesk } from '../../lib/testing/fakeDesk';
+import { enterText } from '../../lib/testing/typing';
 import { useWithdrawDraft, WithdrawForm } from './WithdrawForm';
 
 const rules: WithdrawRules = {
@@ -157,7 +158,7 @@ describe('withdrawal form', () => {
     await user.selectOptions(await screen.findByLabelText('Currency'), 'USDT');
     await user.click(await screen.findByRole('radio', { name: /^TRX/ }));
     await screen.findByRole('radio', { name: /Supplier 6/ });
-    await user.type(screen.getByTestId('address-search'), 'supplier 3');
+    await enterText(screen.getByTestId('address-search'), 'supplier 3');
     const group = screen.getByRole('radiogroup', { name: 'Saved address' });
     expect(within(group).getAllByRole('radio')).toHaveLength(1);
     expect(within(group).getByRole('radio', { name: /Supplier 3/ })).toBeTruthy();
@@ -200,7 +201,7 @@ describe('withdrawal form', () => {
     const user = userEvent.setup();
     renderForm();
     await choose(user, /^TRX/, /OTC desk/);
-    await user.type(screen.getByLabelText('Amount'), '300000');
+    await enterText(screen.getByLabelText('Amount'), '300000');
     expect(await screen.findByText(/Not enough USDT: this needs 300,001 USDT/)).toBeTruthy();
     // Review cannot open: once at the amount; the line by the button only says where to look.
     expect(screen.getByTestId('withdraw-review')).toHaveProperty('disabled', true);
@@ -288,7 +289,7 @@ describe('withdrawal form', () => {
     const user = userEvent.setup();
     const onSent = renderForm();
     await choose(user, /^XRP/, /desk B/);
-    await user.type(screen.getByLabelText('Amount'), '1,000.50');
+    await enterText(screen.getByLabelText('Amount'), '1,000.50');
     expect(screen.getByTestId('withdraw-net').textContent).toBe('1,000.5 USDT');
     await user.click(screen.getByTestId('withdraw-review'));
     const sheet = await screen.findByTestId('review-sheet');
@@ -550,7 +551,7 @@ describe('withdrawal form: dependent fields and the draft', () => {
     const user = userEvent.setup();
     renderForm();
     await choose(user, /^TRX/, /OTC desk/);
-    await user.type(screen.getByLabelText('Amount'), '300000');
+    await enterText(screen.getByLabelText('Amount'), '300000');
     cleanup();
 
     renderForm();

@@ -3,6 +3,7 @@ import userEvent from '@testing-library/user-event';
 import { afterEach, describe, expect, it, vi } from 'vitest';
 import type { KeyView } from '../../../../../shared/contract/keys';
 import { installFakeDesk, renderWithQuery } from '../../../lib/testing/fakeDesk';
+import { enterText } from '../../../lib/testing/typing';
 import { KeyFormDialog } from './KeyFormDialog';
 
 afterEach(cleanup);
@@ -27,12 +28,7 @@ const addIp = async (text: string, how: 'pasted' | 'typed' = 'pasted') => {
   await userEvent.click(screen.getByRole('button', { name: 'Add address' }));
   const inputs = screen.getAllByLabelText(/^IP address \d+$/);
   const row = inputs[inputs.length - 1]!;
-  if (how === 'typed') {
-    await userEvent.type(row, text);
-  } else {
-    await userEvent.click(row);
-    await userEvent.paste(text);
-  }
+  await (how === 'typed' ? userEvent.type(row, text) : enterText(row, text));
 };
 
 describe('Key form: IP whitelist and permissions are checked before sending', () => {

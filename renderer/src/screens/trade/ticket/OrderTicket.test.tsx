@@ -14,6 +14,7 @@ import {
 import { DuplicateGuard } from '../../../../../shared/trade/ticket';
 import type { Answer } from '../../../lib/testing/fakeDesk';
 import { installFakeDesk, renderWithQuery } from '../../../lib/testing/fakeDesk';
+import { enterText } from '../../../lib/testing/typing';
 import { useTradeUi } from '../store';
 import { OrderTicket } from './OrderTicket';
 import { LOOKUP_EVERY_MS, SIGNATURE_WINDOW_MS } from './useUnconfirmedOrder';
@@ -103,8 +104,9 @@ const setup = (
  * ticket, and most tests are about the value, not the typing. The first test types key by key.
  */
 const fill = async (label: RegExp, value: string) => {
-  await userEvent.clear(screen.getByLabelText(label));
-  await userEvent.paste(value);
+  const input = screen.getByLabelText(label);
+  await userEvent.clear(input);
+  await enterText(input, value);
 };
 /** Types `value` key by key, as a person does (every intermediate text goes through the ticket). */
 const typeKeys = async (label: RegExp, value: string) => {
