@@ -1,4 +1,3 @@
-import { PanelLeftClose, PanelLeftOpen } from 'lucide-react';
 import { type RefObject, Suspense, useEffect, useRef } from 'react';
 import { useDeskQuery } from '../lib/desk';
 import { useInFlight } from '../lib/inFlight';
@@ -6,6 +5,7 @@ import { useLock } from '../lib/lock';
 import { goTo, useNavigation } from '../lib/navigation';
 import { usePrefs } from '../lib/prefs';
 import { Button, Loading } from '../ui';
+import { PanelLeftClose, PanelLeftOpen } from '../ui/icons';
 import { AppNotices } from './AppNotices';
 import { AuditIntegrityBanner } from './AuditIntegrityBanner';
 import { FundingNotifier } from './FundingNotifier';

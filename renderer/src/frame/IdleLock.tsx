@@ -1,5 +1,4 @@
 import { useQueryClient } from '@tanstack/react-query';
-import { Lock } from 'lucide-react';
 import { type FormEvent, useEffect, useRef, useState } from 'react';
 import { passphraseProblem } from '../../../shared/contract/operators';
 import { call, DeskCallError, isDeskCallError, useDeskEvent } from '../lib/desk';
@@ -7,6 +6,7 @@ import { isActing, useInFlight } from '../lib/inFlight';
 import { restoreLockFromMain, useLock } from '../lib/lock';
 import { usePrefs } from '../lib/prefs';
 import { Button, ErrorNotice, Notice, TextField } from '../ui';
+import { Lock } from '../ui/icons';
 import './IdleLock.css';
 
 const ACTIVITY_EVENTS = ['pointerdown', 'pointermove', 'keydown', 'wheel', 'focusin'] as const;

@@ -1,7 +1,7 @@
-import { X } from 'lucide-react';
 import { useEffect } from 'react';
 import { goTo } from '../lib/navigation';
 import { type Notice, TOAST_MS, useNotices } from '../lib/notify';
+import { X } from '../ui/icons';
 import './Notices.css';
 
 /** Opens what a notice is about: its screen with the record (tab, id) it names. */

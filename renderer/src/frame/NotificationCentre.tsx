@@ -2,11 +2,12 @@
  * The bell in the top bar: how many notices are unread (failures in red) and, when opened, the
  * history of every notice with its time; each opens its record. Escape or a click outside closes it.
  */
-import { Bell } from 'lucide-react';
+
 import { useEffect, useId, useRef, useState } from 'react';
 import { formatTime } from '../lib/format';
 import { useNotices } from '../lib/notify';
 import { usePrefs } from '../lib/prefs';
+import { Bell } from '../ui/icons';
 import { openNotice } from './Notices';
 import './NotificationCentre.css';
 

@@ -4,13 +4,14 @@
  * policies (with the defaults we suggest before the first real withdrawal). Each item is done when
  * the desk says so (not when clicked); the list can be put away once read.
  */
-import { Circle, CircleCheck } from 'lucide-react';
+
 import { useActiveProfile } from '../lib/activeProfile';
 import { useDeskQuery } from '../lib/desk';
 import { formatMoney } from '../lib/format';
 import { goTo } from '../lib/navigation';
 import { usePrefs } from '../lib/prefs';
 import { Button } from '../ui';
+import { Circle, CircleCheck } from '../ui/icons';
 import './SetupChecklist.css';
 
 /** Across the top of every screen while the active profile is the built-in sandbox. */

@@ -6,6 +6,10 @@
  * loaded the first time it is opened — and fetched ahead while the app is idle after the first
  * screen painted (`preloadScreens`), so opening one does not wait for its code.
  */
+
+import { type ComponentType, lazy } from 'react';
+import type { ScreenId } from '../lib/navigation';
+import BalancesScreen from '../screens/balances';
 import {
   ArrowDownToLine,
   ArrowLeftRight,
@@ -18,10 +22,7 @@ import {
   Settings,
   ShieldCheck,
   Wallet,
-} from 'lucide-react';
-import { type ComponentType, lazy } from 'react';
-import type { ScreenId } from '../lib/navigation';
-import BalancesScreen from '../screens/balances';
+} from '../ui/icons';
 
 /** A screen whose code is fetched when first needed; `load` is also what preloading calls. */
 const later = (load: () => Promise<{ default: ComponentType }>) => ({ component: lazy(load), load });

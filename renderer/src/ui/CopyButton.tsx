@@ -1,5 +1,5 @@
-import { Check, Copy } from 'lucide-react';
 import { useEffect, useState } from 'react';
+import { Check, Copy } from './icons';
 
 /** Copies through the async clipboard, falling back to a selection copy where it is refused. */
 export const copyText = async (value: string): Promise<boolean> => {

@@ -1,8 +1,8 @@
-import { X } from 'lucide-react';
 import { type KeyboardEvent, type ReactNode, useId, useLayoutEffect, useRef } from 'react';
 import { useLock } from '../lib/lock';
 import { Button } from './Button';
 import { ErrorNotice } from './ErrorNotice';
+import { X } from './icons';
 import './Dialog.css';
 
 /** Why a dialog asks to be closed: the person dismissed it, or the app locked. */

@@ -5,11 +5,12 @@
  * link is copied instead, and the button says which happened: "Opened in your browser" or
  * "Link copied". A chain without a known explorer shows nothing.
  */
-import { ExternalLink } from 'lucide-react';
+
 import { useEffect, useState } from 'react';
 import { type ExplorerTarget, explorerFor, explorerUrl } from '../../../shared/platform/explorers';
 import { call } from '../lib/desk';
 import { copyText } from './CopyButton';
+import { ExternalLink } from './icons';
 import './ExplorerLink.css';
 
 type State =

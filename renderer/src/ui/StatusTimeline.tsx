@@ -2,9 +2,10 @@
  * A status timeline in plain words: the stages of a withdrawal, deposit or UID transfer, where it is
  * now and what happens next. The platform code is under Details, for support conversations.
  */
-import { Circle, CircleCheck, CircleDot, CircleMinus, CircleX, type LucideIcon } from 'lucide-react';
+
 import type { ReactNode } from 'react';
 import type { StageState, Timeline } from '../../../shared/platform/timelines';
+import { Circle, CircleCheck, CircleDot, CircleMinus, CircleX, type LucideIcon } from './icons';
 import './StatusTimeline.css';
 
 /** SVG marks (no font glyph needed); hidden from assistive technology, the state is said in words. */
