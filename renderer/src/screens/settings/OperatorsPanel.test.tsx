@@ -3,7 +3,7 @@ import userEvent from '@testing-library/user-event';
 import { afterEach, describe, expect, it } from 'vitest';
 import type { Operator, OperatorRole } from '../../../../shared/contract/operators';
 import { installFakeDesk, renderWithQuery } from '../../lib/testing/fakeDesk';
-import { enterText } from '../../lib/testing/typing';
+import { enterText } from '../../lib/testing/user';
 import { OperatorsPanel } from './OperatorsPanel';
 
 afterEach(cleanup);

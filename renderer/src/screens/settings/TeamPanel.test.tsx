@@ -4,7 +4,7 @@ import { afterEach, describe, expect, it } from 'vitest';
 import type { OperatorRole } from '../../../../shared/contract/operators';
 import type { TeamStatus } from '../../../../shared/contract/team';
 import { installFakeDesk, renderWithQuery } from '../../lib/testing/fakeDesk';
-import { enterText } from '../../lib/testing/typing';
+import { enterText } from '../../lib/testing/user';
 import { TeamPanel } from './TeamPanel';
 
 afterEach(() => {

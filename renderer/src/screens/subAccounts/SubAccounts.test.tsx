@@ -2,7 +2,7 @@ import { cleanup, screen, waitFor, within } from '@testing-library/react';
 import userEvent from '@testing-library/user-event';
 import { afterAll, afterEach, beforeAll, describe, expect, it, vi } from 'vitest';
 import { installFakeDesk, renderWithQuery } from '../../lib/testing/fakeDesk';
-import { enterText } from '../../lib/testing/typing';
+import { enterText } from '../../lib/testing/user';
 import SubAccountsScreen, { spotValueIn } from '.';
 
 afterEach(cleanup);

@@ -2,7 +2,7 @@ import { cleanup, fireEvent, screen } from '@testing-library/react';
 import userEvent from '@testing-library/user-event';
 import { afterEach, describe, expect, it, vi } from 'vitest';
 import { installFakeDesk, renderWithQuery } from '../../lib/testing/fakeDesk';
-import { enterText } from '../../lib/testing/typing';
+import { enterText } from '../../lib/testing/user';
 import { TransferForm } from './TransferForm';
 
 afterEach(cleanup);

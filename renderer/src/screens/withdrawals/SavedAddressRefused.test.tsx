@@ -1,10 +1,11 @@
 import { QueryClient, QueryClientProvider } from '@tanstack/react-query';
 import { cleanup, render, screen, waitFor, within } from '@testing-library/react';
-import userEvent from '@testing-library/user-event';
+import type userEvent from '@testing-library/user-event';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import type { SavedAddress, WithdrawRules } from '../../../../shared/contract/funding';
 import { VERIFY_ADVICE } from '../../../../shared/platform/savedAddresses';
 import { installFakeDesk } from '../../lib/testing/fakeDesk';
+import { setupUser } from '../../lib/testing/user';
 import { useWithdrawDraft, WithdrawForm } from './WithdrawForm';
 
 const rules: WithdrawRules = {
@@ -76,7 +77,7 @@ const choose = async (user: ReturnType<typeof userEvent.setup>, address: RegExp)
 
 describe('a saved address the platform refuses', () => {
   it('is marked in the list with why and what to do', async () => {
-    const user = userEvent.setup();
+    const user = setupUser();
     renderForm();
     await user.selectOptions(await screen.findByLabelText('Currency'), 'USDT');
     await user.click(await screen.findByRole('radio', { name: /^TRX/ }));
@@ -93,7 +94,7 @@ describe('a saved address the platform refuses', () => {
   });
 
   it('cannot be chosen: its choice is disabled, so Review stays closed', async () => {
-    const user = userEvent.setup();
+    const user = setupUser();
     renderForm();
     await user.selectOptions(await screen.findByLabelText('Currency'), 'USDT');
     await user.click(await screen.findByRole('radio', { name: /^TRX/ }));
@@ -108,7 +109,7 @@ describe('a saved address the platform refuses', () => {
   });
 
   it('choosing a verified one instead enables the review again', async () => {
-    const user = userEvent.setup();
+    const user = setupUser();
     renderForm();
     await choose(user, /New supplier/);
     expect(screen.getByTestId('withdraw-review')).toHaveProperty('disabled', true);

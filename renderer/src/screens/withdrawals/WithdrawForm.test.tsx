@@ -1,10 +1,10 @@
 import { QueryClient, QueryClientProvider } from '@tanstack/react-query';
 import { act, cleanup, fireEvent, render, screen, waitFor, within } from '@testing-library/react';
-import userEvent from '@testing-library/user-event';
+import type userEvent from '@testing-library/user-event';
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
 import type { CurrencyChainInfo, SavedAddress, WithdrawRules } from '../../../../shared/contract/funding';
 import { type Answers, installFakeDesk } from '../../lib/testing/fakeDesk';
-import { enterText } from '../../lib/testing/typing';
+import { enterText, setupUser } from '../../lib/testing/user';
 import { useWithdrawDraft, WithdrawForm } from './WithdrawForm';
 
 const rules: WithdrawRules = {
@@ -127,7 +127,7 @@ const choose = async (user: ReturnType<typeof userEvent.setup>, network: RegExp,
 
 describe('withdrawal form', () => {
   it('starts from what can be sent and the last withdrawals, and a balance picks the currency', async () => {
-    const user = userEvent.setup();
+    const user = setupUser();
     installFakeDesk({
       ...answers,
       'funding.withdrawals': () => [
@@ -144,7 +144,7 @@ describe('withdrawal form', () => {
   });
 
   it('finds a saved address by name, address or memo in a long address book', async () => {
-    const user = userEvent.setup();
+    const user = setupUser();
     const many = Array.from({ length: 7 }, (_, i) => ({
       currency: 'USDT',
       chain: 'TRX',
@@ -165,7 +165,7 @@ describe('withdrawal form', () => {
   });
 
   it('warns before Send that the amount waits for approval above the policy’s threshold', async () => {
-    const user = userEvent.setup();
+    const user = setupUser();
     installFakeDesk({
       ...answers,
       'policies.get': () => ({
@@ -189,7 +189,7 @@ describe('withdrawal form', () => {
   });
 
   it('shows a suspended network, explained and not selectable', async () => {
-    const user = userEvent.setup();
+    const user = setupUser();
     renderForm();
     await user.selectOptions(await screen.findByLabelText('Currency'), 'USDT');
     const sol = await screen.findByRole('radio', { name: /^SOL/ });
@@ -198,7 +198,7 @@ describe('withdrawal form', () => {
   });
 
   it('stops a too-large amount before anything is sent', async () => {
-    const user = userEvent.setup();
+    const user = setupUser();
     renderForm();
     await choose(user, /^TRX/, /OTC desk/);
     await enterText(screen.getByLabelText('Amount'), '300000');
@@ -213,7 +213,7 @@ describe('withdrawal form', () => {
   });
 
   it('stops a missing memo on a memo network', async () => {
-    const user = userEvent.setup();
+    const user = setupUser();
     renderForm();
     await choose(user, /^TON/, /Exchange B/);
     expect(screen.getByTestId('memo-warning')).toBeTruthy();
@@ -230,7 +230,7 @@ describe('withdrawal form', () => {
   });
 
   it('offers a test amount (the minimum) for an address never used; it only fills the field and the review stays', async () => {
-    const user = userEvent.setup();
+    const user = setupUser();
     renderForm();
     await choose(user, /^TON/, /Exchange B/);
     expect(screen.getByTestId('test-amount-first').textContent).toMatch(/Always send a small amount first/);
@@ -246,7 +246,7 @@ describe('withdrawal form', () => {
   });
 
   it('does not offer a test amount for an address used before', async () => {
-    const user = userEvent.setup();
+    const user = setupUser();
     renderForm();
     await choose(user, /^TRX/, /OTC desk/);
     expect(screen.getByLabelText('Amount')).toBeTruthy();
@@ -255,7 +255,7 @@ describe('withdrawal form', () => {
   });
 
   it('tells apart two saved entries with the same address and different memos', async () => {
-    const user = userEvent.setup();
+    const user = setupUser();
     const onSent = renderForm();
     await choose(user, /^XRP/, /desk B/);
     expect(screen.getByRole('radio', { name: /desk B/ })).toHaveProperty('checked', true);
@@ -286,7 +286,7 @@ describe('withdrawal form', () => {
   });
 
   it('reads "1,000.50" as typed, shows 1,000.5 USDT in the review and sends the canonical 1000.5', async () => {
-    const user = userEvent.setup();
+    const user = setupUser();
     const onSent = renderForm();
     await choose(user, /^XRP/, /desk B/);
     await enterText(screen.getByLabelText('Amount'), '1,000.50');
@@ -301,7 +301,7 @@ describe('withdrawal form', () => {
   });
 
   it('refuses an amount that could be read two ways, with one message', async () => {
-    const user = userEvent.setup();
+    const user = setupUser();
     renderForm();
     await choose(user, /^XRP/, /desk B/);
     await user.type(screen.getByLabelText('Amount'), '1,5');
@@ -311,7 +311,7 @@ describe('withdrawal form', () => {
   });
 
   it('follows the memo: the entry used before shows no first-time badge, a memo typed over it does', async () => {
-    const user = userEvent.setup();
+    const user = setupUser();
     renderForm();
     await choose(user, /^XRP/, /desk A/);
     expect(screen.getByRole('radio', { name: /desk B/ })).toHaveProperty('checked', false);
@@ -339,7 +339,7 @@ describe('withdrawal form', () => {
   });
 
   it('reviews fee and net, asks for the typed amount, and sends exactly once', async () => {
-    const user = userEvent.setup();
+    const user = setupUser();
     const onSent = renderForm();
     await choose(user, /^TRX/, /OTC desk/);
     await user.type(screen.getByLabelText('Amount'), '100');
@@ -370,7 +370,7 @@ describe('withdrawal form', () => {
   it('a double click while the first call is in flight sends one call; reopening the review makes a new key', async () => {
     let answer: (value: unknown) => void = () => {};
     withdrawAnswer = () => new Promise((resolve) => (answer = resolve));
-    const user = userEvent.setup();
+    const user = setupUser();
     const onSent = renderForm();
     await choose(user, /^TRX/, /OTC desk/);
     await user.type(screen.getByLabelText('Amount'), '100');
@@ -413,7 +413,7 @@ describe('withdrawal form: one way for errors', () => {
   };
 
   it('main’s refusal naming the amount: shown once, at the amount (the review closes); no banner', async () => {
-    const user = userEvent.setup();
+    const user = setupUser();
     withdrawAnswer = () => {
       throw {
         code: 'INVALID_INPUT',
@@ -435,7 +435,7 @@ describe('withdrawal form: one way for errors', () => {
   });
 
   it('a currency refusal never shows under the amount', async () => {
-    const user = userEvent.setup();
+    const user = setupUser();
     withdrawAnswer = () => {
       throw {
         code: 'INVALID_INPUT',
@@ -455,7 +455,7 @@ describe('withdrawal form: one way for errors', () => {
   });
 
   it('a platform refusal about the balance: ONE banner in the review, the amount highlighted', async () => {
-    const user = userEvent.setup();
+    const user = setupUser();
     withdrawAnswer = () => {
       throw {
         code: 'PLATFORM',
@@ -475,7 +475,7 @@ describe('withdrawal form: one way for errors', () => {
   });
 
   it('a refusal that names no field is one banner with main’s advice as is, nothing highlighted', async () => {
-    const user = userEvent.setup();
+    const user = setupUser();
     withdrawAnswer = () => {
       throw {
         code: 'PLATFORM',
@@ -495,7 +495,7 @@ describe('withdrawal form: one way for errors', () => {
 
 describe('withdrawal form: dependent fields and the draft', () => {
   it('Review opens only when it can succeed: until then the next choice is asked for beside it', async () => {
-    const user = userEvent.setup();
+    const user = setupUser();
     renderForm();
     await screen.findByLabelText('Currency');
     const review = screen.getByTestId('withdraw-review');
@@ -516,7 +516,7 @@ describe('withdrawal form: dependent fields and the draft', () => {
   });
 
   it('a refusal highlighting the amount stays while the network changes, and goes when the amount is edited', async () => {
-    const user = userEvent.setup();
+    const user = setupUser();
     withdrawAnswer = () => {
       throw {
         code: 'PLATFORM',
@@ -548,7 +548,7 @@ describe('withdrawal form: dependent fields and the draft', () => {
   });
 
   it('keeps the draft when the form is left and comes back, and follows a currency handed over from outside', async () => {
-    const user = userEvent.setup();
+    const user = setupUser();
     renderForm();
     await choose(user, /^TRX/, /OTC desk/);
     await enterText(screen.getByLabelText('Amount'), '300000');

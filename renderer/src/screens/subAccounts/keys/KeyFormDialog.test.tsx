@@ -3,7 +3,7 @@ import userEvent from '@testing-library/user-event';
 import { afterEach, describe, expect, it, vi } from 'vitest';
 import type { KeyView } from '../../../../../shared/contract/keys';
 import { installFakeDesk, renderWithQuery } from '../../../lib/testing/fakeDesk';
-import { enterText } from '../../../lib/testing/typing';
+import { enterText } from '../../../lib/testing/user';
 import { KeyFormDialog } from './KeyFormDialog';
 
 afterEach(cleanup);

@@ -14,7 +14,7 @@ import {
 import { DuplicateGuard } from '../../../../../shared/trade/ticket';
 import type { Answer } from '../../../lib/testing/fakeDesk';
 import { installFakeDesk, renderWithQuery } from '../../../lib/testing/fakeDesk';
-import { enterText } from '../../../lib/testing/typing';
+import { enterText } from '../../../lib/testing/user';
 import { useTradeUi } from '../store';
 import { OrderTicket } from './OrderTicket';
 import { LOOKUP_EVERY_MS, SIGNATURE_WINDOW_MS } from './useUnconfirmedOrder';

@@ -1,0 +1,21 @@
+/**
+ * The person at the keyboard, for component tests.
+ *
+ * Each event user-event sends is flushed through React (act), so a form re-renders per event: most
+ * of the CPU of the form tests. Two ways to send fewer, where the test is about the value or the
+ * outcome rather than the gesture:
+ * - `enterText` puts a whole text in a field as one change, as a paste does, at the end of what the
+ *   field holds (where `type` would start too). Keep `userEvent.type` where the keystrokes are the
+ *   behaviour (a check as each character arrives, Enter submitting, a shortcut, Backspace).
+ * - `setupUser` is user-event without the pause between actions (`delay: null`: nothing in these
+ *   tests waits on the person's speed) and without hovering the pointer over an element before
+ *   clicking it (no screen acts on hover).
+ */
+import userEvent from '@testing-library/user-event';
+
+export const enterText = async (field: HTMLElement, text: string): Promise<void> => {
+  await userEvent.click(field);
+  await userEvent.paste(text);
+};
+
+export const setupUser = () => userEvent.setup({ delay: null, skipHover: true });
