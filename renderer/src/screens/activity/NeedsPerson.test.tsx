@@ -3,6 +3,7 @@ import userEvent from '@testing-library/user-event';
 import { afterEach, describe, expect, it } from 'vitest';
 import { AMBIGUOUS_RECORD, type MovementView } from '../../../../shared/contract/activity';
 import { installFakeDesk, renderWithQuery } from '../../lib/testing/fakeDesk';
+import { enterText } from '../../lib/testing/user';
 import { Movements } from './Movements';
 import { needsPerson } from './NeedsPerson';
 
@@ -99,10 +100,7 @@ describe('Money movements that need a person', () => {
     expect(confirm.disabled).toBe(true); // still no note
     await userEvent.type(within(dialog).getByLabelText(/What you checked/), 'no');
     expect(confirm.disabled).toBe(true);
-    await userEvent.type(
-      within(dialog).getByLabelText(/What you checked/),
-      't in withdrawal records, balance unchanged',
-    );
+    await enterText(within(dialog).getByLabelText(/What you checked/), 't in withdrawal records, balance unchanged');
     expect(desk.callsOf('activity.resolveMovement')).toEqual([]);
     await userEvent.click(confirm);
     expect(desk.callsOf('activity.resolveMovement')).toEqual([

@@ -4,6 +4,7 @@ import { afterEach, describe, expect, it } from 'vitest';
 import { DEFAULT_TRADE_SETTINGS, type Pair, type TriggerOrder } from '../../../../../shared/contract/trade';
 import { DuplicateGuard } from '../../../../../shared/trade/ticket';
 import { installFakeDesk, renderWithQuery } from '../../../lib/testing/fakeDesk';
+import { enterText } from '../../../lib/testing/user';
 import { TriggerOrders } from '../orders/TriggerOrders';
 import { TriggerTicket } from './TriggerTicket';
 
@@ -40,10 +41,11 @@ const trigger = (over: Partial<TriggerOrder> = {}): TriggerOrder => ({
   ...over,
 });
 
+/** Puts `value` in the field as one change (lib/testing/user.ts): the tests are about the values. */
 const fill = async (label: RegExp, value: string) => {
   const input = screen.getByLabelText(label);
   await userEvent.clear(input);
-  await userEvent.type(input, value);
+  await enterText(input, value);
 };
 
 const setupTicket = (over: { last?: string; confirmOrders?: boolean; refuse?: boolean } = {}) => {
