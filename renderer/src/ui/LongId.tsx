@@ -5,7 +5,7 @@
  * button all give exactly the identifier the platform needs. A `<wbr>` between groups lets a long
  * one wrap at a group boundary without adding a character.
  */
-import { Fragment } from 'react';
+import { Fragment, memo } from 'react';
 import './LongId.css';
 
 /** The groups of `size` characters a long identifier is shown in (the last may be shorter). */
@@ -20,14 +20,18 @@ export interface LongIdProps {
   readonly size?: number;
 }
 
-export const LongId = ({ value, testId, className, size = 4 }: LongIdProps) => (
-  <code className={`long-id${className ? ` ${className}` : ''}`} data-testid={testId} data-value={value}>
-    {groupsOf(value, size).map((group, i) => (
-      // biome-ignore lint/suspicious/noArrayIndexKey: groups of a fixed string, the order never changes
-      <Fragment key={i}>
-        {i > 0 ? <wbr /> : null}
-        <span className="long-id-group">{group}</span>
-      </Fragment>
-    ))}
-  </code>
-);
+// Memoised (its props are strings): a form that re-renders per keystroke, or a table per update, lists
+// many of these, each two elements per group of four characters.
+export const LongId = memo(function LongId({ value, testId, className, size = 4 }: LongIdProps) {
+  return (
+    <code className={`long-id${className ? ` ${className}` : ''}`} data-testid={testId} data-value={value}>
+      {groupsOf(value, size).map((group, i) => (
+        // biome-ignore lint/suspicious/noArrayIndexKey: groups of a fixed string, the order never changes
+        <Fragment key={i}>
+          {i > 0 ? <wbr /> : null}
+          <span className="long-id-group">{group}</span>
+        </Fragment>
+      ))}
+    </code>
+  );
+});
