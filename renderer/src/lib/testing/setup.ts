@@ -9,6 +9,7 @@
  * file in a project of its own, with isolation (vitest.config.ts).
  */
 import { cleanup, configure } from '@testing-library/react';
+import * as React from 'react';
 import { vi } from 'vitest';
 import type { StateCreator } from 'zustand';
 import { resetStores, trackStore } from './stores';
@@ -27,6 +28,24 @@ vi.mock('zustand', async (importOriginal) => {
 // default) failed on a loaded 2-core machine while a lazily loaded screen's code was still being
 // transformed; 5 s only lengthens a failing test.
 configure({ asyncUtilTimeout: 5_000 });
+
+// React's development build records, for every element it creates (up to 10,000 a second), where in
+// the code it was written: an Error with a captured stack and a console.createTask, so that a warning
+// can point at the JSX line. The tests draw whole forms per keystroke and whole screens, and this was
+// 7–17 % of the CPU of the form tests (measured on WithdrawForm, OrderTicket, TransferForm and
+// KeyFormDialog, interleaved). Here every element counts as past that limit, so React takes its
+// "unknown owner" path: the same elements, renders and warnings (with their component stacks),
+// without the JSX line. The counter lives in React's internals; if a React version drops it, this
+// does nothing.
+const reactInternals = (React as unknown as Record<string, object | undefined>)
+  .__CLIENT_INTERNALS_DO_NOT_USE_OR_WARN_USERS_THEY_CANNOT_UPGRADE;
+if (reactInternals !== undefined && 'recentlyCreatedOwnerStacks' in reactInternals) {
+  Object.defineProperty(reactInternals, 'recentlyCreatedOwnerStacks', {
+    get: () => Number.POSITIVE_INFINITY,
+    set: () => {},
+    configurable: true,
+  });
+}
 
 // A file that left something mounted (a renderHook without cleanup) stops here: its components'
 // effects and timers would otherwise run on into this file.
