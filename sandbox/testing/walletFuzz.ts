@@ -163,11 +163,12 @@ const idLike = fc.oneof(
 );
 
 /**
- * A random path as fast-check's `fc.webPath()` draws it (RFC 3986): segments of letters, digits,
- * `-._~!$&'()*+,;=:@` and, one character in eleven, any code point percent-encoded; sizes as its
- * default ('small': short segments in a longer path, or the other way round). Built here because
- * fast-check makes its any-code-point character with a reverse map of every code point, 0.7–0.8 s of
- * CPU before the first request (measured alone, `node -e`); a code point drawn as an integer is the same draw.
+ * A random path from the same characters and sizes as fast-check's `fc.webPath()` (RFC 3986):
+ * segments of letters, digits, `-._~!$&'()*+,;=:@` and, one character in eleven, any code point
+ * percent-encoded; its default size ('small': short segments in a longer path, or the other way
+ * round). Built here because fast-check makes its any-code-point character with a reverse map of
+ * every code point, 0.7–0.8 s of CPU before the first request (measured alone, `node -e`); here the
+ * code point is drawn as an integer.
  */
 const SEGMENT_CHARS = [..."abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ0123456789-._~!$&'()*+,;=:@"];
 const isSurrogate = (codePoint: number) => codePoint >= 0xd800 && codePoint <= 0xdfff;
