@@ -47,7 +47,7 @@ const packageOf = (specifier: string): string | undefined => {
 };
 
 /**
- * Packages imported (statically or dynamically, types excluded) or required (`createRequire(…)('x')`,
+ * Packages imported or re-exported (statically or dynamically, types excluded) or required (`createRequire(…)('x')`,
  * for a package loaded lazily) by the given folders' shipped sources.
  */
 const importedBy = (dirs: readonly string[]): Map<string, string> => {
@@ -55,7 +55,7 @@ const importedBy = (dirs: readonly string[]): Map<string, string> => {
   for (const path of dirs.flatMap(shippedSources)) {
     const text = readFileSync(path, 'utf8');
     const pattern =
-      /(?:^|\n)\s*import\s+(?!type\s)[^'";]*?from\s+'([^']+)'|(?:^|\n)\s*import\s+'([^']+)'|import\('([^']+)'\)|createRequire\([^)]*\)\('([^']+)'\)/g;
+      /(?:^|\n)\s*(?:import|export)\s+(?!type\s)[^'";]*?from\s+'([^']+)'|(?:^|\n)\s*import\s+'([^']+)'|import\('([^']+)'\)|createRequire\([^)]*\)\('([^']+)'\)/g;
     for (const match of text.matchAll(pattern)) {
       const name = packageOf(match[1] ?? match[2] ?? match[3] ?? match[4] ?? '');
       if (name !== undefined && !found.has(name)) found.set(name, relative(ROOT, path));
