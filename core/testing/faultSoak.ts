@@ -22,7 +22,7 @@ import Decimal from 'decimal.js';
 import { expect } from 'vitest';
 import { control, startTestSandbox, type TestSandbox } from '../../sandbox/testing/harness';
 import { bundledEntry } from './bundledEntry';
-import { type ClockStep, type FaultPlan, planned } from './faultWorker';
+import { type ClockStep, FAULT_TIMING, type FaultPlan, planned } from './faultWorker';
 import { waitUntil } from './waitUntil';
 
 export interface SoakScenario {
@@ -69,7 +69,7 @@ const FAULT_RULES = (() => {
     rule('drop_before', 0.08),
     rule('status_500', 0.07),
     rule('status_429', 0.05),
-    rule('delay', 0.04, { ms: 2_000 }),
+    rule('delay', 0.04, { ms: FAULT_TIMING.delayMs }),
   ];
 })();
 
