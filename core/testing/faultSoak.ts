@@ -20,8 +20,8 @@ import path from 'node:path';
 import Database from 'better-sqlite3';
 import Decimal from 'decimal.js';
 import { expect } from 'vitest';
+import { bundledEntry } from '../../sandbox/testing/bundledEntry';
 import { control, startTestSandbox, type TestSandbox } from '../../sandbox/testing/harness';
-import { bundledEntry } from './bundledEntry';
 import { type ClockStep, FAULT_TIMING, type FaultPlan, planned } from './faultWorker';
 import { waitUntil } from './waitUntil';
 

@@ -1,8 +1,10 @@
 /**
- * A child process's TypeScript entry (a fault worker, …) as one JavaScript file, for tests that
- * start it several times. Under `node --import tsx` every start loaded tsx and compiled the core's
- * two hundred modules again: 1.1–1.5 s of CPU, several seconds of waiting on a loaded machine. The
- * bundle starts in 0.4 s; esbuild makes it once per test process (0.2 s), shared by every start.
+ * A child process's TypeScript entry (the fault soak's core worker, the sandbox's CLI) as one
+ * JavaScript file, for tests that start it several times. Under `node --import tsx` every start
+ * loaded tsx and compiled the entry's modules again (the core's two hundred: 1.1–1.5 s of CPU,
+ * seconds of waiting on a loaded machine). The bundle starts in 0.3–0.4 s; esbuild makes it once per
+ * test process (0.2 s), shared by every start. Here, beside the sandbox's test harness, so that both
+ * the sandbox's tests and the core's test support may use it.
  *
  * Packages stay outside the bundle (native ones cannot be bundled; `createRequire` finds the rest),
  * so it is written under the repository's node_modules/.cache, where Node resolves them as from the
