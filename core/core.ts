@@ -503,6 +503,8 @@ const buildCore = async (options: CoreOptions, releaseLock: () => void): Promise
     scheduler,
     ...(options.log ? { log: options.log } : {}),
   });
+  // Rows that found the team database away go on the moment it answers again, not a retry pause later.
+  teamDesk.onDatabaseBack(() => batches.runner.wake());
   const app: AppDeps = {
     ...(options.chooseSavePath ? { chooseSavePath: options.chooseSavePath } : {}),
     ...(options.downloadsDir ? { downloadsDir: options.downloadsDir } : {}),

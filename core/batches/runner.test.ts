@@ -78,6 +78,20 @@ describe('the batch runner on the scheduler', () => {
     expect(store.counts(id)).toMatchObject({ done: 1 });
   });
 
+  it('tries a row waiting out its retry pause again at once when woken (the team database answers again)', async () => {
+    const { scheduler, store, runner, attempts, id } = setUp({
+      answers: [{ state: 'retry', message: 'The team database is unavailable.' }, { state: 'done' }],
+    });
+    runner.start(id);
+    await scheduler.idle();
+    expect(attempts).toHaveLength(1);
+    runner.wake();
+    await scheduler.idle();
+    expect(attempts).toHaveLength(2);
+    expect(attempts[1]).toBe(attempts[0]);
+    expect(store.batch(id)?.state).toBe('finished');
+  });
+
   it('holds a batch of another profile, looking again every poll, and runs it once its profile is active', async () => {
     let active = 'p2';
     const { scheduler, store, runner, attempts, id } = setUp({ answers: [], profile: () => active });
