@@ -127,6 +127,20 @@ describe('the batch runner on the scheduler', () => {
     expect(scheduler.pendingTimers()).toBe(0);
   });
 
+  it('looks a row being checked up at once when a movement is settled (followNow), not at the next poll', async () => {
+    const { scheduler, store, runner, id } = setUp({
+      answers: [{ state: 'checking', message: 'Checking with the platform.' }],
+      lookups: [{ state: 'done', movementId: 'm1' }],
+    });
+    runner.start(id);
+    await scheduler.idle();
+    expect(store.counts(id)).toMatchObject({ checking: 1 });
+    runner.followNow();
+    await scheduler.idle();
+    expect(store.counts(id)).toMatchObject({ checking: 0, done: 1 });
+    expect(store.batch(id)?.state).toBe('finished');
+  });
+
   it('sends a batch’s progress at most four times a second, and a change of state at once', async () => {
     let answer!: (outcome: RowOutcome) => void;
     const held = new Promise<RowOutcome>((resolve) => {

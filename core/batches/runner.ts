@@ -78,6 +78,8 @@ export class BatchRunner {
   private closed = false;
   private idleWaiters: (() => void)[] = [];
   private timer: Timer | undefined;
+  /** The look-up `followNow` asked for, due at once (one at a time). */
+  private followSoon: Timer | undefined;
   /** Aborted by `wake`: the lanes' retry pauses end at once (what they waited for is back). */
   private retryPauses = new AbortController();
   private readonly pollMs: number;
@@ -166,9 +168,26 @@ export class BatchRunner {
     for (const b of this.o.store.unfinished()) if (b.state === 'running') this.drive(b.id);
   }
 
+  /**
+   * A movement was settled: rows being checked are looked up now, not at the next poll (a row shows
+   * done the moment its movement is, and the batch finishes then).
+   */
+  followNow(): void {
+    if (this.timer === undefined || this.followSoon !== undefined || this.closed) return;
+    this.followSoon = this.o.scheduler.setTimeout(
+      () => {
+        this.followSoon = undefined;
+        this.follow();
+      },
+      0,
+      BACKGROUND,
+    );
+  }
+
   close(): void {
     this.closed = true;
     this.timer?.cancel();
+    this.followSoon?.cancel();
     for (const t of this.pendingEmit.values()) t.cancel();
   }
 
