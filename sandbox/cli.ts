@@ -3,7 +3,6 @@
  * Prints exactly one JSON line on stdout when ready, then logs to stderr only.
  */
 import type { SandboxOptions } from './context';
-import { startSandbox } from './server';
 
 const USAGE = 'usage: sandbox [--port N] [--data DIR | --memory] [--clock real|manual] [--seed N] [--market on|off]';
 
@@ -70,6 +69,9 @@ async function main(): Promise<void> {
     process.stderr.write(`${(error as Error).message}\n${USAGE}\n`);
     process.exit(2);
   }
+  // The exchange's modules load once the options are known to be good: a mistyped option is
+  // answered at once (under tsx, 0.3 s of CPU instead of 0.7 s after loading them all).
+  const { startSandbox } = await import('./server');
   const sandbox = await startSandbox(options);
   process.stdout.write(
     `${JSON.stringify({

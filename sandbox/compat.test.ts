@@ -4,11 +4,13 @@
  * fractional-second timestamps, ccxt with whole seconds.
  */
 import ccxt from 'ccxt';
-import { ApiClient, SubAccountApi, WalletApi, WithdrawalApi } from 'gate-api';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { SandboxHandle } from './server';
 import { ccxtOn } from './testing/conformance';
 import { api, control, mainCreds, startTestSandbox } from './testing/harness';
+import { gateApi } from './testing/sdks';
+
+const { ApiClient, SubAccountApi, WalletApi, WithdrawalApi } = gateApi;
 
 let sb: SandboxHandle;
 

@@ -6,7 +6,6 @@
  * platform's documentation fixes (issue 24), each failing on the sandbox as it was before.
  */
 import ccxt from 'ccxt';
-import { ApiClient, SpotApi, WalletApi } from 'gate-api';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { CurrencyPair } from '../shared/platform/api/spot';
 import { FuturesAccount, SubAccountFuturesBalance, WithdrawalRecord } from '../shared/platform/api/wallet';
@@ -14,6 +13,7 @@ import { signChannel } from './http/signature';
 import type { SandboxHandle } from './server';
 import { ccxtOn, pointCcxtAtSandbox, runConformance } from './testing/conformance';
 import { api, control, mainCreds, signedHeaders, startTestSandbox } from './testing/harness';
+import { type GateApi, gateApi } from './testing/sdks';
 import { TestStream } from './testing/stream';
 
 let sb: SandboxHandle;
@@ -27,7 +27,8 @@ afterAll(async () => {
   await sb.close();
 });
 
-const sdkClient = (): ApiClient => {
+const { ApiClient, SpotApi, WalletApi } = gateApi;
+const sdkClient = (): GateApi.ApiClient => {
   const c = new ApiClient(sb.baseUrl);
   c.setApiKeySecret(sb.key, sb.secret);
   return c;

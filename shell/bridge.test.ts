@@ -4,7 +4,7 @@
  * (frame, top level, URL), a named call can be cancelled from the page, answers go back to the
  * document that asked, events reach our own document.
  */
-import { type Browser, type BrowserContext, chromium, type Page } from 'playwright-core';
+import type { Browser, BrowserContext, Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { WebSocketServer } from 'ws';
 import { reserveLoopbackPort } from '../core/host/loopbackPort';
@@ -15,7 +15,7 @@ import { systemScheduler } from '../core/scheduler';
 import { ChannelPort, ChannelServer, isChannelMessage } from '../shared/ipc/channel';
 import type { Result } from '../shared/ipc/result';
 import { type Bridge, installBridge } from './bridge';
-import { findChrome } from './chrome';
+import { findChrome, loadChromium } from './chrome';
 
 const ORIGIN = 'https://bridge-test.invalid';
 const chrome = findChrome();
@@ -65,7 +65,7 @@ describe.skipIf(chrome === undefined)('the Chromium shell’s bridge', () => {
   };
 
   beforeAll(async () => {
-    browser = await chromium.launch({ executablePath: chrome!, headless: true, args: ['--no-sandbox'] });
+    browser = await loadChromium().launch({ executablePath: chrome!, headless: true, args: ['--no-sandbox'] });
     context = await browser.newContext();
     // As the shell does for its origin: the lane is a loopback WebSocket (Local Network Access).
     await context.grantPermissions(['local-network-access'], { origin: ORIGIN });

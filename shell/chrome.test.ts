@@ -1,9 +1,8 @@
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { chromium } from 'playwright-core';
 import { describe, expect, it } from 'vitest';
-import { CHROME_ARGS, findChrome, hasDisplay } from './chrome';
+import { CHROME_ARGS, findChrome, hasDisplay, loadChromium } from './chrome';
 import { browserLaunchOptions } from './shell';
 
 describe('findChrome', () => {
@@ -59,7 +58,7 @@ describe('CHROME_ARGS', () => {
 describe.skipIf(findChrome() === undefined)('the browser the shell launches', () => {
   it('builds no page of its own UI in the background (the address bar’s pop-ups cost a renderer per start)', async () => {
     const profile = mkdtempSync(join(tmpdir(), 'td-chrome-args-'));
-    const context = await chromium.launchPersistentContext(profile, {
+    const context = await loadChromium().launchPersistentContext(profile, {
       ...browserLaunchOptions({ executablePath: findChrome()!, headless: true }),
     });
     try {

@@ -9,7 +9,6 @@
  */
 import { existsSync } from 'node:fs';
 import { mkdir } from 'node:fs/promises';
-import { createRequire } from 'node:module';
 import { join, resolve } from 'node:path';
 import type { Browser, BrowserContext, Page } from 'playwright-core';
 import type { CoreChannel, CoreProcessOptions, LaunchCore } from '../core/host/messages';
@@ -17,7 +16,7 @@ import { entryFor, nodeCoreLauncher, type SandboxProcess, startSandboxProcess } 
 import type { RemoteCore } from '../core/host/remoteCore';
 import { lockDataDir } from '../core/journal/dataDirLock';
 import type { Bridge } from './bridge';
-import { CHROME_ARGS, findChrome, hasDisplay, NO_CHROME_ADVICE } from './chrome';
+import { CHROME_ARGS, findChrome, hasDisplay, loadChromium, NO_CHROME_ADVICE } from './chrome';
 import type { ConfirmWindow } from './confirmWindow';
 import type { SaveWindow } from './saveWindow';
 import type { SecretWindow } from './secretWindow';
@@ -180,15 +179,10 @@ export const openShell = async (options: ShellOptions): Promise<Shell> => {
     serviceWorkers: 'block',
     viewport: options.headless ? (options.viewport ?? { width: 1360, height: 860 }) : null,
   } as const;
-  /**
-   * playwright-core is CommonJS: require() compiles it alone, where import() would first scan its
-   * files for their exports (0.31–0.38 s of CPU against 0.53–0.57 s, measured at load 8). Not at
-   * all for a browser the caller brings (tests).
-   */
+  /** playwright-core is loaded here (./chrome.ts, loadChromium), not at all for a browser the caller brings (tests). */
   const launchBrowser = async (): Promise<BrowserContext> => {
     if (options.browser) return options.browser.newContext(contextOptions);
-    const { chromium } = createRequire(import.meta.url)('playwright-core') as typeof import('playwright-core');
-    return chromium.launchPersistentContext(join(options.dataDir, 'chromium-profile'), {
+    return loadChromium().launchPersistentContext(join(options.dataDir, 'chromium-profile'), {
       ...browserLaunchOptions({ executablePath, headless: options.headless }),
       ...contextOptions,
     });

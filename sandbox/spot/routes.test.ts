@@ -2,11 +2,13 @@
 // signed keys, and every rule a trader would notice.
 
 import ccxt from 'ccxt';
-import { ApiClient, Order as SdkOrder, SpotApi } from 'gate-api';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { pointCcxtAtSandbox } from '../testing/conformance';
 import { startTestSandbox, type TestSandbox, type TestUser } from '../testing/harness';
+import { gateApi } from '../testing/sdks';
 import { SPOT_PAIRS } from './pairs';
+
+const { ApiClient, Order: SdkOrder, SpotApi } = gateApi;
 
 type Json = Record<string, unknown>;
 type OrderJson = Json & { id: string; status: string; finish_as: string; left: string };

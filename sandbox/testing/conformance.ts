@@ -13,8 +13,8 @@
  * purpose (documented in docs/sandbox*.md), answers the documented label.
  */
 import ccxt from 'ccxt';
-import * as gate from 'gate-api';
 import type { SandboxHandle } from '../server';
+import { type GateApi, gateApi as gate } from './sdks';
 
 export interface CaseResult {
   readonly client: 'sdk' | 'ccxt';
@@ -129,7 +129,7 @@ const documented = (method: string, path: string, problem: string): boolean =>
   );
 
 /** An SDK ApiClient on the sandbox that records every raw answer and checks it against its model. */
-function recordingClient(sb: SandboxHandle, deviations: Deviation[]): gate.ApiClient {
+function recordingClient(sb: SandboxHandle, deviations: Deviation[]): GateApi.ApiClient {
   const client = new gate.ApiClient(sb.baseUrl);
   client.setApiKeySecret(sb.key, sb.secret);
   const original = client.request.bind(client);
@@ -188,7 +188,7 @@ const COUNTERPARTY = 10000004;
 const nowS = (): number => Math.floor(Date.now() / 1000);
 
 /** Every gate-api method whose endpoint the sandbox serves (81 with gate-api 7.2), in an order that works. */
-function sdkCases(sb: SandboxHandle, client: gate.ApiClient): Case[] {
+function sdkCases(sb: SandboxHandle, client: GateApi.ApiClient): Case[] {
   const spot = new gate.SpotApi(client);
   const wallet = new gate.WalletApi(client);
   const withdrawal = new gate.WithdrawalApi(client);
@@ -237,7 +237,7 @@ function sdkCases(sb: SandboxHandle, client: gate.ApiClient): Case[] {
           amount: '0.001',
           price,
           text: 't-conformance-1',
-        } as gate.Order);
+        } as GateApi.Order);
         s.orderId = placed.body.id;
       },
     },
@@ -247,13 +247,13 @@ function sdkCases(sb: SandboxHandle, client: gate.ApiClient): Case[] {
     {
       name: 'SpotApi.amendOrder',
       run: () =>
-        spot.amendOrder(s.orderId ?? '0', { amount: '0.002' } as gate.OrderPatch, { currencyPair: 'BTC_USDT' }),
+        spot.amendOrder(s.orderId ?? '0', { amount: '0.002' } as GateApi.OrderPatch, { currencyPair: 'BTC_USDT' }),
     },
     {
       name: 'SpotApi.amendBatchOrders',
       run: () =>
         spot.amendBatchOrders([
-          { orderId: s.orderId ?? '0', currencyPair: 'BTC_USDT', amount: '0.0015' } as gate.BatchAmendItem,
+          { orderId: s.orderId ?? '0', currencyPair: 'BTC_USDT', amount: '0.0015' } as GateApi.BatchAmendItem,
         ]),
     },
     { name: 'SpotApi.cancelOrder', run: () => spot.cancelOrder(s.orderId ?? '0', 'BTC_USDT') },
@@ -270,7 +270,7 @@ function sdkCases(sb: SandboxHandle, client: gate.ApiClient): Case[] {
               amount: '0.001',
               price,
               text: `t-conformance-b${i}`,
-            }) as unknown as gate.Order,
+            }) as unknown as GateApi.Order,
         );
         const placed = await spot.createBatchOrders(items);
         s.orderId = placed.body[0]?.id;
@@ -278,14 +278,15 @@ function sdkCases(sb: SandboxHandle, client: gate.ApiClient): Case[] {
     },
     {
       name: 'SpotApi.cancelBatchOrders',
-      run: () => spot.cancelBatchOrders([{ currencyPair: 'BTC_USDT', id: s.orderId ?? '0' } as gate.CancelBatchOrder]),
+      run: () =>
+        spot.cancelBatchOrders([{ currencyPair: 'BTC_USDT', id: s.orderId ?? '0' } as GateApi.CancelBatchOrder]),
     },
     { name: 'SpotApi.cancelOrders', run: () => spot.cancelOrders({ currencyPair: 'BTC_USDT' }) },
     { name: 'SpotApi.listMyTrades', run: () => spot.listMyTrades({ currencyPair: 'BTC_USDT', limit: 5 }) },
     {
       name: 'SpotApi.countdownCancelAllSpot',
       run: () =>
-        spot.countdownCancelAllSpot({ timeout: 0, currencyPair: 'BTC_USDT' } as gate.CountdownCancelAllSpotTask),
+        spot.countdownCancelAllSpot({ timeout: 0, currencyPair: 'BTC_USDT' } as GateApi.CountdownCancelAllSpotTask),
     },
     {
       name: 'SpotApi.createSpotPriceTriggeredOrder',
@@ -294,7 +295,7 @@ function sdkCases(sb: SandboxHandle, client: gate.ApiClient): Case[] {
           market: 'BTC_USDT',
           trigger: { price: '1000', rule: '<=', expiration: 3600 },
           put: { type: 'limit', side: 'buy', price: '1000', amount: '0.01', account: 'normal', timeInForce: 'gtc' },
-        } as unknown as gate.SpotPriceTriggeredOrder);
+        } as unknown as GateApi.SpotPriceTriggeredOrder);
         s.priceOrderId = created.body.id;
       },
     },
@@ -315,7 +316,7 @@ function sdkCases(sb: SandboxHandle, client: gate.ApiClient): Case[] {
           amount: '0.001',
           price: '60000',
           text: 't-liq',
-        } as gate.LiquidateOrder),
+        } as GateApi.LiquidateOrder),
     },
 
     { name: 'WalletApi.listCurrencyChains', run: () => wallet.listCurrencyChains('USDT') },
@@ -336,7 +337,7 @@ function sdkCases(sb: SandboxHandle, client: gate.ApiClient): Case[] {
           amount: '1',
           direction: 'to',
           clientOrderId: `conformance-${Date.now()}`,
-        } as gate.SubAccountTransfer),
+        } as GateApi.SubAccountTransfer),
     },
     { name: 'WalletApi.listSubAccountTransfers', run: () => wallet.listSubAccountTransfers({ limit: 5 }) },
     {
@@ -349,7 +350,7 @@ function sdkCases(sb: SandboxHandle, client: gate.ApiClient): Case[] {
           subAccountTo: String(SUB_OPS),
           subAccountToType: 'spot',
           amount: '1',
-        } as gate.SubAccountToSubAccount),
+        } as GateApi.SubAccountToSubAccount),
     },
     {
       name: 'WalletApi.getTransferOrderStatus',
@@ -361,7 +362,7 @@ function sdkCases(sb: SandboxHandle, client: gate.ApiClient): Case[] {
           amount: '1',
           direction: 'to',
           clientOrderId,
-        } as gate.SubAccountTransfer);
+        } as GateApi.SubAccountTransfer);
         return wallet.getTransferOrderStatus({ clientOrderId });
       },
     },
@@ -376,7 +377,7 @@ function sdkCases(sb: SandboxHandle, client: gate.ApiClient): Case[] {
     { name: 'WalletApi.listSmallBalance', run: () => wallet.listSmallBalance() },
     {
       name: 'WalletApi.convertSmallBalance',
-      run: () => wallet.convertSmallBalance({ currency: ['SHIB'] } as gate.ConvertSmallBalance),
+      run: () => wallet.convertSmallBalance({ currency: ['SHIB'] } as GateApi.ConvertSmallBalance),
     },
     { name: 'WalletApi.listSmallBalanceHistory', run: () => wallet.listSmallBalanceHistory() },
     { name: 'WalletApi.listPushOrders', run: () => wallet.listPushOrders() },
@@ -391,7 +392,7 @@ function sdkCases(sb: SandboxHandle, client: gate.ApiClient): Case[] {
           address: await savedAddress(sb, 'USDT', 'TRX'),
           amount: '25',
           withdrawOrderId: `conformance-${Date.now()}`,
-        } as gate.LedgerRecord);
+        } as GateApi.LedgerRecord);
         cancelled.withdrawalId = answer.body.id;
       },
     },
@@ -403,14 +404,14 @@ function sdkCases(sb: SandboxHandle, client: gate.ApiClient): Case[] {
           receiveUid: COUNTERPARTY,
           currency: 'USDT',
           amount: '1',
-        } as gate.UidPushWithdrawal),
+        } as GateApi.UidPushWithdrawal),
     },
 
     { name: 'SubAccountApi.listSubAccounts', run: () => sub.listSubAccounts() },
     {
       name: 'SubAccountApi.createSubAccounts',
       run: async () => {
-        const created = await sub.createSubAccounts({ loginName: `conf_${Date.now() % 1e9}` } as gate.SubAccount);
+        const created = await sub.createSubAccounts({ loginName: `conf_${Date.now() % 1e9}` } as GateApi.SubAccount);
         s.subId = Number(created.body.userId);
       },
     },
@@ -421,7 +422,7 @@ function sdkCases(sb: SandboxHandle, client: gate.ApiClient): Case[] {
         const created = await sub.createSubAccountKeys(s.subId ?? SUB_TRADING, {
           name: 'conformance',
           perms: [{ name: 'spot', readOnly: true }],
-        } as gate.SubAccountKey);
+        } as GateApi.SubAccountKey);
         s.key = created.body.key;
       },
     },
@@ -433,7 +434,7 @@ function sdkCases(sb: SandboxHandle, client: gate.ApiClient): Case[] {
         sub.updateSubAccountKeys(s.subId ?? SUB_TRADING, s.key ?? '', {
           name: 'conformance 2',
           perms: [{ name: 'spot', readOnly: true }],
-        } as gate.SubAccountKey),
+        } as GateApi.SubAccountKey),
     },
     {
       name: 'SubAccountApi.deleteSubAccountKeys',
@@ -447,7 +448,7 @@ function sdkCases(sb: SandboxHandle, client: gate.ApiClient): Case[] {
     {
       name: 'AccountApi.createSTPGroup',
       run: async () => {
-        const created = await account.createSTPGroup({ name: `conformance-${Date.now()}` } as gate.StpGroup);
+        const created = await account.createSTPGroup({ name: `conformance-${Date.now()}` } as GateApi.StpGroup);
         s.stpId = Number(created.body.id);
       },
     },

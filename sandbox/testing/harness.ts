@@ -10,7 +10,7 @@ import type { SandboxOptions } from '../context';
 import { type SandboxHandle, startSandbox } from '../server';
 import { type SpotModule, spotModuleOf } from '../spot/index';
 import { FULL_PERMS } from '../store/users';
-import { type ApiAnswer, type Credentials, SignedClient } from './client';
+import { type ApiAnswer, type Credentials, exchange, SignedClient } from './client';
 
 export type { SandboxHandle } from '../server';
 export { type ApiAnswer, type Credentials, type Query, SignedClient, signedHeaders } from './client';
@@ -132,7 +132,7 @@ export async function controlAnswer<T = unknown>(
   path: string,
   body?: unknown,
 ): Promise<ApiAnswer<T>> {
-  const res = await fetch(`${sandbox.controlUrl}${path}`, {
+  return exchange<T>(`${sandbox.controlUrl}${path}`, {
     method,
     headers: {
       'X-Sandbox-Token': sandbox.controlToken,
@@ -140,8 +140,6 @@ export async function controlAnswer<T = unknown>(
     },
     ...(body !== undefined ? { body: JSON.stringify(body) } : {}),
   });
-  const raw = await res.text();
-  return { status: res.status, body: (raw === '' ? undefined : JSON.parse(raw)) as T, headers: res.headers };
 }
 
 /** A control-plane call (POST unless told); resolves with the answer's body, throws on non-2xx. */

@@ -162,6 +162,39 @@ const idLike = fc.oneof(
   fc.string({ maxLength: 12 }),
 );
 
+/**
+ * A random path from the same characters and sizes as fast-check's `fc.webPath()` (RFC 3986):
+ * segments of letters, digits, `-._~!$&'()*+,;=:@` and, one character in eleven, any code point
+ * percent-encoded; its default size ('small': short segments in a longer path, or the other way
+ * round). Built here because fast-check makes its any-code-point character with a reverse map of
+ * every code point, 0.7–0.8 s of CPU before the first request (measured alone, `node -e`); here the
+ * code point is drawn as an integer.
+ */
+const SEGMENT_CHARS = [..."abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ0123456789-._~!$&'()*+,;=:@"];
+const isSurrogate = (codePoint: number) => codePoint >= 0xd800 && codePoint <= 0xdfff;
+const percentEncodedChar = fc
+  .integer({ min: 0, max: 0x10ffff })
+  .filter((codePoint) => !isSurrogate(codePoint))
+  .map((codePoint) => {
+    const c = String.fromCodePoint(codePoint);
+    const encoded = encodeURIComponent(c);
+    return c !== encoded ? encoded : `%${codePoint.toString(16)}`;
+  });
+const pathOf = (segmentSize: fc.SizeForArbitrary, segmentsSize: fc.SizeForArbitrary) =>
+  fc
+    .array(
+      fc.string({
+        unit: fc.oneof(
+          { weight: 10, arbitrary: fc.constantFrom(...SEGMENT_CHARS) },
+          { weight: 1, arbitrary: percentEncodedChar },
+        ),
+        size: segmentSize,
+      }),
+      { size: segmentsSize },
+    )
+    .map((segments) => segments.map((segment) => `/${segment}`).join(''));
+const webPath = fc.oneof(pathOf('small', 'xsmall'), pathOf('xsmall', 'small'));
+
 /** Sent raw (not encoded): escapes the router cannot decode, and a path parameter over its limit. */
 const BROKEN_SEGMENTS = ['%ff', '%zz', '%', '%e2%82', '%C0%AF', 'a%2', '%fe%ff', '9'.repeat(300)];
 
@@ -170,7 +203,7 @@ const request = fc.record({
     { weight: 9, arbitrary: fc.constantFrom(...ENDPOINTS) },
     {
       weight: 1,
-      arbitrary: fc.tuple(fc.constantFrom('GET', 'HEAD', 'POST', 'PUT', 'PATCH', 'DELETE', 'OPTIONS'), fc.webPath()),
+      arbitrary: fc.tuple(fc.constantFrom('GET', 'HEAD', 'POST', 'PUT', 'PATCH', 'DELETE', 'OPTIONS'), webPath),
     },
   ),
   methodOverride: fc.option(fc.constantFrom('GET', 'HEAD', 'POST', 'PUT', 'PATCH', 'DELETE'), { freq: 8 }),
