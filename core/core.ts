@@ -309,6 +309,9 @@ const buildCore = async (options: CoreOptions, releaseLock: () => void): Promise
       // The watchers follow the app's own withdrawals and pushes closely from the first change on
       // (`watchers` is built below, before anything can change a movement: no await in between).
       if (movement.kind === 'withdrawal' || movement.kind === 'push') watchers.follow(movement.kind);
+      // A batch row waiting for this movement's outcome shows it now (`batches`, like `watchers`, is
+      // built below before anything can change a movement).
+      if (movement.state === 'done' || movement.state === 'failed') batches.runner.followNow();
     },
     ...(options.movements ?? {}),
     ...(options.timeoutMs && options.movements?.settleMs === undefined ? { settleMs: options.timeoutMs + 5_000 } : {}),
@@ -503,6 +506,8 @@ const buildCore = async (options: CoreOptions, releaseLock: () => void): Promise
     scheduler,
     ...(options.log ? { log: options.log } : {}),
   });
+  // Rows that found the team database away go on the moment it answers again, not a retry pause later.
+  teamDesk.onDatabaseBack(() => batches.runner.wake());
   const app: AppDeps = {
     ...(options.chooseSavePath ? { chooseSavePath: options.chooseSavePath } : {}),
     ...(options.downloadsDir ? { downloadsDir: options.downloadsDir } : {}),

@@ -78,6 +78,20 @@ describe('the batch runner on the scheduler', () => {
     expect(store.counts(id)).toMatchObject({ done: 1 });
   });
 
+  it('tries a row waiting out its retry pause again at once when woken (the team database answers again)', async () => {
+    const { scheduler, store, runner, attempts, id } = setUp({
+      answers: [{ state: 'retry', message: 'The team database is unavailable.' }, { state: 'done' }],
+    });
+    runner.start(id);
+    await scheduler.idle();
+    expect(attempts).toHaveLength(1);
+    runner.wake();
+    await scheduler.idle();
+    expect(attempts).toHaveLength(2);
+    expect(attempts[1]).toBe(attempts[0]);
+    expect(store.batch(id)?.state).toBe('finished');
+  });
+
   it('holds a batch of another profile, looking again every poll, and runs it once its profile is active', async () => {
     let active = 'p2';
     const { scheduler, store, runner, attempts, id } = setUp({ answers: [], profile: () => active });
@@ -111,6 +125,20 @@ describe('the batch runner on the scheduler', () => {
     expect(attempts).toHaveLength(1); // looked up, never sent again
     await scheduler.advance(POLL_MS);
     expect(scheduler.pendingTimers()).toBe(0);
+  });
+
+  it('looks a row being checked up at once when a movement is settled (followNow), not at the next poll', async () => {
+    const { scheduler, store, runner, id } = setUp({
+      answers: [{ state: 'checking', message: 'Checking with the platform.' }],
+      lookups: [{ state: 'done', movementId: 'm1' }],
+    });
+    runner.start(id);
+    await scheduler.idle();
+    expect(store.counts(id)).toMatchObject({ checking: 1 });
+    runner.followNow();
+    await scheduler.idle();
+    expect(store.counts(id)).toMatchObject({ checking: 0, done: 1 });
+    expect(store.batch(id)?.state).toBe('finished');
   });
 
   it('sends a batch’s progress at most four times a second, and a change of state at once', async () => {

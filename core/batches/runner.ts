@@ -78,6 +78,10 @@ export class BatchRunner {
   private closed = false;
   private idleWaiters: (() => void)[] = [];
   private timer: Timer | undefined;
+  /** The look-up `followNow` asked for, due at once (one at a time). */
+  private followSoon: Timer | undefined;
+  /** Aborted by `wake`: the lanes' retry pauses end at once (what they waited for is back). */
+  private retryPauses = new AbortController();
   private readonly pollMs: number;
   private readonly retryMs: number;
   private readonly laneConcurrency: number;
@@ -154,14 +158,36 @@ export class BatchRunner {
     this.suspended = false;
   }
 
-  /** Profile switched, connection back: batches waiting for it go on. */
+  /**
+   * Profile switched, connection back, the team database back: batches waiting for it go on, and
+   * rows waiting out their retry pause are tried again now.
+   */
   wake(): void {
+    this.retryPauses.abort();
+    this.retryPauses = new AbortController();
     for (const b of this.o.store.unfinished()) if (b.state === 'running') this.drive(b.id);
+  }
+
+  /**
+   * A movement was settled: rows being checked are looked up now, not at the next poll (a row shows
+   * done the moment its movement is, and the batch finishes then).
+   */
+  followNow(): void {
+    if (this.timer === undefined || this.followSoon !== undefined || this.closed) return;
+    this.followSoon = this.o.scheduler.setTimeout(
+      () => {
+        this.followSoon = undefined;
+        this.follow();
+      },
+      0,
+      BACKGROUND,
+    );
   }
 
   close(): void {
     this.closed = true;
     this.timer?.cancel();
+    this.followSoon?.cancel();
     for (const t of this.pendingEmit.values()) t.cancel();
   }
 
@@ -222,7 +248,8 @@ export class BatchRunner {
         const outcome = await this.attempt(id, row);
         if (outcome.state !== 'retry') break;
         this.setNote(id, outcome.message);
-        await this.o.scheduler.sleep(this.retryMs);
+        // Ended early by wake(): the sleep then rejects, and the row is tried again at once.
+        await this.o.scheduler.sleep(this.retryMs, this.retryPauses.signal).catch(() => undefined);
       }
     }
   }

@@ -8,6 +8,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
 import { type SandboxHandle, startSandbox } from '../../sandbox/server';
+import { bundledEntry } from '../../sandbox/testing/bundledEntry';
 import { DEFAULT_POLICY } from '../../shared/contract/policies';
 import type { EventEntry } from '../../shared/ipc/channel';
 import type { Result } from '../../shared/ipc/result';
@@ -18,7 +19,7 @@ import { type InMemoryLaunch, inMemoryCoreLauncher } from '../testing/inMemoryCo
 import { ManualScheduler } from '../testing/scheduler';
 import { reserveLoopbackPort } from './loopbackPort';
 import type { CoreChannel, LaunchCore } from './messages';
-import { nodeCoreLauncher } from './nodeLauncher';
+import { CORE_SOURCE, nodeCoreLauncher } from './nodeLauncher';
 import { CoreStartFailed, type RemoteCore, restartPauseMs, type ShellHandlers, startRemoteCore } from './remoteCore';
 
 const ORIGIN = 'https://treasury-desk.invalid';
@@ -424,7 +425,9 @@ describe('a core over the channel (in-memory process pair)', () => {
 describe('a core in its own process (a real fork)', () => {
   it('starts, answers, survives a SIGKILL during a call (OUTCOME_UNKNOWN, restarted, the next call served)', async () => {
     const save = heldHandler<{ suggestedName: string }, { path?: string }>();
-    const core = await open(nodeCoreLauncher(), join(tmp, 'fork'), { shell: { chooseSavePath: save.handler } });
+    // The core's entry bundled as the app builds it (plain Node, no tsx compiling it at each of the two starts).
+    const entry = await bundledEntry(CORE_SOURCE);
+    const core = await open(nodeCoreLauncher(entry), join(tmp, 'fork'), { shell: { chooseSavePath: save.handler } });
     try {
       expect(core.pid).not.toBe(process.pid);
       expect(await core.dispatch('app.ping', { text: 'hi' }, SENDER)).toMatchObject({

@@ -89,6 +89,7 @@ export class TeamDesk {
   private lastState: ControlState | undefined;
   private readonly changeListeners = new Set<(change: TeamChange) => void>();
   private readonly openListeners = new Set<() => void>();
+  private readonly backListeners = new Set<() => void>();
   private stopped = false;
   /** Whether this run has taken back the leases its previous run left (once, at the first open). */
   private ownLeasesExpired = false;
@@ -220,6 +221,12 @@ export class TeamDesk {
   onChange(listener: (change: TeamChange) => void): () => void {
     this.changeListeners.add(listener);
     return () => this.changeListeners.delete(listener);
+  }
+
+  /** Hears the team database answer again after it was away (the team was open already). */
+  onDatabaseBack(listener: () => void): () => void {
+    this.backListeners.add(listener);
+    return () => this.backListeners.delete(listener);
   }
 
   /** Hears the team open (at start, and again after it was away at start). */
@@ -410,7 +417,10 @@ export class TeamDesk {
     this.since = undefined;
     this.lastState = team.state();
     this.keep(team.settings());
-    team.db.onHealth(() => this.emitStatus());
+    team.db.onHealth((health) => {
+      this.emitStatus();
+      if (health.state === 'connected') for (const listener of this.backListeners) listener();
+    });
     await this.refresh();
     for (const listener of this.openListeners) listener();
   }

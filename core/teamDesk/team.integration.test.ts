@@ -20,8 +20,13 @@ describe.skipIf(skipWithoutPostgres('teamDesk team.integration.test'))('two desk
   const { a, b } = team;
   let address = '';
   let addresses = 0;
-  /** A new destination (the platform takes one withdrawal a minute to the same address). */
+  /**
+   * A new destination (the platform takes one withdrawal a minute to the same address), and a new
+   * rate window: the account's next withdrawal is not the same second's (POST /withdrawals takes one
+   * per 3 s; the tests are about approvals, not the desks' 429 back-off, which waited it out for real).
+   */
   const newAddress = async () => {
+    await control(team.sandbox, '/rate_limits', { reset: true });
     address = `T${String(++addresses).padStart(4, '0')}TeamDeskAddr${'x'.repeat(18)}`;
     await control(team.sandbox, '/saved_addresses', {
       user_id: team.sandbox.userId,

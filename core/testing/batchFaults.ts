@@ -19,6 +19,7 @@ import { control, type SandboxHandle } from '../../sandbox/testing/harness';
 import type { BatchRowView, BatchSummary } from '../../shared/contract/bulk';
 import type { Core } from '../core';
 import { rendererCalls, startTestCore } from './core';
+import { FAULT_TIMING } from './faultWorker';
 import { waitUntil } from './waitUntil';
 
 const value = <T>(core: Core, operation: string, input: unknown): Promise<T> =>
@@ -48,7 +49,9 @@ export const waitBatchFinished = async (core: () => Core, id: string, timeoutMs:
  */
 export const runBatchThroughFaults = async (sandbox: SandboxHandle, sub: number, rows: number): Promise<void> => {
   const dataDir = mkdtempSync(join(tmpdir(), 'td-bulk-fault-'));
-  const options = { dataDir, timeoutMs: 2_000, movements: { settleMs: 3_000, backgroundMs: 250 } } as const;
+  // The fault soak's timeout, delay fault and settle time, and its margin for a late arrival.
+  const { timeoutMs, delayMs, settleMs } = FAULT_TIMING;
+  const options = { dataDir, timeoutMs, movements: { settleMs, backgroundMs: 250 } } as const;
   let test = await startTestCore(sandbox, options);
   try {
     const lines = ['type,currency,amount,from,to,reference'];
@@ -75,7 +78,7 @@ export const runBatchThroughFaults = async (sandbox: SandboxHandle, sub: number,
         ...rule('drop_after', 0.1),
         ...rule('drop_before', 0.08),
         ...rule('status_500', 0.07),
-        ...rule('delay', 0.05, { ms: 2_500 }),
+        ...rule('delay', 0.05, { ms: delayMs }),
       ],
     });
     // Rows the sandbox has executed so far (own and main → sub transfers of this batch).

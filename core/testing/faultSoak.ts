@@ -20,8 +20,9 @@ import path from 'node:path';
 import Database from 'better-sqlite3';
 import Decimal from 'decimal.js';
 import { expect } from 'vitest';
+import { bundledEntry } from '../../sandbox/testing/bundledEntry';
 import { control, startTestSandbox, type TestSandbox } from '../../sandbox/testing/harness';
-import { type ClockStep, type FaultPlan, planned } from './faultWorker';
+import { type ClockStep, FAULT_TIMING, type FaultPlan, planned } from './faultWorker';
 import { waitUntil } from './waitUntil';
 
 export interface SoakScenario {
@@ -68,12 +69,13 @@ const FAULT_RULES = (() => {
     rule('drop_before', 0.08),
     rule('status_500', 0.07),
     rule('status_429', 0.05),
-    rule('delay', 0.04, { ms: 2_000 }),
+    rule('delay', 0.04, { ms: FAULT_TIMING.delayMs }),
   ];
 })();
 
-/** A core process running part of the plan; its JSON lines as they come. */
+/** A core process (`worker`: the bundled faultWorker.ts) running part of the plan; its JSON lines as they come. */
 const startWorker = (
+  worker: string,
   plan: FaultPlan,
   env: {
     skewMs?: number;
@@ -85,7 +87,7 @@ const startWorker = (
     untilKilled?: boolean;
   },
 ) => {
-  const child = spawn(process.execPath, ['--import', 'tsx', path.join(import.meta.dirname, 'faultWorker.ts')], {
+  const child = spawn(process.execPath, [worker], {
     env: {
       ...process.env,
       FAULT_PLAN: JSON.stringify(plan),
@@ -157,6 +159,7 @@ export const clockStepsWhileRunning = (total: number): ClockStep[] => [
 export const runFaultSoak = async (scenario: SoakScenario): Promise<SoakResult> => {
   const started = Date.now();
   const journalFaultRate = scenario.journalFaultRate ?? 0.04;
+  const worker = await bundledEntry(path.join(import.meta.dirname, 'faultWorker.ts'));
   // Real clock: record times must be wall times for the push and transfer lookups (with the manual
   // clock the sandbox's business time stands still while the test runs).
   const sandbox: TestSandbox = await startTestSandbox({ clock: 'real' });
@@ -195,14 +198,18 @@ export const runFaultSoak = async (scenario: SoakScenario): Promise<SoakResult> 
     // what is left): mid-flight, wherever that falls on a slow or a fast machine.
     const perRun = Math.max(2, Math.floor(scenario.total / (scenario.kills + 2)));
     for (let kill = 0; kill < scenario.kills; kill++) {
-      const run = startWorker(plan, { skewMs: scenario.runSkewsMs?.[kill] ?? 0, journalFaultRate, untilKilled: true });
+      const run = startWorker(worker, plan, {
+        skewMs: scenario.runSkewsMs?.[kill] ?? 0,
+        journalFaultRate,
+        untilKilled: true,
+      });
       children.push(run.child);
       // A second app on the same data directory while the first works: refused, touching nothing.
       // Loaded beside the first and let go once the first holds the journal: on a busy machine
       // loading it takes seconds, long enough for the first to finish and let go of the journal.
-      const second = kill === 0 ? startWorker(plan, { journalFaultRate, startOnInput: true }) : undefined;
+      const second = kill === 0 ? startWorker(worker, plan, { journalFaultRate, startOnInput: true }) : undefined;
       if (second) children.push(second.child);
-      // Starting a worker (tsx, a core, the operator's scrypt) takes a few seconds, more on a busy machine.
+      // Starting a worker (a core, the operator's scrypt) takes a second or so, more on a busy machine.
       await waitUntil(
         () => run.last('started') !== undefined && (second === undefined || second.last('ready') !== undefined),
         {
@@ -223,7 +230,7 @@ export const runFaultSoak = async (scenario: SoakScenario): Promise<SoakResult> 
       run.child.kill('SIGKILL');
       await run.exited;
     }
-    const last = startWorker(plan, {
+    const last = startWorker(worker, plan, {
       skewMs: scenario.runSkewsMs?.[scenario.kills] ?? 0,
       ...(scenario.liveSteps ? { steps: scenario.liveSteps } : {}),
       journalFaultRate,

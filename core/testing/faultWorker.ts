@@ -66,6 +66,16 @@ export const planned = (plan: FaultPlan, i: number) => {
   }
 };
 
+/**
+ * The client's timeout, the sandbox's delay fault (faultSoak.ts) just longer than it, and the settle
+ * time. A delayed request executes `delayMs - timeoutMs` after the client gave it up, and a lookup
+ * calls it absent only `settleMs` after that: the sandbox may fall behind by timeout + settle −
+ * delay (2.8 s) before a late arrival could be missed and sent again. The lengths are not what the
+ * soak proves (exactly once is): each movement whose answer is lost waits one settle time per
+ * attempt, which was most of a run (4 s each, with a 1.5 s timeout and 2 s delays).
+ */
+export const FAULT_TIMING = { timeoutMs: 1_000, delayMs: 1_200, settleMs: 3_000 } as const;
+
 /** Steps of this computer's clock while the movements run: after so many are journaled, by so much. */
 export interface ClockStep {
   readonly afterJournaled: number;
@@ -128,9 +138,9 @@ const main = async () => {
     },
     keyStore: new MemoryKeyStore(),
     sandbox: { mode: 'external', baseUrl: plan.baseUrl, key: plan.key, secret: plan.secret },
-    timeoutMs: 1_500,
+    timeoutMs: FAULT_TIMING.timeoutMs,
     limiterScale: 0.001,
-    movements: { settleMs: 4_000, backgroundMs: 250, maxAttempts: 10 },
+    movements: { settleMs: FAULT_TIMING.settleMs, backgroundMs: 250, maxAttempts: 10 },
     watchIntervalMs: 0,
     // Signed in at every start: a core nobody signed in to holds no key.
     bootstrapOperator: { name: 'Fault admin', passphrase: 'fault admin passphrase 1' },
