@@ -45,7 +45,7 @@ describe.skipIf(!hasBus)('OsKeyStore (real Secret Service)', () => {
 describe.skipIf(process.platform !== 'linux')('OsKeyStore without a keychain', () => {
   it('fails with a KEYCHAIN error that says how to fix it, never falling back to plaintext', async () => {
     // A fresh process whose session bus does not exist (the library caches its connection), loading
-    // the adapter bundled into plain JavaScript (under tsx the start cost a second of CPU).
+    // the adapter bundled into plain JavaScript (tsx cost 0.2 s more CPU per start).
     const adapter = await bundledEntry(path.join(import.meta.dirname, 'osKeyStore.ts'));
     const script = `
       import { OsKeyStore } from ${JSON.stringify(pathToFileURL(adapter).href)};
