@@ -11,7 +11,7 @@
  */
 import { randomUUID } from 'node:crypto';
 import type { Approval, ApprovalKind, ApprovalState } from '../../shared/contract/policies';
-import type { Db } from '../journal/db';
+import { type Db, statement } from '../journal/db';
 
 const SCHEMA = `
 CREATE TABLE IF NOT EXISTS approvals (
@@ -128,66 +128,66 @@ export class ApprovalStore {
   /** Adds a pending approval; the same request key returns the one already there. */
   add(a: NewApproval): StoredApproval {
     const id = `ap_${randomUUID()}`;
-    this.db
-      .prepare(
-        `INSERT OR IGNORE INTO approvals (id, profile_id, kind, state, request_key, request, currency, amount, usdt,
+    statement(
+      this.db,
+      `INSERT OR IGNORE INTO approvals (id, profile_id, kind, state, request_key, request, currency, amount, usdt,
            destination, summary, reasons, maker_id, maker_name, created_at, expires_at, origin)
          VALUES (?, ?, ?, 'pending', ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)`,
-      )
-      .run(
-        id,
-        a.profileId,
-        a.kind,
-        a.requestKey,
-        JSON.stringify(a.request),
-        a.currency,
-        a.amount,
-        a.usdtValue ?? null,
-        a.destination,
-        a.summary,
-        JSON.stringify(a.reasons),
-        a.makerId,
-        a.makerName,
-        a.createdAt,
-        a.expiresAt,
-        a.origin ?? null,
-      );
+    ).run(
+      id,
+      a.profileId,
+      a.kind,
+      a.requestKey,
+      JSON.stringify(a.request),
+      a.currency,
+      a.amount,
+      a.usdtValue ?? null,
+      a.destination,
+      a.summary,
+      JSON.stringify(a.reasons),
+      a.makerId,
+      a.makerName,
+      a.createdAt,
+      a.expiresAt,
+      a.origin ?? null,
+    );
     return this.byRequestKey(a.requestKey) as StoredApproval;
   }
 
   get(id: string): StoredApproval | undefined {
-    const row = this.db.prepare<[string], Row>('SELECT * FROM approvals WHERE id = ?').get(id);
+    const row = statement<[string], Row>(this.db, 'SELECT * FROM approvals WHERE id = ?').get(id);
     return row ? toApproval(row) : undefined;
   }
 
   byRequestKey(requestKey: string): StoredApproval | undefined {
-    const row = this.db.prepare<[string], Row>('SELECT * FROM approvals WHERE request_key = ?').get(requestKey);
+    const row = statement<[string], Row>(this.db, 'SELECT * FROM approvals WHERE request_key = ?').get(requestKey);
     return row ? toApproval(row) : undefined;
   }
 
   /** This profile's items and the desk-wide ones: pending first (oldest first), then the rest (newest first). */
   list(profileId: string, state?: ApprovalState, limit = 500): StoredApproval[] {
-    const rows = this.db
-      .prepare<[string, string | null, string | null, number], Row>(
-        `SELECT * FROM approvals WHERE profile_id IN (?, '') AND (? IS NULL OR state = ?)
+    const rows = statement<[string, string | null, string | null, number], Row>(
+      this.db,
+      `SELECT * FROM approvals WHERE profile_id IN (?, '') AND (? IS NULL OR state = ?)
          ORDER BY CASE state WHEN 'pending' THEN 0 ELSE 1 END,
                   CASE state WHEN 'pending' THEN created_at ELSE -created_at END
          LIMIT ?`,
-      )
-      .all(profileId, state ?? null, state ?? null, limit);
+    ).all(profileId, state ?? null, state ?? null, limit);
     return rows.map(toApproval);
   }
 
   /** Marks every pending approval whose time is up as expired; returns those it changed. */
   expireDue(now: number): StoredApproval[] {
-    const due = this.db
-      .prepare<[number], Row>(`SELECT * FROM approvals WHERE state = 'pending' AND expires_at <= ?`)
-      .all(now);
+    const due = statement<[number], Row>(
+      this.db,
+      `SELECT * FROM approvals WHERE state = 'pending' AND expires_at <= ?`,
+    ).all(now);
     const changed: StoredApproval[] = [];
     for (const row of due) {
-      const info = this.db
-        .prepare(`UPDATE approvals SET state = 'expired', decided_at = ? WHERE id = ? AND state = 'pending'`)
-        .run(now, row.id);
+      const info = statement(
+        this.db,
+        `UPDATE approvals SET state = 'expired', decided_at = ? WHERE id = ? AND state = 'pending'`,
+      ).run(now, row.id);
       if (info.changes === 1) changed.push(this.get(row.id) as StoredApproval);
     }
     return changed;
@@ -198,12 +198,11 @@ export class ApprovalStore {
    * pending (decided by someone else, expired): exactly one decision wins.
    */
   decide(id: string, state: 'approved' | 'rejected', by: string, reason: string, now: number): boolean {
-    const info = this.db
-      .prepare(
-        `UPDATE approvals SET state = ?, decided_by = ?, decided_at = ?, reason = ?
+    const info = statement(
+      this.db,
+      `UPDATE approvals SET state = ?, decided_by = ?, decided_at = ?, reason = ?
          WHERE id = ? AND state = 'pending' AND expires_at > ?`,
-      )
-      .run(state, by, now, reason, id, now);
+    ).run(state, by, now, reason, id, now);
     return info.changes === 1;
   }
 
@@ -212,33 +211,33 @@ export class ApprovalStore {
    * it). Returns false when it was no longer pending: a decision made first stands.
    */
   withdraw(id: string, by: string, reason: string, now: number): boolean {
-    const info = this.db
-      .prepare(
-        `UPDATE approvals SET state = 'cancelled', decided_by = ?, decided_at = ?, reason = ?
+    const info = statement(
+      this.db,
+      `UPDATE approvals SET state = 'cancelled', decided_by = ?, decided_at = ?, reason = ?
          WHERE id = ? AND state = 'pending'`,
-      )
-      .run(by, now, reason, id);
+    ).run(by, now, reason, id);
     return info.changes === 1;
   }
 
   /** After the send: `sent` (the journal has the movement) or `failed` with the words why. */
   settle(id: string, state: 'sent' | 'failed', movementId: string | undefined, outcome: string | undefined): void {
-    this.db
-      .prepare(`UPDATE approvals SET state = ?, movement_id = COALESCE(?, movement_id), outcome = ? WHERE id = ?`)
-      .run(state, movementId ?? null, outcome ?? null, id);
+    statement(
+      this.db,
+      `UPDATE approvals SET state = ?, movement_id = COALESCE(?, movement_id), outcome = ? WHERE id = ?`,
+    ).run(state, movementId ?? null, outcome ?? null, id);
   }
 
   /** Approved ones left by a core that stopped between the approval and the send. */
   approvedUnsent(): StoredApproval[] {
-    return this.db.prepare<[], Row>(`SELECT * FROM approvals WHERE state = 'approved'`).all().map(toApproval);
+    return statement<[], Row>(this.db, `SELECT * FROM approvals WHERE state = 'approved'`).all().map(toApproval);
   }
 
   /** Pending items of one maker created since `since` (for the "possible duplicate" hint). */
   pendingOf(makerId: string, since: number): StoredApproval[] {
-    return this.db
-      .prepare<[string, number], Row>(
-        `SELECT * FROM approvals WHERE maker_id = ? AND state = 'pending' AND created_at >= ? ORDER BY created_at`,
-      )
+    return statement<[string, number], Row>(
+      this.db,
+      `SELECT * FROM approvals WHERE maker_id = ? AND state = 'pending' AND created_at >= ? ORDER BY created_at`,
+    )
       .all(makerId, since)
       .map(toApproval);
   }

@@ -13,7 +13,7 @@ import type {
   BatchState,
   BatchSummary,
 } from '../../shared/contract/bulk';
-import type { Db } from '../journal/db';
+import { type Db, statement } from '../journal/db';
 import { accountText } from './csv';
 import { destinationText, kindText, sourceOf } from './validate';
 
@@ -79,93 +79,98 @@ export class BatchStore {
   }): string {
     const id = `b${randomUUID().replace(/-/g, '').slice(0, 20)}`;
     const at = this.now();
-    const insertRow = this.db.prepare(
+    const insertRow = statement(
+      this.db,
       `INSERT INTO batch_rows (batch_id, row_no, input, attempt, request_key, state, updated_at)
        VALUES (?, ?, ?, 0, ?, 'pending', ?)`,
     );
     this.db.transaction(() => {
-      this.db
-        .prepare(
-          `INSERT INTO batches (id, profile_id, kind, name, state, created_at, updated_at) VALUES (?, ?, ?, ?, 'ready', ?, ?)`,
-        )
-        .run(id, input.profileId, input.kind, input.name, at, at);
+      statement(
+        this.db,
+        `INSERT INTO batches (id, profile_id, kind, name, state, created_at, updated_at) VALUES (?, ?, ?, ?, 'ready', ?, ?)`,
+      ).run(id, input.profileId, input.kind, input.name, at, at);
       for (const r of input.rows) insertRow.run(id, r.row, JSON.stringify(r.input), requestKeyOf(id, r.row, 0), at);
     })();
     return id;
   }
 
   batch(id: string): BatchDbRow | undefined {
-    return this.db.prepare<[string], BatchDbRow>('SELECT * FROM batches WHERE id = ?').get(id);
+    return statement<[string], BatchDbRow>(this.db, 'SELECT * FROM batches WHERE id = ?').get(id);
   }
 
   list(profileId: string, limit = 100): BatchDbRow[] {
-    return this.db
-      .prepare<[string, number], BatchDbRow>(
-        'SELECT * FROM batches WHERE profile_id = ? ORDER BY created_at DESC, rowid DESC LIMIT ?',
-      )
-      .all(profileId, limit);
+    return statement<[string, number], BatchDbRow>(
+      this.db,
+      'SELECT * FROM batches WHERE profile_id = ? ORDER BY created_at DESC, rowid DESC LIMIT ?',
+    ).all(profileId, limit);
   }
 
   /** Batches that were running (or paused) when the core stopped. */
   unfinished(): BatchDbRow[] {
-    return this.db
-      .prepare<[], BatchDbRow>(
-        "SELECT * FROM batches WHERE state IN ('running', 'paused', 'cancelled') ORDER BY created_at",
-      )
-      .all();
+    return statement<[], BatchDbRow>(
+      this.db,
+      "SELECT * FROM batches WHERE state IN ('running', 'paused', 'cancelled') ORDER BY created_at",
+    ).all();
   }
 
   /** Batches waiting as one item in the Approvals queue. */
   awaitingApproval(): BatchDbRow[] {
-    return this.db.prepare<[], BatchDbRow>("SELECT * FROM batches WHERE state = 'approval' ORDER BY created_at").all();
+    return statement<[], BatchDbRow>(
+      this.db,
+      "SELECT * FROM batches WHERE state = 'approval' ORDER BY created_at",
+    ).all();
   }
 
   /** The operator confirmed the whole batch in the trusted window: its rows go out under that confirmation. */
   confirmed(id: string, by: string): void {
     const at = this.now();
-    this.db
-      .prepare('UPDATE batches SET confirmed_at = ?, confirmed_by = ?, updated_at = ? WHERE id = ?')
-      .run(at, by, at, id);
+    statement(this.db, 'UPDATE batches SET confirmed_at = ?, confirmed_by = ?, updated_at = ? WHERE id = ?').run(
+      at,
+      by,
+      at,
+      id,
+    );
   }
 
   setState(id: string, state: BatchState): void {
     const at = this.now();
-    this.db
-      .prepare(
-        `UPDATE batches SET state = ?, updated_at = ?,
+    statement(
+      this.db,
+      `UPDATE batches SET state = ?, updated_at = ?,
            started_at = CASE WHEN ? = 'running' AND started_at IS NULL THEN ? ELSE started_at END,
            finished_at = CASE WHEN ? IN ('finished') THEN ? ELSE finished_at END
          WHERE id = ?`,
-      )
-      .run(state, at, state, at, state, at, id);
+    ).run(state, at, state, at, state, at, id);
   }
 
   /** A cancelled batch whose last row has settled. */
   ended(id: string): void {
     const at = this.now();
-    this.db
-      .prepare('UPDATE batches SET finished_at = ?, updated_at = ? WHERE id = ? AND finished_at IS NULL')
-      .run(at, at, id);
+    statement(this.db, 'UPDATE batches SET finished_at = ?, updated_at = ? WHERE id = ? AND finished_at IS NULL').run(
+      at,
+      at,
+      id,
+    );
   }
 
   rows(batchId: string): StoredRow[] {
-    return this.db
-      .prepare<[string], StoredRow>('SELECT * FROM batch_rows WHERE batch_id = ? ORDER BY row_no')
-      .all(batchId);
+    return statement<[string], StoredRow>(this.db, 'SELECT * FROM batch_rows WHERE batch_id = ? ORDER BY row_no').all(
+      batchId,
+    );
   }
 
   rowsIn(batchId: string, states: readonly BatchRowState[]): StoredRow[] {
-    return this.db
-      .prepare<[string], StoredRow>(
-        `SELECT * FROM batch_rows WHERE batch_id = ? AND state IN (${states.map((s) => `'${s}'`).join(',')}) ORDER BY row_no`,
-      )
-      .all(batchId);
+    return statement<[string], StoredRow>(
+      this.db,
+      `SELECT * FROM batch_rows WHERE batch_id = ? AND state IN (${states.map((s) => `'${s}'`).join(',')}) ORDER BY row_no`,
+    ).all(batchId);
   }
 
   row(batchId: string, rowNo: number): StoredRow | undefined {
-    return this.db
-      .prepare<[string, number], StoredRow>('SELECT * FROM batch_rows WHERE batch_id = ? AND row_no = ?')
-      .get(batchId, rowNo);
+    return statement<[string, number], StoredRow>(
+      this.db,
+      'SELECT * FROM batch_rows WHERE batch_id = ? AND row_no = ?',
+    ).get(batchId, rowNo);
   }
 
   updateRow(
@@ -176,22 +181,27 @@ export class BatchStore {
     const entries = Object.entries(fields);
     if (entries.length === 0) return;
     const sets = entries.map(([k]) => `${k} = ?`).join(', ');
-    this.db
-      .prepare(`UPDATE batch_rows SET ${sets}, updated_at = ? WHERE batch_id = ? AND row_no = ?`)
-      .run(...entries.map(([, v]) => v ?? null), this.now(), batchId, rowNo);
+    statement(this.db, `UPDATE batch_rows SET ${sets}, updated_at = ? WHERE batch_id = ? AND row_no = ?`).run(
+      ...entries.map(([, v]) => v ?? null),
+      this.now(),
+      batchId,
+      rowNo,
+    );
   }
 
   /** Cancels the rows not sent yet (pending); returns how many. */
   cancelPending(batchId: string): number {
-    return this.db
-      .prepare("UPDATE batch_rows SET state = 'cancelled', updated_at = ? WHERE batch_id = ? AND state = 'pending'")
-      .run(this.now(), batchId).changes;
+    return statement(
+      this.db,
+      "UPDATE batch_rows SET state = 'cancelled', updated_at = ? WHERE batch_id = ? AND state = 'pending'",
+    ).run(this.now(), batchId).changes;
   }
 
   /** Failed rows become pending again as a new attempt (a new request key, hence a new movement). */
   retryFailed(batchId: string): number {
     const failed = this.rowsIn(batchId, ['failed']);
-    const update = this.db.prepare(
+    const update = statement(
+      this.db,
       `UPDATE batch_rows SET state = 'pending', attempt = ?, request_key = ?, movement_id = NULL, client_id = NULL,
          platform_id = NULL, label = NULL, message = NULL, updated_at = ? WHERE batch_id = ? AND row_no = ?`,
     );
@@ -206,11 +216,10 @@ export class BatchStore {
 
   counts(batchId: string): BatchCounts {
     const counts: BatchCounts = { total: 0, pending: 0, sending: 0, checking: 0, done: 0, failed: 0, cancelled: 0 };
-    for (const r of this.db
-      .prepare<[string], { state: BatchRowState; n: number }>(
-        'SELECT state, COUNT(*) AS n FROM batch_rows WHERE batch_id = ? GROUP BY state',
-      )
-      .all(batchId)) {
+    for (const r of statement<[string], { state: BatchRowState; n: number }>(
+      this.db,
+      'SELECT state, COUNT(*) AS n FROM batch_rows WHERE batch_id = ? GROUP BY state',
+    ).all(batchId)) {
       counts[r.state] = r.n;
       counts.total += r.n;
     }

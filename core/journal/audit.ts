@@ -13,7 +13,7 @@
 import { createHash, createHmac } from 'node:crypto';
 import { toCsv } from '../../shared/format/csv';
 import { redactBody } from '../api/client';
-import type { Db } from './db';
+import { type Db, statement } from './db';
 import type { AuditEntry, AuditFilter, AuditHead, AuditInput, AuditLog, AuditVerdict } from './types';
 
 /** The "previous hash" of the first entry. */
@@ -126,9 +126,9 @@ export const verifyLegacyChain = (db: Db): AuditVerdict => walk(db, legacyHashOf
 export const resignChain = (db: Db, key: Buffer): AuditHead =>
   db
     .transaction((): AuditHead => {
-      const rows = db.prepare<[], Row>('SELECT * FROM audit ORDER BY seq ASC').all();
+      const rows = statement<[], Row>(db, 'SELECT * FROM audit ORDER BY seq ASC').all();
       db.exec('DROP TRIGGER IF EXISTS audit_append_only_update');
-      const update = db.prepare('UPDATE audit SET hash = ? WHERE seq = ?');
+      const update = statement(db, 'UPDATE audit SET hash = ? WHERE seq = ?');
       let prev = GENESIS;
       for (const row of rows) {
         prev = hmacOf(key, prev, toEntry(row));
@@ -156,9 +156,13 @@ export const createAuditLog = (db: Db, options: AuditLogOptions): AuditLog => {
   const { key } = options;
   const now = options.now ?? Date.now;
   const operatorName = options.operatorName ?? (() => '');
-  const last = db.prepare<[], { seq: number; hash: string }>('SELECT seq, hash FROM audit ORDER BY seq DESC LIMIT 1');
-  const count = db.prepare<[], { n: number }>('SELECT COUNT(*) AS n FROM audit');
-  const insert = db.prepare(
+  const last = statement<[], { seq: number; hash: string }>(
+    db,
+    'SELECT seq, hash FROM audit ORDER BY seq DESC LIMIT 1',
+  );
+  const count = statement<[], { n: number }>(db, 'SELECT COUNT(*) AS n FROM audit');
+  const insert = statement(
+    db,
     'INSERT INTO audit (seq, at, profile_id, action, account, params, outcome, label, request_id, operator, hash) VALUES (?,?,?,?,?,?,?,?,?,?,?)',
   );
   const append = db.transaction((fields: Omit<Fields, 'seq'>): { entry: AuditEntry; head: AuditHead } => {
@@ -203,8 +207,7 @@ export const createAuditLog = (db: Db, options: AuditLogOptions): AuditLog => {
   const select = (filter: AuditFilter, order: 'ASC' | 'DESC'): AuditEntry[] => {
     const { sql, args } = where(filter);
     const limit = filter.limit ?? (order === 'DESC' ? 500 : -1);
-    return db
-      .prepare<unknown[], Row>(`SELECT * FROM audit ${sql} ORDER BY seq ${order} LIMIT ?`)
+    return statement<unknown[], Row>(db, `SELECT * FROM audit ${sql} ORDER BY seq ${order} LIMIT ?`)
       .all(...args, limit)
       .map(toEntry);
   };

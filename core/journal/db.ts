@@ -9,6 +9,33 @@ import Database from 'better-sqlite3';
 
 export type Db = Database.Database;
 
+const compiled = new WeakMap<Db, Map<string, Database.Statement<unknown[], unknown>>>();
+
+/**
+ * The connection's statement for `sql`, compiled (parsed and planned) on its first use and kept for
+ * the connection's life: a store that called `db.prepare` on each read or write spent ≈ 4 % of a
+ * bulk run's CPU compiling the same SQL again. One way for every store: `statement(db, sql)` for a
+ * statement run more than once. Not for a statement whose mode a caller changes (`.pluck()`,
+ * `.raw()`, `.expand()` stick to the shared statement) nor for `.iterate()` (the statement is busy
+ * until the loop ends): those keep `db.prepare`.
+ */
+export const statement = <Params extends unknown[] = unknown[], Row = unknown>(
+  db: Db,
+  sql: string,
+): Database.Statement<Params, Row> => {
+  let statements = compiled.get(db);
+  if (statements === undefined) {
+    statements = new Map();
+    compiled.set(db, statements);
+  }
+  let compiledSql = statements.get(sql);
+  if (compiledSql === undefined) {
+    compiledSql = db.prepare(sql);
+    statements.set(sql, compiledSql);
+  }
+  return compiledSql as unknown as Database.Statement<Params, Row>;
+};
+
 const SCHEMA = `
 CREATE TABLE IF NOT EXISTS intents (
   id TEXT PRIMARY KEY,

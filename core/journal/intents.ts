@@ -8,7 +8,7 @@
  * refuse new movements while nothing can be recorded before it is sent.
  */
 import type { MovementView } from '../../shared/contract/activity';
-import type { Db } from './db';
+import { type Db, statement } from './db';
 import { JournalUnwritable, journalWriteProblem } from './writeFailure';
 
 type Kind = MovementView['kind'];
@@ -127,20 +127,19 @@ export class IntentRepository {
   /** A small write that proves the journal can be written again (a setting, not an intent). */
   probe(now: number): void {
     this.write(() =>
-      this.db
-        .prepare(
-          "INSERT INTO settings (key, value) VALUES ('journal.probe', ?) ON CONFLICT(key) DO UPDATE SET value = excluded.value",
-        )
-        .run(String(now)),
+      statement(
+        this.db,
+        "INSERT INTO settings (key, value) VALUES ('journal.probe', ?) ON CONFLICT(key) DO UPDATE SET value = excluded.value",
+      ).run(String(now)),
     );
   }
 
   get(id: string): IntentRow | undefined {
-    return this.db.prepare<[string], IntentRow>('SELECT * FROM intents WHERE id = ?').get(id);
+    return statement<[string], IntentRow>(this.db, 'SELECT * FROM intents WHERE id = ?').get(id);
   }
 
   byRequestKey(requestKey: string): IntentRow | undefined {
-    return this.db.prepare<[string], IntentRow>('SELECT * FROM intents WHERE request_key = ?').get(requestKey);
+    return statement<[string], IntentRow>(this.db, 'SELECT * FROM intents WHERE request_key = ?').get(requestKey);
   }
 
   list(filter: IntentFilter): IntentRow[] {
@@ -150,29 +149,26 @@ export class IntentRepository {
     if (filter.state) clauses.push('state = ?') && args.push(filter.state);
     if (filter.from !== undefined) clauses.push('created_at >= ?') && args.push(filter.from);
     if (filter.to !== undefined) clauses.push('created_at <= ?') && args.push(filter.to);
-    return this.db
-      .prepare<unknown[], IntentRow>(
-        `SELECT * FROM intents WHERE ${clauses.join(' AND ')} ORDER BY created_at DESC, rowid DESC LIMIT ?`,
-      )
-      .all(...args, filter.limit ?? 1000);
+    return statement<unknown[], IntentRow>(
+      this.db,
+      `SELECT * FROM intents WHERE ${clauses.join(' AND ')} ORDER BY created_at DESC, rowid DESC LIMIT ?`,
+    ).all(...args, filter.limit ?? 1000);
   }
 
   /** Unresolved intents of a profile, oldest first. */
   open(profileId: string): IntentRow[] {
-    return this.db
-      .prepare<[string], IntentRow>(
-        `SELECT * FROM intents WHERE profile_id = ? AND state IN ${OPEN_STATES} ORDER BY created_at ASC`,
-      )
-      .all(profileId);
+    return statement<[string], IntentRow>(
+      this.db,
+      `SELECT * FROM intents WHERE profile_id = ? AND state IN ${OPEN_STATES} ORDER BY created_at ASC`,
+    ).all(profileId);
   }
 
   openCount(profileId: string): number {
     return (
-      this.db
-        .prepare<[string], { n: number }>(
-          `SELECT COUNT(*) AS n FROM intents WHERE profile_id = ? AND state IN ${OPEN_STATES}`,
-        )
-        .get(profileId)?.n ?? 0
+      statement<[string], { n: number }>(
+        this.db,
+        `SELECT COUNT(*) AS n FROM intents WHERE profile_id = ? AND state IN ${OPEN_STATES}`,
+      ).get(profileId)?.n ?? 0
     );
   }
 
@@ -183,34 +179,34 @@ export class IntentRepository {
   insert(intent: NewIntent): number {
     return this.write(
       () =>
-        this.db
-          .prepare(
-            `INSERT OR IGNORE INTO intents (id, profile_id, kind, state, client_id, currency, amount, params, attempts, created_at, updated_at, request_key, earliest_platform_ms, origin)
+        statement(
+          this.db,
+          `INSERT OR IGNORE INTO intents (id, profile_id, kind, state, client_id, currency, amount, params, attempts, created_at, updated_at, request_key, earliest_platform_ms, origin)
              VALUES (?, ?, ?, 'prepared', ?, ?, ?, ?, 0, ?, ?, ?, ?, ?)`,
-          )
-          .run(
-            intent.id,
-            intent.profileId,
-            intent.kind,
-            intent.clientId,
-            intent.currency,
-            intent.amount,
-            intent.params,
-            intent.at,
-            intent.at,
-            intent.requestKey,
-            intent.earliestPlatformMs,
-            intent.origin,
-          ).changes,
+        ).run(
+          intent.id,
+          intent.profileId,
+          intent.kind,
+          intent.clientId,
+          intent.currency,
+          intent.amount,
+          intent.params,
+          intent.at,
+          intent.at,
+          intent.requestKey,
+          intent.earliestPlatformMs,
+          intent.origin,
+        ).changes,
     );
   }
 
   update(id: string, fields: Partial<Omit<IntentRow, 'id'>>, at: number): void {
     const entries = Object.entries({ ...fields, updated_at: at });
     this.write(() =>
-      this.db
-        .prepare(`UPDATE intents SET ${entries.map(([k]) => `${k} = ?`).join(', ')} WHERE id = ?`)
-        .run(...entries.map(([, v]) => v), id),
+      statement(this.db, `UPDATE intents SET ${entries.map(([k]) => `${k} = ?`).join(', ')} WHERE id = ?`).run(
+        ...entries.map(([, v]) => v),
+        id,
+      ),
     );
   }
 
@@ -221,21 +217,21 @@ export class IntentRepository {
   markSent(row: IntentRow, requestId: string, at: number): boolean {
     return this.write(
       () =>
-        this.db
-          .prepare(
-            `UPDATE intents SET state = 'sent', attempts = ?, request_id = ?, sent_at = ?, updated_at = ?
+        statement(
+          this.db,
+          `UPDATE intents SET state = 'sent', attempts = ?, request_id = ?, sent_at = ?, updated_at = ?
              WHERE id = ? AND attempts = ? AND state IN ('prepared', 'unknown')`,
-          )
-          .run(row.attempts + 1, requestId, at, at, row.id, row.attempts).changes > 0,
+        ).run(row.attempts + 1, requestId, at, at, row.id, row.attempts).changes > 0,
     );
   }
 
   /** Lowers earliest_platform_ms to a Timestamp a request was signed with. */
   lowerEarliest(id: string, ms: number): void {
     this.write(() =>
-      this.db
-        .prepare('UPDATE intents SET earliest_platform_ms = MIN(COALESCE(earliest_platform_ms, ?), ?) WHERE id = ?')
-        .run(ms, ms, id),
+      statement(
+        this.db,
+        'UPDATE intents SET earliest_platform_ms = MIN(COALESCE(earliest_platform_ms, ?), ?) WHERE id = ?',
+      ).run(ms, ms, id),
     );
   }
 
@@ -246,14 +242,13 @@ export class IntentRepository {
   claim(row: IntentRow, platformId: string, status: string | undefined, at: number): boolean {
     return (
       this.write(() =>
-        this.db
-          .prepare(
-            `UPDATE intents SET state = 'done', platform_id = ?, platform_status = COALESCE(?, platform_status),
+        statement(
+          this.db,
+          `UPDATE intents SET state = 'done', platform_id = ?, platform_status = COALESCE(?, platform_status),
                label = NULL, message = NULL, updated_at = ?
              WHERE id = ? AND NOT EXISTS (
                SELECT 1 FROM intents o WHERE o.profile_id = ? AND o.kind = ? AND o.id <> ? AND o.platform_id = ?)`,
-          )
-          .run(platformId, status ?? null, at, row.id, row.profile_id, row.kind, row.id, platformId),
+        ).run(platformId, status ?? null, at, row.id, row.profile_id, row.kind, row.id, platformId),
       ).changes > 0
     );
   }
@@ -261,21 +256,20 @@ export class IntentRepository {
   /** How many identical movements (same kind, currency, amount) of the profile are still on the wire. */
   identicalInFlight(row: IntentRow): number {
     return (
-      this.db
-        .prepare<[string, string, string, string, string], { n: number }>(
-          "SELECT COUNT(*) AS n FROM intents WHERE profile_id = ? AND kind = ? AND id <> ? AND state = 'sent' AND currency = ? AND amount = ?",
-        )
-        .get(row.profile_id, row.kind, row.id, row.currency, row.amount)?.n ?? 0
+      statement<[string, string, string, string, string], { n: number }>(
+        this.db,
+        "SELECT COUNT(*) AS n FROM intents WHERE profile_id = ? AND kind = ? AND id <> ? AND state = 'sent' AND currency = ? AND amount = ?",
+      ).get(row.profile_id, row.kind, row.id, row.currency, row.amount)?.n ?? 0
     );
   }
 
   /** Platform records already claimed by other intents of the same kind and profile. */
   claimedPlatformIds(row: IntentRow): Set<string> {
     return new Set(
-      this.db
-        .prepare<[string, string, string], { platform_id: string }>(
-          'SELECT platform_id FROM intents WHERE profile_id = ? AND kind = ? AND id <> ? AND platform_id IS NOT NULL',
-        )
+      statement<[string, string, string], { platform_id: string }>(
+        this.db,
+        'SELECT platform_id FROM intents WHERE profile_id = ? AND kind = ? AND id <> ? AND platform_id IS NOT NULL',
+      )
         .all(row.profile_id, row.kind, row.id)
         .map((r) => r.platform_id),
     );

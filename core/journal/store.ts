@@ -1,5 +1,5 @@
 /** Balance snapshots and settings, kept in the journal database. */
-import type { Db } from './db';
+import { type Db, statement } from './db';
 import type { BalanceSnapshot, BalanceSnapshots, Settings } from './types';
 
 export const createSnapshots = (
@@ -7,7 +7,8 @@ export const createSnapshots = (
   activeProfileId: () => string,
   now: () => number = Date.now,
 ): BalanceSnapshots => {
-  const upsert = db.prepare(
+  const upsert = statement(
+    db,
     'INSERT INTO snapshots (profile_id, minute, at, currency, total, by_account) VALUES (?,?,?,?,?,?) ' +
       'ON CONFLICT(profile_id, minute) DO UPDATE SET at = excluded.at, currency = excluded.currency, total = excluded.total, by_account = excluded.by_account',
   );
@@ -24,11 +25,10 @@ export const createSnapshots = (
       );
     },
     list: (filter = {}) =>
-      db
-        .prepare<
-          [string, number, number],
-          { profile_id: string; at: number; currency: string; total: string; by_account: string }
-        >('SELECT * FROM snapshots WHERE profile_id = ? AND at >= ? AND at <= ? ORDER BY at ASC')
+      statement<
+        [string, number, number],
+        { profile_id: string; at: number; currency: string; total: string; by_account: string }
+      >(db, 'SELECT * FROM snapshots WHERE profile_id = ? AND at >= ? AND at <= ? ORDER BY at ASC')
         .all(filter.profileId ?? activeProfileId(), filter.from ?? 0, filter.to ?? Number.MAX_SAFE_INTEGER)
         .map(
           (r): BalanceSnapshot => ({
@@ -43,8 +43,9 @@ export const createSnapshots = (
 };
 
 export const createSettings = (db: Db): Settings => {
-  const read = db.prepare<[string], { value: string }>('SELECT value FROM settings WHERE key = ?');
-  const write = db.prepare(
+  const read = statement<[string], { value: string }>(db, 'SELECT value FROM settings WHERE key = ?');
+  const write = statement(
+    db,
     'INSERT INTO settings (key, value) VALUES (?, ?) ON CONFLICT(key) DO UPDATE SET value = excluded.value',
   );
   return {

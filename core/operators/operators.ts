@@ -14,7 +14,7 @@
 import { createHmac, randomBytes, randomUUID } from 'node:crypto';
 import type { Operator, OperatorRole } from '../../shared/contract/operators';
 import { DeskFailure } from '../errors';
-import type { Db } from '../journal/db';
+import { type Db, statement } from '../journal/db';
 import { DEFAULT_SCRYPT_COST, hashPassphrase, type ScryptCost, verifyPassphrase } from './passphrase';
 
 export type { Operator, OperatorRole } from '../../shared/contract/operators';
@@ -130,41 +130,45 @@ export class Operators implements OperatorSource {
   }
 
   count(): number {
-    return (this.options.db.prepare('SELECT COUNT(*) AS n FROM operators').get() as { n: number }).n;
+    return (statement(this.options.db, 'SELECT COUNT(*) AS n FROM operators').get() as { n: number }).n;
   }
 
   list(): Operator[] {
-    const rows = this.options.db.prepare<[], Row>('SELECT * FROM operators ORDER BY created_at, name').all();
+    const rows = statement<[], Row>(this.options.db, 'SELECT * FROM operators ORDER BY created_at, name').all();
     const names = new Map(rows.map((r) => [r.id, r.name]));
     return rows.map((r) => toOperator(r, (id) => (id ? names.get(id) : undefined), this.waitUntil(r.id)));
   }
 
   get(id: string): Operator | undefined {
-    const row = this.options.db.prepare<[string], Row>('SELECT * FROM operators WHERE id = ?').get(id);
+    const row = statement<[string], Row>(this.options.db, 'SELECT * FROM operators WHERE id = ?').get(id);
     return row
       ? toOperator(row, (other) => (other ? this.nameOf(other) : undefined), this.waitUntil(row.id))
       : undefined;
   }
 
   private nameOf(id: string): string | undefined {
-    return this.options.db.prepare<[string], { name: string }>('SELECT name FROM operators WHERE id = ?').get(id)?.name;
+    return statement<[string], { name: string }>(this.options.db, 'SELECT name FROM operators WHERE id = ?').get(id)
+      ?.name;
   }
 
   /** How many administrators the desk has: two or more put control changes under four eyes. */
   adminCount(): number {
-    return (this.options.db.prepare("SELECT COUNT(*) AS n FROM operators WHERE role = 'admin'").get() as { n: number })
-      .n;
+    return (
+      statement(this.options.db, "SELECT COUNT(*) AS n FROM operators WHERE role = 'admin'").get() as { n: number }
+    ).n;
   }
 
   /** Who last granted this operator anything (created them, changed their role, reset their passphrase). */
   grantOf(id: string): Grant | undefined {
-    const row = this.options.db
-      .prepare<[string], { by_id: string; by_name: string; at: number; set_by: string; set_by_name: string | null }>(
-        `SELECT g.id AS by_id, g.name AS by_name, o.granted_at AS at, o.passphrase_set_by AS set_by, s.name AS set_by_name
+    const row = statement<
+      [string],
+      { by_id: string; by_name: string; at: number; set_by: string; set_by_name: string | null }
+    >(
+      this.options.db,
+      `SELECT g.id AS by_id, g.name AS by_name, o.granted_at AS at, o.passphrase_set_by AS set_by, s.name AS set_by_name
          FROM operators o JOIN operators g ON g.id = o.granted_by LEFT JOIN operators s ON s.id = o.passphrase_set_by
          WHERE o.id = ? AND o.granted_at IS NOT NULL`,
-      )
-      .get(id);
+    ).get(id);
     if (!row) return undefined;
     return {
       byId: row.by_id,
@@ -177,9 +181,9 @@ export class Operators implements OperatorSource {
   }
 
   private rowByName(name: string): Row | undefined {
-    return this.options.db
-      .prepare<[string], Row>('SELECT * FROM operators WHERE name = ? COLLATE NOCASE')
-      .get(operatorName(name));
+    return statement<[string], Row>(this.options.db, 'SELECT * FROM operators WHERE name = ? COLLATE NOCASE').get(
+      operatorName(name),
+    );
   }
 
   byName(name: string): Operator | undefined {
@@ -228,16 +232,15 @@ export class Operators implements OperatorSource {
   liftLockout(id: string): Operator {
     const target = this.get(id);
     if (!target) throw DeskFailure.precondition('There is no such operator.');
-    this.options.db.prepare('DELETE FROM passphrase_failures WHERE subject = ?').run(id);
+    statement(this.options.db, 'DELETE FROM passphrase_failures WHERE subject = ?').run(id);
     return this.get(id) ?? target;
   }
 
   private waitUntil(subject: string): number {
-    const row = this.options.db
-      .prepare<[string], { failures: number; last_failure_at: number }>(
-        'SELECT failures, last_failure_at FROM passphrase_failures WHERE subject = ?',
-      )
-      .get(subject);
+    const row = statement<[string], { failures: number; last_failure_at: number }>(
+      this.options.db,
+      'SELECT failures, last_failure_at FROM passphrase_failures WHERE subject = ?',
+    ).get(subject);
     if (!row || row.failures < FREE_ATTEMPTS) return 0;
     const ms = Math.min(FIRST_WAIT_MS * 2 ** (row.failures - FREE_ATTEMPTS), MAX_WAIT_MS);
     const now = this.now();
@@ -256,7 +259,8 @@ export class Operators implements OperatorSource {
     db.transaction(() => {
       const until = this.waitUntil(subject);
       if (until > 0) throw tooManyAttempts(until - this.now(), until);
-      db.prepare(
+      statement(
+        db,
         `INSERT INTO passphrase_failures (subject, failures, last_failure_at) VALUES (?, 1, ?)
          ON CONFLICT(subject) DO UPDATE SET failures = failures + 1, last_failure_at = excluded.last_failure_at`,
       ).run(subject, this.now());
@@ -285,12 +289,11 @@ export class Operators implements OperatorSource {
     const at = this.now();
     const id = randomUUID();
     try {
-      this.options.db
-        .prepare(
-          `INSERT INTO operators (id, name, role, passphrase_hash, created_at, updated_at, created_by, granted_by, granted_at, passphrase_set_by)
+      statement(
+        this.options.db,
+        `INSERT INTO operators (id, name, role, passphrase_hash, created_at, updated_at, created_by, granted_by, granted_at, passphrase_set_by)
            VALUES (?,?,?,?,?,?,?,?,?,?)`,
-        )
-        .run(id, name, input.role, input.passphraseHash, at, at, by.name, by.id, at, by.id);
+      ).run(id, name, input.role, input.passphraseHash, at, at, by.name, by.id, at, by.id);
     } catch (error) {
       if ((error as { code?: string }).code === 'SQLITE_CONSTRAINT_UNIQUE') {
         throw DeskFailure.precondition(`There is already an operator named ${name}.`);
@@ -310,12 +313,11 @@ export class Operators implements OperatorSource {
     const id = randomUUID();
     const at = this.now();
     const clean = operatorName(name);
-    const inserted = this.options.db
-      .prepare(
-        `INSERT INTO operators (id, name, role, passphrase_hash, created_at, updated_at, created_by)
+    const inserted = statement(
+      this.options.db,
+      `INSERT INTO operators (id, name, role, passphrase_hash, created_at, updated_at, created_by)
          SELECT ?, ?, 'admin', ?, ?, ?, '' WHERE NOT EXISTS (SELECT 1 FROM operators)`,
-      )
-      .run(id, clean, hash, at, at);
+    ).run(id, clean, hash, at, at);
     if (inserted.changes === 0) throw alreadySetUp();
     const operator = this.get(id)!;
     this.enter(operator);
@@ -341,7 +343,7 @@ export class Operators implements OperatorSource {
     }
     // Already counted by claimAttempt.
     if (!ok || !row) throw wrongPassphrase();
-    this.options.db.prepare('DELETE FROM passphrase_failures WHERE subject = ?').run(subject);
+    statement(this.options.db, 'DELETE FROM passphrase_failures WHERE subject = ?').run(subject);
     return toOperator(row);
   }
 
@@ -355,7 +357,7 @@ export class Operators implements OperatorSource {
   /** Makes an operator that `verify` just returned the one at the desk. */
   enter(operator: Operator): void {
     this.signedIn = { id: operator.id, name: operator.name, role: operator.role };
-    this.options.db.prepare('UPDATE operators SET last_sign_in_at = ? WHERE id = ?').run(this.now(), operator.id);
+    statement(this.options.db, 'UPDATE operators SET last_sign_in_at = ? WHERE id = ?').run(this.now(), operator.id);
   }
 
   signOut(): void {
@@ -379,7 +381,7 @@ export class Operators implements OperatorSource {
       const problem = this.roleProblem(id, role);
       if (problem) throw DeskFailure.precondition(problem, 'Make another operator an administrator first.');
       const at = this.now();
-      db.prepare('UPDATE operators SET role = ?, updated_at = ?, granted_by = ?, granted_at = ? WHERE id = ?').run(
+      statement(db, 'UPDATE operators SET role = ?, updated_at = ?, granted_by = ?, granted_at = ? WHERE id = ?').run(
         role,
         at,
         by.id,
@@ -406,8 +408,8 @@ export class Operators implements OperatorSource {
     db.transaction(() => {
       const problem = this.removeProblem(id, by);
       if (problem) throw DeskFailure.precondition(problem);
-      db.prepare('DELETE FROM operators WHERE id = ?').run(id);
-      db.prepare('DELETE FROM passphrase_failures WHERE subject = ?').run(id);
+      statement(db, 'DELETE FROM operators WHERE id = ?').run(id);
+      statement(db, 'DELETE FROM passphrase_failures WHERE subject = ?').run(id);
     }).immediate();
     if (this.signedIn?.id === id) this.signedIn = undefined;
   }
@@ -419,13 +421,12 @@ export class Operators implements OperatorSource {
   resetPassphrase(id: string, passphraseHash: string, by: OperatorInfo): Operator {
     const db = this.options.db;
     const at = this.now();
-    const changed = db
-      .prepare(
-        'UPDATE operators SET passphrase_hash = ?, updated_at = ?, granted_by = ?, granted_at = ?, passphrase_set_by = ? WHERE id = ?',
-      )
-      .run(passphraseHash, at, by.id, at, by.id, id);
+    const changed = statement(
+      db,
+      'UPDATE operators SET passphrase_hash = ?, updated_at = ?, granted_by = ?, granted_at = ?, passphrase_set_by = ? WHERE id = ?',
+    ).run(passphraseHash, at, by.id, at, by.id, id);
     if (changed.changes === 0) throw DeskFailure.precondition('There is no such operator.');
-    db.prepare('DELETE FROM passphrase_failures WHERE subject = ?').run(id);
+    statement(db, 'DELETE FROM passphrase_failures WHERE subject = ?').run(id);
     return this.get(id) as Operator;
   }
 
@@ -436,9 +437,10 @@ export class Operators implements OperatorSource {
     await this.verify(me.name, current);
     const hash = await hashPassphrase(next, this.cost);
     // Their own passphrase now: nobody else knows it any more.
-    this.options.db
-      .prepare("UPDATE operators SET passphrase_hash = ?, updated_at = ?, passphrase_set_by = '' WHERE id = ?")
-      .run(hash, this.now(), me.id);
+    statement(
+      this.options.db,
+      "UPDATE operators SET passphrase_hash = ?, updated_at = ?, passphrase_set_by = '' WHERE id = ?",
+    ).run(hash, this.now(), me.id);
   }
 }
 

@@ -14,7 +14,7 @@ import { helpForLabel } from '../api/labels';
 import type { PlatformApi } from '../api/platform';
 import type { PlatformStream } from '../api/stream';
 import { DeskFailure } from '../errors';
-import type { Db } from '../journal/db';
+import { type Db, statement } from '../journal/db';
 import { type KeyStore, maskKey, type StoredKey } from '../keychain/keyStore';
 import { BACKGROUND, type Scheduler, type Timer } from '../scheduler';
 import type { ActiveProfile } from '../types';
@@ -139,7 +139,8 @@ export class ProfileManager {
     if (options.sandbox.mode !== 'off') {
       // One statement, not check-then-insert: nothing can slip in between.
       const now = Date.now();
-      db.prepare(
+      statement(
+        db,
         'INSERT OR IGNORE INTO profiles (id, kind, name, base_url, key_mask, user_id, created_at, updated_at) VALUES (?,?,?,?,?,?,?,?)',
       ).run(SANDBOX_PROFILE_ID, 'sandbox', 'Local sandbox', '(built in)', null, null, now, now);
     }
@@ -210,9 +211,10 @@ export class ProfileManager {
   /** Connects the last used profile (or the sandbox) at start. */
   async start(): Promise<ConnectionStatus> {
     const rows = this.rows();
-    const last = this.options.db
-      .prepare<[], { value: string }>("SELECT value FROM settings WHERE key = 'profiles.active'")
-      .get();
+    const last = statement<[], { value: string }>(
+      this.options.db,
+      "SELECT value FROM settings WHERE key = 'profiles.active'",
+    ).get();
     const preferred = last ? (JSON.parse(last.value) as string) : SANDBOX_PROFILE_ID;
     const target = rows.find((r) => r.id === preferred) ?? rows.find((r) => r.id === SANDBOX_PROFILE_ID) ?? rows[0];
     if (!target) return this.status();
@@ -250,19 +252,20 @@ export class ProfileManager {
     }
     const id = `${input.kind}-${Date.now().toString(36)}${Math.random().toString(36).slice(2, 6)}`;
     const now = Date.now();
-    this.options.db
-      .prepare(
-        'INSERT INTO profiles (id, kind, name, base_url, key_mask, user_id, created_at, updated_at) VALUES (?,?,?,?,?,?,?,?)',
-      )
-      .run(id, input.kind, input.name, baseUrl, null, null, now, now);
+    statement(
+      this.options.db,
+      'INSERT INTO profiles (id, kind, name, base_url, key_mask, user_id, created_at, updated_at) VALUES (?,?,?,?,?,?,?,?)',
+    ).run(id, input.kind, input.name, baseUrl, null, null, now, now);
     return this.view(this.row(id) as ProfileRow);
   }
 
   async update(input: { id: string; name?: string }): Promise<ProfileView> {
     const row = this.mustRow(input.id);
-    this.options.db
-      .prepare('UPDATE profiles SET name = ?, updated_at = ? WHERE id = ?')
-      .run(input.name ?? row.name, Date.now(), row.id);
+    statement(this.options.db, 'UPDATE profiles SET name = ?, updated_at = ? WHERE id = ?').run(
+      input.name ?? row.name,
+      Date.now(),
+      row.id,
+    );
     return this.view(this.mustRow(row.id));
   }
 
@@ -271,7 +274,7 @@ export class ProfileManager {
     if (row.kind === 'sandbox') throw DeskFailure.precondition('The built-in sandbox profile cannot be removed.');
     if (this.activeId === id) throw DeskFailure.precondition('Switch to another profile before removing this one.');
     await this.options.keyStore.delete(keyEntry(id));
-    this.options.db.prepare('DELETE FROM profiles WHERE id = ?').run(id);
+    statement(this.options.db, 'DELETE FROM profiles WHERE id = ?').run(id);
     return true;
   }
 
@@ -279,9 +282,11 @@ export class ProfileManager {
     const row = this.mustRow(id);
     // Bound to the host it is saved for: it is never sent anywhere else (see connect).
     await this.options.keyStore.set(keyEntry(id), { key: key.key, secret: key.secret, host: hostOf(this.urlOf(row)) });
-    this.options.db
-      .prepare('UPDATE profiles SET key_mask = ?, user_id = NULL, updated_at = ? WHERE id = ?')
-      .run(maskKey(key.key), Date.now(), row.id);
+    statement(this.options.db, 'UPDATE profiles SET key_mask = ?, user_id = NULL, updated_at = ? WHERE id = ?').run(
+      maskKey(key.key),
+      Date.now(),
+      row.id,
+    );
     if (this.activeId === id) await this.switchTo(id);
     return this.view(this.mustRow(id));
   }
@@ -290,7 +295,7 @@ export class ProfileManager {
     const row = this.mustRow(id);
     if (row.kind === 'sandbox') throw DeskFailure.precondition('The built-in sandbox’s key is managed by the app.');
     await this.options.keyStore.delete(keyEntry(id));
-    this.options.db.prepare('UPDATE profiles SET key_mask = NULL, updated_at = ? WHERE id = ?').run(Date.now(), id);
+    statement(this.options.db, 'UPDATE profiles SET key_mask = NULL, updated_at = ? WHERE id = ?').run(Date.now(), id);
     if (this.activeId === id) await this.switchTo(id);
     return this.view(this.mustRow(id));
   }
@@ -307,7 +312,7 @@ export class ProfileManager {
     this.lastCheck = report;
     this.checkedAt = report.checkedAt;
     if (report.userId !== undefined) {
-      this.options.db.prepare('UPDATE profiles SET user_id = ? WHERE id = ?').run(report.userId, row.id);
+      statement(this.options.db, 'UPDATE profiles SET user_id = ? WHERE id = ?').run(report.userId, row.id);
     }
     const failed = report.checks.find((c) => c.outcome === 'failed');
     this.setState(
@@ -391,11 +396,10 @@ export class ProfileManager {
     this.restFailingSince = undefined;
     this.restProbeDelayMs = REST_PROBE_MS;
     this.streamOpen = false;
-    this.options.db
-      .prepare(
-        "INSERT INTO settings (key, value) VALUES ('profiles.active', ?) ON CONFLICT(key) DO UPDATE SET value = excluded.value",
-      )
-      .run(JSON.stringify(row.id));
+    statement(
+      this.options.db,
+      "INSERT INTO settings (key, value) VALUES ('profiles.active', ?) ON CONFLICT(key) DO UPDATE SET value = excluded.value",
+    ).run(JSON.stringify(row.id));
     this.setState('connecting');
     try {
       if (row.kind === 'sandbox') await this.prepareSandbox();
@@ -481,9 +485,11 @@ export class ProfileManager {
     if (stored?.key !== facts.key || stored.secret !== facts.secret) {
       await this.options.keyStore.set(keyEntry(SANDBOX_PROFILE_ID), { key: facts.key, secret: facts.secret });
     }
-    this.options.db
-      .prepare('UPDATE profiles SET key_mask = ?, updated_at = ? WHERE id = ?')
-      .run(maskKey(facts.key), Date.now(), SANDBOX_PROFILE_ID);
+    statement(this.options.db, 'UPDATE profiles SET key_mask = ?, updated_at = ? WHERE id = ?').run(
+      maskKey(facts.key),
+      Date.now(),
+      SANDBOX_PROFILE_ID,
+    );
     this.sandboxUrl = normalizeUrl(facts.baseUrl);
   }
 
@@ -600,13 +606,14 @@ export class ProfileManager {
   }
 
   private rows(): ProfileRow[] {
-    return this.options.db
-      .prepare<[], ProfileRow>("SELECT * FROM profiles ORDER BY CASE kind WHEN 'sandbox' THEN 0 ELSE 1 END, created_at")
-      .all();
+    return statement<[], ProfileRow>(
+      this.options.db,
+      "SELECT * FROM profiles ORDER BY CASE kind WHEN 'sandbox' THEN 0 ELSE 1 END, created_at",
+    ).all();
   }
 
   private row(id: string): ProfileRow | undefined {
-    return this.options.db.prepare<[string], ProfileRow>('SELECT * FROM profiles WHERE id = ?').get(id);
+    return statement<[string], ProfileRow>(this.options.db, 'SELECT * FROM profiles WHERE id = ?').get(id);
   }
 
   private mustRow(id: string): ProfileRow {
