@@ -28,7 +28,7 @@ import type { AuditIntegrity } from '../../shared/contract/activity';
 import { DeskFailure } from '../errors';
 import { createAuditLog, resignChain, verifyLegacyChain } from '../journal/audit';
 import { keyFingerprint, type SigningKey, signAuditExport, signingKeyFrom } from '../journal/auditExport';
-import type { Db } from '../journal/db';
+import { type Db, statement } from '../journal/db';
 import type { AuditHead, AuditLog } from '../journal/types';
 import type { KeyStore } from '../keychain/keyStore';
 
@@ -138,7 +138,7 @@ export const openAuditTrust = async (options: AuditTrustOptions): Promise<AuditT
   const now = options.now ?? Date.now;
   const names = entryNames(options.dataDir);
   const listeners = new Set<(state: AuditIntegrity) => void>();
-  const rowCount = (): number => (db.prepare('SELECT COUNT(*) AS n FROM audit').get() as { n: number }).n;
+  const rowCount = (): number => (statement(db, 'SELECT COUNT(*) AS n FROM audit').get() as { n: number }).n;
   const reason = (error: unknown): string => (error instanceof Error ? error.message : String(error));
 
   // The desk's secret: one random value, every key derived from it for its own purpose.
@@ -233,7 +233,7 @@ export const openAuditTrust = async (options: AuditTrustOptions): Promise<AuditT
     if (kept === undefined) return { problem: PROBLEMS.headMissing };
     if (chain.head.count < kept.count) return { problem: PROBLEMS.truncated(kept, chain.head.count) };
     if (kept.seq > 0) {
-      const row = db.prepare<[number], { hash: string }>('SELECT hash FROM audit WHERE seq = ?').get(kept.seq);
+      const row = statement<[number], { hash: string }>(db, 'SELECT hash FROM audit WHERE seq = ?').get(kept.seq);
       if (row === undefined) return { problem: PROBLEMS.truncated(kept, chain.head.count) };
       if (row.hash !== kept.hash) return { problem: PROBLEMS.rewritten(kept), brokenAtSeq: kept.seq };
     }

@@ -13,7 +13,7 @@ import type { HistoryKind, HistoryProgress } from '../../shared/contract/activit
 import type { PlatformApi } from '../api/platform';
 import { classifyRequest } from '../api/rateRules';
 import { DeskFailure } from '../errors';
-import type { Db } from '../journal/db';
+import { type Db, statement } from '../journal/db';
 
 export const WINDOW_SECONDS = 30 * 86_400;
 /** Records younger than this may still change (pending → done): never mark them as final. */
@@ -249,14 +249,14 @@ export class HistorySync {
     const where = historyWhere(kinds);
     const args = [profileId, ...kinds, from, to];
     const total =
-      this.options.db
-        .prepare<unknown[], { n: number }>(`SELECT COUNT(*) AS n FROM history_records WHERE ${where}`)
-        .get(...args)?.n ?? 0;
-    const rows = this.options.db
-      .prepare<unknown[], StoredRecord>(
-        `SELECT kind, record_id, time, data FROM history_records WHERE ${where} ${NEWEST_FIRST} LIMIT ? OFFSET ?`,
-      )
-      .all(...args, limit, offset);
+      statement<unknown[], { n: number }>(
+        this.options.db,
+        `SELECT COUNT(*) AS n FROM history_records WHERE ${where}`,
+      ).get(...args)?.n ?? 0;
+    const rows = statement<unknown[], StoredRecord>(
+      this.options.db,
+      `SELECT kind, record_id, time, data FROM history_records WHERE ${where} ${NEWEST_FIRST} LIMIT ? OFFSET ?`,
+    ).all(...args, limit, offset);
     const nowSec = Math.floor(this.now() / 1000);
     // Covered as final, or fetched recently enough: right after a sync the period counts as complete.
     const complete = kinds.every(
@@ -273,11 +273,10 @@ export class HistorySync {
   record(kind: HistoryKind, id: string): CachedRecord | undefined {
     const profileId = this.options.profileId();
     if (profileId === undefined) return undefined;
-    const row = this.options.db
-      .prepare<unknown[], StoredRecord>(
-        'SELECT kind, record_id, time, data FROM history_records WHERE profile_id = ? AND kind = ? AND record_id = ?',
-      )
-      .get(profileId, kind, id);
+    const row = statement<unknown[], StoredRecord>(
+      this.options.db,
+      'SELECT kind, record_id, time, data FROM history_records WHERE profile_id = ? AND kind = ? AND record_id = ?',
+    ).get(profileId, kind, id);
     return row === undefined ? undefined : toCachedRecord(row);
   }
 
@@ -300,13 +299,15 @@ export class HistorySync {
     const args = [profileId, ...kinds, from, to];
     const db = this.options.db;
     const total =
-      db.prepare<unknown[], { n: number }>(`SELECT COUNT(*) AS n FROM history_records WHERE ${where}`).get(...args)
+      statement<unknown[], { n: number }>(db, `SELECT COUNT(*) AS n FROM history_records WHERE ${where}`).get(...args)
         ?.n ?? 0;
     // Keyset paging (after the last row written), not OFFSET: each batch costs the same.
-    const first = db.prepare<unknown[], StoredRecord>(
+    const first = statement<unknown[], StoredRecord>(
+      db,
       `SELECT kind, record_id, time, data FROM history_records WHERE ${where} ${NEWEST_FIRST} LIMIT ?`,
     );
-    const next = db.prepare<unknown[], StoredRecord>(
+    const next = statement<unknown[], StoredRecord>(
+      db,
       `SELECT kind, record_id, time, data FROM history_records WHERE ${where}
          AND (time, kind, record_id) < (?, ?, ?) ${NEWEST_FIRST} LIMIT ?`,
     );
@@ -326,10 +327,10 @@ export class HistorySync {
   }
 
   private coverage(profileId: string, kind: HistoryKind, currencyPair?: string): Interval[] {
-    return this.options.db
-      .prepare<[string, string], { from_s: number; to_s: number }>(
-        'SELECT from_s, to_s FROM history_coverage WHERE profile_id = ? AND kind = ?',
-      )
+    return statement<[string, string], { from_s: number; to_s: number }>(
+      this.options.db,
+      'SELECT from_s, to_s FROM history_coverage WHERE profile_id = ? AND kind = ?',
+    )
       .all(profileId, coverageKind(kind, currencyPair))
       .map((r) => ({ from: r.from_s, to: r.to_s }));
   }
@@ -353,11 +354,12 @@ export class HistorySync {
     nowSec: number,
   ): Promise<void> {
     const db = this.options.db;
-    const upsert = db.prepare(
+    const upsert = statement(
+      db,
       'INSERT INTO history_records (profile_id, kind, record_id, time, data) VALUES (?,?,?,?,?) ' +
         'ON CONFLICT(profile_id, kind, record_id) DO UPDATE SET time = excluded.time, data = excluded.data',
     );
-    const cover = db.prepare('INSERT INTO history_coverage (profile_id, kind, from_s, to_s) VALUES (?,?,?,?)');
+    const cover = statement(db, 'INSERT INTO history_coverage (profile_id, kind, from_s, to_s) VALUES (?,?,?,?)');
     const store = db.transaction((kind: HistoryKind, records: readonly Record<string, unknown>[]) => {
       const spec = SPECS[kind];
       for (const r of records) upsert.run(profileId, kind, spec.idOf(r), spec.timeOf(r), JSON.stringify(r));
