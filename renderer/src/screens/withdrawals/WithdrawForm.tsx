@@ -354,7 +354,11 @@ export function WithdrawForm({ onSent }: { readonly onSent: (result: WithdrawRes
   // cannot be reviewed; the reason shows at the field at once, not after a click.
   const refused = saved ? savedAddressRefusal(saved) : undefined;
 
-  const resolver = zodResolver(withdrawSchema({ rules, chain, available, refused }));
+  // Built again only when what the rules read changes, not on every keystroke.
+  const resolver = useMemo(
+    () => zodResolver(withdrawSchema({ rules, chain, available, refused })),
+    [rules, chain, available, refused],
+  );
   const form = useForm<WithdrawValues, unknown, WithdrawDetails>({
     // Read again every render: the rules read the chosen currency's rules, network, balance and saved entry.
     resolver,
