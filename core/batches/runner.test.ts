@@ -42,7 +42,7 @@ const setUp = (o: {
       attempts.push(requestKey);
       return o.answers.shift() ?? { state: 'done' };
     },
-    lookup: () => o.lookups?.shift(),
+    lookup: async () => o.lookups?.shift(),
   };
   const events: BatchSummary[] = [];
   const runner = new BatchRunner({
