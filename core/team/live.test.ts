@@ -1,5 +1,5 @@
 import { describe, expect, it, vi } from 'vitest';
-import { type TeamChange, TeamLive } from './changes';
+import { latestChange, type TeamChange, TeamLive } from './changes';
 import { TeamMovements } from './movements';
 import { skipWithoutPostgres } from './testing/postgres';
 import { manualTimers, movementRequest, withTestTeam } from './testing/team';
@@ -58,6 +58,45 @@ describe.skipIf(skipWithoutPostgres('team live.test'))('live changes between des
     const seqs = heard.map((c) => c.seq);
     expect(seqs).toEqual([...seqs].sort((a, b) => a - b));
     expect(new Set(seqs).size).toBe(seqs.length);
+    await live.stop();
+  });
+
+  it('a change heard the moment it listens again waits for the catch-up read: what was missed before it is not skipped', async () => {
+    const t = file.team;
+    const deskA = new TeamMovements(t.db, 'desk-a');
+    const state = await t.state();
+    const prepare = async () => {
+      const request = movementRequest(t, state, t.carol);
+      await deskA.prepare(t.carol.sign(request), request, { checkLimits: () => undefined });
+      return request.movementId;
+    };
+    // Desk B was away from `since` on; desk A wrote two changes meanwhile.
+    const since = await latestChange(t.db);
+    const missed = [await prepare(), await prepare()];
+    // Desk B's connection, the moment its LISTEN is answered (before it reads what it missed): desk A
+    // writes a third change, and B hears its notification first.
+    let heardFirst: string | undefined;
+    const deskB = t.desk();
+    const newClient = deskB.newClient.bind(deskB);
+    deskB.newClient = () => {
+      const client = newClient();
+      type Query = (text: string, params?: unknown[]) => Promise<unknown>;
+      const query = client.query.bind(client) as Query;
+      (client as unknown as { query: Query }).query = async (text, params) => {
+        const answer = await query(text, params);
+        if (text.startsWith('LISTEN') && heardFirst === undefined) {
+          const notified = new Promise((resolve) => client.once('notification', resolve));
+          heardFirst = await prepare();
+          await notified;
+        }
+        return answer;
+      };
+      return client;
+    };
+    const heard: TeamChange[] = [];
+    const live = new TeamLive(deskB, (change) => heard.push(change), { after: since });
+    await live.start();
+    await vi.waitFor(() => expect(heard.map((c) => c.subject)).toEqual([...missed, heardFirst]));
     await live.stop();
   });
 
