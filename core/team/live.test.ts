@@ -6,6 +6,17 @@ import { manualTimers, movementRequest, withTestTeam } from './testing/team';
 
 describe.skipIf(skipWithoutPostgres('team live.test'))('live changes between desks (LISTEN/NOTIFY)', () => {
   const file = withTestTeam();
+  /** Desk A's writes: each prepares a movement (one change) and says its id. */
+  const preparingOnDeskA = async () => {
+    const t = file.team;
+    const deskA = new TeamMovements(t.db, 'desk-a');
+    const state = await t.state();
+    return async () => {
+      const request = movementRequest(t, state, t.carol);
+      await deskA.prepare(t.carol.sign(request), request, { checkLimits: () => undefined });
+      return request.movementId;
+    };
+  };
 
   it('desk B hears what desk A commits; after a database restart it reconnects and reads what it missed, once, in order', async () => {
     const t = file.team;
@@ -14,13 +25,7 @@ describe.skipIf(skipWithoutPostgres('team live.test'))('live changes between des
     const heard: TeamChange[] = [];
     const live = new TeamLive(deskB, (change) => heard.push(change), { timers });
     await live.start();
-    const deskA = new TeamMovements(t.db, 'desk-a');
-    const state = await t.state();
-    const prepare = async () => {
-      const request = movementRequest(t, state, t.carol);
-      await deskA.prepare(t.carol.sign(request), request, { checkLimits: () => undefined });
-      return request.movementId;
-    };
+    const prepare = await preparingOnDeskA();
 
     const first = await prepare();
     await vi.waitFor(() =>
@@ -63,13 +68,7 @@ describe.skipIf(skipWithoutPostgres('team live.test'))('live changes between des
 
   it('a change heard the moment it listens again waits for the catch-up read: what was missed before it is not skipped', async () => {
     const t = file.team;
-    const deskA = new TeamMovements(t.db, 'desk-a');
-    const state = await t.state();
-    const prepare = async () => {
-      const request = movementRequest(t, state, t.carol);
-      await deskA.prepare(t.carol.sign(request), request, { checkLimits: () => undefined });
-      return request.movementId;
-    };
+    const prepare = await preparingOnDeskA();
     // Desk B was away from `since` on; desk A wrote two changes meanwhile.
     const since = await latestChange(t.db);
     const missed = [await prepare(), await prepare()];
