@@ -227,7 +227,8 @@ export class TeamDesk {
    */
   async settled(requestKey: string): Promise<StoredMovement | undefined> {
     const team = this.current();
-    if (team === undefined) return undefined;
+    // Away: not asked (each look-up would wait out the connect timeout); asked again once it is back.
+    if (team === undefined || team.db.health().state !== 'connected') return undefined;
     try {
       const movement = await team.movements.byRequestKey(requestKey);
       return movement !== undefined && isFinal(movement.state) ? movement : undefined;
