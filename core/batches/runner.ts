@@ -318,9 +318,11 @@ export class BatchRunner {
   private follow(): void {
     if (this.following !== undefined || this.closed) return;
     this.following = this.o.scheduler.track(
-      this.lookUpChecking().finally(() => {
-        this.following = undefined;
-      }),
+      this.lookUpChecking()
+        .catch((error) => this.o.log?.(`batch look-up: ${error instanceof Error ? error.message : String(error)}`))
+        .finally(() => {
+          this.following = undefined;
+        }),
     );
   }
 
