@@ -4,7 +4,11 @@ import os from 'node:os';
 import path from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
 import { startSandbox } from './server';
+import { bundledEntry } from './testing/bundledEntry';
 import { api, type control, controlAnswer, mainCreds } from './testing/harness';
+
+/** The sandbox's command line as one JavaScript file: 0.3 s less CPU per start than under tsx. */
+const cli = () => bundledEntry(path.resolve(import.meta.dirname, 'cli.ts'));
 
 const tmp = fs.mkdtempSync(path.join(os.tmpdir(), 'sandbox-test-'));
 afterAll(() => fs.rmSync(tmp, { recursive: true, force: true }));
@@ -60,14 +64,10 @@ describe('persistence', () => {
 
 describe('command line', () => {
   it('prints exactly one ready line on stdout, serves the control plane, and stops on SIGTERM', async () => {
-    const child = spawn(
-      process.execPath,
-      ['--import', 'tsx', 'sandbox/cli.ts', '--memory', '--port', '0', '--seed', '9', '--market', 'off'],
-      {
-        cwd: path.resolve(__dirname, '..'),
-        stdio: ['ignore', 'pipe', 'pipe'],
-      },
-    );
+    const child = spawn(process.execPath, [await cli(), '--memory', '--port', '0', '--seed', '9', '--market', 'off'], {
+      cwd: path.resolve(__dirname, '..'),
+      stdio: ['ignore', 'pipe', 'pipe'],
+    });
     let stdout = '';
     child.stdout.on('data', (c: Buffer) => {
       stdout += c.toString();
@@ -110,7 +110,7 @@ describe('command line', () => {
     fs.chmodSync(dir, 0o755);
     const child = spawn(
       process.execPath,
-      ['--import', 'tsx', 'sandbox/cli.ts', '--data', dir, '--port', '0', '--seed', '9', '--market', 'off'],
+      [await cli(), '--data', dir, '--port', '0', '--seed', '9', '--market', 'off'],
       { cwd: path.resolve(__dirname, '..'), stdio: ['ignore', 'pipe', 'pipe'] },
     );
     try {
@@ -137,7 +137,7 @@ describe('command line', () => {
   });
 
   it('rejects bad options with a usage message', async () => {
-    const child = spawn(process.execPath, ['--import', 'tsx', 'sandbox/cli.ts', '--clock', 'sometimes'], {
+    const child = spawn(process.execPath, [await cli(), '--clock', 'sometimes'], {
       cwd: path.resolve(__dirname, '..'),
       stdio: ['ignore', 'pipe', 'pipe'],
     });

@@ -372,9 +372,17 @@ const errorsIn = (output: string): string[] =>
 describe('the layer rule (dependency-cruiser, npm run lint)', () => {
   let tree = '';
 
-  /** `npm run lint:layers` in the fixture tree: the same script `npm run lint` runs after Biome. */
+  /**
+   * `npm run lint:layers` in the fixture tree: the same script `npm run lint` runs after Biome, run
+   * by the shell as npm would (its command names dependency-cruiser by path), without npm's own
+   * start-up (0.3 s of CPU).
+   */
   const lintLayers = () => {
-    const run = spawnSync('npm', ['run', '--silent', 'lint:layers'], { cwd: tree, encoding: 'utf8', timeout: 60_000 });
+    const run = spawnSync('sh', ['-c', pkg.scripts['lint:layers'] as string], {
+      cwd: tree,
+      encoding: 'utf8',
+      timeout: 60_000,
+    });
     return { status: run.status, output: `${run.stdout}${run.stderr}` };
   };
 

@@ -7,6 +7,7 @@ import { chmodSync, existsSync, mkdtempSync, readdirSync, rmSync, statSync, writ
 import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
+import { bundledEntry } from '../../sandbox/testing/bundledEntry';
 import { createCore } from '../core';
 import { MemoryKeyStore } from '../keychain/keyStore';
 import { startTestCore } from '../testing/core';
@@ -29,7 +30,8 @@ afterEach(() => {
 
 /** A separate process that holds the directory's lock until killed. */
 const holdInAnotherProcess = async (dir: string): Promise<ChildProcess> => {
-  const child = spawn(process.execPath, ['--import', 'tsx', join(ROOT, 'core/testing/holdDataDir.ts'), dir], {
+  const holder = await bundledEntry(join(ROOT, 'core/testing/holdDataDir.ts'));
+  const child = spawn(process.execPath, [holder, dir], {
     cwd: ROOT,
     stdio: ['ignore', 'pipe', 'inherit'],
   });
@@ -41,9 +43,11 @@ const holdInAnotherProcess = async (dir: string): Promise<ChildProcess> => {
   return child;
 };
 
-const run = (args: string[]) =>
-  new Promise<{ code: number | null; stderr: string }>((done) => {
-    const child = spawn(process.execPath, ['--import', 'tsx', ...args], {
+/** A TypeScript entry (`entry`, from the repository's root) run in a separate process, bundled rather than under tsx. */
+const run = async (entry: string, args: string[]) => {
+  const bundle = await bundledEntry(join(ROOT, entry));
+  return new Promise<{ code: number | null; stderr: string }>((done) => {
+    const child = spawn(process.execPath, [bundle, ...args], {
       cwd: ROOT,
       stdio: ['ignore', 'ignore', 'pipe'],
     });
@@ -54,6 +58,7 @@ const run = (args: string[]) =>
     });
     child.once('exit', (code) => done({ code, stderr }));
   });
+};
 
 describe('one process per data directory', () => {
   it('refuses a second lock in the same process, naming the holder, until the first is released', () => {
@@ -125,7 +130,7 @@ describe('one process per data directory', () => {
     const lock = lockDataDir(dir, 'electron');
     try {
       const screenshot = join(dir, 'shot.png');
-      const { code, stderr } = await run(['shell/cli.ts', '--headless', '--screenshot', screenshot, '--data-dir', dir]);
+      const { code, stderr } = await run('shell/cli.ts', ['--headless', '--screenshot', screenshot, '--data-dir', dir]);
       expect(code).toBe(1);
       expect(stderr).toContain(`already running on this data folder (${dir}): process ${process.pid} (electron)`);
       expect(existsSync(screenshot)).toBe(false);

@@ -1,6 +1,6 @@
 /**
  * Holds a data directory's lock in a separate process until killed (the lock tests):
- * `node --import tsx core/testing/holdDataDir.ts DIR` prints "locked" once it holds it.
+ * `node --import tsx core/testing/holdDataDir.ts DIR` (the tests run it bundled) prints "locked" once it holds it.
  */
 import { lockDataDir } from '../journal/dataDirLock';
 

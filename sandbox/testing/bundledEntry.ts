@@ -1,6 +1,7 @@
 /**
- * A child process's TypeScript entry (the fault soak's core worker, the sandbox's CLI) as one
- * JavaScript file, for tests that start it several times. Under `node --import tsx` every start
+ * A child process's TypeScript entry (the fault soak's core worker, the sandbox's CLI, the lock
+ * holder, the shell's CLI, a module a fresh process loads) as one JavaScript file, for every test
+ * that runs TypeScript in a child process. Under `node --import tsx` every start
  * loaded tsx and compiled the entry's modules again (the core's two hundred: 1.1–1.5 s of CPU,
  * seconds of waiting on a loaded machine). The bundle starts in 0.3–0.4 s; esbuild makes it once per
  * test process (0.2 s), shared by every start. Here, beside the sandbox's test harness, so that both

@@ -11,8 +11,11 @@
  */
 import { act, cleanup, fireEvent, render, screen, waitFor } from '@testing-library/react';
 import Decimal from 'decimal.js';
+import type { ContextType } from 'react';
 import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
 import { contract, type DeskOperation } from '../../../shared/contract';
+import * as money from '../../../shared/format/money';
+import * as time from '../../../shared/format/time';
 import { lookupOperation } from '../../../shared/ipc/define';
 import { App } from '../App';
 import { formatMoney } from '../lib/format';
@@ -20,28 +23,29 @@ import { useInFlight } from '../lib/inFlight';
 import { goTo } from '../lib/navigation';
 import { type Answers, installFakeDesk } from '../lib/testing/fakeDesk';
 import { SCENE_NOW, sceneAnswers } from '../lib/testing/scene';
+import { ChartFactory } from '../screens/trade/market/CandleChart';
 import { SCREENS } from './screens';
 
-const { written, remembering } = vi.hoisted(() => {
-  const texts = new Set<string>();
-  /** Wraps each formatting function so that every text it returns is remembered. */
-  const wrap = <M extends Record<string, unknown>>(module: M, names: readonly (keyof M & string)[]): M => {
-    const wrapped: Record<string, unknown> = { ...module };
-    for (const name of names) {
-      const f = module[name] as (...args: unknown[]) => string;
-      wrapped[name] = (...args: unknown[]) => {
-        const text = f(...args);
-        texts.add(text);
-        return text;
-      };
-    }
-    return wrapped as M;
-  };
-  return { written: texts, remembering: wrap };
-});
+/** Every text the formatter returned while the file ran. */
+const written = new Set<string>();
 
-vi.mock('../../../shared/format/money', async (importOriginal) =>
-  remembering(await importOriginal<typeof import('../../../shared/format/money')>(), [
+/**
+ * Wraps each formatting function of the module, where the app reads it (the module's exports), so that
+ * every text it returns is remembered; restored after the file (the worker's next files share modules).
+ */
+const rememberTexts = <M extends object>(module: M, names: readonly (keyof M & string)[]) => {
+  for (const name of names) {
+    const format = module[name] as (...args: unknown[]) => string;
+    vi.spyOn(module, name as never).mockImplementation(((...args: unknown[]) => {
+      const text = format(...args);
+      written.add(text);
+      return text;
+    }) as never);
+  }
+};
+
+beforeAll(() => {
+  rememberTexts(money, [
     'formatAmount',
     'formatMoney',
     'formatAmountOrText',
@@ -52,41 +56,37 @@ vi.mock('../../../shared/format/money', async (importOriginal) =>
     'formatPrice',
     'formatBase',
     'formatShare',
-  ]),
-);
-vi.mock('../../../shared/format/time', async (importOriginal) =>
-  remembering(await importOriginal<typeof import('../../../shared/format/time')>(), ['formatTime', 'isoInZone']),
-);
+  ]);
+  rememberTexts(time, ['formatTime', 'isoInZone']);
+});
+afterAll(() => {
+  vi.restoreAllMocks();
+});
 
 /**
  * lightweight-charts draws on a canvas, which happy-dom lacks: a stand-in keeps every option the
  * screen gives it, so the axes' formatters can be checked like the page's text.
  */
-const chartOptions = vi.hoisted(() => [] as Record<string, unknown>[]);
-vi.mock('lightweight-charts', () => {
-  const scale = { applyOptions: (o: Record<string, unknown>) => chartOptions.push(o) };
-  const series = () => ({ setData: () => undefined, applyOptions: scale.applyOptions, priceScale: () => scale });
+const chartOptions: Record<string, unknown>[] = [];
+const keepOptions = (options: Record<string, unknown>) => {
+  chartOptions.push(options);
+};
+const scale = { applyOptions: keepOptions };
+const series = () => ({ setData: () => undefined, applyOptions: keepOptions, priceScale: () => scale });
+const chartStandIn = ((_container: unknown, options: Record<string, unknown>) => {
+  keepOptions(options);
   return {
-    CandlestickSeries: 'Candlestick',
-    HistogramSeries: 'Histogram',
-    ColorType: { Solid: 'solid' },
-    CrosshairMode: { Normal: 0 },
-    createChart: (_container: unknown, options: Record<string, unknown>) => {
-      chartOptions.push(options);
-      return {
-        addSeries: (_type: unknown, options: Record<string, unknown>) => {
-          chartOptions.push(options);
-          return series();
-        },
-        priceScale: () => scale,
-        timeScale: () => scale,
-        applyOptions: scale.applyOptions,
-        subscribeCrosshairMove: () => undefined,
-        remove: () => undefined,
-      };
+    addSeries: (_type: unknown, options: Record<string, unknown>) => {
+      keepOptions(options);
+      return series();
     },
+    priceScale: () => scale,
+    timeScale: () => scale,
+    applyOptions: keepOptions,
+    subscribeCrosshairMove: () => undefined,
+    remove: () => undefined,
   };
-});
+}) as unknown as ContextType<typeof ChartFactory>;
 
 // --- reading numbers off the page ---------------------------------------------------------------
 
@@ -214,17 +214,20 @@ describe('one format on every screen', () => {
   const badAnswers: string[] = [];
   const unanswered = new Set<string>();
 
+  let layout: { mockRestore: () => void }[] = [];
   beforeAll(() => {
     vi.useFakeTimers({ toFake: ['Date'], now: SCENE_NOW });
     // happy-dom lays nothing out: every element gets the size of a 1000 × 600 px box, so the long
     // lists (VirtualTable) draw their rows and the responsive charts draw their axes.
-    vi.spyOn(HTMLElement.prototype, 'getBoundingClientRect').mockReturnValue(
-      DOMRect.fromRect({ width: 1000, height: 600 }),
-    );
-    vi.spyOn(HTMLElement.prototype, 'offsetHeight', 'get').mockReturnValue(600);
-    vi.spyOn(HTMLElement.prototype, 'offsetWidth', 'get').mockReturnValue(1000);
-    vi.spyOn(HTMLElement.prototype, 'clientHeight', 'get').mockReturnValue(600);
-    vi.spyOn(HTMLElement.prototype, 'clientWidth', 'get').mockReturnValue(1000);
+    layout = [
+      vi
+        .spyOn(HTMLElement.prototype, 'getBoundingClientRect')
+        .mockReturnValue(DOMRect.fromRect({ width: 1000, height: 600 })),
+      vi.spyOn(HTMLElement.prototype, 'offsetHeight', 'get').mockReturnValue(600),
+      vi.spyOn(HTMLElement.prototype, 'offsetWidth', 'get').mockReturnValue(1000),
+      vi.spyOn(HTMLElement.prototype, 'clientHeight', 'get').mockReturnValue(600),
+      vi.spyOn(HTMLElement.prototype, 'clientWidth', 'get').mockReturnValue(1000),
+    ];
     installFakeDesk(checkedAnswers(sceneAnswers(), badAnswers), {
       unanswered: (operation: DeskOperation) => {
         unanswered.add(operation);
@@ -235,11 +238,15 @@ describe('one format on every screen', () => {
   afterAll(() => {
     cleanup();
     vi.useRealTimers();
-    vi.restoreAllMocks();
+    for (const spy of layout) spy.mockRestore();
   });
 
   it('writes every number with the formatter, one way per value', async () => {
-    render(<App />);
+    render(
+      <ChartFactory.Provider value={chartStandIn}>
+        <App />
+      </ChartFactory.Provider>,
+    );
     const problems: string[] = [];
     for (const entry of SCREENS) {
       await act(async () => goTo(entry.id));

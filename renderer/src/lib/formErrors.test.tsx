@@ -1,8 +1,9 @@
-import { cleanup, render, screen } from '@testing-library/react';
+import { act, cleanup, render, renderHook, screen } from '@testing-library/react';
+import { type FieldErrors, type Resolver, type ResolverResult, useForm } from 'react-hook-form';
 import { afterEach, describe, expect, it, vi } from 'vitest';
 import { ErrorNotice } from '../ui';
 import { DeskCallError } from './desk';
-import { FormRefusal, placeRefusal } from './formErrors';
+import { FormRefusal, placeRefusal, useRulesAtFields } from './formErrors';
 
 afterEach(cleanup);
 
@@ -89,5 +90,53 @@ describe('ErrorNotice: main’s words as main said them', () => {
     });
     render(<ErrorNotice error={error} />);
     expect(screen.getByText('Check the highlighted values and try again.')).toBeTruthy();
+  });
+});
+
+describe('useRulesAtFields: the latest check decides what a field shows', () => {
+  type Draft = { amount: string };
+  const REQUIRED: FieldErrors<Draft> = { amount: { type: 'custom', message: 'Enter an amount.' } };
+
+  /** A resolver that answers when the test says (each call waits for its own answer). */
+  const answeredByHand = () => {
+    const answers: ((errors: FieldErrors<Draft>) => void)[] = [];
+    const resolver: Resolver<Draft> = () =>
+      new Promise<ResolverResult<Draft>>((resolve) => {
+        answers.push((errors) => resolve({ values: {}, errors }));
+      });
+    return { answers, resolver };
+  };
+
+  const renderRules = (resolver: Resolver<Draft>) =>
+    renderHook(
+      ({ amount, shown }: { amount: string; shown: boolean }) => {
+        const form = useForm<Draft>({ defaultValues: { amount } });
+        useRulesAtFields(form, resolver, ['amount'], () => shown, [amount, shown]);
+        return form;
+      },
+      { initialProps: { amount: '', shown: true } },
+    );
+
+  it('an answer that comes after the form was reset does not put "required" back', async () => {
+    const { answers, resolver } = answeredByHand();
+    const { result, rerender } = renderRules(resolver);
+    // A transfer is done: the amount is cleared and "required" waits for the next attempt.
+    rerender({ amount: '', shown: false });
+    // The check from before the reset answers only now.
+    await act(async () => answers[0]?.(REQUIRED));
+    expect(result.current.getFieldState('amount').error).toBeUndefined();
+  });
+
+  it('an older answer arriving last does not replace the newer one', async () => {
+    const { answers, resolver } = answeredByHand();
+    const { result, rerender } = renderRules(resolver);
+    rerender({ amount: '5', shown: true });
+    await act(async () => answers[1]?.({}));
+    await act(async () => answers[0]?.(REQUIRED));
+    expect(result.current.getFieldState('amount').error).toBeUndefined();
+    // The newest check's own answer is applied.
+    rerender({ amount: '', shown: true });
+    await act(async () => answers[2]?.(REQUIRED));
+    expect(result.current.getFieldState('amount').error?.message).toBe('Enter an amount.');
   });
 });

@@ -128,9 +128,14 @@ export const useRulesAtFields = <T extends FieldValues, TContext, TOutput>(
       const error = form.getFieldState(name).error;
       if (!shown.includes(name) && error && !isRefusal(error)) form.clearErrors(name);
     }
-    if (shown.length === 0) return;
+    if (shown.length === 0) return undefined;
+    // The resolver answers later (a promise). By then a newer check may have started — the form reset
+    // after a transfer, "required" no longer shown — and this answer, read from older values and an
+    // older choice of what shows, must not overwrite it: only the latest check's answer is applied.
+    let latest = true;
     void Promise.resolve(resolver(form.getValues(), undefined, { fields: {}, shouldUseNativeValidation: false })).then(
       ({ errors }) => {
+        if (!latest) return;
         for (const name of shown) {
           const current = form.getFieldState(name).error;
           const rule = get(errors, name) as FieldError | undefined;
@@ -144,6 +149,9 @@ export const useRulesAtFields = <T extends FieldValues, TContext, TOutput>(
         }
       },
     );
+    return () => {
+      latest = false;
+    };
   };
   // biome-ignore lint/correctness/useExhaustiveDependencies: `deps` are what the rules read; `shows` reads them.
   useEffect(check, deps);

@@ -51,6 +51,9 @@ if (reactInternals !== undefined && 'recentlyCreatedOwnerStacks' in reactInterna
 // effects and timers would otherwise run on into this file.
 cleanup();
 document.body.replaceChildren();
+// The page's root carries the app's state too (theme, the readiness marker the frame sets once main
+// answers): a file starts on a bare one, or its wait for the marker passes before its own app answered.
+for (const { name } of [...document.documentElement.attributes]) document.documentElement.removeAttribute(name);
 resetStores();
 localStorage.clear();
 sessionStorage.clear();

@@ -1,11 +1,16 @@
 import { cleanup, fireEvent, screen } from '@testing-library/react';
-import userEvent from '@testing-library/user-event';
-import { afterEach, describe, expect, it, vi } from 'vitest';
+import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
 import { installFakeDesk, renderWithQuery } from '../../lib/testing/fakeDesk';
-import { enterText } from '../../lib/testing/user';
+import { enterText, setupUser } from '../../lib/testing/user';
 import { TransferForm } from './TransferForm';
 
 afterEach(cleanup);
+
+/** The person at the keyboard, a fresh one per test (lib/testing/user.ts: no hover before each click). */
+let user = setupUser();
+beforeEach(() => {
+  user = setupUser();
+});
 
 const subs = {
   accounts: [
@@ -32,7 +37,7 @@ const setup = (
 
 const chooseSub = async () => {
   await screen.findByRole('option', { name: 'desk_a (UID 11)' });
-  await userEvent.selectOptions(screen.getByLabelText('Sub-account'), '11');
+  await user.selectOptions(screen.getByLabelText('Sub-account'), '11');
 };
 
 describe('Transfer form: amount rules are checked before sending', () => {
@@ -40,9 +45,9 @@ describe('Transfer form: amount rules are checked before sending', () => {
     const { desk } = setup();
     await chooseSub();
     // Typed key by key: the check runs as each character arrives.
-    await userEvent.type(screen.getByLabelText('Amount'), '1.123456789');
+    await user.type(screen.getByLabelText('Amount'), '1.123456789');
     expect(screen.getByText('At most 8 decimals are allowed (this has 9).')).toBeTruthy();
-    await userEvent.click(screen.getByRole('button', { name: 'Review transfer' }));
+    await user.click(screen.getByRole('button', { name: 'Review transfer' }));
     expect(screen.getByTestId('transfer-invalid')).toBeTruthy();
     expect(screen.queryByTestId('transfer-confirm')).toBeNull();
     expect(desk.callsOf('transfers.send')).toEqual([]);
@@ -56,8 +61,8 @@ describe('Transfer form: amount rules are checked before sending', () => {
   ])('stops %j', async (amount, message) => {
     const { desk } = setup();
     await chooseSub();
-    await userEvent.type(screen.getByLabelText('Amount'), amount);
-    await userEvent.click(screen.getByRole('button', { name: 'Review transfer' }));
+    await user.type(screen.getByLabelText('Amount'), amount);
+    await user.click(screen.getByRole('button', { name: 'Review transfer' }));
     expect(screen.getByText(new RegExp(message))).toBeTruthy();
     expect(desk.callsOf('transfers.send')).toEqual([]);
   });
@@ -68,14 +73,14 @@ describe('Transfer form: amount rules are checked before sending', () => {
     await screen.findByText(/Available: 100.5 USDT/);
     await enterText(screen.getByLabelText('Amount'), '100.50000001');
     expect(screen.getByText('That is more than the 100.5 USDT available.')).toBeTruthy();
-    await userEvent.click(screen.getByRole('button', { name: 'Review transfer' }));
+    await user.click(screen.getByRole('button', { name: 'Review transfer' }));
     expect(desk.callsOf('transfers.send')).toEqual([]);
   });
 
   it('requires a sub-account before reviewing', async () => {
     const { desk } = setup();
-    await userEvent.type(screen.getByLabelText('Amount'), '1');
-    await userEvent.click(screen.getByRole('button', { name: 'Review transfer' }));
+    await user.type(screen.getByLabelText('Amount'), '1');
+    await user.click(screen.getByRole('button', { name: 'Review transfer' }));
     expect(screen.getByText('Choose a sub-account.')).toBeTruthy();
     expect(desk.callsOf('transfers.send')).toEqual([]);
   });
@@ -84,9 +89,9 @@ describe('Transfer form: amount rules are checked before sending', () => {
     const { desk, onResult } = setup();
     await chooseSub();
     await enterText(screen.getByLabelText('Amount'), '25.12345678');
-    await userEvent.click(screen.getByRole('button', { name: 'Review transfer' }));
+    await user.click(screen.getByRole('button', { name: 'Review transfer' }));
     expect(screen.getByTestId('review-amount').textContent).toBe('25.12345678 USDT');
-    await userEvent.click(screen.getByRole('button', { name: 'Transfer now' }));
+    await user.click(screen.getByRole('button', { name: 'Transfer now' }));
     await vi.waitFor(() => expect(onResult).toHaveBeenCalledTimes(1));
     expect(desk.callsOf('transfers.send')).toEqual([
       {
@@ -109,10 +114,10 @@ describe('Transfer form: amount rules are checked before sending', () => {
   ])('reads %j as written and sends the canonical %s', async (typed, sent, shown) => {
     const { desk, onResult } = setup('5000');
     await chooseSub();
-    await userEvent.type(screen.getByLabelText('Amount'), typed);
-    await userEvent.click(screen.getByRole('button', { name: 'Review transfer' }));
+    await user.type(screen.getByLabelText('Amount'), typed);
+    await user.click(screen.getByRole('button', { name: 'Review transfer' }));
     expect(screen.getByTestId('review-amount').textContent).toBe(shown);
-    await userEvent.click(screen.getByRole('button', { name: 'Transfer now' }));
+    await user.click(screen.getByRole('button', { name: 'Transfer now' }));
     await vi.waitFor(() => expect(onResult).toHaveBeenCalledTimes(1));
     expect((desk.callsOf('transfers.send') as { amount: string }[])[0]?.amount).toBe(sent);
   });
@@ -121,8 +126,8 @@ describe('Transfer form: amount rules are checked before sending', () => {
     let answer: (value: unknown) => void = () => {};
     const { desk, onResult } = setup('100.5', () => new Promise((resolve) => (answer = resolve)));
     await chooseSub();
-    await userEvent.type(screen.getByLabelText('Amount'), '5');
-    await userEvent.click(screen.getByRole('button', { name: 'Review transfer' }));
+    await user.type(screen.getByLabelText('Amount'), '5');
+    await user.click(screen.getByRole('button', { name: 'Review transfer' }));
     const confirm = screen.getByRole('button', { name: 'Transfer now' });
     // Both clicks land before React can re-render the button as busy.
     fireEvent.click(confirm);
@@ -132,8 +137,8 @@ describe('Transfer form: amount rules are checked before sending', () => {
     await vi.waitFor(() => expect(onResult).toHaveBeenCalledTimes(1));
     expect(desk.callsOf('transfers.send')).toHaveLength(1);
 
-    await userEvent.type(screen.getByLabelText('Amount'), '6');
-    await userEvent.click(screen.getByRole('button', { name: 'Review transfer' }));
+    await user.type(screen.getByLabelText('Amount'), '6');
+    await user.click(screen.getByRole('button', { name: 'Review transfer' }));
     fireEvent.click(screen.getByRole('button', { name: 'Transfer now' }));
     await vi.waitFor(() => expect(desk.callsOf('transfers.send')).toHaveLength(2));
     const [first, second] = desk.callsOf('transfers.send') as { requestKey: string; amount: string }[];
@@ -145,14 +150,14 @@ describe('Transfer form: amount rules are checked before sending', () => {
 
   it('asks for the pair only for margin and the settle currency only for contracts', async () => {
     setup(null);
-    await userEvent.selectOptions(screen.getByLabelText('Transfer type'), 'own');
+    await user.selectOptions(screen.getByLabelText('Transfer type'), 'own');
     // spot → futures (the default pair of accounts): settle needed, pair not.
     expect(screen.getByLabelText('Settle currency')).toBeTruthy();
     expect(screen.queryByLabelText('Margin market (pair)')).toBeNull();
-    await userEvent.selectOptions(screen.getByLabelText('To account'), 'options');
+    await user.selectOptions(screen.getByLabelText('To account'), 'options');
     expect(screen.queryByLabelText('Settle currency')).toBeNull();
     expect(screen.queryByLabelText('Margin market (pair)')).toBeNull();
-    await userEvent.selectOptions(screen.getByLabelText('To account'), 'margin');
+    await user.selectOptions(screen.getByLabelText('To account'), 'margin');
     expect(screen.getByLabelText('Margin market (pair)')).toBeTruthy();
     expect(screen.queryByLabelText('Settle currency')).toBeNull();
   });
@@ -174,16 +179,16 @@ describe('Transfer form: a refusal shows once, at the field it names', () => {
       }),
     );
     await chooseSub();
-    await userEvent.type(screen.getByLabelText('Amount'), '25');
-    await userEvent.click(screen.getByRole('button', { name: 'Review transfer' }));
-    await userEvent.click(screen.getByRole('button', { name: 'Transfer now' }));
+    await user.type(screen.getByLabelText('Amount'), '25');
+    await user.click(screen.getByRole('button', { name: 'Review transfer' }));
+    await user.click(screen.getByRole('button', { name: 'Transfer now' }));
     await vi.waitFor(() => expect(onResult).toHaveBeenCalledTimes(1));
     expect(screen.getByLabelText('Amount').getAttribute('aria-invalid')).toBe('true');
     expect(screen.getAllByText('At most 8 decimals are allowed (this has 9).')).toHaveLength(1);
     // Nothing left for a banner: the result says only where to look.
     expect(onResult.mock.calls[0]?.[0]).not.toHaveProperty('error');
     // Editing the field clears main's message.
-    await userEvent.type(screen.getByLabelText('Amount'), '1');
+    await user.type(screen.getByLabelText('Amount'), '1');
     expect(screen.queryByText('At most 8 decimals are allowed (this has 9).')).toBeNull();
   });
 
@@ -198,9 +203,9 @@ describe('Transfer form: a refusal shows once, at the field it names', () => {
       }),
     );
     await chooseSub();
-    await userEvent.type(screen.getByLabelText('Amount'), '25');
-    await userEvent.click(screen.getByRole('button', { name: 'Review transfer' }));
-    await userEvent.click(screen.getByRole('button', { name: 'Transfer now' }));
+    await user.type(screen.getByLabelText('Amount'), '25');
+    await user.click(screen.getByRole('button', { name: 'Review transfer' }));
+    await user.click(screen.getByRole('button', { name: 'Transfer now' }));
     await vi.waitFor(() => expect(onResult).toHaveBeenCalledTimes(1));
     const left = onResult.mock.calls[0]?.[0] as { error?: { highlighted?: string[] } };
     expect(left.error?.highlighted).toEqual(['Amount']);
@@ -212,16 +217,16 @@ describe('Transfer form: a refusal shows once, at the field it names', () => {
 describe('Transfer form: dependent fields', () => {
   it('says at once when the two accounts are the same, and nothing is sent', async () => {
     const { desk } = setup(null);
-    await userEvent.selectOptions(screen.getByLabelText('Transfer type'), 'own');
-    await userEvent.selectOptions(screen.getByLabelText('To account'), 'spot');
+    await user.selectOptions(screen.getByLabelText('Transfer type'), 'own');
+    await user.selectOptions(screen.getByLabelText('To account'), 'spot');
     expect(await screen.findByText('Choose two different accounts.')).toBeTruthy();
     expect(screen.queryByTestId('transfer-invalid')).toBeNull();
-    await userEvent.type(screen.getByLabelText('Amount'), '1');
-    await userEvent.click(screen.getByRole('button', { name: 'Review transfer' }));
+    await user.type(screen.getByLabelText('Amount'), '1');
+    await user.click(screen.getByRole('button', { name: 'Review transfer' }));
     expect(await screen.findByTestId('transfer-invalid')).toBeTruthy();
     expect(screen.getAllByText('Choose two different accounts.')).toHaveLength(1);
     expect(screen.queryByTestId('transfer-confirm')).toBeNull();
-    await userEvent.selectOptions(screen.getByLabelText('To account'), 'options');
+    await user.selectOptions(screen.getByLabelText('To account'), 'options');
     await vi.waitFor(() => expect(screen.queryByText('Choose two different accounts.')).toBeNull());
     expect(screen.queryByTestId('transfer-invalid')).toBeNull();
     expect(desk.callsOf('transfers.send')).toEqual([]);
@@ -231,7 +236,7 @@ describe('Transfer form: dependent fields', () => {
     setup('100.123456789');
     await chooseSub();
     await screen.findByText(/Available: 100.123456789 USDT/);
-    await userEvent.click(screen.getByRole('button', { name: 'Use all' }));
+    await user.click(screen.getByRole('button', { name: 'Use all' }));
     expect((screen.getByLabelText('Amount') as HTMLInputElement).value).toBe('100.12345678');
     expect(screen.queryByRole('alert')).toBeNull();
   });
@@ -239,9 +244,9 @@ describe('Transfer form: dependent fields', () => {
   it('after a transfer is done, the amount is cleared and "required" waits for the next attempt', async () => {
     const { onResult } = setup();
     await chooseSub();
-    await userEvent.type(screen.getByLabelText('Amount'), '5');
-    await userEvent.click(screen.getByRole('button', { name: 'Review transfer' }));
-    await userEvent.click(screen.getByRole('button', { name: 'Transfer now' }));
+    await user.type(screen.getByLabelText('Amount'), '5');
+    await user.click(screen.getByRole('button', { name: 'Review transfer' }));
+    await user.click(screen.getByRole('button', { name: 'Transfer now' }));
     await vi.waitFor(() => expect(onResult).toHaveBeenCalledTimes(1));
     await vi.waitFor(() => expect((screen.getByLabelText('Amount') as HTMLInputElement).value).toBe(''));
     expect(screen.queryByText('Enter an amount.')).toBeNull();
@@ -255,16 +260,16 @@ describe('Transfer form: refusals stay at their field until it is edited', () =>
       throw { code: 'PLATFORM', label: 'BALANCE_NOT_ENOUGH', message: 'Not enough balance', delivery: 'not_sent' };
     });
     await chooseSub();
-    await userEvent.type(screen.getByLabelText('Amount'), '25');
-    await userEvent.click(screen.getByRole('button', { name: 'Review transfer' }));
-    await userEvent.click(screen.getByRole('button', { name: 'Transfer now' }));
+    await user.type(screen.getByLabelText('Amount'), '25');
+    await user.click(screen.getByRole('button', { name: 'Review transfer' }));
+    await user.click(screen.getByRole('button', { name: 'Transfer now' }));
     await vi.waitFor(() => expect(onResult).toHaveBeenCalledTimes(1));
     expect(screen.getByLabelText('Amount').getAttribute('aria-invalid')).toBe('true');
-    await userEvent.selectOptions(screen.getByLabelText('Sub-account’s account'), 'futures');
+    await user.selectOptions(screen.getByLabelText('Sub-account’s account'), 'futures');
     await screen.findByText(/Available: 100.5 USDT/);
     expect(screen.getByLabelText('Amount').getAttribute('aria-invalid')).toBe('true');
     expect(screen.queryByTestId('transfer-invalid')).toBeNull();
-    await userEvent.type(screen.getByLabelText('Amount'), '.5');
+    await user.type(screen.getByLabelText('Amount'), '.5');
     await vi.waitFor(() => expect(screen.getByLabelText('Amount').getAttribute('aria-invalid')).toBeNull());
   });
 
@@ -279,9 +284,9 @@ describe('Transfer form: refusals stay at their field until it is edited', () =>
       }),
     );
     await chooseSub();
-    await userEvent.type(screen.getByLabelText('Amount'), '25');
-    await userEvent.click(screen.getByRole('button', { name: 'Review transfer' }));
-    await userEvent.click(screen.getByRole('button', { name: 'Transfer now' }));
+    await user.type(screen.getByLabelText('Amount'), '25');
+    await user.click(screen.getByRole('button', { name: 'Review transfer' }));
+    await user.click(screen.getByRole('button', { name: 'Transfer now' }));
     await vi.waitFor(() => expect(onResult).toHaveBeenCalledTimes(1));
     expect(onResult.mock.calls[0]?.[0]).not.toHaveProperty('error');
     expect(screen.getByLabelText('Sub-account’s account').getAttribute('aria-invalid')).toBe('true');
@@ -308,7 +313,7 @@ describe('Transfer form: the currency is picked from what the source holds', () 
     const held = await screen.findByTestId('transfer-held');
     expect(held.textContent).toBe('Held in the source spot account:243,310.25 USDT2.35 BTC');
     expect(screen.getByTestId('transfer-held-USDT').getAttribute('aria-pressed')).toBe('true');
-    await userEvent.click(screen.getByTestId('transfer-held-BTC'));
+    await user.click(screen.getByTestId('transfer-held-BTC'));
     expect((screen.getByRole('textbox', { name: 'Currency' }) as HTMLInputElement).value).toBe('BTC');
     expect(screen.getByTestId('transfer-held-BTC').getAttribute('aria-pressed')).toBe('true');
   });

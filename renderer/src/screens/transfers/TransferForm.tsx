@@ -11,7 +11,7 @@
  */
 import { zodResolver } from '@hookform/resolvers/zod';
 import Decimal from 'decimal.js';
-import { useState } from 'react';
+import { useMemo, useState } from 'react';
 import { Controller, type UseFormSetError, useForm } from 'react-hook-form';
 import { z } from 'zod';
 import {
@@ -195,7 +195,8 @@ export const TransferForm = ({ onResult }: TransferFormProps) => {
   );
   const availableText = source !== undefined ? (available.data?.available ?? undefined) : undefined;
 
-  const resolver = zodResolver(transferSchema(availableText));
+  // Built again only when what is available changes, not on every keystroke.
+  const resolver = useMemo(() => zodResolver(transferSchema(availableText)), [availableText]);
   const form = useForm<TransferDraft, unknown, TransferDetails>({
     // Read again every render: the amount is checked against what is available at the source.
     resolver,

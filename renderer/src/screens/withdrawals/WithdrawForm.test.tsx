@@ -119,10 +119,20 @@ const renderForm = () => {
   return onSent;
 };
 
+/**
+ * A choice of one group (Network, Saved address), looked for inside that group: a query by role and
+ * name works out the name of every radio it walks, reading each label's styles for what is hidden,
+ * and the saved addresses' labels are long. Scoped, a network is found without reading the addresses.
+ */
+const findRadio = async (group: 'Network' | 'Saved address', name: RegExp) =>
+  within(await screen.findByRole('radiogroup', { name: group })).findByRole('radio', { name });
+const getRadio = (group: 'Network' | 'Saved address', name: RegExp) =>
+  within(screen.getByRole('radiogroup', { name: group })).getByRole('radio', { name });
+
 const choose = async (user: ReturnType<typeof userEvent.setup>, network: RegExp, address: RegExp) => {
   await user.selectOptions(await screen.findByLabelText('Currency'), 'USDT');
-  await user.click(await screen.findByRole('radio', { name: network }));
-  await user.click(await screen.findByRole('radio', { name: address }));
+  await user.click(await findRadio('Network', network));
+  await user.click(await findRadio('Saved address', address));
 };
 
 describe('withdrawal form', () => {
@@ -156,8 +166,8 @@ describe('withdrawal form', () => {
     installFakeDesk({ ...answers, 'funding.savedAddresses': () => many });
     renderForm();
     await user.selectOptions(await screen.findByLabelText('Currency'), 'USDT');
-    await user.click(await screen.findByRole('radio', { name: /^TRX/ }));
-    await screen.findByRole('radio', { name: /Supplier 6/ });
+    await user.click(await findRadio('Network', /^TRX/));
+    await findRadio('Saved address', /Supplier 6/);
     await enterText(screen.getByTestId('address-search'), 'supplier 3');
     const group = screen.getByRole('radiogroup', { name: 'Saved address' });
     expect(within(group).getAllByRole('radio')).toHaveLength(1);
@@ -192,7 +202,7 @@ describe('withdrawal form', () => {
     const user = setupUser();
     renderForm();
     await user.selectOptions(await screen.findByLabelText('Currency'), 'USDT');
-    const sol = await screen.findByRole('radio', { name: /^SOL/ });
+    const sol = await findRadio('Network', /^SOL/);
     expect(sol).toHaveProperty('disabled', true);
     expect(screen.getByTestId('chain-SOL').textContent).toContain('suspended');
   });
@@ -258,8 +268,8 @@ describe('withdrawal form', () => {
     const user = setupUser();
     const onSent = renderForm();
     await choose(user, /^XRP/, /desk B/);
-    expect(screen.getByRole('radio', { name: /desk B/ })).toHaveProperty('checked', true);
-    expect(screen.getByRole('radio', { name: /desk A/ })).toHaveProperty('checked', false);
+    expect(getRadio('Saved address', /desk B/)).toHaveProperty('checked', true);
+    expect(getRadio('Saved address', /desk A/)).toHaveProperty('checked', false);
     expect((screen.getByLabelText('Memo / tag') as HTMLInputElement).value).toBe('222');
     // desk A was used before, desk B (same address, its own memo) never: the test amount is offered.
     expect(screen.getByTestId('test-amount-first')).toBeTruthy();
@@ -314,7 +324,7 @@ describe('withdrawal form', () => {
     const user = setupUser();
     renderForm();
     await choose(user, /^XRP/, /desk A/);
-    expect(screen.getByRole('radio', { name: /desk B/ })).toHaveProperty('checked', false);
+    expect(getRadio('Saved address', /desk B/)).toHaveProperty('checked', false);
     expect(screen.queryByTestId('test-amount-first')).toBeNull();
     await user.type(screen.getByLabelText('Amount'), '20');
     await user.click(screen.getByTestId('withdraw-review'));
@@ -328,8 +338,8 @@ describe('withdrawal form', () => {
     const memo = screen.getByLabelText('Memo / tag');
     await user.clear(memo);
     await user.type(memo, '333');
-    expect(screen.getByRole('radio', { name: /desk A/ })).toHaveProperty('checked', false);
-    expect(screen.getByRole('radio', { name: /desk B/ })).toHaveProperty('checked', false);
+    expect(getRadio('Saved address', /desk A/)).toHaveProperty('checked', false);
+    expect(getRadio('Saved address', /desk B/)).toHaveProperty('checked', false);
     expect(screen.getByTestId('test-amount-first')).toBeTruthy();
     await user.click(screen.getByTestId('withdraw-review'));
     sheet = await screen.findByTestId('review-sheet');
@@ -504,9 +514,9 @@ describe('withdrawal form: dependent fields and the draft', () => {
     expect(why()).toBe('Choose a currency.');
     await user.selectOptions(screen.getByLabelText('Currency'), 'USDT');
     await waitFor(() => expect(why()).toBe('Choose a network.'));
-    await user.click(await screen.findByRole('radio', { name: /^TRX/ }));
+    await user.click(await findRadio('Network', /^TRX/));
     await waitFor(() => expect(why()).toBe('Choose a saved address.'));
-    await user.click(await screen.findByRole('radio', { name: /OTC desk/ }));
+    await user.click(await findRadio('Saved address', /OTC desk/));
     await waitFor(() => expect(why()).toBe('Check the amount above.'));
     expect(review).toHaveProperty('disabled', true);
     await user.type(screen.getByLabelText('Amount'), '100');
@@ -536,8 +546,8 @@ describe('withdrawal form: dependent fields and the draft', () => {
     await user.click(within(sheet).getByRole('button', { name: 'Back' }));
     expect(screen.getByLabelText('Amount').getAttribute('aria-invalid')).toBe('true');
 
-    await user.click(screen.getByRole('radio', { name: /^TON/ }));
-    await user.click(await screen.findByRole('radio', { name: /Exchange B/ }));
+    await user.click(getRadio('Network', /^TON/));
+    await user.click(await findRadio('Saved address', /Exchange B/));
     await waitFor(() => expect((screen.getByLabelText('Memo / tag') as HTMLInputElement).value).toBe('7734001'));
     expect((screen.getByLabelText('Amount') as HTMLInputElement).value).toBe('100');
     expect(screen.getByLabelText('Amount').getAttribute('aria-invalid')).toBe('true');
@@ -556,7 +566,7 @@ describe('withdrawal form: dependent fields and the draft', () => {
 
     renderForm();
     expect(((await screen.findByLabelText('Amount')) as HTMLInputElement).value).toBe('300000');
-    expect(screen.getByRole('radio', { name: /OTC desk/ })).toHaveProperty('checked', true);
+    expect(getRadio('Saved address', /OTC desk/)).toHaveProperty('checked', true);
     // Typed before leaving: its rule shows at once.
     expect(await screen.findByText(/Not enough USDT/)).toBeTruthy();
 
@@ -565,8 +575,8 @@ describe('withdrawal form: dependent fields and the draft', () => {
     await waitFor(() => expect(screen.queryByLabelText('Amount')).toBeNull());
     expect((screen.getByLabelText('Currency') as HTMLSelectElement).value).toBe('USDT');
     expect(screen.queryByText(/Not enough USDT/)).toBeNull();
-    await user.click(await screen.findByRole('radio', { name: /^TRX/ }));
-    await user.click(await screen.findByRole('radio', { name: /OTC desk/ }));
+    await user.click(await findRadio('Network', /^TRX/));
+    await user.click(await findRadio('Saved address', /OTC desk/));
     expect((screen.getByLabelText('Amount') as HTMLInputElement).value).toBe('');
   });
 });

@@ -9,7 +9,7 @@
  */
 import { zodResolver } from '@hookform/resolvers/zod';
 import Decimal from 'decimal.js';
-import { useEffect, useMemo, useState } from 'react';
+import { memo, useCallback, useEffect, useMemo, useState } from 'react';
 import { Controller, useForm } from 'react-hook-form';
 import { z } from 'zod';
 import { create } from 'zustand';
@@ -216,6 +216,108 @@ const withdrawSchema = (reads: WithdrawReads) =>
     })
     .pipe(WithdrawDetails);
 
+/**
+ * The network choices and the saved addresses: memoised, so that typing an amount or a memo (a
+ * re-render of the form per keystroke) does not draw the lists again; they change with the
+ * networks, the address book, the search and the choice.
+ */
+const NetworkChoices = memo(function NetworkChoices({
+  chains,
+  chosen,
+  onChoose,
+}: {
+  readonly chains: readonly CurrencyChainInfo[] | undefined;
+  readonly chosen: string;
+  readonly onChoose: (patch: Partial<WithdrawValues>) => void;
+}) {
+  return (
+    <div className="choice-list" role="radiogroup" aria-label="Network">
+      {chains?.map((c) => {
+        const why = chainProblem(c);
+        return (
+          <label key={c.chain} className={`choice${why ? ' choice-disabled' : ''}`} data-testid={`chain-${c.chain}`}>
+            <input
+              type="radio"
+              name="withdraw-chain"
+              value={c.chain}
+              checked={chosen === c.chain}
+              disabled={why !== undefined}
+              onChange={() => onChoose({ chain: c.chain, address: '', memo: '' })}
+            />
+            <span className="choice-title">{networkName(c)}</span>
+            {c.usesMemo ? <Badge tone="warn">Memo required</Badge> : null}
+            {why ? <span className="choice-note">{why}</span> : null}
+          </label>
+        );
+      })}
+    </div>
+  );
+});
+
+const SavedAddressChoices = memo(function SavedAddressChoices({
+  addresses,
+  chosen,
+  highlighted,
+  onChoose,
+}: {
+  readonly addresses: readonly SavedAddress[];
+  /** The destination key of the draft's (chain, address, memo). */
+  readonly chosen: string;
+  readonly highlighted: boolean;
+  readonly onChoose: (patch: Partial<WithdrawValues>) => void;
+}) {
+  return (
+    <div
+      className="choice-list"
+      role="radiogroup"
+      aria-label="Saved address"
+      aria-invalid={highlighted ? true : undefined}
+    >
+      {addresses.map((a) => {
+        const why = savedAddressRefusal(a);
+        return (
+          <label
+            key={savedKey(a)}
+            className={`choice choice-address${why ? ' choice-refused' : ''}`}
+            data-testid={`saved-address-${a.address}`}
+            data-refused={why ? 'true' : undefined}
+          >
+            <input
+              type="radio"
+              name="withdraw-address"
+              value={savedKey(a)}
+              checked={savedKey(a) === chosen}
+              // The platform refuses this one through the API: it cannot be chosen (its note says why).
+              disabled={why !== undefined}
+              onChange={() => onChoose({ address: a.address, memo: a.tag ?? '' })}
+            />
+            <span className="choice-title">{a.name || 'Unnamed address'}</span>
+            <LongId value={a.address} />
+            {a.tag ? <span className="muted">Memo {a.tag}</span> : null}
+            {a.verified ? (
+              <Badge tone="good">Verified</Badge>
+            ) : (
+              <Badge tone={why ? 'bad' : 'warn'}>{why ? 'Not verified — cannot be used' : 'Not verified'}</Badge>
+            )}
+            {why ? (
+              <span className="choice-note saved-address-refused">{why}</span>
+            ) : !a.verified ? (
+              <span className="choice-note">
+                Not verified, but used before: the platform accepts addresses a withdrawal already went to.
+              </span>
+            ) : null}
+            {a.previousWithdrawals === 0 ? (
+              <Badge tone="info">Not used before</Badge>
+            ) : (
+              <Badge>Used {a.previousWithdrawals}×</Badge>
+            )}
+          </label>
+        );
+      })}
+    </div>
+  );
+});
+
 export function WithdrawForm({ onSent }: { readonly onSent: (result: WithdrawResult) => void }) {
   // The draft the screen reads (queries, fee, dependent choices); the form holds the same values.
   const draft = useWithdrawDraft();
@@ -252,7 +354,11 @@ export function WithdrawForm({ onSent }: { readonly onSent: (result: WithdrawRes
   // cannot be reviewed; the reason shows at the field at once, not after a click.
   const refused = saved ? savedAddressRefusal(saved) : undefined;
 
-  const resolver = zodResolver(withdrawSchema({ rules, chain, available, refused }));
+  // Built again only when what the rules read changes, not on every keystroke.
+  const resolver = useMemo(
+    () => zodResolver(withdrawSchema({ rules, chain, available, refused })),
+    [rules, chain, available, refused],
+  );
   const form = useForm<WithdrawValues, unknown, WithdrawDetails>({
     // Read again every render: the rules read the chosen currency's rules, network, balance and saved entry.
     resolver,
@@ -269,10 +375,14 @@ export function WithdrawForm({ onSent }: { readonly onSent: (result: WithdrawRes
   const submitted = form.formState.isSubmitted;
   const { errors } = form.formState;
   /** A change by the person: the draft and the form follow; a refusal at a changed field goes. */
-  const edit = (patch: Partial<WithdrawValues>) => {
-    editFields(form, patch);
-    draft.set(patch);
-  };
+  const setDraft = draft.set;
+  const edit = useCallback(
+    (patch: Partial<WithdrawValues>) => {
+      editFields(form, patch);
+      setDraft(patch);
+    },
+    [form, setDraft],
+  );
   // The draft changed from outside (Balances → "Withdraw" hands over a currency): the form follows.
   useEffect(() => {
     for (const name of WITHDRAW_ORDER) {
@@ -323,8 +433,9 @@ export function WithdrawForm({ onSent }: { readonly onSent: (result: WithdrawRes
       : first === 'amount' || first === 'memo'
         ? `Check the ${(WITHDRAW_FIELDS[first] ?? first).toLowerCase()} above.`
         : (problems[first] ?? '');
-  const shownAddresses = (addressesQuery.data ?? []).filter((a) =>
-    matchesSearch(addressSearch, [a.name, a.address, a.tag]),
+  const shownAddresses = useMemo(
+    () => (addressesQuery.data ?? []).filter((a) => matchesSearch(addressSearch, [a.name, a.address, a.tag])),
+    [addressesQuery.data, addressSearch],
   );
   const needsApproval = approvalReasons({
     policy: policyQuery.data?.policy,
@@ -377,30 +488,7 @@ export function WithdrawForm({ onSent }: { readonly onSent: (result: WithdrawRes
                   The platform offers no withdrawal network for {draft.currency}.
                 </EmptyState>
               ) : null}
-              <div className="choice-list" role="radiogroup" aria-label="Network">
-                {chainsQuery.data?.map((c) => {
-                  const why = chainProblem(c);
-                  return (
-                    <label
-                      key={c.chain}
-                      className={`choice${why ? ' choice-disabled' : ''}`}
-                      data-testid={`chain-${c.chain}`}
-                    >
-                      <input
-                        type="radio"
-                        name="withdraw-chain"
-                        value={c.chain}
-                        checked={draft.chain === c.chain}
-                        disabled={why !== undefined}
-                        onChange={() => edit({ chain: c.chain, address: '', memo: '' })}
-                      />
-                      <span className="choice-title">{networkName(c)}</span>
-                      {c.usesMemo ? <Badge tone="warn">Memo required</Badge> : null}
-                      {why ? <span className="choice-note">{why}</span> : null}
-                    </label>
-                  );
-                })}
-              </div>
+              <NetworkChoices chains={chainsQuery.data} chosen={draft.chain} onChoose={edit} />
               <FieldError message={fieldMessage(errors.chain)} />
             </fieldset>
           ) : null}
@@ -433,56 +521,12 @@ export function WithdrawForm({ onSent }: { readonly onSent: (result: WithdrawRes
               {addressSearch !== '' && shownAddresses.length === 0 ? (
                 <p className="muted">No saved address matches “{addressSearch}”.</p>
               ) : null}
-              <div
-                className="choice-list"
-                role="radiogroup"
-                aria-label="Saved address"
-                aria-invalid={highlighted('address') ? true : undefined}
-              >
-                {shownAddresses.map((a) => {
-                  const why = savedAddressRefusal(a);
-                  return (
-                    <label
-                      key={savedKey(a)}
-                      className={`choice choice-address${why ? ' choice-refused' : ''}`}
-                      data-testid={`saved-address-${a.address}`}
-                      data-refused={why ? 'true' : undefined}
-                    >
-                      <input
-                        type="radio"
-                        name="withdraw-address"
-                        value={savedKey(a)}
-                        checked={savedKey(a) === draftDestination}
-                        // The platform refuses this one through the API: it cannot be chosen (its note says why).
-                        disabled={why !== undefined}
-                        onChange={() => edit({ address: a.address, memo: a.tag ?? '' })}
-                      />
-                      <span className="choice-title">{a.name || 'Unnamed address'}</span>
-                      <LongId value={a.address} />
-                      {a.tag ? <span className="muted">Memo {a.tag}</span> : null}
-                      {a.verified ? (
-                        <Badge tone="good">Verified</Badge>
-                      ) : (
-                        <Badge tone={why ? 'bad' : 'warn'}>
-                          {why ? 'Not verified — cannot be used' : 'Not verified'}
-                        </Badge>
-                      )}
-                      {why ? (
-                        <span className="choice-note saved-address-refused">{why}</span>
-                      ) : !a.verified ? (
-                        <span className="choice-note">
-                          Not verified, but used before: the platform accepts addresses a withdrawal already went to.
-                        </span>
-                      ) : null}
-                      {a.previousWithdrawals === 0 ? (
-                        <Badge tone="info">Not used before</Badge>
-                      ) : (
-                        <Badge>Used {a.previousWithdrawals}×</Badge>
-                      )}
-                    </label>
-                  );
-                })}
-              </div>
+              <SavedAddressChoices
+                addresses={shownAddresses}
+                chosen={draftDestination}
+                highlighted={highlighted('address')}
+                onChoose={edit}
+              />
               <FieldError message={fieldMessage(errors.address)} testId="saved-address-error" />
             </fieldset>
           ) : null}

@@ -1,12 +1,17 @@
 import { cleanup, screen, within } from '@testing-library/react';
-import userEvent from '@testing-library/user-event';
-import { afterEach, describe, expect, it, vi } from 'vitest';
+import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
 import type { KeyView } from '../../../../../shared/contract/keys';
 import { installFakeDesk, renderWithQuery } from '../../../lib/testing/fakeDesk';
-import { enterText } from '../../../lib/testing/user';
+import { enterText, setupUser } from '../../../lib/testing/user';
 import { KeyFormDialog } from './KeyFormDialog';
 
 afterEach(cleanup);
+
+/** The person at the keyboard, a fresh one per test (lib/testing/user.ts: no hover before each click). */
+let user = setupUser();
+beforeEach(() => {
+  user = setupUser();
+});
 
 const view: KeyView = {
   key: 'abcdef0123456789abcdef0123456789',
@@ -25,20 +30,20 @@ const view: KeyView = {
  * whole form, and most tests are about the address, not the typing), or typed key by key.
  */
 const addIp = async (text: string, how: 'pasted' | 'typed' = 'pasted') => {
-  await userEvent.click(screen.getByRole('button', { name: 'Add address' }));
+  await user.click(screen.getByRole('button', { name: 'Add address' }));
   const inputs = screen.getAllByLabelText(/^IP address \d+$/);
   const row = inputs[inputs.length - 1]!;
-  await (how === 'typed' ? userEvent.type(row, text) : enterText(row, text));
+  await (how === 'typed' ? user.type(row, text) : enterText(row, text));
 };
 
 describe('Key form: IP whitelist and permissions are checked before sending', () => {
   it('stops an invalid IPv4 address inline and sends nothing', async () => {
     const desk = installFakeDesk({ 'keys.create': () => ({ key: view, secret: 's', secretStored: false }) });
     renderWithQuery(<KeyFormDialog userId={7} onClose={() => {}} />);
-    await userEvent.type(screen.getByLabelText('Key name'), 'bot');
+    await user.type(screen.getByLabelText('Key name'), 'bot');
     await addIp('300.1.2.3', 'typed');
     expect(screen.getByText('Each of the four numbers must be between 0 and 255.')).toBeTruthy();
-    await userEvent.click(screen.getByRole('button', { name: 'Create key' }));
+    await user.click(screen.getByRole('button', { name: 'Create key' }));
     expect(screen.getByTestId('key-form-invalid')).toBeTruthy();
     expect(desk.callsOf('keys.create')).toEqual([]);
   });
@@ -57,7 +62,7 @@ describe('Key form: IP whitelist and permissions are checked before sending', ()
     installFakeDesk({});
     renderWithQuery(<KeyFormDialog userId={7} onClose={() => {}} />);
     const add = screen.getByRole('button', { name: 'Add address' });
-    for (let i = 0; i < 20; i += 1) await userEvent.click(add);
+    for (let i = 0; i < 20; i += 1) await user.click(add);
     expect((add as HTMLButtonElement).disabled).toBe(true);
     expect(screen.getByText('20 of 20', { exact: false })).toBeTruthy();
   });
@@ -65,10 +70,10 @@ describe('Key form: IP whitelist and permissions are checked before sending', ()
   it('needs at least one permission', async () => {
     const desk = installFakeDesk({});
     renderWithQuery(<KeyFormDialog userId={7} onClose={() => {}} />);
-    await userEvent.type(screen.getByLabelText('Key name'), 'bot');
-    await userEvent.click(screen.getByLabelText('Wallet: None'));
-    await userEvent.click(screen.getByLabelText('Spot & margin trading: None'));
-    await userEvent.click(screen.getByRole('button', { name: 'Create key' }));
+    await user.type(screen.getByLabelText('Key name'), 'bot');
+    await user.click(screen.getByLabelText('Wallet: None'));
+    await user.click(screen.getByLabelText('Spot & margin trading: None'));
+    await user.click(screen.getByRole('button', { name: 'Create key' }));
     expect(screen.getByText('Give the key at least one permission.')).toBeTruthy();
     expect(desk.callsOf('keys.create')).toEqual([]);
   });
@@ -77,10 +82,10 @@ describe('Key form: IP whitelist and permissions are checked before sending', ()
     const desk = installFakeDesk({ 'keys.create': () => ({ key: view, secret: 'shh', secretStored: true }) });
     const onCreated = vi.fn();
     renderWithQuery(<KeyFormDialog userId={7} onClose={() => {}} onCreated={onCreated} />);
-    await userEvent.type(screen.getByLabelText('Key name'), 'bot');
-    await userEvent.click(screen.getByLabelText('Spot & margin trading: Read-write'));
+    await user.type(screen.getByLabelText('Key name'), 'bot');
+    await user.click(screen.getByLabelText('Spot & margin trading: Read-write'));
     await addIp(' 203.0.113.7 ');
-    await userEvent.click(screen.getByRole('button', { name: 'Create key' }));
+    await user.click(screen.getByRole('button', { name: 'Create key' }));
     await vi.waitFor(() => expect(onCreated).toHaveBeenCalledTimes(1));
     expect(desk.callsOf('keys.create')).toEqual([
       {
@@ -98,9 +103,9 @@ describe('Key form: IP whitelist and permissions are checked before sending', ()
     const desk = installFakeDesk({ 'keys.update': () => view });
     renderWithQuery(<KeyFormDialog userId={7} editing={view} onClose={() => {}} />);
     const name = screen.getByLabelText('Key name');
-    await userEvent.clear(name);
-    await userEvent.type(name, 'bot 2');
-    await userEvent.click(screen.getByRole('button', { name: 'Save key' }));
+    await user.clear(name);
+    await user.type(name, 'bot 2');
+    await user.click(screen.getByRole('button', { name: 'Save key' }));
     await vi.waitFor(() => expect(desk.callsOf('keys.update')).toHaveLength(1));
     expect(desk.callsOf('keys.update')[0]).toEqual({
       userId: 7,
@@ -115,8 +120,8 @@ describe('Key form: IP whitelist and permissions are checked before sending', ()
     installFakeDesk({});
     renderWithQuery(<KeyFormDialog userId={7} editing={view} onClose={() => {}} />);
     const editor = screen.getByTestId('ip-whitelist-editor');
-    await userEvent.click(within(editor).getByRole('button', { name: 'Remove IP address 2' }));
-    await userEvent.click(within(editor).getByRole('button', { name: 'Remove IP address 1' }));
+    await user.click(within(editor).getByRole('button', { name: 'Remove IP address 2' }));
+    await user.click(within(editor).getByRole('button', { name: 'Remove IP address 1' }));
     expect(screen.getByText(/Saving removes every address/)).toBeTruthy();
   });
 });
@@ -125,7 +130,7 @@ describe('Key form: Enter never creates a key', () => {
   it('Enter in the name field creates nothing (no key with default permissions); the button does', async () => {
     const desk = installFakeDesk({ 'keys.create': () => ({ key: view, secret: 's', secretStored: false }) });
     renderWithQuery(<KeyFormDialog userId={7} onClose={() => {}} />);
-    await userEvent.type(screen.getByLabelText('Key name'), 'bot{Enter}');
+    await user.type(screen.getByLabelText('Key name'), 'bot{Enter}');
     expect(desk.callsOf('keys.create')).toEqual([]);
   });
 });
@@ -145,10 +150,10 @@ describe('Key form: one way for errors', () => {
       }),
     });
     renderWithQuery(<KeyFormDialog userId={7} onClose={() => {}} />);
-    await userEvent.type(screen.getByLabelText('Key name'), 'bot');
+    await user.type(screen.getByLabelText('Key name'), 'bot');
     await addIp('203.0.113.7');
     await addIp('198.51.100.1');
-    await userEvent.click(screen.getByRole('button', { name: 'Create key' }));
+    await user.click(screen.getByRole('button', { name: 'Create key' }));
     await vi.waitFor(() => expect(screen.getAllByText('This address is reserved.')).toHaveLength(1));
     expect(screen.getByLabelText('IP address 2').getAttribute('aria-invalid')).toBe('true');
     expect(screen.getByLabelText('IP address 1').getAttribute('aria-invalid')).toBeNull();
@@ -161,8 +166,8 @@ describe('Key form: one way for errors', () => {
       'keys.create': refuse({ code: 'INVALID_INPUT', message: 'Not valid', fields: { name: 'This name is taken.' } }),
     });
     renderWithQuery(<KeyFormDialog userId={7} onClose={() => {}} />);
-    await userEvent.type(screen.getByLabelText('Key name'), 'bot');
-    await userEvent.click(screen.getByRole('button', { name: 'Create key' }));
+    await user.type(screen.getByLabelText('Key name'), 'bot');
+    await user.click(screen.getByRole('button', { name: 'Create key' }));
     await vi.waitFor(() => expect(screen.getAllByText('This name is taken.')).toHaveLength(1));
     expect(screen.getByLabelText('Key name').getAttribute('aria-invalid')).toBe('true');
     expect(screen.queryByTestId('key-form-invalid')).toBeNull();
@@ -179,8 +184,8 @@ describe('Key form: one way for errors', () => {
       }),
     });
     renderWithQuery(<KeyFormDialog userId={7} onClose={() => {}} />);
-    await userEvent.type(screen.getByLabelText('Key name'), 'bot');
-    await userEvent.click(screen.getByRole('button', { name: 'Create key' }));
+    await user.type(screen.getByLabelText('Key name'), 'bot');
+    await user.click(screen.getByRole('button', { name: 'Create key' }));
     await vi.waitFor(() => expect(screen.getAllByTestId('error-notice')).toHaveLength(1));
     expect(screen.getByTestId('error-notice').textContent).toContain('not accepted by the platform');
     expect(screen.getByText('Check the values you entered and try again.')).toBeTruthy();

@@ -15,10 +15,17 @@ import {
   type ISeriesApi,
   type UTCTimestamp,
 } from 'lightweight-charts';
-import { memo, useEffect, useMemo, useRef, useState } from 'react';
+import { createContext, memo, useContext, useEffect, useMemo, useRef, useState } from 'react';
 import { CANDLE_INTERVALS, type Candle, type CandleInterval, type Pair } from '../../../../../shared/contract/trade';
 import { type DisplayTimeZone, formatBase, formatPrice, formatTime, isDecimalString } from '../../../lib/format';
 import { usePrefs } from '../../../lib/prefs';
+
+/**
+ * What draws the chart: lightweight-charts' createChart. A test without a canvas (happy-dom has none)
+ * provides a stand-in that keeps the options it is given (frame/numbers.test.tsx checks the axes'
+ * formatters that way).
+ */
+export const ChartFactory = createContext<typeof createChart>(createChart);
 
 /** The stylesheet's colours for the current theme (read after the theme is set on <html>). */
 const themeColours = () => {
@@ -82,6 +89,7 @@ export const CandleChart = memo(function CandleChart({
   const timeZone = usePrefs((s) => s.timeZone);
   const box = useRef<HTMLDivElement>(null);
   const chart = useRef<{ api: IChartApi; price: ISeriesApi<'Candlestick'>; volume: ISeriesApi<'Histogram'> }>(null);
+  const drawChart = useContext(ChartFactory);
   const [legend, setLegend] = useState<Legend | undefined>();
   const byTime = useMemo(() => new Map(candles.map((c) => [c.t, c])), [candles]);
   const byTimeRef = useRef(byTime);
@@ -91,7 +99,7 @@ export const CandleChart = memo(function CandleChart({
   useEffect(() => {
     const container = box.current;
     if (container === null) return undefined;
-    const api = createChart(container, { autoSize: true, crosshair: { mode: CrosshairMode.Normal } });
+    const api = drawChart(container, { autoSize: true, crosshair: { mode: CrosshairMode.Normal } });
     const price = api.addSeries(CandlestickSeries, { priceLineVisible: true });
     // The volume has no label on the price axis: it would cover the lowest price label.
     const volume = api.addSeries(HistogramSeries, {
@@ -122,7 +130,7 @@ export const CandleChart = memo(function CandleChart({
       chart.current = null;
       api.remove();
     };
-  }, []);
+  }, [drawChart]);
 
   // Axis labels follow the pair and the display zone.
   useEffect(() => {

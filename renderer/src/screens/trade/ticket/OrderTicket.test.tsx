@@ -1,5 +1,4 @@
 import { act, cleanup, screen, waitFor } from '@testing-library/react';
-import userEvent from '@testing-library/user-event';
 import { afterEach, beforeEach, describe, expect, it, onTestFinished, vi } from 'vitest';
 import type { DeskOperation } from '../../../../../shared/contract';
 import {
@@ -14,7 +13,7 @@ import {
 import { DuplicateGuard } from '../../../../../shared/trade/ticket';
 import type { Answer } from '../../../lib/testing/fakeDesk';
 import { installFakeDesk, renderWithQuery } from '../../../lib/testing/fakeDesk';
-import { enterText } from '../../../lib/testing/user';
+import { enterText, setupUser } from '../../../lib/testing/user';
 import { useTradeUi } from '../store';
 import { OrderTicket } from './OrderTicket';
 import { LOOKUP_EVERY_MS, SIGNATURE_WINDOW_MS } from './useUnconfirmedOrder';
@@ -22,6 +21,12 @@ import { LOOKUP_EVERY_MS, SIGNATURE_WINDOW_MS } from './useUnconfirmedOrder';
 afterEach(() => {
   cleanup();
   useTradeUi.setState({ unconfirmed: {} });
+});
+
+/** The person at the keyboard, a fresh one per test (lib/testing/user.ts: no hover before each click). */
+let user = setupUser();
+beforeEach(() => {
+  user = setupUser();
 });
 
 const pair: Pair = {
@@ -105,14 +110,14 @@ const setup = (
  */
 const fill = async (label: RegExp, value: string) => {
   const input = screen.getByLabelText(label);
-  await userEvent.clear(input);
+  await user.clear(input);
   await enterText(input, value);
 };
 /** Types `value` key by key, as a person does (every intermediate text goes through the ticket). */
 const typeKeys = async (label: RegExp, value: string) => {
   const input = screen.getByLabelText(label);
-  await userEvent.clear(input);
-  await userEvent.type(input, value);
+  await user.clear(input);
+  await user.type(input, value);
 };
 
 describe('OrderTicket arithmetic', () => {
@@ -138,7 +143,7 @@ describe('OrderTicket checks before sending', () => {
     const desk = setup();
     await fill(/^Price/, '65000.55');
     await fill(/^Amount/, '0.01');
-    await userEvent.click(screen.getByTestId('ticket-submit'));
+    await user.click(screen.getByTestId('ticket-submit'));
     expect(screen.getAllByText(/at most 1 digit after the point|at most 1 decimals/).length).toBeGreaterThan(0);
     expect(desk.callsOf('trade.placeOrder')).toEqual([]);
   });
@@ -147,7 +152,7 @@ describe('OrderTicket checks before sending', () => {
     const desk = setup();
     await fill(/^Price/, '100');
     await fill(/^Amount/, '0.01');
-    await userEvent.click(screen.getByTestId('ticket-submit'));
+    await user.click(screen.getByTestId('ticket-submit'));
     expect(screen.getByText(/must be worth at least 3 USDT/)).toBeTruthy();
     expect(desk.callsOf('trade.placeOrder')).toEqual([]);
   });
@@ -156,17 +161,17 @@ describe('OrderTicket checks before sending', () => {
     const desk = setup({ settings: { maxNotional: '1000' } });
     await fill(/^Price/, '65000');
     await fill(/^Amount/, '0.1');
-    await userEvent.click(screen.getByTestId('ticket-submit'));
+    await user.click(screen.getByTestId('ticket-submit'));
     expect(screen.getByText(/Above your limit of 1,000 USDT per order/)).toBeTruthy();
     expect(desk.callsOf('trade.placeOrder')).toEqual([]);
   });
 
   it('refuses a market sell under a max notional while no best bid values it', async () => {
     const desk = setup({ settings: { maxNotional: '1000' }, book: {} });
-    await userEvent.click(screen.getByRole('button', { name: 'Sell BTC' }));
-    await userEvent.click(screen.getByRole('button', { name: 'Market' }));
+    await user.click(screen.getByRole('button', { name: 'Sell BTC' }));
+    await user.click(screen.getByRole('button', { name: 'Market' }));
     await fill(/^Amount/, '0.01');
-    await userEvent.click(screen.getByTestId('ticket-submit'));
+    await user.click(screen.getByTestId('ticket-submit'));
     expect(
       screen.getByText(/cannot be estimated, so your limit of 1,000 USDT per order cannot be checked/),
     ).toBeTruthy();
@@ -177,11 +182,11 @@ describe('OrderTicket checks before sending', () => {
     const desk = setup();
     await fill(/^Price/, '80000');
     await fill(/^Amount/, '0.01');
-    await userEvent.click(screen.getByTestId('ticket-submit'));
+    await user.click(screen.getByTestId('ticket-submit'));
     const dialog = await screen.findByTestId('ticket-confirm');
     expect(dialog.textContent).toMatch(/23.08% away from the mid/);
     expect(desk.callsOf('trade.placeOrder')).toEqual([]);
-    await userEvent.click(screen.getByTestId('confirm-accept'));
+    await user.click(screen.getByTestId('confirm-accept'));
     await waitFor(() => expect(desk.callsOf('trade.placeOrder')).toHaveLength(1));
     expect(desk.callsOf('trade.placeOrder')[0]).toMatchObject({
       pair: 'BTC_USDT',
@@ -199,11 +204,11 @@ describe('OrderTicket checks before sending', () => {
     const desk = setup();
     await fill(/^Price/, '65000');
     await fill(/^Amount/, '0.01');
-    await userEvent.click(screen.getByTestId('ticket-submit'));
+    await user.click(screen.getByTestId('ticket-submit'));
     await waitFor(() => expect(desk.callsOf('trade.placeOrder')).toHaveLength(1));
-    await userEvent.click(screen.getByTestId('ticket-submit'));
+    await user.click(screen.getByTestId('ticket-submit'));
     expect((await screen.findByTestId('ticket-warnings')).textContent).toMatch(/same order less than 10 seconds ago/);
-    await userEvent.click(screen.getByTestId('confirm-cancel'));
+    await user.click(screen.getByTestId('confirm-cancel'));
     expect(desk.callsOf('trade.placeOrder')).toHaveLength(1);
   });
 
@@ -211,7 +216,7 @@ describe('OrderTicket checks before sending', () => {
     const desk = setup({ settings: { confirmOrders: true } });
     await fill(/^Price/, '65000');
     await fill(/^Amount/, '0.01');
-    await userEvent.click(screen.getByTestId('ticket-submit'));
+    await user.click(screen.getByTestId('ticket-submit'));
     expect((await screen.findByTestId('ticket-confirm')).textContent).toMatch(/Buy 0.01 BTC at 65,000.0 USDT/);
     expect(desk.callsOf('trade.placeOrder')).toEqual([]);
   });
@@ -220,7 +225,7 @@ describe('OrderTicket checks before sending', () => {
 describe('OrderTicket choices', () => {
   it('offers only IOC and FOK for market orders and spends quote on a market buy', async () => {
     setup();
-    await userEvent.click(screen.getByRole('button', { name: 'Market' }));
+    await user.click(screen.getByRole('button', { name: 'Market' }));
     expect(screen.queryByLabelText(/^Price/)).toBeNull();
     expect(screen.getByLabelText(/^Spend \(USDT\)/)).toBeTruthy();
     const tif = screen.getByLabelText('Time in force') as HTMLSelectElement;
@@ -238,7 +243,7 @@ describe('OrderTicket choices', () => {
   it('shows the balance of the currency the order spends', async () => {
     setup();
     expect(screen.getByTestId('ticket-available').textContent).toBe('100,000 USDT');
-    await userEvent.click(screen.getByRole('button', { name: 'Sell BTC' }));
+    await user.click(screen.getByRole('button', { name: 'Sell BTC' }));
     expect(screen.getByTestId('ticket-available').textContent).toBe('2 BTC');
   });
 });
@@ -277,7 +282,7 @@ describe.each([
     const desk = setup({ placeOrder, findOrder });
     await fill(/^Price/, '65000');
     await fill(/^Amount/, '0.01');
-    await userEvent.click(screen.getByTestId('ticket-submit'));
+    await user.click(screen.getByTestId('ticket-submit'));
     const checking = await screen.findByTestId('ticket-checking');
     const text = (desk.callsOf('trade.placeOrder')[0] as { text: string }).text;
     return { desk, checking, text };
@@ -330,7 +335,7 @@ describe.each([
     });
     await fill(/^Price/, '65000');
     await fill(/^Amount/, '0.01');
-    await userEvent.click(screen.getByTestId('ticket-submit'));
+    await user.click(screen.getByTestId('ticket-submit'));
     await screen.findByTestId('ticket-checking');
     const text = (desk.callsOf('trade.placeOrder')[0] as { text: string }).text;
     // The stream told main of it: main says the open orders changed, the screen reads them again.
@@ -364,7 +369,7 @@ describe('OrderTicket after a placement main cannot read back', () => {
     });
     await fill(/^Price/, '65000');
     await fill(/^Amount/, '0.01');
-    await userEvent.click(screen.getByTestId('ticket-submit'));
+    await user.click(screen.getByTestId('ticket-submit'));
     const text = (desk.callsOf('trade.placeOrder')[0] as { text: string }).text;
     const notice = await screen.findByTestId('ticket-placed-unread');
     expect(notice.textContent).toContain(`Order ${text} placed`);
@@ -383,9 +388,9 @@ describe('OrderTicket: issue 13 — units, totals and the live result', () => {
     await fill(/^Price/, '64000');
     await fill(/^Amount/, '0.01');
     expect(value(/^Total/)).toBe('640');
-    await userEvent.click(screen.getByRole('button', { name: 'Market' }));
+    await user.click(screen.getByRole('button', { name: 'Market' }));
     expect(value(/^Spend \(USDT\)/)).toBe('640');
-    await userEvent.click(screen.getByRole('button', { name: 'Limit' }));
+    await user.click(screen.getByRole('button', { name: 'Limit' }));
     // Back from the spend: the amount is recomputed from it, cut to the pair's 6 decimals.
     expect(value(/^Amount/)).toBe('0.010000');
     expect(value(/^Total/)).toBe('640');
@@ -394,7 +399,7 @@ describe('OrderTicket: issue 13 — units, totals and the live result', () => {
   it('Limit → Market with no total clears the amount instead of reading BTC as USDT', async () => {
     setup();
     await fill(/^Amount/, '0.5');
-    await userEvent.click(screen.getByRole('button', { name: 'Market' }));
+    await user.click(screen.getByRole('button', { name: 'Market' }));
     expect(value(/^Spend \(USDT\)/)).toBe('');
   });
 
@@ -403,7 +408,7 @@ describe('OrderTicket: issue 13 — units, totals and the live result', () => {
     await fill(/^Price/, '64000');
     await fill(/^Amount/, '1000000');
     expect(value(/^Total/)).toBe('64000000000');
-    await userEvent.clear(screen.getByLabelText(/^Price/));
+    await user.clear(screen.getByLabelText(/^Price/));
     expect(value(/^Total/)).toBe('');
     await fill(/^Price/, '64000');
     await fill(/^Amount/, '0.01');
@@ -413,18 +418,18 @@ describe('OrderTicket: issue 13 — units, totals and the live result', () => {
   it('25/50/75/100 % fill the field from what is available', async () => {
     setup();
     await fill(/^Price/, '50000');
-    await userEvent.click(screen.getByTestId('ticket-share-25'));
+    await user.click(screen.getByTestId('ticket-share-25'));
     expect(value(/^Total/)).toBe('25000');
     expect(value(/^Amount/)).toBe('0.500000');
-    await userEvent.click(screen.getByRole('button', { name: 'Sell BTC' }));
-    await userEvent.click(screen.getByTestId('ticket-share-100'));
+    await user.click(screen.getByRole('button', { name: 'Sell BTC' }));
+    await user.click(screen.getByTestId('ticket-share-100'));
     expect(value(/^Amount/)).toBe('2');
   });
 
   it('says which field a new price leaves alone, and after a % button keeps the amount', async () => {
     setup();
     await fill(/^Price/, '50000');
-    await userEvent.click(screen.getByTestId('ticket-share-50'));
+    await user.click(screen.getByTestId('ticket-share-50'));
     expect(value(/^Amount/)).toBe('1.000000');
     expect(screen.getByTestId('ticket-anchor').textContent).toBe('A new price keeps the amount and changes the total.');
     await fill(/^Price/, '1,000.5');
@@ -448,7 +453,7 @@ describe('OrderTicket: issue 13 — units, totals and the live result', () => {
     });
     await fill(/^Price/, '65000');
     await fill(/^Amount/, '0.01');
-    await userEvent.click(screen.getByTestId('ticket-submit'));
+    await user.click(screen.getByTestId('ticket-submit'));
     expect((await screen.findByTestId('ticket-outcome')).textContent).toMatch(/Resting on the book: buy 0.01 BTC/);
 
     // Amended in the orders panel: the open order now rests at another price.
@@ -481,7 +486,7 @@ describe('OrderTicket refused for pacing', () => {
     });
     await fill(/^Price/, '65000');
     await fill(/^Amount/, '0.01');
-    await userEvent.click(screen.getByTestId('ticket-submit'));
+    await user.click(screen.getByTestId('ticket-submit'));
     const line = await screen.findByTestId('retry-countdown');
     expect(line.textContent).toBe(
       'The platform accepts 10 order placements or amendments per pair every 1 s. You can try again in 1 s.',
@@ -495,8 +500,8 @@ describe('OrderTicket: a post-only order that would take, either way the platfor
   const placeAtTheAsk = async () => {
     await fill(/^Price/, '65010');
     await fill(/^Amount/, '0.01');
-    await userEvent.selectOptions(screen.getByLabelText(/Time in force/), 'poc');
-    await userEvent.click(screen.getByTestId('ticket-submit'));
+    await user.selectOptions(screen.getByLabelText(/Time in force/), 'poc');
+    await user.click(screen.getByTestId('ticket-submit'));
   };
 
   it('stored and cancelled (finish_as=poc): a warning that nothing traded, not a success', async () => {
