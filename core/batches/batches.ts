@@ -54,6 +54,11 @@ export interface BatchesDeps {
   readonly activeProfile: () => ActiveProfile | undefined;
   readonly onProfileChange: (listener: () => void) => () => void;
   readonly movements: Pick<Movements, 'byRequestKey'>;
+  /**
+   * In a team: the team journal's final movement of a request key, for a row another desk sent
+   * (TeamDesk.settled); undefined when not in a team, not final, or the database is away.
+   */
+  readonly teamSettled?: (requestKey: string) => Promise<TeamSettledMovement | undefined>;
   readonly commands: MovementCommands;
   readonly authorizer: Authorizer;
   readonly queue: ApprovalQueue;
@@ -93,6 +98,26 @@ const movementOutcome = (m: Movement): RowOutcome => ({
   ...(m.message ? { message: m.message } : {}),
 });
 
+/** A final movement of the team journal, as the batch runner needs it. */
+export interface TeamSettledMovement {
+  readonly id: string;
+  readonly state: string;
+  readonly clientId: string;
+  readonly platformId: string | null;
+  readonly label: string | null;
+  readonly message: string | null;
+}
+
+/** A row another desk of the team sent, as its final movement in the team journal says. */
+const teamOutcome = (m: TeamSettledMovement): RowOutcome => ({
+  state: m.state === 'done' ? 'done' : 'failed',
+  movementId: m.id,
+  clientId: m.clientId,
+  ...(m.platformId ? { platformId: m.platformId } : {}),
+  ...(m.label ? { label: m.label } : {}),
+  message: m.message ?? (m.state === 'done' ? 'Sent by another desk of the team.' : `Not sent: ${m.state}.`),
+});
+
 /**
  * Nothing was sent and it may work later: not connected, locked, nobody signed in (after a restart
  * the batch goes on once an operator signs in), the journal unwritable, waiting for an approval.
@@ -128,9 +153,11 @@ export const createBatches = (deps: BatchesDeps): Batches => {
   };
 
   const executor: RowExecutor = {
-    lookup: (key) => {
+    lookup: async (key) => {
       const m = deps.movements.byRequestKey(key);
-      return m ? movementOutcome(m) : undefined;
+      if (m) return movementOutcome(m);
+      const sentElsewhere = await deps.teamSettled?.(key);
+      return sentElsewhere ? teamOutcome(sentElsewhere) : undefined;
     },
     execute: async (input, requestKey, batchId, rowNo) => {
       const { kind, request } = commandOf(input);

@@ -29,6 +29,8 @@ afterEach(() => {
 const setUp = (o: {
   answers: (RowOutcome | Promise<RowOutcome>)[];
   lookups?: (RowOutcome | undefined)[];
+  /** Instead of `lookups`: the executor's lookup itself. */
+  lookup?: RowExecutor['lookup'];
   profile?: () => string;
   /** Rows in the batch, all in one lane, sent one after the other (default 1). */
   rows?: number;
@@ -42,7 +44,7 @@ const setUp = (o: {
       attempts.push(requestKey);
       return o.answers.shift() ?? { state: 'done' };
     },
-    lookup: () => o.lookups?.shift(),
+    lookup: o.lookup ?? (async () => o.lookups?.shift()),
   };
   const events: BatchSummary[] = [];
   const runner = new BatchRunner({
@@ -139,6 +141,43 @@ describe('the batch runner on the scheduler', () => {
     await scheduler.idle();
     expect(store.counts(id)).toMatchObject({ checking: 0, done: 1 });
     expect(store.batch(id)?.state).toBe('finished');
+  });
+
+  it('looks a row being checked up at once when woken (the team database back), not at the next poll', async () => {
+    const { scheduler, store, runner, id } = setUp({
+      answers: [{ state: 'checking', message: 'It is being sent by another desk of the team.' }],
+      lookups: [{ state: 'done', movementId: 'm1' }],
+    });
+    runner.start(id);
+    await scheduler.idle();
+    expect(store.counts(id)).toMatchObject({ checking: 1 });
+    runner.wake();
+    await scheduler.idle();
+    expect(store.counts(id)).toMatchObject({ checking: 0, done: 1 });
+    expect(store.batch(id)?.state).toBe('finished');
+  });
+
+  it('runs one look-up round at a time: a slow look-up (the team database) is not asked again by the next poll', async () => {
+    let answer!: (outcome: RowOutcome | undefined) => void;
+    let lookups = 0;
+    const { scheduler, store, runner, id } = setUp({
+      answers: [{ state: 'checking', message: 'It is being sent by another desk of the team.' }],
+      lookup: () => {
+        lookups++;
+        return new Promise((resolve) => {
+          answer = resolve;
+        });
+      },
+    });
+    runner.start(id);
+    await scheduler.idle();
+    await scheduler.advance(POLL_MS);
+    expect(lookups).toBe(1);
+    await scheduler.advance(3 * POLL_MS);
+    expect(lookups).toBe(1);
+    answer({ state: 'done', movementId: 'm1' });
+    await scheduler.idle();
+    expect(store.counts(id)).toMatchObject({ checking: 0, done: 1 });
   });
 
   it('sends a batch’s progress at most four times a second, and a change of state at once', async () => {

@@ -8,7 +8,8 @@
  * journal settles it with the platform) — exactly once either way.
  *
  * Pause stops taking new rows (rows in flight finish); cancel turns the rows not sent into
- * `cancelled`; rows `checking` (the answer was lost) are followed until the journal settles them.
+ * `cancelled`; rows `checking` (the answer was lost, or in a team another desk sends it) are looked up
+ * every poll until the journal — this desk's, or the team's for a movement another desk sent — settles them.
  */
 import type { BatchRowInput, BatchSummary } from '../../shared/contract/bulk';
 import { BACKGROUND, type Scheduler, type Timer } from '../scheduler';
@@ -30,8 +31,12 @@ export type RowOutcome =
 export interface RowExecutor {
   /** Sends one row through its domain command with this request key. Never throws. */
   execute(input: BatchRowInput, requestKey: string, batchId: string, rowNo: number): Promise<RowOutcome>;
-  /** The journaled movement of this key, as a row outcome; undefined when nothing was journaled. */
-  lookup(requestKey: string): RowOutcome | undefined;
+  /**
+   * The movement of this key as a row outcome: this desk's journal, or in a team the team journal's
+   * final answer for one another desk sent (read from the database each time, so a desk that was away
+   * when it settled still learns it). Undefined when nothing is known yet. Never throws.
+   */
+  lookup(requestKey: string): Promise<RowOutcome | undefined>;
 }
 
 export interface BatchRunnerOptions {
@@ -80,6 +85,8 @@ export class BatchRunner {
   private timer: Timer | undefined;
   /** The look-up `followNow` asked for, due at once (one at a time). */
   private followSoon: Timer | undefined;
+  /** The look-up running now: the next poll waits its turn rather than reading the same rows twice. */
+  private following: Promise<void> | undefined;
   /** Aborted by `wake`: the lanes' retry pauses end at once (what they waited for is back). */
   private retryPauses = new AbortController();
   private readonly pollMs: number;
@@ -159,13 +166,15 @@ export class BatchRunner {
   }
 
   /**
-   * Profile switched, connection back, the team database back: batches waiting for it go on, and
-   * rows waiting out their retry pause are tried again now.
+   * Profile switched, connection back, the team database back: batches waiting for it go on, rows
+   * waiting out their retry pause are tried again now, and rows being checked are looked up now
+   * (what settled while this desk was away shows at once).
    */
   wake(): void {
     this.retryPauses.abort();
     this.retryPauses = new AbortController();
     for (const b of this.o.store.unfinished()) if (b.state === 'running') this.drive(b.id);
+    this.followNow();
   }
 
   /**
@@ -270,7 +279,8 @@ export class BatchRunner {
     if (this.closed) return outcome;
     if (outcome.state === 'retry') {
       // Nothing was sent by this attempt; a movement journaled by an earlier one is followed.
-      const journaled = this.o.executor.lookup(row.request_key);
+      const journaled = await this.o.executor.lookup(row.request_key);
+      if (this.closed) return outcome;
       if (journaled && journaled.state !== 'retry') {
         this.record(id, row.row_no, journaled);
         return journaled;
@@ -304,12 +314,28 @@ export class BatchRunner {
     this.timer = this.o.scheduler.setInterval(() => this.follow(), this.pollMs, BACKGROUND);
   }
 
+  /** One look-up round at a time (a round that reads the team database may outlast a poll). */
   private follow(): void {
+    if (this.following !== undefined || this.closed) return;
+    this.following = this.o.scheduler.track(
+      this.lookUpChecking()
+        .catch((error) => this.o.log?.(`batch look-up: ${error instanceof Error ? error.message : String(error)}`))
+        .finally(() => {
+          this.following = undefined;
+        }),
+    );
+  }
+
+  private async lookUpChecking(): Promise<void> {
     let open = 0;
     for (const b of this.o.store.unfinished()) {
       for (const row of this.o.store.rowsIn(b.id, ['checking'])) {
-        const now = this.o.executor.lookup(row.request_key);
-        if (now && now.state !== 'retry' && (now.state !== 'checking' || (now.message ?? null) !== row.message)) {
+        const now = await this.o.executor.lookup(row.request_key);
+        if (this.closed) return;
+        // Read again: the row may have moved on while the look-up ran (an attempt recorded it).
+        const current = this.o.store.row(b.id, row.row_no);
+        if (current?.state !== 'checking') continue;
+        if (now && now.state !== 'retry' && (now.state !== 'checking' || (now.message ?? null) !== current.message)) {
           this.record(b.id, row.row_no, now);
         }
       }

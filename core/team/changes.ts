@@ -92,8 +92,6 @@ export class TeamLive {
   private retry: unknown;
   private stopped = false;
   private readonly timers: TeamTimers;
-  /** Notifications that arrive while the catch-up read runs wait here, so order is kept. */
-  private catchingUp: Promise<void> | undefined;
 
   constructor(
     private readonly db: TeamDatabase,
@@ -131,13 +129,20 @@ export class TeamLive {
   private async connect(): Promise<void> {
     if (this.stopped) return;
     const client = this.db.newClient();
+    // Notifications heard on this connection wait until the catch-up read has delivered what was
+    // committed before it: one delivered first would move `last` past the changes the read is about
+    // to deliver, and they would be lost. They wait from LISTEN on, not from the read's start.
+    let caughtUp!: () => void;
+    const afterCatchUp = new Promise<void>((resolve) => {
+      caughtUp = resolve;
+    });
     client.on('error', (error) => this.lost(client, error));
     client.on('end', () => this.lost(client, new Error('Connection ended')));
     client.on('notification', (message) => {
       if (message.channel !== CHANGES_CHANNEL) return;
       const change = parseChange(message.payload);
       // Anyone with access to the database can NOTIFY: what is not a change is ignored.
-      if (change !== undefined) void (this.catchingUp ?? Promise.resolve()).then(() => this.offer(change));
+      if (change !== undefined) void afterCatchUp.then(() => this.offer(change));
     });
     try {
       await client.connect();
@@ -155,26 +160,27 @@ export class TeamLive {
     this.retryMs = this.options.retryMs ?? 250;
     this.db.succeeded();
     // Listening first, then reading: a change committed in between is in both, and offer() drops
-    // the second copy.
-    this.catchingUp = this.catchUp(client);
-    await this.catchingUp;
-    this.catchingUp = undefined;
+    // the second copy. A read that failed lost the connection: what waited is read by the next one.
+    if (await this.catchUp(client)) caughtUp();
   }
 
-  private async catchUp(client: pg.Client): Promise<void> {
+  /** Delivers what was committed since `last`; false when the connection was lost meanwhile. */
+  private async catchUp(client: pg.Client): Promise<boolean> {
     try {
       if (this.last === undefined) {
         // First connection without a starting point: from now on.
         this.last = await latestChange(sqlOf(client));
-        return;
+        return true;
       }
       const { rows } = await client.query<{ seq: string; kind: TeamChangeKind; subject: string }>(
         'SELECT seq, kind, subject FROM changes WHERE seq > $1 ORDER BY seq',
         [this.last],
       );
       for (const row of rows) this.offer({ seq: Number(row.seq), kind: row.kind, subject: row.subject });
+      return true;
     } catch (error) {
       this.lost(client, error);
+      return false;
     }
   }
 

@@ -49,10 +49,12 @@ export {
 export {
   type Claim,
   DEFAULT_LEASE_MS,
+  isFinal,
   type LimitCheck,
   type ListedMovement,
   type MovementState as TeamMovementState,
   type SpentMovement,
+  type StoredMovement,
   TeamMovements,
 } from './movements';
 export type { Batch, ControlAction, ControlChange, Decision, EnrolmentRequest, MovementRequest } from './records';

@@ -1,11 +1,22 @@
 import { describe, expect, it, vi } from 'vitest';
-import { type TeamChange, TeamLive } from './changes';
+import { latestChange, type TeamChange, TeamLive } from './changes';
 import { TeamMovements } from './movements';
 import { skipWithoutPostgres } from './testing/postgres';
 import { manualTimers, movementRequest, withTestTeam } from './testing/team';
 
 describe.skipIf(skipWithoutPostgres('team live.test'))('live changes between desks (LISTEN/NOTIFY)', () => {
   const file = withTestTeam();
+  /** Desk A's writes: each prepares a movement (one change) and says its id. */
+  const preparingOnDeskA = async () => {
+    const t = file.team;
+    const deskA = new TeamMovements(t.db, 'desk-a');
+    const state = await t.state();
+    return async () => {
+      const request = movementRequest(t, state, t.carol);
+      await deskA.prepare(t.carol.sign(request), request, { checkLimits: () => undefined });
+      return request.movementId;
+    };
+  };
 
   it('desk B hears what desk A commits; after a database restart it reconnects and reads what it missed, once, in order', async () => {
     const t = file.team;
@@ -14,13 +25,7 @@ describe.skipIf(skipWithoutPostgres('team live.test'))('live changes between des
     const heard: TeamChange[] = [];
     const live = new TeamLive(deskB, (change) => heard.push(change), { timers });
     await live.start();
-    const deskA = new TeamMovements(t.db, 'desk-a');
-    const state = await t.state();
-    const prepare = async () => {
-      const request = movementRequest(t, state, t.carol);
-      await deskA.prepare(t.carol.sign(request), request, { checkLimits: () => undefined });
-      return request.movementId;
-    };
+    const prepare = await preparingOnDeskA();
 
     const first = await prepare();
     await vi.waitFor(() =>
@@ -58,6 +63,39 @@ describe.skipIf(skipWithoutPostgres('team live.test'))('live changes between des
     const seqs = heard.map((c) => c.seq);
     expect(seqs).toEqual([...seqs].sort((a, b) => a - b));
     expect(new Set(seqs).size).toBe(seqs.length);
+    await live.stop();
+  });
+
+  it('a change heard the moment it listens again waits for the catch-up read: what was missed before it is not skipped', async () => {
+    const t = file.team;
+    const prepare = await preparingOnDeskA();
+    // Desk B was away from `since` on; desk A wrote two changes meanwhile.
+    const since = await latestChange(t.db);
+    const missed = [await prepare(), await prepare()];
+    // Desk B's connection, the moment its LISTEN is answered (before it reads what it missed): desk A
+    // writes a third change, and B hears its notification first.
+    let heardFirst: string | undefined;
+    const deskB = t.desk();
+    const newClient = deskB.newClient.bind(deskB);
+    deskB.newClient = () => {
+      const client = newClient();
+      type Query = (text: string, params?: unknown[]) => Promise<unknown>;
+      const query = client.query.bind(client) as Query;
+      (client as unknown as { query: Query }).query = async (text, params) => {
+        const answer = await query(text, params);
+        if (text.startsWith('LISTEN') && heardFirst === undefined) {
+          const notified = new Promise((resolve) => client.once('notification', resolve));
+          heardFirst = await prepare();
+          await notified;
+        }
+        return answer;
+      };
+      return client;
+    };
+    const heard: TeamChange[] = [];
+    const live = new TeamLive(deskB, (change) => heard.push(change), { after: since });
+    await live.start();
+    await vi.waitFor(() => expect(heard.map((c) => c.subject)).toEqual([...missed, heardFirst]));
     await live.stop();
   });
 

@@ -45,6 +45,9 @@ export type MovementState =
 /** States that do not count toward a limit: nothing left, and nothing will. */
 const NOT_COUNTED: readonly MovementState[] = ['failed', 'rejected', 'expired', 'cancelled', 'blocked'];
 
+/** Whether a movement's state is its last: done, or nothing left and nothing will. */
+export const isFinal = (state: MovementState): boolean => state === 'done' || NOT_COUNTED.includes(state);
+
 /** A movement that counts toward the profile's limits (reserved or sent in the last 24 hours). */
 export interface SpentMovement {
   readonly kind: string;

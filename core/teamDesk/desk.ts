@@ -19,11 +19,13 @@ import type { OperatorInfo } from '../operators/operators';
 import { BACKGROUND, type Scheduler, type Timer } from '../scheduler';
 import {
   type ControlState,
+  isFinal,
   keyFingerprint,
   type OpenTeam,
   type OperatorSigner,
   openTeam,
   type StoredEnrolment,
+  type StoredMovement,
   type TeamChange,
   type TeamIntegrity,
   type TeamSettings,
@@ -215,6 +217,25 @@ export class TeamDesk {
   activePolicy(): Policy {
     const profile = this.teamProfile();
     return (profile && this.policyOf(profile)?.policy) || DEFAULT_POLICY;
+  }
+
+  /**
+   * The team journal's movement of a request key once it is final (done, or nothing left and nothing
+   * will), read from the database now. Undefined when this desk is not in a team, the database is
+   * away, the key is not in the team journal, or the movement is not final yet. What another desk sent
+   * reaches this desk here even if it settled while this desk was away (no notification needed).
+   */
+  async settled(requestKey: string): Promise<StoredMovement | undefined> {
+    const team = this.current();
+    // Away: not asked (each look-up would wait out the connect timeout); asked again once it is back.
+    if (team === undefined || team.db.health().state !== 'connected') return undefined;
+    try {
+      const movement = await team.movements.byRequestKey(requestKey);
+      return movement !== undefined && isFinal(movement.state) ? movement : undefined;
+    } catch (error) {
+      if (!(error instanceof TeamUnavailable)) this.deps.logError?.('team.settled', error);
+      return undefined;
+    }
   }
 
   /** Hears every change of the team (after the verified state it concerns is current). */

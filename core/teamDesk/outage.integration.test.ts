@@ -9,6 +9,7 @@ import { beforeAll, describe, expect, it } from 'vitest';
 import { control } from '../../sandbox/testing/harness';
 import type { BatchRowView, BatchSummary } from '../../shared/contract/bulk';
 import type { TeamStatus } from '../../shared/contract/team';
+import { requestKeyOf } from '../batches/store';
 import { skipWithoutPostgres } from '../team/testing/postgres';
 import { fund, withTeamDesks } from '../testing/teamDesks';
 import { waitUntil } from '../testing/waitUntil';
@@ -97,4 +98,43 @@ describe.skipIf(skipWithoutPostgres('teamDesk outage.integration.test'))('the te
     );
     expect(journal).toEqual([{ state: 'done', n: ROWS }]);
   }, 180_000);
+
+  it('a row another desk sent shows done here, read from the team journal, not from a notification', async () => {
+    // What the outage left behind under load: desk B sent a row of desk A's batch (A's answer to its
+    // own prepare was lost, B claimed it once the database was back), and A, which has nothing of it
+    // in its own journal, showed it "being sent by another desk" for ever. Here B sends it first,
+    // with the row's request key, before A's batch even starts: A hears of it from no one.
+    const created = await a.value<{ batch: BatchSummary }>('bulk.create', {
+      name: 'sent by the other desk',
+      kind: 'csv',
+      batch: {
+        source: 'csv',
+        text: ['type,currency,amount,from,to,reference', `transfer,USDT,3.25,spot,sub:${sub},elsewhere`].join('\n'),
+      },
+    });
+    const id = created.batch.id;
+    const [row] = (await a.value<{ rows: BatchRowView[] }>('bulk.get', { id })).rows;
+    const sentByB = await b.value<{ state: string }>('transfers.send', {
+      requestKey: requestKeyOf(id, row!.row, 0),
+      kind: 'mainSub',
+      subUserId: sub,
+      subAccountType: 'spot',
+      currency: 'USDT',
+      amount: '3.25',
+      direction: 'to',
+    });
+    expect(sentByB).toMatchObject({ state: 'done' });
+
+    await a.value('bulk.start', { id });
+    const done = await waitUntil(
+      async () => (await a.value<{ batch: BatchSummary }>('bulk.get', { id })).batch.state === 'finished',
+      { what: "desk A's batch to finish with the row desk B sent", timeoutMs: 15_000 },
+    ).then(() => a.value<{ batch: BatchSummary; rows: BatchRowView[] }>('bulk.get', { id }));
+    expect(done.rows).toMatchObject([{ state: 'done', message: 'Sent by another desk of the team.' }]);
+    // Sent once, by B: A joined its movement and sent nothing.
+    const amounts = team.sandbox.ctx.db
+      .prepare("SELECT amount FROM transfers WHERE client_order_id LIKE 'td%'")
+      .all() as { amount: string }[];
+    expect(amounts.filter((r) => new Decimal(r.amount).eq('3.25'))).toHaveLength(1);
+  }, 60_000);
 });
