@@ -9,9 +9,9 @@ import { type DisplayTimeZone, isoInZone, timeHeader } from '../../shared/format
 import type { PlatformApi } from '../api/platform';
 import type { ApprovalQueue, StoredApproval } from '../approvals/queue';
 import type { MovementCommands } from '../commands/movements';
-import { assertSafeText, DeskFailure, isConvertibleToIpcError } from '../errors';
+import { assertSafeText, DeskFailure } from '../errors';
 import type { AuditLog } from '../journal/types';
-import type { Movement, Movements } from '../movements/types';
+import type { Movements } from '../movements/types';
 import type { Authorizer, Origin } from '../policies/authorize';
 import { type Confirm, requireConfirmation } from '../policies/confirm';
 import type { Limits } from '../policies/limits';
@@ -24,8 +24,9 @@ import { type ParsedRow, parseBatchText } from './csv';
 import { BATCH_EXAMPLE_CSV, BATCH_EXAMPLE_NAME } from './example';
 import { gatherFacts } from './facts';
 import { createBatchPolicy } from './policy';
-import { commandOf, confirmationLines, namesSubAccounts, totalsOf } from './rows';
-import { BatchRunner, type RowExecutor, type RowOutcome } from './runner';
+import { createRowExecutor, type RowExecutorDeps } from './rowExecutor';
+import { confirmationLines, namesSubAccounts, totalsOf } from './rows';
+import { BatchRunner } from './runner';
 import { type BatchStore, inputOf, rowView, waitsForApproval } from './store';
 import { sweepRows } from './sweep';
 import { validateBatch } from './validate';
@@ -54,11 +55,8 @@ export interface BatchesDeps {
   readonly activeProfile: () => ActiveProfile | undefined;
   readonly onProfileChange: (listener: () => void) => () => void;
   readonly movements: Pick<Movements, 'byRequestKey'>;
-  /**
-   * In a team: the team journal's final movement of a request key, for a row another desk sent
-   * (TeamDesk.settled); undefined when not in a team, not final, or the database is away.
-   */
-  readonly teamSettled?: (requestKey: string) => Promise<TeamSettledMovement | undefined>;
+  /** In a team: whether the desk is in one now, and the team journal's final movement of a request key. */
+  readonly team?: RowExecutorDeps['team'];
   readonly commands: MovementCommands;
   readonly authorizer: Authorizer;
   readonly queue: ApprovalQueue;
@@ -89,48 +87,6 @@ export interface Batches {
   close(): void;
 }
 
-const movementOutcome = (m: Movement): RowOutcome => ({
-  state: m.state === 'done' ? 'done' : m.state === 'failed' ? 'failed' : 'checking',
-  movementId: m.id,
-  ...(m.clientId ? { clientId: m.clientId } : {}),
-  ...(m.platformId ? { platformId: m.platformId } : {}),
-  ...(m.label ? { label: m.label } : {}),
-  ...(m.message ? { message: m.message } : {}),
-});
-
-/** A final movement of the team journal, as the batch runner needs it. */
-export interface TeamSettledMovement {
-  readonly id: string;
-  readonly state: string;
-  readonly clientId: string;
-  readonly platformId: string | null;
-  readonly label: string | null;
-  readonly message: string | null;
-}
-
-/** A row another desk of the team sent, as its final movement in the team journal says. */
-const teamOutcome = (m: TeamSettledMovement): RowOutcome => ({
-  state: m.state === 'done' ? 'done' : 'failed',
-  movementId: m.id,
-  clientId: m.clientId,
-  ...(m.platformId ? { platformId: m.platformId } : {}),
-  ...(m.label ? { label: m.label } : {}),
-  message: m.message ?? (m.state === 'done' ? 'Sent by another desk of the team.' : `Not sent: ${m.state}.`),
-});
-
-/**
- * Nothing was sent and it may work later: not connected, locked, nobody signed in (after a restart
- * the batch goes on once an operator signs in), the journal unwritable, waiting for an approval.
- */
-const RETRY_CODES = new Set([
-  'PRECONDITION',
-  'LOCKED',
-  'JOURNAL_UNAVAILABLE',
-  'KEYCHAIN',
-  'AWAITING_APPROVAL',
-  'NOT_ALLOWED',
-]);
-
 export const createBatches = (deps: BatchesDeps): Batches => {
   const { store } = deps;
   const policy = createBatchPolicy(deps);
@@ -152,54 +108,7 @@ export const createBatches = (deps: BatchesDeps): Batches => {
     };
   };
 
-  const executor: RowExecutor = {
-    lookup: async (key) => {
-      const m = deps.movements.byRequestKey(key);
-      if (m) return movementOutcome(m);
-      const sentElsewhere = await deps.teamSettled?.(key);
-      return sentElsewhere ? teamOutcome(sentElsewhere) : undefined;
-    },
-    execute: async (input, requestKey, batchId, rowNo) => {
-      const { kind, request } = commandOf(input);
-      try {
-        const result = await deps.commands.submit(kind, request as never, {
-          requestKey,
-          origin: originOf(batchId, rowNo),
-        });
-        if (result.state === 'done') return movementOutcome(result.movement);
-        if (result.movement !== undefined) return movementOutcome(result.movement);
-        if (result.state === 'refused') throw result.failure;
-        return { state: 'checking', message: result.failure.message };
-      } catch (error) {
-        return rowFailure(error, requestKey);
-      }
-    },
-  };
-
-  /** A row's call failed: what the journal says of it, or why nothing was sent (and whether to retry). */
-  const rowFailure = (error: unknown, requestKey: string): RowOutcome => {
-    const journaled = deps.movements.byRequestKey(requestKey);
-    const detail =
-      error instanceof DeskFailure ? error.detail : isConvertibleToIpcError(error) ? error.toIpcError() : undefined;
-    if (journaled && journaled.state !== 'failed') return movementOutcome(journaled);
-    if (detail === undefined) {
-      const message =
-        error instanceof Error && error.name === 'ZodError'
-          ? 'The row does not fit the operation’s rules.'
-          : 'Unexpected error.';
-      return journaled ? movementOutcome(journaled) : { state: 'failed', message };
-    }
-    if (detail.code === 'OUTCOME_UNKNOWN' || detail.delivery === 'unknown') {
-      return journaled ? movementOutcome(journaled) : { state: 'checking', message: detail.message };
-    }
-    if (!journaled && RETRY_CODES.has(detail.code)) return { state: 'retry', message: detail.message };
-    return {
-      ...(journaled ? movementOutcome(journaled) : {}),
-      state: 'failed',
-      ...(detail.label ? { label: detail.label } : {}),
-      message: detail.message,
-    };
-  };
+  const executor = createRowExecutor({ ...deps, originOf });
 
   const runner = new BatchRunner({
     store,

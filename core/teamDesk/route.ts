@@ -26,7 +26,7 @@ import { type Limits, movementDestination } from '../policies/limits';
 import type { Scheduler } from '../scheduler';
 import { DEFAULT_LEASE_MS, type MovementRequest, MovementRequestSchema, parseBody, type SpentMovement } from '../team';
 import type { TeamDesk } from './desk';
-import type { TeamSender } from './sender';
+import { localAttemptKey, type TeamSender } from './sender';
 
 const HOUR_MS = 3_600_000;
 
@@ -129,9 +129,12 @@ export const createTeamRoute = (deps: TeamRouteDeps): TeamMovementRoute => {
         const refusal = joinRefusal(earlier.state, earlier.message);
         if (refusal) throw refusal;
         const request = parseBody(MovementRequestSchema, earlier.body);
-        if (request !== undefined && deps.movements.byRequestKey(p.requestKey) !== undefined)
+        // This desk's attempt of it is joined; one its rate limiter held back (failed here, never
+        // sent) is not: the team gave the movement back to its queue, and whoever claims it sends it.
+        const attemptKey = localAttemptKey(deps.movements, p.requestKey);
+        if (request !== undefined && deps.movements.byRequestKey(attemptKey) !== undefined)
           return deps.movements.execute(request.kind as typeof call.kind, request.params as never, {
-            requestKey: request.requestKey,
+            requestKey: attemptKey,
             clientId: request.clientId,
           });
         // Journaled by a call whose answer was lost (the database went away as it committed): this

@@ -79,7 +79,10 @@ const outcomeOf = (m: Movement): Outcome | undefined =>
  * without leaving the desk (api/client.ts RATE_LIMIT_WAIT), so the team movement is not failed but
  * given back to be sent again.
  */
-const heldBack = (m: Movement | undefined): boolean => m?.state === 'failed' && m.label === 'RATE_LIMIT_WAIT';
+export const heldBack = (m: Movement | undefined): boolean => m?.state === 'failed' && m.label === 'RATE_LIMIT_WAIT';
+
+/** What a maker (and a batch row) is told of a movement given back after its attempt was held back. */
+export const REQUEUED_MESSAGE = 'Not sent yet: the account’s rate limit is busy. The team sends it shortly, once.';
 
 /**
  * This desk's journal key for a team movement's current attempt: the maker's request key, then
@@ -190,7 +193,7 @@ export class TeamSender implements Service {
       failure: new DeskFailure({
         code: 'OUTCOME_UNKNOWN',
         delivery: 'not_sent',
-        message: 'Not sent yet: the account’s rate limit is busy. The team sends it shortly, once.',
+        message: REQUEUED_MESSAGE,
         advice: 'Follow it in Activity; do not send it again.',
       }),
     };

@@ -1,0 +1,189 @@
+/**
+ * A batch row in a team whose attempt this desk's own rate limiter held back (docs/bulk.md, "Rows in
+ * a team"): the attempt failed here without leaving the desk, and the team gave the movement back to
+ * its queue to be sent later, by this desk or another. The row must not show `failed` meanwhile — an
+ * operator would send it again by hand, and the money would move twice. The runner, its store and
+ * the row executor are real; the journals and the command are what a desk's team route leaves behind
+ * (teamDesk/route.ts, sender.ts), and time is the manual scheduler's.
+ */
+import { afterEach, describe, expect, it } from 'vitest';
+import type { BatchRowInput } from '../../shared/contract/bulk';
+import type { MovementCommands } from '../commands/movements';
+import { DeskFailure } from '../errors';
+import { openJournalDb } from '../journal/db';
+import type { Movement } from '../movements/types';
+import { REQUEUED_MESSAGE } from '../teamDesk/sender';
+import { ManualScheduler } from '../testing/scheduler';
+import { createRowExecutor, type TeamSettledMovement } from './rowExecutor';
+import { BatchRunner } from './runner';
+import { BatchStore } from './store';
+
+const ROW: BatchRowInput = {
+  type: 'transfer',
+  currency: 'USDT',
+  amount: '10',
+  from: { owner: 'main', account: 'spot' },
+  to: { owner: 'main', account: 'margin', pair: 'BTC_USDT' },
+};
+const POLL_MS = 1_000;
+const CLIENT_ID = 'tdmakersignedid';
+
+/** What this desk's journal keeps of an attempt its limiter held back (api/client.ts RATE_LIMIT_WAIT). */
+const heldBackAttempt = (requestKey: string): Movement =>
+  ({
+    id: `local-${requestKey}`,
+    requestKey,
+    state: 'failed',
+    clientId: CLIENT_ID,
+    label: 'RATE_LIMIT_WAIT',
+    message: "the app's rate limit for own transfers had no free slot after 15 s",
+  }) as Movement;
+
+const schedulers: ManualScheduler[] = [];
+afterEach(() => {
+  for (const s of schedulers.splice(0)) s.close();
+});
+
+/**
+ * A batch of one row on a desk in a team (or alone, `inTeam: false`). Its first submit meets a
+ * saturated limiter: the attempt is journaled failed here and the movement given back to the team's
+ * queue (sendClaimed's answer). `submit` replaces that first answer.
+ */
+const setUp = (o: { inTeam?: boolean; submit?: MovementCommands['submit'] } = {}) => {
+  const scheduler = new ManualScheduler();
+  schedulers.push(scheduler);
+  const store = new BatchStore(openJournalDb(':memory:'), () => scheduler.wallNow());
+  const local = new Map<string, Movement>();
+  const teamJournal = new Map<string, TeamSettledMovement>();
+  const submitted: string[] = [];
+  const heldBackSubmit: MovementCommands['submit'] = async (_kind, _request, { requestKey }) => {
+    local.set(requestKey, heldBackAttempt(requestKey));
+    return {
+      state: 'unknown',
+      failure: new DeskFailure({ code: 'OUTCOME_UNKNOWN', delivery: 'not_sent', message: REQUEUED_MESSAGE }),
+    };
+  };
+  const executor = createRowExecutor({
+    movements: { byRequestKey: (key) => local.get(key) },
+    team: { active: () => o.inTeam ?? true, settled: async (key) => teamJournal.get(key) },
+    commands: {
+      submit: async (kind, request, options) => {
+        submitted.push(options.requestKey);
+        return (o.submit ?? heldBackSubmit)(kind, request, options);
+      },
+    },
+    originOf: (batchId, row) => ({
+      kind: 'batch',
+      batchId,
+      batchName: 'test',
+      row,
+      confirmedAt: 0,
+      confirmedBy: 'Alice',
+    }),
+  });
+  const runner = new BatchRunner({
+    store,
+    executor,
+    activeProfile: () => 'p1',
+    onChange: () => undefined,
+    scheduler,
+    pollMs: POLL_MS,
+    laneConcurrency: 1,
+  });
+  const id = store.create({ profileId: 'p1', kind: 'csv', name: 'test', rows: [{ row: 1, input: ROW }] });
+  const key = store.row(id, 1)!.request_key;
+  const row = () => store.row(id, 1)!;
+  return { scheduler, store, runner, local, teamJournal, submitted, id, key, row, heldBackSubmit };
+};
+
+describe('a batch row in a team, its attempt held back by this desk’s rate limiter', () => {
+  it('is followed, not failed, while the team can still send it, and shows done once another desk did', async () => {
+    const { scheduler, store, runner, teamJournal, id, key, row } = setUp();
+    runner.start(id);
+    await scheduler.idle();
+    expect(row()).toMatchObject({ state: 'checking', message: REQUEUED_MESSAGE });
+    // The runner looks it up every poll: this desk's journal says failed, the team's movement is open.
+    for (let i = 0; i < 3; i++) await scheduler.advance(POLL_MS);
+    expect(row()).toMatchObject({ state: 'checking', message: REQUEUED_MESSAGE });
+    expect(store.batch(id)?.state).toBe('running');
+
+    teamJournal.set(key, {
+      id: 'mv_team',
+      state: 'done',
+      clientId: CLIENT_ID,
+      platformId: 'tr_42',
+      label: null,
+      message: null,
+    });
+    await scheduler.advance(POLL_MS);
+    expect(row()).toMatchObject({ state: 'done', platform_id: 'tr_42', message: 'Sent by another desk of the team.' });
+    expect(store.batch(id)?.state).toBe('finished');
+  });
+
+  it('shows this desk’s own later attempt (journaled under key#2) once the team gave it back here', async () => {
+    const { scheduler, runner, local, id, key, row } = setUp();
+    runner.start(id);
+    await scheduler.idle();
+    local.set(`${key}#2`, {
+      id: 'local-second',
+      requestKey: `${key}#2`,
+      state: 'done',
+      clientId: CLIENT_ID,
+      platformId: 'tr_7',
+    } as Movement);
+    await scheduler.advance(POLL_MS);
+    expect(row()).toMatchObject({ state: 'done', movement_id: 'local-second', platform_id: 'tr_7' });
+  });
+
+  it('sent again after a restart (the row found `sending`), another desk holding it: still followed, not failed', async () => {
+    const { scheduler, store, runner, local, id, key, row, submitted } = setUp({
+      // The team route's answer for a key another desk holds now (route.ts).
+      submit: async () => {
+        throw new DeskFailure({
+          code: 'OUTCOME_UNKNOWN',
+          delivery: 'unknown',
+          message: 'It is being sent by another desk of the team.',
+        });
+      },
+    });
+    local.set(key, heldBackAttempt(key));
+    store.updateRow(id, 1, { state: 'sending' });
+    store.setState(id, 'running');
+    runner.resumeAll();
+    await scheduler.idle();
+    expect(submitted).toEqual([key]);
+    expect(row().state).toBe('checking');
+    await scheduler.advance(POLL_MS);
+    expect(row().state).toBe('checking');
+  });
+
+  it('is failed when the team’s movement is final-failed', async () => {
+    const { scheduler, runner, teamJournal, id, key, row } = setUp();
+    runner.start(id);
+    await scheduler.idle();
+    teamJournal.set(key, {
+      id: 'mv_team',
+      state: 'failed',
+      clientId: CLIENT_ID,
+      platformId: null,
+      label: 'INSUFFICIENT_BALANCE',
+      message: 'Not enough USDT.',
+    });
+    await scheduler.advance(POLL_MS);
+    expect(row()).toMatchObject({ state: 'failed', label: 'INSUFFICIENT_BALANCE', message: 'Not enough USDT.' });
+  });
+
+  it('alone (no team to send it later), a held-back attempt is failed at once: it was never sent', async () => {
+    const { scheduler, runner, id, key, row, heldBackSubmit } = setUp({
+      inTeam: false,
+      // Alone the engine answers with its failed movement (nothing gives it back to a queue).
+      submit: async (kind, request, options) => {
+        await heldBackSubmit(kind, request, options);
+        return { state: 'refused', movement: heldBackAttempt(key), failure: new Error('held back') };
+      },
+    });
+    runner.start(id);
+    await scheduler.idle();
+    expect(row()).toMatchObject({ state: 'failed', label: 'RATE_LIMIT_WAIT' });
+  });
+});

@@ -1,0 +1,148 @@
+/**
+ * A batch row through its domain command, and what the journals say of it afterwards (the runner's
+ * `RowExecutor`). Alone, this desk's journal is the row's whole story. In a team (docs/team.md) the
+ * row's request key names a movement of the team journal, and that movement decides: an attempt this
+ * desk's own rate limiter held back failed here without leaving the desk, but the team gave the
+ * movement back to its queue and sends it later (this desk under `key#2`, or another desk), so such a
+ * row is never `failed` until the team's movement is (docs/bulk.md, "Rows in a team").
+ */
+import type { MovementCommands } from '../commands/movements';
+import { DeskFailure, isConvertibleToIpcError } from '../errors';
+import type { Movement, Movements } from '../movements/types';
+import type { Origin } from '../policies/authorize';
+import { heldBack, localAttemptKey, REQUEUED_MESSAGE } from '../teamDesk/sender';
+import { commandOf } from './rows';
+import type { RowExecutor, RowOutcome } from './runner';
+
+/** A final movement of the team journal, as the batch runner needs it. */
+export interface TeamSettledMovement {
+  readonly id: string;
+  readonly state: string;
+  readonly clientId: string;
+  readonly platformId: string | null;
+  readonly label: string | null;
+  readonly message: string | null;
+}
+
+export interface RowExecutorDeps {
+  readonly movements: Pick<Movements, 'byRequestKey'>;
+  /** Absent when the desk cannot be in a team. */
+  readonly team?: {
+    /** Whether the desk is in a team now (its movements go through the team journal). */
+    readonly active: () => boolean;
+    /**
+     * The team journal's final movement of a request key (TeamDesk.settled); undefined when not
+     * final, not there, or the database is away.
+     */
+    readonly settled: (requestKey: string) => Promise<TeamSettledMovement | undefined>;
+  };
+  readonly commands: Pick<MovementCommands, 'submit'>;
+  /** Who asked for this row (its batch). */
+  readonly originOf: (batchId: string, rowNo: number) => Origin;
+}
+
+const movementOutcome = (m: Movement): RowOutcome => ({
+  state: m.state === 'done' ? 'done' : m.state === 'failed' ? 'failed' : 'checking',
+  movementId: m.id,
+  ...(m.clientId ? { clientId: m.clientId } : {}),
+  ...(m.platformId ? { platformId: m.platformId } : {}),
+  ...(m.label ? { label: m.label } : {}),
+  ...(m.message ? { message: m.message } : {}),
+});
+
+/** A row the team settled, as its final movement in the team journal says. */
+const teamOutcome = (m: TeamSettledMovement): RowOutcome => ({
+  state: m.state === 'done' ? 'done' : 'failed',
+  movementId: m.id,
+  clientId: m.clientId,
+  ...(m.platformId ? { platformId: m.platformId } : {}),
+  ...(m.label ? { label: m.label } : {}),
+  message: m.message ?? (m.state === 'done' ? 'Sent by another desk of the team.' : `Not sent: ${m.state}.`),
+});
+
+/** The team's movement is not final and this desk has no attempt of it that left: it is followed. */
+const REQUEUED: RowOutcome = { state: 'checking', message: REQUEUED_MESSAGE };
+
+/**
+ * Nothing was sent and it may work later: not connected, locked, nobody signed in (after a restart
+ * the batch goes on once an operator signs in), the journal unwritable, waiting for an approval.
+ */
+const RETRY_CODES = new Set([
+  'PRECONDITION',
+  'LOCKED',
+  'JOURNAL_UNAVAILABLE',
+  'KEYCHAIN',
+  'AWAITING_APPROVAL',
+  'NOT_ALLOWED',
+]);
+
+export const createRowExecutor = (deps: RowExecutorDeps): RowExecutor => {
+  /**
+   * This desk's attempt of a row that tells the row's state: its journal's movement of the key, or in
+   * a team, when its limiter held that one back, the attempt after it (`key#2`…) if there is one.
+   * `requeued`: the team gave the movement back to its queue; the row waits for the team's answer.
+   */
+  const ownAttempt = (requestKey: string): { movement?: Movement; requeued: boolean } => {
+    const first = deps.movements.byRequestKey(requestKey);
+    if (first === undefined || !heldBack(first) || !deps.team?.active())
+      return first ? { movement: first, requeued: false } : { requeued: false };
+    const later = deps.movements.byRequestKey(localAttemptKey(deps.movements, requestKey));
+    return later ? { movement: later, requeued: false } : { requeued: true };
+  };
+
+  const lookup = async (requestKey: string): Promise<RowOutcome | undefined> => {
+    const own = ownAttempt(requestKey);
+    if (own.movement) return movementOutcome(own.movement);
+    const settled = await deps.team?.settled(requestKey);
+    if (settled) return teamOutcome(settled);
+    return own.requeued ? REQUEUED : undefined;
+  };
+
+  /** A row's call failed: what the journals say of it, or why nothing was sent (and whether to retry). */
+  const rowFailure = async (error: unknown, requestKey: string): Promise<RowOutcome> => {
+    const own = ownAttempt(requestKey);
+    // Given back to the team's queue: whatever this call met, the team's movement decides.
+    if (own.requeued) return (await lookup(requestKey)) ?? REQUEUED;
+    const journaled = own.movement;
+    const detail =
+      error instanceof DeskFailure ? error.detail : isConvertibleToIpcError(error) ? error.toIpcError() : undefined;
+    if (journaled && journaled.state !== 'failed') return movementOutcome(journaled);
+    if (detail === undefined) {
+      const message =
+        error instanceof Error && error.name === 'ZodError'
+          ? 'The row does not fit the operation’s rules.'
+          : 'Unexpected error.';
+      return journaled ? movementOutcome(journaled) : { state: 'failed', message };
+    }
+    if (detail.code === 'OUTCOME_UNKNOWN' || detail.delivery === 'unknown') {
+      return journaled ? movementOutcome(journaled) : { state: 'checking', message: detail.message };
+    }
+    if (!journaled && RETRY_CODES.has(detail.code)) return { state: 'retry', message: detail.message };
+    return {
+      ...(journaled ? movementOutcome(journaled) : {}),
+      state: 'failed',
+      ...(detail.label ? { label: detail.label } : {}),
+      message: detail.message,
+    };
+  };
+
+  return {
+    lookup,
+    execute: async (input, requestKey, batchId, rowNo) => {
+      const { kind, request } = commandOf(input);
+      try {
+        const result = await deps.commands.submit(kind, request as never, {
+          requestKey,
+          origin: deps.originOf(batchId, rowNo),
+        });
+        if (result.state === 'done') return movementOutcome(result.movement);
+        if (result.movement !== undefined && !(heldBack(result.movement) && deps.team?.active()))
+          return movementOutcome(result.movement);
+        if (result.state === 'refused') throw result.failure;
+        return { state: 'checking', message: result.failure.message };
+      } catch (error) {
+        return rowFailure(error, requestKey);
+      }
+    },
+  };
+};
