@@ -28,16 +28,29 @@ const ROW: BatchRowInput = {
 const POLL_MS = 1_000;
 const CLIENT_ID = 'tdmakersignedid';
 
+/** A movement of this desk's journal (a transfer of the row's amount), as the engine keeps it. */
+const localMovement = (m: Pick<Movement, 'id' | 'state'> & Partial<Movement>): Movement => ({
+  profileId: 'p1',
+  kind: 'transfer',
+  clientId: CLIENT_ID,
+  currency: 'USDT',
+  amount: '10',
+  params: {},
+  attempts: 1,
+  createdAt: 0,
+  updatedAt: 0,
+  operator: 'Alice',
+  ...m,
+});
+
 /** What this desk's journal keeps of an attempt its limiter held back (api/client.ts RATE_LIMIT_WAIT). */
 const heldBackAttempt = (requestKey: string): Movement =>
-  ({
+  localMovement({
     id: `local-${requestKey}`,
-    requestKey,
     state: 'failed',
-    clientId: CLIENT_ID,
     label: 'RATE_LIMIT_WAIT',
     message: "the app's rate limit for own transfers had no free slot after 15 s",
-  }) as Movement;
+  });
 
 const schedulers: ManualScheduler[] = [];
 afterEach(() => {
@@ -124,13 +137,7 @@ describe('a batch row in a team, its attempt held back by this desk’s rate lim
     const { scheduler, runner, local, id, key, row } = setUp();
     runner.start(id);
     await scheduler.idle();
-    local.set(`${key}#2`, {
-      id: 'local-second',
-      requestKey: `${key}#2`,
-      state: 'done',
-      clientId: CLIENT_ID,
-      platformId: 'tr_7',
-    } as Movement);
+    local.set(`${key}#2`, localMovement({ id: 'local-second', state: 'done', platformId: 'tr_7' }));
     await scheduler.advance(POLL_MS);
     expect(row()).toMatchObject({ state: 'done', movement_id: 'local-second', platform_id: 'tr_7' });
   });
