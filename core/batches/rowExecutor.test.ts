@@ -18,23 +18,24 @@ import { createRowExecutor, type TeamSettledMovement } from './rowExecutor';
 import { BatchRunner } from './runner';
 import { BatchStore } from './store';
 
+/** A payment leaving the firm: the row an operator would send again by hand if it showed failed. */
 const ROW: BatchRowInput = {
-  type: 'transfer',
+  type: 'withdrawal',
   currency: 'USDT',
-  amount: '10',
-  from: { owner: 'main', account: 'spot' },
-  to: { owner: 'main', account: 'margin', pair: 'BTC_USDT' },
+  amount: '2500',
+  chain: 'TRX',
+  address: 'T0001SupplierPayoutAddrxxxxxxxxxxxxx',
 };
 const POLL_MS = 1_000;
 const CLIENT_ID = 'tdmakersignedid';
 
-/** A movement of this desk's journal (a transfer of the row's amount), as the engine keeps it. */
+/** A movement of this desk's journal (the row's withdrawal), as the engine keeps it. */
 const localMovement = (m: Pick<Movement, 'id' | 'state'> & Partial<Movement>): Movement => ({
   profileId: 'p1',
-  kind: 'transfer',
+  kind: 'withdrawal',
   clientId: CLIENT_ID,
   currency: 'USDT',
-  amount: '10',
+  amount: '2500',
   params: {},
   attempts: 1,
   createdAt: 0,
@@ -49,7 +50,7 @@ const heldBackAttempt = (requestKey: string): Movement =>
     id: `local-${requestKey}`,
     state: 'failed',
     label: 'RATE_LIMIT_WAIT',
-    message: "the app's rate limit for own transfers had no free slot after 15 s",
+    message: "the app's rate limit for withdrawals had no free slot after 15 s",
   });
 
 const schedulers: ManualScheduler[] = [];
