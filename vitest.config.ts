@@ -18,9 +18,12 @@ import { BaseSequencer, type TestSpecification } from 'vitest/node';
 //
 // Three workers on the machine's two cores (Vitest's default is one fewer): many files wait on
 // loopback I/O, child processes or the sandbox rather than on the CPU, and a third worker runs
-// another file meanwhile. Measured back to back on a quiet 2-core machine: 2 workers 93 s,
-// 3 workers 74 s, 4 workers 67 s (the same 113 s of CPU); three keeps the CPU-bound files' own
-// timing margins.
+// another file meanwhile. Measured on a quiet 2-core machine, cold (no transform cache), run after
+// run: 3 workers 49.2 and 51.1 s, 4 workers 46.7 and 45.3 s (about 4 s more CPU: one more worker
+// imports the modules of each project). Three keeps the CPU-bound files' own timing margins on a
+// slower CI machine, and meets the 60 s target with room. Spreading the waiting files among the
+// others (a sequencer that kept at most two of them waiting at once) measured the same as starting
+// them first, so they simply start first.
 
 const NODE_TESTS = ['electron', 'core', 'shell', 'sandbox', 'shared', 'scripts', 'bench'];
 const RENDERER_TESTS = ['renderer'];
@@ -37,23 +40,25 @@ const filesReplacingModules = (roots: readonly string[]): string[] =>
   );
 
 /**
- * The longest files, in this order, measured (run on 2 cores, each 10–22 s): most of their time is
- * waiting on child processes, a sandbox's pipelines, a PostgreSQL server or a soak's settle time, so
- * they should start first and overlap the rest. Vitest orders by the durations of the last run on
- * this machine (node_modules/.vite/vitest), which a fresh clone does not have: it then orders by file
- * size, and the fault soak (1.4 KB, the longest) started among the last node files.
+ * The longest files, in this order (measured cold on a quiet 2-core machine, 2–12 s each): the node
+ * ones mostly wait — on child processes, a sandbox's pipelines and fault delays, a PostgreSQL server,
+ * the platform's rate windows — so they start first and overlap the rest; the renderer ones compute,
+ * and start first among the renderer's files so that none of them ends the run. Vitest orders by the
+ * durations of the last run on this machine (node_modules/.vite/vitest), which a fresh clone does not
+ * have: it then orders by file size, and the fault soak (1.4 KB, the longest) started among the last.
  */
 const LONG_FILES = [
   'core/movements/fault.test.ts',
-  'sandbox/store/durability.test.ts',
-  'core/host/remoteCore.test.ts',
-  'core/operators/controls.property.test.ts',
-  'sandbox/server.test.ts',
-  'sandbox/conformance.test.ts',
-  'core/teamDesk/team.integration.test.ts',
   'core/teamDesk/outage.integration.test.ts',
-  'sandbox/ws/server.test.ts',
   'core/batches/bulk.integration.test.ts',
+  'sandbox/ws/server.test.ts',
+  'core/api/platform.integration.test.ts',
+  'core/host/remoteCore.test.ts',
+  'core/movements/clockSteps.integration.test.ts',
+  'core/operators/controls.property.test.ts',
+  'sandbox/store/durability.test.ts',
+  'sandbox/server.test.ts',
+  'renderer/src/frame/numbers.test.tsx',
   'renderer/src/screens/withdrawals/WithdrawForm.test.tsx',
   'renderer/src/screens/trade/ticket/OrderTicket.test.tsx',
   'renderer/src/screens/transfers/TransferForm.test.tsx',
@@ -65,11 +70,11 @@ for (const file of LONG_FILES) {
 
 /**
  * Vitest's order (per project by name; within one, failed and slower files first), with the isolated
- * projects first: they are few files, one of them long (renderer/src/frame/numbers.test.tsx renders
- * every screen), and as the last projects by name they ran alone at the end of the run while the
- * other worker had nothing left to do. Within a project, LONG_FILES first, with or without a record
- * of earlier runs. Each project's files stay together: a worker is reused for the next file only if
- * that file is of the same project (a new one imports the modules and builds happy-dom's window again).
+ * projects first: they are few files (the electron glue's, which replace the `electron` module), and
+ * as the last projects by name they ran alone at the end of the run while the other workers had
+ * nothing left to do. Within a project, LONG_FILES first, with or without a record of earlier runs.
+ * Each project's files stay together: a worker is reused for the next file only if that file is of
+ * the same project (a new one imports the modules and builds happy-dom's window again).
  */
 class IsolatedFirst extends BaseSequencer {
   override async sort(files: TestSpecification[]): Promise<TestSpecification[]> {
