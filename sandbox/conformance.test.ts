@@ -11,7 +11,7 @@ import { CurrencyPair } from '../shared/platform/api/spot';
 import { FuturesAccount, SubAccountFuturesBalance, WithdrawalRecord } from '../shared/platform/api/wallet';
 import { signChannel } from './http/signature';
 import type { SandboxHandle } from './server';
-import { ccxtOn, pointCcxtAtSandbox, runConformance } from './testing/conformance';
+import { ccxtOn, pointCcxtAtSandbox, runConformance, withoutEmptyBodyNoise } from './testing/conformance';
 import { api, control, mainCreds, signedHeaders, startTestSandbox } from './testing/harness';
 import { type GateApi, gateApi } from './testing/sdks';
 import { TestStream } from './testing/stream';
@@ -103,7 +103,9 @@ describe('REST behaviour the platform documents', () => {
   });
 
   it('POST /wallet/small_balance answers 200 with no body', async () => {
-    const answer = await new WalletApi(sdkClient()).convertSmallBalance({ currency: ['PEPE'] });
+    const answer = await withoutEmptyBodyNoise(() =>
+      new WalletApi(sdkClient()).convertSmallBalance({ currency: ['PEPE'] }),
+    );
     expect(answer.response.status).toBe(200);
     expect(answer.response.data).toBe('');
     expect(answer.response.headers['content-length']).toBe('0');

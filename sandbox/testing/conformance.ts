@@ -633,7 +633,7 @@ function ccxtCases(sb: SandboxHandle): Case[] {
  * The SDK logs "Failed to parse JSON" for every answer without a body (its JSON transform runs on an
  * empty string): the documented 204s and POST /wallet/small_balance. Noise, not a finding: dropped.
  */
-async function withoutEmptyBodyNoise<T>(run: () => Promise<T>): Promise<T> {
+export async function withoutEmptyBodyNoise<T>(run: () => Promise<T>): Promise<T> {
   const original = console.error;
   console.error = (...args: unknown[]) => {
     if (typeof args[0] === 'string' && args[0].startsWith('Failed to parse JSON')) return;
