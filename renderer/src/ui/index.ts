@@ -5,6 +5,7 @@ export { Badge, type Tone } from './Badge';
 export { Button, type ButtonProps } from './Button';
 export { abbreviate, ChainId, ChainIdCell, type ChainIdProps, IdCell } from './ChainId';
 export { Checkbox } from './Checkbox';
+export { Choice } from './Choice';
 export { CopyButton, copyText } from './CopyButton';
 export { Countdown, RetryCountdown, secondsLeft } from './Countdown';
 export { type Detail, DetailsList } from './DetailsList';

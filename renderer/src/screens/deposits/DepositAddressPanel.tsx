@@ -10,6 +10,7 @@ import { useNavigation } from '../../lib/navigation';
 import {
   Badge,
   Button,
+  Choice,
   CopyButton,
   EmptyState,
   ErrorNotice,
@@ -101,26 +102,25 @@ export function DepositAddressPanel() {
                     ? 'No address on this network.'
                     : undefined;
               return (
-                <label
+                <Choice
                   key={info.chain}
-                  className={`choice${why ? ' choice-disabled' : ''}`}
-                  data-testid={`deposit-chain-${info.chain}`}
+                  name="deposit-chain"
+                  value={info.chain}
+                  checked={chainName === info.chain}
+                  why={why}
+                  onChoose={() => setChainName(info.chain)}
+                  testId={`deposit-chain-${info.chain}`}
+                  title={
+                    <>
+                      {info.chain}{' '}
+                      {info.nameEn && info.nameEn !== info.chain ? (
+                        <span className="muted">({info.nameEn})</span>
+                      ) : null}
+                    </>
+                  }
                 >
-                  <input
-                    type="radio"
-                    name="deposit-chain"
-                    value={info.chain}
-                    checked={chainName === info.chain}
-                    disabled={why !== undefined}
-                    onChange={() => setChainName(info.chain)}
-                  />
-                  <span className="choice-title">
-                    {info.chain}{' '}
-                    {info.nameEn && info.nameEn !== info.chain ? <span className="muted">({info.nameEn})</span> : null}
-                  </span>
                   {info.usesMemo || a?.memo ? <Badge tone="warn">Memo required</Badge> : null}
-                  {why ? <span className="choice-note">{why}</span> : null}
-                </label>
+                </Choice>
               );
             })}
           </div>

@@ -40,6 +40,7 @@ import {
   AmountField,
   Badge,
   Button,
+  Choice,
   EmptyState,
   ErrorNotice,
   FieldError,
@@ -235,19 +236,18 @@ const NetworkChoices = memo(function NetworkChoices({
       {chains?.map((c) => {
         const why = chainProblem(c);
         return (
-          <label key={c.chain} className={`choice${why ? ' choice-disabled' : ''}`} data-testid={`chain-${c.chain}`}>
-            <input
-              type="radio"
-              name="withdraw-chain"
-              value={c.chain}
-              checked={chosen === c.chain}
-              disabled={why !== undefined}
-              onChange={() => onChoose({ chain: c.chain, address: '', memo: '' })}
-            />
-            <span className="choice-title">{networkName(c)}</span>
+          <Choice
+            key={c.chain}
+            name="withdraw-chain"
+            value={c.chain}
+            checked={chosen === c.chain}
+            why={why}
+            onChoose={() => onChoose({ chain: c.chain, address: '', memo: '' })}
+            testId={`chain-${c.chain}`}
+            title={networkName(c)}
+          >
             {c.usesMemo ? <Badge tone="warn">Memo required</Badge> : null}
-            {why ? <span className="choice-note">{why}</span> : null}
-          </label>
+          </Choice>
         );
       })}
     </div>
