@@ -495,7 +495,7 @@ const buildCore = async (options: CoreOptions, releaseLock: () => void): Promise
     activeProfile: () => manager.active(),
     onProfileChange: ctx.onProfileChange,
     movements: movementService,
-    team: { active: () => teamDesk.configured(), settled: (requestKey) => teamDesk.settled(requestKey) },
+    team: { active: () => teamDesk.configured(), movementNow: (requestKey) => teamDesk.movementNow(requestKey) },
     commands,
     authorizer,
     queue,

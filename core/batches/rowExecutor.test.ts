@@ -14,7 +14,7 @@ import { openJournalDb } from '../journal/db';
 import type { Movement } from '../movements/types';
 import { REQUEUED_MESSAGE } from '../teamDesk/sender';
 import { ManualScheduler } from '../testing/scheduler';
-import { createRowExecutor, type TeamSettledMovement } from './rowExecutor';
+import { createRowExecutor, FOLLOWING_TEAM_MESSAGE, type TeamSettledMovement } from './rowExecutor';
 import { BatchRunner } from './runner';
 import { BatchStore } from './store';
 
@@ -63,12 +63,15 @@ afterEach(() => {
  * saturated limiter: the attempt is journaled failed here and the movement given back to the team's
  * queue (sendClaimed's answer). `submit` replaces that first answer.
  */
-const setUp = (o: { inTeam?: boolean; submit?: MovementCommands['submit'] } = {}) => {
+const setUp = (o: { inTeam?: boolean; submit?: MovementCommands['submit']; local?: Map<string, Movement> } = {}) => {
   const scheduler = new ManualScheduler();
   schedulers.push(scheduler);
   const store = new BatchStore(openJournalDb(':memory:'), () => scheduler.wallNow());
-  const local = new Map<string, Movement>();
+  const local = o.local ?? new Map<string, Movement>();
+  /** The team journal's final movements; `teamOpen` its keys still open; `team.away` the database. */
   const teamJournal = new Map<string, TeamSettledMovement>();
+  const teamOpen = new Set<string>();
+  const team = { away: false };
   const submitted: string[] = [];
   const heldBackSubmit: MovementCommands['submit'] = async (_kind, _request, { requestKey }) => {
     local.set(requestKey, heldBackAttempt(requestKey));
@@ -79,7 +82,15 @@ const setUp = (o: { inTeam?: boolean; submit?: MovementCommands['submit'] } = {}
   };
   const executor = createRowExecutor({
     movements: { byRequestKey: (key) => local.get(key) },
-    team: { active: () => o.inTeam ?? true, settled: async (key) => teamJournal.get(key) },
+    team: {
+      active: () => o.inTeam ?? true,
+      movementNow: async (key) => {
+        const final = teamJournal.get(key);
+        if (team.away) return { state: 'unknown' };
+        if (final) return { state: 'final', movement: final };
+        return { state: teamOpen.has(key) ? 'open' : 'absent' };
+      },
+    },
     commands: {
       submit: async (kind, request, options) => {
         submitted.push(options.requestKey);
@@ -107,7 +118,7 @@ const setUp = (o: { inTeam?: boolean; submit?: MovementCommands['submit'] } = {}
   const id = store.create({ profileId: 'p1', kind: 'csv', name: 'test', rows: [{ row: 1, input: ROW }] });
   const key = store.row(id, 1)!.request_key;
   const row = () => store.row(id, 1)!;
-  return { scheduler, store, runner, local, teamJournal, submitted, id, key, row, heldBackSubmit };
+  return { scheduler, store, runner, local, teamJournal, teamOpen, team, submitted, id, key, row, heldBackSubmit };
 };
 
 describe('a batch row in a team, its attempt held back by this desk’s rate limiter', () => {
@@ -193,5 +204,115 @@ describe('a batch row in a team, its attempt held back by this desk’s rate lim
     runner.start(id);
     await scheduler.idle();
     expect(row()).toMatchObject({ state: 'failed', label: 'RATE_LIMIT_WAIT' });
+  });
+});
+
+/** Another desk of the team sent the row's movement: the team journal's final state. */
+const sentByAnotherDesk = (): TeamSettledMovement => ({
+  id: 'mv_team',
+  state: 'done',
+  clientId: CLIENT_ID,
+  platformId: 'tr_9',
+  label: null,
+  message: null,
+});
+
+/** The platform refused this desk's attempt (journaled failed here with the platform's label). */
+const refusedHere = (requestKey: string): Movement =>
+  localMovement({
+    id: `local-${requestKey}`,
+    state: 'failed',
+    label: 'TEMPORARILY_UNAVAILABLE',
+    message: 'Withdrawals are paused on this chain.',
+  });
+
+describe('a batch row in a team whose call failed here while the team’s movement is open', () => {
+  /** (a) An error that is not a DeskFailure, nothing journaled on this desk. */
+  const unexpected: MovementCommands['submit'] = async () => {
+    throw new TypeError("Cannot read properties of undefined (reading 'id')");
+  };
+  /**
+   * (b) The platform refused this desk's attempt; its write-back to the team database waited out an
+   * outage, the lease ran out and another desk took the movement over.
+   */
+  const refused =
+    (local: Map<string, Movement>): MovementCommands['submit'] =>
+    async (_kind, _request, { requestKey }) => {
+      const movement = refusedHere(requestKey);
+      local.set(requestKey, movement);
+      return {
+        state: 'refused',
+        movement,
+        failure: new DeskFailure({
+          code: 'PLATFORM',
+          delivery: 'not_sent',
+          label: 'TEMPORARILY_UNAVAILABLE',
+          message: 'Withdrawals are paused on this chain.',
+        }),
+      };
+    };
+
+  it('(a) an unexpected error: checking while the team sends it, then done as the team journal says', async () => {
+    const { scheduler, runner, teamOpen, teamJournal, id, key, row } = setUp({ submit: unexpected });
+    teamOpen.add(key);
+    runner.start(id);
+    await scheduler.idle();
+    expect(row()).toMatchObject({ state: 'checking', message: FOLLOWING_TEAM_MESSAGE });
+    await scheduler.advance(POLL_MS);
+    expect(row().state).toBe('checking');
+    teamJournal.set(key, sentByAnotherDesk());
+    await scheduler.advance(POLL_MS);
+    expect(row()).toMatchObject({ state: 'done', platform_id: 'tr_9' });
+  });
+
+  it('(a) an unexpected error while the team database is away: checking (it may be open), not failed', async () => {
+    const { scheduler, runner, team, teamJournal, id, key, row } = setUp({ submit: unexpected });
+    team.away = true;
+    runner.start(id);
+    await scheduler.idle();
+    expect(row()).toMatchObject({ state: 'checking', message: FOLLOWING_TEAM_MESSAGE });
+    team.away = false;
+    teamJournal.set(key, sentByAnotherDesk());
+    await scheduler.advance(POLL_MS);
+    expect(row()).toMatchObject({ state: 'done', platform_id: 'tr_9' });
+  });
+
+  it('(b) refused here while another desk took the movement over: checking, not failed, poll after poll', async () => {
+    const local = new Map<string, Movement>();
+    const { scheduler, runner, teamOpen, teamJournal, id, key, row } = setUp({ local, submit: refused(local) });
+    teamOpen.add(key);
+    runner.start(id);
+    await scheduler.idle();
+    expect(local.get(key)?.state).toBe('failed');
+    expect(row()).toMatchObject({ state: 'checking', message: FOLLOWING_TEAM_MESSAGE });
+    // The runner looks it up every poll: this desk's journal says failed, the team's movement is open.
+    for (let i = 0; i < 3; i++) await scheduler.advance(POLL_MS);
+    expect(row()).toMatchObject({ state: 'checking', message: FOLLOWING_TEAM_MESSAGE });
+    teamJournal.set(key, sentByAnotherDesk());
+    await scheduler.advance(POLL_MS);
+    expect(row()).toMatchObject({ state: 'done', platform_id: 'tr_9' });
+  });
+
+  it('(b) refused here and the team’s movement final-failed: failed, with the platform’s refusal', async () => {
+    const local = new Map<string, Movement>();
+    const { scheduler, runner, teamJournal, id, key, row } = setUp({ local, submit: refused(local) });
+    teamJournal.set(key, {
+      id: 'mv_team',
+      state: 'failed',
+      clientId: CLIENT_ID,
+      platformId: null,
+      label: 'TEMPORARILY_UNAVAILABLE',
+      message: 'Withdrawals are paused on this chain.',
+    });
+    runner.start(id);
+    await scheduler.idle();
+    expect(row()).toMatchObject({ state: 'failed', label: 'TEMPORARILY_UNAVAILABLE' });
+  });
+
+  it('alone, an unexpected error is failed at once (no team sends it)', async () => {
+    const { scheduler, runner, id, row } = setUp({ inTeam: false, submit: unexpected });
+    runner.start(id);
+    await scheduler.idle();
+    expect(row()).toMatchObject({ state: 'failed', message: 'Unexpected error.' });
   });
 });

@@ -4,7 +4,10 @@
  * row's request key names a movement of the team journal, and that movement decides: an attempt this
  * desk's own rate limiter held back failed here without leaving the desk, but the team gave the
  * movement back to its queue and sends it later (this desk under `key#2`, or another desk), so such a
- * row is never `failed` until the team's movement is (docs/bulk.md, "Rows in a team").
+ * row is never `failed` until the team's movement is (docs/bulk.md, "Rows in a team"). The same holds
+ * for whatever else would show a team row `failed` (an unexpected error, a refusal here while another
+ * desk took the movement over): while the team's movement is open, or the team cannot be asked, the
+ * row is `checking` and follows it.
  */
 import type { MovementCommands } from '../commands/movements';
 import { DeskFailure, isConvertibleToIpcError } from '../errors';
@@ -24,17 +27,19 @@ export interface TeamSettledMovement {
   readonly message: string | null;
 }
 
+/** The team journal's movement of a request key now: final, open, absent, or unknown (not asked). */
+export type TeamMovementNow =
+  | { readonly state: 'final'; readonly movement: TeamSettledMovement }
+  | { readonly state: 'open' | 'absent' | 'unknown' };
+
 export interface RowExecutorDeps {
   readonly movements: Pick<Movements, 'byRequestKey'>;
   /** Absent when the desk cannot be in a team. */
   readonly team?: {
     /** Whether the desk is in a team now (its movements go through the team journal). */
     readonly active: () => boolean;
-    /**
-     * The team journal's final movement of a request key (TeamDesk.settled); undefined when not
-     * final, not there, or the database is away.
-     */
-    readonly settled: (requestKey: string) => Promise<TeamSettledMovement | undefined>;
+    /** The team journal's movement of a request key now (TeamDesk.movementNow). */
+    readonly movementNow: (requestKey: string) => Promise<TeamMovementNow>;
   };
   readonly commands: Pick<MovementCommands, 'submit'>;
   /** Who asked for this row (its batch). */
@@ -63,6 +68,10 @@ const teamOutcome = (m: TeamSettledMovement): RowOutcome => ({
 /** The team's movement is not final and this desk has no attempt of it that left: it is followed. */
 const REQUEUED: RowOutcome = { state: 'checking', message: REQUEUED_MESSAGE };
 
+/** This desk's attempt failed, but the team's movement is open (or the team cannot be asked now). */
+export const FOLLOWING_TEAM_MESSAGE = 'The team is still sending it; this row follows it until it is final.';
+const FOLLOWING_TEAM: RowOutcome = { state: 'checking', message: FOLLOWING_TEAM_MESSAGE };
+
 /**
  * Nothing was sent and it may work later: not connected, locked, nobody signed in (after a restart
  * the batch goes on once an operator signs in), the journal unwritable, waiting for an approval.
@@ -90,11 +99,28 @@ export const createRowExecutor = (deps: RowExecutorDeps): RowExecutor => {
     return later ? { movement: later, requeued: false } : { requeued: true };
   };
 
+  /**
+   * A row this desk would show `failed`, in a team: the team's movement decides while it is open or
+   * cannot be asked (another desk may be sending it; an operator seeing `failed` would send it again),
+   * and shows `done` if another desk sent it. Undefined: the failure stands (alone, the team's
+   * movement final-failed, or never in the team journal).
+   */
+  const teamOverFailure = async (requestKey: string): Promise<RowOutcome | undefined> => {
+    if (!deps.team?.active()) return undefined;
+    const team = await deps.team.movementNow(requestKey);
+    if (team.state === 'open' || team.state === 'unknown') return FOLLOWING_TEAM;
+    return team.state === 'final' && team.movement.state === 'done' ? teamOutcome(team.movement) : undefined;
+  };
+
+  /** A failed outcome, unless the team's movement says otherwise (teamOverFailure). */
+  const unlessTeamOpen = async (outcome: RowOutcome, requestKey: string): Promise<RowOutcome> =>
+    outcome.state === 'failed' ? ((await teamOverFailure(requestKey)) ?? outcome) : outcome;
+
   const lookup = async (requestKey: string): Promise<RowOutcome | undefined> => {
     const own = ownAttempt(requestKey);
-    if (own.movement) return movementOutcome(own.movement);
-    const settled = await deps.team?.settled(requestKey);
-    if (settled) return teamOutcome(settled);
+    if (own.movement) return unlessTeamOpen(movementOutcome(own.movement), requestKey);
+    const team = await deps.team?.movementNow(requestKey);
+    if (team?.state === 'final') return teamOutcome(team.movement);
     return own.requeued ? REQUEUED : undefined;
   };
 
@@ -103,7 +129,11 @@ export const createRowExecutor = (deps: RowExecutorDeps): RowExecutor => {
     const own = ownAttempt(requestKey);
     // Given back to the team's queue: whatever this call met, the team's movement decides.
     if (own.requeued) return (await lookup(requestKey)) ?? REQUEUED;
-    const journaled = own.movement;
+    return unlessTeamOpen(localFailure(error, own.movement), requestKey);
+  };
+
+  /** What this desk alone knows of a failed call: its journaled attempt, or why nothing was sent. */
+  const localFailure = (error: unknown, journaled: Movement | undefined): RowOutcome => {
     const detail =
       error instanceof DeskFailure ? error.detail : isConvertibleToIpcError(error) ? error.toIpcError() : undefined;
     if (journaled && journaled.state !== 'failed') return movementOutcome(journaled);
@@ -137,7 +167,7 @@ export const createRowExecutor = (deps: RowExecutorDeps): RowExecutor => {
         });
         if (result.state === 'done') return movementOutcome(result.movement);
         if (result.movement !== undefined && !(heldBack(result.movement) && deps.team?.active()))
-          return movementOutcome(result.movement);
+          return unlessTeamOpen(movementOutcome(result.movement), requestKey);
         if (result.state === 'refused') throw result.failure;
         return { state: 'checking', message: result.failure.message };
       } catch (error) {

@@ -74,6 +74,11 @@ export interface TeamDeskDeps {
   readonly logError?: (what: string, error: unknown) => void;
 }
 
+/** The team journal's movement of a request key now (TeamDesk.movementNow). */
+export type TeamMovementNow =
+  | { readonly state: 'final'; readonly movement: StoredMovement }
+  | { readonly state: 'open' | 'absent' | 'unknown' };
+
 type Phase = 'solo' | 'connecting' | 'open' | 'refused';
 
 export class TeamDesk {
@@ -220,21 +225,23 @@ export class TeamDesk {
   }
 
   /**
-   * The team journal's movement of a request key once it is final (done, or nothing left and nothing
-   * will), read from the database now. Undefined when this desk is not in a team, the database is
-   * away, the key is not in the team journal, or the movement is not final yet. What another desk sent
-   * reaches this desk here even if it settled while this desk was away (no notification needed).
+   * The team journal's movement of a request key as it stands now, read from the database: `final`
+   * (done, or nothing left and nothing will), `open` (the team may still send it), `absent` (never in
+   * the team journal), or `unknown` when the team cannot be asked (not open, the database away, the
+   * read failed) — then it may be open, and a caller must not take it for absent. What another desk
+   * sent reaches this desk here even if it settled while this desk was away (no notification needed).
    */
-  async settled(requestKey: string): Promise<StoredMovement | undefined> {
+  async movementNow(requestKey: string): Promise<TeamMovementNow> {
     const team = this.current();
     // Away: not asked (each look-up would wait out the connect timeout); asked again once it is back.
-    if (team === undefined || team.db.health().state !== 'connected') return undefined;
+    if (team === undefined || team.db.health().state !== 'connected') return { state: 'unknown' };
     try {
       const movement = await team.movements.byRequestKey(requestKey);
-      return movement !== undefined && isFinal(movement.state) ? movement : undefined;
+      if (movement === undefined) return { state: 'absent' };
+      return isFinal(movement.state) ? { state: 'final', movement } : { state: 'open' };
     } catch (error) {
-      if (!(error instanceof TeamUnavailable)) this.deps.logError?.('team.settled', error);
-      return undefined;
+      if (!(error instanceof TeamUnavailable)) this.deps.logError?.('team.movementNow', error);
+      return { state: 'unknown' };
     }
   }
 
