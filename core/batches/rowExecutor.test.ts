@@ -14,7 +14,13 @@ import { openJournalDb } from '../journal/db';
 import type { Movement } from '../movements/types';
 import { REQUEUED_MESSAGE } from '../teamDesk/sender';
 import { ManualScheduler } from '../testing/scheduler';
-import { createRowExecutor, FOLLOWING_TEAM_MESSAGE, type TeamSettledMovement } from './rowExecutor';
+import {
+  createRowExecutor,
+  FOLLOWING_TEAM_MESSAGE,
+  NEVER_IN_TEAM_MESSAGE,
+  TEAM_NOT_ASKED_MESSAGE,
+  type TeamSettledMovement,
+} from './rowExecutor';
 import { BatchRunner } from './runner';
 import { BatchStore } from './store';
 
@@ -270,11 +276,32 @@ describe('a batch row in a team whose call failed here while the team’s moveme
     team.away = true;
     runner.start(id);
     await scheduler.idle();
-    expect(row()).toMatchObject({ state: 'checking', message: FOLLOWING_TEAM_MESSAGE });
+    expect(row()).toMatchObject({ state: 'checking', message: TEAM_NOT_ASKED_MESSAGE });
+    await scheduler.advance(POLL_MS);
+    expect(row().state).toBe('checking');
     team.away = false;
     teamJournal.set(key, sentByAnotherDesk());
     await scheduler.advance(POLL_MS);
     expect(row()).toMatchObject({ state: 'done', platform_id: 'tr_9' });
+  });
+
+  it('(a) the team database back, and the team journal never had it: failed (nothing sent it)', async () => {
+    const { scheduler, runner, team, store, id, row } = setUp({ submit: unexpected });
+    team.away = true;
+    runner.start(id);
+    await scheduler.idle();
+    expect(row().state).toBe('checking');
+    team.away = false;
+    await scheduler.advance(POLL_MS);
+    expect(row()).toMatchObject({ state: 'failed', message: NEVER_IN_TEAM_MESSAGE });
+    expect(store.batch(id)?.state).toBe('finished');
+  });
+
+  it('(a) an unexpected error, the team journal has nothing of it: failed at once', async () => {
+    const { scheduler, runner, id, row } = setUp({ submit: unexpected });
+    runner.start(id);
+    await scheduler.idle();
+    expect(row()).toMatchObject({ state: 'failed', message: 'Unexpected error.' });
   });
 
   it('(b) refused here while another desk took the movement over: checking, not failed, poll after poll', async () => {

@@ -68,9 +68,16 @@ const teamOutcome = (m: TeamSettledMovement): RowOutcome => ({
 /** The team's movement is not final and this desk has no attempt of it that left: it is followed. */
 const REQUEUED: RowOutcome = { state: 'checking', message: REQUEUED_MESSAGE };
 
-/** This desk's attempt failed, but the team's movement is open (or the team cannot be asked now). */
+/** This desk's attempt failed, but the team's movement is open: another desk may still send it. */
 export const FOLLOWING_TEAM_MESSAGE = 'The team is still sending it; this row follows it until it is final.';
-const FOLLOWING_TEAM: RowOutcome = { state: 'checking', message: FOLLOWING_TEAM_MESSAGE };
+/** This desk's attempt failed, and the team cannot be asked whether its movement is open. */
+export const TEAM_NOT_ASKED_MESSAGE =
+  'The team database cannot be asked now whether the team is sending it; this row follows it once it answers.';
+/**
+ * Nothing of the row here nor in the team journal, which journals a movement before any desk sends
+ * it: it was never sent, and nothing will send it.
+ */
+export const NEVER_IN_TEAM_MESSAGE = 'Not sent: the team journal has no movement of it.';
 
 /**
  * Nothing was sent and it may work later: not connected, locked, nobody signed in (after a restart
@@ -108,7 +115,8 @@ export const createRowExecutor = (deps: RowExecutorDeps): RowExecutor => {
   const teamOverFailure = async (requestKey: string): Promise<RowOutcome | undefined> => {
     if (!deps.team?.active()) return undefined;
     const team = await deps.team.movementNow(requestKey);
-    if (team.state === 'open' || team.state === 'unknown') return FOLLOWING_TEAM;
+    if (team.state === 'open') return { state: 'checking', message: FOLLOWING_TEAM_MESSAGE };
+    if (team.state === 'unknown') return { state: 'checking', message: TEAM_NOT_ASKED_MESSAGE };
     return team.state === 'final' && team.movement.state === 'done' ? teamOutcome(team.movement) : undefined;
   };
 
@@ -121,7 +129,11 @@ export const createRowExecutor = (deps: RowExecutorDeps): RowExecutor => {
     if (own.movement) return unlessTeamOpen(movementOutcome(own.movement), requestKey);
     const team = await deps.team?.movementNow(requestKey);
     if (team?.state === 'final') return teamOutcome(team.movement);
-    return own.requeued ? REQUEUED : undefined;
+    if (own.requeued) return REQUEUED;
+    // A row followed while the team could not be asked (teamOverFailure) is settled here once it answers.
+    return team?.state === 'absent' && deps.team?.active()
+      ? { state: 'failed', message: NEVER_IN_TEAM_MESSAGE }
+      : undefined;
   };
 
   /** A row's call failed: what the journals say of it, or why nothing was sent (and whether to retry). */
