@@ -50,14 +50,13 @@ const localMovement = (m: Pick<Movement, 'id' | 'state'> & Partial<Movement>): M
   ...m,
 });
 
+/** This desk's attempt of a request key, journaled failed with a label and message. */
+const failedHere = (requestKey: string, label: string, message: string): Movement =>
+  localMovement({ id: `local-${requestKey}`, state: 'failed', label, message });
+
 /** What this desk's journal keeps of an attempt its limiter held back (api/client.ts RATE_LIMIT_WAIT). */
 const heldBackAttempt = (requestKey: string): Movement =>
-  localMovement({
-    id: `local-${requestKey}`,
-    state: 'failed',
-    label: 'RATE_LIMIT_WAIT',
-    message: "the app's rate limit for withdrawals had no free slot after 15 s",
-  });
+  failedHere(requestKey, 'RATE_LIMIT_WAIT', "the app's rate limit for withdrawals had no free slot after 15 s");
 
 const schedulers: ManualScheduler[] = [];
 afterEach(() => {
@@ -225,12 +224,7 @@ const sentByAnotherDesk = (): TeamSettledMovement => ({
 
 /** The platform refused this desk's attempt (journaled failed here with the platform's label). */
 const refusedHere = (requestKey: string): Movement =>
-  localMovement({
-    id: `local-${requestKey}`,
-    state: 'failed',
-    label: 'TEMPORARILY_UNAVAILABLE',
-    message: 'Withdrawals are paused on this chain.',
-  });
+  failedHere(requestKey, 'TEMPORARILY_UNAVAILABLE', 'Withdrawals are paused on this chain.');
 
 describe('a batch row in a team whose call failed here while the team’s movement is open', () => {
   /** (a) An error that is not a DeskFailure, nothing journaled on this desk. */
