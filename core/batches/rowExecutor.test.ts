@@ -291,6 +291,20 @@ describe('a batch row in a team whose call failed here while the team’s moveme
     expect(store.batch(id)?.state).toBe('finished');
   });
 
+  it('a call that may pass later (waiting for an approval), nothing journaled anywhere: waits, not failed', async () => {
+    const awaitingApproval: MovementCommands['submit'] = async () => {
+      throw new DeskFailure({
+        code: 'AWAITING_APPROVAL',
+        delivery: 'not_sent',
+        message: 'Waiting for a second operator’s approval.',
+      });
+    };
+    const { scheduler, runner, id, row } = setUp({ submit: awaitingApproval });
+    runner.start(id);
+    await scheduler.idle();
+    expect(row()).toMatchObject({ state: 'pending', message: 'Waiting for a second operator’s approval.' });
+  });
+
   it('(a) an unexpected error, the team journal has nothing of it: failed at once', async () => {
     const { scheduler, runner, id, row } = setUp({ submit: unexpected });
     runner.start(id);

@@ -124,14 +124,14 @@ export const createRowExecutor = (deps: RowExecutorDeps): RowExecutor => {
   const unlessTeamOpen = async (outcome: RowOutcome, requestKey: string): Promise<RowOutcome> =>
     outcome.state === 'failed' ? ((await teamOverFailure(requestKey)) ?? outcome) : outcome;
 
-  const lookup = async (requestKey: string): Promise<RowOutcome | undefined> => {
+  const lookup = async (requestKey: string, followed: boolean): Promise<RowOutcome | undefined> => {
     const own = ownAttempt(requestKey);
     if (own.movement) return unlessTeamOpen(movementOutcome(own.movement), requestKey);
     const team = await deps.team?.movementNow(requestKey);
     if (team?.state === 'final') return teamOutcome(team.movement);
     if (own.requeued) return REQUEUED;
     // A row followed while the team could not be asked (teamOverFailure) is settled here once it answers.
-    return team?.state === 'absent' && deps.team?.active()
+    return followed && team?.state === 'absent' && deps.team?.active()
       ? { state: 'failed', message: NEVER_IN_TEAM_MESSAGE }
       : undefined;
   };
@@ -140,7 +140,7 @@ export const createRowExecutor = (deps: RowExecutorDeps): RowExecutor => {
   const rowFailure = async (error: unknown, requestKey: string): Promise<RowOutcome> => {
     const own = ownAttempt(requestKey);
     // Given back to the team's queue: whatever this call met, the team's movement decides.
-    if (own.requeued) return (await lookup(requestKey)) ?? REQUEUED;
+    if (own.requeued) return (await lookup(requestKey, false)) ?? REQUEUED;
     return unlessTeamOpen(localFailure(error, own.movement), requestKey);
   };
 

@@ -35,8 +35,11 @@ export interface RowExecutor {
    * The movement of this key as a row outcome: this desk's journal, or in a team the team journal's
    * final answer for one another desk sent (read from the database each time, so a desk that was away
    * when it settled still learns it). Undefined when nothing is known yet. Never throws.
+   * `followed`: the row is `checking` (its call may have sent the movement), so a movement that is
+   * nowhere — not here, not in the team journal, which journals it before any desk sends it — was never
+   * sent and the row is final; a row whose call sent nothing (`retry`) just waits.
    */
-  lookup(requestKey: string): Promise<RowOutcome | undefined>;
+  lookup(requestKey: string, followed: boolean): Promise<RowOutcome | undefined>;
 }
 
 export interface BatchRunnerOptions {
@@ -279,7 +282,7 @@ export class BatchRunner {
     if (this.closed) return outcome;
     if (outcome.state === 'retry') {
       // Nothing was sent by this attempt; a movement journaled by an earlier one is followed.
-      const journaled = await this.o.executor.lookup(row.request_key);
+      const journaled = await this.o.executor.lookup(row.request_key, false);
       if (this.closed) return outcome;
       if (journaled && journaled.state !== 'retry') {
         this.record(id, row.row_no, journaled);
@@ -330,7 +333,7 @@ export class BatchRunner {
     let open = 0;
     for (const b of this.o.store.unfinished()) {
       for (const row of this.o.store.rowsIn(b.id, ['checking'])) {
-        const now = await this.o.executor.lookup(row.request_key);
+        const now = await this.o.executor.lookup(row.request_key, true);
         if (this.closed) return;
         // Read again: the row may have moved on while the look-up ran (an attempt recorded it).
         const current = this.o.store.row(b.id, row.row_no);
