@@ -13,6 +13,7 @@ import type { MovementCommands } from '../commands/movements';
 import { DeskFailure, isConvertibleToIpcError } from '../errors';
 import type { Movement, Movements } from '../movements/types';
 import type { Origin } from '../policies/authorize';
+import type { TeamMovementNow } from '../teamDesk/desk';
 import { heldBack, localAttemptKey, REQUEUED_MESSAGE } from '../teamDesk/sender';
 import { commandOf } from './rows';
 import type { RowExecutor, RowOutcome } from './runner';
@@ -27,11 +28,6 @@ export interface TeamSettledMovement {
   readonly message: string | null;
 }
 
-/** The team journal's movement of a request key now: final, open, absent, or unknown (not asked). */
-export type TeamMovementNow =
-  | { readonly state: 'final'; readonly movement: TeamSettledMovement }
-  | { readonly state: 'open' | 'absent' | 'unknown' };
-
 export interface RowExecutorDeps {
   readonly movements: Pick<Movements, 'byRequestKey'>;
   /** Absent when the desk cannot be in a team. */
@@ -39,7 +35,7 @@ export interface RowExecutorDeps {
     /** Whether the desk is in a team now (its movements go through the team journal). */
     readonly active: () => boolean;
     /** The team journal's movement of a request key now (TeamDesk.movementNow). */
-    readonly movementNow: (requestKey: string) => Promise<TeamMovementNow>;
+    readonly movementNow: (requestKey: string) => Promise<TeamMovementNow<TeamSettledMovement>>;
   };
   readonly commands: Pick<MovementCommands, 'submit'>;
   /** Who asked for this row (its batch). */

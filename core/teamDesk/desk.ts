@@ -74,9 +74,9 @@ export interface TeamDeskDeps {
   readonly logError?: (what: string, error: unknown) => void;
 }
 
-/** The team journal's movement of a request key now (TeamDesk.movementNow). */
-export type TeamMovementNow =
-  | { readonly state: 'final'; readonly movement: StoredMovement }
+/** The team journal's movement of a request key now (TeamDesk.movementNow); `M`: what a caller reads of it. */
+export type TeamMovementNow<M = StoredMovement> =
+  | { readonly state: 'final'; readonly movement: M }
   | { readonly state: 'open' | 'absent' | 'unknown' };
 
 type Phase = 'solo' | 'connecting' | 'open' | 'refused';
