@@ -47,6 +47,11 @@ describe.skipIf(skipWithoutPostgres('teamDesk outage.integration.test'))('the te
       timeoutMs: 30_000,
     });
 
+    // Mid-batch for certain: the transfers still to go are held at the platform while the database
+    // stops (a fast machine finished the batch before the stop), and let go while it is away.
+    await control(team.sandbox, '/faults', {
+      rules: [{ method: 'POST', path: '/wallet/sub_account_transfers', kind: 'hold' }],
+    });
     await team.postgres.stop();
     expect((await rows()).rows.filter((r) => r.state === 'done').length).toBeLessThan(ROWS);
     for (const desk of [a, b])
@@ -69,6 +74,7 @@ describe.skipIf(skipWithoutPostgres('teamDesk outage.integration.test'))('the te
       error: { code: 'JOURNAL_UNAVAILABLE', message: /team database is unavailable/ },
     });
     expect(await b.call('balances.spot', {})).toMatchObject({ ok: true });
+    await control(team.sandbox, '/faults', undefined, 'DELETE');
 
     await team.postgres.start();
     const done = await waitUntil(async () => (await rows()).batch.state === 'finished', {
